@@ -1,0 +1,47 @@
+import { type App } from 'aws-cdk-lib';
+import { type TelemetryStoreKind } from './constructs/platform-function';
+
+/** Deployment settings, read once from the CDK context (cdk.json or `-c key=value`). */
+export interface PlatformConfig {
+  /** `dynamodb` (default) or `timestream` (only for accounts that still have Timestream). */
+  telemetryStore: TelemetryStoreKind;
+  /** Public origin of the web app for e-mail links; defaults to the CloudFront URL. */
+  appOrigin?: string;
+  /** Sender of platform e-mail; must be an SES-verified identity. */
+  mailFrom: string;
+  /** The account's IoT data endpoint host; looked up at deploy time when not given. */
+  iotEndpoint?: string;
+  /** Prefix of the stack names. */
+  stackPrefix: string;
+  region: string;
+  account?: string;
+}
+
+const defaultRegion = 'eu-west-1';
+
+function optionalString(app: App, key: string): string | undefined {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new Error(`Context ${key} must be a string`);
+  return value;
+}
+
+export function readConfig(app: App): PlatformConfig {
+  const telemetryStore = optionalString(app, 'telemetryStore') ?? 'dynamodb';
+  if (telemetryStore !== 'dynamodb' && telemetryStore !== 'timestream') {
+    throw new Error(`Context telemetryStore must be "dynamodb" or "timestream", not "${telemetryStore}"`);
+  }
+  const appOrigin = optionalString(app, 'appOrigin');
+  if (appOrigin && !/^https:\/\/[^/]+$/.test(appOrigin)) {
+    throw new Error(`Context appOrigin must look like https://host (no trailing slash), not "${appOrigin}"`);
+  }
+  return {
+    telemetryStore,
+    appOrigin,
+    mailFrom: optionalString(app, 'mailFrom') ?? 'no-reply@example.com',
+    iotEndpoint: optionalString(app, 'iotEndpoint'),
+    stackPrefix: optionalString(app, 'stackPrefix') ?? 'Argentum',
+    region: optionalString(app, 'region') ?? process.env.CDK_DEFAULT_REGION ?? defaultRegion,
+    account: process.env.CDK_DEFAULT_ACCOUNT,
+  };
+}

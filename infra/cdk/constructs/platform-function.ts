@@ -1,0 +1,274 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { filesBucket, platformTable, telemetryTable, userPool } from '../../src/definitions';
+import { acknowledgeRule, acknowledgeWildcards } from '../nag';
+import { lambdaEntry, lockFile, repoRoot } from '../paths';
+
+export type TelemetryStoreKind = 'dynamodb' | 'timestream';
+
+/** The names and settings every platform Lambda is configured with (tokens from the stateful stack). */
+export interface PlatformResources {
+  platformTableName: string;
+  telemetryTableName: string;
+  filesBucketName: string;
+  userPoolId: string;
+  userPoolClientId: string;
+  telemetryStore: TelemetryStoreKind;
+  timestream?: { databaseName: string; tableName: string };
+  mailFrom: string;
+  appOrigin: string;
+  /** Host name of the account's IoT data endpoint (iot:Data-ATS). */
+  iotDataEndpoint: string;
+}
+
+/** What a function may touch. Each entry becomes one narrowly scoped policy statement. */
+export interface FunctionAccess {
+  platformTable?: 'read' | 'readWrite';
+  telemetryTable?: 'read' | 'readWrite';
+  /** Read, write and delete objects of the files bucket (floor plans, logos). */
+  files?: boolean;
+  /** Cognito admin actions on the platform's user pool. */
+  userPoolAdmin?: boolean;
+  /** SES e-mail, only from the configured sender address. */
+  sendMail?: boolean;
+  /** MQTT topic patterns (`*` for ids) the function may publish to through the IoT data plane. */
+  publishTopics?: readonly string[];
+  /** Timestream access, only granted when Timestream is the selected telemetry store. */
+  timestream?: 'query' | 'write';
+}
+
+export interface PlatformFunctionProps {
+  /** Entry file name in functions/src/lambda, without extension. */
+  entry: string;
+  description: string;
+  resources: PlatformResources;
+  access: FunctionAccess;
+  memorySize?: number;
+  timeout?: Duration;
+}
+
+const dynamoRead = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+];
+const dynamoWrite = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+
+const userPoolAdminActions = [
+  'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminDeleteUser',
+  'cognito-idp:AdminDisableUser',
+  'cognito-idp:AdminEnableUser',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminInitiateAuth',
+  'cognito-idp:AdminResetUserPassword',
+  'cognito-idp:AdminSetUserPassword',
+  'cognito-idp:AdminUpdateUserAttributes',
+  'cognito-idp:AdminUserGlobalSignOut',
+  'cognito-idp:ListUsers',
+];
+
+/** The bare address of a sender such as `Argentum <no-reply@example.com>`. */
+export const senderAddress = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+
+/**
+ * A platform Lambda with the house defaults: Node.js 22 on ARM, a minified ESM bundle built by the
+ * local esbuild (AWS SDK v3 comes from the runtime), source maps, active X-Ray tracing and a log group
+ * with a retention. It sets the platform environment and grants exactly the access it is given, in
+ * one place, on its own role (no AWS managed policies).
+ */
+export class PlatformFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: PlatformFunctionProps) {
+    super(scope, id);
+    const { resources, access } = props;
+
+    this.logGroup = new LogGroup(this, 'LogGroup', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${props.entry}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: lambdaEntry(props.entry),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      timeout: props.timeout ?? Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      role: this.role,
+      logGroup: this.logGroup,
+      projectRoot: repoRoot,
+      depsLockFilePath: lockFile,
+      environment: platformEnvironment(Stack.of(this), resources),
+      bundling: {
+        format: OutputFormat.ESM,
+        // ESM bundles of CommonJS dependencies need a `require`.
+        banner:
+          "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        mainFields: ['module', 'main'],
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        externalModules: ['@aws-sdk/*'],
+        forceDockerBundling: false,
+      },
+    });
+
+    acknowledgeWildcards(
+      this.role,
+      new PolicyStatement({ actions: ['xray:PutTraceSegments'], resources: ['*'] }),
+      'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so AWS requires Resource "*".',
+    );
+    acknowledgeRule(
+      this.function,
+      'L1',
+      'The platform deliberately targets nodejs22.x (DESIGN.md): the code is developed and benchmarked on Node 20/22; a newer runtime is a conscious, tested upgrade.',
+    );
+
+    this.grant(Stack.of(this), resources, access);
+  }
+
+  private allow(statement: PolicyStatement, wildcardReason?: string): void {
+    this.role.addToPrincipalPolicy(statement);
+    if (wildcardReason) acknowledgeWildcards(this.role, statement, wildcardReason);
+  }
+
+  private grant(stack: Stack, resources: PlatformResources, access: FunctionAccess): void {
+    const tables = [
+      { name: resources.platformTableName, level: access.platformTable },
+      { name: resources.telemetryTableName, level: access.telemetryTable },
+    ];
+    for (const { name, level } of tables) {
+      if (!level) continue;
+      const tableArn = stack.formatArn({ service: 'dynamodb', resource: 'table', resourceName: name });
+      this.allow(
+        new PolicyStatement({
+          actions: level === 'readWrite' ? [...dynamoRead, ...dynamoWrite] : dynamoRead,
+          resources: [tableArn, `${tableArn}/index/*`],
+        }),
+        'Queries on the global secondary indexes of this one table: the index ARN pattern is table/<name>/index/*.',
+      );
+    }
+
+    if (access.files) {
+      const bucketArn = stack.formatArn({
+        service: 's3',
+        region: '',
+        account: '',
+        resource: resources.filesBucketName,
+      });
+      this.allow(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn] }));
+      this.allow(
+        new PolicyStatement({
+          actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+          resources: [`${bucketArn}/*`],
+        }),
+        'Floor plans and logos are keyed by organization/floor ids created at run time; access is limited to the objects of the one files bucket.',
+      );
+    }
+
+    if (access.userPoolAdmin) {
+      this.allow(
+        new PolicyStatement({
+          actions: userPoolAdminActions,
+          resources: [
+            stack.formatArn({
+              service: 'cognito-idp',
+              resource: 'userpool',
+              resourceName: resources.userPoolId,
+            }),
+          ],
+        }),
+      );
+    }
+
+    if (access.sendMail) {
+      this.allow(
+        new PolicyStatement({
+          actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+          resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+          conditions: { StringEquals: { 'ses:FromAddress': senderAddress(resources.mailFrom) } },
+        }),
+        'SES authorizes against the sender and (in the sandbox) every recipient identity, and recipients are arbitrary invitees; the ses:FromAddress condition pins the sender.',
+      );
+    }
+
+    if (access.publishTopics?.length) {
+      this.allow(
+        new PolicyStatement({
+          actions: ['iot:Publish'],
+          resources: access.publishTopics.map((topic) =>
+            stack.formatArn({ service: 'iot', resource: 'topic', resourceName: topic }),
+          ),
+        }),
+        'MQTT topics start with organization and device ids known only at run time; the pattern fixes the topic kind (events/src/topics.ts).',
+      );
+    }
+
+    if (access.timestream && resources.timestream) {
+      const { databaseName, tableName } = resources.timestream;
+      this.allow(
+        new PolicyStatement({
+          actions: access.timestream === 'write' ? ['timestream:WriteRecords'] : ['timestream:Select'],
+          resources: [
+            stack.formatArn({
+              service: 'timestream',
+              resource: 'database',
+              resourceName: `${databaseName}/table/${tableName}`,
+            }),
+          ],
+        }),
+      );
+      this.allow(
+        new PolicyStatement({ actions: ['timestream:DescribeEndpoints'], resources: ['*'] }),
+        'timestream:DescribeEndpoints (endpoint discovery, required by the Timestream SDK) does not support resource-level permissions.',
+      );
+    }
+  }
+}
+
+/** The environment every platform Lambda reads (functions/src/config.ts). */
+export function platformEnvironment(stack: Stack, resources: PlatformResources): Record<string, string> {
+  const environment: Record<string, string> = {
+    [platformTable.envVar]: resources.platformTableName,
+    [telemetryTable.envVar]: resources.telemetryTableName,
+    [filesBucket.envVar]: resources.filesBucketName,
+    [userPool.poolIdEnvVar]: resources.userPoolId,
+    [userPool.clientIdEnvVar]: resources.userPoolClientId,
+    TOKEN_ISSUER: `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${resources.userPoolId}`,
+    MAIL_FROM: resources.mailFrom,
+    APP_ORIGIN: resources.appOrigin,
+    TELEMETRY_STORE: resources.telemetryStore,
+    // The IoT data plane needs the account's own endpoint; the SDK reads this variable itself.
+    AWS_ENDPOINT_URL_IOT_DATA_PLANE: `https://${resources.iotDataEndpoint}`,
+    NODE_OPTIONS: '--enable-source-maps',
+  };
+  if (resources.timestream) {
+    environment.TIMESTREAM_DATABASE = resources.timestream.databaseName;
+    environment.TIMESTREAM_TABLE = resources.timestream.tableName;
+  }
+  return environment;
+}

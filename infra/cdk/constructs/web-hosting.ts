@@ -1,0 +1,222 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+  type BehaviorOptions,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { acknowledgeRule, acknowledgePolicyWildcardsAtSynth } from '../nag';
+
+export interface WebHostingProps {
+  /** Host name of the HTTP API, served under /api/* and /integrations/* on the same domain. */
+  apiDomainName: string;
+  /** Host name of the IoT data endpoint browsers open the MQTT WebSocket to. */
+  iotEndpoint: string;
+  /** The built web app (frontend/dist), or undefined to synthesize without deploying it. */
+  siteAssetPath?: string;
+  /** Runtime settings the web app reads from /config.json (deploy-time values). */
+  runtimeConfig: Record<string, string>;
+}
+
+/** Path prefixes the API serves; everything else is the single-page app. */
+export const apiPathPatterns = ['/api/*', '/integrations/*'] as const;
+
+/**
+ * Viewer-request function of the SPA behavior: a path whose last segment has no extension is an app
+ * route (/home, /login, /register/<token>) and gets index.html; files (/assets/x.js) pass through.
+ */
+export const spaRewriteCode = `function handler(event) {
+  var request = event.request;
+  var lastSegment = request.uri.substring(request.uri.lastIndexOf('/') + 1);
+  if (lastSegment.indexOf('.') === -1) {
+    request.uri = '/index.html';
+  }
+  return request;
+}`;
+
+/** The Content-Security-Policy of the app: its own origin, plus the MQTT WebSocket to IoT Core. */
+export function contentSecurityPolicy(iotEndpoint: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Component libraries and charts set inline styles.
+    "style-src 'self' 'unsafe-inline'",
+    // Logos are data URLs; floor plans are rendered from blobs.
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' wss://${iotEndpoint}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * The web app: a private S3 bucket behind CloudFront (origin access control), security headers on
+ * every response, SPA routing, and the API on the same domain so cookies stay first-party.
+ */
+export class WebHosting extends Construct {
+  readonly siteBucket: Bucket;
+  readonly logsBucket: Bucket;
+  readonly distribution: Distribution;
+  readonly responseHeadersPolicy: ResponseHeadersPolicy;
+  readonly deployment?: BucketDeployment;
+
+  constructor(scope: Construct, id: string, props: WebHostingProps) {
+    super(scope, id);
+
+    this.logsBucket = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // CloudFront standard logs are delivered with ACLs.
+      objectOwnership: ObjectOwnership.OBJECT_WRITER,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+    acknowledgeRule(
+      this.logsBucket,
+      'S1',
+      'This bucket is the access-log destination of the site bucket and the distribution; logging it into itself would loop.',
+    );
+
+    this.siteBucket = new Bucket(this, 'SiteBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      serverAccessLogsBucket: this.logsBucket,
+      serverAccessLogsPrefix: 'site-bucket/',
+      // Build output only: it is redeployed from frontend/dist on every deploy.
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+
+    this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Argentum security headers',
+      securityHeadersBehavior: {
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(730),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        // Invite and reset links carry one-time tokens in the path: never leak them in a Referer.
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        contentSecurityPolicy: {
+          contentSecurityPolicy: contentSecurityPolicy(props.iotEndpoint),
+          override: true,
+        },
+      },
+      customHeadersBehavior: {
+        customHeaders: [
+          { header: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()', override: true },
+          { header: 'Cross-Origin-Opener-Policy', value: 'same-origin', override: true },
+        ],
+      },
+    });
+
+    const spaRewrite = new CloudFrontFunction(this, 'SpaRewrite', {
+      comment: 'Serve index.html for extension-less app routes',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(spaRewriteCode),
+    });
+
+    const apiBehavior: BehaviorOptions = {
+      origin: new HttpOrigin(props.apiDomainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      // Forwards Authorization, cookies and the body; API Gateway needs its own Host header.
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: this.responseHeadersPolicy,
+    };
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Argentum web app and API',
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.siteBucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: this.responseHeadersPolicy,
+        functionAssociations: [{ function: spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
+        compress: true,
+      },
+      additionalBehaviors: Object.fromEntries(apiPathPatterns.map((pattern) => [pattern, apiBehavior])),
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: this.logsBucket,
+      logFilePrefix: 'cloudfront/',
+    });
+    acknowledgeRule(
+      this.distribution,
+      'CFR1',
+      'Facility staff and devices of customer organizations may be anywhere; there is no legal or business geo restriction to enforce.',
+    );
+    acknowledgeRule(
+      this.distribution,
+      'CFR2',
+      'A CloudFront web ACL must be created in us-east-1 and is billed per request; every API call is authorized per route and throttled at the API stage. Attach an organization-wide web ACL when one exists.',
+    );
+    acknowledgeRule(
+      this.distribution,
+      'CFR4',
+      'The distribution uses the default *.cloudfront.net certificate, for which CloudFront fixes the viewer security policy at TLSv1; a minimum of TLSv1.2_2021 needs a custom domain and certificate (not part of this deployment).',
+    );
+
+    if (props.siteAssetPath) {
+      this.deployment = new BucketDeployment(this, 'DeploySite', {
+        sources: [Source.asset(props.siteAssetPath), Source.jsonData('config.json', props.runtimeConfig)],
+        destinationBucket: this.siteBucket,
+        distribution: this.distribution,
+        distributionPaths: ['/*'],
+        memoryLimit: 512,
+      });
+      this.acknowledgeDeploymentHandler(this.deployment);
+    }
+  }
+
+  /** The CDK-provided deployment Lambda is not ours to shape; acknowledge its findings with reasons. */
+  private acknowledgeDeploymentHandler(deployment: BucketDeployment): void {
+    acknowledgePolicyWildcardsAtSynth(
+      deployment.handlerRole,
+      'CDK BucketDeployment handler: copies the built app from the CDK asset bucket into the site bucket (object keys of a build are not known in advance) and invalidates the distribution; CDK generates this policy scoped to those two buckets.',
+    );
+    acknowledgeRule(
+      deployment.handlerRole,
+      'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      'CDK BucketDeployment handler: CDK attaches the AWS managed basic execution policy (CloudWatch Logs only) to its singleton role.',
+    );
+    const handler = Stack.of(this)
+      .node.children.filter((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'))
+      .at(0);
+    if (handler) {
+      acknowledgeRule(
+        handler,
+        'L1',
+        'CDK BucketDeployment handler: CDK pins the Python runtime of this deploy-time helper; it runs only during deployments.',
+      );
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { AccountRecovery, Mfa, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import { AttributeType, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-timestream';
+import { type Construct } from 'constructs';
+import {
+  filesBucket,
+  platformTable,
+  telemetryTable,
+  userPool as userPoolDefinition,
+  type KeyAttribute,
+  type TableDefinition,
+} from '../src/definitions';
+import { type TelemetryStoreKind } from './constructs/platform-function';
+import { acknowledgeRule } from './nag';
+
+export interface StatefulStackProps extends StackProps {
+  telemetryStore: TelemetryStoreKind;
+}
+
+/**
+ * What the stateless stack needs from this one. The values are `Fn::ImportValue`s of exports with
+ * names chosen here (not CDK's generated ones), so the stateless stack can be replaced freely and
+ * the exports stay stable.
+ */
+export interface StatefulRefs {
+  platformTableName: string;
+  telemetryTableName: string;
+  filesBucketName: string;
+  userPoolId: string;
+  userPoolClientId: string;
+  timestream?: { databaseName: string; tableName: string };
+}
+
+const attribute = (key: KeyAttribute): Attribute => ({
+  name: key.name,
+  type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER,
+});
+
+/** Data that outlives deployments: tables, user files, users. Everything here is retained. */
+export class StatefulStack extends Stack {
+  readonly platformTable: TableV2;
+  readonly telemetryTable: TableV2;
+  readonly filesBucket: Bucket;
+  readonly userPool: UserPool;
+  readonly userPoolClient: UserPoolClient;
+  readonly timestreamDatabase?: CfnDatabase;
+  readonly timestreamTable?: CfnTable;
+  readonly refs: StatefulRefs;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+
+    this.platformTable = this.table(platformTable);
+    this.telemetryTable = this.table(telemetryTable);
+
+    this.filesBucket = new Bucket(this, filesBucket.id, {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      versioned: true,
+      // Versions protect against a bad overwrite; old ones need not live forever.
+      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledgeRule(
+      this.filesBucket,
+      'S1',
+      'Objects are read and written only by the API Lambdas, which log every request with the user id; CloudTrail S3 data events are the audit trail if an organization requires one.',
+    );
+
+    this.userPool = new UserPool(this, userPoolDefinition.id, {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      autoVerify: { email: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      passwordPolicy: { ...userPoolDefinition.passwordPolicy },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      mfa: Mfa.OFF,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledgeRule(
+      this.userPool,
+      'COG2',
+      'The specification defines e-mail + password sign-in through the platform API (USER_PASSWORD_AUTH) and no second factor flow; MFA is a product change, not an infrastructure switch.',
+    );
+    acknowledgeRule(
+      this.userPool,
+      'COG3',
+      'Threat protection (advanced security) needs the Cognito Plus feature plan; sign-in goes through the auth Lambda, which rate-limits and logs failures, and the pool prevents user-existence errors.',
+    );
+    acknowledgeRule(
+      this.userPool,
+      'COG8',
+      'The Plus feature plan (threat protection) is billed per monthly active user and is an account decision; the Essentials plan covers the e-mail/password flows the specification needs.',
+    );
+    this.userPoolClient = this.userPool.addClient('WebClient', {
+      generateSecret: false,
+      // Refresh-token auth is always enabled by CDK alongside the listed flows.
+      authFlows: { userPassword: true },
+      accessTokenValidity: Duration.minutes(userPoolDefinition.accessTokenValidityMinutes),
+      idTokenValidity: Duration.minutes(userPoolDefinition.accessTokenValidityMinutes),
+      refreshTokenValidity: Duration.days(userPoolDefinition.refreshTokenValidityDays),
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+    });
+
+    if (props.telemetryStore === 'timestream') {
+      this.timestreamDatabase = new CfnDatabase(this, 'TelemetryDatabase');
+      this.timestreamDatabase.applyRemovalPolicy(RemovalPolicy.RETAIN);
+      this.timestreamTable = new CfnTable(this, 'TelemetrySeries', {
+        databaseName: this.timestreamDatabase.ref,
+        retentionProperties: {
+          MemoryStoreRetentionPeriodInHours: '24',
+          MagneticStoreRetentionPeriodInDays: '3650',
+        },
+        // Devices that were offline deliver late readings.
+        magneticStoreWriteProperties: { EnableMagneticStoreWrites: true },
+      });
+      this.timestreamTable.applyRemovalPolicy(RemovalPolicy.RETAIN);
+      for (const resource of [this.timestreamDatabase, this.timestreamTable]) {
+        Validations.of(resource).acknowledge({
+          id: 'CloudFormation-Validate::W3697',
+          reason:
+            'Timestream for LiveAnalytics is closed to new customers (DESIGN.md); it is only built when an account that has it selects telemetryStore=timestream.',
+        });
+      }
+    }
+
+    this.refs = {
+      platformTableName: this.exportForStateless('PlatformTableName', this.platformTable.tableName),
+      telemetryTableName: this.exportForStateless('TelemetryTableName', this.telemetryTable.tableName),
+      filesBucketName: this.exportForStateless('FilesBucketName', this.filesBucket.bucketName),
+      userPoolId: this.exportForStateless('UserPoolId', this.userPool.userPoolId),
+      userPoolClientId: this.exportForStateless('UserPoolClientId', this.userPoolClient.userPoolClientId),
+      timestream:
+        this.timestreamDatabase && this.timestreamTable
+          ? {
+              databaseName: this.exportForStateless('TimestreamDatabaseName', this.timestreamDatabase.ref),
+              tableName: this.exportForStateless('TimestreamTableName', this.timestreamTable.attrName),
+            }
+          : undefined,
+    };
+  }
+
+  private table(definition: TableDefinition): TableV2 {
+    return new TableV2(this, definition.id, {
+      partitionKey: attribute(definition.partitionKey),
+      sortKey: definition.sortKey && attribute(definition.sortKey),
+      globalSecondaryIndexes: definition.globalIndexes.map((index) => ({
+        indexName: index.indexName,
+        partitionKey: attribute(index.partitionKey),
+        sortKey: index.sortKey && attribute(index.sortKey),
+      })),
+      timeToLiveAttribute: definition.timeToLiveAttribute,
+      // TableV2 bills on demand by default.
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** Exports a value under a fixed name and returns its import for the stateless stack. */
+  private exportForStateless(name: string, value: string): string {
+    const exportName = `${this.stackName}-${name}`;
+    new CfnOutput(this, name, { value, exportName });
+    return Fn.importValue(exportName);
+  }
+}

@@ -1,0 +1,193 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
+import { type Construct } from 'constructs';
+import { topics } from '@argentum/events';
+import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
+import {
+  PlatformFunction,
+  type FunctionAccess,
+  type PlatformResources,
+  type TelemetryStoreKind,
+} from './constructs/platform-function';
+import { PlatformApi } from './constructs/platform-api';
+import { Realtime } from './constructs/realtime';
+import { WebHosting } from './constructs/web-hosting';
+import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from './nag';
+import { type StatefulRefs } from './stateful-stack';
+
+export interface StatelessStackProps extends StackProps {
+  stateful: StatefulRefs;
+  routes: readonly Route[];
+  telemetryStore: TelemetryStoreKind;
+  mailFrom: string;
+  /** Public origin for e-mail links; the CloudFront URL when not given. */
+  appOrigin?: string;
+  /** The IoT data endpoint host; looked up at deploy time when not given. */
+  iotEndpoint?: string;
+  /** The built web app to deploy, or undefined to synthesize without deploying it. */
+  siteAssetPath?: string;
+  /** Name of the IoT custom authorizer for browsers. */
+  realtimeAuthorizerName: string;
+}
+
+// MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
+const controlTopics = topics.control('*', '*'); // also covers {org}/controldata/success|fail
+const liveTopics = topics.floorLive('*', '*');
+const notificationTopics = topics.notification('*');
+
+/** Least privilege per domain: only what its use cases touch. Every domain reads the platform table (roles). */
+const apiAccess: Record<ApiDomain, FunctionAccess> = {
+  auth: { platformTable: 'readWrite', userPoolAdmin: true, sendMail: true },
+  users: { platformTable: 'readWrite', userPoolAdmin: true, sendMail: true, files: true },
+  tree: { platformTable: 'readWrite', files: true },
+  floors: { platformTable: 'readWrite', files: true },
+  devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },
+  data: { platformTable: 'read', telemetryTable: 'read', timestream: 'query' },
+  notifications: { platformTable: 'readWrite' },
+  integrations: { platformTable: 'readWrite', publishTopics: [controlTopics, liveTopics] },
+};
+
+const apiSizing: Partial<Record<ApiDomain, { memorySize: number; timeout: Duration }>> = {
+  // Long ranges are downsampled on the server.
+  data: { memorySize: 1024, timeout: Duration.seconds(25) },
+  // Third-party device clouds can be slow.
+  integrations: { memorySize: 512, timeout: Duration.seconds(25) },
+};
+
+/**
+ * Everything that can be replaced without losing data: the API and its Lambdas, IoT wiring, and the
+ * web app with its CloudFront distribution.
+ */
+export class StatelessStack extends Stack {
+  readonly api: PlatformApi;
+  readonly apiFunctions: Record<ApiDomain, PlatformFunction>;
+  readonly ingest: PlatformFunction;
+  readonly realtimeAuthorizer: PlatformFunction;
+  readonly realtime: Realtime;
+  readonly web: WebHosting;
+  readonly iotEndpoint: string;
+
+  constructor(scope: Construct, id: string, props: StatelessStackProps) {
+    super(scope, id, props);
+
+    this.iotEndpoint = props.iotEndpoint ?? this.lookUpIotEndpoint();
+
+    // Order matters only to the code, not to CloudFormation: the distribution needs the API's host,
+    // the Lambdas need the distribution's URL (APP_ORIGIN), the routes need the Lambdas. No cycle.
+    this.api = new PlatformApi(this, 'Api', {
+      userPoolId: props.stateful.userPoolId,
+      userPoolClientId: props.stateful.userPoolClientId,
+    });
+    this.web = new WebHosting(this, 'Web', {
+      apiDomainName: this.api.domainName,
+      iotEndpoint: this.iotEndpoint,
+      siteAssetPath: props.siteAssetPath,
+      runtimeConfig: {
+        region: this.region,
+        userPoolId: props.stateful.userPoolId,
+        userPoolClientId: props.stateful.userPoolClientId,
+        iotEndpoint: this.iotEndpoint,
+        iotAuthorizerName: props.realtimeAuthorizerName,
+      },
+    });
+    const siteUrl = `https://${this.web.distribution.distributionDomainName}`;
+
+    const resources: PlatformResources = {
+      platformTableName: props.stateful.platformTableName,
+      telemetryTableName: props.stateful.telemetryTableName,
+      filesBucketName: props.stateful.filesBucketName,
+      userPoolId: props.stateful.userPoolId,
+      userPoolClientId: props.stateful.userPoolClientId,
+      telemetryStore: props.telemetryStore,
+      timestream: props.telemetryStore === 'timestream' ? props.stateful.timestream : undefined,
+      mailFrom: props.mailFrom,
+      appOrigin: props.appOrigin ?? siteUrl,
+      iotDataEndpoint: this.iotEndpoint,
+    };
+    if (props.telemetryStore === 'timestream' && !resources.timestream) {
+      throw new Error('telemetryStore is timestream but the stateful stack has no Timestream table');
+    }
+
+    const apiFunctions = {} as Record<ApiDomain, PlatformFunction>;
+    for (const domain of apiDomains) {
+      apiFunctions[domain] = new PlatformFunction(this, `Api-${domain}`, {
+        entry: `api-${domain}`,
+        description: `Argentum API: ${domain} routes`,
+        resources,
+        access: apiAccess[domain],
+        ...apiSizing[domain],
+      });
+    }
+    this.apiFunctions = apiFunctions;
+    this.api.addRouteTable(props.routes, (domain) => apiFunctions[domain].function);
+
+    this.ingest = new PlatformFunction(this, 'Ingest', {
+      entry: 'ingest',
+      description: 'Argentum telemetry ingest (IoT rule target)',
+      resources,
+      access: {
+        platformTable: 'readWrite',
+        telemetryTable: 'readWrite',
+        timestream: 'write',
+        publishTopics: [liveTopics, notificationTopics],
+      },
+      timeout: Duration.seconds(30),
+    });
+    this.realtimeAuthorizer = new PlatformFunction(this, 'RealtimeAuthorizer', {
+      entry: 'realtime-authorizer',
+      description: 'Argentum IoT custom authorizer for browser MQTT connections',
+      resources,
+      access: { platformTable: 'read' },
+      memorySize: 256,
+      // IoT Core waits at most 5 s for a custom authorizer.
+      timeout: Duration.seconds(5),
+    });
+    this.realtime = new Realtime(this, 'Realtime', {
+      ingest: this.ingest.function,
+      authorizer: this.realtimeAuthorizer.function,
+      authorizerName: props.realtimeAuthorizerName,
+    });
+
+    new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web app (and the API under /api)' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: `${siteUrl}/api`,
+      description: 'The API as browsers call it (same origin as the app)',
+    });
+    new CfnOutput(this, 'HttpApiEndpoint', {
+      value: this.api.api.apiEndpoint,
+      description: 'The API Gateway endpoint behind CloudFront',
+    });
+    new CfnOutput(this, 'UserPoolId', { value: props.stateful.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: props.stateful.userPoolClientId });
+    new CfnOutput(this, 'IotEndpoint', { value: this.iotEndpoint });
+    new CfnOutput(this, 'IotAuthorizerName', { value: props.realtimeAuthorizerName });
+  }
+
+  /** The account's IoT data endpoint (ATS), read at deploy time. */
+  private lookUpIotEndpoint(): string {
+    const lookup = new AwsCustomResource(this, 'IotEndpointLookup', {
+      onUpdate: {
+        service: 'Iot',
+        action: 'describeEndpoint',
+        parameters: { endpointType: 'iot:Data-ATS' },
+        physicalResourceId: PhysicalResourceId.of('iot-data-ats-endpoint'),
+      },
+      policy: AwsCustomResourcePolicy.fromSdkCalls({ resources: AwsCustomResourcePolicy.ANY_RESOURCE }),
+      installLatestAwsSdk: false,
+    });
+    acknowledgePolicyWildcardsAtSynth(
+      lookup,
+      'iot:DescribeEndpoint does not support resource-level permissions; this deploy-time lookup may call nothing else.',
+    );
+    // The provider is a singleton Lambda at stack level, named after its fixed UUID.
+    const provider = this.node.tryFindChild('AWS679f53fac002430cb0da5b7982bd2287');
+    if (provider) {
+      acknowledgeRule(
+        provider,
+        'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        'CDK AwsCustomResource provider: CDK attaches the AWS managed basic execution policy (CloudWatch Logs only) to its singleton role.',
+      );
+    }
+    return lookup.getResponseField('endpointAddress');
+  }
+}
