@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { establishSession, getAccessToken, getSession } from '../session/sessionStore';
+import { getToasts } from '../ui/toastStore';
+import { ApiError, apiPost, refreshSession } from './client';
+
+const user = { id: 'u1', userName: 'Ada', email: 'ada@example.com', roles: 2, org: ['o1'] };
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+const expired = () => json(401, { message: 'jwt expired', expired: true });
+
+describe('apiPost', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  const assign = vi.fn<(url: string) => void>();
+
+  beforeEach(() => {
+    fetchMock.mockReset();
+    assign.mockReset();
+    vi.stubGlobal('fetch', fetchMock);
+    vi.stubGlobal('window', { location: { assign } });
+    establishSession({ accessToken: 'old', user: { ...user, roles: 2 } });
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('sends JSON with the bearer token and same-origin credentials', async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { ok: true }));
+    await expect(apiPost('/api/x', { a: 1 })).resolves.toEqual({ ok: true });
+    const [path, init] = fetchMock.mock.calls[0] ?? [];
+    expect(path).toBe('/api/x');
+    expect(init?.credentials).toBe('same-origin');
+    expect(init?.body).toBe('{"a":1}');
+    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer old');
+  });
+
+  it('refreshes once for concurrent expired 401s and retries each request with the new token', async () => {
+    fetchMock.mockImplementation(async (input, init) => {
+      const auth = new Headers(init?.headers).get('authorization');
+      if (input === '/api/refreshToken') {
+        expect(init?.body).toBe('{}');
+        return json(200, { accessToken: 'new', user });
+      }
+      return auth === 'Bearer new' ? json(200, { path: input }) : expired();
+    });
+
+    const results = await Promise.all(['/api/a', '/api/b', '/api/c'].map((path) => apiPost(path, {})));
+
+    expect(results).toEqual([{ path: '/api/a' }, { path: '/api/b' }, { path: '/api/c' }]);
+    expect(fetchMock.mock.calls.filter(([path]) => path === '/api/refreshToken')).toHaveLength(1);
+    expect(getAccessToken()).toBe('new');
+  });
+
+  it('recognises the expiry flag in the www-authenticate header', async () => {
+    fetchMock
+      .mockResolvedValueOnce(
+        new Response(null, {
+          status: 401,
+          headers: { 'www-authenticate': 'Bearer error="invalid_token" expired' },
+        }),
+      )
+      .mockResolvedValueOnce(json(200, { accessToken: 'new', user }))
+      .mockResolvedValueOnce(json(200, 'done'));
+    await expect(apiPost('/api/x', {})).resolves.toBe('done');
+  });
+
+  it('does not refresh on a 401 without the expiry flag and reports the server message', async () => {
+    fetchMock.mockResolvedValueOnce(json(401, { message: 'Wrong password' }));
+    const error = await apiPost('/api/login', {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 401, message: 'Wrong password' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('clears the session and reloads /login when the refresh is rejected', async () => {
+    fetchMock.mockResolvedValueOnce(expired()).mockResolvedValueOnce(json(401, { message: 'expired' }));
+    const outcome = await Promise.race([
+      apiPost('/api/x', {}).then(() => 'settled'),
+      new Promise((resolve) => setTimeout(() => resolve('pending'), 20)),
+    ]);
+    expect(outcome).toBe('pending');
+    expect(getSession()).toEqual({ status: 'signedOut' });
+    expect(assign).toHaveBeenCalledWith('/login');
+  });
+
+  it('toasts the unexpected-error text for 5xx and network failures, not for 4xx', async () => {
+    fetchMock.mockResolvedValueOnce(json(400, { message: 'Bad' }));
+    await expect(apiPost('/api/x', {})).rejects.toMatchObject({ status: 400 });
+    expect(getToasts()).toHaveLength(0);
+
+    fetchMock.mockResolvedValueOnce(json(502, { message: 'Bad gateway' }));
+    await expect(apiPost('/api/x', {})).rejects.toMatchObject({ status: 502, message: 'Bad gateway' });
+    expect(getToasts().map((toast) => toast.message)).toEqual(['An unexpected error occured.']);
+
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(apiPost('/api/x', {})).rejects.toMatchObject({ status: 0 });
+  });
+
+  it('shares one refresh between the app-load bootstrap and other callers', async () => {
+    fetchMock.mockResolvedValue(json(200, { accessToken: 'boot', user }));
+    const [first, second] = await Promise.all([refreshSession(), refreshSession()]);
+    expect(first).toEqual(second);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,161 @@
+import {
+  clearSession,
+  establishSession,
+  getAccessToken,
+  parseAuthResponse,
+  type AuthResponse,
+} from '../session/sessionStore';
+import { UNEXPECTED_ERROR_TEXT } from '../texts';
+import { showToast } from '../ui/toastStore';
+
+/** A failed call. `status` is 0 when the server could not be reached. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+
+  constructor(status: number, message: string, body: unknown = undefined) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+
+  get isClientError(): boolean {
+    return this.status >= 400 && this.status < 500;
+  }
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Do not toast unexpected failures (for calls whose errors the specification ignores). */
+  silent?: boolean;
+}
+
+const REFRESH_PATH = '/api/refreshToken';
+const LOGIN_ROUTE = '/login';
+
+export function apiPost<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+  return request<T>('POST', path, body, options);
+}
+
+export function apiGet<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return request<T>('GET', path, undefined, options);
+}
+
+async function request<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  options: RequestOptions,
+): Promise<T> {
+  const tokenUsed = getAccessToken();
+  let response = await send(method, path, body, tokenUsed, options);
+
+  if (response.status === 401 && (await carriesExpiryFlag(response))) {
+    // Another request may already have refreshed while this one was in flight.
+    if (getAccessToken() === tokenUsed) {
+      try {
+        await refreshSession({ silent: options.silent });
+      } catch (error) {
+        if (error instanceof ApiError && error.isClientError) return expireSession();
+        throw error;
+      }
+    }
+    response = await send(method, path, body, getAccessToken(), options);
+  }
+
+  return readResponse<T>(response, options);
+}
+
+async function send(
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  token: string | null,
+  options: RequestOptions,
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  try {
+    return await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    if (!options.silent) showToast(UNEXPECTED_ERROR_TEXT, 'error');
+    throw new ApiError(0, error instanceof Error ? error.message : 'Network error');
+  }
+}
+
+async function readResponse<T>(response: Response, options: RequestOptions): Promise<T> {
+  const body = await readBody(response);
+  if (response.ok) return body as T;
+  const error = new ApiError(
+    response.status,
+    serverMessage(body) ?? `Request failed (${response.status})`,
+    body,
+  );
+  if (!error.isClientError && !options.silent) showToast(UNEXPECTED_ERROR_TEXT, 'error');
+  throw error;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  if (!(response.headers.get('content-type') ?? '').includes('json')) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function serverMessage(body: unknown): string | undefined {
+  if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string') {
+    return body.message;
+  }
+  return undefined;
+}
+
+async function carriesExpiryFlag(response: Response): Promise<boolean> {
+  if ((response.headers.get('www-authenticate') ?? '').toLowerCase().includes('expired')) return true;
+  // Read a clone: the original body stays available when this 401 is reported as is.
+  const body = await readBody(response.clone());
+  return typeof body === 'object' && body !== null && 'expired' in body && body.expired === true;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+let refreshInFlight: Promise<AuthResponse> | null = null;
+
+/**
+ * Exchanges the httpOnly refresh cookie for a new access token and stores the session.
+ * Concurrent callers share one request: refresh tokens may rotate, so a second refresh would race.
+ */
+export function refreshSession(options: Pick<RequestOptions, 'silent'> = {}): Promise<AuthResponse> {
+  refreshInFlight ??= (async () => {
+    const response = await send('POST', REFRESH_PATH, {}, null, options);
+    const auth = parseAuthResponse(await readResponse<unknown>(response, options));
+    if (!auth) throw new ApiError(401, 'The session could not be refreshed.');
+    establishSession(auth);
+    return auth;
+  })().finally(() => {
+    refreshInFlight = null;
+  });
+  return refreshInFlight;
+}
+
+/** The refresh token is gone or expired: drop the session and start over on the sign-in page. */
+function expireSession(): Promise<never> {
+  clearSession();
+  window.location.assign(LOGIN_ROUTE);
+  // Never settles: the page is being replaced, and callers must not flash an error meanwhile.
+  return new Promise<never>(() => undefined);
+}

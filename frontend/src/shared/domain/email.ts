@@ -1,0 +1,18 @@
+export const EMAIL_REQUIRED_TEXT = 'Please Enter email.';
+export const EMAIL_INVALID_TEXT = 'Please Enter valid email.';
+
+// Deliberately permissive: one @, no spaces, a dot in the domain. The server has the last word.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Sign-in, forgot-password and invite e-mails are sent lowercased and trimmed. */
+export function normalizeEmail(value: string): string {
+  return value.trim().toLowerCase();
+}
+
+/** The spec's generic e-mail message for the value, or null when it is acceptable. */
+export function validateEmail(value: string): string | null {
+  const email = normalizeEmail(value);
+  if (email === '') return EMAIL_REQUIRED_TEXT;
+  if (!EMAIL_PATTERN.test(email)) return EMAIL_INVALID_TEXT;
+  return null;
+}

@@ -1,0 +1,87 @@
+import { useSyncExternalStore } from 'react';
+import { normalizeRole, type RoleCode } from '../domain/roles';
+
+export interface SessionUser {
+  id: string;
+  userName: string;
+  email: string;
+  roles: RoleCode;
+  /** Ids of the organizations the user may access. */
+  org: string[];
+}
+
+/** What both POST /api/login and POST /api/refreshToken answer. */
+export interface AuthResponse {
+  accessToken: string;
+  user: SessionUser;
+}
+
+export type SessionState =
+  | { status: 'pending' } // the refresh at app load has not answered yet
+  | { status: 'signedOut' }
+  | { status: 'signedIn'; user: SessionUser };
+
+// The access token lives only in this module's memory; never in Web Storage, never in React state.
+let accessToken: string | null = null;
+let state: SessionState = { status: 'pending' };
+const listeners = new Set<() => void>();
+
+function emit(next: SessionState): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+export function getAccessToken(): string | null {
+  return accessToken;
+}
+
+export function getSession(): SessionState {
+  return state;
+}
+
+export function establishSession(response: AuthResponse): void {
+  accessToken = response.accessToken;
+  emit({ status: 'signedIn', user: response.user });
+}
+
+export function clearSession(): void {
+  accessToken = null;
+  emit({ status: 'signedOut' });
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): SessionState {
+  return useSyncExternalStore(subscribe, getSession, getSession);
+}
+
+/** The signed-in user; only for components rendered behind the session guard. */
+export function useSessionUser(): SessionUser {
+  const session = useSession();
+  if (session.status !== 'signedIn') throw new Error('useSessionUser() used outside a signed-in route');
+  return session.user;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Checks the answer of login/refresh at the boundary so a malformed body never becomes a session. */
+export function parseAuthResponse(body: unknown): AuthResponse | null {
+  if (!isRecord(body) || typeof body.accessToken !== 'string' || body.accessToken === '') return null;
+  const user = body.user;
+  if (!isRecord(user) || typeof user.id !== 'string') return null;
+  return {
+    accessToken: body.accessToken,
+    user: {
+      id: user.id,
+      userName: typeof user.userName === 'string' ? user.userName : '',
+      email: typeof user.email === 'string' ? user.email : '',
+      roles: normalizeRole(user.roles),
+      org: Array.isArray(user.org) ? user.org.filter((id): id is string => typeof id === 'string') : [],
+    },
+  };
+}
