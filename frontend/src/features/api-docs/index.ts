@@ -1,0 +1,1 @@
+export { ApiDocsPage } from './components/ApiDocsPage';

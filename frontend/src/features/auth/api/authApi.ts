@@ -1,0 +1,36 @@
+import { useMutation } from '@tanstack/react-query';
+import { ApiError, apiPost } from '../../../shared/api/client';
+import { normalizeEmail } from '../../../shared/domain/email';
+import { clearSession, establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+async function login({ email, password }: Credentials) {
+  const body = await apiPost<unknown>('/api/login', { user: { email: normalizeEmail(email), password } });
+  const auth = parseAuthResponse(body);
+  // The specification treats a falsy answer like wrong credentials.
+  if (!auth) throw new ApiError(401, 'Sign-in answer without a session.', body);
+  establishSession(auth);
+  return auth.user;
+}
+
+export function useLoginMutation() {
+  return useMutation({ mutationFn: login });
+}
+
+async function logout(userId: string): Promise<void> {
+  try {
+    await apiPost<unknown>('/api/userLogout', { id: userId });
+  } finally {
+    clearSession();
+    // A full reload drops every cached query and in-memory state of the previous user.
+    window.location.assign('/login');
+  }
+}
+
+export function useLogoutMutation() {
+  return useMutation({ mutationFn: logout });
+}

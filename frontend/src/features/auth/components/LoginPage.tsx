@@ -1,0 +1,88 @@
+import { Alert, Button, Card, Flex, Heading, PasswordField, Text, TextField } from '@aws-amplify/ui-react';
+import { useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '../../../shared/api/client';
+import { validateEmail } from '../../../shared/domain/email';
+import { PRODUCT_NAME } from '../../../shared/texts';
+import { useLoginMutation } from '../api/authApi';
+import styles from './LoginPage.module.css';
+
+export const LOGIN_FAILED_TEXT = 'The password and/or email entered is incorrect. Please try again';
+
+export function LoginPage() {
+  const loginMutation = useLoginMutation();
+  const emailRef = useRef<HTMLInputElement>(null);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+
+  const emailError = submitted ? validateEmail(email) : null;
+  const loginFailed = loginMutation.error instanceof ApiError && loginMutation.error.isClientError;
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (validateEmail(email) !== null) {
+      emailRef.current?.focus();
+      return;
+    }
+    // On success the session store changes and the route guard moves on to the dashboard.
+    loginMutation.mutate({ email, password });
+  }
+
+  return (
+    <main className={styles.page}>
+      <title>{`Sign in · ${PRODUCT_NAME}`}</title>
+      <Card variation="elevated" className={styles.card}>
+        <form noValidate onSubmit={handleSubmit} aria-labelledby="sign-in-heading">
+          <Flex direction="column" gap="1rem">
+            <div>
+              <Heading level={1} className={styles.product}>
+                {PRODUCT_NAME}
+              </Heading>
+              <Text id="sign-in-heading" as="p" className={styles.subtitle}>
+                Sign in to your account
+              </Text>
+            </div>
+
+            {loginFailed && (
+              <Alert variation="error" role="alert">
+                {LOGIN_FAILED_TEXT}
+              </Alert>
+            )}
+
+            <TextField
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="username"
+              inputMode="email"
+              autoFocus
+              ref={emailRef}
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              hasError={emailError !== null}
+              errorMessage={emailError ?? undefined}
+            />
+            <PasswordField
+              label="Password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              showPasswordButtonLabel="Show password"
+            />
+            <Button
+              type="submit"
+              variation="primary"
+              isFullWidth
+              isLoading={loginMutation.isPending}
+              loadingText="Signing in…"
+            >
+              Sign in
+            </Button>
+          </Flex>
+        </form>
+      </Card>
+    </main>
+  );
+}

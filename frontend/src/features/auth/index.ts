@@ -1,0 +1,2 @@
+export { useLogoutMutation } from './api/authApi';
+export { LoginPage } from './components/LoginPage';

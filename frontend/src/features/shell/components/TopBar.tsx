@@ -1,0 +1,73 @@
+import { Menu, MenuButton, MenuItem } from '@aws-amplify/ui-react';
+import { Link } from 'react-router';
+import { roleName } from '../../../shared/domain/roles';
+import { useSessionUser } from '../../../shared/session/sessionStore';
+import { PRODUCT_NAME } from '../../../shared/texts';
+import { ChevronDownIcon, DocumentIcon, MenuIcon, UserIcon } from '../../../shared/ui/icons';
+import styles from './TopBar.module.css';
+
+interface TopBarProps {
+  /** id of the sidebar element the menu toggle shows and hides on small screens. */
+  sidebarId: string;
+  sidebarOpen: boolean;
+  onToggleSidebar: () => void;
+  onLogOut: () => void;
+  loggingOut: boolean;
+}
+
+export function TopBar({ sidebarId, sidebarOpen, onToggleSidebar, onLogOut, loggingOut }: TopBarProps) {
+  const user = useSessionUser();
+  const displayName = user.userName || user.email;
+
+  return (
+    <header className={styles.bar}>
+      <button
+        type="button"
+        className={styles.sidebarToggle}
+        aria-label={sidebarOpen ? 'Hide organizations' : 'Show organizations'}
+        aria-expanded={sidebarOpen}
+        aria-controls={sidebarId}
+        onClick={onToggleSidebar}
+      >
+        <MenuIcon size={20} />
+      </button>
+
+      <Link to="/home" className={styles.brand}>
+        {PRODUCT_NAME}
+      </Link>
+
+      <div className={styles.actions}>
+        <Link to="/api-docs" className={styles.navLink} aria-label="API documentation">
+          <DocumentIcon />
+          <span className={styles.hideOnNarrow}>API documentation</span>
+          <span className={styles.showOnNarrow}>API</span>
+        </Link>
+
+        <Menu
+          menuAlign="end"
+          size="small"
+          trigger={
+            <MenuButton className={styles.userButton} aria-label={`Account menu for ${displayName}`}>
+              <span className={styles.avatar} aria-hidden="true">
+                <UserIcon size={14} />
+              </span>
+              <span className={styles.userName}>{displayName}</span>
+              <ChevronDownIcon size={14} />
+            </MenuButton>
+          }
+        >
+          <div className={styles.menuHeader}>
+            <span className={styles.menuName}>{displayName}</span>
+            {user.email && user.email !== displayName && (
+              <span className={styles.menuMeta}>{user.email}</span>
+            )}
+            <span className={styles.menuMeta}>{roleName(user.roles)}</span>
+          </div>
+          <MenuItem onClick={onLogOut} isDisabled={loggingOut}>
+            Log out
+          </MenuItem>
+        </Menu>
+      </div>
+    </header>
+  );
+}

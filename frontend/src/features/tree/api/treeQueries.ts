@@ -1,0 +1,44 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiPost } from '../../../shared/api/client';
+import type { FloorLocation, Organization } from './types';
+
+interface OrganizationsResponse {
+  organizations?: Organization[];
+}
+
+async function fetchOrganizations(signal: AbortSignal): Promise<Organization[]> {
+  const response = await apiPost<OrganizationsResponse>(
+    '/api/dashboard/getUsersOrganisations',
+    {},
+    { signal },
+  );
+  // Organizations without buildings and buildings without floors may omit the arrays.
+  return (response.organizations ?? []).map((organization) => ({
+    ...organization,
+    buildData: (organization.buildData ?? []).map((building) => ({
+      ...building,
+      floors: building.floors ?? [],
+    })),
+  }));
+}
+
+/** The only place the tree's query keys are written. */
+export const treeQueries = {
+  all: () => ['tree'] as const,
+  organizations: () =>
+    queryOptions({
+      queryKey: [...treeQueries.all(), 'organizations'] as const,
+      queryFn: ({ signal }) => fetchOrganizations(signal),
+      staleTime: 60_000,
+    }),
+};
+
+export function findFloor(organizations: readonly Organization[], floorId: string): FloorLocation | null {
+  for (const organization of organizations) {
+    for (const building of organization.buildData) {
+      const floor = building.floors.find((candidate) => candidate._id === floorId);
+      if (floor) return { organization, building, floor };
+    }
+  }
+  return null;
+}

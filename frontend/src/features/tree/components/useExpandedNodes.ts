@@ -1,0 +1,62 @@
+import { useEffect, useMemo, useState } from 'react';
+import { findFloor } from '../api/treeQueries';
+import type { Organization } from '../api/types';
+
+const STORAGE_KEY = 'argentum.tree.expanded';
+
+function readStored(): ReadonlySet<string> | null {
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    if (raw === null) return null;
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed)
+      ? new Set(parsed.filter((id): id is string => typeof id === 'string'))
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Which organizations and buildings are open. Kept in sessionStorage so a reload keeps the tree as
+ * the user left it; before the user touches the tree, organizations start open. The organization and
+ * building of the selected floor are opened whenever the selection changes (e.g. a shared link).
+ */
+export function useExpandedNodes(
+  organizations: readonly Organization[] | undefined,
+  selectedFloorId: string | null,
+) {
+  const [stored, setStored] = useState<ReadonlySet<string> | null>(readStored);
+  const [revealedFloorId, setRevealedFloorId] = useState<string | null>(null);
+
+  const expanded = useMemo(
+    () => stored ?? new Set((organizations ?? []).map((organization) => organization._id)),
+    [stored, organizations],
+  );
+
+  if (organizations && selectedFloorId !== null && selectedFloorId !== revealedFloorId) {
+    setRevealedFloorId(selectedFloorId);
+    const location = findFloor(organizations, selectedFloorId);
+    if (location && !(expanded.has(location.organization._id) && expanded.has(location.building._id))) {
+      setStored(new Set([...expanded, location.organization._id, location.building._id]));
+    }
+  }
+
+  useEffect(() => {
+    if (stored === null) return;
+    try {
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify([...stored]));
+    } catch {
+      // Storage may be full or disabled; the tree then simply forgets its state on reload.
+    }
+  }, [stored]);
+
+  function toggle(id: string): void {
+    const next = new Set(expanded);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setStored(next);
+  }
+
+  return { isExpanded: (id: string) => expanded.has(id), toggle };
+}
