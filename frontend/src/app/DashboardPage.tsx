@@ -1,0 +1,63 @@
+import { useEffect, useId, useState } from 'react';
+import { useLogoutMutation } from '../features/auth';
+import { TopBar } from '../features/shell';
+import { FloorHeader, OrganizationTree, useSelectedFloorId } from '../features/tree';
+import { useSessionUser } from '../shared/session/sessionStore';
+import { PRODUCT_NAME } from '../shared/texts';
+import styles from './DashboardPage.module.css';
+
+export const WELCOME_TEXT = 'Welcome to Argentum. Select an organization from the sidebar to start.';
+
+/** /home: top bar, organization tree in the sidebar (a drawer on small screens), selected floor. */
+export function DashboardPage() {
+  const user = useSessionUser();
+  const logout = useLogoutMutation();
+  const selectedFloorId = useSelectedFloorId();
+  const sidebarId = useId();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setDrawerOpen(false);
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
+  }, [drawerOpen]);
+
+  return (
+    <div className={styles.shell}>
+      <title>{PRODUCT_NAME}</title>
+      <TopBar
+        sidebarId={sidebarId}
+        sidebarOpen={drawerOpen}
+        onToggleSidebar={() => setDrawerOpen((open) => !open)}
+        onLogOut={() => logout.mutate(user.id)}
+        loggingOut={logout.isPending}
+      />
+      <div className={styles.body}>
+        <aside id={sidebarId} className={styles.sidebar} data-open={drawerOpen || undefined}>
+          <OrganizationTree onFloorSelect={() => setDrawerOpen(false)} />
+        </aside>
+        {drawerOpen && (
+          <button
+            type="button"
+            className={styles.backdrop}
+            aria-label="Hide organizations"
+            tabIndex={-1}
+            onClick={() => setDrawerOpen(false)}
+          />
+        )}
+        <main className={styles.main}>
+          {selectedFloorId === null ? (
+            <div className={styles.welcome}>
+              <p>{WELCOME_TEXT}</p>
+            </div>
+          ) : (
+            <FloorHeader floorId={selectedFloorId} />
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}

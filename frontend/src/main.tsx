@@ -1,0 +1,18 @@
+import '@aws-amplify/ui-react/styles.css';
+import './app/styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { bootstrapSession } from './app/sessionBootstrap';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+// Started before the first render so the refresh runs in parallel with React's startup.
+bootstrapSession();
+
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
