@@ -1,0 +1,3 @@
+export * from './devices';
+export * from './topics';
+export * from './messages';
