@@ -1,0 +1,38 @@
+/**
+ * Typed domain errors. Domain code throws these; the HTTP layer maps each kind to one status code
+ * in one place (http/error-mapper.ts). The message is what the client may show.
+ */
+export type DomainErrorKind =
+  | 'validation'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'gone'
+  | 'too-large'
+  | 'unsupported-media-type'
+  | 'not-available'
+  | 'upstream';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    /** Extra fields for the response body, e.g. { expired: true }. */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** The documented message for an unauthorized request. */
+export const UNAUTHORIZED_MESSAGE = 'User is unAuthorized';
+/** The documented message for a failure without a client-error status. */
+export const UNEXPECTED_MESSAGE = 'An unexpected error occured.';
+
+export const validationError = (message: string) => new DomainError('validation', message);
+export const unauthenticated = (message = UNAUTHORIZED_MESSAGE) => new DomainError('unauthenticated', message);
+export const forbidden = (message = UNAUTHORIZED_MESSAGE) => new DomainError('forbidden', message);
+export const notFound = (message: string) => new DomainError('not-found', message);
+export const conflict = (message: string) => new DomainError('conflict', message);

@@ -1,0 +1,31 @@
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { config } from '../../config';
+
+let jwks: { issuer: string; keys: ReturnType<typeof createRemoteJWKSet> } | undefined;
+
+function keySet(issuer: string) {
+  if (jwks?.issuer !== issuer) {
+    jwks = { issuer, keys: createRemoteJWKSet(new URL(`${issuer}/.well-known/jwks.json`)) };
+  }
+  return jwks.keys;
+}
+
+export type TokenCheck = { ok: true; claims: JWTPayload } | { ok: false; expired: boolean };
+
+/**
+ * Verifies a user pool access token: signature (pool's JWKS), issuer, expiry, `token_use` and the
+ * app client. This is what API Gateway's JWT authorizer checks, and what the realtime authorizer uses.
+ */
+export async function verifyAccessToken(
+  token: string,
+  issuer = config.tokenIssuer,
+  clientId = config.userPoolClientId,
+): Promise<TokenCheck> {
+  try {
+    const { payload } = await jwtVerify(token, keySet(issuer), { issuer });
+    if (payload.token_use !== 'access' || payload.client_id !== clientId) return { ok: false, expired: false };
+    return { ok: true, claims: payload };
+  } catch (error) {
+    return { ok: false, expired: error instanceof Error && 'code' in error && error.code === 'ERR_JWT_EXPIRED' };
+  }
+}

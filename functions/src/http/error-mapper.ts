@@ -1,0 +1,46 @@
+import { DomainError, type DomainErrorKind, UNEXPECTED_MESSAGE } from '../domain/errors';
+import { log } from './log';
+import type { ApiResponse } from './types';
+
+/** The one place where a domain error becomes an HTTP status. */
+const statusOf: Record<DomainErrorKind, number> = {
+  validation: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  gone: 410,
+  'too-large': 413,
+  'unsupported-media-type': 415,
+  'not-available': 501,
+  upstream: 502,
+};
+
+export const jsonHeaders = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+export function jsonResponse(statusCode: number, body: unknown, extra: Partial<ApiResponse> = {}): ApiResponse {
+  return {
+    statusCode,
+    ...extra,
+    headers: { ...jsonHeaders, ...extra.headers },
+    body: body === undefined ? '' : JSON.stringify(body),
+  };
+}
+
+/** Maps any thrown value to a response; no stack trace or internal detail ever reaches the client. */
+export function errorResponse(error: unknown, requestId: string): ApiResponse {
+  if (error instanceof DomainError) {
+    const status = statusOf[error.kind];
+    log(status >= 500 ? 'error' : 'info', 'request refused', { requestId, status, reason: error.message });
+    return jsonResponse(status, { message: error.message, ...error.details });
+  }
+  log('error', 'unexpected failure', {
+    requestId,
+    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : error,
+  });
+  return jsonResponse(500, { message: UNEXPECTED_MESSAGE });
+}

@@ -1,0 +1,97 @@
+import type { MiddlewareObj } from '@middy/core';
+import { DomainError, forbidden, unauthenticated } from '../domain/errors';
+import { getUser } from '../stores/users';
+import { errorResponse } from './error-mapper';
+import { log } from './log';
+import type { ApiEvent, ApiResponse, Route, RouteContext } from './types';
+
+type Middleware = MiddlewareObj<ApiEvent, ApiResponse, Error, RouteContext>;
+
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+/** One structured log line per request, with its outcome and duration. */
+export function requestLog(route: Route): Middleware {
+  const started = new WeakMap<object, number>();
+  const done = (request: { event: ApiEvent; response?: ApiResponse | null }) => {
+    const start = started.get(request.event) ?? Date.now();
+    log('info', 'request', {
+      requestId: request.event.requestContext.requestId,
+      route: `${route.method} ${route.path}`,
+      status: request.response?.statusCode,
+      durationMs: Date.now() - start,
+    });
+  };
+  return {
+    before: (request) => {
+      started.set(request.event, Date.now());
+    },
+    after: done,
+    onError: done,
+  };
+}
+
+/** Maps every error to its documented status and message. Registered first, so it runs last. */
+export function errorMapper(): Middleware {
+  return {
+    onError: (request) => {
+      request.response = errorResponse(request.error, request.event.requestContext.requestId);
+    },
+  };
+}
+
+function rawBody(event: ApiEvent): string {
+  if (!event.body) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+/** Enforces the size limit, parses JSON and validates against the route's schema (unknown fields rejected). */
+export function validatedBody(route: Route): Middleware {
+  const maxBytes = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return {
+    before: (request) => {
+      const { event, context } = request;
+      let input: unknown;
+      if (route.method === 'GET') {
+        input = { ...event.queryStringParameters };
+      } else {
+        const text = rawBody(event);
+        if (Buffer.byteLength(text) > maxBytes) {
+          throw new DomainError('too-large', 'Request body is too large.');
+        }
+        const contentType = event.headers['content-type'] ?? '';
+        if (text.trim() !== '' && !/^application\/json\b/i.test(contentType)) {
+          throw new DomainError('unsupported-media-type', 'Request body must be JSON (application/json).');
+        }
+        try {
+          input = text.trim() === '' ? {} : JSON.parse(text);
+        } catch {
+          throw new DomainError('validation', 'Request body must be valid JSON.');
+        }
+      }
+      const parsed = route.request.safeParse(input);
+      if (!parsed.success) {
+        throw new DomainError('validation', parsed.error.issues[0]?.message ?? 'Invalid request.');
+      }
+      context.body = parsed.data;
+    },
+  };
+}
+
+/**
+ * Establishes the signed-in user from the JWT authorizer's claims. Role and organizations are read
+ * from the store on every request, so a demotion or deletion applies to the very next call.
+ */
+export function authContext(route: Route): Middleware {
+  return {
+    before: async (request) => {
+      request.context.user = undefined;
+      if (route.access === 'public') return;
+      const subject = request.event.requestContext.authorizer?.jwt?.claims.sub;
+      if (typeof subject !== 'string' || subject === '') throw unauthenticated();
+      const user = await getUser(subject);
+      if (!user) throw unauthenticated();
+      if (user.role < route.access.minRole) throw forbidden();
+      request.context.user = user;
+    },
+  };
+}

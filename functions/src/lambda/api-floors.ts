@@ -1,0 +1,4 @@
+import { createApiHandler } from '../http/api-handler';
+import { floorsRoutes } from '../routes/floors.routes';
+
+export const handler = createApiHandler(floorsRoutes);

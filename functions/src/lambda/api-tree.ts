@@ -1,0 +1,4 @@
+import { createApiHandler } from '../http/api-handler';
+import { treeRoutes } from '../routes/tree.routes';
+
+export const handler = createApiHandler(treeRoutes);

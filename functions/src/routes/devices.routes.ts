@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { body, devId, devType, id, notAvailableYet, port } from '../http/schemas';
+import { route } from '../http/types';
+
+const domain = 'devices';
+const base = '/api/deviceControl';
+const devIds = z.array(devId).min(1).max(500);
+const dataPoint = body({
+  dp: z.string().max(32),
+  dn: z.string().max(64).optional(),
+  val: z.unknown().optional(),
+  readonly: z.boolean().optional(),
+});
+const value = z.union([z.number(), z.string().max(64), z.array(z.number()).max(8), z.boolean()]);
+const user = z.string().max(64).optional();
+
+interface DeviceCall {
+  name: string;
+  minRole: 0 | 1 | 2;
+  summary: string;
+  request: z.ZodType;
+}
+
+const calls: DeviceCall[] = [
+  { name: 'groupDevices', minRole: 2, summary: 'Groups devices (answers the group id).', request: body({ devID: devIds }) },
+  { name: 'ungroupDevices', minRole: 2, summary: 'Ungroups devices.', request: body({ devID: devIds }) },
+  {
+    name: 'updateOnFloorStatus',
+    minRole: 2,
+    summary: 'Places devices on, or takes them off, a floor.',
+    request: body({ dropDevicesList: z.array(z.record(z.string(), z.unknown())).max(2000), onFloorStatus: z.boolean() }),
+  },
+  {
+    name: 'updateDeviceBuildFloorID',
+    minRole: 2,
+    summary: "Sets a device's building and floor.",
+    request: body({ devID: devId, floorID: id, buildID: id }),
+  },
+  { name: 'testDevice', minRole: 1, summary: 'Asks a device to answer.', request: body({ devID: devId, devType }) },
+  {
+    name: 'updateDevice',
+    minRole: 1,
+    summary: "Updates a device's name, properties or data points.",
+    request: body({
+      devID: devId,
+      devType,
+      devUpdateObj: body({
+        devName: z.string().max(64).optional(),
+        properties: z.record(z.string(), z.unknown()).optional(),
+        dataPoints: z.array(dataPoint).max(64).optional(),
+      }),
+    }),
+  },
+  {
+    name: 'updateDeviceDataPoint',
+    minRole: 1,
+    summary: "Updates a device's data points.",
+    request: body({
+      devID: devId,
+      devType,
+      devUpdateObj: body({ dataPoints: z.array(dataPoint).max(64).optional(), devName: z.string().max(64).optional() }),
+    }),
+  },
+  {
+    name: 'setBrightness',
+    minRole: 1,
+    summary: 'Sets the brightness of lights.',
+    request: body({ value: z.number().min(0).max(100), devID: devId, port, devType, user, groupNumber: z.union([z.number(), z.string().max(16)]).optional() }),
+  },
+  { name: 'getLockValue', minRole: 0, summary: "A lock's state.", request: body({ devID: devId, devType, port }) },
+  { name: 'getFanValveValue', minRole: 0, summary: "A room unit's fan and valve values.", request: body({ devID: devId, devType, port }) },
+  {
+    name: 'setRollerShadesValue',
+    minRole: 1,
+    summary: 'Moves roller shades.',
+    request: body({ value, devID: devId, port, devType, user }),
+  },
+  {
+    name: 'setFanValveValue',
+    minRole: 1,
+    summary: "Sets a room unit's fan or valve.",
+    request: body({ value, devID: devId, port, devType, user }),
+  },
+  {
+    name: 'setbacnetinfo',
+    minRole: 1,
+    summary: 'Writes a BACnet value.',
+    request: body({ value, devID: devId, port, key: z.string().max(64), devType, user }),
+  },
+  {
+    name: 'getAllDevicesDataForFloorPlan',
+    minRole: 0,
+    summary: 'Devices of a floor (or off any floor) with their latest values.',
+    request: body({ floorID: id, orgID: id, onFloor: z.boolean().optional() }),
+  },
+  {
+    name: 'getAnalyticsSensorsCount',
+    minRole: 0,
+    summary: 'Sensor counts for the floor details panel.',
+    request: body({ floorID: id, buildID: id, orgID: id }),
+  },
+  {
+    name: 'setValueOnDevices',
+    minRole: 1,
+    summary: 'Sets one value on several devices.',
+    request: body({ devIDs: devIds, devType, value }),
+  },
+  {
+    name: 'addThermistor',
+    minRole: 1,
+    summary: 'Adds a thermistor child node to a device.',
+    request: body({
+      dataPoints: z.array(dataPoint).max(64),
+      devType,
+      devID: devId,
+      childNode: z.record(z.string(), z.unknown()),
+      devName: z.string().max(64),
+    }),
+  },
+  {
+    name: 'getOfflineSensors',
+    minRole: 0,
+    summary: 'Offline sensors of a floor, building or organization.',
+    request: body({ orgID: id, buildID: id.optional(), floorID: id.optional() }),
+  },
+  {
+    name: 'removeDeviceFromFloor',
+    minRole: 2,
+    summary: 'Takes an ungrouped device off its floor.',
+    request: body({ devID: devId, floorID: id }),
+  },
+];
+
+export const devicesRoutes = calls.map((call) =>
+  route({
+    method: 'POST',
+    path: `${base}/${call.name}`,
+    domain,
+    access: { minRole: call.minRole },
+    summary: call.summary,
+    request: call.request,
+    handler: notAvailableYet(`Device control (${call.name})`),
+  }),
+);

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { body, devType, id, notAvailableYet } from '../http/schemas';
+import { route } from '../http/types';
+
+const domain = 'floors';
+/** Floor plans: SVG under 10 MB. */
+const FLOOR_PLAN_BODY_BYTES = 10 * 1024 * 1024 + 4096;
+
+export const floorsRoutes = [
+  route({
+    method: 'POST',
+    path: '/api/dashboard/floorPlanFromS3',
+    domain,
+    access: { minRole: 0 },
+    summary: "A floor's SVG plan (404 when the floor has none).",
+    request: body({ orgID: id, floorID: id }),
+    handler: notAvailableYet('Floor plans'),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/dashboard/updateFloorPlan',
+    domain,
+    access: { minRole: 2 },
+    summary: "Updates a floor's name or device types.",
+    request: body({
+      orgID: id,
+      floorID: id,
+      updateFloorObj: body({
+        floorName: z.string().max(100).optional(),
+        floorDevTypes: z.array(devType).max(10).optional(),
+      }),
+    }),
+    handler: notAvailableYet('Updating floors'),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/dashboard/updateFloorPlanS3',
+    domain,
+    access: { minRole: 2 },
+    summary: "Uploads a floor's SVG plan (SVG only, under 10 MB).",
+    maxBodyBytes: FLOOR_PLAN_BODY_BYTES,
+    request: body({ orgID: id, floorID: id, floorplan: z.string().max(FLOOR_PLAN_BODY_BYTES) }),
+    handler: notAvailableYet('Floor plan upload'),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/dashboard/updateSensorSize',
+    domain,
+    access: { minRole: 0 },
+    summary: "Saves the user's icon size for a device type on a floor.",
+    request: body({ userID: id.optional(), value: z.number().min(0.5).max(2), devType, floorId: id }),
+    handler: notAvailableYet('Icon sizes'),
+  }),
+];

@@ -1,0 +1,30 @@
+/**
+ * Key layout of the platform table (single-table design). Every key is built here and nowhere else.
+ *
+ *   entity     pk                  sk                         gsi1 (lookup)                 gsi2 (listing)
+ *   user       USER#{userId}       PROFILE                    EMAIL#{email} / USER          USERS / {email}
+ *   org        ORG#{orgId}         ORG                        NODE#{orgId} / ORG            -
+ *   building   ORG#{orgId}         BUILDING#{buildId}         NODE#{buildId} / BUILDING     -
+ *   floor      ORG#{orgId}         FLOOR#{buildId}#{floorId}  NODE#{floorId} / FLOOR        -
+ *   device     DEVICE#{devId}      DEVICE                     FLOOR#{floorId} / {devId}     ORGDEV#{orgId} / {devId}
+ */
+export const keys = {
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
+  userEmail: (email: string) => ({ gsi1pk: `EMAIL#${email}`, gsi1sk: 'USER' }),
+  userListing: (email: string) => ({ gsi2pk: 'USERS', gsi2sk: email }),
+
+  orgPartition: (orgId: string) => `ORG#${orgId}`,
+  org: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+  building: (orgId: string, buildId: string) => ({ pk: `ORG#${orgId}`, sk: `BUILDING#${buildId}` }),
+  floor: (orgId: string, buildId: string, floorId: string) => ({
+    pk: `ORG#${orgId}`,
+    sk: `FLOOR#${buildId}#${floorId}`,
+  }),
+  node: (id: string, type: TreeNodeType) => ({ gsi1pk: `NODE#${id}`, gsi1sk: type }),
+
+  device: (devId: string) => ({ pk: `DEVICE#${devId}`, sk: 'DEVICE' }),
+  deviceOnFloor: (floorId: string, devId: string) => ({ gsi1pk: `FLOOR#${floorId}`, gsi1sk: devId }),
+  deviceOfOrg: (orgId: string, devId: string) => ({ gsi2pk: `ORGDEV#${orgId}`, gsi2sk: devId }),
+} as const;
+
+export type TreeNodeType = 'ORG' | 'BUILDING' | 'FLOOR';
