@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import type { Context } from 'aws-lambda';
+import sirv from 'sirv';
+import { verifyAccessToken } from '@argentum/functions/domain/realtime/access-token';
+import { createApiHandler } from '@argentum/functions/http/api-handler';
+import { type ApiDomain, type ApiEvent, type ApiResponse, type Route, routeKey } from '@argentum/functions/http/types';
+import { routes, routesByDomain } from '@argentum/functions/routes/index';
+import { HOST } from './config';
+import { BodyTooLarge, listen, readBody } from './http-util';
+import { readMailbox } from './ses-capture';
+
+/** API Gateway HTTP APIs accept at most 10 MB. */
+const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+
+export interface ApiServerOptions {
+  port: number;
+  staticDir: string;
+  tokenIssuer: string;
+  userPoolClientId: string;
+  mailDir: string;
+  /** The browser's real-time endpoint, allowed by the content security policy. */
+  realtimeUrl: string;
+}
+
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  response.end(JSON.stringify(body));
+}
+
+const isText = (contentType: string | undefined) =>
+  !contentType || /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i.test(contentType);
+
+function lambdaContext(domain: ApiDomain, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: `api-${domain}`,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:api-${domain}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/api-${domain}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 29_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/**
+ * Emulates API Gateway's JWT authorizer: a missing, invalid or expired access token never reaches the
+ * handler. An expired one is answered like API Gateway does, naming the expiry in WWW-Authenticate.
+ */
+async function authorize(request: IncomingMessage, options: ApiServerOptions) {
+  const header = request.headers.authorization ?? '';
+  const token = /^Bearer\s+(.+)$/i.exec(header)?.[1];
+  if (!token) return { ok: false as const, expired: false };
+  const check = await verifyAccessToken(token, options.tokenIssuer, options.userPoolClientId);
+  if (!check.ok) return { ok: false as const, expired: check.expired };
+  const claims: Record<string, string> = {};
+  for (const [name, value] of Object.entries(check.claims)) claims[name] = String(value);
+  return { ok: true as const, claims };
+}
+
+function toEvent(request: IncomingMessage, route: Route, url: URL, body: Buffer, claims?: Record<string, string>): ApiEvent {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const text = isText(headers['content-type']);
+  const query: Record<string, string> = {};
+  url.searchParams.forEach((value, key) => (query[key] = value));
+  return {
+    version: '2.0',
+    routeKey: routeKey(route),
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ''),
+    cookies: request.headers.cookie?.split(/;\s*/).filter(Boolean),
+    headers,
+    queryStringParameters: url.search ? query : undefined,
+    body: body.length === 0 ? undefined : text ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: body.length > 0 && !text,
+    requestContext: {
+      requestId: randomUUID(),
+      http: {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      ...(claims ? { authorizer: { jwt: { claims, scopes: null } } } : {}),
+    },
+  };
+}
+
+function writeResult(response: ServerResponse, result: ApiResponse) {
+  const headers: Record<string, string | string[]> = { ...result.headers };
+  if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+  response.writeHead(result.statusCode, headers);
+  response.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
+}
+
+export async function startApiServer(options: ApiServerOptions): Promise<Server> {
+  const domainHandlers = new Map(
+    Object.entries(routesByDomain).map(([domain, domainRoutes]) => [domain, createApiHandler(domainRoutes)]),
+  );
+  const table = new Map(routes.map((r) => [routeKey(r), r]));
+  const securityHeaders = {
+    'content-security-policy': [
+      "default-src 'self'",
+      "img-src 'self' data: blob:",
+      "style-src 'self' 'unsafe-inline'",
+      `connect-src 'self' ${options.realtimeUrl}`,
+      "object-src 'none'",
+      "base-uri 'self'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+  };
+  const assets = existsSync(options.staticDir)
+    ? sirv(options.staticDir, {
+        single: true,
+        etag: true,
+        setHeaders: (response, pathname) => {
+          for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
+          response.setHeader(
+            'cache-control',
+            pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+        },
+      })
+    : undefined;
+
+  async function api(request: IncomingMessage, response: ServerResponse, url: URL) {
+    const route = table.get(`${request.method} ${url.pathname}`);
+    if (!route) return send(response, 404, { message: 'Not Found' });
+    let claims: Record<string, string> | undefined;
+    if (route.access !== 'public') {
+      const auth = await authorize(request, options);
+      if (!auth.ok) {
+        const description = auth.expired ? 'the token has expired' : 'the token is missing or invalid';
+        return send(response, 401, { message: 'Unauthorized' }, {
+          'www-authenticate': `Bearer scope="" error="invalid_token" error_description="${description}"`,
+        });
+      }
+      claims = auth.claims;
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(request, MAX_PAYLOAD_BYTES);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return send(response, 413, { message: 'Request Entity Too Large' });
+      throw error;
+    }
+    const event = toEvent(request, route, url, body, claims);
+    const handler = domainHandlers.get(route.domain);
+    if (!handler) return send(response, 500, { message: 'Internal Server Error' });
+    writeResult(response, await handler(event, lambdaContext(route.domain, event.requestContext.requestId)));
+  }
+
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', `http://${HOST}`);
+    if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/integrations/')) {
+      api(request, response, url).catch((error: unknown) => {
+        console.error('local API server failure', error);
+        if (!response.headersSent) send(response, 500, { message: 'Internal Server Error' });
+      });
+      return;
+    }
+    if (url.pathname === '/_local/mail') {
+      return send(response, 200, readMailbox(options.mailDir));
+    }
+    if (assets) return assets(request, response, () => send(response, 404, { message: 'Not Found' }));
+    response.writeHead(503, { 'content-type': 'text/plain' });
+    response.end(`The web app is not built: run \`npm run build:frontend\` (expected ${path.relative(process.cwd(), options.staticDir)}).`);
+  });
+  await listen(server, options.port, HOST);
+  return server;
+}

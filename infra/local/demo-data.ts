@@ -1,0 +1,202 @@
+import type { DataPoint, Device } from '@argentum/functions/stores/devices';
+import type { Building, Floor, Organization } from '@argentum/functions/domain/tree/tree';
+import type { RoleNumber } from '@argentum/functions/domain/roles';
+
+/** The demo data set `npm start` loads on first start. Ids are readable so links can be shared. */
+export const organizations: Organization[] = [
+  { orgId: 'org-demo', orgName: 'Demo Org' },
+  { orgId: 'org-other', orgName: 'Other Org' },
+];
+
+export const buildings: Building[] = [
+  { orgId: 'org-demo', buildId: 'bld-demo-hq', buildName: 'Headquarters' },
+  { orgId: 'org-other', buildId: 'bld-other-warehouse', buildName: 'Warehouse' },
+];
+
+type Room = { name: string; x: number; y: number; w: number; h: number };
+
+interface FloorPlanSpec {
+  floor: Omit<Floor, 'floorDevTypes' | 'editMode'>;
+  rooms: Room[];
+}
+
+const officeRooms: Room[] = [
+  { name: 'Reception', x: 20, y: 20, w: 240, h: 200 },
+  { name: 'Open Office', x: 260, y: 20, w: 400, h: 260 },
+  { name: 'Meeting Room', x: 660, y: 20, w: 220, h: 200 },
+  { name: 'Kitchen', x: 20, y: 320, w: 240, h: 260 },
+  { name: 'Server Room', x: 260, y: 380, w: 180, h: 200 },
+  { name: 'Focus Room', x: 440, y: 380, w: 220, h: 200 },
+  { name: 'Plant Room', x: 660, y: 260, w: 220, h: 320 },
+];
+
+export const floorPlans: FloorPlanSpec[] = [
+  { floor: { orgId: 'org-demo', buildId: 'bld-demo-hq', floorId: 'flr-demo-ground', floorName: 'Ground Floor' }, rooms: officeRooms },
+  {
+    floor: { orgId: 'org-demo', buildId: 'bld-demo-hq', floorId: 'flr-demo-first', floorName: 'First Floor' },
+    rooms: officeRooms.map((r) => (r.name === 'Reception' ? { ...r, name: 'Lounge' } : r)),
+  },
+  {
+    floor: { orgId: 'org-other', buildId: 'bld-other-warehouse', floorId: 'flr-other-hall', floorName: 'Main Hall' },
+    rooms: [
+      { name: 'Loading Bay', x: 20, y: 20, w: 420, h: 560 },
+      { name: 'Storage', x: 440, y: 20, w: 440, h: 380 },
+      { name: 'Office', x: 440, y: 400, w: 440, h: 180 },
+    ],
+  },
+];
+
+/** An SVG floor plan of rooms with their names, 900 x 600 user units. */
+export function floorPlanSvg(spec: FloorPlanSpec): string {
+  const rooms = spec.rooms
+    .map(
+      (r) =>
+        `<g><rect x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" fill="#f7f8fa" stroke="#5f6b7a" stroke-width="3"/>` +
+        `<text x="${r.x + 12}" y="${r.y + 26}" font-family="sans-serif" font-size="16" fill="#3d4753">${r.name}</text></g>`,
+    )
+    .join('');
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 600" width="900" height="600">` +
+    `<title>${spec.floor.floorName}</title><rect width="900" height="600" fill="#ffffff"/>${rooms}</svg>`
+  );
+}
+
+const dp = (name: string, label: string, readonly = true): DataPoint => ({ dp: name, dn: label, readonly });
+const ieqPoints = [
+  dp('temp', 'Temperature'),
+  dp('hum', 'Humidity'),
+  dp('co2', 'CO2'),
+  dp('voc', 'VOC'),
+  dp('lux', 'Illuminance'),
+  dp('pressure', 'Pressure'),
+  dp('aqi', 'AirQuality'),
+  dp('cct', 'ColourTemperature'),
+];
+
+type DeviceSeed = Pick<Device, 'devName' | 'devType'> & Partial<Device> & { x: number; y: number };
+
+/** Every device kind of the specification, placed on the demo floors. */
+function devicesFor(floor: FloorPlanSpec['floor'], prefix: string, kinds: DeviceSeed[]): Device[] {
+  return kinds.map((k, i) => {
+    const { x, y, ...rest } = k;
+    return {
+      devID: `${prefix}:${String(k.devType).padStart(2, '0')}:${String(i + 1).padStart(2, '0')}`,
+      orgID: floor.orgId,
+      buildID: floor.buildId,
+      floorID: floor.floorId,
+      onFloor: true,
+      floorOrigin: { x, y },
+      dataPoints: [],
+      properties: {},
+      updatedAt: new Date(0).toISOString(),
+      ...rest,
+    };
+  });
+}
+
+const groundFloorKinds: DeviceSeed[] = [
+  { devName: 'Gateway01', devType: 0, x: 350, y: 470 },
+  { devName: 'LightsOffice', devType: 1, connDev: 'light', port: 2, x: 400, y: 120, dataPoints: [dp('bri', 'Brightness', false)], properties: { volt: 3.31, portOneValue: 1, portTwoValue: 1, conndev: 'powernode' } },
+  { devName: 'LightsReception', devType: 1, connDev: 'light', port: 0, x: 120, y: 150, dataPoints: [dp('bri', 'Brightness', false)], properties: { volt: 3.29, portOneValue: 1, conndev: 'powernode' } },
+  { devName: 'RoomUnitKitchen', devType: 2, connDev: 'valve', port: 0, x: 140, y: 420, dataPoints: [dp('temp', 'Temperature'), dp('fan', 'FanSpeed', false), dp('valve', 'Valve', false)], properties: { volt: 3.1, type: 'thermistor', conndev: 'node' }, childNode: { type: 'thermistor', devID: 'TH-KITCHEN-1', dataPoints: [dp('temp', 'Temperature')] } },
+  { devName: 'ContactorPlant', devType: 3, connDev: 'valve', port: 0, x: 760, y: 330, dataPoints: [dp('state', 'State', false)], properties: { volt: 3.2, conndev: 'node' } },
+  { devName: 'LockServerRoom', devType: 3, connDev: 'lock', port: 0, x: 350, y: 400, dataPoints: [dp('lock', 'Lock', false)], properties: { volt: 3.3, conndev: 'node' } },
+  { devName: 'ShadesMeeting', devType: 3, connDev: 'rollershades', port: 0, x: 860, y: 120, dataPoints: [dp('shade', 'Shade', false)], properties: { volt: 3.3, conndev: 'node' } },
+  { devName: 'MotionOffice1', devType: 4, x: 330, y: 200, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.0 } },
+  { devName: 'MotionOffice2', devType: 4, x: 580, y: 200, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.02 } },
+  { devName: 'MotionMeeting', devType: 4, x: 760, y: 170, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 2.98 } },
+  { devName: 'IEQOffice', devType: 5, x: 460, y: 90, dataPoints: ieqPoints, properties: { volt: 3.1 } },
+  { devName: 'IEQMeeting', devType: 5, x: 720, y: 90, dataPoints: ieqPoints, properties: { volt: 3.05 } },
+  { devName: 'SwitchKitchen', devType: 6, x: 220, y: 540, dataPoints: [dp('state', 'State', false)], properties: { volt: 3.2 } },
+  { devName: 'BacnetAHU1', devType: 7, x: 820, y: 450, dataPoints: [dp('sat', 'SupplyAirTemp'), dp('setpoint', 'SetPoint', false)], properties: {} },
+  { devName: 'AirFlowDuct1', devType: 9, x: 720, y: 520, dataPoints: [dp('velocity', 'AirVelocity')], properties: { volt: 3.1 } },
+  { devName: 'EcobeeOffice', devType: 8, connDev: 'ecobee', x: 620, y: 260, dataPoints: [dp('actualTemperature', 'Temperature'), dp('actualHumidity', 'Humidity')], properties: { conndev: 'ecobee', desiredCool: 24, desiredHeat: 21, hvacMode: 'cool', desiredCoolRange: [18, 33], desiredHeatRange: [7, 26] } },
+  { devName: 'NestFocus', devType: 8, connDev: 'nest', x: 600, y: 450, dataPoints: [dp('ambientTemperatureCelsius', 'Temperature'), dp('ambientHumidityPercent', 'Humidity')], properties: { mode: 'COOL', coolCelsius: 23, heatCelsius: 20, eco: { mode: 'OFF', coolCelsius: 26, heatCelsius: 17 }, min: 16, max: 30 } },
+  { devName: 'RyseShadesLobby', devType: 8, connDev: 'shades', x: 40, y: 60, dataPoints: [dp('position', 'Position', false)], properties: { conndev: 'shades', position: 40 } },
+];
+
+const firstFloorKinds: DeviceSeed[] = [
+  { devName: 'LightsLounge', devType: 1, connDev: 'light', port: 1, x: 120, y: 120, dataPoints: [dp('bri', 'Brightness', false)], properties: { volt: 3.3, portTwoValue: 1, conndev: 'powernode' } },
+  { devName: 'MotionLounge', devType: 4, x: 180, y: 170, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.0 } },
+  { devName: 'IEQLounge', devType: 5, x: 80, y: 190, dataPoints: ieqPoints, properties: { volt: 3.12 } },
+  { devName: 'ThermistorPlant', devType: 2, connDev: 'childNode', port: 0, x: 760, y: 400, dataPoints: [dp('temp', 'Temperature')], properties: { volt: 3.2, type: 'thermistor', conndev: 'node' } },
+];
+
+const otherKinds: DeviceSeed[] = [
+  { devName: 'GatewayHall', devType: 0, x: 600, y: 480 },
+  { devName: 'MotionLoadingBay', devType: 4, x: 200, y: 300, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.0 } },
+  { devName: 'IEQStorage', devType: 5, x: 640, y: 200, dataPoints: ieqPoints, properties: { volt: 3.1 } },
+  { devName: 'LightsStorage', devType: 1, connDev: 'light', port: 2, x: 700, y: 120, dataPoints: [dp('bri', 'Brightness', false)], properties: { volt: 3.3, conndev: 'powernode' } },
+];
+
+const [ground, first, hall] = floorPlans.map((p) => p.floor) as [FloorPlanSpec['floor'], FloorPlanSpec['floor'], FloorPlanSpec['floor']];
+
+export const devices: Device[] = [
+  ...devicesFor(ground, '00:1A:22:00', groundFloorKinds),
+  ...devicesFor(first, '00:1A:22:01', firstFloorKinds),
+  ...devicesFor(hall, '00:1B:33:00', otherKinds),
+];
+
+export const floors: Floor[] = floorPlans.map(({ floor }) => ({
+  ...floor,
+  floorDevTypes: [...new Set(devices.filter((d) => d.floorID === floor.floorId).map((d) => d.devType))].sort((a, b) => a - b),
+  editMode: false,
+}));
+
+export interface DemoUser {
+  email: string;
+  userName: string;
+  role: RoleNumber;
+  orgIds: string[];
+}
+
+export const demoUsers: DemoUser[] = [
+  { email: 'owner@example.com', userName: 'Olivia Owner', role: 3, orgIds: ['org-demo', 'org-other'] },
+  { email: 'admin@example.com', userName: 'Adam Admin', role: 2, orgIds: ['org-demo'] },
+  { email: 'editor@example.com', userName: 'Erin Editor', role: 1, orgIds: ['org-demo'] },
+  { email: 'viewer@example.com', userName: 'Victor Viewer', role: 0, orgIds: ['org-demo'] },
+  { email: 'other@example.com', userName: 'Oscar Other', role: 2, orgIds: ['org-other'] },
+];
+
+export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';
+
+/** A plausible reading of a device at a time: daily cycles, office hours, some noise. */
+export function readingAt(device: Device, time: number, random: () => number): Record<string, number> | undefined {
+  const hour = new Date(time).getUTCHours() + new Date(time).getUTCMinutes() / 60;
+  const daytime = Math.max(0, Math.sin(((hour - 6) / 12) * Math.PI));
+  const weekday = new Date(time).getUTCDay() % 6 !== 0;
+  const occupied = weekday && hour >= 8 && hour < 18 ? random() < 0.65 : random() < 0.04;
+  const noise = (scale: number) => (random() - 0.5) * scale;
+  const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+  switch (device.devType) {
+    case 2:
+      return { temp: round(21 + 2.5 * daytime + noise(0.6)) };
+    case 4:
+      return { mState: occupied ? 1 : 0 };
+    case 5:
+      return {
+        temp: round(21.5 + 3 * daytime + noise(0.5)),
+        hum: round(42 + 6 * daytime + noise(2)),
+        co2: Math.round(430 + (occupied ? 450 : 60) * daytime + noise(40)),
+        voc: round(0.4 + 0.5 * daytime + noise(0.1), 2),
+        lux: Math.round(80 + 480 * daytime + noise(30)),
+        pressure: Math.round(101300 + noise(400)),
+        aqi: Math.round(25 + 40 * daytime + noise(8)),
+        cct: Math.round(3500 + 2200 * daytime + noise(100)),
+      };
+    case 7:
+      return { sat: round(16 + 2 * daytime + noise(0.4)), setpoint: 17 };
+    case 9:
+      return { velocity: round(2.2 + 1.6 * daytime + noise(0.3), 2) };
+    case 8:
+      if (device.connDev === 'ecobee') {
+        return { actualTemperature: round(22 + 2 * daytime + noise(0.4)), actualHumidity: round(43 + 5 * daytime + noise(1.5)) };
+      }
+      if (device.connDev === 'nest') {
+        return { ambientTemperatureCelsius: round(21.5 + 2 * daytime + noise(0.4)), ambientHumidityPercent: round(44 + 4 * daytime + noise(1.5)) };
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}

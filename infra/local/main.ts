@@ -1,0 +1,62 @@
+import { existsSync, writeFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { defaultDataDir, portsFromEnv } from './config';
+import { DEFAULT_DEMO_PASSWORD, demoUsers } from './demo-data';
+import { startLocalStack } from './stack';
+
+const roleNames = ['Read-only', 'Read/Write', 'Admin', 'Argentum (owner)'];
+
+async function main() {
+  const dataDir = defaultDataDir();
+  const pidFile = path.join(dataDir, 'stack.pid');
+  const password = process.env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD;
+  console.log('Starting the Argentum platform locally…');
+  const stack = await startLocalStack({
+    dataDir,
+    ports: portsFromEnv(),
+    seed: true,
+    demoPassword: password,
+    historyDays: Number(process.env.DEMO_HISTORY_DAYS ?? 3),
+    simulator: process.env.SIMULATOR !== 'off',
+    simulatorIntervalMs: Number(process.env.SIMULATOR_INTERVAL_MS ?? 30_000),
+  });
+  writeFileSync(pidFile, String(process.pid));
+
+  const { ports } = stack;
+  const width = Math.max(...demoUsers.map((u) => u.email.length));
+  console.log(`
+Argentum is running.
+
+  Sign in at   ${stack.url}
+  Password     ${password}${process.env.DEMO_PASSWORD ? ' (from DEMO_PASSWORD)' : ''}${stack.seeded ? '' : '  (demo data from an earlier start; `npm run reset` starts afresh)'}
+${demoUsers.map((u) => `    ${u.email.padEnd(width)}  role ${u.role} ${roleNames[u.role]}, ${u.orgIds.length} organization(s)`).join('\n')}
+
+  Local services (loopback only)
+    API + web app        ${stack.url}          captured e-mail: ${stack.url}/_local/mail
+    DynamoDB Local       http://127.0.0.1:${ports.dynamodb}
+    S3 (s3rver)          http://127.0.0.1:${ports.s3}
+    Cognito (local)      http://127.0.0.1:${ports.cognito}
+    MQTT                 mqtt://127.0.0.1:${ports.mqtt}  ws://127.0.0.1:${ports.mqttWs}/mqtt
+    IoT data plane shim  http://127.0.0.1:${ports.iotData}
+    SES capture          http://127.0.0.1:${ports.ses}
+  Data in ${dataDir} (reset: npm run reset)
+
+Press Ctrl-C to stop.`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    await stack.stop();
+    if (existsSync(pidFile)) rmSync(pidFile);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  CognitoIdentityProviderClient,
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+  DescribeUserPoolCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import {
+  CreateTableCommand,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { tables, type TableDefinition, userPool } from '../src/definitions';
+
+export interface PoolIds {
+  userPoolId: string;
+  userPoolClientId: string;
+}
+
+/** Creates a table exactly as the definition (shared with CDK) describes it, if it does not exist. */
+async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
+  const attributes = new Map<string, 'S' | 'N'>();
+  const keyAttributes = [table.partitionKey, table.sortKey, ...table.globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  for (const attribute of keyAttributes) if (attribute) attributes.set(attribute.name, attribute.type);
+  const keySchema = (pk: { name: string }, sk?: { name: string }) => [
+    { AttributeName: pk.name, KeyType: 'HASH' as const },
+    ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' as const }] : []),
+  ];
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: table.localName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+        KeySchema: keySchema(table.partitionKey, table.sortKey),
+        ...(table.globalIndexes.length > 0
+          ? {
+              GlobalSecondaryIndexes: table.globalIndexes.map((index) => ({
+                IndexName: index.indexName,
+                KeySchema: keySchema(index.partitionKey, index.sortKey),
+                Projection: { ProjectionType: 'ALL' },
+              })),
+            }
+          : {}),
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  if (table.timeToLiveAttribute) {
+    const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName: table.localName }));
+    if (TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: table.localName,
+          TimeToLiveSpecification: { AttributeName: table.timeToLiveAttribute, Enabled: true },
+        }),
+      );
+    }
+  }
+}
+
+export async function provisionTables(client: DynamoDBClient): Promise<void> {
+  for (const table of tables) await ensureTable(client, table);
+}
+
+/** The user pool and its app client, created once and remembered in the data directory. */
+export async function provisionUserPool(client: CognitoIdentityProviderClient, dataDir: string): Promise<PoolIds> {
+  const stateFile = path.join(dataDir, 'user-pool.json');
+  if (existsSync(stateFile)) {
+    const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as PoolIds;
+    const exists = await client
+      .send(new DescribeUserPoolCommand({ UserPoolId: saved.userPoolId }))
+      .then(() => true)
+      .catch(() => false);
+    if (exists) return saved;
+  }
+  const policy = userPool.passwordPolicy;
+  const { UserPool } = await client.send(
+    new CreateUserPoolCommand({
+      PoolName: userPool.localName,
+      UsernameAttributes: ['email'],
+      AutoVerifiedAttributes: ['email'],
+      Policies: {
+        PasswordPolicy: {
+          MinimumLength: policy.minLength,
+          RequireLowercase: policy.requireLowercase,
+          RequireUppercase: policy.requireUppercase,
+          RequireNumbers: policy.requireDigits,
+          RequireSymbols: policy.requireSymbols,
+        },
+      },
+    }),
+  );
+  if (!UserPool?.Id) throw new Error('cognito-local did not create the user pool');
+  const { UserPoolClient } = await client.send(
+    new CreateUserPoolClientCommand({
+      UserPoolId: UserPool.Id,
+      ClientName: 'web',
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      GenerateSecret: false,
+    }),
+  );
+  if (!UserPoolClient?.ClientId) throw new Error('cognito-local did not create the app client');
+  const ids = { userPoolId: UserPool.Id, userPoolClientId: UserPoolClient.ClientId };
+  writeFileSync(stateFile, JSON.stringify(ids, null, 2));
+  return ids;
+}

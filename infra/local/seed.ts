@@ -1,0 +1,130 @@
+import {
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  type CognitoIdentityProviderClient,
+  UsernameExistsException,
+  AdminGetUserCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '@argentum/functions/aws/clients';
+import { config } from '@argentum/functions/config';
+import { floorPlanKey } from '@argentum/functions/stores/files';
+import { deviceItem } from '@argentum/functions/stores/devices';
+import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
+import { dynamoTelemetryStore } from '@argentum/functions/stores/telemetry-dynamodb';
+import { putUser } from '@argentum/functions/stores/users';
+import type { TelemetryPoint } from '@argentum/functions/domain/telemetry/telemetry';
+import {
+  buildings,
+  DEFAULT_DEMO_PASSWORD,
+  demoUsers,
+  devices,
+  floorPlans,
+  floorPlanSvg,
+  floors,
+  organizations,
+  readingAt,
+} from './demo-data';
+
+const SEED_MARKER = { pk: 'META', sk: 'SEED' };
+const SEED_VERSION = 1;
+
+/** Deterministic pseudo-random numbers, so every fresh start shows the same history. */
+function mulberry32(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function putAll(items: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    const batch = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    await dynamo().send(new BatchWriteCommand({ RequestItems: { [config.platformTable]: batch } }));
+  }
+}
+
+async function ensureCognitoUser(cognito: CognitoIdentityProviderClient, email: string, password: string) {
+  try {
+    await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: config.userPoolId,
+        Username: email,
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: email },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof UsernameExistsException)) throw error;
+  }
+  await cognito.send(
+    new AdminSetUserPasswordCommand({ UserPoolId: config.userPoolId, Username: email, Password: password, Permanent: true }),
+  );
+  const user = await cognito.send(new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }));
+  const sub = user.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
+  if (!sub) throw new Error(`No sub for ${email}`);
+  return sub;
+}
+
+export interface SeedOptions {
+  cognito: CognitoIdentityProviderClient;
+  s3: S3Client;
+  password: string;
+  /** Days of telemetry history to generate. */
+  historyDays: number;
+  now?: number;
+}
+
+/** Loads the demo data set once; later starts keep whatever the developer changed. */
+export async function seedDemoData(options: SeedOptions): Promise<boolean> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config.platformTable, Key: SEED_MARKER }));
+  if (Item) return false;
+
+  await putAll([...organizations.map(orgItem), ...buildings.map(buildingItem), ...floors.map(floorItem), ...devices.map(deviceItem)]);
+
+  for (const spec of floorPlans) {
+    await options.s3.send(
+      new PutObjectCommand({
+        Bucket: config.filesBucket,
+        Key: floorPlanKey(spec.floor.orgId, spec.floor.floorId),
+        Body: floorPlanSvg(spec),
+        ContentType: 'image/svg+xml',
+      }),
+    );
+  }
+
+  const now = new Date().toISOString();
+  for (const demo of demoUsers) {
+    const userId = await ensureCognitoUser(options.cognito, demo.email, options.password);
+    await putUser({ userId, email: demo.email, userName: demo.userName, role: demo.role, orgIds: demo.orgIds, createdAt: now, updatedAt: now });
+  }
+
+  // History at 15-minute intervals, ending now.
+  const random = mulberry32(20261122);
+  const step = 15 * 60_000;
+  const end = Math.floor((options.now ?? Date.now()) / step) * step;
+  const start = end - options.historyDays * 24 * 3600_000;
+  const points: TelemetryPoint[] = [];
+  for (const device of devices) {
+    for (let time = start; time <= end; time += step) {
+      const values = readingAt(device, time, random);
+      if (values) points.push({ devId: device.devID, time, values });
+    }
+  }
+  await dynamoTelemetryStore.write(points);
+
+  await dynamo().send(
+    new PutCommand({
+      TableName: config.platformTable,
+      Item: { ...SEED_MARKER, version: SEED_VERSION, seededAt: now, password: options.password === DEFAULT_DEMO_PASSWORD ? 'default' : 'custom' },
+    }),
+  );
+  return true;
+}

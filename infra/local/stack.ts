@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+import { buckets, platformTable, telemetryTable, userPool } from '../src/definitions';
+import { startSimulator } from '../simulator/simulator';
+import { startApiServer } from './api-server';
+import { type Broker, DEVICE_USERNAME, startBroker } from './broker';
+import type { ManagedChild } from './child';
+import { startCognito } from './cognito';
+import { HOST, type LocalPorts, repoRoot } from './config';
+import { devices } from './demo-data';
+import { startDynamoDb } from './dynamodb';
+import { close } from './http-util';
+import { startIotDataShim } from './iot-data-shim';
+import { provisionTables, provisionUserPool } from './provision';
+import { startRuleRunner } from './rule-runner';
+import { seedDemoData } from './seed';
+import { startSesCapture } from './ses-capture';
+
+export interface LocalStackOptions {
+  dataDir: string;
+  /** A port of 0 picks a free one. */
+  ports: LocalPorts;
+  seed: boolean;
+  demoPassword: string;
+  historyDays: number;
+  simulator: boolean;
+  simulatorIntervalMs?: number;
+  staticDir?: string;
+}
+
+export interface LocalStack {
+  url: string;
+  ports: LocalPorts;
+  /** The environment the handlers run with (what a Lambda would get, with local endpoints). */
+  env: Record<string, string>;
+  mailDir: string;
+  broker: Broker;
+  deviceSecret: string;
+  seeded: boolean;
+  /** Resolves when every telemetry message received so far has been ingested. */
+  ingestDrained(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('No free port');
+  return address.port;
+}
+
+async function resolvePorts(ports: LocalPorts): Promise<LocalPorts> {
+  const resolved = { ...ports };
+  for (const key of Object.keys(resolved) as (keyof LocalPorts)[]) {
+    if (resolved[key] === 0) resolved[key] = await freePort();
+  }
+  return resolved;
+}
+
+// s3rver accepts only its own key pair; the other emulators accept any, so every local client uses it.
+const awsCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/** Starts the whole platform on this machine: emulators, handlers, API server, broker and devices. */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const ports = await resolvePorts(options.ports);
+  mkdirSync(options.dataDir, { recursive: true });
+  const mailDir = path.join(options.dataDir, 'mail');
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
+    stops.length = 0;
+  };
+
+  try {
+    const children: ManagedChild[] = [];
+    const [dynamodbChild, cognitoChild] = await Promise.all([
+      startDynamoDb(ports.dynamodb, options.dataDir),
+      startCognito(ports.cognito, options.dataDir),
+    ]);
+    children.push(dynamodbChild, cognitoChild);
+    stops.push(async () => {
+      await Promise.all(children.map((c) => c.stop()));
+    });
+
+    const s3rver = new S3rver({
+      address: HOST,
+      port: ports.s3,
+      silent: true,
+      directory: path.join(options.dataDir, 's3'),
+      configureBuckets: buckets.map((b) => ({ name: b.localName, configs: [] })),
+    });
+    await s3rver.run();
+    stops.push(() => s3rver.close());
+
+    const deviceSecret = randomBytes(16).toString('hex');
+    const endpoint = (port: number) => `http://${HOST}:${port}`;
+    const cognito = new CognitoIdentityProviderClient({ endpoint: endpoint(ports.cognito), region: 'us-east-1', credentials: awsCredentials });
+    const dynamodb = new DynamoDBClient({ endpoint: endpoint(ports.dynamodb), region: 'us-east-1', credentials: awsCredentials });
+    await provisionTables(dynamodb);
+    dynamodb.destroy();
+    const pool = await provisionUserPool(cognito, options.dataDir);
+
+    const appOrigin = `http://localhost:${ports.app}`;
+    const env: Record<string, string> = {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: awsCredentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: awsCredentials.secretAccessKey,
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_ENDPOINT_URL_DYNAMODB: endpoint(ports.dynamodb),
+      AWS_ENDPOINT_URL_S3: endpoint(ports.s3),
+      AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: endpoint(ports.cognito),
+      AWS_ENDPOINT_URL_SES: endpoint(ports.ses),
+      AWS_ENDPOINT_URL_IOT_DATA_PLANE: endpoint(ports.iotData),
+      S3_FORCE_PATH_STYLE: 'true',
+      [platformTable.envVar]: platformTable.localName,
+      [telemetryTable.envVar]: telemetryTable.localName,
+      FILES_BUCKET: buckets[0]?.localName ?? 'files',
+      [userPool.poolIdEnvVar]: pool.userPoolId,
+      [userPool.clientIdEnvVar]: pool.userPoolClientId,
+      TOKEN_ISSUER: `${endpoint(ports.cognito)}/${pool.userPoolId}`,
+      REFRESH_TOKEN_VALIDITY_DAYS: String(userPool.refreshTokenValidityDays),
+      APP_ORIGIN: appOrigin,
+      MAIL_FROM: 'Argentum <no-reply@argentum.local>',
+      TELEMETRY_STORE: 'dynamodb',
+    };
+    // The handlers run in this process, as each Lambda would, configured only by their environment.
+    Object.assign(process.env, env);
+
+    const broker = await startBroker({ mqttPort: ports.mqtt, wsPort: ports.mqttWs, deviceSecret });
+    stops.push(() => broker.close());
+    const servers: Server[] = [await startIotDataShim(ports.iotData, broker), await startSesCapture(ports.ses, mailDir)];
+    stops.push(async () => {
+      await Promise.all(servers.map(close));
+    });
+
+    let seeded = false;
+    if (options.seed) {
+      const s3 = new S3Client({ endpoint: endpoint(ports.s3), region: 'us-east-1', credentials: awsCredentials, forcePathStyle: true });
+      seeded = await seedDemoData({ cognito, s3, password: options.demoPassword, historyDays: options.historyDays });
+      s3.destroy();
+    }
+    cognito.destroy();
+
+    const ruleRunner = startRuleRunner(broker);
+    stops.push(() => ruleRunner.stop());
+
+    const api = await startApiServer({
+      port: ports.app,
+      staticDir: options.staticDir ?? path.join(repoRoot, 'frontend', 'dist'),
+      tokenIssuer: env.TOKEN_ISSUER ?? '',
+      userPoolClientId: pool.userPoolClientId,
+      mailDir,
+      realtimeUrl: `ws://${HOST}:${ports.mqttWs} ws://localhost:${ports.mqttWs}`,
+    });
+    stops.push(() => close(api));
+
+    if (options.simulator) {
+      const simulator = await startSimulator({
+        mqttUrl: `mqtt://${HOST}:${ports.mqtt}`,
+        username: DEVICE_USERNAME,
+        password: deviceSecret,
+        devices,
+        intervalMs: options.simulatorIntervalMs ?? 30_000,
+      });
+      stops.push(() => simulator.stop());
+    }
+
+    return {
+      url: appOrigin,
+      ports,
+      env,
+      mailDir,
+      broker,
+      deviceSecret,
+      seeded,
+      ingestDrained: () => ruleRunner.drained(),
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
