@@ -35,7 +35,7 @@ export function jsonResponse(statusCode: number, body: unknown, extra: Partial<A
 export function errorResponse(error: unknown, requestId: string): ApiResponse {
   if (error instanceof DomainError) {
     const status = statusOf[error.kind];
-    log(status >= 500 ? 'error' : 'info', 'request refused', { requestId, status, reason: error.message });
+    log(status >= 500 && status !== 501 ? 'error' : 'info', 'request refused', { requestId, status, reason: error.message });
     return jsonResponse(status, { message: error.message, ...error.details });
   }
   log('error', 'unexpected failure', {

@@ -8,7 +8,7 @@ export const apiDocsQueries = {
   document: () =>
     queryOptions({
       queryKey: [...apiDocsQueries.all(), 'openapi'] as const,
-      queryFn: ({ signal }) => apiGet<OpenApiDocument>('/api/openapi.json', { signal }),
+      queryFn: ({ signal }) => apiGet<OpenApiDocument>('/openapi.json', { signal }),
       staleTime: 5 * 60_000,
     }),
 };

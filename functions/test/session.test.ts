@@ -1,0 +1,111 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { dynamo } from '../src/aws/clients';
+import { config } from '../src/config';
+import { keys } from '../src/stores/keys';
+import { getUser, putUser } from '../src/stores/users';
+import { call, createUser, refreshCookieOf, signIn, stack } from './support/api';
+
+const SIGN_IN_FAILED = 'The password and/or email entered is incorrect. Please try again';
+
+describe('sign-in', () => {
+  it('returns an access token and the user, and puts the refresh token only in an httpOnly cookie', async () => {
+    const result = await call<Record<string, unknown>>('/api/login', {
+      user: { email: '  Admin@Example.COM ', password: stack.demoPassword },
+    });
+    expect(result.status).toBe(200);
+    expect(result.body.accessToken).toEqual(expect.any(String));
+    expect(result.body).not.toHaveProperty('refreshToken');
+    expect(result.body.user).toMatchObject({ email: 'admin@example.com', roles: 2, org: ['org-demo'], userName: 'Adam Admin' });
+    const cookie = result.headers.getSetCookie().find((c) => c.startsWith('refreshToken='));
+    expect(cookie).toBeDefined();
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Secure/);
+    expect(cookie).toMatch(/Path=\/api/);
+  });
+
+  it.each([
+    ['a wrong password', 'admin@example.com', 'Wrong-Passw0rd!'],
+    ['an unknown e-mail', 'nobody@example.com', 'Demo-Passw0rd!'],
+  ])('refuses %s with the documented message', async (_, email, password) => {
+    const result = await call('/api/login', { user: { email, password } });
+    expect(result.status).toBe(401);
+    expect(result.body).toEqual({ message: SIGN_IN_FAILED });
+    expect(refreshCookieOf(result.headers)).toBeUndefined();
+  });
+
+  it('validates the e-mail with the documented messages', async () => {
+    expect((await call('/api/login', { user: { email: '', password: 'x' } })).body).toEqual({ message: 'Please Enter email.' });
+    expect((await call('/api/login', { user: { email: 'not-an-email', password: 'x' } })).body).toEqual({
+      message: 'Please Enter valid email.',
+    });
+  });
+
+  it('refuses an identity that has no platform user record', async () => {
+    const user = await createUser(1, ['org-demo']);
+    await dynamo().send(new DeleteCommand({ TableName: config.platformTable, Key: keys.user(user.userId) }));
+    const result = await call('/api/login', { user: { email: user.email, password: user.password } });
+    expect(result.status).toBe(401);
+    expect(result.body).toEqual({ message: SIGN_IN_FAILED });
+  });
+});
+
+describe('refresh and sign-out', () => {
+  it('issues a new access token from the cookie, which then works on protected calls', async () => {
+    const session = await signIn('viewer@example.com');
+    const refreshed = await call<{ accessToken: string; user: { email: string } }>('/api/refreshToken', {}, { cookie: session.cookie });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.user.email).toBe('viewer@example.com');
+    const tree = await call('/api/dashboard/getUsersOrganisations', {}, { token: refreshed.body.accessToken });
+    expect(tree.status).toBe(200);
+  });
+
+  it('answers 401 without a cookie and with a forged one', async () => {
+    expect((await call('/api/refreshToken', {})).status).toBe(401);
+    const forged = await call('/api/refreshToken', {}, { cookie: 'refreshToken=forged.token.value' });
+    expect(forged.status).toBe(401);
+    expect(forged.body).toEqual({ message: 'Your session has expired. Please sign in again.' });
+  });
+
+  it('revokes the refresh token on sign-out and clears the cookie', async () => {
+    const session = await signIn('editor@example.com');
+    const out = await call('/api/userLogout', { id: session.user.id }, { cookie: session.cookie });
+    expect(out.status).toBe(200);
+    expect(out.headers.getSetCookie().some((c) => c.startsWith('refreshToken=;') && /Max-Age=0/.test(c))).toBe(true);
+    expect((await call('/api/refreshToken', {}, { cookie: session.cookie })).status).toBe(401);
+  });
+});
+
+describe('protected calls', () => {
+  it('are refused without a token, with a forged token and with a token of another pool client', async () => {
+    const none = await call('/api/dashboard/getUsersOrganisations', {});
+    expect(none.status).toBe(401);
+    const forged = await call('/api/dashboard/getUsersOrganisations', {}, { token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' });
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get('www-authenticate')).toMatch(/invalid_token/);
+  });
+
+  it('see a deleted user refused on the very next request', async () => {
+    const user = await createUser(0, ['org-demo']);
+    const session = await signIn(user.email, user.password);
+    expect((await call('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken })).status).toBe(200);
+    await dynamo().send(new DeleteCommand({ TableName: config.platformTable, Key: keys.user(user.userId) }));
+    const after = await call('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken });
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual({ message: 'User is unAuthorized' });
+  });
+
+  it('apply a demotion on the very next request', async () => {
+    const user = await createUser(2, ['org-demo']);
+    const session = await signIn(user.email, user.password);
+    // An admin-only call passes the role check (and then answers as that call does).
+    expect((await call('/api/dashboard/createOrUpdateOrgBuild', { orgName: 'X' }, { token: session.accessToken })).status).not.toBe(403);
+    const record = await getUser(user.userId);
+    if (!record) throw new Error('missing user');
+    await putUser({ ...record, role: 0 });
+    const after = await call('/api/dashboard/createOrUpdateOrgBuild', { orgName: 'X' }, { token: session.accessToken });
+    expect(after.status).toBe(403);
+    expect(after.body).toEqual({ message: 'User is unAuthorized' });
+  });
+});

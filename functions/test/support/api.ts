@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AdminCreateUserCommand,
+  AdminDeleteUserCommand,
+  AdminSetUserPasswordCommand,
+  AdminGetUserCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { inject } from 'vitest';
+import { cognito } from '../../src/aws/clients';
+import { config } from '../../src/config';
+import type { RoleNumber } from '../../src/domain/roles';
+import { putUser } from '../../src/stores/users';
+
+export const stack = inject('stack');
+
+export interface CallResult<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Calls the local API exactly as the browser does: HTTP through the API Gateway emulation. */
+export async function call<T = Record<string, unknown>>(
+  path: string,
+  body: unknown = {},
+  options: { token?: string; cookie?: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; raw?: string } = {},
+): Promise<CallResult<T>> {
+  const method = options.method ?? 'POST';
+  const response = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: {
+      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...options.headers,
+    },
+    ...(method === 'POST' ? { body: options.raw ?? JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as T, headers: response.headers };
+}
+
+/** The refresh cookie a response set, as a Cookie request header value. */
+export function refreshCookieOf(headers: Headers): string | undefined {
+  const cookie = headers.getSetCookie().find((c) => c.startsWith('refreshToken='));
+  return cookie?.split(';')[0];
+}
+
+export interface SignedIn {
+  accessToken: string;
+  cookie: string;
+  user: { id: string; userName: string; email: string; roles: number; org: string[] };
+}
+
+export async function signIn(email: string, password = stack.demoPassword): Promise<SignedIn> {
+  const result = await call<SignedIn>('/api/login', { user: { email, password } });
+  if (result.status !== 200) throw new Error(`Sign-in of ${email} failed: ${result.status} ${JSON.stringify(result.body)}`);
+  const cookie = refreshCookieOf(result.headers);
+  if (!cookie) throw new Error('No refresh cookie');
+  return { ...result.body, cookie };
+}
+
+export interface TestUser {
+  userId: string;
+  email: string;
+  password: string;
+}
+
+/** A fresh platform user (Cognito identity plus user record), so tests never share mutable users. */
+export async function createUser(role: RoleNumber, orgIds: string[], userName = 'Test User'): Promise<TestUser> {
+  const email = `test-${randomUUID().slice(0, 8)}@example.com`;
+  const password = 'Test-Passw0rd!';
+  await cognito().send(
+    new AdminCreateUserCommand({
+      UserPoolId: config.userPoolId,
+      Username: email,
+      MessageAction: 'SUPPRESS',
+      UserAttributes: [{ Name: 'email', Value: email }],
+    }),
+  );
+  await cognito().send(
+    new AdminSetUserPasswordCommand({ UserPoolId: config.userPoolId, Username: email, Password: password, Permanent: true }),
+  );
+  const identity = await cognito().send(new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }));
+  const userId = identity.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
+  if (!userId) throw new Error('no sub');
+  const now = new Date().toISOString();
+  await putUser({ userId, email, userName, role, orgIds, createdAt: now, updatedAt: now });
+  return { userId, email, password };
+}
+
+export async function deleteIdentity(email: string): Promise<void> {
+  await cognito().send(new AdminDeleteUserCommand({ UserPoolId: config.userPoolId, Username: email }));
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startLocalStack } from '../../local/stack';
+import { DEFAULT_DEMO_PASSWORD } from '../../local/demo-data';
+
+export interface ProvidedStack {
+  url: string;
+  env: Record<string, string>;
+  mailDir: string;
+  mqttPort: number;
+  mqttWsPort: number;
+  deviceSecret: string;
+  demoPassword: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: ProvidedStack;
+  }
+}
+
+/** One local stack (every emulator, on free ports, in a throw-away folder) for the whole test run. */
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'argentum-test-'));
+  process.env.LOG_LEVEL ??= 'warn';
+  const stack = await startLocalStack({
+    dataDir,
+    ports: { app: 0, dynamodb: 0, s3: 0, cognito: 0, mqtt: 0, mqttWs: 0, iotData: 0, ses: 0 },
+    seed: true,
+    demoPassword: DEFAULT_DEMO_PASSWORD,
+    historyDays: 1,
+    simulator: false,
+  });
+  project.provide('stack', {
+    url: `http://127.0.0.1:${stack.ports.app}`,
+    env: { ...stack.env, LOG_LEVEL: process.env.LOG_LEVEL },
+    mailDir: stack.mailDir,
+    mqttPort: stack.ports.mqtt,
+    mqttWsPort: stack.ports.mqttWs,
+    deviceSecret: stack.deviceSecret,
+    demoPassword: DEFAULT_DEMO_PASSWORD,
+  });
+  return async () => {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

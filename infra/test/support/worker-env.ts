@@ -1,0 +1,4 @@
+import { inject } from 'vitest';
+
+// Each test worker talks to the shared local stack through the same environment a Lambda gets.
+Object.assign(process.env, inject('stack').env);

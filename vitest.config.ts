@@ -1,0 +1,36 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['frontend/src/**/*.test.ts', 'events/test/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'cdk',
+          include: ['infra/test/cdk/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        test: {
+          // Handlers, local services and browser tests, all against one local stack of real emulators.
+          name: 'platform',
+          include: ['functions/test/**/*.test.ts', 'infra/test/local/**/*.test.ts', 'frontend/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['infra/test/support/global-setup.ts'],
+          setupFiles: ['infra/test/support/worker-env.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
