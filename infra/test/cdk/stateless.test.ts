@@ -1,0 +1,403 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { type IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
+import { routes } from '@argentum/functions/routes/index';
+import { telemetryRuleSql } from '../../cdk/constructs/realtime';
+import { apiPathPatterns, spaRewriteCode } from '../../cdk/constructs/web-hosting';
+import { synthPlatform, type SynthesizedPlatform } from './synth';
+
+// CloudFront managed policy ids (documented, stable).
+const cachingDisabled = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const allViewerExceptHostHeader = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+
+type Resources = Record<string, { Properties: Record<string, unknown> }>;
+
+// One bundled synthesis for the whole file: esbuild runs once per Lambda.
+let platform: SynthesizedPlatform;
+let template: Template;
+beforeAll(() => {
+  platform = synthPlatform({ bundle: true, withSite: true });
+  template = Template.fromStack(platform.stateless);
+}, 120_000);
+
+const logicalId = (construct: IConstruct) =>
+  Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
+
+/** Every IAM action granted to a role through its inline policies. */
+function actionsOf(roleConstruct: IConstruct): string[] {
+  const roleId = logicalId(roleConstruct);
+  const policies = template.findResources('AWS::IAM::Policy') as Resources;
+  const statements = Object.values(policies)
+    .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
+    .flatMap(
+      (policy) =>
+        (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
+    );
+  return statements.flatMap((statement) => [statement.Action].flat());
+}
+
+describe('Lambdas', () => {
+  const functionIds = () => [
+    ...apiDomains.map((domain) => platform.stateless.apiFunctions[domain]),
+    platform.stateless.ingest,
+    platform.stateless.realtimeAuthorizer,
+  ];
+
+  it('has one function per API domain, plus ingest and the realtime authorizer, with the house defaults', () => {
+    const resources = template.toJSON().Resources as Resources;
+    expect(
+      Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } })),
+    ).toHaveLength(apiDomains.length + 2);
+    for (const fn of functionIds()) {
+      expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: { Ref: logicalId(fn.logGroup) } },
+        MemorySize: expect.any(Number),
+        Timeout: expect.any(Number),
+      });
+    }
+    const retention = Object.values(template.findResources('AWS::Logs::LogGroup') as Resources).map(
+      (group) => group.Properties.RetentionInDays,
+    );
+    expect(retention.every((days) => typeof days === 'number' && days > 0)).toBe(true);
+  });
+
+  it('gives every function the platform environment, APP_ORIGIN being the CloudFront URL', () => {
+    const distributionId = logicalId(platform.stateless.web.distribution);
+    for (const fn of functionIds()) {
+      const variables = (
+        template.toJSON().Resources[logicalId(fn.function)].Properties.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+      expect(Object.keys(variables)).toEqual(
+        expect.arrayContaining([
+          'PLATFORM_TABLE',
+          'TELEMETRY_TABLE',
+          'FILES_BUCKET',
+          'USER_POOL_ID',
+          'USER_POOL_CLIENT_ID',
+          'TOKEN_ISSUER',
+          'MAIL_FROM',
+          'APP_ORIGIN',
+          'TELEMETRY_STORE',
+        ]),
+      );
+      expect(variables.PLATFORM_TABLE).toEqual({ 'Fn::ImportValue': 'ArgentumStateful-PlatformTableName' });
+      expect(variables.TELEMETRY_STORE).toBe('dynamodb');
+      expect(JSON.stringify(variables.APP_ORIGIN)).toContain(distributionId);
+      expect(JSON.stringify(variables.TOKEN_ISSUER)).toContain('https://cognito-idp.');
+    }
+  });
+
+  it('bundled every entry with the local esbuild into a minified ESM file with a source map', () => {
+    const bundles = readdirSync(platform.app.outdir)
+      .map((name) => path.join(platform.app.outdir, name))
+      .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
+    expect(bundles.length).toBe(apiDomains.length + 2);
+    for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
+  });
+
+  it('uses its own roles, without AWS managed policies', () => {
+    for (const fn of functionIds()) {
+      const role = template.toJSON().Resources[logicalId(fn.role)];
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe('least privilege per domain', () => {
+  const actions = (domain: ApiDomain) => actionsOf(platform.stateless.apiFunctions[domain].role);
+  const services = (list: string[]) => [...new Set(list.map((action) => action.split(':')[0]))].sort();
+
+  it('grants each domain only the services it needs', () => {
+    const expected: Record<ApiDomain, string[]> = {
+      auth: ['cognito-idp', 'dynamodb', 'logs', 'ses', 'xray'],
+      users: ['cognito-idp', 'dynamodb', 'logs', 's3', 'ses', 'xray'],
+      tree: ['dynamodb', 'logs', 's3', 'xray'],
+      floors: ['dynamodb', 'logs', 's3', 'xray'],
+      devices: ['dynamodb', 'iot', 'logs', 'xray'],
+      data: ['dynamodb', 'logs', 'xray'],
+      notifications: ['dynamodb', 'logs', 'xray'],
+      integrations: ['dynamodb', 'iot', 'logs', 'xray'],
+    };
+    for (const domain of apiDomains) expect(services(actions(domain)), domain).toEqual(expected[domain]);
+    expect(services(actionsOf(platform.stateless.ingest.role))).toEqual(['dynamodb', 'iot', 'logs', 'xray']);
+    expect(services(actionsOf(platform.stateless.realtimeAuthorizer.role))).toEqual([
+      'dynamodb',
+      'logs',
+      'xray',
+    ]);
+  });
+
+  it('keeps the data Lambda and the realtime authorizer read-only on DynamoDB', () => {
+    const writes = [
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+    ];
+    for (const role of [
+      platform.stateless.apiFunctions.data.role,
+      platform.stateless.realtimeAuthorizer.role,
+    ]) {
+      const granted = actionsOf(role);
+      expect(granted).toContain('dynamodb:Query');
+      for (const write of writes) expect(granted).not.toContain(write);
+    }
+  });
+
+  it('scopes IoT publishing to topic kinds and SES to the configured sender', () => {
+    const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain(':topic/*/controldata/*');
+    expect(policies).toContain(':topic/*/live/*');
+    expect(policies).toContain('"ses:FromAddress":"no-reply@example.com"');
+    expect(policies).not.toContain('"iot:*"');
+    expect(policies).not.toContain('"dynamodb:*"');
+  });
+});
+
+describe('HTTP API', () => {
+  it('has exactly one route per route-table entry, with its method and path', () => {
+    const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route') as Resources).map(
+      (r) => r.Properties.RouteKey,
+    );
+    expect(routeKeys.sort()).toEqual(routes.map(routeKey).sort());
+  });
+
+  it('puts the Cognito JWT authorizer on protected routes and none on public ones', () => {
+    const [authorizerId] = Object.keys(template.findResources('AWS::ApiGatewayV2::Authorizer'));
+    for (const route of routes) {
+      template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+        RouteKey: routeKey(route),
+        ...(route.access === 'public'
+          ? { AuthorizationType: 'NONE', AuthorizerId: Match.absent() }
+          : { AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizerId } }),
+      });
+    }
+    expect(routes.some((route) => route.access === 'public')).toBe(true);
+    expect(routes.some((route) => route.access !== 'public')).toBe(true);
+  });
+
+  it('validates tokens of the platform user pool and client', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: {
+        Audience: [{ 'Fn::ImportValue': 'ArgentumStateful-UserPoolClientId' }],
+        Issuer: {
+          'Fn::Join': [
+            '',
+            Match.arrayWith([
+              Match.stringLikeRegexp('^https://cognito-idp\\.'),
+              { 'Fn::ImportValue': 'ArgentumStateful-UserPoolId' },
+            ]),
+          ],
+        },
+      },
+    });
+  });
+
+  it("sends each route to its domain's Lambda", () => {
+    const resources = template.toJSON().Resources as Resources;
+    const integrationTarget = (integrationId: string) =>
+      (resources[integrationId]?.Properties.IntegrationUri as { 'Fn::GetAtt': [string, string] })[
+        'Fn::GetAtt'
+      ][0];
+    const routesById = template.findResources('AWS::ApiGatewayV2::Route') as Resources;
+    for (const route of routes) {
+      const apiRoute = Object.values(routesById).find((r) => r.Properties.RouteKey === routeKey(route));
+      const target = JSON.stringify(apiRoute?.Properties.Target);
+      const integrationId = /"Ref":"([^"]+)"/.exec(target)?.[1] ?? '';
+      expect(integrationTarget(integrationId), routeKey(route)).toBe(
+        logicalId(platform.stateless.apiFunctions[route.domain].function),
+      );
+    }
+  });
+
+  it('deploys the $default stage with access logs and throttling', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+      DefaultRouteSettings: Match.objectLike({ ThrottlingRateLimit: Match.anyValue() }),
+    });
+  });
+});
+
+describe('IoT Core', () => {
+  it('routes device telemetry to ingest with a SQL 2016-03-23 rule and an error action', () => {
+    expect(telemetryRuleSql).toBe("SELECT *, topic(1) AS orgId FROM '+/sensordata/+'");
+    template.hasResourceProperties('AWS::IoT::TopicRule', {
+      TopicRulePayload: {
+        Sql: telemetryRuleSql,
+        AwsIotSqlVersion: '2016-03-23',
+        RuleDisabled: false,
+        Actions: [
+          {
+            Lambda: { FunctionArn: { 'Fn::GetAtt': [logicalId(platform.stateless.ingest.function), 'Arn'] } },
+          },
+        ],
+        ErrorAction: { CloudwatchLogs: { LogGroupName: Match.anyValue(), RoleArn: Match.anyValue() } },
+        Description: Match.anyValue(),
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [logicalId(platform.stateless.ingest.function), 'Arn'] },
+      Principal: 'iot.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('TelemetryRule'), 'Arn'] },
+    });
+  });
+
+  it('has an active custom authorizer (signing disabled) that IoT may invoke', () => {
+    const authorizerFn = logicalId(platform.stateless.realtimeAuthorizer.function);
+    template.hasResourceProperties('AWS::IoT::Authorizer', {
+      AuthorizerName: 'Argentum-realtime',
+      AuthorizerFunctionArn: { 'Fn::GetAtt': [authorizerFn, 'Arn'] },
+      SigningDisabled: true,
+      Status: 'ACTIVE',
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [authorizerFn, 'Arn'] },
+      Principal: 'iot.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('RealtimeAuthorizer'), 'Arn'] },
+    });
+  });
+});
+
+describe('web app on CloudFront', () => {
+  const distributionConfig = () =>
+    (Object.values(template.findResources('AWS::CloudFront::Distribution') as Resources)[0]?.Properties
+      .DistributionConfig ?? {}) as {
+      Origins: {
+        Id: string;
+        DomainName: unknown;
+        OriginAccessControlId?: unknown;
+        S3OriginConfig?: unknown;
+      }[];
+      DefaultCacheBehavior: Record<string, unknown>;
+      CacheBehaviors: Record<string, unknown>[];
+    };
+
+  it('serves /api/* and /integrations/* from the HTTP API on the same domain, uncached, all methods', () => {
+    const config = distributionConfig();
+    const apiOrigin = config.Origins.find((origin) =>
+      JSON.stringify(origin.DomainName).includes('execute-api'),
+    );
+    expect(apiOrigin).toBeDefined();
+    expect(config.CacheBehaviors.map((behavior) => behavior.PathPattern).sort()).toEqual(
+      [...apiPathPatterns].sort(),
+    );
+    for (const behavior of config.CacheBehaviors) {
+      expect(behavior).toMatchObject({
+        TargetOriginId: apiOrigin?.Id,
+        CachePolicyId: cachingDisabled,
+        OriginRequestPolicyId: allViewerExceptHostHeader,
+        AllowedMethods: expect.arrayContaining(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']),
+        ViewerProtocolPolicy: 'https-only',
+      });
+    }
+  });
+
+  it('reads the site bucket through origin access control; the bucket stays private', () => {
+    const config = distributionConfig();
+    const s3Origin = config.Origins.find((origin) => origin.OriginAccessControlId !== undefined);
+    expect(s3Origin).toBeDefined();
+    expect(config.DefaultCacheBehavior.TargetOriginId).toBe(s3Origin?.Id);
+    template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({
+        OriginAccessControlOriginType: 's3',
+        SigningBehavior: 'always',
+      }),
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject' }),
+        ]),
+      },
+    });
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: Match.objectLike({
+        BlockPublicAcls: true,
+        RestrictPublicBuckets: true,
+      }),
+      LoggingConfiguration: Match.anyValue(),
+    });
+  });
+
+  it('adds security headers to every response', () => {
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: {
+          StrictTransportSecurity: Match.objectLike({
+            AccessControlMaxAgeSec: 63072000,
+            IncludeSubdomains: true,
+          }),
+          ContentTypeOptions: { Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+          ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+          ContentSecurityPolicy: {
+            ContentSecurityPolicy: Match.anyValue(),
+            Override: true,
+          },
+        },
+      }),
+    });
+    const policy = JSON.stringify(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'));
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("connect-src 'self' wss://");
+    const config = distributionConfig();
+    const headerPolicies = [config.DefaultCacheBehavior, ...config.CacheBehaviors].map(
+      (behavior) => behavior.ResponseHeadersPolicyId,
+    );
+    expect(headerPolicies.every((id) => id !== undefined)).toBe(true);
+  });
+
+  it('rewrites extension-less SPA routes to /index.html on the default behavior only', () => {
+    const rewrite = new Function('event', `${spaRewriteCode}\nreturn handler(event);`) as (event: {
+      request: { uri: string };
+    }) => { uri: string };
+    const uriFor = (uri: string) => rewrite({ request: { uri } }).uri;
+    expect(uriFor('/')).toBe('/index.html');
+    expect(uriFor('/home')).toBe('/index.html');
+    expect(uriFor('/login')).toBe('/index.html');
+    expect(uriFor('/register/abc')).toBe('/index.html');
+    expect(uriFor('/forgetPassword/tok.en-1')).toBe('/forgetPassword/tok.en-1');
+    expect(uriFor('/assets/index-abc.js')).toBe('/assets/index-abc.js');
+    expect(uriFor('/config.json')).toBe('/config.json');
+
+    template.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionCode: spaRewriteCode,
+      FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
+    });
+    const config = distributionConfig();
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      expect.objectContaining({ EventType: 'viewer-request' }),
+    ]);
+    for (const behavior of config.CacheBehaviors) expect(behavior.FunctionAssociations).toBeUndefined();
+  });
+
+  it('deploys the built app and its runtime config, then invalidates the distribution', () => {
+    template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      DistributionPaths: ['/*'],
+      DistributionId: { Ref: logicalId(platform.stateless.web.distribution) },
+    });
+  });
+
+  it('outputs the site URL, API URL, user pool, client and IoT authorizer name', () => {
+    const outputs = Object.keys(template.findOutputs('*'));
+    expect(outputs).toEqual(
+      expect.arrayContaining(['SiteUrl', 'ApiUrl', 'UserPoolId', 'UserPoolClientId', 'IotAuthorizerName']),
+    );
+  });
+});

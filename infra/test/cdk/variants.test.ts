@@ -1,0 +1,91 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tables } from '../../src/definitions';
+import { readConfig } from '../../cdk/config';
+import { synthPlatform } from './synth';
+
+describe('telemetryStore=timestream', () => {
+  let stateful: Template;
+  let stateless: Template;
+  beforeAll(() => {
+    const platform = synthPlatform({ context: { telemetryStore: 'timestream' } });
+    stateful = Template.fromStack(platform.stateful);
+    stateless = Template.fromStack(platform.stateless);
+  });
+
+  it('adds a retained Timestream database and table next to the tables', () => {
+    stateful.resourceCountIs('AWS::Timestream::Database', 1);
+    stateful.hasResource('AWS::Timestream::Table', {
+      Properties: Match.objectLike({
+        RetentionProperties: Match.objectLike({ MemoryStoreRetentionPeriodInHours: '24' }),
+      }),
+      DeletionPolicy: 'Retain',
+    });
+    stateful.resourceCountIs('AWS::DynamoDB::GlobalTable', tables.length);
+  });
+
+  it('tells the Lambdas to use Timestream, with its names', () => {
+    stateless.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          TELEMETRY_STORE: 'timestream',
+          TIMESTREAM_DATABASE: { 'Fn::ImportValue': 'ArgentumStateful-TimestreamDatabaseName' },
+          TIMESTREAM_TABLE: { 'Fn::ImportValue': 'ArgentumStateful-TimestreamTableName' },
+        }),
+      },
+    });
+  });
+
+  it('lets only the data Lambda query and only ingest write Timestream', () => {
+    const policies = stateless.findResources('AWS::IAM::Policy');
+    const holders = (action: string) =>
+      Object.entries(policies)
+        .filter(([, policy]) => JSON.stringify(policy).includes(`"${action}"`))
+        .map(([id]) => id);
+    expect(holders('timestream:Select')).toEqual([expect.stringMatching(/^Apidata/)]);
+    expect(holders('timestream:WriteRecords')).toEqual([expect.stringMatching(/^Ingest/)]);
+  });
+});
+
+describe('without a front-end build, with appOrigin and iotEndpoint given', () => {
+  let template: Template;
+  beforeAll(() => {
+    const platform = synthPlatform({
+      context: {
+        appOrigin: 'https://iot.example.com',
+        iotEndpoint: 'abc123-ats.iot.eu-west-1.amazonaws.com',
+      },
+    });
+    template = Template.fromStack(platform.stateless);
+  });
+
+  it('keeps the site bucket and distribution but deploys nothing', () => {
+    template.resourceCountIs('Custom::CDKBucketDeployment', 0);
+    template.resourceCountIs('AWS::CloudFront::Distribution', 1);
+    template.hasResourceProperties('AWS::S3::Bucket', { LoggingConfiguration: Match.anyValue() });
+  });
+
+  it('uses the given origin for e-mail links and the given IoT endpoint without a lookup', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          APP_ORIGIN: 'https://iot.example.com',
+          AWS_ENDPOINT_URL_IOT_DATA_PLANE: 'https://abc123-ats.iot.eu-west-1.amazonaws.com',
+        }),
+      },
+    });
+    template.resourceCountIs('Custom::AWS', 0);
+    const policy = JSON.stringify(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'));
+    expect(policy).toContain("connect-src 'self' wss://abc123-ats.iot.eu-west-1.amazonaws.com;");
+  });
+});
+
+describe('context validation', () => {
+  it('rejects an unknown telemetry store and a malformed app origin', () => {
+    expect(() => readConfig(new App({ context: { telemetryStore: 'influx' } }))).toThrow(/telemetryStore/);
+    expect(() => readConfig(new App({ context: { appOrigin: 'https://x.example.com/' } }))).toThrow(
+      /appOrigin/,
+    );
+  });
+});
