@@ -71,7 +71,8 @@ export async function startBroker(options: {
         principal?.kind === 'device'
           ? deviceMaySubscribe.some((f) => f === subscription.topic || topicMatches(f, subscription.topic))
           : principal?.kind === 'user' && mayReceive(principal.grant, subscription.topic);
-      callback(allowed ? null : new Error('Subscribing to this topic is not allowed'), allowed ? subscription : null);
+      // A null subscription answers SUBACK 128 (refused) and keeps the connection, as IoT Core does.
+      callback(null, allowed ? subscription : null);
     },
   });
 
