@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    reporters: ['default', './tools/summary-reporter.ts'],
     projects: [
       {
         test: {
@@ -23,7 +24,11 @@ export default defineConfig({
         test: {
           // Handlers, local services and browser tests, all against one local stack of real emulators.
           name: 'platform',
-          include: ['functions/test/**/*.test.ts', 'infra/test/local/**/*.test.ts', 'frontend/e2e/**/*.test.ts'],
+          include: [
+            'functions/test/**/*.test.ts',
+            'infra/test/local/**/*.test.ts',
+            'frontend/e2e/**/*.test.ts',
+          ],
           environment: 'node',
           globalSetup: ['infra/test/support/global-setup.ts'],
           setupFiles: ['infra/test/support/worker-env.ts'],

@@ -8,11 +8,14 @@ const postRoutes = routes.filter((r) => r.method === 'POST');
 
 /** Bad input never gets a 500: every call answers it with a clear 4xx and a message. */
 describe('every route refuses bad input with a clear 4xx', () => {
-  it.each(protectedRoutes.map((r) => [routeKey(r), r] as const))('%s: 401 without a token', async (_, route) => {
-    const result = await call(route.path, {}, { method: route.method });
-    expect(result.status).toBe(401);
-    expect(result.body).toEqual({ message: 'Unauthorized' });
-  });
+  it.each(protectedRoutes.map((r) => [routeKey(r), r] as const))(
+    '%s: 401 without a token',
+    async (_, route) => {
+      const result = await call(route.path, {}, { method: route.method });
+      expect(result.status).toBe(401);
+      expect(result.body).toEqual({ message: 'Unauthorized' });
+    },
+  );
 
   it.each(postRoutes.map((r) => [routeKey(r), r] as const))(
     '%s: 400 for malformed JSON, 400 for unknown fields, 413 when oversized',
@@ -28,12 +31,19 @@ describe('every route refuses bad input with a clear 4xx', () => {
 
       const limit = route.maxBodyBytes ?? 64 * 1024;
       if (limit < 9 * 1024 * 1024) {
-        const oversized = await call(route.path, undefined, { token, raw: `{"x":"${'a'.repeat(limit + 16)}"}` });
+        const oversized = await call(route.path, undefined, {
+          token,
+          raw: `{"x":"${'a'.repeat(limit + 16)}"}`,
+        });
         expect(oversized.status).toBe(413);
         expect(oversized.body).toEqual({ message: 'Request body is too large.' });
       }
 
-      const notJson = await call(route.path, undefined, { token, raw: 'a=b', headers: { 'content-type': 'text/plain' } });
+      const notJson = await call(route.path, undefined, {
+        token,
+        raw: 'a=b',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(notJson.status).toBe(415);
     },
   );

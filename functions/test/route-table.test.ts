@@ -17,7 +17,10 @@ describe('route table', () => {
   });
 
   it('keeps sign-in, refresh, registration and password reset public, and everything else signed in', () => {
-    const publicPaths = routes.filter((r) => r.access === 'public').map((r) => r.path).sort();
+    const publicPaths = routes
+      .filter((r) => r.access === 'public')
+      .map((r) => r.path)
+      .sort();
     expect(publicPaths).toEqual(
       [
         '/api/confirmUser',
@@ -34,7 +37,8 @@ describe('route table', () => {
   it('describes every route in the OpenAPI document with its minimum role', () => {
     const document = openApiDocument(routes);
     for (const route of routes) {
-      const operation = document.paths[route.path]?.[route.method.toLowerCase()] as Record<string, unknown> | undefined;
+      const operation = document.paths[route.path]?.[route.method.toLowerCase()] as
+        Record<string, unknown> | undefined;
       expect(operation, routeKey(route)).toBeDefined();
       if (route.access !== 'public') expect(operation?.['x-minimum-role']).toBe(route.access.minRole);
     }

@@ -16,7 +16,12 @@ describe('sign-in', () => {
     expect(result.status).toBe(200);
     expect(result.body.accessToken).toEqual(expect.any(String));
     expect(result.body).not.toHaveProperty('refreshToken');
-    expect(result.body.user).toMatchObject({ email: 'admin@example.com', roles: 2, org: ['org-demo'], userName: 'Adam Admin' });
+    expect(result.body.user).toMatchObject({
+      email: 'admin@example.com',
+      roles: 2,
+      org: ['org-demo'],
+      userName: 'Adam Admin',
+    });
     const cookie = result.headers.getSetCookie().find((c) => c.startsWith('refreshToken='));
     expect(cookie).toBeDefined();
     expect(cookie).toMatch(/HttpOnly/);
@@ -36,7 +41,9 @@ describe('sign-in', () => {
   });
 
   it('validates the e-mail with the documented messages', async () => {
-    expect((await call('/api/login', { user: { email: '', password: 'x' } })).body).toEqual({ message: 'Please Enter email.' });
+    expect((await call('/api/login', { user: { email: '', password: 'x' } })).body).toEqual({
+      message: 'Please Enter email.',
+    });
     expect((await call('/api/login', { user: { email: 'not-an-email', password: 'x' } })).body).toEqual({
       message: 'Please Enter valid email.',
     });
@@ -54,10 +61,18 @@ describe('sign-in', () => {
 describe('refresh and sign-out', () => {
   it('issues a new access token from the cookie, which then works on protected calls', async () => {
     const session = await signIn('viewer@example.com');
-    const refreshed = await call<{ accessToken: string; user: { email: string } }>('/api/refreshToken', {}, { cookie: session.cookie });
+    const refreshed = await call<{ accessToken: string; user: { email: string } }>(
+      '/api/refreshToken',
+      {},
+      { cookie: session.cookie },
+    );
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.user.email).toBe('viewer@example.com');
-    const tree = await call('/api/dashboard/getUsersOrganisations', {}, { token: refreshed.body.accessToken });
+    const tree = await call(
+      '/api/dashboard/getUsersOrganisations',
+      {},
+      { token: refreshed.body.accessToken },
+    );
     expect(tree.status).toBe(200);
   });
 
@@ -72,7 +87,9 @@ describe('refresh and sign-out', () => {
     const session = await signIn('editor@example.com');
     const out = await call('/api/userLogout', { id: session.user.id }, { cookie: session.cookie });
     expect(out.status).toBe(200);
-    expect(out.headers.getSetCookie().some((c) => c.startsWith('refreshToken=;') && /Max-Age=0/.test(c))).toBe(true);
+    expect(
+      out.headers.getSetCookie().some((c) => c.startsWith('refreshToken=;') && /Max-Age=0/.test(c)),
+    ).toBe(true);
     expect((await call('/api/refreshToken', {}, { cookie: session.cookie })).status).toBe(401);
   });
 });
@@ -81,7 +98,11 @@ describe('protected calls', () => {
   it('are refused without a token, with a forged token and with a token of another pool client', async () => {
     const none = await call('/api/dashboard/getUsersOrganisations', {});
     expect(none.status).toBe(401);
-    const forged = await call('/api/dashboard/getUsersOrganisations', {}, { token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' });
+    const forged = await call(
+      '/api/dashboard/getUsersOrganisations',
+      {},
+      { token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' },
+    );
     expect(forged.status).toBe(401);
     expect(forged.headers.get('www-authenticate')).toMatch(/invalid_token/);
   });
@@ -89,7 +110,9 @@ describe('protected calls', () => {
   it('see a deleted user refused on the very next request', async () => {
     const user = await createUser(0, ['org-demo']);
     const session = await signIn(user.email, user.password);
-    expect((await call('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken })).status).toBe(200);
+    expect(
+      (await call('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken })).status,
+    ).toBe(200);
     await dynamo().send(new DeleteCommand({ TableName: config.platformTable, Key: keys.user(user.userId) }));
     const after = await call('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken });
     expect(after.status).toBe(401);
@@ -100,11 +123,18 @@ describe('protected calls', () => {
     const user = await createUser(2, ['org-demo']);
     const session = await signIn(user.email, user.password);
     // An admin-only call passes the role check (and then answers as that call does).
-    expect((await call('/api/dashboard/createOrUpdateOrgBuild', { orgName: 'X' }, { token: session.accessToken })).status).not.toBe(403);
+    expect(
+      (await call('/api/dashboard/createOrUpdateOrgBuild', { orgName: 'X' }, { token: session.accessToken }))
+        .status,
+    ).not.toBe(403);
     const record = await getUser(user.userId);
     if (!record) throw new Error('missing user');
     await putUser({ ...record, role: 0 });
-    const after = await call('/api/dashboard/createOrUpdateOrgBuild', { orgName: 'X' }, { token: session.accessToken });
+    const after = await call(
+      '/api/dashboard/createOrUpdateOrgBuild',
+      { orgName: 'X' },
+      { token: session.accessToken },
+    );
     expect(after.status).toBe(403);
     expect(after.body).toEqual({ message: 'User is unAuthorized' });
   });

@@ -4,7 +4,11 @@ import { call, createUser, signIn } from './support/api';
 
 async function organizationsOf(email: string, password?: string) {
   const session = await signIn(email, password);
-  const result = await call<{ organizations: OrganizationView[] }>('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken });
+  const result = await call<{ organizations: OrganizationView[] }>(
+    '/api/dashboard/getUsersOrganisations',
+    {},
+    { token: session.accessToken },
+  );
   expect(result.status).toBe(200);
   return result.body.organizations;
 }
@@ -17,13 +21,20 @@ describe('getUsersOrganisations', () => {
     expect(demo).toMatchObject({ _id: 'org-demo', orgID: 'org-demo' });
     expect(demo?.buildData.map((b) => b.buildName)).toEqual(['Headquarters']);
     expect(demo?.buildData[0]?.floors.map((f) => f.floorName)).toEqual(['First Floor', 'Ground Floor']);
-    expect(demo?.buildData[0]?.floors[0]).toMatchObject({ _id: 'flr-demo-first', orgID: 'org-demo', buildID: 'bld-demo-hq' });
+    expect(demo?.buildData[0]?.floors[0]).toMatchObject({
+      _id: 'flr-demo-first',
+      orgID: 'org-demo',
+      buildID: 'bld-demo-hq',
+    });
   });
 
   it('never shows organizations the user does not belong to', async () => {
     expect((await organizationsOf('viewer@example.com')).map((o) => o.orgName)).toEqual(['Demo Org']);
     expect((await organizationsOf('other@example.com')).map((o) => o.orgName)).toEqual(['Other Org']);
-    expect((await organizationsOf('owner@example.com')).map((o) => o.orgName)).toEqual(['Demo Org', 'Other Org']);
+    expect((await organizationsOf('owner@example.com')).map((o) => o.orgName)).toEqual([
+      'Demo Org',
+      'Other Org',
+    ]);
   });
 
   it('skips organizations that no longer exist and answers an empty list for a user without any', async () => {

@@ -6,7 +6,13 @@ import type { Context } from 'aws-lambda';
 import sirv from 'sirv';
 import { verifyAccessToken } from '@argentum/functions/domain/realtime/access-token';
 import { createApiHandler } from '@argentum/functions/http/api-handler';
-import { type ApiDomain, type ApiEvent, type ApiResponse, type Route, routeKey } from '@argentum/functions/http/types';
+import {
+  type ApiDomain,
+  type ApiEvent,
+  type ApiResponse,
+  type Route,
+  routeKey,
+} from '@argentum/functions/http/types';
 import { routes, routesByDomain } from '@argentum/functions/routes/index';
 import { HOST } from './config';
 import { BodyTooLarge, listen, readBody } from './http-util';
@@ -65,10 +71,17 @@ async function authorize(request: IncomingMessage, options: ApiServerOptions) {
   return { ok: true as const, claims };
 }
 
-function toEvent(request: IncomingMessage, route: Route, url: URL, body: Buffer, claims?: Record<string, string>): ApiEvent {
+function toEvent(
+  request: IncomingMessage,
+  route: Route,
+  url: URL,
+  body: Buffer,
+  claims?: Record<string, string>,
+): ApiEvent {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
+    if (value !== undefined && name !== 'cookie')
+      headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   const text = isText(headers['content-type']);
   const query: Record<string, string> = {};
@@ -100,7 +113,9 @@ function writeResult(response: ServerResponse, result: ApiResponse) {
   const headers: Record<string, string | string[]> = { ...result.headers };
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
   response.writeHead(result.statusCode, headers);
-  response.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
+  response.end(
+    result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined,
+  );
 }
 
 export async function startApiServer(options: ApiServerOptions): Promise<Server> {
@@ -144,9 +159,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
       const auth = await authorize(request, options);
       if (!auth.ok) {
         const description = auth.expired ? 'the token has expired' : 'the token is missing or invalid';
-        return send(response, 401, { message: 'Unauthorized' }, {
-          'www-authenticate': `Bearer scope="" error="invalid_token" error_description="${description}"`,
-        });
+        return send(
+          response,
+          401,
+          { message: 'Unauthorized' },
+          {
+            'www-authenticate': `Bearer scope="" error="invalid_token" error_description="${description}"`,
+          },
+        );
       }
       claims = auth.claims;
     }
@@ -177,7 +197,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
     }
     if (assets) return assets(request, response, () => send(response, 404, { message: 'Not Found' }));
     response.writeHead(503, { 'content-type': 'text/plain' });
-    response.end(`The web app is not built: run \`npm run build:frontend\` (expected ${path.relative(process.cwd(), options.staticDir)}).`);
+    response.end(
+      `The web app is not built: run \`npm run build:frontend\` (expected ${path.relative(process.cwd(), options.staticDir)}).`,
+    );
   });
   await listen(server, options.port, HOST);
   return server;

@@ -62,7 +62,8 @@ export async function startBroker(options: {
       // The broker's own publishes (IoT data-plane shim, rule runner) have no client.
       if (!client) return callback(null);
       const principal = principals.get(client);
-      const allowed = principal?.kind === 'device' && deviceMayPublish.some((f) => topicMatches(f, packet.topic));
+      const allowed =
+        principal?.kind === 'device' && deviceMayPublish.some((f) => topicMatches(f, packet.topic));
       callback(allowed ? null : new Error('Publishing to this topic is not allowed'));
     },
     authorizeSubscribe: (client, subscription, callback) => {

@@ -31,13 +31,26 @@ const officeRooms: Room[] = [
 ];
 
 export const floorPlans: FloorPlanSpec[] = [
-  { floor: { orgId: 'org-demo', buildId: 'bld-demo-hq', floorId: 'flr-demo-ground', floorName: 'Ground Floor' }, rooms: officeRooms },
+  {
+    floor: {
+      orgId: 'org-demo',
+      buildId: 'bld-demo-hq',
+      floorId: 'flr-demo-ground',
+      floorName: 'Ground Floor',
+    },
+    rooms: officeRooms,
+  },
   {
     floor: { orgId: 'org-demo', buildId: 'bld-demo-hq', floorId: 'flr-demo-first', floorName: 'First Floor' },
     rooms: officeRooms.map((r) => (r.name === 'Reception' ? { ...r, name: 'Lounge' } : r)),
   },
   {
-    floor: { orgId: 'org-other', buildId: 'bld-other-warehouse', floorId: 'flr-other-hall', floorName: 'Main Hall' },
+    floor: {
+      orgId: 'org-other',
+      buildId: 'bld-other-warehouse',
+      floorId: 'flr-other-hall',
+      floorName: 'Main Hall',
+    },
     rooms: [
       { name: 'Loading Bay', x: 20, y: 20, w: 420, h: 560 },
       { name: 'Storage', x: 440, y: 20, w: 440, h: 380 },
@@ -96,40 +109,220 @@ function devicesFor(floor: FloorPlanSpec['floor'], prefix: string, kinds: Device
 
 const groundFloorKinds: DeviceSeed[] = [
   { devName: 'Gateway01', devType: 0, x: 350, y: 470 },
-  { devName: 'LightsOffice', devType: 1, connDev: 'light', port: 2, x: 400, y: 120, dataPoints: [dp('bri', 'Brightness', false)], properties: { volt: 3.31, portOneValue: 1, portTwoValue: 1, conndev: 'powernode' } },
-  { devName: 'LightsReception', devType: 1, connDev: 'light', port: 0, x: 120, y: 150, dataPoints: [dp('bri', 'Brightness', false)], properties: { volt: 3.29, portOneValue: 1, conndev: 'powernode' } },
-  { devName: 'RoomUnitKitchen', devType: 2, connDev: 'valve', port: 0, x: 140, y: 420, dataPoints: [dp('temp', 'Temperature'), dp('fan', 'FanSpeed', false), dp('valve', 'Valve', false)], properties: { volt: 3.1, type: 'thermistor', conndev: 'node' }, childNode: { type: 'thermistor', devID: 'TH-KITCHEN-1', dataPoints: [dp('temp', 'Temperature')] } },
-  { devName: 'ContactorPlant', devType: 3, connDev: 'valve', port: 0, x: 760, y: 330, dataPoints: [dp('state', 'State', false)], properties: { volt: 3.2, conndev: 'node' } },
-  { devName: 'LockServerRoom', devType: 3, connDev: 'lock', port: 0, x: 350, y: 400, dataPoints: [dp('lock', 'Lock', false)], properties: { volt: 3.3, conndev: 'node' } },
-  { devName: 'ShadesMeeting', devType: 3, connDev: 'rollershades', port: 0, x: 860, y: 120, dataPoints: [dp('shade', 'Shade', false)], properties: { volt: 3.3, conndev: 'node' } },
-  { devName: 'MotionOffice1', devType: 4, x: 330, y: 200, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.0 } },
-  { devName: 'MotionOffice2', devType: 4, x: 580, y: 200, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.02 } },
-  { devName: 'MotionMeeting', devType: 4, x: 760, y: 170, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 2.98 } },
+  {
+    devName: 'LightsOffice',
+    devType: 1,
+    connDev: 'light',
+    port: 2,
+    x: 400,
+    y: 120,
+    dataPoints: [dp('bri', 'Brightness', false)],
+    properties: { volt: 3.31, portOneValue: 1, portTwoValue: 1, conndev: 'powernode' },
+  },
+  {
+    devName: 'LightsReception',
+    devType: 1,
+    connDev: 'light',
+    port: 0,
+    x: 120,
+    y: 150,
+    dataPoints: [dp('bri', 'Brightness', false)],
+    properties: { volt: 3.29, portOneValue: 1, conndev: 'powernode' },
+  },
+  {
+    devName: 'RoomUnitKitchen',
+    devType: 2,
+    connDev: 'valve',
+    port: 0,
+    x: 140,
+    y: 420,
+    dataPoints: [dp('temp', 'Temperature'), dp('fan', 'FanSpeed', false), dp('valve', 'Valve', false)],
+    properties: { volt: 3.1, type: 'thermistor', conndev: 'node' },
+    childNode: { type: 'thermistor', devID: 'TH-KITCHEN-1', dataPoints: [dp('temp', 'Temperature')] },
+  },
+  {
+    devName: 'ContactorPlant',
+    devType: 3,
+    connDev: 'valve',
+    port: 0,
+    x: 760,
+    y: 330,
+    dataPoints: [dp('state', 'State', false)],
+    properties: { volt: 3.2, conndev: 'node' },
+  },
+  {
+    devName: 'LockServerRoom',
+    devType: 3,
+    connDev: 'lock',
+    port: 0,
+    x: 350,
+    y: 400,
+    dataPoints: [dp('lock', 'Lock', false)],
+    properties: { volt: 3.3, conndev: 'node' },
+  },
+  {
+    devName: 'ShadesMeeting',
+    devType: 3,
+    connDev: 'rollershades',
+    port: 0,
+    x: 860,
+    y: 120,
+    dataPoints: [dp('shade', 'Shade', false)],
+    properties: { volt: 3.3, conndev: 'node' },
+  },
+  {
+    devName: 'MotionOffice1',
+    devType: 4,
+    x: 330,
+    y: 200,
+    dataPoints: [dp('mState', 'Occupancy')],
+    properties: { volt: 3.0 },
+  },
+  {
+    devName: 'MotionOffice2',
+    devType: 4,
+    x: 580,
+    y: 200,
+    dataPoints: [dp('mState', 'Occupancy')],
+    properties: { volt: 3.02 },
+  },
+  {
+    devName: 'MotionMeeting',
+    devType: 4,
+    x: 760,
+    y: 170,
+    dataPoints: [dp('mState', 'Occupancy')],
+    properties: { volt: 2.98 },
+  },
   { devName: 'IEQOffice', devType: 5, x: 460, y: 90, dataPoints: ieqPoints, properties: { volt: 3.1 } },
   { devName: 'IEQMeeting', devType: 5, x: 720, y: 90, dataPoints: ieqPoints, properties: { volt: 3.05 } },
-  { devName: 'SwitchKitchen', devType: 6, x: 220, y: 540, dataPoints: [dp('state', 'State', false)], properties: { volt: 3.2 } },
-  { devName: 'BacnetAHU1', devType: 7, x: 820, y: 450, dataPoints: [dp('sat', 'SupplyAirTemp'), dp('setpoint', 'SetPoint', false)], properties: {} },
-  { devName: 'AirFlowDuct1', devType: 9, x: 720, y: 520, dataPoints: [dp('velocity', 'AirVelocity')], properties: { volt: 3.1 } },
-  { devName: 'EcobeeOffice', devType: 8, connDev: 'ecobee', x: 620, y: 260, dataPoints: [dp('actualTemperature', 'Temperature'), dp('actualHumidity', 'Humidity')], properties: { conndev: 'ecobee', desiredCool: 24, desiredHeat: 21, hvacMode: 'cool', desiredCoolRange: [18, 33], desiredHeatRange: [7, 26] } },
-  { devName: 'NestFocus', devType: 8, connDev: 'nest', x: 600, y: 450, dataPoints: [dp('ambientTemperatureCelsius', 'Temperature'), dp('ambientHumidityPercent', 'Humidity')], properties: { mode: 'COOL', coolCelsius: 23, heatCelsius: 20, eco: { mode: 'OFF', coolCelsius: 26, heatCelsius: 17 }, min: 16, max: 30 } },
-  { devName: 'RyseShadesLobby', devType: 8, connDev: 'shades', x: 40, y: 60, dataPoints: [dp('position', 'Position', false)], properties: { conndev: 'shades', position: 40 } },
+  {
+    devName: 'SwitchKitchen',
+    devType: 6,
+    x: 220,
+    y: 540,
+    dataPoints: [dp('state', 'State', false)],
+    properties: { volt: 3.2 },
+  },
+  {
+    devName: 'BacnetAHU1',
+    devType: 7,
+    x: 820,
+    y: 450,
+    dataPoints: [dp('sat', 'SupplyAirTemp'), dp('setpoint', 'SetPoint', false)],
+    properties: {},
+  },
+  {
+    devName: 'AirFlowDuct1',
+    devType: 9,
+    x: 720,
+    y: 520,
+    dataPoints: [dp('velocity', 'AirVelocity')],
+    properties: { volt: 3.1 },
+  },
+  {
+    devName: 'EcobeeOffice',
+    devType: 8,
+    connDev: 'ecobee',
+    x: 620,
+    y: 260,
+    dataPoints: [dp('actualTemperature', 'Temperature'), dp('actualHumidity', 'Humidity')],
+    properties: {
+      conndev: 'ecobee',
+      desiredCool: 24,
+      desiredHeat: 21,
+      hvacMode: 'cool',
+      desiredCoolRange: [18, 33],
+      desiredHeatRange: [7, 26],
+    },
+  },
+  {
+    devName: 'NestFocus',
+    devType: 8,
+    connDev: 'nest',
+    x: 600,
+    y: 450,
+    dataPoints: [dp('ambientTemperatureCelsius', 'Temperature'), dp('ambientHumidityPercent', 'Humidity')],
+    properties: {
+      mode: 'COOL',
+      coolCelsius: 23,
+      heatCelsius: 20,
+      eco: { mode: 'OFF', coolCelsius: 26, heatCelsius: 17 },
+      min: 16,
+      max: 30,
+    },
+  },
+  {
+    devName: 'RyseShadesLobby',
+    devType: 8,
+    connDev: 'shades',
+    x: 40,
+    y: 60,
+    dataPoints: [dp('position', 'Position', false)],
+    properties: { conndev: 'shades', position: 40 },
+  },
 ];
 
 const firstFloorKinds: DeviceSeed[] = [
-  { devName: 'LightsLounge', devType: 1, connDev: 'light', port: 1, x: 120, y: 120, dataPoints: [dp('bri', 'Brightness', false)], properties: { volt: 3.3, portTwoValue: 1, conndev: 'powernode' } },
-  { devName: 'MotionLounge', devType: 4, x: 180, y: 170, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.0 } },
+  {
+    devName: 'LightsLounge',
+    devType: 1,
+    connDev: 'light',
+    port: 1,
+    x: 120,
+    y: 120,
+    dataPoints: [dp('bri', 'Brightness', false)],
+    properties: { volt: 3.3, portTwoValue: 1, conndev: 'powernode' },
+  },
+  {
+    devName: 'MotionLounge',
+    devType: 4,
+    x: 180,
+    y: 170,
+    dataPoints: [dp('mState', 'Occupancy')],
+    properties: { volt: 3.0 },
+  },
   { devName: 'IEQLounge', devType: 5, x: 80, y: 190, dataPoints: ieqPoints, properties: { volt: 3.12 } },
-  { devName: 'ThermistorPlant', devType: 2, connDev: 'childNode', port: 0, x: 760, y: 400, dataPoints: [dp('temp', 'Temperature')], properties: { volt: 3.2, type: 'thermistor', conndev: 'node' } },
+  {
+    devName: 'ThermistorPlant',
+    devType: 2,
+    connDev: 'childNode',
+    port: 0,
+    x: 760,
+    y: 400,
+    dataPoints: [dp('temp', 'Temperature')],
+    properties: { volt: 3.2, type: 'thermistor', conndev: 'node' },
+  },
 ];
 
 const otherKinds: DeviceSeed[] = [
   { devName: 'GatewayHall', devType: 0, x: 600, y: 480 },
-  { devName: 'MotionLoadingBay', devType: 4, x: 200, y: 300, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.0 } },
+  {
+    devName: 'MotionLoadingBay',
+    devType: 4,
+    x: 200,
+    y: 300,
+    dataPoints: [dp('mState', 'Occupancy')],
+    properties: { volt: 3.0 },
+  },
   { devName: 'IEQStorage', devType: 5, x: 640, y: 200, dataPoints: ieqPoints, properties: { volt: 3.1 } },
-  { devName: 'LightsStorage', devType: 1, connDev: 'light', port: 2, x: 700, y: 120, dataPoints: [dp('bri', 'Brightness', false)], properties: { volt: 3.3, conndev: 'powernode' } },
+  {
+    devName: 'LightsStorage',
+    devType: 1,
+    connDev: 'light',
+    port: 2,
+    x: 700,
+    y: 120,
+    dataPoints: [dp('bri', 'Brightness', false)],
+    properties: { volt: 3.3, conndev: 'powernode' },
+  },
 ];
 
-const [ground, first, hall] = floorPlans.map((p) => p.floor) as [FloorPlanSpec['floor'], FloorPlanSpec['floor'], FloorPlanSpec['floor']];
+const [ground, first, hall] = floorPlans.map((p) => p.floor) as [
+  FloorPlanSpec['floor'],
+  FloorPlanSpec['floor'],
+  FloorPlanSpec['floor'],
+];
 
 export const devices: Device[] = [
   ...devicesFor(ground, '00:1A:22:00', groundFloorKinds),
@@ -139,7 +332,9 @@ export const devices: Device[] = [
 
 export const floors: Floor[] = floorPlans.map(({ floor }) => ({
   ...floor,
-  floorDevTypes: [...new Set(devices.filter((d) => d.floorID === floor.floorId).map((d) => d.devType))].sort((a, b) => a - b),
+  floorDevTypes: [...new Set(devices.filter((d) => d.floorID === floor.floorId).map((d) => d.devType))].sort(
+    (a, b) => a - b,
+  ),
   editMode: false,
 }));
 
@@ -161,7 +356,11 @@ export const demoUsers: DemoUser[] = [
 export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';
 
 /** A plausible reading of a device at a time: daily cycles, office hours, some noise. */
-export function readingAt(device: Device, time: number, random: () => number): Record<string, number> | undefined {
+export function readingAt(
+  device: Device,
+  time: number,
+  random: () => number,
+): Record<string, number> | undefined {
   const hour = new Date(time).getUTCHours() + new Date(time).getUTCMinutes() / 60;
   const daytime = Math.max(0, Math.sin(((hour - 6) / 12) * Math.PI));
   const weekday = new Date(time).getUTCDay() % 6 !== 0;
@@ -190,10 +389,16 @@ export function readingAt(device: Device, time: number, random: () => number): R
       return { velocity: round(2.2 + 1.6 * daytime + noise(0.3), 2) };
     case 8:
       if (device.connDev === 'ecobee') {
-        return { actualTemperature: round(22 + 2 * daytime + noise(0.4)), actualHumidity: round(43 + 5 * daytime + noise(1.5)) };
+        return {
+          actualTemperature: round(22 + 2 * daytime + noise(0.4)),
+          actualHumidity: round(43 + 5 * daytime + noise(1.5)),
+        };
       }
       if (device.connDev === 'nest') {
-        return { ambientTemperatureCelsius: round(21.5 + 2 * daytime + noise(0.4)), ambientHumidityPercent: round(44 + 4 * daytime + noise(1.5)) };
+        return {
+          ambientTemperatureCelsius: round(21.5 + 2 * daytime + noise(0.4)),
+          ambientHumidityPercent: round(44 + 4 * daytime + noise(1.5)),
+        };
       }
       return undefined;
     default:

@@ -20,7 +20,9 @@ export async function startIotDataShim(port: number, broker: Broker): Promise<Se
     readBody(request, 128 * 1024)
       .then((payload) => broker.publish(topic, payload, qos))
       .then(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
-      .catch(() => response.writeHead(413, { 'content-type': 'application/json' }).end('{"message":"Too large"}'));
+      .catch(() =>
+        response.writeHead(413, { 'content-type': 'application/json' }).end('{"message":"Too large"}'),
+      );
   });
   await listen(server, port, HOST);
   return server;

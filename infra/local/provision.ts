@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  CognitoIdentityProviderClient,
+  type CognitoIdentityProviderClient,
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
   DescribeUserPoolCommand,
@@ -9,7 +9,7 @@ import {
 import {
   CreateTableCommand,
   DescribeTimeToLiveCommand,
-  DynamoDBClient,
+  type DynamoDBClient,
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -23,7 +23,11 @@ export interface PoolIds {
 /** Creates a table exactly as the definition (shared with CDK) describes it, if it does not exist. */
 async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
   const attributes = new Map<string, 'S' | 'N'>();
-  const keyAttributes = [table.partitionKey, table.sortKey, ...table.globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  const keyAttributes = [
+    table.partitionKey,
+    table.sortKey,
+    ...table.globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ];
   for (const attribute of keyAttributes) if (attribute) attributes.set(attribute.name, attribute.type);
   const keySchema = (pk: { name: string }, sk?: { name: string }) => [
     { AttributeName: pk.name, KeyType: 'HASH' as const },
@@ -34,7 +38,10 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
       new CreateTableCommand({
         TableName: table.localName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+        AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({
+          AttributeName,
+          AttributeType,
+        })),
         KeySchema: keySchema(table.partitionKey, table.sortKey),
         ...(table.globalIndexes.length > 0
           ? {
@@ -51,7 +58,9 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
     if (!(error instanceof ResourceInUseException)) throw error;
   }
   if (table.timeToLiveAttribute) {
-    const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName: table.localName }));
+    const { TimeToLiveDescription } = await client.send(
+      new DescribeTimeToLiveCommand({ TableName: table.localName }),
+    );
     if (TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {
       await client.send(
         new UpdateTimeToLiveCommand({
@@ -68,7 +77,10 @@ export async function provisionTables(client: DynamoDBClient): Promise<void> {
 }
 
 /** The user pool and its app client, created once and remembered in the data directory. */
-export async function provisionUserPool(client: CognitoIdentityProviderClient, dataDir: string): Promise<PoolIds> {
+export async function provisionUserPool(
+  client: CognitoIdentityProviderClient,
+  dataDir: string,
+): Promise<PoolIds> {
   const stateFile = path.join(dataDir, 'user-pool.json');
   if (existsSync(stateFile)) {
     const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as PoolIds;

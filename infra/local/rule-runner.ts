@@ -31,7 +31,9 @@ export function startRuleRunner(broker: Broker): { stop(): Promise<void>; draine
   return {
     drained,
     async stop() {
-      await new Promise<void>((resolve) => broker.aedes.unsubscribe(telemetryFilter, deliver, () => resolve()));
+      await new Promise<void>((resolve) =>
+        broker.aedes.unsubscribe(telemetryFilter, deliver, () => resolve()),
+      );
       await drained();
     },
   };

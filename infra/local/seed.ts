@@ -65,9 +65,16 @@ async function ensureCognitoUser(cognito: CognitoIdentityProviderClient, email: 
     if (!(error instanceof UsernameExistsException)) throw error;
   }
   await cognito.send(
-    new AdminSetUserPasswordCommand({ UserPoolId: config.userPoolId, Username: email, Password: password, Permanent: true }),
+    new AdminSetUserPasswordCommand({
+      UserPoolId: config.userPoolId,
+      Username: email,
+      Password: password,
+      Permanent: true,
+    }),
   );
-  const user = await cognito.send(new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }));
+  const user = await cognito.send(
+    new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }),
+  );
   const sub = user.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
   if (!sub) throw new Error(`No sub for ${email}`);
   return sub;
@@ -87,7 +94,12 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config.platformTable, Key: SEED_MARKER }));
   if (Item) return false;
 
-  await putAll([...organizations.map(orgItem), ...buildings.map(buildingItem), ...floors.map(floorItem), ...devices.map(deviceItem)]);
+  await putAll([
+    ...organizations.map(orgItem),
+    ...buildings.map(buildingItem),
+    ...floors.map(floorItem),
+    ...devices.map(deviceItem),
+  ]);
 
   for (const spec of floorPlans) {
     await options.s3.send(
@@ -103,7 +115,15 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
   const now = new Date().toISOString();
   for (const demo of demoUsers) {
     const userId = await ensureCognitoUser(options.cognito, demo.email, options.password);
-    await putUser({ userId, email: demo.email, userName: demo.userName, role: demo.role, orgIds: demo.orgIds, createdAt: now, updatedAt: now });
+    await putUser({
+      userId,
+      email: demo.email,
+      userName: demo.userName,
+      role: demo.role,
+      orgIds: demo.orgIds,
+      createdAt: now,
+      updatedAt: now,
+    });
   }
 
   // History at 15-minute intervals, ending now.
@@ -123,7 +143,12 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
   await dynamo().send(
     new PutCommand({
       TableName: config.platformTable,
-      Item: { ...SEED_MARKER, version: SEED_VERSION, seededAt: now, password: options.password === DEFAULT_DEMO_PASSWORD ? 'default' : 'custom' },
+      Item: {
+        ...SEED_MARKER,
+        version: SEED_VERSION,
+        seededAt: now,
+        password: options.password === DEFAULT_DEMO_PASSWORD ? 'default' : 'custom',
+      },
     }),
   );
   return true;

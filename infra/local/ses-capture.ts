@@ -20,7 +20,8 @@ const xml = (id: string) =>
 
 function members(form: URLSearchParams, prefix: string): string[] {
   const values: string[] = [];
-  for (let i = 1; form.has(`${prefix}.member.${i}`); i++) values.push(form.get(`${prefix}.member.${i}`) ?? '');
+  for (let i = 1; form.has(`${prefix}.member.${i}`); i++)
+    values.push(form.get(`${prefix}.member.${i}`) ?? '');
   return values;
 }
 
@@ -32,7 +33,9 @@ export async function startSesCapture(port: number, mailDir: string): Promise<Se
       .then((raw) => {
         const form = new URLSearchParams(raw.toString('utf8'));
         if (form.get('Action') !== 'SendEmail') {
-          response.writeHead(400, { 'content-type': 'text/xml' }).end('<Error><Code>InvalidAction</Code></Error>');
+          response
+            .writeHead(400, { 'content-type': 'text/xml' })
+            .end('<Error><Code>InvalidAction</Code></Error>');
           return;
         }
         const mail: CapturedMail = {

@@ -103,8 +103,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const deviceSecret = randomBytes(16).toString('hex');
     const endpoint = (port: number) => `http://${HOST}:${port}`;
-    const cognito = new CognitoIdentityProviderClient({ endpoint: endpoint(ports.cognito), region: 'us-east-1', credentials: awsCredentials });
-    const dynamodb = new DynamoDBClient({ endpoint: endpoint(ports.dynamodb), region: 'us-east-1', credentials: awsCredentials });
+    const cognito = new CognitoIdentityProviderClient({
+      endpoint: endpoint(ports.cognito),
+      region: 'us-east-1',
+      credentials: awsCredentials,
+    });
+    const dynamodb = new DynamoDBClient({
+      endpoint: endpoint(ports.dynamodb),
+      region: 'us-east-1',
+      credentials: awsCredentials,
+    });
     await provisionTables(dynamodb);
     dynamodb.destroy();
     const pool = await provisionUserPool(cognito, options.dataDir);
@@ -137,15 +145,28 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const broker = await startBroker({ mqttPort: ports.mqtt, wsPort: ports.mqttWs, deviceSecret });
     stops.push(() => broker.close());
-    const servers: Server[] = [await startIotDataShim(ports.iotData, broker), await startSesCapture(ports.ses, mailDir)];
+    const servers: Server[] = [
+      await startIotDataShim(ports.iotData, broker),
+      await startSesCapture(ports.ses, mailDir),
+    ];
     stops.push(async () => {
       await Promise.all(servers.map(close));
     });
 
     let seeded = false;
     if (options.seed) {
-      const s3 = new S3Client({ endpoint: endpoint(ports.s3), region: 'us-east-1', credentials: awsCredentials, forcePathStyle: true });
-      seeded = await seedDemoData({ cognito, s3, password: options.demoPassword, historyDays: options.historyDays });
+      const s3 = new S3Client({
+        endpoint: endpoint(ports.s3),
+        region: 'us-east-1',
+        credentials: awsCredentials,
+        forcePathStyle: true,
+      });
+      seeded = await seedDemoData({
+        cognito,
+        s3,
+        password: options.demoPassword,
+        historyDays: options.historyDays,
+      });
       s3.destroy();
     }
     cognito.destroy();

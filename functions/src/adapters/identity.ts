@@ -78,7 +78,9 @@ export const identity = {
   /** Revokes a refresh token and the access tokens issued from it. Unknown tokens are ignored. */
   async revoke(refreshToken: string): Promise<void> {
     try {
-      await cognito().send(new RevokeTokenCommand({ ClientId: config.userPoolClientId, Token: refreshToken }));
+      await cognito().send(
+        new RevokeTokenCommand({ ClientId: config.userPoolClientId, Token: refreshToken }),
+      );
     } catch (error) {
       if (!isRejectedCredential(error)) throw error;
     }

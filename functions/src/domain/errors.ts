@@ -32,7 +32,8 @@ export const UNAUTHORIZED_MESSAGE = 'User is unAuthorized';
 export const UNEXPECTED_MESSAGE = 'An unexpected error occured.';
 
 export const validationError = (message: string) => new DomainError('validation', message);
-export const unauthenticated = (message = UNAUTHORIZED_MESSAGE) => new DomainError('unauthenticated', message);
+export const unauthenticated = (message = UNAUTHORIZED_MESSAGE) =>
+  new DomainError('unauthenticated', message);
 export const forbidden = (message = UNAUTHORIZED_MESSAGE) => new DomainError('forbidden', message);
 export const notFound = (message: string) => new DomainError('not-found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);

@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { unauthenticated } from '../domain/errors';
 import { jsonResponse } from './error-mapper';
 import './validation-messages';
 import { parseCookies } from './cookies';
@@ -19,10 +20,14 @@ function routeHandler(route: Route) {
         cookies: parseCookies(event.cookies),
         requestId: event.requestContext.requestId,
       };
-      const result =
-        route.access === 'public'
-          ? await route.handler({ ...common, user: undefined })
-          : await route.handler({ ...common, user: context.user! });
+      let result;
+      if (route.access === 'public') {
+        result = await route.handler({ ...common, user: undefined });
+      } else {
+        // authContext has established the user or refused the request.
+        if (!context.user) throw unauthenticated();
+        result = await route.handler({ ...common, user: context.user });
+      }
       return jsonResponse(result.status ?? 200, result.body ?? {}, {
         ...(result.cookies ? { cookies: result.cookies } : {}),
         ...(result.headers ? { headers: result.headers } : {}),

@@ -22,7 +22,11 @@ export const jsonHeaders = {
   'x-content-type-options': 'nosniff',
 };
 
-export function jsonResponse(statusCode: number, body: unknown, extra: Partial<ApiResponse> = {}): ApiResponse {
+export function jsonResponse(
+  statusCode: number,
+  body: unknown,
+  extra: Partial<ApiResponse> = {},
+): ApiResponse {
   return {
     statusCode,
     ...extra,
@@ -35,7 +39,11 @@ export function jsonResponse(statusCode: number, body: unknown, extra: Partial<A
 export function errorResponse(error: unknown, requestId: string): ApiResponse {
   if (error instanceof DomainError) {
     const status = statusOf[error.kind];
-    log(status >= 500 && status !== 501 ? 'error' : 'info', 'request refused', { requestId, status, reason: error.message });
+    log(status >= 500 && status !== 501 ? 'error' : 'info', 'request refused', {
+      requestId,
+      status,
+      reason: error.message,
+    });
     return jsonResponse(status, { message: error.message, ...error.details });
   }
   log('error', 'unexpected failure', {

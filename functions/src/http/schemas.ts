@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError } from '../domain/errors';
 
 /** Identifiers of organizations, buildings, floors, users and notifications. */

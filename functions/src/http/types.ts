@@ -5,14 +5,7 @@ import type { AuthUser } from '../domain/users/user';
 
 /** The Lambdas the API is grouped into: one per domain (fewer cold starts, least-privilege IAM). */
 export type ApiDomain =
-  | 'auth'
-  | 'users'
-  | 'tree'
-  | 'floors'
-  | 'devices'
-  | 'data'
-  | 'notifications'
-  | 'integrations';
+  'auth' | 'users' | 'tree' | 'floors' | 'devices' | 'data' | 'notifications' | 'integrations';
 
 export const apiDomains: readonly ApiDomain[] = [
   'auth',
@@ -39,7 +32,9 @@ export interface ApiEvent {
   requestContext: {
     requestId: string;
     http: { method: string; path: string; sourceIp: string; userAgent: string };
-    authorizer?: { jwt?: { claims: Record<string, string | number | boolean | string[]>; scopes?: string[] | null } };
+    authorizer?: {
+      jwt?: { claims: Record<string, string | number | boolean | string[]>; scopes?: string[] | null };
+    };
   };
 }
 
@@ -92,7 +87,9 @@ export interface ProtectedRoute<Schema extends z.ZodType> extends RouteBase<Sche
 export type Route<Schema extends z.ZodType = z.ZodType> = PublicRoute<Schema> | ProtectedRoute<Schema>;
 
 /** Declares a route; the generic keeps the handler's body type tied to its schema. */
+// Separate overloads let TypeScript type each handler's `user` from its `access`; a union parameter would not.
 export function route<Schema extends z.ZodType>(definition: PublicRoute<Schema>): Route;
+// eslint-disable-next-line @typescript-eslint/unified-signatures
 export function route<Schema extends z.ZodType>(definition: ProtectedRoute<Schema>): Route;
 export function route<Schema extends z.ZodType>(definition: Route<Schema>): Route {
   return definition as unknown as Route;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Messages for schema failures that have no documented text of their own: they name the field, so a

@@ -45,7 +45,11 @@ export async function handler(event: IotAuthorizerEvent): Promise<IotAuthorizerR
     Version: '2012-10-17',
     Statement: [
       { Effect: 'Allow', Action: 'iot:Connect', Resource: arn('client', clientId) },
-      { Effect: 'Allow', Action: 'iot:Subscribe', Resource: grant.orgIds.map((o) => arn('topicfilter', `${o}/*`)) },
+      {
+        Effect: 'Allow',
+        Action: 'iot:Subscribe',
+        Resource: grant.orgIds.map((o) => arn('topicfilter', `${o}/*`)),
+      },
       { Effect: 'Allow', Action: 'iot:Receive', Resource: grant.orgIds.map((o) => arn('topic', `${o}/*`)) },
     ],
   };

@@ -7,4 +7,6 @@ import { openApiDocument } from './openapi';
 const target = path.resolve(process.argv[2] ?? 'frontend/public/openapi.json');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, `${JSON.stringify(openApiDocument(routes), null, 2)}\n`);
-console.log(`API description written to ${path.relative(process.cwd(), target)} (${routes.length} operations)`);
+console.log(
+  `API description written to ${path.relative(process.cwd(), target)} (${routes.length} operations)`,
+);

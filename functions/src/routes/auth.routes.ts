@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { clearedRefreshCookie, refreshSession, signIn, signOut } from '../domain/auth/session';
 import { REFRESH_COOKIE } from '../http/cookies';
 import { body, notAvailableYet } from '../http/schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { body, devId, devType, id, notAvailableYet, port } from '../http/schemas';
 import { route } from '../http/types';
 
@@ -22,13 +22,21 @@ interface DeviceCall {
 }
 
 const calls: DeviceCall[] = [
-  { name: 'groupDevices', minRole: 2, summary: 'Groups devices (answers the group id).', request: body({ devID: devIds }) },
+  {
+    name: 'groupDevices',
+    minRole: 2,
+    summary: 'Groups devices (answers the group id).',
+    request: body({ devID: devIds }),
+  },
   { name: 'ungroupDevices', minRole: 2, summary: 'Ungroups devices.', request: body({ devID: devIds }) },
   {
     name: 'updateOnFloorStatus',
     minRole: 2,
     summary: 'Places devices on, or takes them off, a floor.',
-    request: body({ dropDevicesList: z.array(z.record(z.string(), z.unknown())).max(2000), onFloorStatus: z.boolean() }),
+    request: body({
+      dropDevicesList: z.array(z.record(z.string(), z.unknown())).max(2000),
+      onFloorStatus: z.boolean(),
+    }),
   },
   {
     name: 'updateDeviceBuildFloorID',
@@ -36,7 +44,12 @@ const calls: DeviceCall[] = [
     summary: "Sets a device's building and floor.",
     request: body({ devID: devId, floorID: id, buildID: id }),
   },
-  { name: 'testDevice', minRole: 1, summary: 'Asks a device to answer.', request: body({ devID: devId, devType }) },
+  {
+    name: 'testDevice',
+    minRole: 1,
+    summary: 'Asks a device to answer.',
+    request: body({ devID: devId, devType }),
+  },
   {
     name: 'updateDevice',
     minRole: 1,
@@ -58,17 +71,37 @@ const calls: DeviceCall[] = [
     request: body({
       devID: devId,
       devType,
-      devUpdateObj: body({ dataPoints: z.array(dataPoint).max(64).optional(), devName: z.string().max(64).optional() }),
+      devUpdateObj: body({
+        dataPoints: z.array(dataPoint).max(64).optional(),
+        devName: z.string().max(64).optional(),
+      }),
     }),
   },
   {
     name: 'setBrightness',
     minRole: 1,
     summary: 'Sets the brightness of lights.',
-    request: body({ value: z.number().min(0).max(100), devID: devId, port, devType, user, groupNumber: z.union([z.number(), z.string().max(16)]).optional() }),
+    request: body({
+      value: z.number().min(0).max(100),
+      devID: devId,
+      port,
+      devType,
+      user,
+      groupNumber: z.union([z.number(), z.string().max(16)]).optional(),
+    }),
   },
-  { name: 'getLockValue', minRole: 0, summary: "A lock's state.", request: body({ devID: devId, devType, port }) },
-  { name: 'getFanValveValue', minRole: 0, summary: "A room unit's fan and valve values.", request: body({ devID: devId, devType, port }) },
+  {
+    name: 'getLockValue',
+    minRole: 0,
+    summary: "A lock's state.",
+    request: body({ devID: devId, devType, port }),
+  },
+  {
+    name: 'getFanValveValue',
+    minRole: 0,
+    summary: "A room unit's fan and valve values.",
+    request: body({ devID: devId, devType, port }),
+  },
   {
     name: 'setRollerShadesValue',
     minRole: 1,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { body, devId, devType, id, notAvailableYet } from '../http/schemas';
 import { route } from '../http/types';
 
@@ -15,7 +15,12 @@ interface IntegrationCall {
 }
 
 const calls: IntegrationCall[] = [
-  { path: 'ryse/getRyseGearPosition', minRole: 0, summary: 'Position of Ryse shades.', request: body(device) },
+  {
+    path: 'ryse/getRyseGearPosition',
+    minRole: 0,
+    summary: 'Position of Ryse shades.',
+    request: body(device),
+  },
   {
     path: 'ryse/setRyseGearPosition',
     minRole: 1,
@@ -46,7 +51,12 @@ const calls: IntegrationCall[] = [
     summary: "A Nest thermostat's ambient temperature, humidity, mode and set points.",
     request: body({ ...device, floorId: id.optional() }),
   },
-  { path: 'ecobee/EcobeeGetThermostatStats', minRole: 0, summary: "An Ecobee thermostat's state.", request: body(device) },
+  {
+    path: 'ecobee/EcobeeGetThermostatStats',
+    minRole: 0,
+    summary: "An Ecobee thermostat's state.",
+    request: body(device),
+  },
   {
     path: 'ecobee/EcobeeSetTemperatureAndMode',
     minRole: 1,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { body, id, notAvailableYet } from '../http/schemas';
 import { route } from '../http/types';
 
@@ -42,7 +42,7 @@ export const notificationsRoutes = [
     path: `${base}/deleteNotification`,
     domain,
     access: { minRole: 0 },
-    summary: "Deletes a notification for the user.",
+    summary: 'Deletes a notification for the user.',
     request: body({ notificationID: id, userID: id.optional() }),
     handler: notAvailableYet('Notifications'),
   }),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { body, id, notAvailableYet } from '../http/schemas';
 import { route } from '../http/types';
 

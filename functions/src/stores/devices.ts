@@ -42,12 +42,18 @@ export const deviceItem = (device: Device) => ({
 });
 
 export async function getDevice(devId: string): Promise<Device | undefined> {
-  const { Item } = await dynamo().send(new GetCommand({ TableName: config.platformTable, Key: keys.device(devId) }));
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config.platformTable, Key: keys.device(devId) }),
+  );
   return Item as Device | undefined;
 }
 
 /** Records a device's latest readings; older readings never overwrite newer ones. */
-export async function recordLatest(devId: string, time: number, values: Record<string, number>): Promise<void> {
+export async function recordLatest(
+  devId: string,
+  time: number,
+  values: Record<string, number>,
+): Promise<void> {
   try {
     await dynamo().send(
       new UpdateCommand({

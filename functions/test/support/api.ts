@@ -10,6 +10,7 @@ import { cognito } from '../../src/aws/clients';
 import { config } from '../../src/config';
 import type { RoleNumber } from '../../src/domain/roles';
 import { putUser } from '../../src/stores/users';
+import './provided';
 
 export const stack = inject('stack');
 
@@ -23,7 +24,13 @@ export interface CallResult<T = Record<string, unknown>> {
 export async function call<T = Record<string, unknown>>(
   path: string,
   body: unknown = {},
-  options: { token?: string; cookie?: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; raw?: string } = {},
+  options: {
+    token?: string;
+    cookie?: string;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    raw?: string;
+  } = {},
 ): Promise<CallResult<T>> {
   const method = options.method ?? 'POST';
   const response = await fetch(`${stack.url}${path}`, {
@@ -54,7 +61,8 @@ export interface SignedIn {
 
 export async function signIn(email: string, password = stack.demoPassword): Promise<SignedIn> {
   const result = await call<SignedIn>('/api/login', { user: { email, password } });
-  if (result.status !== 200) throw new Error(`Sign-in of ${email} failed: ${result.status} ${JSON.stringify(result.body)}`);
+  if (result.status !== 200)
+    throw new Error(`Sign-in of ${email} failed: ${result.status} ${JSON.stringify(result.body)}`);
   const cookie = refreshCookieOf(result.headers);
   if (!cookie) throw new Error('No refresh cookie');
   return { ...result.body, cookie };
@@ -67,7 +75,11 @@ export interface TestUser {
 }
 
 /** A fresh platform user (Cognito identity plus user record), so tests never share mutable users. */
-export async function createUser(role: RoleNumber, orgIds: string[], userName = 'Test User'): Promise<TestUser> {
+export async function createUser(
+  role: RoleNumber,
+  orgIds: string[],
+  userName = 'Test User',
+): Promise<TestUser> {
   const email = `test-${randomUUID().slice(0, 8)}@example.com`;
   const password = 'Test-Passw0rd!';
   await cognito().send(
@@ -79,9 +91,16 @@ export async function createUser(role: RoleNumber, orgIds: string[], userName = 
     }),
   );
   await cognito().send(
-    new AdminSetUserPasswordCommand({ UserPoolId: config.userPoolId, Username: email, Password: password, Permanent: true }),
+    new AdminSetUserPasswordCommand({
+      UserPoolId: config.userPoolId,
+      Username: email,
+      Password: password,
+      Permanent: true,
+    }),
   );
-  const identity = await cognito().send(new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }));
+  const identity = await cognito().send(
+    new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }),
+  );
   const userId = identity.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
   if (!userId) throw new Error('no sub');
   const now = new Date().toISOString();

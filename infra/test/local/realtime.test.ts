@@ -58,13 +58,19 @@ describe('telemetry ingest (IoT rule -> ingest handler)', () => {
     );
     const raw = await waitUntil(async () => {
       const { Item } = await dynamo().send(
-        new GetCommand({ TableName: config.telemetryTable, Key: { series: seriesKey(devId, 'raw'), t: time } }),
+        new GetCommand({
+          TableName: config.telemetryTable,
+          Key: { series: seriesKey(devId, 'raw'), t: time },
+        }),
       );
       return Item;
     });
     expect(raw.v).toEqual({ temp: 23.5, co2: 640 });
     const hour = await dynamo().send(
-      new GetCommand({ TableName: config.telemetryTable, Key: { series: seriesKey(devId, 'hour'), t: Date.UTC(2026, 0, 5, 10) } }),
+      new GetCommand({
+        TableName: config.telemetryTable,
+        Key: { series: seriesKey(devId, 'hour'), t: Date.UTC(2026, 0, 5, 10) },
+      }),
     );
     expect(hour.Item).toMatchObject({ sum_temp: 23.5, count_temp: 1, sum_co2: 640, count_co2: 1 });
   });
@@ -78,14 +84,23 @@ describe('telemetry ingest (IoT rule -> ingest handler)', () => {
       JSON.stringify({ devID: foreign, devType: 5, time, values: { temp: 99 } }),
     );
     await publisher.publishAsync(topics.sensorData('org-demo', 'x'), 'not json');
-    await publisher.publishAsync(topics.sensorData('org-demo', 'x'), JSON.stringify({ devID: 'x', values: 'nope' }));
+    await publisher.publishAsync(
+      topics.sensorData('org-demo', 'x'),
+      JSON.stringify({ devID: 'x', values: 'nope' }),
+    );
     // A later valid reading proves the earlier ones were processed (one broker, in order).
     const marker = Date.UTC(2026, 0, 6, 9, 5);
     const own = '00:1A:22:01:04:02';
-    await publisher.publishAsync(topics.sensorData('org-demo', own), JSON.stringify({ devID: own, devType: 4, time: marker, values: { mState: 1 } }));
+    await publisher.publishAsync(
+      topics.sensorData('org-demo', own),
+      JSON.stringify({ devID: own, devType: 4, time: marker, values: { mState: 1 } }),
+    );
     await waitUntil(async () => {
       const { Item } = await dynamo().send(
-        new GetCommand({ TableName: config.telemetryTable, Key: { series: seriesKey(own, 'raw'), t: marker } }),
+        new GetCommand({
+          TableName: config.telemetryTable,
+          Key: { series: seriesKey(own, 'raw'), t: marker },
+        }),
       );
       return Item;
     });
@@ -98,7 +113,9 @@ describe('telemetry ingest (IoT rule -> ingest handler)', () => {
       }),
     );
     expect(stored.Items).toEqual([]);
-    const { Item } = await dynamo().send(new GetCommand({ TableName: config.platformTable, Key: keys.device(foreign) }));
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: config.platformTable, Key: keys.device(foreign) }),
+    );
     expect(Item?.latest?.temp).not.toBe(99);
   });
 });
@@ -110,20 +127,31 @@ describe('real-time access (the IoT custom authorizer guards the broker)', () =>
     const granted = await client.subscribeAsync(topics.controlSuccess('org-demo'));
     expect(granted[0]?.qos).toBe(0);
     // Refused subscriptions come back as SUBACK failures (128), which mqtt.js reports as errors.
-    await expect(client.subscribeAsync(topics.controlSuccess('org-other'))).rejects.toThrow(/Subscribe error/);
+    await expect(client.subscribeAsync(topics.controlSuccess('org-other'))).rejects.toThrow(
+      /Subscribe error/,
+    );
     await expect(client.subscribeAsync('+/controldata/success')).rejects.toThrow(/Subscribe error/);
     expect(client.connected).toBe(true);
 
-    const received = new Promise<string>((resolve) => client.on('message', (_t, payload) => resolve(payload.toString())));
+    const received = new Promise<string>((resolve) =>
+      client.on('message', (_t, payload) => resolve(payload.toString())),
+    );
     const publisher = await device();
-    await publisher.publishAsync(topics.controlSuccess('org-demo'), JSON.stringify({ action: 'success', devID: 'd1', val: 1 }));
+    await publisher.publishAsync(
+      topics.controlSuccess('org-demo'),
+      JSON.stringify({ action: 'success', devID: 'd1', val: 1 }),
+    );
     expect(JSON.parse(await received)).toMatchObject({ action: 'success', devID: 'd1' });
   });
 
   it('refuses a connection without a valid access token, and a device with a wrong secret', async () => {
     await expect(browser('not-a-token')).rejects.toThrow();
     await expect(
-      connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, { username: 'device', password: 'wrong', reconnectPeriod: 0 }),
+      connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
+        username: 'device',
+        password: 'wrong',
+        reconnectPeriod: 0,
+      }),
     ).rejects.toThrow();
   });
 
@@ -134,7 +162,9 @@ describe('real-time access (the IoT custom authorizer guards the broker)', () =>
     await watcher.subscribeAsync(topics.control('org-demo', 'd1'));
     const delivered: string[] = [];
     watcher.on('message', (_t, payload) => delivered.push(payload.toString()));
-    await client.publishAsync(topics.control('org-demo', 'd1'), JSON.stringify({ cmnd: 54, val: 1 })).catch(() => undefined);
+    await client
+      .publishAsync(topics.control('org-demo', 'd1'), JSON.stringify({ cmnd: 54, val: 1 }))
+      .catch(() => undefined);
     // A command sent the legitimate way (the API's IoT data-plane publish) does arrive.
     await new IoTDataPlaneClient({}).send(
       new PublishCommand({ topic: topics.control('org-demo', 'd1'), payload: Buffer.from('{"from":"api"}') }),
@@ -148,9 +178,15 @@ describe('AWS service adapters against their local stand-ins', () => {
   it('IoT data-plane Publish (what device commands use) reaches subscribers of the topic', async () => {
     const watcher = await device();
     await watcher.subscribeAsync(topics.control('org-demo', 'adapter-check'));
-    const received = new Promise<string>((resolve) => watcher.on('message', (_t, p) => resolve(p.toString())));
+    const received = new Promise<string>((resolve) =>
+      watcher.on('message', (_t, p) => resolve(p.toString())),
+    );
     await new IoTDataPlaneClient({}).send(
-      new PublishCommand({ topic: topics.control('org-demo', 'adapter-check'), qos: 1, payload: Buffer.from('{"cmnd":54}') }),
+      new PublishCommand({
+        topic: topics.control('org-demo', 'adapter-check'),
+        qos: 1,
+        payload: Buffer.from('{"cmnd":54}'),
+      }),
     );
     expect(JSON.parse(await received)).toEqual({ cmnd: 54 });
   });
@@ -161,7 +197,10 @@ describe('AWS service adapters against their local stand-ins', () => {
       new SendEmailCommand({
         Source: config.mailFrom,
         Destination: { ToAddresses: ['someone@example.com'] },
-        Message: { Subject: { Data: subject }, Body: { Html: { Data: '<p>Hello</p>' }, Text: { Data: 'Hello' } } },
+        Message: {
+          Subject: { Data: subject },
+          Body: { Html: { Data: '<p>Hello</p>' }, Text: { Data: 'Hello' } },
+        },
       }),
     );
     const mail = readMailbox(stack.mailDir).find((m) => m.subject === subject);

@@ -4,22 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '../../local/stack';
 import { DEFAULT_DEMO_PASSWORD } from '../../local/demo-data';
-
-export interface ProvidedStack {
-  url: string;
-  env: Record<string, string>;
-  mailDir: string;
-  mqttPort: number;
-  mqttWsPort: number;
-  deviceSecret: string;
-  demoPassword: string;
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    stack: ProvidedStack;
-  }
-}
+import '../../../functions/test/support/provided';
 
 /** One local stack (every emulator, on free ports, in a throw-away folder) for the whole test run. */
 export default async function setup(project: TestProject) {

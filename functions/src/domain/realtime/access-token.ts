@@ -23,9 +23,13 @@ export async function verifyAccessToken(
 ): Promise<TokenCheck> {
   try {
     const { payload } = await jwtVerify(token, keySet(issuer), { issuer });
-    if (payload.token_use !== 'access' || payload.client_id !== clientId) return { ok: false, expired: false };
+    if (payload.token_use !== 'access' || payload.client_id !== clientId)
+      return { ok: false, expired: false };
     return { ok: true, claims: payload };
   } catch (error) {
-    return { ok: false, expired: error instanceof Error && 'code' in error && error.code === 'ERR_JWT_EXPIRED' };
+    return {
+      ok: false,
+      expired: error instanceof Error && 'code' in error && error.code === 'ERR_JWT_EXPIRED',
+    };
   }
 }

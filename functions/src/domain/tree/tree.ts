@@ -32,9 +32,14 @@ export interface OrganizationView {
   }[];
 }
 
-const byName = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
+const byName = (a: string, b: string) =>
+  a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
 
-export function toOrganizationView(org: Organization, buildings: Building[], floors: Floor[]): OrganizationView {
+export function toOrganizationView(
+  org: Organization,
+  buildings: Building[],
+  floors: Floor[],
+): OrganizationView {
   return {
     _id: org.orgId,
     orgName: org.orgName,

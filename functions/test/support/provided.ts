@@ -1,0 +1,16 @@
+/** What the test global setup (infra/test/support/global-setup.ts) provides to every test worker. */
+export interface ProvidedStack {
+  url: string;
+  env: Record<string, string>;
+  mailDir: string;
+  mqttPort: number;
+  mqttWsPort: number;
+  deviceSecret: string;
+  demoPassword: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: ProvidedStack;
+  }
+}
