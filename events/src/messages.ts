@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Command codes carried in `cmnd` (specification: states and transitions). */
 export const Command = {

@@ -44,9 +44,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<{ stop(
     const reply = device
       ? { ...parsed.data, action: 'success', devID: devId }
       : { ...parsed.data, action: 'fail', devID: devId };
-    setTimeout(() => {
-      client.publish(reply.action === 'success' ? topics.controlSuccess(orgId) : topics.controlFail(orgId), JSON.stringify(reply));
-    }, 150 + Math.random() * 350);
+    setTimeout(
+      () => {
+        client.publish(
+          reply.action === 'success' ? topics.controlSuccess(orgId) : topics.controlFail(orgId),
+          JSON.stringify(reply),
+        );
+      },
+      150 + Math.random() * 350,
+    );
   });
 
   const round = () => {

@@ -35,9 +35,17 @@ export const platformTable: TableDefinition = {
   sortKey: { name: 'sk', type: 'S' },
   globalIndexes: [
     // Overloaded lookups: an entity by its id, a user by e-mail, devices of a floor.
-    { indexName: 'gsi1', partitionKey: { name: 'gsi1pk', type: 'S' }, sortKey: { name: 'gsi1sk', type: 'S' } },
+    {
+      indexName: 'gsi1',
+      partitionKey: { name: 'gsi1pk', type: 'S' },
+      sortKey: { name: 'gsi1sk', type: 'S' },
+    },
     // Overloaded listings: users of the platform, devices of an organization.
-    { indexName: 'gsi2', partitionKey: { name: 'gsi2pk', type: 'S' }, sortKey: { name: 'gsi2sk', type: 'S' } },
+    {
+      indexName: 'gsi2',
+      partitionKey: { name: 'gsi2pk', type: 'S' },
+      sortKey: { name: 'gsi2sk', type: 'S' },
+    },
   ],
   timeToLiveAttribute: 'expiresAt',
 };
