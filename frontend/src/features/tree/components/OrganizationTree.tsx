@@ -13,10 +13,12 @@ import { useExpandedNodes } from './useExpandedNodes';
 interface OrganizationTreeProps {
   /** Called after a floor was chosen (the layout closes the drawer on small screens). */
   onFloorSelect?: () => void;
+  /** Controls the app places in the sidebar header (e.g. the Platform Settings gear). */
+  headerActions?: ReactNode;
 }
 
 /** Sidebar content: organizations > buildings > floors. The selected floor is the URL's. */
-export function OrganizationTree({ onFloorSelect }: OrganizationTreeProps) {
+export function OrganizationTree({ onFloorSelect, headerActions }: OrganizationTreeProps) {
   const headingId = useId();
   const organizationsQuery = useQuery(treeQueries.organizations());
   const selectedFloorId = useSelectedFloorId();
@@ -64,9 +66,12 @@ export function OrganizationTree({ onFloorSelect }: OrganizationTreeProps) {
 
   return (
     <nav className={styles.root} aria-labelledby={headingId}>
-      <h2 id={headingId} className={styles.heading}>
-        Organizations
-      </h2>
+      <div className={styles.header}>
+        <h2 id={headingId} className={styles.heading}>
+          Organizations
+        </h2>
+        {headerActions && <div className={styles.headerActions}>{headerActions}</div>}
+      </div>
       <div className={styles.body}>{body}</div>
     </nav>
   );
