@@ -1,4 +1,10 @@
 import {
+  AdminCreateUserCommand,
+  AdminDeleteUserCommand,
+  AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
+  type AttributeType,
+  DescribeUserPoolCommand,
   InitiateAuthCommand,
   NotAuthorizedException,
   RevokeTokenCommand,
@@ -28,6 +34,29 @@ function isRejectedCredential(error: unknown): boolean {
     (error instanceof Error && error.name === 'InvalidPasswordException')
   );
 }
+
+/** The pool refused a password (Cognito: InvalidPasswordException on an admin call). */
+export class PasswordRejected extends Error {
+  constructor() {
+    super('The identity store refused the password.');
+    this.name = 'PasswordRejected';
+  }
+}
+
+/** The pool's password rules (Cognito password policy). */
+export interface PasswordPolicy {
+  minLength: number;
+  requireLowercase: boolean;
+  requireUppercase: boolean;
+  requireDigits: boolean;
+  requireSymbols: boolean;
+}
+
+const isNamed = (error: unknown, name: string) => error instanceof Error && error.name === name;
+
+const subOf = (attributes: AttributeType[] | undefined) => attributes?.find((a) => a.Name === 'sub')?.Value;
+
+let cachedPolicy: { poolId: string; policy: PasswordPolicy } | undefined;
 
 function subjectOf(accessToken: string): string {
   const { sub } = decodeJwt(accessToken);
@@ -84,5 +113,115 @@ export const identity = {
     } catch (error) {
       if (!isRejectedCredential(error)) throw error;
     }
+  },
+
+  /** Whether the password signs this user in; the session it opens is revoked at once. */
+  async verifyPassword(email: string, password: string): Promise<boolean> {
+    const signedIn = await identity.signIn(email, password);
+    if (!signedIn) return false;
+    await identity.revoke(signedIn.refreshToken);
+    return true;
+  },
+
+  /** The subject (`sub`) of the identity with this e-mail, if there is one. */
+  async subjectOfEmail(email: string): Promise<string | undefined> {
+    try {
+      const user = await cognito().send(
+        new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }),
+      );
+      return subOf(user.UserAttributes);
+    } catch (error) {
+      if (error instanceof UserNotFoundException || isNamed(error, 'UserNotFoundException')) return undefined;
+      throw error;
+    }
+  },
+
+  /**
+   * Creates a confirmed identity with a permanent password, without Cognito's own welcome mail.
+   * Answers its subject, or undefined when an identity with this e-mail already exists.
+   */
+  async createUser(email: string, password: string): Promise<string | undefined> {
+    let subject: string | undefined;
+    try {
+      const created = await cognito().send(
+        new AdminCreateUserCommand({
+          UserPoolId: config.userPoolId,
+          Username: email,
+          MessageAction: 'SUPPRESS',
+          UserAttributes: [
+            { Name: 'email', Value: email },
+            { Name: 'email_verified', Value: 'true' },
+          ],
+        }),
+      );
+      subject = subOf(created.User?.Attributes);
+    } catch (error) {
+      if (isNamed(error, 'UsernameExistsException')) return undefined;
+      throw error;
+    }
+    try {
+      await identity.setPassword(email, password);
+      subject ??= await identity.subjectOfEmail(email);
+      if (!subject) throw new Error('The identity store returned no subject for a new user');
+      return subject;
+    } catch (error) {
+      // No half-created identity without a usable password.
+      await identity.deleteUser(email);
+      throw error;
+    }
+  },
+
+  /** Sets a permanent password; throws PasswordRejected when the pool's policy refuses it. */
+  async setPassword(email: string, password: string): Promise<void> {
+    try {
+      await cognito().send(
+        new AdminSetUserPasswordCommand({
+          UserPoolId: config.userPoolId,
+          Username: email,
+          Password: password,
+          Permanent: true,
+        }),
+      );
+    } catch (error) {
+      if (isNamed(error, 'InvalidPasswordException')) throw new PasswordRejected();
+      throw error;
+    }
+  },
+
+  /** Deletes an identity; an unknown one is ignored. */
+  async deleteUser(email: string): Promise<void> {
+    try {
+      await cognito().send(new AdminDeleteUserCommand({ UserPoolId: config.userPoolId, Username: email }));
+    } catch (error) {
+      if (!(error instanceof UserNotFoundException || isNamed(error, 'UserNotFoundException'))) throw error;
+    }
+  },
+
+  /**
+   * The pool's password policy, read once per warm Lambda (undefined when the function may not read it). Cognito enforces it on every admin call
+   * as well; reading it lets the platform refuse a weak password before creating anything, and keeps
+   * the rule where it is defined (the pool), also on stand-ins that do not enforce it.
+   */
+  async passwordPolicy(): Promise<PasswordPolicy | undefined> {
+    const poolId = config.userPoolId;
+    if (cachedPolicy?.poolId === poolId) return cachedPolicy.policy;
+    let UserPool;
+    try {
+      ({ UserPool } = await cognito().send(new DescribeUserPoolCommand({ UserPoolId: poolId })));
+    } catch (error) {
+      // Without cognito-idp:DescribeUserPool the pool still enforces its policy on setPassword.
+      if (isNamed(error, 'AccessDeniedException')) return undefined;
+      throw error;
+    }
+    const rules = UserPool?.Policies?.PasswordPolicy;
+    const policy: PasswordPolicy = {
+      minLength: rules?.MinimumLength ?? 8,
+      requireLowercase: rules?.RequireLowercase ?? true,
+      requireUppercase: rules?.RequireUppercase ?? true,
+      requireDigits: rules?.RequireNumbers ?? true,
+      requireSymbols: rules?.RequireSymbols ?? true,
+    };
+    cachedPolicy = { poolId, policy };
+    return policy;
   },
 };

@@ -1,10 +1,29 @@
 import * as z from 'zod';
+import { changeUserName } from '../domain/auth/account';
+import { lookUpToken, registerInvitedUser } from '../domain/auth/invitations';
+import {
+  EMAIL_INVALID,
+  EMAIL_REQUIRED,
+  PASSWORD_CHANGED,
+  PASSWORD_EMPTY,
+  PASSWORD_RESET_DONE,
+  REGISTERED,
+  RESET_MAIL_SENT,
+  USERNAME_CHANGED,
+  USERNAME_EMPTY,
+} from '../domain/auth/messages';
+import { changePassword, requestPasswordReset, resetPassword } from '../domain/auth/passwords';
 import { clearedRefreshCookie, refreshSession, signIn, signOut } from '../domain/auth/session';
 import { REFRESH_COOKIE } from '../http/cookies';
-import { body, notAvailableYet } from '../http/schemas';
+import { body } from '../http/schemas';
 import { route } from '../http/types';
 
 const domain = 'auth';
+
+/** Cognito accepts passwords of up to 256 characters. */
+const password = z.string().min(1, PASSWORD_EMPTY).max(256);
+/** Invite and reset tokens (43 characters of base64url; anything else is simply not found). */
+const token = z.string().min(1).max(512);
 
 export const authRoutes = [
   route({
@@ -50,36 +69,46 @@ export const authRoutes = [
     path: '/api/registerUser',
     domain,
     access: 'public',
-    summary: 'Registers an invited user.',
+    summary:
+      'Registers an invited user (read-only, in the invited organizations) and consumes the invite token. ' +
+      'An e-mail that already has an account accepts the invitation with its current password.',
     request: body({
       user: body({
-        userName: z.string().max(64),
-        password: z.string().max(256),
-        email: z.string().max(254),
+        userName: z.string().trim().min(1, USERNAME_EMPTY).max(64),
+        password,
+        email: z.string().trim().max(254),
+        // Accepted for compatibility; the organizations always come from the invite token.
         orgIds: z.array(z.string().max(64)).max(200).optional(),
-        organizationName: z.string().max(200).optional(),
-        token: z.string().max(512).optional(),
+        organizationName: z.string().max(2000).optional(),
+        token,
       }),
     }),
-    handler: notAvailableYet('Registration'),
+    handler: async ({ body: { user } }) => {
+      await registerInvitedUser(user);
+      return { body: { message: REGISTERED } };
+    },
   }),
   route({
     method: 'POST',
     path: '/api/confirmUser',
     domain,
     access: 'public',
-    summary: 'Looks up an invite or reset token.',
-    request: body({ userToken: z.string().min(1).max(512) }),
-    handler: notAvailableYet('Confirming a user'),
+    summary:
+      'Looks up an invite or reset token: email, organizationId, organizationName; 410 when expired or used.',
+    request: body({ userToken: token }),
+    handler: async ({ body: { userToken } }) => ({ body: await lookUpToken(userToken) }),
   }),
   route({
     method: 'POST',
     path: '/api/changepassword',
     domain,
     access: { minRole: 0 },
-    summary: "Changes the signed-in user's password.",
-    request: body({ oldpassword: z.string().max(256), password: z.string().max(256) }),
-    handler: notAvailableYet('Changing the password'),
+    summary: "Changes the signed-in user's password; the old password is verified.",
+    request: body({ oldpassword: password, password }),
+    handler: async ({ body, user }) => {
+      await changePassword(user, body.oldpassword, body.password);
+      return { body: { message: PASSWORD_CHANGED } };
+    },
   }),
   route({
     method: 'POST',
@@ -87,28 +116,46 @@ export const authRoutes = [
     domain,
     access: { minRole: 0 },
     summary: "Changes the signed-in user's name.",
-    request: body({ username: z.string().max(64) }),
-    handler: notAvailableYet('Changing the user name'),
+    request: body({ username: z.string().trim().min(1, USERNAME_EMPTY).max(64) }),
+    handler: async ({ body, user }) => {
+      const changed = await changeUserName(user, body.username);
+      return { body: { message: USERNAME_CHANGED, data: { userName: changed.userName } } };
+    },
   }),
   route({
     method: 'POST',
     path: '/api/dashboard/forgetPasswordEmail',
     domain,
     access: 'public',
-    summary: 'Sends a password reset link.',
-    request: body({ user: body({ email: z.string().max(254) }) }),
-    handler: notAvailableYet('Password reset'),
+    summary:
+      'Mails a single-use password reset link (valid 1 hour) to a platform user. Answers 200 whether or not the e-mail belongs to a user.',
+    request: body({
+      user: body({
+        email: z.string().trim().min(1, EMAIL_REQUIRED).max(254).email(EMAIL_INVALID),
+      }),
+    }),
+    handler: async ({ body: { user } }) => {
+      await requestPasswordReset(user.email);
+      return { body: { message: RESET_MAIL_SENT } };
+    },
   }),
   route({
     method: 'POST',
     path: '/api/setForgetPassword',
     domain,
     access: 'public',
-    summary: 'Sets a new password with a reset token.',
+    summary: 'Sets a new password with a reset token and consumes the token; 410 when expired or used.',
     request: body({
-      user: body({ token: z.string().max(512).optional(), password: z.string().max(256) }),
+      user: body({ token, password }),
       confirmNewPass: z.string().max(256),
     }),
-    handler: notAvailableYet('Password reset'),
+    handler: async ({ body }) => {
+      await resetPassword({
+        token: body.user.token,
+        password: body.user.password,
+        confirmation: body.confirmNewPass,
+      });
+      return { body: { message: PASSWORD_RESET_DONE } };
+    },
   }),
 ];

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { inviteUser } from '../domain/auth/invitations';
+import { EMAIL_INVALID, INVITE_EMAIL_REQUIRED, INVITE_SENT } from '../domain/auth/messages';
 import { body, id, notAvailableYet } from '../http/schemas';
 import { route } from '../http/types';
 
@@ -45,11 +47,24 @@ export const usersRoutes = [
     access: { minRole: 2 },
     summary: 'Invites a user by e-mail to organizations.',
     request: body({
-      email: z.string().max(254),
-      organizationId: z.union([id, z.array(id).max(200)]),
+      email: z
+        .string()
+        .trim()
+        .min(1, INVITE_EMAIL_REQUIRED)
+        .max(254)
+        .email(EMAIL_INVALID)
+        .transform((email) => email.toLowerCase()),
+      organizationId: z.union([id, z.array(id).min(1).max(200)]),
+      // Accepted for compatibility; the e-mail names the organizations as stored.
       organizationName: z.union([z.string().max(200), z.array(z.string().max(200)).max(200)]).optional(),
     }),
-    handler: notAvailableYet('Invitations'),
+    handler: async ({ body, user }) => {
+      const organizationIds = Array.isArray(body.organizationId)
+        ? body.organizationId
+        : [body.organizationId];
+      await inviteUser(user, { email: body.email, organizationIds });
+      return { body: { message: INVITE_SENT } };
+    },
   }),
   route({
     method: 'POST',

@@ -7,6 +7,9 @@
  *   building   ORG#{orgId}         BUILDING#{buildId}         NODE#{buildId} / BUILDING     -
  *   floor      ORG#{orgId}         FLOOR#{buildId}#{floorId}  NODE#{floorId} / FLOOR        -
  *   device     DEVICE#{devId}      DEVICE                     FLOOR#{floorId} / {devId}     ORGDEV#{orgId} / {devId}
+ *   token      TOKEN#{sha256}      TOKEN                      -                             -
+ *
+ * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  */
 export const keys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
@@ -25,6 +28,8 @@ export const keys = {
   device: (devId: string) => ({ pk: `DEVICE#${devId}`, sk: 'DEVICE' }),
   deviceOnFloor: (floorId: string, devId: string) => ({ gsi1pk: `FLOOR#${floorId}`, gsi1sk: devId }),
   deviceOfOrg: (orgId: string, devId: string) => ({ gsi2pk: `ORGDEV#${orgId}`, gsi2sk: devId }),
+
+  accountToken: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
 } as const;
 
 export type TreeNodeType = 'ORG' | 'BUILDING' | 'FLOOR';
