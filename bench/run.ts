@@ -26,6 +26,7 @@ async function main() {
     demoPassword: DEFAULT_DEMO_PASSWORD,
     historyDays: 1,
     simulator: false,
+    ephemeral: true,
   });
   const url = `http://127.0.0.1:${stack.ports.app}`;
   const context: BenchContext = {

@@ -123,7 +123,7 @@ export class StatelessStack extends Stack {
 
     this.ingest = new PlatformFunction(this, 'Ingest', {
       entry: 'ingest',
-      description: 'Argentum telemetry ingest (IoT rule target)',
+      description: 'Argentum telemetry ingest (batches from the IoT rule queue)',
       resources,
       access: {
         platformTable: 'readWrite',
@@ -144,6 +144,7 @@ export class StatelessStack extends Stack {
     });
     this.realtime = new Realtime(this, 'Realtime', {
       ingest: this.ingest.function,
+      ingestTimeout: Duration.seconds(30),
       authorizer: this.realtimeAuthorizer.function,
       authorizerName: props.realtimeAuthorizerName,
     });

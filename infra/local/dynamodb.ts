@@ -30,7 +30,8 @@ export function assertJava(): void {
   }
 }
 
-export async function startDynamoDb(port: number, dataDir: string): Promise<ManagedChild> {
+/** `inMemory` keeps nothing on disk: for tests and benchmarks, whose data is thrown away anyway. */
+export async function startDynamoDb(port: number, dataDir: string, inMemory = false): Promise<ManagedChild> {
   assertJava();
   const dbDir = path.join(dataDir, 'dynamodb');
   mkdirSync(dbDir, { recursive: true });
@@ -46,8 +47,7 @@ export async function startDynamoDb(port: number, dataDir: string): Promise<Mana
       String(port),
       '-disableTelemetry',
       '-sharedDb',
-      '-dbPath',
-      dbDir,
+      ...(inMemory ? ['-inMemory'] : ['-dbPath', dbDir]),
     ],
     { cwd: dir, logFile: path.join(dataDir, 'dynamodb.log') },
   );

@@ -96,3 +96,9 @@ export const userPool = {
 
 /** Raw telemetry is kept this long; hourly and daily roll-ups are kept indefinitely. */
 export const rawTelemetryRetentionDays = 35;
+
+/**
+ * How telemetry reaches the ingest Lambda: the IoT rule sends each message to a queue, and the Lambda
+ * takes up to `batchSize` messages at once, waiting at most `maxBatchingWindowSeconds` to fill a batch.
+ */
+export const telemetryBatching = { batchSize: 500, maxBatchingWindowSeconds: 1 } as const;

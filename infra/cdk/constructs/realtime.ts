@@ -1,27 +1,36 @@
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnAuthorizer, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { telemetryFilter } from '@argentum/events';
+import { telemetryBatching } from '../../src/definitions';
 
-/** The IoT rule that feeds device telemetry to the ingest Lambda. */
+/** The IoT rule that feeds device telemetry, through a queue, to the ingest Lambda. */
 export const telemetryRuleSql = `SELECT *, topic(1) AS orgId FROM '${telemetryFilter}'`;
 
 export interface RealtimeProps {
   ingest: IFunction;
+  /** The ingest function's timeout: the queue's visibility timeout must exceed it. */
+  ingestTimeout: Duration;
   authorizer: IFunction;
   /** Name of the IoT custom authorizer browsers connect through. */
   authorizerName: string;
 }
 
 /**
- * IoT Core wiring: the telemetry rule (devices -> ingest) with an error action, and the custom
- * authorizer that lets browsers connect over MQTT/WebSocket with their Cognito access token.
+ * IoT Core wiring: the telemetry rule (devices -> queue -> ingest, in batches) with an error action, and
+ * the custom authorizer that lets browsers connect over MQTT/WebSocket with their Cognito access token.
+ * The queue lets one ingest invocation store hundreds of readings at once; invoking a Lambda per
+ * message would cost four writes per reading and cannot keep up with thousands of readings a second.
  */
 export class Realtime extends Construct {
   readonly topicRule: CfnTopicRule;
+  readonly telemetryQueue: Queue;
+  readonly telemetryDeadLetters: Queue;
   readonly authorizer: CfnAuthorizer;
   readonly ruleErrors: LogGroup;
 
@@ -40,23 +49,46 @@ export class Realtime extends Construct {
     });
     this.ruleErrors.grantWrite(errorActionRole);
 
+    this.telemetryDeadLetters = new Queue(this, 'TelemetryDeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.telemetryQueue = new Queue(this, 'TelemetryQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(4),
+      // AWS's guidance for Lambda event sources: at least six times the function timeout.
+      visibilityTimeout: Duration.seconds(props.ingestTimeout.toSeconds() * 6),
+      deadLetterQueue: { queue: this.telemetryDeadLetters, maxReceiveCount: 5 },
+    });
+    const ruleRole = new Role(this, 'TelemetryRuleRole', {
+      assumedBy: new ServicePrincipal('iot.amazonaws.com'),
+      description: 'Lets the telemetry IoT rule send messages to the telemetry queue',
+    });
+    this.telemetryQueue.grantSendMessages(ruleRole);
+
     this.topicRule = new CfnTopicRule(this, 'TelemetryRule', {
       topicRulePayload: {
-        description: 'Device telemetry to the ingest Lambda',
+        description: 'Device telemetry to the ingest queue',
         sql: telemetryRuleSql,
         awsIotSqlVersion: '2016-03-23',
         ruleDisabled: false,
-        actions: [{ lambda: { functionArn: props.ingest.functionArn } }],
+        actions: [
+          { sqs: { queueUrl: this.telemetryQueue.queueUrl, roleArn: ruleRole.roleArn, useBase64: false } },
+        ],
         errorAction: {
           cloudwatchLogs: { logGroupName: this.ruleErrors.logGroupName, roleArn: errorActionRole.roleArn },
         },
       },
     });
-    props.ingest.addPermission('InvokeFromTelemetryRule', {
-      principal: new ServicePrincipal('iot.amazonaws.com'),
-      sourceArn: this.topicRule.attrArn,
-      sourceAccount: stack.account,
-    });
+    props.ingest.addEventSource(
+      new SqsEventSource(this.telemetryQueue, {
+        batchSize: telemetryBatching.batchSize,
+        maxBatchingWindow: Duration.seconds(telemetryBatching.maxBatchingWindowSeconds),
+        reportBatchItemFailures: true,
+      }),
+    );
 
     this.authorizer = new CfnAuthorizer(this, 'RealtimeAuthorizer', {
       authorizerName: props.authorizerName,

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
 import { telemetryRuleSql } from '../../cdk/constructs/realtime';
+import { telemetryBatching } from '../../src/definitions';
 import { apiPathPatterns, spaRewriteCode } from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
 
@@ -129,7 +130,13 @@ describe('least privilege per domain', () => {
       integrations: ['dynamodb', 'iot', 'logs', 'xray'],
     };
     for (const domain of apiDomains) expect(services(actions(domain)), domain).toEqual(expected[domain]);
-    expect(services(actionsOf(platform.stateless.ingest.role))).toEqual(['dynamodb', 'iot', 'logs', 'xray']);
+    expect(services(actionsOf(platform.stateless.ingest.role))).toEqual([
+      'dynamodb',
+      'iot',
+      'logs',
+      'sqs',
+      'xray',
+    ]);
     expect(services(actionsOf(platform.stateless.realtimeAuthorizer.role))).toEqual([
       'dynamodb',
       'logs',
@@ -233,26 +240,35 @@ describe('HTTP API', () => {
 });
 
 describe('IoT Core', () => {
-  it('routes device telemetry to ingest with a SQL 2016-03-23 rule and an error action', () => {
+  it('routes device telemetry through a queue to ingest in batches, with an error action and dead letters', () => {
     expect(telemetryRuleSql).toBe("SELECT *, topic(1) AS orgId FROM '+/sensordata/+'");
+    const queue = logicalId(platform.stateless.realtime.telemetryQueue);
     template.hasResourceProperties('AWS::IoT::TopicRule', {
       TopicRulePayload: {
         Sql: telemetryRuleSql,
         AwsIotSqlVersion: '2016-03-23',
         RuleDisabled: false,
-        Actions: [
-          {
-            Lambda: { FunctionArn: { 'Fn::GetAtt': [logicalId(platform.stateless.ingest.function), 'Arn'] } },
-          },
-        ],
+        Actions: [{ Sqs: { QueueUrl: { Ref: queue }, RoleArn: Match.anyValue(), UseBase64: false } }],
         ErrorAction: { CloudwatchLogs: { LogGroupName: Match.anyValue(), RoleArn: Match.anyValue() } },
         Description: Match.anyValue(),
       },
     });
-    template.hasResourceProperties('AWS::Lambda::Permission', {
-      FunctionName: { 'Fn::GetAtt': [logicalId(platform.stateless.ingest.function), 'Arn'] },
-      Principal: 'iot.amazonaws.com',
-      SourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('TelemetryRule'), 'Arn'] },
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 180,
+      RedrivePolicy: {
+        deadLetterTargetArn: {
+          'Fn::GetAtt': [logicalId(platform.stateless.realtime.telemetryDeadLetters), 'Arn'],
+        },
+        maxReceiveCount: 5,
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(platform.stateless.ingest.function) },
+      EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+      BatchSize: telemetryBatching.batchSize,
+      MaximumBatchingWindowInSeconds: telemetryBatching.maxBatchingWindowSeconds,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
   });
 

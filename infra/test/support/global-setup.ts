@@ -17,6 +17,7 @@ export default async function setup(project: TestProject) {
     demoPassword: DEFAULT_DEMO_PASSWORD,
     historyDays: 1,
     simulator: false,
+    ephemeral: true,
   });
   project.provide('stack', {
     url: `http://127.0.0.1:${stack.ports.app}`,
