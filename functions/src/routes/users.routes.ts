@@ -1,12 +1,22 @@
 import * as z from 'zod';
+import {
+  USER_DELETED,
+  USER_ROLE_UPDATED,
+  deleteUsers,
+  listManagedUsers,
+  setUserAccess,
+} from '../domain/users/administration';
+import { LOGO_UPLOADED, readOrgLogo, uploadOrgLogo } from '../domain/users/org-logo';
+import { toRole } from '../domain/roles';
 import { inviteUser } from '../domain/auth/invitations';
 import { EMAIL_INVALID, INVITE_EMAIL_REQUIRED, INVITE_SENT } from '../domain/auth/messages';
-import { body, id, notAvailableYet } from '../http/schemas';
+import { body, id } from '../http/schemas';
 import { route } from '../http/types';
 
 const domain = 'users';
 /** A logo of at most 10,000,000 bytes, as a base64 data URL, with room for the prefix and fields. */
 const LOGO_BODY_BYTES = Math.ceil((10_000_000 * 4) / 3) + 4096;
+const role = z.number().int().min(0).max(3).transform(toRole);
 
 export const usersRoutes = [
   route({
@@ -14,31 +24,55 @@ export const usersRoutes = [
     path: '/api/fetchUsers',
     domain,
     access: { minRole: 2 },
-    summary: 'Users of the organizations the admin administers.',
-    request: body({ roles: z.number().int().min(0).max(3).optional() }),
-    handler: notAvailableYet('The user list'),
+    summary:
+      'Users who share at least one organization with the admin, sorted by e-mail: ' +
+      '`{ users: [{ id, userName, email, roles, org, otherOrgCount, editable, deletable }] }`. ' +
+      '`org` lists only the organizations the user shares with the admin (the ones the admin may ' +
+      'assign or remove); `otherOrgCount` counts the others without naming them. `editable` is false ' +
+      'for the admin themselves and for users with a higher role; `deletable` also needs the user to ' +
+      'be in none of the other organizations. `roles`, when given, lists only users with that role.',
+    request: body({ roles: role.optional() }),
+    handler: async ({ user, body: { roles } }) => ({ body: { users: await listManagedUsers(user, roles) } }),
   }),
   route({
     method: 'POST',
     path: '/api/setUserAccess',
     domain,
     access: { minRole: 2 },
-    summary: "Changes a user's role and organizations.",
+    summary:
+      "Changes a user's role and, among the admin's organizations, the user's organizations " +
+      "(`editUserOrgIds`; organizations outside the admin's are kept). Refused (403) for the admin " +
+      "themselves, users in none of the admin's organizations or with a higher role, a role above the " +
+      "admin's own (role 3 only by role 3) and organizations the admin does not administer. " +
+      'Answers `{ message, user }` (user as in /api/fetchUsers); 409 when the user changed meanwhile.',
     request: body({
       selectedUserId: id,
-      role: z.number().int().min(0).max(3),
+      role,
       editUserOrgIds: z.array(id).max(500),
     }),
-    handler: notAvailableYet('Changing user access'),
+    handler: async ({ user, body: { selectedUserId, role: newRole, editUserOrgIds } }) => {
+      const changed = await setUserAccess(user, {
+        userId: selectedUserId,
+        role: newRole,
+        orgIds: editUserOrgIds,
+      });
+      return { body: { message: USER_ROLE_UPDATED, user: changed } };
+    },
   }),
   route({
     method: 'POST',
     path: '/api/deleteUser',
     domain,
     access: { minRole: 2 },
-    summary: 'Deletes users.',
+    summary:
+      'Deletes users (identity and record), all or none: refused (403) when any of them is the admin, ' +
+      "is in none of the admin's organizations, has a higher role or also belongs to organizations the " +
+      'admin does not administer; 404 when any does not exist.',
     request: body({ selectedRowDataIds: z.array(id).min(1).max(100) }),
-    handler: notAvailableYet('Deleting users'),
+    handler: async ({ user, body: { selectedRowDataIds } }) => {
+      await deleteUsers(user, selectedRowDataIds);
+      return { body: { message: USER_DELETED } };
+    },
   }),
   route({
     method: 'POST',
@@ -71,18 +105,26 @@ export const usersRoutes = [
     path: '/api/dashboard/setOrgLogo',
     domain,
     access: { minRole: 2 },
-    summary: "Uploads an organization's logo (an image as a data URL, at most 10,000,000 bytes).",
+    summary:
+      "Uploads the logo of one of the admin's organizations: `file` is a base64 data URL of at most " +
+      '10,000,000 decoded bytes. The type is judged by content (PNG, JPEG, GIF or WebP; SVG is ' +
+      "refused); 400 'File size too large!.' or 'Invalid file type'.",
     maxBodyBytes: LOGO_BODY_BYTES,
     request: body({ file: z.string().max(LOGO_BODY_BYTES), org: id }),
-    handler: notAvailableYet('Logo upload'),
+    handler: async ({ user, body: { file, org } }) => {
+      const logoType = await uploadOrgLogo(user, org, file);
+      return { body: { message: LOGO_UPLOADED, logoType } };
+    },
   }),
   route({
     method: 'POST',
     path: '/api/dashboard/getOrgLogoFromS3',
     domain,
     access: { minRole: 0 },
-    summary: "An organization's logo: data and logoType.",
+    summary:
+      "The logo of one of the user's organizations: `{ data, logoType }`, `data` being a data URL " +
+      '(`data:<logoType>;base64,...`) usable as an image source; 404 when the organization has none.',
     request: body({ orgID: id }),
-    handler: notAvailableYet('Organization logos'),
+    handler: async ({ user, body: { orgID } }) => ({ body: await readOrgLogo(user, orgID) }),
   }),
 ];

@@ -3,6 +3,7 @@
  *
  *   entity     pk                  sk                         gsi1 (lookup)                 gsi2 (listing)
  *   user       USER#{userId}       PROFILE                    EMAIL#{email} / USER          USERS / {email}
+ *   member     MEMBERS#{orgId}     USER#{userId}              -                             -
  *   org        ORG#{orgId}         ORG                        NODE#{orgId} / ORG            -
  *   building   ORG#{orgId}         BUILDING#{buildId}         NODE#{buildId} / BUILDING     -
  *   floor      ORG#{orgId}         FLOOR#{buildId}#{floorId}  NODE#{floorId} / FLOOR        -
@@ -15,6 +16,10 @@ export const keys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   userEmail: (email: string) => ({ gsi1pk: `EMAIL#${email}`, gsi1sk: 'USER' }),
   userListing: (email: string) => ({ gsi2pk: 'USERS', gsi2sk: email }),
+  // Membership of a user in an organization: a lookup kept in step with the user record (the record
+  // decides). Its own key space, so reading an organization's tree never reads its members.
+  membersPartition: (orgId: string) => `MEMBERS#${orgId}`,
+  member: (orgId: string, userId: string) => ({ pk: `MEMBERS#${orgId}`, sk: `USER#${userId}` }),
 
   orgPartition: (orgId: string) => `ORG#${orgId}`,
   org: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),

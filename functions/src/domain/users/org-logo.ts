@@ -1,0 +1,51 @@
+import { getLogo, putLogo } from '../../stores/files';
+import { forbidden, notFound, validationError } from '../errors';
+import { detectLogoType, type LogoType } from './image-type';
+import type { AuthUser } from './user';
+
+/** Specification section 9: one file of at most 10,000,000 bytes. */
+export const LOGO_MAX_BYTES = 10_000_000;
+export const LOGO_TOO_LARGE = 'File size too large!.';
+export const LOGO_INVALID_TYPE = 'Invalid file type';
+export const LOGO_UPLOADED = 'Organization Logo uploaded successfully.';
+export const LOGO_NOT_FOUND = 'This organization has no logo.';
+
+/** The logo as the client gets it: a data URL ready for an img src, and its type. */
+export interface OrgLogo {
+  data: string;
+  logoType: LogoType;
+}
+
+const DATA_URL = /^data:[^,]{0,200}?;base64,([A-Za-z0-9+/]*={0,2})$/;
+
+/** The decoded bytes of a base64 data URL (what the browser's FileReader.readAsDataURL gives). */
+function decodeDataUrl(file: string): Buffer {
+  const match = DATA_URL.exec(file.trim());
+  const base64 = match?.[1];
+  if (base64 === undefined || base64.length % 4 !== 0) throw validationError(LOGO_INVALID_TYPE);
+  return Buffer.from(base64, 'base64');
+}
+
+function assertMember(user: AuthUser, orgId: string): void {
+  if (!user.orgIds.includes(orgId)) throw forbidden();
+}
+
+/** Stores an organization's logo. The type is judged by the bytes; the declared type is ignored. */
+export async function uploadOrgLogo(admin: AuthUser, orgId: string, file: string): Promise<LogoType> {
+  assertMember(admin, orgId);
+  const bytes = decodeDataUrl(file);
+  if (bytes.length > LOGO_MAX_BYTES) throw validationError(LOGO_TOO_LARGE);
+  const logoType = detectLogoType(bytes);
+  if (!logoType) throw validationError(LOGO_INVALID_TYPE);
+  await putLogo(orgId, bytes, logoType);
+  return logoType;
+}
+
+export async function readOrgLogo(user: AuthUser, orgId: string): Promise<OrgLogo> {
+  assertMember(user, orgId);
+  const logo = await getLogo(orgId);
+  // Judged again by content: whatever is in the bucket is only ever served as a known image type.
+  const logoType = logo && detectLogoType(logo.bytes);
+  if (!logo || !logoType) throw notFound(LOGO_NOT_FOUND);
+  return { data: `data:${logoType};base64,${Buffer.from(logo.bytes).toString('base64')}`, logoType };
+}

@@ -1,0 +1,359 @@
+import { request as httpRequest } from 'node:http';
+import { deflateSync, crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { ManagedUser } from '../src/domain/users/administration';
+import { detectLogoType } from '../src/domain/users/image-type';
+import { LOGO_MAX_BYTES, uploadOrgLogo } from '../src/domain/users/org-logo';
+import { getMemberIds, getUser } from '../src/stores/users';
+import { call, createUser, signIn, stack, type TestUser } from './support/api';
+
+const USERS_UNAUTHORIZED = { message: 'User is unAuthorized' };
+
+/** A valid PNG of a single pixel of the given colour. */
+function png(rgb: [number, number, number] = [200, 30, 30]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from([0, ...rgb]))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const dataUrl = (bytes: Buffer, type = 'image/png') => `data:${type};base64,${bytes.toString('base64')}`;
+
+async function tokenOf(email: string, password?: string) {
+  return (await signIn(email, password)).accessToken;
+}
+
+async function fetchUsers(token: string, body: Record<string, unknown> = {}) {
+  return call<{ users: ManagedUser[] }>('/api/fetchUsers', body, { token });
+}
+
+const signInAs = (user: TestUser) => tokenOf(user.email, user.password);
+
+/**
+ * Status of a POST on a connection of its own: the server answers an oversized body early and drops
+ * the connection, which must not be handed back to the shared keep-alive pool.
+ */
+function statusOnOwnConnection(path: string, token: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${stack.url}${path}`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    // The server may close before it has read everything; the status has been received by then.
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+    });
+    request.end(body);
+  });
+}
+
+describe('/api/fetchUsers', () => {
+  it('lists the users who share an organization with the admin, with only the shared organizations', async () => {
+    const member = await createUser(1, ['org-demo'], 'Mia Member');
+    const both = await createUser(0, ['org-demo', 'org-other'], 'Bo Both');
+    const foreign = await createUser(1, ['org-other'], 'Fay Foreign');
+
+    const result = await fetchUsers(await tokenOf('admin@example.com'));
+    expect(result.status).toBe(200);
+    const byEmail = new Map(result.body.users.map((u) => [u.email, u]));
+    expect(byEmail.get(member.email)).toEqual({
+      id: member.userId,
+      userName: 'Mia Member',
+      email: member.email,
+      roles: 1,
+      org: ['org-demo'],
+      otherOrgCount: 0,
+      editable: true,
+      deletable: true,
+    });
+    // The organization the admin does not run is counted, never named; such a user cannot be deleted here.
+    expect(byEmail.get(both.email)).toMatchObject({ org: ['org-demo'], otherOrgCount: 1, deletable: false });
+    expect(byEmail.has(foreign.email)).toBe(false);
+    expect(byEmail.has('other@example.com')).toBe(false);
+    // The admin sees themselves, not editable; the platform owner (a higher role) is not editable either.
+    expect(byEmail.get('admin@example.com')).toMatchObject({ editable: false, deletable: false });
+    expect(byEmail.get('owner@example.com')).toMatchObject({ roles: 3, editable: false });
+    const emails = result.body.users.map((u) => u.email);
+    expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b)));
+  });
+
+  it('keeps the membership lookup in step with the user record', async () => {
+    const user = await createUser(0, ['org-demo']);
+    expect(await getMemberIds('org-demo')).toContain(user.userId);
+    expect(await getMemberIds('org-other')).not.toContain(user.userId);
+  });
+
+  it('filters by role when roles is given', async () => {
+    const result = await fetchUsers(await tokenOf('admin@example.com'), { roles: 0 });
+    expect(result.status).toBe(200);
+    expect(result.body.users.length).toBeGreaterThan(0);
+    expect(result.body.users.every((u) => u.roles === 0)).toBe(true);
+  });
+
+  it.each(['viewer@example.com', 'editor@example.com'])('refuses %s (role below 2)', async (email) => {
+    const result = await fetchUsers(await tokenOf(email));
+    expect(result.status).toBe(403);
+    expect(result.body).toEqual(USERS_UNAUTHORIZED);
+  });
+});
+
+describe('/api/setUserAccess', () => {
+  const setAccess = (token: string, selectedUserId: string, role: number, editUserOrgIds: string[]) =>
+    call<{ message: string; user: ManagedUser }>(
+      '/api/setUserAccess',
+      { selectedUserId, role, editUserOrgIds },
+      { token },
+    );
+
+  it('changes the role at once and keeps the organizations the admin does not run', async () => {
+    const target = await createUser(0, ['org-other', 'org-demo']);
+    const targetToken = await signInAs(target);
+    expect((await fetchUsers(targetToken)).status).toBe(403);
+
+    const result = await setAccess(await tokenOf('admin@example.com'), target.userId, 2, ['org-demo']);
+    expect(result.status).toBe(200);
+    expect(result.body.message).toBe('User role updated.');
+    expect(result.body.user).toMatchObject({ id: target.userId, roles: 2, org: ['org-demo'] });
+    expect(await getUser(target.userId)).toMatchObject({ role: 2, orgIds: ['org-other', 'org-demo'] });
+    // The promotion applies to the very next request of the same access token.
+    expect((await fetchUsers(targetToken)).status).toBe(200);
+  });
+
+  it("removes the user from the admin's organizations and the lookup follows", async () => {
+    const target = await createUser(1, ['org-demo', 'org-other']);
+    const result = await setAccess(await tokenOf('admin@example.com'), target.userId, 1, []);
+    expect(result.status).toBe(200);
+    expect(await getUser(target.userId)).toMatchObject({ orgIds: ['org-other'] });
+    expect(await getMemberIds('org-demo')).not.toContain(target.userId);
+    expect(await getMemberIds('org-other')).toContain(target.userId);
+  });
+
+  it('lets a platform owner grant role 3', async () => {
+    const owner = await createUser(3, ['org-demo']);
+    const target = await createUser(1, ['org-demo']);
+    const result = await setAccess(await signInAs(owner), target.userId, 3, ['org-demo']);
+    expect(result.status).toBe(200);
+    expect(await getUser(target.userId)).toMatchObject({ role: 3 });
+  });
+
+  it('refuses every request outside the rules, and changes nothing', async () => {
+    const admin = await tokenOf('admin@example.com');
+    const target = await createUser(1, ['org-demo']);
+    const foreign = await createUser(1, ['org-other']);
+    const higher = await createUser(3, ['org-demo']);
+    const adminRecord = (await signIn('admin@example.com')).user;
+
+    const refusals: [string, () => ReturnType<typeof setAccess>, number][] = [
+      ['role 3 (above the admin) by an admin', () => setAccess(admin, target.userId, 3, ['org-demo']), 403],
+      [
+        'an organization the admin does not run',
+        () => setAccess(admin, target.userId, 1, ['org-other']),
+        403,
+      ],
+      ['a user outside the admin organizations', () => setAccess(admin, foreign.userId, 0, []), 403],
+      ['a user with a higher role', () => setAccess(admin, higher.userId, 0, ['org-demo']), 403],
+      ['the admin themselves', () => setAccess(admin, adminRecord.id, 1, ['org-demo']), 403],
+      ['a user that does not exist', () => setAccess(admin, 'no-such-user', 1, ['org-demo']), 404],
+    ];
+    for (const [what, request, status] of refusals) {
+      const result = await request();
+      expect(result.status, what).toBe(status);
+      expect(result.body.message, what).toMatch(/\w/);
+    }
+    for (const email of ['viewer@example.com', 'editor@example.com']) {
+      const result = await setAccess(await tokenOf(email), target.userId, 0, ['org-demo']);
+      expect(result.status, email).toBe(403);
+    }
+    expect(await getUser(target.userId)).toMatchObject({ role: 1, orgIds: ['org-demo'] });
+    expect(await getUser(foreign.userId)).toMatchObject({ role: 1, orgIds: ['org-other'] });
+    expect(await getUser(higher.userId)).toMatchObject({ role: 3 });
+    expect(await getUser(adminRecord.id)).toMatchObject({ role: 2, orgIds: ['org-demo'] });
+  });
+
+  it('refuses an invalid role with 400', async () => {
+    const target = await createUser(1, ['org-demo']);
+    const result = await setAccess(await tokenOf('admin@example.com'), target.userId, 4, ['org-demo']);
+    expect(result.status).toBe(400);
+  });
+});
+
+describe('/api/deleteUser', () => {
+  const deleteUsers = (token: string, selectedRowDataIds: string[]) =>
+    call('/api/deleteUser', { selectedRowDataIds }, { token });
+
+  it('deletes the identity and the record; the deleted user is refused at the next request', async () => {
+    const first = await createUser(1, ['org-demo']);
+    const second = await createUser(0, ['org-demo']);
+    const firstToken = await signInAs(first);
+    expect((await call('/api/dashboard/getUsersOrganisations', {}, { token: firstToken })).status).toBe(200);
+
+    const result = await deleteUsers(await tokenOf('admin@example.com'), [first.userId, second.userId]);
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ message: 'User deleted successfully.' });
+
+    expect(await getUser(first.userId)).toBeUndefined();
+    expect(await getUser(second.userId)).toBeUndefined();
+    expect(await getMemberIds('org-demo')).not.toContain(first.userId);
+    expect((await call('/api/dashboard/getUsersOrganisations', {}, { token: firstToken })).status).toBe(401);
+    const again = await call('/api/login', { user: { email: first.email, password: first.password } });
+    expect(again.status).toBe(401);
+  });
+
+  it('refuses the whole request when any user is out of scope, and deletes nobody', async () => {
+    const admin = await tokenOf('admin@example.com');
+    const inScope = await createUser(1, ['org-demo']);
+    const foreign = await createUser(1, ['org-other']);
+    const shared = await createUser(1, ['org-demo', 'org-other']);
+    const higher = await createUser(3, ['org-demo']);
+    const self = (await signIn('admin@example.com')).user.id;
+
+    for (const [what, outOfScope] of [
+      ['a user outside the admin organizations', foreign.userId],
+      ['a user also in an organization the admin does not run', shared.userId],
+      ['a user with a higher role', higher.userId],
+      ['the admin themselves', self],
+    ] as const) {
+      const result = await deleteUsers(admin, [inScope.userId, outOfScope]);
+      expect(result.status, what).toBe(403);
+    }
+    expect((await deleteUsers(admin, [inScope.userId, 'no-such-user'])).status).toBe(404);
+    for (const email of ['viewer@example.com', 'editor@example.com']) {
+      expect((await deleteUsers(await tokenOf(email), [inScope.userId])).status, email).toBe(403);
+    }
+    for (const user of [inScope, foreign, shared, higher]) expect(await getUser(user.userId)).toBeDefined();
+    expect(await getUser(self)).toBeDefined();
+    // The identity is still there too.
+    expect(
+      (await call('/api/login', { user: { email: inScope.email, password: inScope.password } })).status,
+    ).toBe(200);
+  });
+
+  it('lets a platform owner of both organizations delete a user in both', async () => {
+    const owner = await createUser(3, ['org-demo', 'org-other']);
+    const shared = await createUser(1, ['org-demo', 'org-other']);
+    expect((await deleteUsers(await signInAs(owner), [shared.userId])).status).toBe(200);
+    expect(await getUser(shared.userId)).toBeUndefined();
+  });
+});
+
+describe('organization logos', () => {
+  const upload = (token: string, file: string, org: string) =>
+    call('/api/dashboard/setOrgLogo', { file, org }, { token });
+  const logoOf = (token: string, orgID: string) =>
+    call<{ data: string; logoType: string }>('/api/dashboard/getOrgLogoFromS3', { orgID }, { token });
+
+  it('stores a PNG for an organization of the admin; every member reads it as a data URL', async () => {
+    const logo = png([10, 120, 200]);
+    // The declared type is ignored: the content decides.
+    const result = await upload(await tokenOf('other@example.com'), dataUrl(logo, 'text/plain'), 'org-other');
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({
+      message: 'Organization Logo uploaded successfully.',
+      logoType: 'image/png',
+    });
+
+    const reader = await createUser(0, ['org-other']);
+    const read = await logoOf(await signInAs(reader), 'org-other');
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({ data: dataUrl(logo), logoType: 'image/png' });
+  });
+
+  it('answers 404 for an organization without a logo, 403 for one the user is not in', async () => {
+    const owner = await createUser(3, ['org-demo', 'org-without-logo']);
+    expect((await logoOf(await signInAs(owner), 'org-without-logo')).status).toBe(404);
+    const viewer = await tokenOf('viewer@example.com');
+    expect((await logoOf(viewer, 'org-other')).status).toBe(403);
+  });
+
+  it('refuses non-images whatever they claim to be', async () => {
+    const admin = await tokenOf('other@example.com');
+    const pngHeaderOnText = Buffer.concat([png().subarray(0, 8), Buffer.from('not really an image at all')]);
+    const renamedText = Buffer.from('Hello, this is a text file renamed logo.png\n');
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    for (const [what, file] of [
+      ['a PNG header on a non-image', dataUrl(pngHeaderOnText)],
+      ['a renamed text file', dataUrl(renamedText)],
+      ['an SVG', dataUrl(svg, 'image/svg+xml')],
+      ['not a data URL', 'hello'],
+      ['broken base64', 'data:image/png;base64,@@@@'],
+    ] as const) {
+      const result = await upload(admin, file, 'org-other');
+      expect(result.status, what).toBe(400);
+      expect(result.body, what).toEqual({ message: 'Invalid file type' });
+    }
+  });
+
+  it('refuses a logo above 10,000,000 bytes', async () => {
+    // Through the API, such a body is above the 10 MB API Gateway limit and never reaches the handler.
+    const admin = await tokenOf('other@example.com');
+    const tooLarge = Buffer.concat([png(), Buffer.alloc(LOGO_MAX_BYTES)]);
+    const body = JSON.stringify({ file: dataUrl(tooLarge), org: 'org-other' });
+    expect(await statusOnOwnConnection('/api/dashboard/setOrgLogo', admin, body)).toBe(413);
+    // The use case enforces the documented limit itself, with the documented text.
+    const record = await getUser((await signIn('other@example.com')).user.id);
+    if (!record) throw new Error('no record');
+    await expect(uploadOrgLogo(record, 'org-other', dataUrl(tooLarge))).rejects.toMatchObject({
+      kind: 'validation',
+      message: 'File size too large!.',
+    });
+  });
+
+  it('refuses a wrong organization and callers below role 2', async () => {
+    const logo = dataUrl(png());
+    const admin = await tokenOf('admin@example.com');
+    expect((await upload(admin, logo, 'org-other')).status).toBe(403);
+    expect((await upload(admin, logo, 'org-never-heard-of')).status).toBe(403);
+    for (const email of ['viewer@example.com', 'editor@example.com']) {
+      const result = await upload(await tokenOf(email), logo, 'org-demo');
+      expect(result.status, email).toBe(403);
+    }
+  });
+});
+
+describe('logo type detection', () => {
+  it('recognizes PNG, JPEG, GIF and WebP by content and nothing else', () => {
+    expect(detectLogoType(png())).toBe('image/png');
+    const jpeg = Buffer.from([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xda, 0x00,
+      0x02, 0x01, 0x02, 0xff, 0xd9,
+    ]);
+    expect(detectLogoType(jpeg)).toBe('image/jpeg');
+    const gif = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(8), Buffer.from([0x3b])]);
+    expect(detectLogoType(gif)).toBe('image/gif');
+    const webpBody = Buffer.concat([Buffer.from('WEBPVP8L', 'latin1'), Buffer.alloc(8)]);
+    const riffSize = Buffer.alloc(4);
+    riffSize.writeUInt32LE(webpBody.length);
+    expect(detectLogoType(Buffer.concat([Buffer.from('RIFF', 'latin1'), riffSize, webpBody]))).toBe(
+      'image/webp',
+    );
+
+    const corrupted = png();
+    corrupted.writeUInt8(corrupted.readUInt8(corrupted.length - 20) ^ 0xff, corrupted.length - 20);
+    expect(detectLogoType(corrupted)).toBeUndefined();
+    expect(detectLogoType(jpeg.subarray(0, 12))).toBeUndefined();
+    expect(detectLogoType(Buffer.from('<svg/>'))).toBeUndefined();
+    expect(detectLogoType(Buffer.alloc(0))).toBeUndefined();
+  });
+});
