@@ -262,6 +262,10 @@ export function platformEnvironment(stack: Stack, resources: PlatformResources):
     MAIL_FROM: resources.mailFrom,
     APP_ORIGIN: resources.appOrigin,
     TELEMETRY_STORE: resources.telemetryStore,
+    // The refresh cookie lives as long as the client's refresh tokens.
+    REFRESH_TOKEN_VALIDITY_DAYS: String(userPool.refreshTokenValidityDays),
+    // The realtime authorizer names the account in the IoT policies it returns.
+    AWS_ACCOUNT_ID: stack.account,
     // The IoT data plane needs the account's own endpoint; the SDK reads this variable itself.
     AWS_ENDPOINT_URL_IOT_DATA_PLANE: `https://${resources.iotDataEndpoint}`,
     NODE_OPTIONS: '--enable-source-maps',

@@ -89,8 +89,11 @@ describe('Lambdas', () => {
           'MAIL_FROM',
           'APP_ORIGIN',
           'TELEMETRY_STORE',
+          'REFRESH_TOKEN_VALIDITY_DAYS',
+          'AWS_ACCOUNT_ID',
         ]),
       );
+      expect(variables.REFRESH_TOKEN_VALIDITY_DAYS).toBe('30');
       expect(variables.PLATFORM_TABLE).toEqual({ 'Fn::ImportValue': 'ArgentumStateful-PlatformTableName' });
       expect(variables.TELEMETRY_STORE).toBe('dynamodb');
       expect(JSON.stringify(variables.APP_ORIGIN)).toContain(distributionId);
