@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { updateFloor } from '../domain/tree/editing';
+import { TREE_MESSAGES } from '../domain/tree/messages';
 import { body, devType, id, notAvailableYet } from '../http/schemas';
 import { route } from '../http/types';
 
@@ -21,7 +23,7 @@ export const floorsRoutes = [
     path: '/api/dashboard/updateFloorPlan',
     domain,
     access: { minRole: 2 },
-    summary: "Updates a floor's name or device types.",
+    summary: "Updates a floor's name or device types (the floor header rename).",
     request: body({
       orgID: id,
       floorID: id,
@@ -29,8 +31,23 @@ export const floorsRoutes = [
         floorName: z.string().max(100).optional(),
         floorDevTypes: z.array(devType).max(10).optional(),
       }),
+      /** The version of the floor the client saw; a floor changed since then is refused (409). */
+      version: z.number().int().min(0).optional(),
     }),
-    handler: notAvailableYet('Updating floors'),
+    handler: async ({ user, body: b }) => {
+      const floor = await updateFloor(user, {
+        orgId: b.orgID,
+        floorId: b.floorID,
+        ...b.updateFloorObj,
+        version: b.version,
+      });
+      return {
+        body: {
+          ...(b.updateFloorObj.floorName !== undefined ? { message: TREE_MESSAGES.floorRenamed } : {}),
+          floor,
+        },
+      };
+    },
   }),
   route({
     method: 'POST',

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/clients';
 import { config } from '../config';
 import { keys } from './keys';
@@ -68,4 +68,44 @@ export async function recordLatest(
     if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return;
     throw error;
   }
+}
+
+/**
+ * Takes every device off a floor (the floor is being deleted): they stay in their organization and
+ * go to the off-floor list. Idempotent, and a device moved to another floor meanwhile is left alone.
+ */
+export async function moveDevicesOffFloor(floorId: string, now: string): Promise<number> {
+  let moved = 0;
+  let startKey: QueryCommandOutput['LastEvaluatedKey'];
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: config.platformTable,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.deviceOnFloor(floorId, '').gsi1pk },
+        ProjectionExpression: 'devID',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      try {
+        await dynamo().send(
+          new UpdateCommand({
+            TableName: config.platformTable,
+            Key: keys.device(String(item.devID)),
+            UpdateExpression:
+              'SET onFloor = :false, updatedAt = :now REMOVE gsi1pk, gsi1sk, floorID, buildID, floorOrigin',
+            ConditionExpression: 'floorID = :floorId',
+            ExpressionAttributeValues: { ':false': false, ':now': now, ':floorId': floorId },
+          }),
+        );
+        moved++;
+      } catch (error) {
+        if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+      }
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return moved;
 }

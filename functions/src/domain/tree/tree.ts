@@ -2,12 +2,15 @@
 export interface Organization {
   orgId: string;
   orgName: string;
+  /** Raised by every change; writers send the version they saw (optimistic concurrency). */
+  version?: number;
 }
 
 export interface Building {
   orgId: string;
   buildId: string;
   buildName: string;
+  version?: number;
 }
 
 export interface Floor {
@@ -18,48 +21,88 @@ export interface Floor {
   /** Device types present on the floor, for the legend and the options menu. */
   floorDevTypes: number[];
   editMode: boolean;
+  version?: number;
+}
+
+export type TreeNodeKind = 'organization' | 'building' | 'floor';
+
+/** One node of the tree, wherever it sits, as the editing use cases see it. */
+export interface TreeNode {
+  kind: TreeNodeKind;
+  id: string;
+  orgId: string;
+  /** The building of a building or floor. */
+  buildId?: string;
+  name: string;
+  version: number;
+  /** Set when a delete has been committed and the removal of what lies under it may still be running. */
+  deletedAt?: string;
 }
 
 /** The wire shape of getUsersOrganisations (specification: Organization, Building, Floor). */
+export interface FloorView {
+  _id: string;
+  floorName: string;
+  orgID: string;
+  buildID: string;
+  floorDevTypes: number[];
+  version: number;
+}
+
+export interface BuildingView {
+  _id: string;
+  buildName: string;
+  version: number;
+  floors: FloorView[];
+}
+
 export interface OrganizationView {
   _id: string;
   orgName: string;
   orgID: string;
-  buildData: {
-    _id: string;
-    buildName: string;
-    floors: { _id: string; floorName: string; orgID: string; buildID: string; floorDevTypes: number[] }[];
-  }[];
+  version: number;
+  buildData: BuildingView[];
 }
 
-const byName = (a: string, b: string) =>
-  a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
+// One collator for every comparison: localeCompare with options builds one per call.
+const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare;
+
+export const toFloorView = (f: Floor): FloorView => ({
+  _id: f.floorId,
+  floorName: f.floorName,
+  orgID: f.orgId,
+  buildID: f.buildId,
+  floorDevTypes: f.floorDevTypes,
+  version: f.version ?? 0,
+});
+
+export const toBuildingView = (b: Building, floors: Floor[] = []): BuildingView => ({
+  _id: b.buildId,
+  buildName: b.buildName,
+  version: b.version ?? 0,
+  floors: floors.sort((x, y) => byName(x.floorName, y.floorName)).map(toFloorView),
+});
 
 export function toOrganizationView(
   org: Organization,
   buildings: Building[],
   floors: Floor[],
 ): OrganizationView {
+  // Group once: a large organization must not cost buildings x floors comparisons.
+  const floorsByBuilding = new Map<string, Floor[]>();
+  for (const floor of floors) {
+    const list = floorsByBuilding.get(floor.buildId);
+    if (list) list.push(floor);
+    else floorsByBuilding.set(floor.buildId, [floor]);
+  }
   return {
     _id: org.orgId,
     orgName: org.orgName,
     orgID: org.orgId,
+    version: org.version ?? 0,
     buildData: [...buildings]
       .sort((a, b) => byName(a.buildName, b.buildName))
-      .map((b) => ({
-        _id: b.buildId,
-        buildName: b.buildName,
-        floors: floors
-          .filter((f) => f.buildId === b.buildId)
-          .sort((x, y) => byName(x.floorName, y.floorName))
-          .map((f) => ({
-            _id: f.floorId,
-            floorName: f.floorName,
-            orgID: f.orgId,
-            buildID: f.buildId,
-            floorDevTypes: f.floorDevTypes,
-          })),
-      })),
+      .map((b) => toBuildingView(b, floorsByBuilding.get(b.buildId))),
   };
 }
 

@@ -1,0 +1,415 @@
+import { describe, expect, it } from 'vitest';
+import type { BuildingView, FloorView, OrganizationView } from '../src/domain/tree/tree';
+import { getUser } from '../src/stores/users';
+import { call, createUser, signIn } from './support/api';
+
+/** Handler tests of editing the tree, over HTTP against the local stack. Every test makes its own users and organizations. */
+
+interface Admin {
+  token: string;
+  userId: string;
+}
+
+async function newAdmin(role: 2 | 3 = 2, orgIds: string[] = []): Promise<Admin> {
+  const user = await createUser(role, orgIds);
+  const session = await signIn(user.email, user.password);
+  return { token: session.accessToken, userId: user.userId };
+}
+
+async function tree(token: string): Promise<OrganizationView[]> {
+  const result = await call<{ organizations: OrganizationView[] }>(
+    '/api/dashboard/getUsersOrganisations',
+    {},
+    { token },
+  );
+  expect(result.status).toBe(200);
+  return result.body.organizations;
+}
+
+async function newOrg(admin: Admin, orgName = 'Test Org'): Promise<OrganizationView> {
+  const result = await call<{ message: string; organization: OrganizationView }>(
+    '/api/dashboard/createOrUpdateOrgBuild',
+    { orgName },
+    { token: admin.token },
+  );
+  expect(result.status).toBe(201);
+  return result.body.organization;
+}
+
+async function newBuilding(admin: Admin, orgID: string, buildName = 'Tower A'): Promise<BuildingView> {
+  const result = await call<{ building: BuildingView }>(
+    '/api/dashboard/createOrUpdateOrgBuild',
+    { orgID, buildName },
+    { token: admin.token },
+  );
+  expect(result.status).toBe(201);
+  return result.body.building;
+}
+
+async function newFloor(admin: Admin, buildID: string, floorName = 'Level 1'): Promise<FloorView> {
+  const result = await call<{ floor: FloorView }>(
+    '/api/dashboard/createOrUpdateFloor',
+    { buildID, floorName },
+    { token: admin.token },
+  );
+  expect(result.status).toBe(201);
+  return result.body.floor;
+}
+
+describe('creating organizations, buildings and floors', () => {
+  it('creates an organization that joins its creator’s organizations, then a building and a floor in it', async () => {
+    const admin = await newAdmin();
+    const created = await call<{ message: string; organization: OrganizationView }>(
+      '/api/dashboard/createOrUpdateOrgBuild',
+      { orgName: '  Acme Facilities  ' },
+      { token: admin.token },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.message).toBe('Organization has been created successfuly.');
+    const org = created.body.organization;
+    expect(org).toMatchObject({ orgName: 'Acme Facilities', orgID: org._id, buildData: [], version: 0 });
+    expect(org._id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await getUser(admin.userId))?.orgIds).toEqual([org._id]);
+
+    const building = await call<{ message: string; building: BuildingView }>(
+      '/api/dashboard/createOrUpdateOrgBuild',
+      { orgID: org._id, buildName: 'North Wing' },
+      { token: admin.token },
+    );
+    expect(building.status).toBe(201);
+    expect(building.body.message).toBe('New Building has been created successfuly');
+
+    const floor = await call<{ message: string; floor: FloorView }>(
+      '/api/dashboard/createOrUpdateFloor',
+      { buildID: building.body.building._id, floorName: 'Mezzanine' },
+      { token: admin.token },
+    );
+    expect(floor.status).toBe(201);
+    expect(floor.body.message).toBe('New Floor has been created successfuly');
+    expect(floor.body.floor).toMatchObject({ orgID: org._id, buildID: building.body.building._id });
+
+    expect(await tree(admin.token)).toEqual([
+      {
+        _id: org._id,
+        orgID: org._id,
+        orgName: 'Acme Facilities',
+        version: 0,
+        buildData: [
+          {
+            _id: building.body.building._id,
+            buildName: 'North Wing',
+            version: 0,
+            floors: [floor.body.floor],
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses empty names with the documented messages', async () => {
+    const admin = await newAdmin();
+    const org = await newOrg(admin);
+    const building = await newBuilding(admin, org._id);
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/api/dashboard/createOrUpdateOrgBuild', { orgName: '' }, 'Organization name can not be empty.'],
+      ['/api/dashboard/createOrUpdateOrgBuild', { orgName: '   ' }, 'Organization name can not be empty.'],
+      ['/api/dashboard/createOrUpdateOrgBuild', {}, 'Organization name can not be empty.'],
+      [
+        '/api/dashboard/createOrUpdateOrgBuild',
+        { orgID: org._id, buildName: ' ' },
+        'Building name can not be empty.',
+      ],
+      [
+        '/api/dashboard/createOrUpdateFloor',
+        { buildID: building._id, floorName: '' },
+        'Floor name can not be empty.',
+      ],
+      [
+        '/api/dashboard/updateOrgBuildFloorName',
+        { id: org._id, value: '' },
+        'Organization name can not be empty.',
+      ],
+      [
+        '/api/dashboard/updateOrgBuildFloorName',
+        { id: building._id, value: ' ' },
+        'Building name can not be empty.',
+      ],
+    ];
+    for (const [path, body, message] of cases) {
+      const result = await call(path, body, { token: admin.token });
+      expect({ path, body, status: result.status, message: result.body.message }).toEqual({
+        path,
+        body,
+        status: 400,
+        message,
+      });
+    }
+    // Names with spaces are fine: the special-character rule applies to device and data-point names only.
+    expect((await newBuilding(admin, org._id, 'Main Building #2'))._id).toBeTruthy();
+    expect((await tree(admin.token))[0]?.buildData).toHaveLength(2);
+  });
+
+  it('refuses roles 0 and 1 on every editing call, whatever the organization', async () => {
+    for (const role of [0, 1] as const) {
+      const user = await createUser(role, ['org-demo']);
+      const { accessToken } = await signIn(user.email, user.password);
+      const calls: [string, Record<string, unknown>][] = [
+        ['/api/dashboard/createOrUpdateOrgBuild', { orgName: 'Mine' }],
+        ['/api/dashboard/createOrUpdateOrgBuild', { orgID: 'org-demo', buildName: 'Annex' }],
+        ['/api/dashboard/createOrUpdateFloor', { buildID: 'bld-demo-hq', floorName: 'Roof' }],
+        ['/api/dashboard/updateOrgBuildFloorName', { id: 'flr-demo-ground', value: 'Renamed' }],
+        ['/api/dashboard/deleteOrgBuildFloor', { id: 'flr-demo-ground', type: 'floor' }],
+        [
+          '/api/dashboard/updateFloorPlan',
+          { orgID: 'org-demo', floorID: 'flr-demo-ground', updateFloorObj: { floorName: 'Renamed' } },
+        ],
+      ];
+      for (const [path, body] of calls) {
+        const result = await call(path, body, { token: accessToken });
+        expect({ role, path, status: result.status, body: result.body }).toEqual({
+          role,
+          path,
+          status: 403,
+          body: { message: 'User is unAuthorized' },
+        });
+      }
+    }
+    // Nothing changed in the demo tree.
+    const demo = (await tree((await signIn('viewer@example.com')).accessToken))[0];
+    expect(demo?.buildData.map((b) => b.buildName)).toEqual(['Headquarters']);
+    expect(demo?.buildData[0]?.floors.map((f) => f.floorName)).toEqual(['First Floor', 'Ground Floor']);
+  });
+
+  it('refuses admins (and the platform owner) outside the organizations on their own list', async () => {
+    const otherAdmin = await newAdmin();
+    const foreignOrg = await newOrg(otherAdmin, 'Foreign Org');
+    const foreignBuilding = await newBuilding(otherAdmin, foreignOrg._id);
+    const foreignFloor = await newFloor(otherAdmin, foreignBuilding._id);
+
+    for (const role of [2, 3] as const) {
+      const admin = await newAdmin(role, ['org-demo']);
+      const calls: [string, Record<string, unknown>][] = [
+        ['/api/dashboard/createOrUpdateOrgBuild', { orgID: foreignOrg._id, buildName: 'Intruder' }],
+        ['/api/dashboard/createOrUpdateOrgBuild', { orgID: foreignOrg._id, orgName: 'Taken over' }],
+        ['/api/dashboard/createOrUpdateOrgBuild', { buildID: foreignBuilding._id, buildName: 'Taken over' }],
+        ['/api/dashboard/createOrUpdateFloor', { buildID: foreignBuilding._id, floorName: 'Intruder' }],
+        [
+          '/api/dashboard/createOrUpdateFloor',
+          { buildID: foreignBuilding._id, floorID: foreignFloor._id, floorName: 'Taken over' },
+        ],
+        ['/api/dashboard/updateOrgBuildFloorName', { id: foreignOrg._id, value: 'Taken over' }],
+        ['/api/dashboard/updateOrgBuildFloorName', { id: foreignFloor._id, value: 'Taken over' }],
+        ['/api/dashboard/deleteOrgBuildFloor', { id: foreignFloor._id, type: 'floor' }],
+        ['/api/dashboard/deleteOrgBuildFloor', { id: foreignBuilding._id, type: 'building' }],
+        ['/api/dashboard/deleteOrgBuildFloor', { id: foreignOrg._id, type: 'organization' }],
+        [
+          '/api/dashboard/updateFloorPlan',
+          { orgID: foreignOrg._id, floorID: foreignFloor._id, updateFloorObj: { floorName: 'Taken over' } },
+        ],
+        // Naming an organization of one's own does not help with a floor of another.
+        [
+          '/api/dashboard/updateFloorPlan',
+          { orgID: 'org-demo', floorID: foreignFloor._id, updateFloorObj: { floorName: 'Taken over' } },
+        ],
+      ];
+      for (const [path, body] of calls) {
+        const result = await call(path, body, { token: admin.token });
+        expect({ role, path, body, status: result.status }).toEqual({ role, path, body, status: 403 });
+      }
+    }
+    expect(await tree(otherAdmin.token)).toEqual([
+      {
+        ...foreignOrg,
+        buildData: [{ ...foreignBuilding, floors: [foreignFloor] }],
+      },
+    ]);
+  });
+
+  it('refuses unknown ids with 404 and a type that does not match the item with 400', async () => {
+    const admin = await newAdmin();
+    const org = await newOrg(admin);
+    const building = await newBuilding(admin, org._id);
+    const floor = await newFloor(admin, building._id);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const calls: [string, Record<string, unknown>, number][] = [
+      ['/api/dashboard/createOrUpdateOrgBuild', { orgID: unknown, buildName: 'X' }, 403], // not on the user's list
+      ['/api/dashboard/createOrUpdateOrgBuild', { buildID: unknown, buildName: 'X' }, 404],
+      ['/api/dashboard/createOrUpdateFloor', { buildID: unknown, floorName: 'X' }, 404],
+      ['/api/dashboard/createOrUpdateFloor', { buildID: floor._id, floorName: 'X' }, 404], // a floor is not a building
+      [
+        '/api/dashboard/createOrUpdateFloor',
+        { buildID: building._id, floorID: unknown, floorName: 'X' },
+        404,
+      ],
+      ['/api/dashboard/updateOrgBuildFloorName', { id: unknown, value: 'X' }, 404],
+      ['/api/dashboard/deleteOrgBuildFloor', { id: unknown, type: 'floor' }, 404],
+      ['/api/dashboard/deleteOrgBuildFloor', { id: building._id, type: 'floor' }, 400],
+      ['/api/dashboard/deleteOrgBuildFloor', { id: floor._id, type: 'shelf' }, 400],
+      ['/api/dashboard/updateFloorPlan', { orgID: org._id, floorID: unknown, updateFloorObj: {} }, 404],
+    ];
+    for (const [path, body, status] of calls) {
+      const result = await call(path, body, { token: admin.token });
+      expect({ path, body, status: result.status }).toEqual({ path, body, status });
+      expect(String(result.body.message)).toMatch(/\w/);
+    }
+  });
+});
+
+describe('renaming', () => {
+  it('renames each kind of node, through each call that can', async () => {
+    const admin = await newAdmin();
+    const org = await newOrg(admin);
+    const building = await newBuilding(admin, org._id);
+    const floor = await newFloor(admin, building._id);
+
+    const renamedOrg = await call<{ organization: { name: string; version: number } }>(
+      '/api/dashboard/createOrUpdateOrgBuild',
+      { orgID: org._id, orgName: 'Renamed Org', version: 0 },
+      { token: admin.token },
+    );
+    expect(renamedOrg.status).toBe(200);
+    expect(renamedOrg.body.organization).toMatchObject({ name: 'Renamed Org', version: 1 });
+
+    const renamedBuilding = await call(
+      '/api/dashboard/createOrUpdateOrgBuild',
+      {
+        buildID: building._id,
+        buildName: 'Renamed Building',
+      },
+      { token: admin.token },
+    );
+    expect(renamedBuilding.status).toBe(200);
+
+    const renamedFloor = await call<{ message: string }>(
+      '/api/dashboard/updateOrgBuildFloorName',
+      { id: floor._id, value: ' Renamed Floor ', version: 0 },
+      { token: admin.token },
+    );
+    expect(renamedFloor.status).toBe(200);
+    expect(renamedFloor.body.message).toBe('Floor name updated');
+
+    const viaFloorCall = await call(
+      '/api/dashboard/createOrUpdateFloor',
+      {
+        buildID: building._id,
+        floorID: floor._id,
+        floorName: 'Floor Again',
+      },
+      { token: admin.token },
+    );
+    expect(viaFloorCall.status).toBe(200);
+
+    const [after] = await tree(admin.token);
+    expect(after).toMatchObject({ orgName: 'Renamed Org', version: 1 });
+    expect(after?.buildData[0]).toMatchObject({ buildName: 'Renamed Building', version: 1 });
+    expect(after?.buildData[0]?.floors[0]).toMatchObject({ floorName: 'Floor Again', version: 2 });
+  });
+
+  it('renames a floor and sets its device types through updateFloorPlan (the floor header)', async () => {
+    const admin = await newAdmin();
+    const org = await newOrg(admin);
+    const floor = await newFloor(admin, (await newBuilding(admin, org._id))._id);
+    const base = { orgID: org._id, floorID: floor._id };
+
+    const renamed = await call<{ message: string; floor: FloorView }>(
+      '/api/dashboard/updateFloorPlan',
+      { ...base, updateFloorObj: { floorName: 'Roof Garden' }, version: 0 },
+      { token: admin.token },
+    );
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toEqual({
+      message: 'Floor name updated',
+      floor: { ...floor, floorName: 'Roof Garden', version: 1 },
+    });
+
+    const types = await call<{ floor: FloorView }>(
+      '/api/dashboard/updateFloorPlan',
+      { ...base, updateFloorObj: { floorDevTypes: [5, 1, 5, 4] } },
+      { token: admin.token },
+    );
+    expect(types.body.floor).toMatchObject({
+      floorName: 'Roof Garden',
+      floorDevTypes: [1, 4, 5],
+      version: 2,
+    });
+
+    const empty = await call(
+      '/api/dashboard/updateFloorPlan',
+      { ...base, updateFloorObj: { floorName: '  ' } },
+      { token: admin.token },
+    );
+    expect(empty).toMatchObject({ status: 400, body: { message: 'Floor name can not be empty.' } });
+  });
+
+  it('never loses one of two concurrent edits: the second writer with a stale version gets a 409', async () => {
+    const admin = await newAdmin();
+    const org = await newOrg(admin);
+    const building = await newBuilding(admin, org._id);
+    const second = await newAdmin(2, [org._id]);
+
+    // Both admins saw version 0 and rename at the same moment: exactly one wins, the other is told.
+    const results = await Promise.all(
+      [admin, second].map((a, i) =>
+        call(
+          '/api/dashboard/updateOrgBuildFloorName',
+          { id: building._id, value: `Name ${i}`, version: 0 },
+          {
+            token: a.token,
+          },
+        ),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const refused = results.find((r) => r.status === 409);
+    expect(refused?.body.message).toBe(
+      'Someone else changed this item in the meantime. The latest version is now shown; please try again.',
+    );
+    const winner = results.findIndex((r) => r.status === 200);
+    expect((await tree(admin.token))[0]?.buildData[0]).toMatchObject({
+      buildName: `Name ${winner}`,
+      version: 1,
+    });
+
+    // A delete based on a stale version is refused too, and deletes nothing.
+    const staleDelete = await call(
+      '/api/dashboard/deleteOrgBuildFloor',
+      { id: building._id, type: 'building', version: 0 },
+      { token: second.token },
+    );
+    expect(staleDelete.status).toBe(409);
+    expect((await tree(admin.token))[0]?.buildData).toHaveLength(1);
+
+    // Many creates at once all land.
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => newFloor(i % 2 ? admin : second, building._id, `F${i}`)),
+    );
+    expect((await tree(admin.token))[0]?.buildData[0]?.floors).toHaveLength(8);
+  });
+
+  it('refuses renaming a deleted node with 404', async () => {
+    const admin = await newAdmin();
+    const org = await newOrg(admin);
+    const building = await newBuilding(admin, org._id);
+    expect(
+      (
+        await call(
+          '/api/dashboard/deleteOrgBuildFloor',
+          { id: building._id, type: 'building' },
+          { token: admin.token },
+        )
+      ).status,
+    ).toBe(200);
+    const rename = await call(
+      '/api/dashboard/updateOrgBuildFloorName',
+      { id: building._id, value: 'Back from the dead' },
+      { token: admin.token },
+    );
+    expect(rename.status).toBe(404);
+    const create = await call(
+      '/api/dashboard/createOrUpdateFloor',
+      { buildID: building._id, floorName: 'Orphan' },
+      { token: admin.token },
+    );
+    expect(create.status).toBe(404);
+  });
+});
