@@ -1,4 +1,12 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/clients';
 import { config } from '../config';
 import { toRole } from '../domain/roles';
@@ -39,16 +47,153 @@ export async function findUserByEmail(email: string): Promise<UserRecord | undef
   return item ? fromItem(item) : undefined;
 }
 
-/** Creates or replaces a user record. */
+/** Creates or replaces a user record, with its organization memberships in step. */
 export async function putUser(user: UserRecord): Promise<void> {
-  const item: StoredUser = {
-    ...keys.user(user.userId),
-    ...keys.userEmail(user.email),
-    ...keys.userListing(user.email),
-    entity: 'user',
-    ...user,
+  const previous = await getUser(user.userId);
+  if ((await saveUser(user, previous)) === 'changed-meanwhile') {
+    throw new Error(`User ${user.userId} changed while it was being written`);
+  }
+}
+
+type WriteAction = NonNullable<
+  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
+>[number];
+
+/** DynamoDB's limit of actions in one transaction. */
+const TRANSACTION_LIMIT = 100;
+
+const userItem = (user: UserRecord): StoredUser => ({
+  ...keys.user(user.userId),
+  ...keys.userEmail(user.email),
+  ...keys.userListing(user.email),
+  entity: 'user',
+  ...user,
+});
+
+const memberPut = (orgId: string, userId: string): WriteAction => ({
+  Put: {
+    TableName: config.platformTable,
+    Item: { ...keys.member(orgId, userId), entity: 'member', orgId, userId },
+  },
+});
+
+const memberDelete = (orgId: string, userId: string): WriteAction => ({
+  Delete: { TableName: config.platformTable, Key: keys.member(orgId, userId) },
+});
+
+/** The record must still be what was read: absent, or with the same updatedAt. */
+function unchangedSince(previous: UserRecord | undefined) {
+  return previous
+    ? {
+        ConditionExpression: 'updatedAt = :previousUpdatedAt',
+        ExpressionAttributeValues: { ':previousUpdatedAt': previous.updatedAt },
+      }
+    : { ConditionExpression: 'attribute_not_exists(pk)' };
+}
+
+/**
+ * Writes the user record and its memberships in one transaction, provided the record is still
+ * `previous` (optimistic concurrency). Memberships are a lookup, the record decides: readers check
+ * each listed user's record, so the rare user with more than 99 organization changes has the rest
+ * applied in further transactions right after.
+ */
+export async function saveUser(
+  next: UserRecord,
+  previous: UserRecord | undefined,
+): Promise<'saved' | 'changed-meanwhile'> {
+  const nextOrgs = new Set(next.orgIds);
+  const memberships = [
+    ...[...nextOrgs].map((orgId) => memberPut(orgId, next.userId)),
+    ...[...new Set(previous?.orgIds ?? [])]
+      .filter((orgId) => !nextOrgs.has(orgId))
+      .map((orgId) => memberDelete(orgId, next.userId)),
+  ];
+  const record: WriteAction = {
+    Put: { TableName: config.platformTable, Item: userItem(next), ...unchangedSince(previous) },
   };
-  await dynamo().send(new PutCommand({ TableName: config.platformTable, Item: item }));
+  const first = memberships.slice(0, TRANSACTION_LIMIT - 1);
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: [record, ...first] }));
+  } catch (error) {
+    if (isConditionFailure(error)) return 'changed-meanwhile';
+    throw error;
+  }
+  await writeInChunks(memberships.slice(first.length));
+  return 'saved';
+}
+
+/** Deletes the user record and its memberships, provided the record is still `user`. */
+export async function deleteUserRecord(user: UserRecord): Promise<'deleted' | 'changed-meanwhile'> {
+  const memberships = [...new Set(user.orgIds)].map((orgId) => memberDelete(orgId, user.userId));
+  const record: WriteAction = {
+    Delete: { TableName: config.platformTable, Key: keys.user(user.userId), ...unchangedSince(user) },
+  };
+  const first = memberships.slice(0, TRANSACTION_LIMIT - 1);
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: [record, ...first] }));
+  } catch (error) {
+    if (isConditionFailure(error)) return 'changed-meanwhile';
+    throw error;
+  }
+  await writeInChunks(memberships.slice(first.length));
+  return 'deleted';
+}
+
+async function writeInChunks(actions: readonly WriteAction[]): Promise<void> {
+  for (let start = 0; start < actions.length; start += TRANSACTION_LIMIT) {
+    await dynamo().send(
+      new TransactWriteCommand({ TransactItems: actions.slice(start, start + TRANSACTION_LIMIT) }),
+    );
+  }
+}
+
+function isConditionFailure(error: unknown): boolean {
+  return (
+    error instanceof TransactionCanceledException &&
+    (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')
+  );
+}
+
+/** Ids of the users listed as members of an organization (a lookup: check each user's record). */
+export async function getMemberIds(orgId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let startKey: QueryCommandOutput['LastEvaluatedKey'];
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: config.platformTable,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.membersPartition(orgId) },
+        ProjectionExpression: 'userId',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    ids.push(...(page.Items ?? []).map((item) => String(item.userId)));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return ids;
+}
+
+/** The records of these users (consistent reads, 100 per request); unknown ids are left out. */
+export async function getUsers(userIds: readonly string[]): Promise<UserRecord[]> {
+  const unique = [...new Set(userIds)];
+  const users: UserRecord[] = [];
+  for (let start = 0; start < unique.length; start += 100) {
+    let request: BatchGetCommandOutput['UnprocessedKeys'] = {
+      [config.platformTable]: {
+        Keys: unique.slice(start, start + 100).map((userId) => keys.user(userId)),
+        ConsistentRead: true,
+      },
+    };
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      if (attempt === 8) throw new Error('User records could not be read: too many unprocessed keys');
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      const page: BatchGetCommandOutput = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+      users.push(...(page.Responses?.[config.platformTable] ?? []).map(fromItem));
+      request = page.UnprocessedKeys;
+    }
+  }
+  return users;
 }
 
 /**
