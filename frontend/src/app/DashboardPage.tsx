@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { useAccountMenu } from '../features/account';
 import { useLogoutMutation } from '../features/auth';
 import { TopBar } from '../features/shell';
 import { FloorHeader, OrganizationTree, useSelectedFloorId } from '../features/tree';
@@ -12,6 +13,7 @@ export const WELCOME_TEXT = 'Welcome to Argentum. Select an organization from th
 export function DashboardPage() {
   const user = useSessionUser();
   const logout = useLogoutMutation();
+  const account = useAccountMenu();
   const selectedFloorId = useSelectedFloorId();
   const sidebarId = useId();
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -34,7 +36,9 @@ export function DashboardPage() {
         onToggleSidebar={() => setDrawerOpen((open) => !open)}
         onLogOut={() => logout.mutate(user.id)}
         loggingOut={logout.isPending}
+        accountMenuItems={account.menuItems}
       />
+      {account.dialogs}
       <div className={styles.body}>
         <aside id={sidebarId} className={styles.sidebar} data-open={drawerOpen || undefined}>
           <OrganizationTree onFloorSelect={() => setDrawerOpen(false)} />

@@ -1,5 +1,5 @@
 import { createBrowserRouter } from 'react-router';
-import { LoginPage } from '../features/auth';
+import { LoginPage, RegisterPage, ResetPasswordPage } from '../features/auth';
 import { FullPageLoader } from '../shared/ui/FullPageLoader';
 import { DashboardPage } from './DashboardPage';
 import { RequireSession, SignedOutOnly, UnknownRoute } from './guards';
@@ -29,6 +29,9 @@ export const router = createBrowserRouter([
       </RequireSession>
     ),
   },
+  // Invite and reset links: public, and a signed-in user may open them too.
+  { path: '/register/:token', element: <RegisterPage /> },
+  { path: '/forgetPassword/:token', element: <ResetPasswordPage /> },
   {
     // Signed in or not. Loaded on demand: it is not part of the initial bundle.
     path: '/api-docs',

@@ -6,3 +6,20 @@ export const BACK_ONLINE_TEXT = 'Connectivity has been resume!';
 
 /** How long the "back online" banner stays (spec section 9). */
 export const BACK_ONLINE_BANNER_MS = 5000;
+
+// Accounts: registration, passwords and user name (specification sections 2, 5, 8 and 9).
+export const SOMETHING_WENT_WRONG_TEXT = 'Something went wrong';
+export const INVITE_EXPIRED_TEXT = 'Please request Admin the link has expired';
+export const PASSWORD_HINT_TEXT =
+  'Must be 8+ characters long and contain at least 1 upper case letter, 1 number, 1 special character';
+export const PASSWORDS_DONT_MATCH_TEXT = "Passwords Don't Match";
+export const PASSWORD_EMPTY_TEXT = 'Password can not empty';
+export const USERNAME_EMPTY_TEXT = 'User name can not be empty';
+export const FORGOT_PASSWORD_SENT_TEXT = 'Please check your email. Forget password Link has been sent.';
+export const FORGOT_PASSWORD_NOT_SENT_TEXT = 'Please check your email or try again.';
+export const PASSWORD_CHANGED_TEXT = 'Password Changed successfully.';
+export const PASSWORD_RESET_TEXT = 'Password changed successfully.';
+export const USERNAME_CHANGED_TEXT = 'Username Changed successfully.';
+/** The change-password modal closes this long after a success; the reset screen redirects after this. */
+export const PASSWORD_MODAL_CLOSE_MS = 1500;
+export const RESET_REDIRECT_MS = 2000;

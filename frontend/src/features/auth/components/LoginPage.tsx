@@ -4,6 +4,7 @@ import { ApiError } from '../../../shared/api/client';
 import { validateEmail } from '../../../shared/domain/email';
 import { PRODUCT_NAME } from '../../../shared/texts';
 import { useLoginMutation } from '../api/authApi';
+import { ForgotPasswordPanel } from './ForgotPasswordPanel';
 import styles from './LoginPage.module.css';
 
 export const LOGIN_FAILED_TEXT = 'The password and/or email entered is incorrect. Please try again';
@@ -14,6 +15,7 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [submitted, setSubmitted] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
 
   const emailError = submitted ? validateEmail(email) : null;
   const loginFailed = loginMutation.error instanceof ApiError && loginMutation.error.isClientError;
@@ -33,55 +35,62 @@ export function LoginPage() {
     <main className={styles.page}>
       <title>{`Sign in · ${PRODUCT_NAME}`}</title>
       <Card variation="elevated" className={styles.card}>
-        <form noValidate onSubmit={handleSubmit} aria-labelledby="sign-in-heading">
-          <Flex direction="column" gap="1rem">
-            <div>
-              <Heading level={1} className={styles.product}>
-                {PRODUCT_NAME}
-              </Heading>
-              <Text id="sign-in-heading" as="p" className={styles.subtitle}>
-                Sign in to your account
-              </Text>
-            </div>
+        {forgotOpen ? (
+          <ForgotPasswordPanel onBack={() => setForgotOpen(false)} />
+        ) : (
+          <form noValidate onSubmit={handleSubmit} aria-labelledby="sign-in-heading">
+            <Flex direction="column" gap="1rem">
+              <div>
+                <Heading level={1} className={styles.product}>
+                  {PRODUCT_NAME}
+                </Heading>
+                <Text id="sign-in-heading" as="p" className={styles.subtitle}>
+                  Sign in to your account
+                </Text>
+              </div>
 
-            {loginFailed && (
-              <Alert variation="error" role="alert">
-                {LOGIN_FAILED_TEXT}
-              </Alert>
-            )}
+              {loginFailed && (
+                <Alert variation="error" role="alert">
+                  {LOGIN_FAILED_TEXT}
+                </Alert>
+              )}
 
-            <TextField
-              label="Email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              inputMode="email"
-              autoFocus
-              ref={emailRef}
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              hasError={emailError !== null}
-              errorMessage={emailError ?? undefined}
-            />
-            <PasswordField
-              label="Password"
-              name="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              showPasswordButtonLabel="Show password"
-            />
-            <Button
-              type="submit"
-              variation="primary"
-              isFullWidth
-              isLoading={loginMutation.isPending}
-              loadingText="Signing in…"
-            >
-              Sign in
-            </Button>
-          </Flex>
-        </form>
+              <TextField
+                label="Email"
+                name="email"
+                type="email"
+                autoComplete="username"
+                inputMode="email"
+                autoFocus
+                ref={emailRef}
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+                hasError={emailError !== null}
+                errorMessage={emailError ?? undefined}
+              />
+              <PasswordField
+                label="Password"
+                name="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+                showPasswordButtonLabel="Show password"
+              />
+              <Button
+                type="submit"
+                variation="primary"
+                isFullWidth
+                isLoading={loginMutation.isPending}
+                loadingText="Signing in…"
+              >
+                Sign in
+              </Button>
+              <Button type="button" variation="link" size="small" onClick={() => setForgotOpen(true)}>
+                Forgot password?
+              </Button>
+            </Flex>
+          </form>
+        )}
       </Card>
     </main>
   );

@@ -1,4 +1,5 @@
 import { Menu, MenuButton, MenuItem } from '@aws-amplify/ui-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { roleName } from '../../../shared/domain/roles';
 import { useSessionUser } from '../../../shared/session/sessionStore';
@@ -13,9 +14,18 @@ interface TopBarProps {
   onToggleSidebar: () => void;
   onLogOut: () => void;
   loggingOut: boolean;
+  /** Account entries (Change Username, Change Password) the app composes into the user menu. */
+  accountMenuItems?: ReactNode;
 }
 
-export function TopBar({ sidebarId, sidebarOpen, onToggleSidebar, onLogOut, loggingOut }: TopBarProps) {
+export function TopBar({
+  sidebarId,
+  sidebarOpen,
+  onToggleSidebar,
+  onLogOut,
+  loggingOut,
+  accountMenuItems,
+}: TopBarProps) {
   const user = useSessionUser();
   const displayName = user.userName || user.email;
 
@@ -63,6 +73,7 @@ export function TopBar({ sidebarId, sidebarOpen, onToggleSidebar, onLogOut, logg
             )}
             <span className={styles.menuMeta}>{roleName(user.roles)}</span>
           </div>
+          {accountMenuItems}
           <MenuItem onClick={onLogOut} isDisabled={loggingOut}>
             Log out
           </MenuItem>

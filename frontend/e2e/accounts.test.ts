@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { decodeJwt, importJWK, type JWK, SignJWT } from 'jose';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMailbox } from '../../infra/local/ses-capture';
+import { call, createUser, signIn as apiSignIn, stack } from '../../functions/test/support/api';
+import { launchBrowser, screenshot } from './browser';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/** The link in the newest captured mail to this address. */
+async function mailedLink(email: string, route: 'register' | 'forgetPassword'): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const mail = readMailbox(stack.mailDir).find((m) => m.to.includes(email));
+    const link = new RegExp(`\\S+/${route}/[A-Za-z0-9_-]+`).exec(mail?.text ?? '')?.[0];
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`No ${route} mail to ${email}`);
+}
+
+async function signIn(page: Page, origin: string, email: string, password: string) {
+  await page.goto(`${origin}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/home/);
+}
+
+async function openAccountMenuItem(page: Page, item: 'Change Username' | 'Change Password' | 'Log out') {
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
+/**
+ * An access token of this user that the pool really signed but that has expired: cognito-local signs
+ * with the key shipped in its package, so the test can sign one dated an hour ago.
+ */
+async function expiredAccessTokenOf(email: string, password: string): Promise<string> {
+  const { accessToken } = await apiSignIn(email, password);
+  const require = createRequire(import.meta.url);
+  const { jwk } = JSON.parse(
+    readFileSync(require.resolve('cognito-local/lib/keys/cognitoLocal.private.json'), 'utf8'),
+  ) as { jwk: JWK };
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ ...decodeJwt(accessToken), iat: now - 3700, exp: now - 100 })
+    .setProtectedHeader({ alg: 'RS256', kid: 'CognitoLocal' })
+    .sign(await importJWK(jwk, 'RS256'));
+}
+
+/** Sends the next request to `path` with this token instead of the one the app holds. */
+async function swapTokenOnce(page: Page, path: string, token: string) {
+  let swapped = false;
+  await page.route(`**${path}`, async (route) => {
+    if (swapped) return route.continue();
+    swapped = true;
+    await route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${token}` } });
+  });
+}
+
+describe('accounts in the browser', () => {
+  it('invite -> mail -> register -> sign in: the new user sees only the invited organization', async () => {
+    const email = `invitee-${randomUUID().slice(0, 8)}@example.com`;
+    const { accessToken } = await apiSignIn('admin@example.com');
+    const sent = await call(
+      '/api/dashboard/sendInviteUserEmail',
+      { email, organizationId: ['org-demo'], organizationName: ['Demo Org'] },
+      { token: accessToken },
+    );
+    expect(sent.status).toBe(200);
+    const link = await mailedLink(email, 'register');
+    const origin = new URL(link).origin;
+
+    const { context, page, errors } = await newPage();
+    await page.goto(link);
+    const emailField = page.getByLabel('Email');
+    await expect.poll(() => emailField.inputValue()).toBe(email);
+    expect(await emailField.getAttribute('readonly')).not.toBeNull();
+    await page.getByText('Demo Org').waitFor();
+
+    await page.getByLabel('User name').fill('Ivy Invitee');
+    const password = page.getByLabel('Password', { exact: true });
+    await password.fill('abcdefghi1');
+    await page.getByText('Password strength: Medium').waitFor();
+    await password.fill('Ivy-Passw0rd!');
+    await page.getByText('Password strength: Strong').waitFor();
+    await page
+      .getByText(
+        'Must be 8+ characters long and contain at least 1 upper case letter, 1 number, 1 special character',
+      )
+      .waitFor();
+    await screenshot(page, 'accounts-register');
+
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/login$/);
+    await screenshot(page, 'accounts-registered-login');
+
+    await signIn(page, origin, email, 'Ivy-Passw0rd!');
+    await page.getByRole('button', { name: 'Demo Org' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Other Org' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Account menu for Ivy Invitee' }).waitFor();
+    await screenshot(page, 'accounts-invitee-home');
+
+    // The link was used: opening it again says it expired.
+    await openAccountMenuItem(page, 'Log out');
+    await page.waitForURL(/\/login/);
+    await page.goto(link);
+    await page.getByText('Please request Admin the link has expired').waitFor();
+    await screenshot(page, 'accounts-register-expired');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('forgot password -> mail -> reset -> sign in with the new password', async () => {
+    const user = await createUser(0, ['org-demo'], 'Forgetful Fay');
+    const { context, page, errors } = await newPage();
+    await page.goto(`${stack.url}/login`);
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('Please Enter email.').waitFor();
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('Please Enter valid email.').waitFor();
+    await page.getByLabel('Email').fill(user.email.toUpperCase());
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('Please check your email. Forget password Link has been sent.').waitFor();
+    await screenshot(page, 'accounts-forgot-sent');
+
+    const link = await mailedLink(user.email, 'forgetPassword');
+    await page.goto(link);
+    await page.getByLabel('New password').fill('Reset-Passw0rd!');
+    await page.getByLabel('Confirm password').fill('Reset-Passw0rd');
+    await page.getByText("Passwords Don't Match").waitFor();
+    await screenshot(page, 'accounts-reset-mismatch');
+    await page.getByLabel('Confirm password').fill('Reset-Passw0rd!');
+    expect(await page.getByText("Passwords Don't Match").count()).toBe(0);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed successfully.').waitFor();
+    await screenshot(page, 'accounts-reset-done');
+    await page.waitForURL(/\/login$/, { timeout: 10_000 });
+
+    await signIn(page, new URL(link).origin, user.email, 'Reset-Passw0rd!');
+    await page.getByRole('button', { name: 'Account menu for Forgetful Fay' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('changes the user name and the password from the account menu', async () => {
+    const user = await createUser(1, ['org-demo'], 'Menu Max');
+    const { context, page, errors } = await newPage();
+    await signIn(page, stack.url, user.email, user.password);
+
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Change Username' }).waitFor();
+    await page.getByRole('menuitem', { name: 'Change Password' }).waitFor();
+    await screenshot(page, 'accounts-menu');
+    await page.getByRole('menuitem', { name: 'Change Username' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Change Username' });
+    const nameField = dialog.getByLabel('User name');
+    await expect.poll(() => nameField.inputValue()).toBe('Menu Max');
+    await nameField.fill('');
+    await dialog.getByText('User name can not be empty').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Update' }).isDisabled()).toBe(true);
+    await screenshot(page, 'accounts-username-empty');
+    await nameField.fill('Maxine Renamed');
+    await dialog.getByRole('button', { name: 'Update' }).click();
+    await page.getByText('Username Changed successfully.').waitFor();
+    await page.getByRole('button', { name: 'Account menu for Maxine Renamed' }).waitFor();
+    await screenshot(page, 'accounts-username-changed');
+
+    await openAccountMenuItem(page, 'Change Password');
+    const passwordDialog = page.getByRole('dialog', { name: 'Change Password' });
+    await passwordDialog.getByRole('button', { name: 'Change password' }).click();
+    await passwordDialog.getByText('Password can not empty').waitFor();
+    await passwordDialog.getByLabel('Old password').fill('Wrong-Passw0rd!');
+    await passwordDialog.getByLabel('New password').fill('Menu-Passw0rd!');
+    await passwordDialog.getByRole('button', { name: 'Change password' }).click();
+    await passwordDialog.getByText('Something went wrong').waitFor();
+    await screenshot(page, 'accounts-password-wrong-old');
+    await passwordDialog.getByLabel('Old password').fill(user.password);
+    await passwordDialog.getByRole('button', { name: 'Change password' }).click();
+    await passwordDialog.getByText('Password Changed successfully.').waitFor();
+    await screenshot(page, 'accounts-password-changed');
+    // The modal closes 1.5 s after the success.
+    await passwordDialog.waitFor({ state: 'hidden', timeout: 5_000 });
+
+    await openAccountMenuItem(page, 'Log out');
+    await page.waitForURL(/\/login/);
+    await signIn(page, stack.url, user.email, 'Menu-Passw0rd!');
+    await page.getByRole('button', { name: 'Account menu for Maxine Renamed' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('refreshes an expired access token and retries; logs out when the refresh token is revoked', async () => {
+    const user = await createUser(0, ['org-demo'], 'Session Sam');
+    const { context, page, errors } = await newPage();
+    const refreshes: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/refreshToken')) refreshes.push(response.status());
+    });
+
+    // The tree's first call after sign-in carries an expired token: 401 (expired), refresh, retry.
+    await swapTokenOnce(
+      page,
+      '/api/dashboard/getUsersOrganisations',
+      await expiredAccessTokenOf(user.email, user.password),
+    );
+    await page.goto(`${stack.url}/login`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    refreshes.length = 0; // the refresh at load, without a cookie, is not the one under test
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Demo Org' }).waitFor();
+    expect(refreshes).toEqual([200]);
+
+    // Revoke the browser's refresh token (as a sign-out elsewhere would), then expire the access token.
+    const cookie = (await context.cookies()).find((c) => c.name === 'refreshToken');
+    expect(cookie).toBeDefined();
+    const revoked = await call('/api/userLogout', {}, { cookie: `refreshToken=${cookie?.value}` });
+    expect(revoked.status).toBe(200);
+    await swapTokenOnce(page, '/api/changeUsername', await expiredAccessTokenOf(user.email, user.password));
+    await openAccountMenuItem(page, 'Change Username');
+    await page.getByRole('dialog', { name: 'Change Username' }).getByLabel('User name').fill('Never Saved');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.waitForURL(/\/login$/);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    // The refused refresh, then (the page reloads on /login) the load-time attempt, refused too.
+    expect(refreshes.slice(0, 2)).toEqual([200, 401]);
+    expect(refreshes.slice(2).every((status) => status === 401)).toBe(true);
+    await screenshot(page, 'accounts-session-expired');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,41 @@
+import { MenuItem } from '@aws-amplify/ui-react';
+import { useCallback, useState } from 'react';
+import { AccountDialog } from './AccountDialog';
+import { ChangePasswordForm } from './ChangePasswordForm';
+import { ChangeUsernameForm } from './ChangeUsernameForm';
+
+type OpenDialog = 'username' | 'password' | null;
+
+/**
+ * The account entries of the user menu and their dialogs. The app layer places `menuItems` in the
+ * top bar's user menu and renders `dialogs` once.
+ */
+export function useAccountMenu() {
+  const [open, setOpen] = useState<OpenDialog>(null);
+  const close = useCallback(() => setOpen(null), []);
+
+  // Sized like the menu's own items: the menu sizes only its direct children.
+  const menuItems = (
+    <>
+      <MenuItem size="small" onClick={() => setOpen('username')}>
+        Change Username
+      </MenuItem>
+      <MenuItem size="small" onClick={() => setOpen('password')}>
+        Change Password
+      </MenuItem>
+    </>
+  );
+
+  const dialogs = (
+    <>
+      <AccountDialog title="Change Username" open={open === 'username'} onClose={close}>
+        <ChangeUsernameForm onDone={close} />
+      </AccountDialog>
+      <AccountDialog title="Change Password" open={open === 'password'} onClose={close}>
+        <ChangePasswordForm onDone={close} />
+      </AccountDialog>
+    </>
+  );
+
+  return { menuItems, dialogs };
+}

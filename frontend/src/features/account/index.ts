@@ -1,0 +1,1 @@
+export { useAccountMenu } from './components/AccountMenu';

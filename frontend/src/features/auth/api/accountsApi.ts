@@ -1,0 +1,93 @@
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import { apiPost } from '../../../shared/api/client';
+import { normalizeEmail } from '../../../shared/domain/email';
+
+/** What an invite (or reset) link stands for (specification: token lookup result). */
+export interface TokenLookup {
+  email: string;
+  organizationId: string[];
+  organizationName: string;
+}
+
+function parseLookup(body: unknown): TokenLookup {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  return {
+    email: typeof value.email === 'string' ? value.email : '',
+    organizationId: Array.isArray(value.organizationId)
+      ? value.organizationId.filter((id): id is string => typeof id === 'string')
+      : [],
+    organizationName: typeof value.organizationName === 'string' ? value.organizationName : '',
+  };
+}
+
+export const accountTokenQueries = {
+  lookup: (token: string) =>
+    queryOptions({
+      queryKey: ['account-token', token] as const,
+      queryFn: async ({ signal }) =>
+        parseLookup(
+          await apiPost<unknown>('/api/confirmUser', { userToken: token }, { signal, silent: true }),
+        ),
+      // A link is either usable or not; asking again does not change the answer.
+      retry: false,
+      staleTime: Infinity,
+      gcTime: 0,
+    }),
+};
+
+export interface RegistrationInput {
+  token: string;
+  userName: string;
+  password: string;
+  lookup: TokenLookup;
+}
+
+export function useRegisterMutation() {
+  return useMutation({
+    mutationFn: ({ token, userName, password, lookup }: RegistrationInput) =>
+      apiPost<unknown>(
+        '/api/registerUser',
+        {
+          user: {
+            userName,
+            password,
+            email: lookup.email,
+            orgIds: lookup.organizationId,
+            organizationName: lookup.organizationName,
+            token,
+          },
+        },
+        { silent: true },
+      ),
+  });
+}
+
+export function useForgotPasswordMutation() {
+  return useMutation({
+    mutationFn: (email: string) =>
+      apiPost<unknown>(
+        '/api/dashboard/forgetPasswordEmail',
+        { user: { email: normalizeEmail(email) } },
+        { silent: true },
+      ),
+  });
+}
+
+export function useResetPasswordMutation() {
+  return useMutation({
+    mutationFn: ({
+      token,
+      password,
+      confirmation,
+    }: {
+      token: string;
+      password: string;
+      confirmation: string;
+    }) =>
+      apiPost<unknown>(
+        '/api/setForgetPassword',
+        { user: { token, password }, confirmNewPass: confirmation },
+        { silent: true },
+      ),
+  });
+}

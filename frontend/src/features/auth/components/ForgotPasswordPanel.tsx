@@ -1,0 +1,86 @@
+import { Alert, Button, Flex, Heading, Text, TextField } from '@aws-amplify/ui-react';
+import { useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '../../../shared/api/client';
+import { validateEmail } from '../../../shared/domain/email';
+import {
+  FORGOT_PASSWORD_NOT_SENT_TEXT,
+  FORGOT_PASSWORD_SENT_TEXT,
+  SOMETHING_WENT_WRONG_TEXT,
+} from '../../../shared/texts';
+import { useForgotPasswordMutation } from '../api/accountsApi';
+
+/** The forgot-password panel of the sign-in screen: mails a reset link. */
+export function ForgotPasswordPanel({ onBack }: { onBack: () => void }) {
+  const forgot = useForgotPasswordMutation();
+  const emailRef = useRef<HTMLInputElement>(null);
+  const [email, setEmail] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const emailError = submitted ? validateEmail(email) : null;
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (validateEmail(email) !== null) {
+      emailRef.current?.focus();
+      return;
+    }
+    forgot.mutate(email);
+  }
+
+  const failure =
+    forgot.error instanceof ApiError && forgot.error.status !== 0
+      ? FORGOT_PASSWORD_NOT_SENT_TEXT
+      : forgot.error
+        ? SOMETHING_WENT_WRONG_TEXT
+        : null;
+
+  return (
+    <form noValidate onSubmit={handleSubmit} aria-labelledby="forgot-heading">
+      <Flex direction="column" gap="1rem">
+        <div>
+          <Heading level={2} id="forgot-heading" fontSize="1.25rem">
+            Forgot password
+          </Heading>
+          <Text as="p" color="font.secondary" margin="0.25rem 0 0">
+            Enter the e-mail address of your account and we will send you a link to choose a new password.
+          </Text>
+        </div>
+        {forgot.isSuccess && (
+          <Alert variation="success" role="status">
+            {FORGOT_PASSWORD_SENT_TEXT}
+          </Alert>
+        )}
+        {failure && (
+          <Alert variation="error" role="alert">
+            {failure}
+          </Alert>
+        )}
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          autoFocus
+          ref={emailRef}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          hasError={emailError !== null}
+          errorMessage={emailError ?? undefined}
+        />
+        <Button
+          type="submit"
+          variation="primary"
+          isFullWidth
+          isLoading={forgot.isPending}
+          loadingText="Sending…"
+        >
+          Send reset link
+        </Button>
+        <Button type="button" variation="link" size="small" onClick={onBack}>
+          Back to sign in
+        </Button>
+      </Flex>
+    </form>
+  );
+}
