@@ -77,6 +77,8 @@ const userPoolAdminActions = [
   'cognito-idp:AdminSetUserPassword',
   'cognito-idp:AdminUpdateUserAttributes',
   'cognito-idp:AdminUserGlobalSignOut',
+  // The password rules are read from the pool, so the API can explain a refused password up front.
+  'cognito-idp:DescribeUserPool',
   'cognito-idp:ListUsers',
 ];
 
