@@ -1,8 +1,11 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useAccountMenu } from '../features/account';
 import { useLogoutMutation } from '../features/auth';
+import { OrgLogo, orgLogoQueries } from '../features/org-logo';
+import { PlatformSettings } from '../features/settings';
 import { TopBar } from '../features/shell';
-import { FloorHeader, OrganizationTree, useSelectedFloorId } from '../features/tree';
+import { findFloor, FloorHeader, OrganizationTree, treeQueries, useSelectedFloorId } from '../features/tree';
 import { useSessionUser } from '../shared/session/sessionStore';
 import { PRODUCT_NAME } from '../shared/texts';
 import styles from './DashboardPage.module.css';
@@ -15,6 +18,14 @@ export function DashboardPage() {
   const logout = useLogoutMutation();
   const account = useAccountMenu();
   const selectedFloorId = useSelectedFloorId();
+  const queryClient = useQueryClient();
+  const organizations = useQuery(treeQueries.organizations()).data ?? [];
+  // The logo of the selected floor's organization, else of the user's first organization.
+  const logoOrgId =
+    (selectedFloorId !== null && findFloor(organizations, selectedFloorId)?.organization.orgID) ||
+    organizations.find((o) => o.orgID === user.org[0])?.orgID ||
+    organizations[0]?.orgID;
+  const logoOrgName = organizations.find((o) => o.orgID === logoOrgId)?.orgName;
   const sidebarId = useId();
   const [drawerOpen, setDrawerOpen] = useState(false);
 
@@ -37,11 +48,24 @@ export function DashboardPage() {
         onLogOut={() => logout.mutate(user.id)}
         loggingOut={logout.isPending}
         accountMenuItems={account.menuItems}
+        logo={logoOrgId && <OrgLogo key={logoOrgId} orgId={logoOrgId} orgName={logoOrgName} />}
       />
       {account.dialogs}
       <div className={styles.body}>
         <aside id={sidebarId} className={styles.sidebar} data-open={drawerOpen || undefined}>
-          <OrganizationTree onFloorSelect={() => setDrawerOpen(false)} />
+          <OrganizationTree
+            onFloorSelect={() => setDrawerOpen(false)}
+            headerActions={
+              user.roles > 1 && (
+                <PlatformSettings
+                  organizations={organizations}
+                  onLogoUploaded={(orgId) =>
+                    void queryClient.invalidateQueries({ queryKey: orgLogoQueries.logo(orgId).queryKey })
+                  }
+                />
+              )
+            }
+          />
         </aside>
         {drawerOpen && (
           <button

@@ -23,3 +23,27 @@ export const USERNAME_CHANGED_TEXT = 'Username Changed successfully.';
 /** The change-password modal closes this long after a success; the reset screen redirects after this. */
 export const PASSWORD_MODAL_CLOSE_MS = 1500;
 export const RESET_REDIRECT_MS = 2000;
+
+// Platform Settings: user administration and organization logos (spec sections 2, 5, 8 and 9).
+export const SETTINGS_SOMETHING_WRONG_TEXT = 'Something went wrong.';
+export const INVITE_EMAIL_EMPTY_TEXT = 'Please enter an email address';
+export const INVITE_USER_EXISTS_TEXT = 'User already exist in the organization.';
+export const USER_ROLE_UPDATED_TEXT = 'User role updated.';
+export const USER_DELETED_TEXT = 'User deleted successfully.';
+export const CHANGE_USER_ACCESS_TITLE = 'Change User Access';
+export const DELETE_USER_TITLE = 'Delete User';
+export const deleteUserQuestion = (name: string) => `Are you sure you want to delete (${name})?`;
+export const LOGO_SELECT_ORGANIZATION_LABEL = 'Please select organization';
+export const LOGO_DROP_TEXT = "Drag 'n' drop organization Logo here, or click to select organization Logo";
+export const LOGO_DRAGGING_TEXT = 'Release to drop the organization Logo here';
+export const LOGO_TOO_LARGE_TEXT = 'File size too large!.';
+export const LOGO_INVALID_TYPE_TEXT = 'Invalid file type';
+export const LOGO_NO_ORGANIZATION_TEXT = 'Please try again by selecting organization';
+export const LOGO_UPLOADED_TEXT = 'Organization Logo uploaded successfully.';
+
+/** Users grid page size (spec section 9). */
+export const USERS_PAGE_SIZE = 5;
+/** How long the invite success check shows (spec section 9). */
+export const INVITE_SUCCESS_MS = 5000;
+/** Largest logo in bytes (spec section 9). */
+export const LOGO_MAX_BYTES = 10_000_000;

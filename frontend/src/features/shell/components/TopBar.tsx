@@ -16,6 +16,8 @@ interface TopBarProps {
   loggingOut: boolean;
   /** Account entries (Change Username, Change Password) the app composes into the user menu. */
   accountMenuItems?: ReactNode;
+  /** The organization logo the app composes next to the product name. */
+  logo?: ReactNode;
 }
 
 export function TopBar({
@@ -25,6 +27,7 @@ export function TopBar({
   onLogOut,
   loggingOut,
   accountMenuItems,
+  logo,
 }: TopBarProps) {
   const user = useSessionUser();
   const displayName = user.userName || user.email;
@@ -45,6 +48,7 @@ export function TopBar({
       <Link to="/home" className={styles.brand}>
         {PRODUCT_NAME}
       </Link>
+      {logo && <div className={styles.logo}>{logo}</div>}
 
       <div className={styles.actions}>
         <Link to="/api-docs" className={styles.navLink} aria-label="API documentation">

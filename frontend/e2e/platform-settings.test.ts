@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { deflateSync, crc32 } from 'node:zlib';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import '../../functions/test/support/provided';
+import { getUser } from '../../functions/src/stores/users';
+import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
+import { launchBrowser, screenshot } from './browser';
+
+const stack = inject('stack');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signIn(page: Page, email: string, password = stack.demoPassword) {
+  await page.goto(`${stack.url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/home/);
+}
+
+/** A 48x48 PNG: a dark blue square with a light stripe, enough to see in the top bar. */
+function pngLogo(): Buffer {
+  const size = 48;
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows: number[] = [];
+  for (let y = 0; y < size; y++) {
+    rows.push(0);
+    for (let x = 0; x < size; x++) {
+      const stripe = y > 18 && y < 30;
+      rows.push(...(stripe ? [240, 190, 40] : [30, 80, 160]));
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** Pages through the users grid until the row of this e-mail shows. */
+async function findUserRow(dialog: Locator, email: string): Promise<Locator> {
+  const row = dialog.getByRole('row').filter({ hasText: email });
+  const next = dialog.getByRole('button', { name: /next page/i });
+  for (let page = 0; page < 50; page++) {
+    if ((await row.count()) > 0) return row;
+    if ((await next.count()) === 0 || (await next.isDisabled())) break;
+    await next.click();
+  }
+  throw new Error(`${email} is not in the users grid`);
+}
+
+const toast = (page: Page, text: string) => page.getByRole('status').getByText(text, { exact: true });
+
+describe('Platform Settings in the browser', () => {
+  it('lets the admin invite, manage and delete users and upload a logo that shows in the top bar', async () => {
+    const name = `Pat ${randomUUID().slice(0, 6)}`;
+    const target = await createUser(1, ['org-demo'], name);
+    const targetSession = await apiSignIn(target.email, target.password);
+
+    const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await signIn(page, 'admin@example.com');
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Platform Settings' });
+    await settings.waitFor();
+    expect(await settings.getByRole('tab', { name: 'Invite Users' }).getAttribute('aria-selected')).toBe(
+      'true',
+    );
+
+    // Invite Users: Send waits for an e-mail and an organization; the validation texts show.
+    const email = settings.getByLabel('Email');
+    const send = settings.getByRole('button', { name: 'Send' });
+    expect(await email.getAttribute('placeholder')).toMatch(/@example\.com$/);
+    expect(await send.isDisabled()).toBe(true);
+    await email.fill('someone');
+    await email.fill('');
+    await settings.getByText('Please enter an email address').waitFor();
+    await email.fill('not-an-email');
+    expect(await send.isDisabled()).toBe(true);
+    await settings.locator('label').filter({ hasText: 'Demo Org' }).click();
+    expect(await settings.getByRole('checkbox', { name: 'Demo Org' }).isChecked()).toBe(true);
+    await send.click();
+    await settings.getByText('Please Enter valid email.').waitFor();
+    await email.fill(target.email.toUpperCase());
+    await send.click();
+    await settings.getByText('User already exist in the organization.').waitFor();
+    await screenshot(page, 'settings-invite-validation');
+
+    const invitee = `invitee-${randomUUID().slice(0, 8)}@example.com`;
+    await email.fill(invitee.toUpperCase());
+    await send.click();
+    await settings.getByRole('status').getByText('Invitation sent').waitFor();
+    await screenshot(page, 'settings-invite-sent');
+
+    // Manage Users: the fresh user is listed; change their access.
+    await settings.getByRole('tab', { name: 'Manage Users' }).click();
+    for (const column of ['Name', 'Roles', 'Email', 'Organizations', 'Actions']) {
+      await settings.getByRole('columnheader', { name: column }).waitFor();
+    }
+    expect(await settings.getByRole('table').getByRole('row').count()).toBeLessThanOrEqual(6);
+    let row = await findUserRow(settings, target.email);
+    expect(await row.textContent()).toContain('Read/Write');
+    expect(await row.textContent()).toContain('Demo Org');
+    await screenshot(page, 'settings-manage-users');
+
+    await row.getByRole('button', { name: `Edit access of ${name}` }).click();
+    const access = page.getByRole('dialog', { name: 'Change User Access' });
+    await access.waitFor();
+    const roleOptions = await access.getByLabel('Access Role').locator('option').allTextContents();
+    expect(roleOptions).toEqual(['Read-only', 'Read/Write', 'Admin']);
+    await access.getByLabel('Access Role').selectOption({ label: 'Admin' });
+    expect(await access.getByRole('checkbox', { name: 'Demo Org' }).isChecked()).toBe(true);
+    await screenshot(page, 'settings-change-access');
+    await access.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'User role updated.').waitFor();
+    await access.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await getUser(target.userId))?.role).toBe(2);
+    row = await findUserRow(settings, target.email);
+    await expect.poll(() => row.textContent()).toContain('Admin');
+
+    // Delete them: the dialog asks, Yes deletes, and their next request is refused.
+    await row.getByRole('button', { name: `Delete ${name}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete User' });
+    await confirm.getByText(`Are you sure you want to delete (${name})?`).waitFor();
+    await screenshot(page, 'settings-delete-user');
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await toast(page, 'User deleted successfully.').waitFor();
+    await expect.poll(() => settings.getByRole('row').filter({ hasText: target.email }).count()).toBe(0);
+    expect(await getUser(target.userId)).toBeUndefined();
+    const refused = await call(
+      '/api/dashboard/getUsersOrganisations',
+      {},
+      { token: targetSession.accessToken },
+    );
+    expect(refused.status).toBe(401);
+
+    // Upload Logo: organization first, then a dropped image.
+    await settings.getByRole('tab', { name: 'Upload Logo' }).click();
+    const orgSelect = settings.getByLabel('Please select organization');
+    await orgSelect.waitFor();
+    const dropZone = settings.getByTestId('logo-drop-zone');
+    await settings
+      .getByText("Drag 'n' drop organization Logo here, or click to select organization Logo")
+      .waitFor();
+    await settings.getByTestId('logo-file-input').setInputFiles({
+      name: 'logo.png',
+      mimeType: 'image/png',
+      buffer: pngLogo(),
+    });
+    await settings.getByText('Please try again by selecting organization').waitFor();
+    await orgSelect.selectOption({ label: 'Demo Org' });
+    await settings.getByLabel('Organization', { exact: true }).waitFor();
+
+    await settings.getByTestId('logo-file-input').setInputFiles({
+      name: 'notes.png',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not an image'),
+    });
+    await settings.getByText('Invalid file type').waitFor();
+
+    const dataTransfer = await page.evaluateHandle((base64) => {
+      const transfer = new DataTransfer();
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      transfer.items.add(new File([bytes], 'logo.png', { type: 'image/png' }));
+      return transfer;
+    }, pngLogo().toString('base64'));
+    await dropZone.dispatchEvent('dragenter', { dataTransfer });
+    await settings.getByText('Release to drop the organization Logo here').waitFor();
+    await screenshot(page, 'settings-logo-dragging');
+    await dropZone.dispatchEvent('drop', { dataTransfer });
+    await toast(page, 'Organization Logo uploaded successfully.').waitFor();
+    await settings
+      .getByText("Drag 'n' drop organization Logo here, or click to select organization Logo")
+      .waitFor();
+    await screenshot(page, 'settings-logo-uploaded');
+
+    await settings.getByRole('button', { name: 'Close' }).click();
+    await settings.waitFor({ state: 'hidden' });
+    const logo = page.getByRole('banner').getByRole('img', { name: 'Demo Org logo' });
+    await logo.waitFor();
+    expect(await logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
+    await screenshot(page, 'topbar-logo');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows no Settings gear to a role-1 user', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, 'editor@example.com');
+    await page.getByRole('button', { name: 'Demo Org' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Settings' }).count()).toBe(0);
+    await screenshot(page, 'home-editor-no-settings');
+    await context.close();
+  });
+});

@@ -1,0 +1,34 @@
+import { queryOptions } from '@tanstack/react-query';
+import { ApiError, apiPost } from '../../../shared/api/client';
+
+/** What POST /api/dashboard/getOrgLogoFromS3 answers: `data` is a data URL, usable as an image source. */
+export interface OrgLogo {
+  data: string;
+  logoType: string;
+}
+
+async function fetchOrgLogo(orgId: string, signal: AbortSignal): Promise<OrgLogo | null> {
+  try {
+    return await apiPost<OrgLogo>(
+      '/api/dashboard/getOrgLogoFromS3',
+      { orgID: orgId },
+      { signal, silent: true },
+    );
+  } catch (error) {
+    // No logo is a normal state, not a failure.
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** The only place the logo's query keys are written. */
+export const orgLogoQueries = {
+  all: () => ['org-logo'] as const,
+  logo: (orgId: string) =>
+    queryOptions({
+      queryKey: [...orgLogoQueries.all(), orgId] as const,
+      queryFn: ({ signal }) => fetchOrgLogo(orgId, signal),
+      // Logos change rarely; an upload in this app invalidates the query.
+      staleTime: 10 * 60_000,
+    }),
+};

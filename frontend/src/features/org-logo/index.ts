@@ -1,0 +1,2 @@
+export { orgLogoQueries } from './api/orgLogoQueries';
+export { OrgLogo } from './components/OrgLogo';

@@ -1,0 +1,32 @@
+import type { RoleCode } from '../../../shared/domain/roles';
+
+/** An organization the administrator runs, as the settings need it (the app passes the tree's). */
+export interface AdminOrganization {
+  orgID: string;
+  orgName: string;
+}
+
+/** A user as POST /api/fetchUsers answers (see that route's summary in the API documentation). */
+export interface ManagedUser {
+  id: string;
+  userName: string;
+  email: string;
+  roles: RoleCode;
+  /** Organizations the user shares with the administrator. */
+  org: string[];
+  /** How many other organizations the user belongs to (not named). */
+  otherOrgCount: number;
+  editable: boolean;
+  deletable: boolean;
+}
+
+export interface AccessChange {
+  selectedUserId: string;
+  role: RoleCode;
+  editUserOrgIds: string[];
+}
+
+export interface Invitation {
+  email: string;
+  organizations: AdminOrganization[];
+}

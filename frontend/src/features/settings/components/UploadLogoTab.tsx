@@ -1,0 +1,162 @@
+import { Alert, Loader, SelectField } from '@aws-amplify/ui-react';
+import { useMutation } from '@tanstack/react-query';
+import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { ApiError } from '../../../shared/api/client';
+import {
+  LOGO_DRAGGING_TEXT,
+  LOGO_DROP_TEXT,
+  LOGO_INVALID_TYPE_TEXT,
+  LOGO_MAX_BYTES,
+  LOGO_NO_ORGANIZATION_TEXT,
+  LOGO_SELECT_ORGANIZATION_LABEL,
+  LOGO_TOO_LARGE_TEXT,
+  LOGO_UPLOADED_TEXT,
+  SETTINGS_SOMETHING_WRONG_TEXT,
+} from '../../../shared/texts';
+import { showToast } from '../../../shared/ui/toastStore';
+import { settingsMutations } from '../api/settingsApi';
+import type { AdminOrganization } from '../api/types';
+import styles from './Settings.module.css';
+
+const ONE_FILE_ONLY_TEXT = 'Please choose one file only.';
+
+function readAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => (typeof reader.result === 'string' ? resolve(reader.result) : reject(reader.error));
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
+    reader.readAsDataURL(file);
+  });
+}
+
+/** The warning for a logo the server refused, in the specification's words where it has them. */
+function uploadFailureText(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 413 || error.message === LOGO_TOO_LARGE_TEXT) return LOGO_TOO_LARGE_TEXT;
+    if (error.message === LOGO_INVALID_TYPE_TEXT) return LOGO_INVALID_TYPE_TEXT;
+  }
+  return SETTINGS_SOMETHING_WRONG_TEXT;
+}
+
+interface UploadLogoTabProps {
+  organizations: readonly AdminOrganization[];
+  /** Lets the app refresh what shows the logo. */
+  onUploaded?: (orgId: string) => void;
+}
+
+/** Upload Logo: pick an organization, then drop or choose one image (native drag and drop). */
+export function UploadLogoTab({ organizations, onUploaded }: UploadLogoTabProps) {
+  const upload = useMutation(settingsMutations.uploadLogo());
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [orgId, setOrgId] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const [warning, setWarning] = useState<string | null>(null);
+
+  const accept = async (files: FileList | null) => {
+    setWarning(null);
+    if (!files || files.length === 0) return;
+    if (files.length > 1) return setWarning(ONE_FILE_ONLY_TEXT);
+    const [file] = files;
+    if (!file) return;
+    if (!file.type.startsWith('image/')) return setWarning(LOGO_INVALID_TYPE_TEXT);
+    if (file.size > LOGO_MAX_BYTES) return setWarning(LOGO_TOO_LARGE_TEXT);
+    if (orgId === '') return setWarning(LOGO_NO_ORGANIZATION_TEXT);
+    let dataUrl: string;
+    try {
+      dataUrl = await readAsDataUrl(file);
+    } catch {
+      return setWarning(SETTINGS_SOMETHING_WRONG_TEXT);
+    }
+    const org = orgId;
+    upload.mutate(
+      { file: dataUrl, org },
+      {
+        onSuccess: () => {
+          showToast(LOGO_UPLOADED_TEXT, 'success');
+          onUploaded?.(org);
+        },
+        onError: (error) => setWarning(uploadFailureText(error)),
+      },
+    );
+  };
+
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    void accept(event.dataTransfer.files);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      inputRef.current?.click();
+    }
+  };
+
+  return (
+    <div className={styles.form}>
+      <SelectField
+        label={orgId === '' ? LOGO_SELECT_ORGANIZATION_LABEL : 'Organization'}
+        placeholder="Choose an organization"
+        value={orgId}
+        onChange={(event) => {
+          setOrgId(event.target.value);
+          setWarning(null);
+        }}
+      >
+        {organizations.map((organization) => (
+          <option key={organization.orgID} value={organization.orgID}>
+            {organization.orgName}
+          </option>
+        ))}
+      </SelectField>
+      <div
+        role="button"
+        tabIndex={0}
+        className={styles.dropZone}
+        data-dragging={dragging || undefined}
+        aria-busy={upload.isPending}
+        data-testid="logo-drop-zone"
+        onClick={() => inputRef.current?.click()}
+        onKeyDown={onKeyDown}
+        onDragEnter={(event) => {
+          event.preventDefault();
+          setDragging(true);
+          setWarning(null);
+        }}
+        onDragOver={(event) => {
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+        }}
+        onDragLeave={(event) => {
+          // Leaving for a child element is not leaving the zone.
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+        }}
+        onDrop={onDrop}
+      >
+        <svg width="36" height="36" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path d="M12 16V4M7 9l5-5 5 5M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" />
+        </svg>
+        <p>{dragging ? LOGO_DRAGGING_TEXT : LOGO_DROP_TEXT}</p>
+        <p className={styles.muted}>PNG, JPEG, GIF or WebP, up to 10 MB</p>
+        {upload.isPending && <Loader size="large" ariaLabel="Uploading" />}
+      </div>
+      <input
+        ref={inputRef}
+        type="file"
+        accept="image/png,image/jpeg,image/gif,image/webp"
+        hidden
+        data-testid="logo-file-input"
+        onChange={(event) => {
+          void accept(event.target.files);
+          event.target.value = '';
+        }}
+      />
+      {warning && (
+        <Alert variation="warning" role="alert">
+          {warning}
+        </Alert>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+export type { AdminOrganization } from './api/types';
+export { PlatformSettings } from './components/PlatformSettings';
