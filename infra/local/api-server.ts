@@ -174,7 +174,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
     try {
       body = await readBody(request, MAX_PAYLOAD_BYTES);
     } catch (error) {
-      if (error instanceof BodyTooLarge) return send(response, 413, { message: 'Request Entity Too Large' });
+      // The unread rest of the body would be taken for the next request: close the connection.
+      if (error instanceof BodyTooLarge)
+        return send(response, 413, { message: 'Request Entity Too Large' }, { connection: 'close' });
       throw error;
     }
     const event = toEvent(request, route, url, body, claims);

@@ -6,14 +6,20 @@ import {
   AdminGetUserCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { BatchWriteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '@argentum/functions/aws/clients';
 import { config } from '@argentum/functions/config';
 import { floorPlanKey } from '@argentum/functions/stores/files';
 import { deviceItem } from '@argentum/functions/stores/devices';
 import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
 import { dynamoTelemetryStore } from '@argentum/functions/stores/telemetry-dynamodb';
-import { putUser } from '@argentum/functions/stores/users';
+import { getUser, putUser } from '@argentum/functions/stores/users';
 import type { TelemetryPoint } from '@argentum/functions/domain/telemetry/telemetry';
 import {
   buildings,
@@ -28,7 +34,8 @@ import {
 } from './demo-data';
 
 const SEED_MARKER = { pk: 'META', sk: 'SEED' };
-const SEED_VERSION = 1;
+/** 2: users have per-organization membership items (written with the user record). */
+const SEED_VERSION = 2;
 
 /** Deterministic pseudo-random numbers, so every fresh start shows the same history. */
 function mulberry32(seed: number) {
@@ -80,6 +87,38 @@ async function ensureCognitoUser(cognito: CognitoIdentityProviderClient, email: 
   return sub;
 }
 
+/**
+ * Brings local data written by an earlier version up to date, keeping what the developer changed:
+ * every user record is saved again, which writes its organization memberships.
+ */
+async function upgradeLocalData(): Promise<void> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: config.platformTable,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :users',
+        ExpressionAttributeValues: { ':users': 'USERS' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const user = await getUser(String(item.userId));
+      if (user) await putUser(user);
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: config.platformTable,
+      Key: SEED_MARKER,
+      UpdateExpression: 'SET version = :version',
+      ExpressionAttributeValues: { ':version': SEED_VERSION },
+    }),
+  );
+}
+
 export interface SeedOptions {
   cognito: CognitoIdentityProviderClient;
   s3: S3Client;
@@ -92,7 +131,10 @@ export interface SeedOptions {
 /** Loads the demo data set once; later starts keep whatever the developer changed. */
 export async function seedDemoData(options: SeedOptions): Promise<boolean> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config.platformTable, Key: SEED_MARKER }));
-  if (Item) return false;
+  if (Item) {
+    if (Number(Item.version) < SEED_VERSION) await upgradeLocalData();
+    return false;
+  }
 
   await putAll([
     ...organizations.map(orgItem),
