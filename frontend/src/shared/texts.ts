@@ -47,3 +47,27 @@ export const USERS_PAGE_SIZE = 5;
 export const INVITE_SUCCESS_MS = 5000;
 /** Largest logo in bytes (spec section 9). */
 export const LOGO_MAX_BYTES = 10_000_000;
+
+// Organization tree editing (access-admin-notifications.md sections 2, 5 and 8).
+export const EDIT_ORGANIZATION_TEXT = 'Edit Organization';
+export const EDIT_ORGANIZATION_TOOLTIP =
+  'Enables you to add new Organizations,Buildings and floors to the platform as well as update and delete those';
+export const EDIT_DONE_TEXT = 'Done';
+export const CREATE_ORGANIZATION_TEXT = 'Create Organization';
+export const CREATE_BUILDING_TEXT = 'Create Building';
+export const CREATE_FLOOR_TEXT = 'Create Floor';
+export const ORGANIZATION_NAME_PLACEHOLDER = 'Organization name';
+export const ADD_BUILDING_PLACEHOLDER = 'Add Building';
+export const ADD_FLOOR_PLACEHOLDER = 'Add Floor';
+export const BUILDING_NAME_PLACEHOLDER = 'Building name';
+export const deleteNodeTitle = (name: string) => `Delete ${name}?`;
+export const DELETE_NODE_TEXT =
+  'Delete this Organization/Building/Floor permanently? This action cannot be undone.';
+export const ORGANIZATION_CREATED_TEXT = 'Organization has been created successfuly.';
+export const BUILDING_CREATED_TEXT = 'New Building has been created successfuly';
+export const FLOOR_CREATED_TEXT = 'New Floor has been created successfuly';
+export const ITEM_DELETED_TEXT = 'Item deleted successfully';
+export const FLOOR_NAME_UPDATED_TEXT = 'Floor name updated';
+export const ORGANIZATION_NAME_EMPTY_TEXT = 'Organization name can not be empty.';
+export const BUILDING_NAME_EMPTY_TEXT = 'Building name can not be empty.';
+export const FLOOR_NAME_EMPTY_TEXT = 'Floor name can not be empty.';

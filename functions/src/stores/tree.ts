@@ -97,6 +97,20 @@ async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveS
   return items;
 }
 
+const TREE_ATTRIBUTES = [
+  'entity',
+  'orgId',
+  'buildId',
+  'floorId',
+  'orgName',
+  'buildName',
+  'floorName',
+  'floorDevTypes',
+  'editMode',
+  'version',
+  'deletedAt',
+] as const;
+
 /** One organization's tree as stored, with the nodes whose delete is committed but not yet swept. */
 export interface TreeRead {
   /** Undefined when the organization does not exist or is deleted. */
@@ -110,6 +124,9 @@ export async function readOrganizationTree(orgId: string): Promise<TreeRead> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.orgPartition(orgId) },
+    // Only what the tree shows: a large tree reads (and unmarshals) far less.
+    ProjectionExpression: TREE_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(TREE_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
   });
   const tombstones = items
     .filter(isDeleted)
@@ -247,7 +264,7 @@ export async function createOrganization(
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          appendOrgIdToUser(creatorUserId, org.orgId, now),
+          ...appendOrgIdToUser(creatorUserId, org.orgId, now),
         ],
       }),
     );

@@ -197,15 +197,18 @@ export async function getUsers(userIds: readonly string[]): Promise<UserRecord[]
 }
 
 /**
- * A transaction item that adds an organization to a user's organizations (e.g. the one they just
- * created). It also sets updatedAt, so a concurrent read-modify-write of the record notices it.
+ * Transaction items that add an organization to a user's organizations (e.g. the one they just
+ * created), with the membership in step. updatedAt is set, so a concurrent saveUser notices it.
  */
-export const appendOrgIdToUser = (userId: string, orgId: string, now: string) => ({
-  Update: {
-    TableName: config.platformTable,
-    Key: keys.user(userId),
-    UpdateExpression: 'SET orgIds = list_append(if_not_exists(orgIds, :none), :added), updatedAt = :now',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':none': [], ':added': [orgId], ':now': now },
+export const appendOrgIdToUser = (userId: string, orgId: string, now: string): WriteAction[] => [
+  {
+    Update: {
+      TableName: config.platformTable,
+      Key: keys.user(userId),
+      UpdateExpression: 'SET orgIds = list_append(if_not_exists(orgIds, :none), :added), updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':none': [], ':added': [orgId], ':now': now },
+    },
   },
-});
+  memberPut(orgId, userId),
+];

@@ -1,8 +1,14 @@
 import { Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { useSessionUser } from '../../../shared/session/sessionStore';
+import { useTreeEditing } from '../api/treeEditing';
 import { findFloor, treeQueries } from '../api/treeQueries';
+import type { FloorLocation } from '../api/types';
+import { PencilIcon } from './editIcons';
 import styles from './FloorHeader.module.css';
+import { NameInput } from './NameInput';
 
 /** Heading of the main area for the selected floor: organization / building breadcrumb and floor name. */
 export function FloorHeader({ floorId }: { floorId: string }) {
@@ -43,7 +49,59 @@ export function FloorHeader({ floorId }: { floorId: string }) {
           <li aria-current="page">{floor.floorName}</li>
         </ol>
       </nav>
-      <h1 className={styles.title}>{floor.floorName}</h1>
+      <FloorTitle location={location} />
     </header>
+  );
+}
+
+/** The floor name; roles above 1 get an edit icon to rename it inline (saved on confirm). */
+function FloorTitle({ location }: { location: FloorLocation }) {
+  const user = useSessionUser();
+  const { renameFloor } = useTreeEditing();
+  const [editing, setEditing] = useState(false);
+  const { floor } = location;
+
+  if (editing) {
+    return (
+      <div className={styles.rename}>
+        <NameInput
+          type="floor"
+          placeholder="Floor name"
+          label="Floor name"
+          initialValue={floor.floorName}
+          depth={0}
+          onSubmit={async (floorName) => {
+            try {
+              await renameFloor.mutateAsync({
+                orgID: floor.orgID,
+                floorID: floor._id,
+                floorName,
+                version: floor.version,
+              });
+              return true;
+            } catch {
+              return false;
+            }
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      </div>
+    );
+  }
+  return (
+    <div className={styles.titleRow}>
+      <h1 className={styles.title}>{floor.floorName}</h1>
+      {user.roles > 1 && (
+        <button
+          type="button"
+          className={styles.editButton}
+          aria-label="Edit floor name"
+          title="Edit floor name"
+          onClick={() => setEditing(true)}
+        >
+          <PencilIcon size={16} />
+        </button>
+      )}
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { findFloor } from '../api/treeQueries';
 import type { Organization } from '../api/types';
 
@@ -21,6 +21,7 @@ function readStored(): ReadonlySet<string> | null {
  * Which organizations and buildings are open. Kept in sessionStorage so a reload keeps the tree as
  * the user left it; before the user touches the tree, organizations start open. The organization and
  * building of the selected floor are opened whenever the selection changes (e.g. a shared link).
+ * `toggle` keeps its identity, so rows that did not change need not render again.
  */
 export function useExpandedNodes(
   organizations: readonly Organization[] | undefined,
@@ -33,6 +34,10 @@ export function useExpandedNodes(
     () => stored ?? new Set((organizations ?? []).map((organization) => organization._id)),
     [stored, organizations],
   );
+  const current = useRef(expanded);
+  useEffect(() => {
+    current.current = expanded;
+  }, [expanded]);
 
   if (organizations && selectedFloorId !== null && selectedFloorId !== revealedFloorId) {
     setRevealedFloorId(selectedFloorId);
@@ -51,12 +56,20 @@ export function useExpandedNodes(
     }
   }, [stored]);
 
-  function toggle(id: string): void {
-    const next = new Set(expanded);
+  const toggle = useCallback((id: string) => {
+    const next = new Set(current.current);
     if (next.has(id)) next.delete(id);
     else next.add(id);
+    current.current = next;
     setStored(next);
-  }
+  }, []);
 
-  return { isExpanded: (id: string) => expanded.has(id), toggle };
+  const open = useCallback((id: string) => {
+    if (current.current.has(id)) return;
+    const next = new Set([...current.current, id]);
+    current.current = next;
+    setStored(next);
+  }, []);
+
+  return { expanded, toggle, open };
 }
