@@ -3,6 +3,8 @@ import { findFloor } from '../api/treeQueries';
 import type { Organization } from '../api/types';
 
 const STORAGE_KEY = 'argentum.tree.expanded';
+/** Up to this many organizations start open; a longer list starts collapsed, as an index. */
+const OPEN_BY_DEFAULT_MAX = 20;
 
 function readStored(): ReadonlySet<string> | null {
   try {
@@ -19,7 +21,8 @@ function readStored(): ReadonlySet<string> | null {
 
 /**
  * Which organizations and buildings are open. Kept in sessionStorage so a reload keeps the tree as
- * the user left it; before the user touches the tree, organizations start open. The organization and
+ * the user left it; before the user touches the tree, organizations start open (unless there are
+ * many). The organization and
  * building of the selected floor are opened whenever the selection changes (e.g. a shared link).
  * `toggle` keeps its identity, so rows that did not change need not render again.
  */
@@ -31,7 +34,13 @@ export function useExpandedNodes(
   const [revealedFloorId, setRevealedFloorId] = useState<string | null>(null);
 
   const expanded = useMemo(
-    () => stored ?? new Set((organizations ?? []).map((organization) => organization._id)),
+    () =>
+      stored ??
+      new Set(
+        organizations && organizations.length <= OPEN_BY_DEFAULT_MAX
+          ? organizations.map((organization) => organization._id)
+          : [],
+      ),
     [stored, organizations],
   );
   const current = useRef(expanded);

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { BatchWriteCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { cognito, dynamo } from '../functions/src/aws/clients';
+import { config } from '../functions/src/config';
+import { mapLimited } from '../functions/src/stores/concurrency';
+import { buildingItem, floorItem, orgItem } from '../functions/src/stores/tree';
+import { putUser } from '../functions/src/stores/users';
+import { launchBrowser } from '../frontend/e2e/browser';
+import { type Bench, quantile } from './types';
+
+/**
+ * The tree of a user with many organizations: 200 organizations x 10 buildings x 10 floors
+ * (22,200 nodes, 20,000 floors), seeded through the stores for a fresh user. Measures the one
+ * getUsersOrganisations call that loads it, and the sidebar rendering it in headless Chromium.
+ */
+const ORGS = 200;
+const BUILDINGS = 10;
+const FLOORS = 10;
+const API_SAMPLES = 40;
+const RENDER_RUNS = 5;
+
+async function seedTree(): Promise<string[]> {
+  const items: Record<string, unknown>[] = [];
+  const orgIds: string[] = [];
+  for (let o = 0; o < ORGS; o++) {
+    const orgId = `bench-org-${randomUUID()}`;
+    orgIds.push(orgId);
+    items.push(orgItem({ orgId, orgName: `Bench Org ${String(o).padStart(3, '0')}` }));
+    for (let b = 0; b < BUILDINGS; b++) {
+      const buildId = randomUUID();
+      items.push(buildingItem({ orgId, buildId, buildName: `Building ${b}` }));
+      for (let f = 0; f < FLOORS; f++) {
+        items.push(
+          floorItem({
+            orgId,
+            buildId,
+            floorId: randomUUID(),
+            floorName: `Floor ${f}`,
+            floorDevTypes: [1, 4, 5],
+            editMode: false,
+          }),
+        );
+      }
+    }
+  }
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  await mapLimited(batches, 8, async (batch) => {
+    let request: BatchWriteCommandOutput['UnprocessedItems'] = {
+      [config.platformTable]: batch.map((Item) => ({ PutRequest: { Item } })),
+    };
+    while (request && Object.keys(request).length > 0) {
+      request = (await dynamo().send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+    }
+  });
+  return orgIds;
+}
+
+async function createBenchUser(orgIds: string[]): Promise<{ email: string; password: string }> {
+  const email = `bench-tree-${randomUUID().slice(0, 8)}@example.com`;
+  const password = 'Bench-Passw0rd!';
+  await cognito().send(
+    new AdminCreateUserCommand({
+      UserPoolId: config.userPoolId,
+      Username: email,
+      MessageAction: 'SUPPRESS',
+      UserAttributes: [{ Name: 'email', Value: email }],
+    }),
+  );
+  await cognito().send(
+    new AdminSetUserPasswordCommand({
+      UserPoolId: config.userPoolId,
+      Username: email,
+      Password: password,
+      Permanent: true,
+    }),
+  );
+  const identity = await cognito().send(
+    new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }),
+  );
+  const userId = identity.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
+  if (!userId) throw new Error('the bench user has no sub');
+  const now = new Date().toISOString();
+  // Read-only: the render measured is the tree as most users see it (no edit controls).
+  await putUser({ userId, email, userName: 'Bench Tree', role: 0, orgIds, createdAt: now, updatedAt: now });
+  return { email, password };
+}
+
+/**
+ * Installed before the app loads: records long tasks, and the frame in which the tree is complete.
+ * Browser code is kept as text: the bench runs through a bundler whose helpers do not exist there.
+ */
+const probeScript = (expectedOrganizations: number) => `
+  (() => {
+    const probe = { longTasks: [], renderedAt: 0 };
+    window.__treeBench = probe;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+    const poll = () => {
+      if (document.querySelectorAll('button[aria-label^="Bench Org "]').length >= ${expectedOrganizations}) {
+        probe.renderedAt = performance.now();
+        return;
+      }
+      requestAnimationFrame(poll);
+    };
+    requestAnimationFrame(poll);
+  })();
+`;
+
+/** Read after the tree is shown: time from the tree's response to that frame, and the longest task meanwhile. */
+const resultScript = `
+  (() => {
+    const probe = window.__treeBench;
+    const tree = performance
+      .getEntriesByType('resource')
+      .find((e) => e.name.includes('/api/dashboard/getUsersOrganisations'));
+    const arrived = tree ? tree.responseEnd : 0;
+    const during = probe.longTasks.filter((t) => t.start + t.duration >= arrived && t.start <= probe.renderedAt);
+    return {
+      render: probe.renderedAt - arrived,
+      longest: Math.max(0, ...during.map((t) => t.duration)),
+      arrived,
+    };
+  })()
+`;
+
+const treeBench: Bench = async (ctx) => {
+  const orgIds = await seedTree();
+  const user = await createBenchUser(orgIds);
+  const token = await ctx.signIn(user.email, user.password);
+
+  // The API: one call loads the whole tree.
+  const call = async () => {
+    const started = performance.now();
+    const response = await fetch(`${ctx.url}/api/dashboard/getUsersOrganisations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{}',
+    });
+    const body = (await response.json()) as { organizations: { buildData: { floors: unknown[] }[] }[] };
+    const elapsed = performance.now() - started;
+    if (!response.ok) throw new Error(`getUsersOrganisations answered ${response.status}`);
+    return { elapsed, body };
+  };
+  const first = await call();
+  const floors = first.body.organizations.reduce(
+    (sum, o) => sum + o.buildData.reduce((s, b) => s + b.floors.length, 0),
+    0,
+  );
+  if (first.body.organizations.length !== ORGS || floors !== ORGS * BUILDINGS * FLOORS) {
+    throw new Error(`expected ${ORGS} organizations and ${ORGS * BUILDINGS * FLOORS} floors, got ${floors}`);
+  }
+  const samples: number[] = [];
+  for (let i = 0; i < API_SAMPLES; i++) samples.push((await call()).elapsed);
+
+  // The front end: sign in, then time from the tree's response to the frame that shows it complete.
+  const browser = await launchBrowser();
+  const renders: number[] = [];
+  const longest: number[] = [];
+  try {
+    for (let run = 0; run < RENDER_RUNS; run++) {
+      // A fresh context each run: no stored expansion, so every organization starts open.
+      // bypassCSP: the app's CSP forbids evaluating strings, which is how the probes are read.
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(`${ctx.url}/login`);
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.addInitScript({ content: probeScript(ORGS) });
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/home/);
+      // Measure a cold load of /home (the refresh cookie signs in), with the probes installed first.
+      await page.reload();
+      await page.waitForFunction('window.__treeBench && window.__treeBench.renderedAt > 0', undefined, {
+        timeout: 60_000,
+        polling: 100,
+      });
+      const result = (await page.evaluate(resultScript)) as {
+        render: number;
+        longest: number;
+        arrived: number;
+      };
+      if (!result.arrived) throw new Error('the tree request was not observed');
+      renders.push(result.render);
+      longest.push(result.longest);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+
+  return [
+    { name: 'Tree 200x10x10: getUsersOrganisations p50', value: quantile(samples, 0.5), unit: 'ms' },
+    {
+      name: 'Tree 200x10x10: getUsersOrganisations p99',
+      value: quantile(samples, 0.99),
+      unit: 'ms',
+      budget: { max: 500 },
+    },
+    {
+      name: 'Tree 200x10x10: sidebar render after the response (median)',
+      value: quantile(renders, 0.5),
+      unit: 'ms',
+      budget: { max: 500 },
+    },
+    {
+      name: 'Tree 200x10x10: longest main-thread task while rendering (median)',
+      value: quantile(longest, 0.5),
+      unit: 'ms',
+      budget: { max: 200 },
+    },
+  ];
+};
+
+export default treeBench;
