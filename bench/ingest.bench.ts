@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { connectAsync } from 'mqtt';
 import { topics } from '@argentum/events';
-import { dynamo } from '@argentum/functions/aws/clients';
+import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { devices } from '../infra/local/demo-data';
 import type { Bench } from './types';

@@ -5,7 +5,8 @@ import {
   AdminSetUserPasswordCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { BatchWriteCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { cognito, dynamo } from '../functions/src/aws/clients';
+import { cognito } from '../functions/src/aws/cognito';
+import { dynamo } from '../functions/src/aws/dynamo';
 import { config } from '../functions/src/config';
 import { mapLimited } from '../functions/src/stores/concurrency';
 import { buildingItem, floorItem, orgItem } from '../functions/src/stores/tree';

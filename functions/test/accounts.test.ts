@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { readMailbox } from '../../infra/local/ses-capture';
-import { dynamo } from '../src/aws/clients';
+import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import { epochSeconds, hashToken, newToken } from '../src/domain/auth/tokens';
 import { getAccountToken, putAccountToken } from '../src/stores/account-tokens';

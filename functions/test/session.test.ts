@@ -1,6 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { dynamo } from '../src/aws/clients';
+import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import { keys } from '../src/stores/keys';
 import { getUser, putUser } from '../src/stores/users';

@@ -13,7 +13,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '@argentum/functions/aws/clients';
+import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { floorPlanKey } from '@argentum/functions/stores/files';
 import { deviceItem } from '@argentum/functions/stores/devices';

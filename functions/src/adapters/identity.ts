@@ -11,7 +11,7 @@ import {
   UserNotFoundException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt } from 'jose';
-import { cognito } from '../aws/clients';
+import { cognito } from '../aws/cognito';
 import { config } from '../config';
 
 export interface SignedIn {

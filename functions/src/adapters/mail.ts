@@ -1,5 +1,5 @@
 import { SendEmailCommand } from '@aws-sdk/client-ses';
-import { ses } from '../aws/clients';
+import { ses } from '../aws/ses';
 import { config } from '../config';
 
 /** A message with an HTML part and a plain-text alternative; the HTML must already be escaped. */

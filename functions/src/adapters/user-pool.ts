@@ -1,5 +1,5 @@
 import { AdminDeleteUserCommand, UserNotFoundException } from '@aws-sdk/client-cognito-identity-provider';
-import { cognito } from '../aws/clients';
+import { cognito } from '../aws/cognito';
 import { config } from '../config';
 
 /** Administration of identities in the user pool (Cognito), as opposed to signing in. */

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws/clients';
+import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { keys } from './keys';
 

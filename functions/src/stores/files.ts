@@ -1,5 +1,5 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3 } from '../aws/clients';
+import { s3 } from '../aws/s3';
 import { config } from '../config';
 
 /** Object keys in the files bucket. */

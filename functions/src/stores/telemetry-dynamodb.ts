@@ -1,5 +1,5 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws/clients';
+import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { DAY_MS, HOUR_MS, type TelemetryPoint, type TelemetryStore } from '../domain/telemetry/telemetry';
 import { mapLimited } from './concurrency';

@@ -9,7 +9,8 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { dynamo, s3 } from '../aws/clients';
+import { dynamo } from '../aws/dynamo';
+import { s3 } from '../aws/s3';
 import { config } from '../config';
 import type { Building, Floor, Organization, TreeNode, TreeNodeKind } from '../domain/tree/tree';
 import { mapLimited } from './concurrency';

@@ -7,7 +7,7 @@ import {
   type QueryCommandOutput,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../aws/clients';
+import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { toRole } from '../domain/roles';
 import type { UserRecord } from '../domain/users/user';

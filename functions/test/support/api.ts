@@ -6,7 +6,7 @@ import {
   AdminGetUserCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { inject } from 'vitest';
-import { cognito } from '../../src/aws/clients';
+import { cognito } from '../../src/aws/cognito';
 import { config } from '../../src/config';
 import type { RoleNumber } from '../../src/domain/roles';
 import { putUser } from '../../src/stores/users';

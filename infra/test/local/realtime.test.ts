@@ -4,7 +4,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { topics } from '@argentum/events';
-import { dynamo } from '@argentum/functions/aws/clients';
+import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { keys } from '@argentum/functions/stores/keys';
 import { seriesKey } from '@argentum/functions/stores/telemetry-dynamodb';
