@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailbox } from '../../infra/local/ses-capture';
 import { call, createUser, signIn as apiSignIn, stack } from '../../functions/test/support/api';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, open, screenshot } from './browser';
 
 let browser: Browser;
 
@@ -37,7 +37,7 @@ async function mailedLink(email: string, route: 'register' | 'forgetPassword'): 
 }
 
 async function signIn(page: Page, origin: string, email: string, password: string) {
-  await page.goto(`${origin}/login`);
+  await open(page, `${origin}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -89,7 +89,7 @@ describe('accounts in the browser', () => {
     const origin = new URL(link).origin;
 
     const { context, page, errors } = await newPage();
-    await page.goto(link);
+    await open(page, link);
     const emailField = page.getByLabel('Email');
     await expect.poll(() => emailField.inputValue()).toBe(email);
     expect(await emailField.getAttribute('readonly')).not.toBeNull();
@@ -121,7 +121,7 @@ describe('accounts in the browser', () => {
     // The link was used: opening it again says it expired.
     await openAccountMenuItem(page, 'Log out');
     await page.waitForURL(/\/login/);
-    await page.goto(link);
+    await open(page, link);
     await page.getByText('Please request Admin the link has expired').waitFor();
     await screenshot(page, 'accounts-register-expired');
     expect(errors).toEqual([]);
@@ -131,7 +131,7 @@ describe('accounts in the browser', () => {
   it('forgot password -> mail -> reset -> sign in with the new password', async () => {
     const user = await createUser(0, ['org-demo'], 'Forgetful Fay');
     const { context, page, errors } = await newPage();
-    await page.goto(`${stack.url}/login`);
+    await open(page, `${stack.url}/login`);
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('Please Enter email.').waitFor();
@@ -144,7 +144,7 @@ describe('accounts in the browser', () => {
     await screenshot(page, 'accounts-forgot-sent');
 
     const link = await mailedLink(user.email, 'forgetPassword');
-    await page.goto(link);
+    await open(page, link);
     await page.getByLabel('New password').fill('Reset-Passw0rd!');
     await page.getByLabel('Confirm password').fill('Reset-Passw0rd');
     await page.getByText("Passwords Don't Match").waitFor();
@@ -224,7 +224,7 @@ describe('accounts in the browser', () => {
       '/api/dashboard/getUsersOrganisations',
       await expiredAccessTokenOf(user.email, user.password),
     );
-    await page.goto(`${stack.url}/login`);
+    await open(page, `${stack.url}/login`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     refreshes.length = 0; // the refresh at load, without a cookie, is not the one under test
     await page.getByLabel('Email').fill(user.email);

@@ -36,3 +36,17 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * Opens a URL and returns once the new document is committed; tests then wait for what they need.
+ * Waiting for `load` instead races with the router's start-up `history.replaceState`, which Playwright
+ * may report as an interrupted navigation when it comes before the load event.
+ */
+export async function open(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'commit' });
+}
+
+/** Reloads the page, with the same waiting rule as `open`. */
+export async function reload(page: Page): Promise<void> {
+  await page.reload({ waitUntil: 'commit' });
+}

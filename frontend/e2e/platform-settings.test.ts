@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import '../../functions/test/support/provided';
 import { getUser } from '../../functions/src/stores/users';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, open, screenshot } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 async function signIn(page: Page, email: string, password = stack.demoPassword) {
-  await page.goto(`${stack.url}/login`);
+  await open(page, `${stack.url}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import '../../functions/test/support/provided';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, open, reload, screenshot } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 async function signIn(page: Page, email: string) {
-  await page.goto(`${stack.url}/login`);
+  await open(page, `${stack.url}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(stack.demoPassword);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -30,7 +30,7 @@ describe('session in the browser', () => {
     page.on('pageerror', (e) => errors.push(e.message));
 
     // The sign-in panel is also shown at / (specification: routes).
-    await page.goto(`${stack.url}/`);
+    await open(page, `${stack.url}/`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await screenshot(page, 'login');
 
@@ -64,7 +64,7 @@ describe('session in the browser', () => {
     await screenshot(page, 'home-floor-selected');
 
     // The access token lives only in memory: after a reload the session comes back from the cookie.
-    await page.reload();
+    await reload(page);
     await page.getByRole('link', { name: 'Ground Floor' }).waitFor();
     expect(page.url()).toMatch(/\/home\?floor=flr-demo-ground/);
     expect(await page.evaluate(() => JSON.stringify(window.localStorage))).not.toMatch(/eyJ/);
@@ -75,7 +75,7 @@ describe('session in the browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
 
     // Signed out for real: a reload does not bring the session back.
-    await page.goto(`${stack.url}/home`);
+    await open(page, `${stack.url}/home`);
     await page.waitForURL(/\/login/);
     expect(errors).toEqual([]);
     await context.close();
@@ -99,7 +99,7 @@ describe('session in the browser', () => {
   it('renders the API documentation generated from the route table', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${stack.url}/api-docs`);
+    await open(page, `${stack.url}/api-docs`);
     await page.getByText('/api/dashboard/getUsersOrganisations').first().waitFor();
     await page.getByText('/integrations/ecobee/EcobeeSetTemperatureAndMode').first().waitFor();
     await screenshot(page, 'api-docs');

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, open, reload, screenshot } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${stack.url}/login`);
+  await open(page, `${stack.url}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -150,7 +150,7 @@ describe('editing the organization tree in the browser', () => {
     await screenshot(page, 'tree-edit-done');
 
     // Edits survive a reload (nothing was only local).
-    await page.reload();
+    await reload(page);
     await sidebar.getByText('No organizations yet').waitFor();
     expect(errors).toEqual([]);
     await context.close();
