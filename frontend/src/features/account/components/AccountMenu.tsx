@@ -1,6 +1,6 @@
 import { MenuItem } from '@aws-amplify/ui-react';
 import { useCallback, useState } from 'react';
-import { AccountDialog } from './AccountDialog';
+import { Dialog } from '../../../shared/ui/Dialog';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { ChangeUsernameForm } from './ChangeUsernameForm';
 
@@ -28,12 +28,12 @@ export function useAccountMenu() {
 
   const dialogs = (
     <>
-      <AccountDialog title="Change Username" open={open === 'username'} onClose={close}>
+      <Dialog title="Change Username" open={open === 'username'} onClose={close}>
         <ChangeUsernameForm onDone={close} />
-      </AccountDialog>
-      <AccountDialog title="Change Password" open={open === 'password'} onClose={close}>
+      </Dialog>
+      <Dialog title="Change Password" open={open === 'password'} onClose={close}>
         <ChangePasswordForm onDone={close} />
-      </AccountDialog>
+      </Dialog>
     </>
   );
 

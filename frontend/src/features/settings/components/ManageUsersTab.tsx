@@ -25,7 +25,7 @@ import {
 import { showToast } from '../../../shared/ui/toastStore';
 import { settingsMutations, settingsQueries } from '../api/settingsApi';
 import type { AdminOrganization, ManagedUser } from '../api/types';
-import { Dialog } from './Dialog';
+import { Dialog } from '../../../shared/ui/Dialog';
 import { OrganizationChecklist } from './OrganizationChecklist';
 import styles from './Settings.module.css';
 

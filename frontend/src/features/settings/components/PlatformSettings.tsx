@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { AdminOrganization } from '../api/types';
-import { Dialog } from './Dialog';
+import { Dialog } from '../../../shared/ui/Dialog';
 import { InviteUsersTab } from './InviteUsersTab';
 import { ManageUsersTab } from './ManageUsersTab';
 import styles from './Settings.module.css';

@@ -6,7 +6,7 @@ import { useSessionUser } from '../../../shared/session/sessionStore';
 import { useTreeEditing } from '../api/treeEditing';
 import { findFloor, treeQueries } from '../api/treeQueries';
 import type { FloorLocation } from '../api/types';
-import { PencilIcon } from './editIcons';
+import { PencilIcon } from '../../../shared/ui/icons';
 import styles from './FloorHeader.module.css';
 import { NameInput } from './NameInput';
 

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { validateNodeName } from '../api/treeEditing';
 import type { TreeNodeType } from '../api/types';
-import { CheckIcon, CloseIcon } from './editIcons';
+import { CheckIcon, CloseIcon } from '../../../shared/ui/icons';
 import styles from './OrganizationTree.module.css';
 
 interface NameInputProps {

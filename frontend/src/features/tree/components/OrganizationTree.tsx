@@ -16,12 +16,19 @@ import {
   EDIT_ORGANIZATION_TOOLTIP,
   ORGANIZATION_NAME_PLACEHOLDER,
 } from '../../../shared/texts';
-import { BuildingIcon, ChevronRightIcon, FloorIcon, OrganizationIcon } from '../../../shared/ui/icons';
 import { type CreateRequest, useTreeEditing } from '../api/treeEditing';
 import { findFloor, treeQueries } from '../api/treeQueries';
 import type { Building, Floor, Organization, TreeNodeRef, TreeNodeType } from '../api/types';
 import { DeleteDialog } from './DeleteDialog';
-import { CloseIcon, MoreIcon, PlusIcon } from './editIcons';
+import {
+  BuildingIcon,
+  ChevronRightIcon,
+  CloseIcon,
+  FloorIcon,
+  MoreIcon,
+  OrganizationIcon,
+  PlusIcon,
+} from '../../../shared/ui/icons';
 import { NameInput } from './NameInput';
 import styles from './OrganizationTree.module.css';
 import { floorHref, useSelectedFloorId } from './selection';

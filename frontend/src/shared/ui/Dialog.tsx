@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import styles from './Settings.module.css';
+import styles from './Dialog.module.css';
 
 interface DialogProps {
   open: boolean;
@@ -38,9 +38,9 @@ export function Dialog({ open, title, onClose, children, footer, size = 'small' 
       }}
     >
       {open && (
-        <div className={styles.dialogFrame}>
-          <header className={styles.dialogHeader}>
-            <h2 id={titleId} className={styles.dialogTitle}>
+        <div className={styles.frame}>
+          <header className={styles.header}>
+            <h2 id={titleId} className={styles.title}>
               {title}
             </h2>
             <button type="button" className={styles.closeButton} aria-label="Close" onClick={onClose}>
@@ -49,8 +49,8 @@ export function Dialog({ open, title, onClose, children, footer, size = 'small' 
               </svg>
             </button>
           </header>
-          <div className={styles.dialogBody}>{children}</div>
-          {footer && <footer className={styles.dialogFooter}>{footer}</footer>}
+          <div className={styles.body}>{children}</div>
+          {footer && <footer className={styles.footer}>{footer}</footer>}
         </div>
       )}
     </dialog>
