@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  AdminCreateUserCommand,
-  AdminGetUserCommand,
-  AdminSetUserPasswordCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
 import { BatchWriteCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { cognito } from '../functions/src/aws/cognito';
 import { dynamo } from '../functions/src/aws/dynamo';
 import { config } from '../functions/src/config';
 import { mapLimited } from '../functions/src/stores/concurrency';
 import { buildingItem, floorItem, orgItem } from '../functions/src/stores/tree';
-import { putUser } from '../functions/src/stores/users';
+import { createPlatformUser } from '../functions/src/domain/users/create-user';
 import { launchBrowser } from '../frontend/e2e/browser';
 import { type Bench, quantile } from './types';
 
@@ -65,30 +59,8 @@ async function seedTree(): Promise<string[]> {
 async function createBenchUser(orgIds: string[]): Promise<{ email: string; password: string }> {
   const email = `bench-tree-${randomUUID().slice(0, 8)}@example.com`;
   const password = 'Bench-Passw0rd!';
-  await cognito().send(
-    new AdminCreateUserCommand({
-      UserPoolId: config.userPoolId,
-      Username: email,
-      MessageAction: 'SUPPRESS',
-      UserAttributes: [{ Name: 'email', Value: email }],
-    }),
-  );
-  await cognito().send(
-    new AdminSetUserPasswordCommand({
-      UserPoolId: config.userPoolId,
-      Username: email,
-      Password: password,
-      Permanent: true,
-    }),
-  );
-  const identity = await cognito().send(
-    new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }),
-  );
-  const userId = identity.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
-  if (!userId) throw new Error('the bench user has no sub');
-  const now = new Date().toISOString();
   // Read-only: the render measured is the tree as most users see it (no edit controls).
-  await putUser({ userId, email, userName: 'Bench Tree', role: 0, orgIds, createdAt: now, updatedAt: now });
+  await createPlatformUser({ email, password, userName: 'Bench Tree', role: 0, orgIds });
   return { email, password };
 }
 

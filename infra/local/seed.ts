@@ -1,10 +1,3 @@
-import {
-  AdminCreateUserCommand,
-  AdminSetUserPasswordCommand,
-  type CognitoIdentityProviderClient,
-  UsernameExistsException,
-  AdminGetUserCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import {
   BatchWriteCommand,
@@ -20,6 +13,7 @@ import { deviceItem } from '@argentum/functions/stores/devices';
 import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
 import { dynamoTelemetryStore } from '@argentum/functions/stores/telemetry-dynamodb';
 import { getUser, putUser } from '@argentum/functions/stores/users';
+import { createPlatformUser } from '@argentum/functions/domain/users/create-user';
 import type { TelemetryPoint } from '@argentum/functions/domain/telemetry/telemetry';
 import {
   buildings,
@@ -55,38 +49,6 @@ async function putAll(items: Record<string, unknown>[]): Promise<void> {
   }
 }
 
-async function ensureCognitoUser(cognito: CognitoIdentityProviderClient, email: string, password: string) {
-  try {
-    await cognito.send(
-      new AdminCreateUserCommand({
-        UserPoolId: config.userPoolId,
-        Username: email,
-        MessageAction: 'SUPPRESS',
-        UserAttributes: [
-          { Name: 'email', Value: email },
-          { Name: 'email_verified', Value: 'true' },
-        ],
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof UsernameExistsException)) throw error;
-  }
-  await cognito.send(
-    new AdminSetUserPasswordCommand({
-      UserPoolId: config.userPoolId,
-      Username: email,
-      Password: password,
-      Permanent: true,
-    }),
-  );
-  const user = await cognito.send(
-    new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }),
-  );
-  const sub = user.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
-  if (!sub) throw new Error(`No sub for ${email}`);
-  return sub;
-}
-
 /**
  * Brings local data written by an earlier version up to date, keeping what the developer changed:
  * every user record is saved again, which writes its organization memberships.
@@ -120,7 +82,6 @@ async function upgradeLocalData(): Promise<void> {
 }
 
 export interface SeedOptions {
-  cognito: CognitoIdentityProviderClient;
   s3: S3Client;
   password: string;
   /** Days of telemetry history to generate. */
@@ -155,18 +116,7 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
   }
 
   const now = new Date().toISOString();
-  for (const demo of demoUsers) {
-    const userId = await ensureCognitoUser(options.cognito, demo.email, options.password);
-    await putUser({
-      userId,
-      email: demo.email,
-      userName: demo.userName,
-      role: demo.role,
-      orgIds: demo.orgIds,
-      createdAt: now,
-      updatedAt: now,
-    });
-  }
+  for (const demo of demoUsers) await createPlatformUser({ ...demo, password: options.password });
 
   // History at 15-minute intervals, ending now.
   const random = mulberry32(20261122);

@@ -164,7 +164,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         forcePathStyle: true,
       });
       seeded = await seedDemoData({
-        cognito,
         s3,
         password: options.demoPassword,
         historyDays: options.historyDays,

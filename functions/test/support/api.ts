@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  AdminCreateUserCommand,
-  AdminDeleteUserCommand,
-  AdminSetUserPasswordCommand,
-  AdminGetUserCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
 import { inject } from 'vitest';
-import { cognito } from '../../src/aws/cognito';
-import { config } from '../../src/config';
 import type { RoleNumber } from '../../src/domain/roles';
-import { putUser } from '../../src/stores/users';
+import { createPlatformUser } from '../../src/domain/users/create-user';
 import './provided';
 
 export const stack = inject('stack');
@@ -82,32 +74,6 @@ export async function createUser(
 ): Promise<TestUser> {
   const email = `test-${randomUUID().slice(0, 8)}@example.com`;
   const password = 'Test-Passw0rd!';
-  await cognito().send(
-    new AdminCreateUserCommand({
-      UserPoolId: config.userPoolId,
-      Username: email,
-      MessageAction: 'SUPPRESS',
-      UserAttributes: [{ Name: 'email', Value: email }],
-    }),
-  );
-  await cognito().send(
-    new AdminSetUserPasswordCommand({
-      UserPoolId: config.userPoolId,
-      Username: email,
-      Password: password,
-      Permanent: true,
-    }),
-  );
-  const identity = await cognito().send(
-    new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email }),
-  );
-  const userId = identity.UserAttributes?.find((a) => a.Name === 'sub')?.Value;
-  if (!userId) throw new Error('no sub');
-  const now = new Date().toISOString();
-  await putUser({ userId, email, userName, role, orgIds, createdAt: now, updatedAt: now });
+  const { userId } = await createPlatformUser({ email, password, userName, role, orgIds });
   return { userId, email, password };
-}
-
-export async function deleteIdentity(email: string): Promise<void> {
-  await cognito().send(new AdminDeleteUserCommand({ UserPoolId: config.userPoolId, Username: email }));
 }

@@ -1,4 +1,4 @@
-import { userPool } from '../../adapters/user-pool';
+import { identity } from '../../adapters/identity';
 import { mapLimited } from '../../stores/concurrency';
 import { deleteUserRecord, getMemberIds, getUser, getUsers, saveUser } from '../../stores/users';
 import { conflict, forbidden, notFound } from '../errors';
@@ -122,7 +122,7 @@ export async function deleteUsers(admin: AuthUser, userIds: readonly string[]): 
 
   for (const user of users) {
     // Identity first: if the record delete then fails, a retry finds the record and finishes.
-    await userPool.deleteIdentity(user.email);
+    await identity.deleteUser(user.email);
     if ((await deleteUserRecord(user)) === 'changed-meanwhile') throw conflict(CHANGED_MEANWHILE);
   }
 }
