@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiPost } from '../../../shared/api/client';
 import { normalizeEmail } from '../../../shared/domain/email';
-import { clearSession, establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
+import { establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
 
 export interface Credentials {
   email: string;
@@ -25,8 +25,9 @@ async function logout(userId: string): Promise<void> {
   try {
     await apiPost<unknown>('/api/userLogout', { id: userId });
   } finally {
-    clearSession();
-    // A full reload drops every cached query and in-memory state of the previous user.
+    // A full reload drops the session, every cached query and all in-memory state of the previous
+    // user. (Clearing the session first would also send the router to /login, a second navigation
+    // racing this one.)
     window.location.assign('/login');
   }
 }
