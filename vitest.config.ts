@@ -31,6 +31,9 @@ export default defineConfig({
           ],
           environment: 'node',
           globalSetup: ['infra/test/support/global-setup.ts'],
+          // The files share that stack and its demo users (a sign-out ends all of a user's sessions):
+          // they take turns, as they do anyway on a 2-core machine.
+          fileParallelism: false,
           setupFiles: ['infra/test/support/worker-env.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -8,7 +8,7 @@ import { epochSeconds, hashToken, newToken } from '../src/domain/auth/tokens';
 import { getAccountToken, putAccountToken } from '../src/stores/account-tokens';
 import { orgItem } from '../src/stores/tree';
 import { findUserByEmail, getUser } from '../src/stores/users';
-import { call, createUser, signIn, stack } from './support/api';
+import { call, createUser, nextSecond, signIn, stack } from './support/api';
 
 const PASSWORD_HINT =
   'Must be 8+ characters long and contain at least 1 upper case letter, 1 number, 1 special character';
@@ -269,10 +269,17 @@ describe('forgot and reset password', () => {
       status: 400,
       body: { message: 'Password can not empty' },
     });
+    const before = await signIn(user.email, user.password);
+    await nextSecond();
     expect(await reset(token, NEW_PASSWORD)).toMatchObject({
       status: 200,
       body: { message: 'Password changed successfully.' },
     });
+    // Whoever was signed in with the old password is signed out.
+    expect(
+      await call('/api/dashboard/getUsersOrganisations', {}, { token: before.accessToken }),
+    ).toMatchObject({ status: 401, body: { expired: true } });
+    expect((await call('/api/refreshToken', {}, { cookie: before.cookie })).status).toBe(401);
 
     expect((await call('/api/login', { user: { email: user.email, password: user.password } })).status).toBe(
       401,

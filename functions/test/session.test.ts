@@ -4,9 +4,10 @@ import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import { keys } from '../src/stores/keys';
 import { getUser, putUser } from '../src/stores/users';
-import { call, createUser, refreshCookieOf, signIn, stack } from './support/api';
+import { call, createUser, nextSecond, refreshCookieOf, signIn, stack } from './support/api';
 
 const SIGN_IN_FAILED = 'The password and/or email entered is incorrect. Please try again';
+const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 
 describe('sign-in', () => {
   it('returns an access token and the user, and puts the refresh token only in an httpOnly cookie', async () => {
@@ -83,14 +84,44 @@ describe('refresh and sign-out', () => {
     expect(forged.body).toEqual({ message: 'Your session has expired. Please sign in again.' });
   });
 
-  it('revokes the refresh token on sign-out and clears the cookie', async () => {
-    const session = await signIn('editor@example.com');
-    const out = await call('/api/userLogout', { id: session.user.id }, { cookie: session.cookie });
+  it('signs the user out everywhere: cookie cleared, every session refused, a new sign-in works', async () => {
+    const user = await createUser(1, ['org-demo']);
+    const here = await signIn(user.email, user.password);
+    const elsewhere = await signIn(user.email, user.password);
+    await nextSecond(); // sessions are told apart by their sign-in second (the token's auth_time)
+
+    const out = await call('/api/userLogout', { id: here.user.id }, { cookie: here.cookie });
     expect(out.status).toBe(200);
     expect(
       out.headers.getSetCookie().some((c) => c.startsWith('refreshToken=;') && /Max-Age=0/.test(c)),
     ).toBe(true);
-    expect((await call('/api/refreshToken', {}, { cookie: session.cookie })).status).toBe(401);
+    for (const session of [here, elsewhere]) {
+      const tree = await call('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken });
+      // Flagged like an expired token: the front end tries its refresh, which is refused too.
+      expect(tree).toMatchObject({ status: 401, body: { message: SESSION_EXPIRED, expired: true } });
+      expect(await call('/api/refreshToken', {}, { cookie: session.cookie })).toMatchObject({
+        status: 401,
+        body: { message: SESSION_EXPIRED },
+      });
+    }
+
+    const again = await signIn(user.email, user.password);
+    expect(
+      (await call('/api/dashboard/getUsersOrganisations', {}, { token: again.accessToken })).status,
+    ).toBe(200);
+  });
+
+  it('answers a sign-out without a cookie, or with a revoked one, and ends no session', async () => {
+    const user = await createUser(0, ['org-demo']);
+    const session = await signIn(user.email, user.password);
+    await nextSecond();
+    expect((await call('/api/userLogout', {})).status).toBe(200);
+    expect((await call('/api/userLogout', {}, { cookie: 'refreshToken=forged.token.value' })).status).toBe(
+      200,
+    );
+    expect(
+      (await call('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken })).status,
+    ).toBe(200);
   });
 });
 

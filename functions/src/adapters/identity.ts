@@ -3,6 +3,7 @@ import {
   AdminDeleteUserCommand,
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
+  AdminUserGlobalSignOutCommand,
   type AttributeType,
   DescribeUserPoolCommand,
   InitiateAuthCommand,
@@ -23,6 +24,8 @@ export interface SignedIn {
 export interface Refreshed {
   subject: string;
   accessToken: string;
+  /** When the session began (the token's `auth_time`, epoch seconds); refreshes keep it. */
+  authTime: number | undefined;
 }
 
 /** Errors that mean "these credentials do not sign anybody in", whatever Cognito calls them. */
@@ -97,7 +100,13 @@ export const identity = {
         }),
       );
       if (!result?.AccessToken) return undefined;
-      return { subject: subjectOf(result.AccessToken), accessToken: result.AccessToken };
+      const { sub, auth_time: authTime } = decodeJwt(result.AccessToken);
+      if (!sub) throw new Error('Access token without subject');
+      return {
+        subject: sub,
+        accessToken: result.AccessToken,
+        authTime: typeof authTime === 'number' ? authTime : undefined,
+      };
     } catch (error) {
       if (isRejectedCredential(error)) return undefined;
       throw error;
@@ -112,6 +121,17 @@ export const identity = {
       );
     } catch (error) {
       if (!isRejectedCredential(error)) throw error;
+    }
+  },
+
+  /** Revokes every refresh token of the user (Cognito global sign-out). Unknown users are ignored. */
+  async signOutEverywhere(email: string): Promise<void> {
+    try {
+      await cognito().send(
+        new AdminUserGlobalSignOutCommand({ UserPoolId: config.userPoolId, Username: email }),
+      );
+    } catch (error) {
+      if (!(error instanceof UserNotFoundException || isNamed(error, 'UserNotFoundException'))) throw error;
     }
   },
 

@@ -28,6 +28,8 @@ export class DomainError extends Error {
 
 /** The documented message for an unauthorized request. */
 export const UNAUTHORIZED_MESSAGE = 'User is unAuthorized';
+/** The answer when a session is over and the sign-in page is next. */
+export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 /** The documented message for a failure without a client-error status. */
 export const UNEXPECTED_MESSAGE = 'An unexpected error occured.';
 
@@ -37,3 +39,8 @@ export const unauthenticated = (message = UNAUTHORIZED_MESSAGE) =>
 export const forbidden = (message = UNAUTHORIZED_MESSAGE) => new DomainError('forbidden', message);
 export const notFound = (message: string) => new DomainError('not-found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
+/**
+ * The access token belongs to a session that has been ended (a sign-out, a password reset). Flagged
+ * like an expired token, so the front end tries its refresh and, when that is refused too, signs in.
+ */
+export const sessionEnded = () => new DomainError('unauthenticated', SESSION_EXPIRED, { expired: true });

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
-import { DomainError, forbidden, unauthenticated } from '../domain/errors';
+import { DomainError, forbidden, sessionEnded, unauthenticated } from '../domain/errors';
+import { sessionOpen } from '../domain/users/user';
 import { getUser } from '../stores/users';
 import { errorResponse } from './error-mapper';
 import { log } from './log';
@@ -86,10 +87,13 @@ export function authContext(route: Route): Middleware {
     before: async (request) => {
       request.context.user = undefined;
       if (route.access === 'public') return;
-      const subject = request.event.requestContext.authorizer?.jwt?.claims.sub;
+      const claims = request.event.requestContext.authorizer?.jwt?.claims;
+      const subject = claims?.sub;
       if (typeof subject !== 'string' || subject === '') throw unauthenticated();
       const user = await getUser(subject);
       if (!user) throw unauthenticated();
+      // A session the user has signed out of (or that a password reset ended) is over.
+      if (!sessionOpen(user, claims?.auth_time)) throw sessionEnded();
       if (user.role < route.access.minRole) throw forbidden();
       request.context.user = user;
     },

@@ -57,7 +57,8 @@ export const authRoutes = [
     path: '/api/userLogout',
     domain,
     access: 'public',
-    summary: 'Signs out: revokes the refresh token and clears the cookie.',
+    summary:
+      'Signs the user out everywhere: ends all their sessions (refresh tokens revoked) and clears the cookie.',
     request: body({ id: z.string().max(64).optional(), refreshToken: z.string().max(4096).optional() }),
     handler: async ({ cookies }) => {
       await signOut(cookies[REFRESH_COOKIE]);

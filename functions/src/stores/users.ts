@@ -1,4 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
@@ -6,6 +6,7 @@ import {
   QueryCommand,
   type QueryCommandOutput,
   TransactWriteCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -24,6 +25,7 @@ function fromItem(item: Record<string, unknown>): UserRecord {
     orgIds: Array.isArray(item.orgIds) ? item.orgIds.map(String) : [],
     createdAt: String(item.createdAt ?? ''),
     updatedAt: String(item.updatedAt ?? ''),
+    ...(typeof item.sessionsValidAfter === 'number' ? { sessionsValidAfter: item.sessionsValidAfter } : {}),
   };
 }
 
@@ -152,6 +154,34 @@ function isConditionFailure(error: unknown): boolean {
     error instanceof TransactionCanceledException &&
     (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')
   );
+}
+
+/**
+ * Ends every session of the user begun before `validAfter` (epoch seconds) and answers the updated
+ * user (undefined when there is no such user). updatedAt moves too, so a concurrent saveUser of an
+ * older read is refused rather than bringing the sessions back.
+ */
+export async function endSessionsBefore(
+  userId: string,
+  validAfter: number,
+  now: string,
+): Promise<UserRecord | undefined> {
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: config.platformTable,
+        Key: keys.user(userId),
+        UpdateExpression: 'SET sessionsValidAfter = :validAfter, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':validAfter': validAfter, ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? fromItem(Attributes) : undefined;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
 }
 
 /** Ids of the users listed as members of an organization (a lookup: check each user's record). */

@@ -77,3 +77,14 @@ export async function createUser(
   const { userId } = await createPlatformUser({ email, password, userName, role, orgIds });
   return { userId, email, password };
 }
+
+/**
+ * Waits until the clock is in the next whole second. Sessions are told apart by the second they
+ * began in (the token's `auth_time`), so a test that ends sessions first lets that second pass.
+ */
+export async function nextSecond(): Promise<void> {
+  const current = Math.floor(Date.now() / 1000);
+  while (Math.floor(Date.now() / 1000) === current) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+  }
+}

@@ -9,7 +9,7 @@ import { config } from '@argentum/functions/config';
 import { keys } from '@argentum/functions/stores/keys';
 import { seriesKey } from '@argentum/functions/stores/telemetry-dynamodb';
 import { readMailbox } from '../../local/ses-capture';
-import { signIn, stack } from '../../../functions/test/support/api';
+import { call, createUser, nextSecond, signIn, stack } from '../../../functions/test/support/api';
 
 const clients: MqttClient[] = [];
 afterEach(async () => {
@@ -153,6 +153,15 @@ describe('real-time access (the IoT custom authorizer guards the broker)', () =>
         reconnectPeriod: 0,
       }),
     ).rejects.toThrow();
+  });
+
+  it('refuses the access token of a session its user has signed out of', async () => {
+    const user = await createUser(0, ['org-demo']);
+    const session = await signIn(user.email, user.password);
+    expect((await browser(session.accessToken)).connected).toBe(true);
+    await nextSecond();
+    expect((await call('/api/userLogout', {}, { cookie: session.cookie })).status).toBe(200);
+    await expect(browser(session.accessToken)).rejects.toThrow();
   });
 
   it('does not let a browser publish commands or fake device confirmations', async () => {

@@ -150,6 +150,8 @@ async function createAccount(
     orgIds,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
+    // A revived identity's earlier sessions (from before its deletion) do not come back with it.
+    sessionsValidAfter: epochSeconds(now),
   };
   await putUser(user);
   return user;

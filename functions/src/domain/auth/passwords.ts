@@ -10,6 +10,7 @@ import { linkExpired } from './invitations';
 import { passwordResetMail } from './mail-templates';
 import { OLD_PASSWORD_WRONG, PASSWORDS_DONT_MATCH, RESET_LINK_EXPIRED } from './messages';
 import { assertAcceptablePassword, withPasswordPolicy } from './password-policy';
+import { endAllSessions } from './session';
 import { epochSeconds, hashToken, newToken, RESET_VALIDITY_SECONDS } from './tokens';
 
 /**
@@ -59,6 +60,8 @@ export async function resetPassword(
     await releaseAccountToken(tokenHash, claimId);
     throw error;
   }
+  // Whoever knew the old password is signed out everywhere.
+  await endAllSessions(user.userId, now);
 }
 
 /** The signed-in user changes their password; the old one is verified against the identity store. */

@@ -1,12 +1,12 @@
 import { identity } from '../../adapters/identity';
 import { config } from '../../config';
 import { REFRESH_COOKIE, serializeCookie } from '../../http/cookies';
-import { getUser } from '../../stores/users';
-import { unauthenticated } from '../errors';
-import { normalizeEmail, type SessionUser, toSessionUser } from '../users/user';
+import { endSessionsBefore, getUser } from '../../stores/users';
+import { SESSION_EXPIRED, unauthenticated } from '../errors';
+import { normalizeEmail, sessionOpen, type SessionUser, toSessionUser } from '../users/user';
+import { epochSeconds } from './tokens';
 
 export const SIGN_IN_FAILED = 'The password and/or email entered is incorrect. Please try again';
-export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 
 const COOKIE_PATH = '/api';
 
@@ -47,14 +47,30 @@ export async function refreshSession(refreshToken: string | undefined): Promise<
   const refreshed = await identity.refresh(refreshToken);
   if (!refreshed) throw unauthenticated(SESSION_EXPIRED);
   const user = await getUser(refreshed.subject);
-  if (!user) {
+  if (!user || !sessionOpen(user, refreshed.authTime)) {
     await identity.revoke(refreshToken);
     throw unauthenticated(SESSION_EXPIRED);
   }
   return { accessToken: refreshed.accessToken, user: toSessionUser(user) };
 }
 
-/** Ends the session: the refresh token is revoked, so neither it nor its access tokens work again. */
-export async function signOut(refreshToken: string | undefined): Promise<void> {
-  if (refreshToken) await identity.revoke(refreshToken);
+/**
+ * Signs the user out everywhere: every session they began until now is over (its access tokens are
+ * refused from the next request on, and on AWS its refreshes too), and this refresh token is revoked.
+ */
+export async function signOut(refreshToken: string | undefined, now = new Date()): Promise<void> {
+  if (!refreshToken) return;
+  // The refresh token names its user only to the identity store; one refresh tells who it is.
+  const session = await identity.refresh(refreshToken);
+  if (session) await endAllSessions(session.subject, now);
+  await identity.revoke(refreshToken);
+}
+
+/**
+ * Ends every session the user began until `now`: the API refuses their access tokens from the next
+ * request on, and Cognito revokes their refresh tokens.
+ */
+export async function endAllSessions(userId: string, now = new Date()): Promise<void> {
+  const user = await endSessionsBefore(userId, epochSeconds(now), now.toISOString());
+  if (user) await identity.signOutEverywhere(user.email);
 }

@@ -1,4 +1,5 @@
 import { getUser } from '../../stores/users';
+import { sessionOpen } from '../users/user';
 import { verifyAccessToken } from './access-token';
 
 /** How often a connected browser's access is checked again (IoT Core re-invokes the authorizer). */
@@ -19,7 +20,7 @@ export async function authorizeRealtime(token: string | undefined): Promise<Real
   const check = await verifyAccessToken(token);
   if (!check.ok || typeof check.claims.sub !== 'string') return undefined;
   const user = await getUser(check.claims.sub);
-  if (!user) return undefined;
+  if (!user || !sessionOpen(user, check.claims.auth_time)) return undefined;
   return { principalId: user.userId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 128), orgIds: user.orgIds };
 }
 

@@ -11,6 +11,11 @@ export interface UserRecord {
   orgIds: string[];
   createdAt: string;
   updatedAt: string;
+  /**
+   * Sessions begun before this moment (epoch seconds) are over: set when the user signs out (a sign-out
+   * ends every session of theirs) and when their password is reset.
+   */
+  sessionsValidAfter?: number;
 }
 
 /** The signed-in user every protected handler receives, read from the store on each request. */
@@ -32,5 +37,16 @@ export const toSessionUser = (user: AuthUser): SessionUser => ({
   roles: user.role,
   org: user.orgIds,
 });
+
+/**
+ * Whether a session begun at `authTime` (the token's `auth_time`, epoch seconds; API Gateway hands
+ * claims over as strings) is still open for this user. Cognito keeps `auth_time` across refreshes, so
+ * this ends the refreshed tokens of every session begun before the user's last sign-out too.
+ */
+export function sessionOpen(user: Pick<UserRecord, 'sessionsValidAfter'>, authTime: unknown): boolean {
+  if (user.sessionsValidAfter === undefined) return true;
+  const begun = typeof authTime === 'string' ? Number(authTime) : authTime;
+  return typeof begun === 'number' && Number.isFinite(begun) && begun >= user.sessionsValidAfter;
+}
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
