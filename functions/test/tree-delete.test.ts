@@ -11,7 +11,7 @@ import { deviceItem, getDevice } from '../src/stores/devices';
 import { floorPlanKey } from '../src/stores/files';
 import { keys } from '../src/stores/keys';
 import { readOrganizationTree } from '../src/stores/tree';
-import { getUser } from '../src/stores/users';
+import { getMemberIds, getUser } from '../src/stores/users';
 import { call, createUser, signIn } from './support/api';
 
 /** Deleting nodes with everything under them, and the resumption of an interrupted delete. */
@@ -188,10 +188,17 @@ describe('deleting', () => {
   it('deletes an organization with everything in it; other organizations are untouched', async () => {
     const admin = await newAdmin(['org-demo']);
     const { org, floors, devices } = await seededOrg(admin);
+    const member = await createUser(0, [org._id, 'org-demo']);
+    expect(await getMemberIds(org._id)).toHaveLength(2);
     await post(admin, '/api/dashboard/deleteOrgBuildFloor', { id: org._id, type: 'organization' });
 
     expect((await organizations(admin)).map((o) => o.orgID)).toEqual(['org-demo']);
     expect(await partitionItems(org._id)).toEqual([]);
+    // Its members lose it (record and membership); their other organizations stay.
+    expect(await getMemberIds(org._id)).toEqual([]);
+    for (const userId of [admin.userId, member.userId]) {
+      expect((await getUser(userId))?.orgIds).toEqual(['org-demo']);
+    }
     for (const floor of floors) expect(await planExists(org._id, floor._id)).toBe(false);
     for (const devID of devices) await expectOffFloor(devID, org._id);
     expect((await organizations(admin))[0]?.buildData[0]?.floors).toHaveLength(2);
@@ -240,6 +247,7 @@ describe('deleting', () => {
     // The next read hides it and finishes the sweep.
     expect(await organizations(admin)).toEqual([]);
     expect(await partitionItems(org._id)).toEqual([]);
+    expect((await getUser(admin.userId))?.orgIds).toEqual([]);
     for (const floor of floors) expect(await planExists(org._id, floor._id)).toBe(false);
     for (const devID of devices) await expectOffFloor(devID, org._id);
   });

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  DeleteCommand,
   type BatchGetCommandOutput,
   GetCommand,
   QueryCommand,
@@ -93,6 +94,12 @@ function unchangedSince(previous: UserRecord | undefined) {
     : { ConditionExpression: 'attribute_not_exists(pk)' };
 }
 
+/** A new updatedAt that always differs from the previous one (it is the concurrency token). */
+export function nextTimestamp(previous: string): string {
+  const now = new Date().toISOString();
+  return now === previous ? new Date(Date.parse(now) + 1).toISOString() : now;
+}
+
 /**
  * Writes the user record and its memberships in one transaction, provided the record is still
  * `previous` (optimistic concurrency). Memberships are a lookup, the record decides: readers check
@@ -182,6 +189,30 @@ export async function endSessionsBefore(
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
   }
+}
+
+/**
+ * Takes an organization (one being deleted) out of a user's organizations, membership included;
+ * retried when the record changes meanwhile. Idempotent: a user already without it is left alone.
+ */
+export async function removeOrganizationFromUser(userId: string, orgId: string): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const user = await getUser(userId);
+    if (!user?.orgIds.includes(orgId)) {
+      // A stale membership (its user is gone or no longer lists the organization): only the lookup goes.
+      await dynamo().send(
+        new DeleteCommand({ TableName: config.platformTable, Key: keys.member(orgId, userId) }),
+      );
+      return;
+    }
+    const next: UserRecord = {
+      ...user,
+      orgIds: user.orgIds.filter((id) => id !== orgId),
+      updatedAt: nextTimestamp(user.updatedAt),
+    };
+    if ((await saveUser(next, user)) === 'saved') return;
+  }
+  throw new Error(`User ${userId} kept changing while organization ${orgId} was taken out of it`);
 }
 
 /** Ids of the users listed as members of an organization (a lookup: check each user's record). */

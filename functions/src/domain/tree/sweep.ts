@@ -1,6 +1,7 @@
 import { log } from '../../http/log';
 import { moveDevicesOffFloor } from '../../stores/devices';
 import * as store from '../../stores/tree';
+import { getMemberIds, removeOrganizationFromUser } from '../../stores/users';
 import type { TreeNode } from './tree';
 
 export interface SweepOptions {
@@ -38,6 +39,10 @@ export async function sweepDeleted(node: TreeNode, options: SweepOptions = {}): 
       if (node.kind === 'organization') {
         for (const building of await store.listBuildings(node.orgId)) {
           await step(() => store.removeNodeItem(building));
+        }
+        // Nobody keeps access to an organization that no longer exists.
+        for (const userId of await getMemberIds(node.orgId)) {
+          await step(() => removeOrganizationFromUser(userId, node.orgId));
         }
       }
       await step(() => store.removeNodeItem(node));

@@ -1,6 +1,13 @@
 import { identity } from '../../adapters/identity';
 import { mapLimited } from '../../stores/concurrency';
-import { deleteUserRecord, getMemberIds, getUser, getUsers, saveUser } from '../../stores/users';
+import {
+  deleteUserRecord,
+  getMemberIds,
+  getUser,
+  getUsers,
+  nextTimestamp,
+  saveUser,
+} from '../../stores/users';
 import { conflict, forbidden, notFound } from '../errors';
 import { Role, type RoleNumber } from '../roles';
 import type { AuthUser, UserRecord } from './user';
@@ -125,10 +132,4 @@ export async function deleteUsers(admin: AuthUser, userIds: readonly string[]): 
     await identity.deleteUser(user.email);
     if ((await deleteUserRecord(user)) === 'changed-meanwhile') throw conflict(CHANGED_MEANWHILE);
   }
-}
-
-/** A new updatedAt that always differs from the previous one (it is the concurrency token). */
-function nextTimestamp(previous: string): string {
-  const now = new Date().toISOString();
-  return now === previous ? new Date(Date.parse(now) + 1).toISOString() : now;
 }
