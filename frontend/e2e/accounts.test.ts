@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailbox } from '../../infra/local/ses-capture';
 import { call, createUser, signIn as apiSignIn, stack } from '../../functions/test/support/api';
-import { launchBrowser, open, screenshot } from './browser';
+import { launchBrowser, open, screenshot, signIn } from './browser';
 
 let browser: Browser;
 
@@ -34,14 +34,6 @@ async function mailedLink(email: string, route: 'register' | 'forgetPassword'): 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`No ${route} mail to ${email}`);
-}
-
-async function signIn(page: Page, origin: string, email: string, password: string) {
-  await open(page, `${origin}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/home/);
 }
 
 async function openAccountMenuItem(page: Page, item: 'Change Username' | 'Change Password' | 'Log out') {

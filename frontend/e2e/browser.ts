@@ -50,3 +50,12 @@ export async function open(page: Page, url: string): Promise<void> {
 export async function reload(page: Page): Promise<void> {
   await page.reload({ waitUntil: 'commit' });
 }
+
+/** Signs in through the sign-in page of `origin` and waits for the home page. */
+export async function signIn(page: Page, origin: string, email: string, password: string): Promise<void> {
+  await open(page, `${origin}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/home/);
+}

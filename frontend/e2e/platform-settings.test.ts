@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import '../../functions/test/support/provided';
 import { getUser } from '../../functions/src/stores/users';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
-import { launchBrowser, open, screenshot } from './browser';
+import { launchBrowser, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -17,14 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function signIn(page: Page, email: string, password = stack.demoPassword) {
-  await open(page, `${stack.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/home/);
-}
 
 /** A 48x48 PNG: a dark blue square with a light stripe, enough to see in the top bar. */
 function pngLogo(): Buffer {
@@ -81,7 +73,7 @@ describe('Platform Settings in the browser', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await signIn(page, 'admin@example.com');
+    await signIn(page, stack.url, 'admin@example.com', stack.demoPassword);
 
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Platform Settings' });
@@ -210,7 +202,7 @@ describe('Platform Settings in the browser', () => {
   it('shows no Settings gear to a role-1 user', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await signIn(page, 'editor@example.com');
+    await signIn(page, stack.url, 'editor@example.com', stack.demoPassword);
     await page.getByRole('button', { name: 'Demo Org' }).waitFor();
     expect(await page.getByRole('button', { name: 'Settings' }).count()).toBe(0);
     await screenshot(page, 'home-editor-no-settings');

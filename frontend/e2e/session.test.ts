@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import '../../functions/test/support/provided';
-import { launchBrowser, open, reload, screenshot } from './browser';
+import { launchBrowser, open, reload, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -13,14 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function signIn(page: Page, email: string) {
-  await open(page, `${stack.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(stack.demoPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/home/);
-}
 
 describe('session in the browser', () => {
   it('signs the admin in, shows the tree, survives a reload through the refresh cookie, and signs out', async () => {
@@ -47,7 +39,7 @@ describe('session in the browser', () => {
       .toBe(1);
     await screenshot(page, 'login-failed');
 
-    await signIn(page, 'admin@example.com');
+    await signIn(page, stack.url, 'admin@example.com', stack.demoPassword);
     await page.getByText('Welcome to Argentum. Select an organization from the sidebar to start.').waitFor();
     await page.getByRole('button', { name: 'Demo Org' }).waitFor();
     const building = page.getByRole('button', { name: 'Headquarters' });
@@ -88,7 +80,7 @@ describe('session in the browser', () => {
     ] as const) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      await signIn(page, email);
+      await signIn(page, stack.url, email, stack.demoPassword);
       await page.getByRole('button', { name: visible }).waitFor();
       expect(await page.getByRole('button', { name: hidden }).count()).toBe(0);
       await screenshot(page, `home-${email.split('@')[0]}`);

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
-import { launchBrowser, open, reload, screenshot } from './browser';
+import { launchBrowser, reload, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -14,14 +14,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signIn(page: Page, email: string, password: string) {
-  await open(page, `${stack.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/home/);
-}
-
 const toast = (page: Page, text: string) => page.getByRole('status').getByText(text, { exact: true });
 
 describe('editing the organization tree in the browser', () => {
@@ -31,7 +23,7 @@ describe('editing the organization tree in the browser', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await signIn(page, admin.email, admin.password);
+    await signIn(page, stack.url, admin.email, admin.password);
     const sidebar = page.getByRole('navigation', { name: 'Organizations' });
     await sidebar.getByText('No organizations yet').waitFor();
 
@@ -183,7 +175,7 @@ describe('editing the organization tree in the browser', () => {
       const viewer = await createUser(role, [orgID]);
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
-      await signIn(page, viewer.email, viewer.password);
+      await signIn(page, stack.url, viewer.email, viewer.password);
       const sidebar = page.getByRole('navigation', { name: 'Organizations' });
       await sidebar.getByRole('button', { name: 'Viewer Building' }).click();
       const floorLink = sidebar.getByRole('link', { name: 'Viewer Floor' });
