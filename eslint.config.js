@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules', '**/dist', 'cdk.out', '.local', '**/*.d.ts', 'test-results'] },
+  { ignores: ['**/node_modules', '.tools', '**/dist', 'cdk.out', '.local', '**/*.d.ts', 'test-results'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
