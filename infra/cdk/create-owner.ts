@@ -9,7 +9,7 @@
  * environment so it does not land in the shell history; it must satisfy the pool's password policy.
  */
 import { parseArgs } from 'node:util';
-import { Role } from '@argentum/functions/domain/roles';
+import { Role } from '@argentum/events/contracts';
 import { createPlatformUser } from '@argentum/functions/domain/users/create-user';
 import { normalizeEmail } from '@argentum/functions/domain/users/user';
 

@@ -1,6 +1,6 @@
 import type { DataPoint, Device } from '@argentum/functions/stores/devices';
 import type { Building, Floor, Organization } from '@argentum/functions/domain/tree/tree';
-import type { RoleNumber } from '@argentum/functions/domain/roles';
+import type { RoleNumber } from '@argentum/events/contracts';
 
 /** The demo data set `npm start` loads on first start. Ids are readable so links can be shared. */
 export const organizations: Organization[] = [

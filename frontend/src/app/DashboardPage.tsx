@@ -7,7 +7,7 @@ import { PlatformSettings } from '../features/settings';
 import { TopBar } from '../features/shell';
 import { findFloor, FloorHeader, OrganizationTree, treeQueries, useSelectedFloorId } from '../features/tree';
 import { useSessionUser } from '../shared/session/sessionStore';
-import { PRODUCT_NAME } from '../shared/texts';
+import { PRODUCT_NAME } from '@argentum/events/contracts';
 import styles from './DashboardPage.module.css';
 
 export const WELCOME_TEXT = 'Welcome to Argentum. Select an organization from the sidebar to start.';

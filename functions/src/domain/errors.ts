@@ -1,3 +1,5 @@
+import { UNEXPECTED_ERROR_TEXT } from '@argentum/events/contracts';
+
 /**
  * Typed domain errors. Domain code throws these; the HTTP layer maps each kind to one status code
  * in one place (http/error-mapper.ts). The message is what the client may show.
@@ -31,7 +33,7 @@ export const UNAUTHORIZED_MESSAGE = 'User is unAuthorized';
 /** The answer when a session is over and the sign-in page is next. */
 export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 /** The documented message for a failure without a client-error status. */
-export const UNEXPECTED_MESSAGE = 'An unexpected error occured.';
+export const UNEXPECTED_MESSAGE = UNEXPECTED_ERROR_TEXT;
 
 export const validationError = (message: string) => new DomainError('validation', message);
 export const unauthenticated = (message = UNAUTHORIZED_MESSAGE) =>

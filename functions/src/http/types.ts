@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
-import type { RoleNumber } from '../domain/roles';
+import type { RoleNumber } from '@argentum/events/contracts';
 import type { AuthUser } from '../domain/users/user';
 
 /** The Lambdas the API is grouped into: one per domain (fewer cold starts, least-privilege IAM). */

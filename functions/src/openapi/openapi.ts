@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Route } from '../http/types';
-import { roleNames } from '../domain/roles';
+import { roleNames } from '@argentum/events/contracts';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import {
   setUserAccess,
 } from '../domain/users/administration';
 import { LOGO_UPLOADED, readOrgLogo, uploadOrgLogo } from '../domain/users/org-logo';
-import { toRole } from '../domain/roles';
+import { toRole } from '@argentum/events/contracts';
 import { inviteUser } from '../domain/auth/invitations';
 import { EMAIL_INVALID, INVITE_EMAIL_REQUIRED, INVITE_SENT } from '../domain/auth/messages';
 import { body, id } from '../http/schemas';

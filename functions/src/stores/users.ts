@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { toRole } from '../domain/roles';
+import { toRole } from '@argentum/events/contracts';
 import type { UserRecord } from '../domain/users/user';
 import { keys } from './keys';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import type { RoleNumber } from '../../src/domain/roles';
+import type { RoleNumber } from '@argentum/events/contracts';
 import { createPlatformUser } from '../../src/domain/users/create-user';
 import './provided';
 

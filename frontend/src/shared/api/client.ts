@@ -5,7 +5,7 @@ import {
   parseAuthResponse,
   type AuthResponse,
 } from '../session/sessionStore';
-import { UNEXPECTED_ERROR_TEXT } from '../texts';
+import { UNEXPECTED_ERROR_TEXT } from '@argentum/events/contracts';
 import { showToast } from '../ui/toastStore';
 
 /** A failed call. `status` is 0 when the server could not be reached. */

@@ -1,11 +1,11 @@
 import { useSyncExternalStore } from 'react';
-import { normalizeRole, type RoleCode } from '../domain/roles';
+import { toRole, type RoleNumber } from '@argentum/events/contracts';
 
 export interface SessionUser {
   id: string;
   userName: string;
   email: string;
-  roles: RoleCode;
+  roles: RoleNumber;
   /** Ids of the organizations the user may access. */
   org: string[];
 }
@@ -80,7 +80,7 @@ export function parseAuthResponse(body: unknown): AuthResponse | null {
       id: user.id,
       userName: typeof user.userName === 'string' ? user.userName : '',
       email: typeof user.email === 'string' ? user.email : '',
-      roles: normalizeRole(user.roles),
+      roles: toRole(user.roles),
       org: Array.isArray(user.org) ? user.org.filter((id): id is string => typeof id === 'string') : [],
     },
   };

@@ -12,7 +12,7 @@ import {
 import { getOrganizationTrees } from '../../stores/tree';
 import { findUserByEmail, getUser, putUser } from '../../stores/users';
 import { conflict, DomainError, forbidden, notFound, validationError } from '../errors';
-import { Role } from '../roles';
+import { Role } from '@argentum/events/contracts';
 import { type AuthUser, normalizeEmail, type UserRecord } from '../users/user';
 import { inviteMail } from './mail-templates';
 import {

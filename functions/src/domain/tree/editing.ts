@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as store from '../../stores/tree';
 import { conflict, forbidden, notFound, unauthenticated, validationError } from '../errors';
-import { Role } from '../roles';
+import { Role } from '@argentum/events/contracts';
 import type { AuthUser } from '../users/user';
 import {
   CHANGED_MEANWHILE_MESSAGE,

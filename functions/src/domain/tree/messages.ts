@@ -1,18 +1,28 @@
+import {
+  BUILDING_CREATED_TEXT,
+  BUILDING_NAME_EMPTY_TEXT,
+  FLOOR_CREATED_TEXT,
+  FLOOR_NAME_EMPTY_TEXT,
+  FLOOR_NAME_UPDATED_TEXT,
+  ITEM_DELETED_TEXT,
+  ORGANIZATION_CREATED_TEXT,
+  ORGANIZATION_NAME_EMPTY_TEXT,
+} from '@argentum/events/contracts';
 import type { TreeNodeKind } from './tree';
 
-/** Texts of the specification (access-admin-notifications.md), spelling included. */
+/** The tree's documented texts (from the contracts) and our own. */
 export const TREE_MESSAGES = {
-  organizationCreated: 'Organization has been created successfuly.',
-  buildingCreated: 'New Building has been created successfuly',
-  floorCreated: 'New Floor has been created successfuly',
-  deleted: 'Item deleted successfully',
-  floorRenamed: 'Floor name updated',
+  organizationCreated: ORGANIZATION_CREATED_TEXT,
+  buildingCreated: BUILDING_CREATED_TEXT,
+  floorCreated: FLOOR_CREATED_TEXT,
+  deleted: ITEM_DELETED_TEXT,
+  floorRenamed: FLOOR_NAME_UPDATED_TEXT,
 } as const;
 
 export const EMPTY_NAME_MESSAGES: Record<TreeNodeKind, string> = {
-  organization: 'Organization name can not be empty.',
-  building: 'Building name can not be empty.',
-  floor: 'Floor name can not be empty.',
+  organization: ORGANIZATION_NAME_EMPTY_TEXT,
+  building: BUILDING_NAME_EMPTY_TEXT,
+  floor: FLOOR_NAME_EMPTY_TEXT,
 };
 
 /** Texts of our own, for outcomes the specification does not cover. */

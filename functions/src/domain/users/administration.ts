@@ -1,3 +1,4 @@
+import { USER_DELETED_TEXT, USER_ROLE_UPDATED_TEXT } from '@argentum/events/contracts';
 import { identity } from '../../adapters/identity';
 import { mapLimited } from '../../stores/concurrency';
 import {
@@ -9,11 +10,11 @@ import {
   saveUser,
 } from '../../stores/users';
 import { conflict, forbidden, notFound } from '../errors';
-import { Role, type RoleNumber } from '../roles';
+import { Role, type RoleNumber } from '@argentum/events/contracts';
 import type { AuthUser, UserRecord } from './user';
 
-export const USER_ROLE_UPDATED = 'User role updated.';
-export const USER_DELETED = 'User deleted successfully.';
+export const USER_ROLE_UPDATED = USER_ROLE_UPDATED_TEXT;
+export const USER_DELETED = USER_DELETED_TEXT;
 export const USER_NOT_FOUND = 'User not found.';
 export const BEYOND_YOUR_ORGANIZATIONS =
   'This user also belongs to organizations you do not administer. Remove their access instead.';

@@ -1,6 +1,6 @@
 import { identity } from '../../adapters/identity';
 import { putUser } from '../../stores/users';
-import type { RoleNumber } from '../roles';
+import type { RoleNumber } from '@argentum/events/contracts';
 import { normalizeEmail, type UserRecord } from './user';
 
 export interface NewPlatformUser {

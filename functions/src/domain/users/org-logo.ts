@@ -1,3 +1,4 @@
+import { LOGO_INVALID_TYPE_TEXT, LOGO_TOO_LARGE_TEXT, LOGO_UPLOADED_TEXT } from '@argentum/events/contracts';
 import { getLogo, putLogo } from '../../stores/files';
 import { forbidden, notFound, validationError } from '../errors';
 import { detectLogoType, type LogoType } from './image-type';
@@ -5,9 +6,9 @@ import type { AuthUser } from './user';
 
 /** Specification section 9: one file of at most 10,000,000 bytes. */
 export const LOGO_MAX_BYTES = 10_000_000;
-export const LOGO_TOO_LARGE = 'File size too large!.';
-export const LOGO_INVALID_TYPE = 'Invalid file type';
-export const LOGO_UPLOADED = 'Organization Logo uploaded successfully.';
+export const LOGO_TOO_LARGE = LOGO_TOO_LARGE_TEXT;
+export const LOGO_INVALID_TYPE = LOGO_INVALID_TYPE_TEXT;
+export const LOGO_UPLOADED = LOGO_UPLOADED_TEXT;
 export const LOGO_NOT_FOUND = 'This organization has no logo.';
 
 /** The logo as the client gets it: a data URL ready for an img src, and its type. */

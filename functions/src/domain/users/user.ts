@@ -1,4 +1,4 @@
-import type { RoleNumber } from '../roles';
+import type { RoleNumber } from '@argentum/events/contracts';
 
 /** A platform user as stored: identity lives in Cognito, role and organization access here. */
 export interface UserRecord {

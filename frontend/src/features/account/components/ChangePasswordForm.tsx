@@ -7,7 +7,7 @@ import {
   PASSWORD_HINT_TEXT,
   PASSWORD_MODAL_CLOSE_MS,
   SOMETHING_WENT_WRONG_TEXT,
-} from '../../../shared/texts';
+} from '@argentum/events/contracts';
 import { useChangePasswordMutation } from '../api/accountApi';
 
 export function ChangePasswordForm({ onDone }: { onDone: () => void }) {

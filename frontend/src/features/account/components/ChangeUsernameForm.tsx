@@ -1,7 +1,11 @@
 import { Alert, Button, Flex, TextField } from '@aws-amplify/ui-react';
 import { useState, type FormEvent } from 'react';
 import { useSessionUser } from '../../../shared/session/sessionStore';
-import { SOMETHING_WENT_WRONG_TEXT, USERNAME_CHANGED_TEXT, USERNAME_EMPTY_TEXT } from '../../../shared/texts';
+import {
+  SOMETHING_WENT_WRONG_TEXT,
+  USERNAME_CHANGED_TEXT,
+  USERNAME_EMPTY_TEXT,
+} from '@argentum/events/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { useChangeUsernameMutation } from '../api/accountApi';
 

@@ -1,4 +1,4 @@
-import { roleName } from '../../../shared/domain/roles';
+import { roleName } from '@argentum/events/contracts';
 import { HTTP_METHODS, type HttpMethod, type JsonSchema, type OpenApiDocument } from '../api/types';
 
 export interface OperationEntry {

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../shared/api/client';
-import { normalizeEmail } from '../../../shared/domain/email';
+import { normalizeEmail } from '@argentum/events/contracts';
 
 /** What an invite (or reset) link stands for (specification: token lookup result). */
 export interface TokenLookup {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiPost } from '../../../shared/api/client';
-import { normalizeEmail } from '../../../shared/domain/email';
+import { normalizeEmail } from '@argentum/events/contracts';
 import { establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
 
 export interface Credentials {

@@ -1,12 +1,12 @@
 import { Alert, Button, Flex, Heading, Text, TextField } from '@aws-amplify/ui-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
-import { validateEmail } from '../../../shared/domain/email';
+import { validateEmail } from '@argentum/events/contracts';
 import {
   FORGOT_PASSWORD_NOT_SENT_TEXT,
   FORGOT_PASSWORD_SENT_TEXT,
   SOMETHING_WENT_WRONG_TEXT,
-} from '../../../shared/texts';
+} from '@argentum/events/contracts';
 import { useForgotPasswordMutation } from '../api/accountsApi';
 
 /** The forgot-password panel of the sign-in screen: mails a reset link. */

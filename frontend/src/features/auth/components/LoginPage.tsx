@@ -1,8 +1,8 @@
 import { Alert, Button, Card, Flex, Heading, PasswordField, Text, TextField } from '@aws-amplify/ui-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
-import { validateEmail } from '../../../shared/domain/email';
-import { PRODUCT_NAME } from '../../../shared/texts';
+import { validateEmail } from '@argentum/events/contracts';
+import { PRODUCT_NAME } from '@argentum/events/contracts';
 import { useLoginMutation } from '../api/authApi';
 import { ForgotPasswordPanel } from './ForgotPasswordPanel';
 import styles from './LoginPage.module.css';

@@ -12,7 +12,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { INVITE_EXPIRED_TEXT, PRODUCT_NAME } from '../../../shared/texts';
+import { INVITE_EXPIRED_TEXT, PRODUCT_NAME } from '@argentum/events/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { accountTokenQueries, useRegisterMutation } from '../api/accountsApi';
 import styles from './LoginPage.module.css';

@@ -8,7 +8,7 @@ import {
   PASSWORDS_DONT_MATCH_TEXT,
   PRODUCT_NAME,
   RESET_REDIRECT_MS,
-} from '../../../shared/texts';
+} from '@argentum/events/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { accountTokenQueries, useResetPasswordMutation } from '../api/accountsApi';
 import styles from './LoginPage.module.css';

@@ -1,6 +1,6 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../shared/api/client';
-import { normalizeEmail } from '../../../shared/domain/email';
+import { normalizeEmail } from '@argentum/events/contracts';
 import type { AccessChange, Invitation, ManagedUser } from './types';
 
 /** The only place the settings' query keys are written. */

@@ -1,4 +1,4 @@
-import type { RoleCode } from '../../../shared/domain/roles';
+import type { RoleNumber } from '@argentum/events/contracts';
 
 /** An organization the administrator runs, as the settings need it (the app passes the tree's). */
 export interface AdminOrganization {
@@ -11,7 +11,7 @@ export interface ManagedUser {
   id: string;
   userName: string;
   email: string;
-  roles: RoleCode;
+  roles: RoleNumber;
   /** Organizations the user shares with the administrator. */
   org: string[];
   /** How many other organizations the user belongs to (not named). */
@@ -22,7 +22,7 @@ export interface ManagedUser {
 
 export interface AccessChange {
   selectedUserId: string;
-  role: RoleCode;
+  role: RoleNumber;
   editUserOrgIds: string[];
 }
 

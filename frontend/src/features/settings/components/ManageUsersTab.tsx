@@ -11,7 +11,7 @@ import {
 } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { normalizeRole, Role, roleName, type RoleCode } from '../../../shared/domain/roles';
+import { toRole, Role, roleName, type RoleNumber } from '@argentum/events/contracts';
 import { useSessionUser } from '../../../shared/session/sessionStore';
 import {
   CHANGE_USER_ACCESS_TITLE,
@@ -21,7 +21,7 @@ import {
   USER_DELETED_TEXT,
   USER_ROLE_UPDATED_TEXT,
   USERS_PAGE_SIZE,
-} from '../../../shared/texts';
+} from '@argentum/events/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { settingsMutations, settingsQueries } from '../api/settingsApi';
 import type { AdminOrganization, ManagedUser } from '../api/types';
@@ -30,9 +30,9 @@ import { OrganizationChecklist } from './OrganizationChecklist';
 import styles from './Settings.module.css';
 
 /** Roles the signed-in administrator may assign: never above their own, 3 only by 3 (spec section 6). */
-function assignableRoles(ownRole: RoleCode): RoleCode[] {
-  return [Role.ReadOnly, Role.ReadWrite, Role.Admin, Role.PlatformOwner].filter(
-    (role) => role <= ownRole && (role < Role.PlatformOwner || ownRole === Role.PlatformOwner),
+function assignableRoles(ownRole: RoleNumber): RoleNumber[] {
+  return [Role.readOnly, Role.readWrite, Role.admin, Role.owner].filter(
+    (role) => role <= ownRole && (role < Role.owner || ownRole === Role.owner),
   );
 }
 
@@ -218,7 +218,7 @@ function ChangeAccessDialog({
   const queryClient = useQueryClient();
   const me = useSessionUser();
   const setAccess = useMutation(settingsMutations.setAccess(queryClient));
-  const [role, setRole] = useState<RoleCode>(user.roles);
+  const [role, setRole] = useState<RoleNumber>(user.roles);
   const [orgIds, setOrgIds] = useState<string[]>(user.org);
   const roles = assignableRoles(me.roles);
 
@@ -254,7 +254,7 @@ function ChangeAccessDialog({
       <SelectField
         label="Access Role"
         value={String(role)}
-        onChange={(event) => setRole(normalizeRole(Number(event.target.value)))}
+        onChange={(event) => setRole(toRole(Number(event.target.value)))}
       >
         {roles.map((code) => (
           <option key={code} value={code}>

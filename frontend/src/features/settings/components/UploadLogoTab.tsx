@@ -12,7 +12,7 @@ import {
   LOGO_TOO_LARGE_TEXT,
   LOGO_UPLOADED_TEXT,
   SETTINGS_SOMETHING_WRONG_TEXT,
-} from '../../../shared/texts';
+} from '@argentum/events/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { settingsMutations } from '../api/settingsApi';
 import type { AdminOrganization } from '../api/types';

@@ -9,7 +9,7 @@ import {
   ITEM_DELETED_TEXT,
   ORGANIZATION_CREATED_TEXT,
   ORGANIZATION_NAME_EMPTY_TEXT,
-} from '../../../shared/texts';
+} from '@argentum/events/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { treeQueries } from './treeQueries';
 import type { TreeNodeRef, TreeNodeType } from './types';

@@ -1,4 +1,4 @@
-// Texts fixed by the specification (access-admin-notifications.md), spelling included.
+// Texts fixed by the specifications, spelling included, shared by the front end and the functions.
 export const PRODUCT_NAME = 'Argentum';
 export const UNEXPECTED_ERROR_TEXT = 'An unexpected error occured.';
 export const OFFLINE_TEXT = 'Please Check your internet Connectivity!';
@@ -71,3 +71,5 @@ export const FLOOR_NAME_UPDATED_TEXT = 'Floor name updated';
 export const ORGANIZATION_NAME_EMPTY_TEXT = 'Organization name can not be empty.';
 export const BUILDING_NAME_EMPTY_TEXT = 'Building name can not be empty.';
 export const FLOOR_NAME_EMPTY_TEXT = 'Floor name can not be empty.';
+export const EMAIL_REQUIRED_TEXT = 'Please Enter email.';
+export const EMAIL_INVALID_TEXT = 'Please Enter valid email.';

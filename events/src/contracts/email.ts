@@ -1,5 +1,4 @@
-export const EMAIL_REQUIRED_TEXT = 'Please Enter email.';
-export const EMAIL_INVALID_TEXT = 'Please Enter valid email.';
+import { EMAIL_INVALID_TEXT, EMAIL_REQUIRED_TEXT } from './texts';
 
 // Deliberately permissive: one @, no spaces, a dot in the domain. The server has the last word.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

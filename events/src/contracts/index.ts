@@ -1,0 +1,9 @@
+/**
+ * The contracts shared by the front end, the functions and the device simulator: role codes and
+ * rules, the specifications' texts and constants, and name rules. Wire types of the API calls are
+ * inferred from the route table's schemas (see `api.ts`).
+ */
+export * from './roles';
+export * from './names';
+export * from './texts';
+export * from './email';
