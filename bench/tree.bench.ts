@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../functions/src/aws/dynamo';
 import { config } from '../functions/src/config';
-import { mapLimited } from '../functions/src/stores/concurrency';
+import { mapLimited } from '../functions/src/lib/concurrency';
 import { buildingItem, floorItem, orgItem } from '../functions/src/stores/tree';
+import { identity } from '../functions/src/adapters/identity';
+import { systemClock } from '../functions/src/domain/ports';
+import { dynamoUserStore } from '../functions/src/stores/users';
 import { createPlatformUser } from '../functions/src/domain/users/create-user';
 import { launchBrowser } from '../frontend/e2e/browser';
 import { type Bench, quantile } from './types';
@@ -60,7 +63,15 @@ async function createBenchUser(orgIds: string[]): Promise<{ email: string; passw
   const email = `bench-tree-${randomUUID().slice(0, 8)}@example.com`;
   const password = 'Bench-Passw0rd!';
   // Read-only: the render measured is the tree as most users see it (no edit controls).
-  await createPlatformUser({ email, password, userName: 'Bench Tree', role: 0, orgIds });
+  await createPlatformUser(
+    { users: dynamoUserStore, identity, clock: systemClock },
+    {
+      email,
+      password,
+      userName: 'Bench Tree',
+      orgRoles: Object.fromEntries(orgIds.map((id) => [id, 0 as const])),
+    },
+  );
   return { email, password };
 }
 

@@ -4,8 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import '../../functions/test/support/provided';
-import { getUser } from '../../functions/src/stores/users';
-import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
+import { call, createUser, signIn as apiSignIn, users } from '../../functions/test/support/api';
 import { launchBrowser, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
@@ -129,7 +128,7 @@ describe('Platform Settings in the browser', () => {
     await access.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'User role updated.').waitFor();
     await access.waitFor({ state: 'hidden' });
-    await expect.poll(async () => (await getUser(target.userId))?.role).toBe(2);
+    await expect.poll(async () => (await users.get(target.userId))?.orgRoles['org-demo']).toBe(2);
     row = await findUserRow(settings, target.email);
     await expect.poll(() => row.textContent()).toContain('Admin');
 
@@ -141,7 +140,7 @@ describe('Platform Settings in the browser', () => {
     await confirm.getByRole('button', { name: 'Yes' }).click();
     await toast(page, 'User deleted successfully.').waitFor();
     await expect.poll(() => settings.getByRole('row').filter({ hasText: target.email }).count()).toBe(0);
-    expect(await getUser(target.userId)).toBeUndefined();
+    expect(await users.get(target.userId)).toBeUndefined();
     const refused = await call(
       '/api/dashboard/getUsersOrganisations',
       {},

@@ -7,8 +7,7 @@ import { config } from '../src/config';
 import { epochSeconds, hashToken, newToken } from '../src/domain/auth/tokens';
 import { getAccountToken, putAccountToken } from '../src/stores/account-tokens';
 import { orgItem } from '../src/stores/tree';
-import { findUserByEmail, getUser } from '../src/stores/users';
-import { call, createUser, nextSecond, signIn, stack } from './support/api';
+import { call, createUser, nextSecond, signIn, stack, users } from './support/api';
 
 const PASSWORD_HINT =
   'Must be 8+ characters long and contain at least 1 upper case letter, 1 number, 1 special character';
@@ -118,8 +117,8 @@ describe('invite -> register', () => {
     const token = await invitedToken(email);
     const results = await Promise.all([register(token, email), register(token, email, 'Second-Passw0rd!')]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 410]);
-    const users = await findUserByEmail(email);
-    expect(users?.orgIds).toEqual(['org-demo']);
+    const registered = await users.findByEmail(email);
+    expect(registered?.orgRoles).toEqual({ 'org-demo': 0 });
   });
 
   it('refuses an expired invite (410) at lookup and registration', async () => {
@@ -177,9 +176,10 @@ describe('invite -> register', () => {
     expect(await register(token, existing.email, 'Wrong-Passw0rd!')).toMatchObject({ status: 400 });
     const accepted = await register(token, existing.email, existing.password);
     expect(accepted.status).toBe(200);
-    const record = await getUser(existing.userId);
-    expect(record).toMatchObject({ role: 1, userName: 'Existing Person' });
-    expect([...(record?.orgIds ?? [])].sort()).toEqual(['org-demo', 'org-other']);
+    const record = await users.get(existing.userId);
+    // The invitation adds the new organization read-only; the role the user had stays.
+    expect(record).toMatchObject({ userName: 'Existing Person' });
+    expect(record?.orgRoles).toEqual({ 'org-other': 1, 'org-demo': 0 });
   });
 
   it('refuses invites from roles below admin, to foreign organizations, with bad e-mails or for members', async () => {
@@ -363,10 +363,9 @@ describe('change password and user name', () => {
       body: { message: 'Username Changed successfully.', data: { userName: 'After Name' } },
     });
     expect((await signIn(user.email, user.password)).user.userName).toBe('After Name');
-    expect(await getUser(user.userId)).toMatchObject({
+    expect(await users.get(user.userId)).toMatchObject({
       userName: 'After Name',
-      role: 1,
-      orgIds: ['org-demo'],
+      orgRoles: { 'org-demo': 1 },
     });
   });
 });

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import { keys } from '../src/stores/keys';
-import { getUser, putUser } from '../src/stores/users';
-import { call, createUser, nextSecond, refreshCookieOf, signIn, stack } from './support/api';
+import { call, createUser, nextSecond, refreshCookieOf, signIn, stack, users } from './support/api';
 
 const SIGN_IN_FAILED = 'The password and/or email entered is incorrect. Please try again';
 const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
@@ -158,9 +157,12 @@ describe('protected calls', () => {
       (await call('/api/dashboard/createOrUpdateOrgBuild', { orgName: 'X' }, { token: session.accessToken }))
         .status,
     ).not.toBe(403);
-    const record = await getUser(user.userId);
+    const record = await users.get(user.userId);
     if (!record) throw new Error('missing user');
-    await putUser({ ...record, role: 0 });
+    await users.saveIfUnchanged(
+      { ...record, orgRoles: { 'org-demo': 0 }, version: record.version + 1 },
+      record,
+    );
     const after = await call(
       '/api/dashboard/createOrUpdateOrgBuild',
       { orgName: 'X' },

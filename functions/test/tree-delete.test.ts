@@ -11,8 +11,8 @@ import { deviceItem, getDevice } from '../src/stores/devices';
 import { floorPlanKey } from '../src/stores/files';
 import { keys } from '../src/stores/keys';
 import { readOrganizationTree } from '../src/stores/tree';
-import { getMemberIds, getUser } from '../src/stores/users';
-import { call, createUser, signIn } from './support/api';
+import { sweepPorts } from '../src/lambda/ports';
+import { call, createUser, orgIdsOf, signIn, users } from './support/api';
 
 /** Deleting nodes with everything under them, and the resumption of an interrupted delete. */
 
@@ -189,15 +189,15 @@ describe('deleting', () => {
     const admin = await newAdmin(['org-demo']);
     const { org, floors, devices } = await seededOrg(admin);
     const member = await createUser(0, [org._id, 'org-demo']);
-    expect(await getMemberIds(org._id)).toHaveLength(2);
+    expect(await users.memberIds(org._id)).toHaveLength(2);
     await post(admin, '/api/dashboard/deleteOrgBuildFloor', { id: org._id, type: 'organization' });
 
     expect((await organizations(admin)).map((o) => o.orgID)).toEqual(['org-demo']);
     expect(await partitionItems(org._id)).toEqual([]);
     // Its members lose it (record and membership); their other organizations stay.
-    expect(await getMemberIds(org._id)).toEqual([]);
+    expect(await users.memberIds(org._id)).toEqual([]);
     for (const userId of [admin.userId, member.userId]) {
-      expect((await getUser(userId))?.orgIds).toEqual(['org-demo']);
+      expect(await orgIdsOf(userId)).toEqual(['org-demo']);
     }
     for (const floor of floors) expect(await planExists(org._id, floor._id)).toBe(false);
     for (const devID of devices) await expectOffFloor(devID, org._id);
@@ -208,12 +208,13 @@ describe('deleting', () => {
   it('an interrupted organization delete hides the whole tree at once, refuses edits under it, and is finished by the next read', async () => {
     const admin = await newAdmin();
     const { org, buildings, floors, devices } = await seededOrg(admin);
-    const user = await getUser(admin.userId);
+    const user = await users.get(admin.userId);
     if (!user) throw new Error('missing user');
 
     // Stop the sweep after 4 steps, as a Lambda that runs out of time or crashes would.
     let steps = 0;
     const result = await deleteNode(
+      sweepPorts(),
       user,
       { id: org._id, type: 'organization' },
       { shouldStop: () => steps++ >= 4 },
@@ -247,7 +248,7 @@ describe('deleting', () => {
     // The next read hides it and finishes the sweep.
     expect(await organizations(admin)).toEqual([]);
     expect(await partitionItems(org._id)).toEqual([]);
-    expect((await getUser(admin.userId))?.orgIds).toEqual([]);
+    expect(await orgIdsOf(admin.userId)).toEqual([]);
     for (const floor of floors) expect(await planExists(org._id, floor._id)).toBe(false);
     for (const devID of devices) await expectOffFloor(devID, org._id);
   });
@@ -255,13 +256,14 @@ describe('deleting', () => {
   it('an interrupted building delete is finished by deleting it again', async () => {
     const admin = await newAdmin();
     const { org, buildings, floors, devices } = await seededOrg(admin);
-    const user = await getUser(admin.userId);
+    const user = await users.get(admin.userId);
     if (!user) throw new Error('missing user');
     const east = buildings[0] as BuildingView;
 
     // A failure in the middle of the sweep (here: thrown by the step check) leaves the rest for later.
     let steps = 0;
     const result = await deleteNode(
+      sweepPorts(),
       user,
       { id: east._id, type: 'building' },
       {
@@ -277,7 +279,9 @@ describe('deleting', () => {
     expect(read.tree?.floors).toHaveLength(2);
 
     // Deleting it again (e.g. a retry) resumes the sweep and answers success.
-    expect(await deleteNode(user, { id: east._id, type: 'building' })).toEqual({ pending: false });
+    expect(await deleteNode(sweepPorts(), user, { id: east._id, type: 'building' })).toEqual({
+      pending: false,
+    });
     expect((await partitionItems(org._id)).some((i) => String(i.sk).includes(east._id))).toBe(false);
     for (const floor of floors.slice(0, 2)) expect(await planExists(org._id, floor._id)).toBe(false);
     for (const devID of devices.slice(0, 4)) await expectOffFloor(devID, org._id);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildingView, FloorView, OrganizationView } from '../src/domain/tree/tree';
-import { getMemberIds, getUser } from '../src/stores/users';
-import { call, createUser, signIn } from './support/api';
+import { call, createUser, orgIdsOf, signIn, users } from './support/api';
 
 /** Handler tests of editing the tree, over HTTP against the local stack. Every test makes its own users and organizations. */
 
@@ -69,8 +68,8 @@ describe('creating organizations, buildings and floors', () => {
     const org = created.body.organization;
     expect(org).toMatchObject({ orgName: 'Acme Facilities', orgID: org._id, buildData: [], version: 0 });
     expect(org._id).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await getUser(admin.userId))?.orgIds).toEqual([org._id]);
-    expect(await getMemberIds(org._id)).toEqual([admin.userId]);
+    expect(await orgIdsOf(admin.userId)).toEqual([org._id]);
+    expect(await users.memberIds(org._id)).toEqual([admin.userId]);
 
     const building = await call<{ message: string; building: BuildingView }>(
       '/api/dashboard/createOrUpdateOrgBuild',

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ManagedUser } from '../src/domain/users/administration';
 import { detectLogoType } from '../src/domain/users/image-type';
 import { LOGO_MAX_BYTES, uploadOrgLogo } from '../src/domain/users/org-logo';
-import { getMemberIds, getUser } from '../src/stores/users';
-import { call, createUser, signIn, stack, type TestUser } from './support/api';
+import { s3LogoStore } from '../src/stores/files';
+import { call, createUser, signIn, stack, type TestUser, users } from './support/api';
 
 const USERS_UNAUTHORIZED = { message: 'User is unAuthorized' };
 
@@ -101,8 +101,8 @@ describe('/api/fetchUsers', () => {
 
   it('keeps the membership lookup in step with the user record', async () => {
     const user = await createUser(0, ['org-demo']);
-    expect(await getMemberIds('org-demo')).toContain(user.userId);
-    expect(await getMemberIds('org-other')).not.toContain(user.userId);
+    expect(await users.memberIds('org-demo')).toContain(user.userId);
+    expect(await users.memberIds('org-other')).not.toContain(user.userId);
   });
 
   it('filters by role when roles is given', async () => {
@@ -136,7 +136,7 @@ describe('/api/setUserAccess', () => {
     expect(result.status).toBe(200);
     expect(result.body.message).toBe('User role updated.');
     expect(result.body.user).toMatchObject({ id: target.userId, roles: 2, org: ['org-demo'] });
-    expect(await getUser(target.userId)).toMatchObject({ role: 2, orgIds: ['org-other', 'org-demo'] });
+    expect(await users.get(target.userId)).toMatchObject({ role: 2, orgIds: ['org-other', 'org-demo'] });
     // The promotion applies to the very next request of the same access token.
     expect((await fetchUsers(targetToken)).status).toBe(200);
   });
@@ -145,9 +145,9 @@ describe('/api/setUserAccess', () => {
     const target = await createUser(1, ['org-demo', 'org-other']);
     const result = await setAccess(await tokenOf('admin@example.com'), target.userId, 1, []);
     expect(result.status).toBe(200);
-    expect(await getUser(target.userId)).toMatchObject({ orgIds: ['org-other'] });
-    expect(await getMemberIds('org-demo')).not.toContain(target.userId);
-    expect(await getMemberIds('org-other')).toContain(target.userId);
+    expect(await users.get(target.userId)).toMatchObject({ orgIds: ['org-other'] });
+    expect(await users.memberIds('org-demo')).not.toContain(target.userId);
+    expect(await users.memberIds('org-other')).toContain(target.userId);
   });
 
   it('lets a platform owner grant role 3', async () => {
@@ -155,7 +155,7 @@ describe('/api/setUserAccess', () => {
     const target = await createUser(1, ['org-demo']);
     const result = await setAccess(await signInAs(owner), target.userId, 3, ['org-demo']);
     expect(result.status).toBe(200);
-    expect(await getUser(target.userId)).toMatchObject({ role: 3 });
+    expect(await users.get(target.userId)).toMatchObject({ role: 3 });
   });
 
   it('refuses every request outside the rules, and changes nothing', async () => {
@@ -186,10 +186,10 @@ describe('/api/setUserAccess', () => {
       const result = await setAccess(await tokenOf(email), target.userId, 0, ['org-demo']);
       expect(result.status, email).toBe(403);
     }
-    expect(await getUser(target.userId)).toMatchObject({ role: 1, orgIds: ['org-demo'] });
-    expect(await getUser(foreign.userId)).toMatchObject({ role: 1, orgIds: ['org-other'] });
-    expect(await getUser(higher.userId)).toMatchObject({ role: 3 });
-    expect(await getUser(adminRecord.id)).toMatchObject({ role: 2, orgIds: ['org-demo'] });
+    expect(await users.get(target.userId)).toMatchObject({ role: 1, orgIds: ['org-demo'] });
+    expect(await users.get(foreign.userId)).toMatchObject({ role: 1, orgIds: ['org-other'] });
+    expect(await users.get(higher.userId)).toMatchObject({ role: 3 });
+    expect(await users.get(adminRecord.id)).toMatchObject({ role: 2, orgIds: ['org-demo'] });
   });
 
   it('refuses an invalid role with 400', async () => {
@@ -213,9 +213,9 @@ describe('/api/deleteUser', () => {
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ message: 'User deleted successfully.' });
 
-    expect(await getUser(first.userId)).toBeUndefined();
-    expect(await getUser(second.userId)).toBeUndefined();
-    expect(await getMemberIds('org-demo')).not.toContain(first.userId);
+    expect(await users.get(first.userId)).toBeUndefined();
+    expect(await users.get(second.userId)).toBeUndefined();
+    expect(await users.memberIds('org-demo')).not.toContain(first.userId);
     expect((await call('/api/dashboard/getUsersOrganisations', {}, { token: firstToken })).status).toBe(401);
     const again = await call('/api/login', { user: { email: first.email, password: first.password } });
     expect(again.status).toBe(401);
@@ -242,8 +242,8 @@ describe('/api/deleteUser', () => {
     for (const email of ['viewer@example.com', 'editor@example.com']) {
       expect((await deleteUsers(await tokenOf(email), [inScope.userId])).status, email).toBe(403);
     }
-    for (const user of [inScope, foreign, shared, higher]) expect(await getUser(user.userId)).toBeDefined();
-    expect(await getUser(self)).toBeDefined();
+    for (const user of [inScope, foreign, shared, higher]) expect(await users.get(user.userId)).toBeDefined();
+    expect(await users.get(self)).toBeDefined();
     // The identity is still there too.
     expect(
       (await call('/api/login', { user: { email: inScope.email, password: inScope.password } })).status,
@@ -254,7 +254,7 @@ describe('/api/deleteUser', () => {
     const owner = await createUser(3, ['org-demo', 'org-other']);
     const shared = await createUser(1, ['org-demo', 'org-other']);
     expect((await deleteUsers(await signInAs(owner), [shared.userId])).status).toBe(200);
-    expect(await getUser(shared.userId)).toBeUndefined();
+    expect(await users.get(shared.userId)).toBeUndefined();
   });
 });
 
@@ -312,9 +312,11 @@ describe('organization logos', () => {
     const body = JSON.stringify({ file: dataUrl(tooLarge), org: 'org-other' });
     expect(await statusOnOwnConnection('/api/dashboard/setOrgLogo', admin, body)).toBe(413);
     // The use case enforces the documented limit itself, with the documented text.
-    const record = await getUser((await signIn('other@example.com')).user.id);
+    const record = await users.get((await signIn('other@example.com')).user.id);
     if (!record) throw new Error('no record');
-    await expect(uploadOrgLogo(record, 'org-other', dataUrl(tooLarge))).rejects.toMatchObject({
+    await expect(
+      uploadOrgLogo({ logos: s3LogoStore }, record, 'org-other', dataUrl(tooLarge)),
+    ).rejects.toMatchObject({
       kind: 'validation',
       message: 'File size too large!.',
     });

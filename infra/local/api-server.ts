@@ -4,8 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import path from 'node:path';
 import type { Context } from 'aws-lambda';
 import sirv from 'sirv';
-import { verifyAccessToken } from '@argentum/functions/domain/realtime/access-token';
-import { createApiHandler } from '@argentum/functions/http/api-handler';
+import { verifyAccessToken } from '@argentum/functions/adapters/access-token';
 import {
   type ApiDomain,
   type ApiEvent,
@@ -13,7 +12,7 @@ import {
   type Route,
   routeKey,
 } from '@argentum/functions/http/types';
-import { routes, routesByDomain } from '@argentum/functions/routes/index';
+import { routes } from '@argentum/functions/routes/index';
 import { HOST } from './config';
 import { BodyTooLarge, listen, readBody } from './http-util';
 import { readMailbox } from './ses-capture';
@@ -118,9 +117,28 @@ function writeResult(response: ServerResponse, result: ApiResponse) {
   );
 }
 
+type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResponse>;
+
+/**
+ * The API Lambdas' entry points, the same modules CDK deploys (each wires its own adapters). Imported
+ * when the server starts, after the stack has set the environment they read.
+ */
+const lambdaEntries: Record<ApiDomain, () => Promise<{ handler: LambdaHandler }>> = {
+  auth: () => import('@argentum/functions/lambda/api-auth'),
+  users: () => import('@argentum/functions/lambda/api-users'),
+  tree: () => import('@argentum/functions/lambda/api-tree'),
+  floors: () => import('@argentum/functions/lambda/api-floors'),
+  devices: () => import('@argentum/functions/lambda/api-devices'),
+  data: () => import('@argentum/functions/lambda/api-data'),
+  notifications: () => import('@argentum/functions/lambda/api-notifications'),
+  integrations: () => import('@argentum/functions/lambda/api-integrations'),
+};
+
 export async function startApiServer(options: ApiServerOptions): Promise<Server> {
   const domainHandlers = new Map(
-    Object.entries(routesByDomain).map(([domain, domainRoutes]) => [domain, createApiHandler(domainRoutes)]),
+    await Promise.all(
+      Object.entries(lambdaEntries).map(async ([domain, load]) => [domain, (await load()).handler] as const),
+    ),
   );
   const table = new Map(routes.map((r) => [routeKey(r), r]));
   const securityHeaders = {

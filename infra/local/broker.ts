@@ -8,6 +8,8 @@ import {
   type RealtimeGrant,
   topicMatches,
 } from '@argentum/functions/domain/realtime/authorizer';
+import { poolAccessTokens } from '@argentum/functions/adapters/access-token';
+import { dynamoUserStore } from '@argentum/functions/stores/users';
 import { HOST } from './config';
 
 /**
@@ -50,7 +52,7 @@ export async function startBroker(options: {
         }
         return done(authError(), false);
       }
-      authorizeRealtime(secret)
+      authorizeRealtime({ users: dynamoUserStore, accessTokens: poolAccessTokens }, secret)
         .then((grant) => {
           if (!grant) return done(authError(), false);
           principals.set(client, { kind: 'user', grant });

@@ -341,16 +341,18 @@ export const floors: Floor[] = floorPlans.map(({ floor }) => ({
 export interface DemoUser {
   email: string;
   userName: string;
-  role: RoleNumber;
-  orgIds: string[];
+  /** The user's role in each of their organizations. */
+  orgRoles: Record<string, RoleNumber>;
 }
 
 export const demoUsers: DemoUser[] = [
-  { email: 'owner@example.com', userName: 'Olivia Owner', role: 3, orgIds: ['org-demo', 'org-other'] },
-  { email: 'admin@example.com', userName: 'Adam Admin', role: 2, orgIds: ['org-demo'] },
-  { email: 'editor@example.com', userName: 'Erin Editor', role: 1, orgIds: ['org-demo'] },
-  { email: 'viewer@example.com', userName: 'Victor Viewer', role: 0, orgIds: ['org-demo'] },
-  { email: 'other@example.com', userName: 'Oscar Other', role: 2, orgIds: ['org-other'] },
+  { email: 'owner@example.com', userName: 'Olivia Owner', orgRoles: { 'org-demo': 3, 'org-other': 3 } },
+  { email: 'admin@example.com', userName: 'Adam Admin', orgRoles: { 'org-demo': 2 } },
+  { email: 'editor@example.com', userName: 'Erin Editor', orgRoles: { 'org-demo': 1 } },
+  { email: 'viewer@example.com', userName: 'Victor Viewer', orgRoles: { 'org-demo': 0 } },
+  { email: 'other@example.com', userName: 'Oscar Other', orgRoles: { 'org-other': 2 } },
+  // Rights belong to memberships: an admin in one organization, read-only in another.
+  { email: 'manager@example.com', userName: 'Mia Manager', orgRoles: { 'org-other': 2, 'org-demo': 0 } },
 ];
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';

@@ -1,10 +1,9 @@
 import { existsSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { defaultDataDir, portsFromEnv } from './config';
-import { DEFAULT_DEMO_PASSWORD, demoUsers } from './demo-data';
+import { roleNames, type RoleNumber } from '@argentum/events/contracts';
+import { DEFAULT_DEMO_PASSWORD, demoUsers, organizations } from './demo-data';
 import { startLocalStack } from './stack';
-
-const roleNames = ['Read-only', 'Read/Write', 'Admin', 'Argentum (owner)'];
 
 async function main() {
   const dataDir = defaultDataDir();
@@ -24,12 +23,18 @@ async function main() {
 
   const { ports } = stack;
   const width = Math.max(...demoUsers.map((u) => u.email.length));
+  const orgName = new Map(organizations.map((o) => [o.orgId, o.orgName]));
+  // Roles belong to memberships: "Admin in Other Org, Read-only in Demo Org".
+  const rolesText = (orgRoles: Record<string, RoleNumber>) =>
+    Object.entries(orgRoles)
+      .map(([orgId, role]) => `${roleNames[role]} in ${orgName.get(orgId) ?? orgId}`)
+      .join(', ');
   console.log(`
 Argentum is running.
 
   Sign in at   ${stack.url}
   Password     ${password}${process.env.DEMO_PASSWORD ? ' (from DEMO_PASSWORD)' : ''}${stack.seeded ? '' : '  (demo data from an earlier start; `npm run reset` starts afresh)'}
-${demoUsers.map((u) => `    ${u.email.padEnd(width)}  role ${u.role} ${roleNames[u.role]}, ${u.orgIds.length} organization(s)`).join('\n')}
+${demoUsers.map((u) => `    ${u.email.padEnd(width)}  ${rolesText(u.orgRoles)}`).join('\n')}
 
   Local services (loopback only)
     API + web app        ${stack.url}          captured e-mail: ${stack.url}/_local/mail

@@ -1,18 +1,14 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import {
-  BatchWriteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { floorPlanKey } from '@argentum/functions/stores/files';
 import { deviceItem } from '@argentum/functions/stores/devices';
 import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
 import { dynamoTelemetryStore } from '@argentum/functions/stores/telemetry-dynamodb';
-import { getUser, putUser } from '@argentum/functions/stores/users';
+import { dynamoUserStore, migrateUserRecords } from '@argentum/functions/stores/users';
+import { identity } from '@argentum/functions/adapters/identity';
+import { systemClock } from '@argentum/functions/domain/ports';
 import { createPlatformUser } from '@argentum/functions/domain/users/create-user';
 import type { TelemetryPoint } from '@argentum/functions/domain/telemetry/telemetry';
 import {
@@ -28,8 +24,8 @@ import {
 } from './demo-data';
 
 const SEED_MARKER = { pk: 'META', sk: 'SEED' };
-/** 2: users have per-organization membership items (written with the user record). */
-const SEED_VERSION = 2;
+/** 2: users have per-organization membership items. 3: roles belong to memberships (orgRoles). */
+const SEED_VERSION = 3;
 
 /** Deterministic pseudo-random numbers, so every fresh start shows the same history. */
 function mulberry32(seed: number) {
@@ -51,26 +47,10 @@ async function putAll(items: Record<string, unknown>[]): Promise<void> {
 
 /**
  * Brings local data written by an earlier version up to date, keeping what the developer changed:
- * every user record is saved again, which writes its organization memberships.
+ * user records from before roles belonged to memberships are migrated in place.
  */
 async function upgradeLocalData(): Promise<void> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: config.platformTable,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :users',
-        ExpressionAttributeValues: { ':users': 'USERS' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const user = await getUser(String(item.userId));
-      if (user) await putUser(user);
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  await migrateUserRecords();
   await dynamo().send(
     new UpdateCommand({
       TableName: config.platformTable,
@@ -116,7 +96,12 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
   }
 
   const now = new Date().toISOString();
-  for (const demo of demoUsers) await createPlatformUser({ ...demo, password: options.password });
+  for (const demo of demoUsers) {
+    await createPlatformUser(
+      { users: dynamoUserStore, identity, clock: systemClock },
+      { ...demo, password: options.password },
+    );
+  }
 
   // History at 15-minute intervals, ending now.
   const random = mulberry32(20261122);

@@ -56,9 +56,10 @@ export function DashboardPage() {
           <OrganizationTree
             onFloorSelect={() => setDrawerOpen(false)}
             headerActions={
-              user.roles > 1 && (
+              user.orgID.length > 0 && (
                 <PlatformSettings
-                  organizations={organizations}
+                  // Settings act only in the organizations the user administers.
+                  organizations={organizations.filter((o) => user.orgID.includes(o.orgID))}
                   onLogoUploaded={(orgId) =>
                     void queryClient.invalidateQueries({ queryKey: orgLogoQueries.logo(orgId).queryKey })
                   }

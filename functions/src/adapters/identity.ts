@@ -14,19 +14,13 @@ import {
 import { decodeJwt } from 'jose';
 import { cognito } from '../aws/cognito';
 import { config } from '../config';
-
-export interface SignedIn {
-  subject: string;
-  accessToken: string;
-  refreshToken: string;
-}
-
-export interface Refreshed {
-  subject: string;
-  accessToken: string;
-  /** When the session began (the token's `auth_time`, epoch seconds); refreshes keep it. */
-  authTime: number | undefined;
-}
+import {
+  type Identity,
+  PasswordRejected,
+  type PasswordPolicy,
+  type Refreshed,
+  type SignedIn,
+} from '../domain/auth/ports';
 
 /** Errors that mean "these credentials do not sign anybody in", whatever Cognito calls them. */
 function isRejectedCredential(error: unknown): boolean {
@@ -36,23 +30,6 @@ function isRejectedCredential(error: unknown): boolean {
     // cognito-local answers a wrong password with InvalidPasswordException.
     (error instanceof Error && error.name === 'InvalidPasswordException')
   );
-}
-
-/** The pool refused a password (Cognito: InvalidPasswordException on an admin call). */
-export class PasswordRejected extends Error {
-  constructor() {
-    super('The identity store refused the password.');
-    this.name = 'PasswordRejected';
-  }
-}
-
-/** The pool's password rules (Cognito password policy). */
-export interface PasswordPolicy {
-  minLength: number;
-  requireLowercase: boolean;
-  requireUppercase: boolean;
-  requireDigits: boolean;
-  requireSymbols: boolean;
 }
 
 const isNamed = (error: unknown, name: string) => error instanceof Error && error.name === name;
@@ -68,7 +45,7 @@ function subjectOf(accessToken: string): string {
 }
 
 /** The identity store (Cognito user pool): sign-in, refresh and revocation. */
-export const identity = {
+export const identity: Identity = {
   async signIn(email: string, password: string): Promise<SignedIn | undefined> {
     try {
       const { AuthenticationResult: result } = await cognito().send(

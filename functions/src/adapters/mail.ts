@@ -1,17 +1,10 @@
 import { SendEmailCommand } from '@aws-sdk/client-ses';
 import { ses } from '../aws/ses';
 import { config } from '../config';
-
-/** A message with an HTML part and a plain-text alternative; the HTML must already be escaped. */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-}
+import type { MailMessage, Mailer } from '../domain/auth/ports';
 
 /** Outgoing e-mail through SES, from the configured sender. */
-export const mail = {
+export const mail: Mailer = {
   async send(message: MailMessage): Promise<void> {
     await ses().send(
       new SendEmailCommand({

@@ -1,24 +1,29 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import type { z } from 'zod';
 import { unauthenticated } from '../domain/errors';
 import { jsonResponse } from './error-mapper';
 import './validation-messages';
 import { parseCookies } from './cookies';
 import { authContext, errorMapper, requestLog, validatedBody } from './middleware';
-import type { ApiEvent, ApiResponse, Route, RouteContext } from './types';
+import type { ApiEvent, ApiResponse, Route, RouteContext, RoutePorts } from './types';
 import { routeKey } from './types';
 
-function routeHandler(route: Route) {
+function routeHandler<Ports extends RoutePorts>(route: Route<z.ZodType, Ports>, ports: Ports) {
+  const described = route as unknown as Route;
   return middy<ApiEvent, ApiResponse, Error, RouteContext>()
-    .use(requestLog(route))
+    .use(requestLog(described))
     .use(errorMapper())
-    .use(authContext(route))
-    .use(validatedBody(route))
+    .use(authContext(described, ports))
+    .use(validatedBody(described))
     .handler(async (event, context) => {
       const common = {
         body: context.body,
         cookies: parseCookies(event.cookies),
         requestId: event.requestContext.requestId,
+        sourceIp: event.requestContext.http.sourceIp,
+        bearerToken: /^Bearer (\S+)$/i.exec(event.headers.authorization ?? '')?.[1],
+        ports,
       };
       let result;
       if (route.access === 'public') {
@@ -35,9 +40,15 @@ function routeHandler(route: Route) {
     });
 }
 
-/** One Lambda handler for a domain's routes, dispatching on the HTTP API route key. */
-export function createApiHandler(routes: readonly Route[]) {
-  const byKey = new Map(routes.map((r) => [routeKey(r), routeHandler(r)]));
+/**
+ * One Lambda handler for a domain's routes, dispatching on the HTTP API route key. `ports` are the
+ * adapters the Lambda entry point (the composition root) wired for them.
+ */
+export function createApiHandler<Ports extends RoutePorts>(
+  routes: readonly Route<z.ZodType, Ports>[],
+  ports: Ports,
+) {
+  const byKey = new Map(routes.map((r) => [routeKey(r), routeHandler(r, ports)]));
   return async (event: ApiEvent, context: Context): Promise<ApiResponse> => {
     const handler = byKey.get(event.routeKey);
     if (!handler) return jsonResponse(404, { message: 'Not found.' });

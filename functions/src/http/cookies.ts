@@ -34,3 +34,26 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   if (options.secure) parts.push('Secure');
   return parts.join('; ');
 }
+
+/** How the refresh cookie is set: its lifetime matches the refresh token's; Secure everywhere. */
+export interface RefreshCookieSettings {
+  refreshTokenValidityDays: number;
+  secure: boolean;
+}
+
+const REFRESH_COOKIE_PATH = '/api';
+
+/** The httpOnly cookie that carries the refresh token (never the response body). */
+export const refreshCookie = (token: string, settings: RefreshCookieSettings) =>
+  serializeCookie(REFRESH_COOKIE, token, {
+    maxAgeSeconds: settings.refreshTokenValidityDays * 24 * 3600,
+    secure: settings.secure,
+    path: REFRESH_COOKIE_PATH,
+  });
+
+export const clearedRefreshCookie = (settings: RefreshCookieSettings) =>
+  serializeCookie(REFRESH_COOKIE, '', {
+    maxAgeSeconds: 0,
+    secure: settings.secure,
+    path: REFRESH_COOKIE_PATH,
+  });

@@ -1,10 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
 import { DomainError, forbidden, sessionEnded, unauthenticated } from '../domain/errors';
+import { highestRole } from '@argentum/events/contracts';
 import { sessionOpen } from '../domain/users/user';
-import { getUser } from '../stores/users';
 import { errorResponse } from './error-mapper';
 import { log } from './log';
-import type { ApiEvent, ApiResponse, Route, RouteContext } from './types';
+import type { ApiEvent, ApiResponse, Route, RouteContext, RoutePorts } from './types';
 
 type Middleware = MiddlewareObj<ApiEvent, ApiResponse, Error, RouteContext>;
 
@@ -79,10 +79,12 @@ export function validatedBody(route: Route): Middleware {
 }
 
 /**
- * Establishes the signed-in user from the JWT authorizer's claims. Role and organizations are read
- * from the store on every request, so a demotion or deletion applies to the very next call.
+ * Establishes the signed-in user from the JWT authorizer's claims. Roles and organizations are read
+ * from the store on every request, so a demotion or deletion applies to the very next call. The
+ * route's minimum role is a gate (the caller has it in at least one organization); each use case
+ * decides with the caller's role in the organization the request touches.
  */
-export function authContext(route: Route): Middleware {
+export function authContext(route: Route, ports: RoutePorts): Middleware {
   return {
     before: async (request) => {
       request.context.user = undefined;
@@ -90,11 +92,11 @@ export function authContext(route: Route): Middleware {
       const claims = request.event.requestContext.authorizer?.jwt?.claims;
       const subject = claims?.sub;
       if (typeof subject !== 'string' || subject === '') throw unauthenticated();
-      const user = await getUser(subject);
+      const user = await ports.users.get(subject);
       if (!user) throw unauthenticated();
-      // A session the user has signed out of (or that a password reset ended) is over.
+      // A session the user has signed out of (or that a password change ended) is over.
       if (!sessionOpen(user, claims?.auth_time)) throw sessionEnded();
-      if (user.role < route.access.minRole) throw forbidden();
+      if (highestRole(user.orgRoles) < route.access.minRole) throw forbidden();
       request.context.user = user;
     },
   };

@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { RoleNumber } from '@argentum/events/contracts';
+import type { UserStore } from '../domain/users/ports';
 import type { AuthUser } from '../domain/users/user';
 
 /** The Lambdas the API is grouped into: one per domain (fewer cold starts, least-privilege IAM). */
@@ -46,12 +47,20 @@ export interface ApiResponse {
   isBase64Encoded?: boolean;
 }
 
-/** What a route handler receives: the validated body, the signed-in user and the request's cookies. */
-export interface RouteRequest<Body, User extends AuthUser | undefined> {
+/**
+ * What a route handler receives: the validated body, the signed-in user, the request's cookies and
+ * client address, and the ports its Lambda entry point wired (the composition root).
+ */
+export interface RouteRequest<Body, User extends AuthUser | undefined, Ports> {
   body: Body;
   user: User;
   cookies: Record<string, string>;
   requestId: string;
+  /** The client's address as API Gateway saw it. */
+  sourceIp: string;
+  /** The Bearer token of the Authorization header, when there is one (verified only on protected routes). */
+  bearerToken: string | undefined;
+  ports: Ports;
 }
 
 /** What a route handler returns; the body is sent as JSON. */
@@ -62,6 +71,11 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
+/**
+ * Who may call a route: anybody, or a signed-in user with at least `minRole` in one of their
+ * organizations. That is only the gate: each use case then decides with the caller's role in the
+ * organization of every id the request names.
+ */
 export type Access = 'public' | { minRole: RoleNumber };
 
 interface RouteBase<Schema extends z.ZodType> {
@@ -74,25 +88,42 @@ interface RouteBase<Schema extends z.ZodType> {
   maxBodyBytes?: number;
 }
 
-export interface PublicRoute<Schema extends z.ZodType> extends RouteBase<Schema> {
+export interface PublicRoute<Schema extends z.ZodType, Ports> extends RouteBase<Schema> {
   access: 'public';
-  handler: (request: RouteRequest<z.infer<Schema>, undefined>) => Promise<RouteResult>;
+  handler: (request: RouteRequest<z.infer<Schema>, undefined, Ports>) => Promise<RouteResult>;
 }
 
-export interface ProtectedRoute<Schema extends z.ZodType> extends RouteBase<Schema> {
+export interface ProtectedRoute<Schema extends z.ZodType, Ports> extends RouteBase<Schema> {
   access: { minRole: RoleNumber };
-  handler: (request: RouteRequest<z.infer<Schema>, AuthUser>) => Promise<RouteResult>;
+  handler: (request: RouteRequest<z.infer<Schema>, AuthUser, Ports>) => Promise<RouteResult>;
 }
 
-export type Route<Schema extends z.ZodType = z.ZodType> = PublicRoute<Schema> | ProtectedRoute<Schema>;
+/**
+ * A route whose handler needs `Ports`. The route table holds `Route` (ports `never`): enough for CDK,
+ * the OpenAPI document and the checks, which never call a handler.
+ */
+export type Route<Schema extends z.ZodType = z.ZodType, Ports = never> =
+  PublicRoute<Schema, Ports> | ProtectedRoute<Schema, Ports>;
 
-/** Declares a route; the generic keeps the handler's body type tied to its schema. */
-// Separate overloads let TypeScript type each handler's `user` from its `access`; a union parameter would not.
-export function route<Schema extends z.ZodType>(definition: PublicRoute<Schema>): Route;
-// eslint-disable-next-line @typescript-eslint/unified-signatures
-export function route<Schema extends z.ZodType>(definition: ProtectedRoute<Schema>): Route;
-export function route<Schema extends z.ZodType>(definition: Route<Schema>): Route {
-  return definition as unknown as Route;
+/** What every protected route needs: the user store, to read the caller on each request. */
+export interface RoutePorts {
+  users: Pick<UserStore, 'get'>;
+}
+
+/**
+ * Declares the routes of a domain whose handlers need `Ports`; the generic keeps each handler's body
+ * type tied to its schema and its `user` to its `access`.
+ */
+export function routesFor<Ports extends RoutePorts>() {
+  // Separate overloads type each handler's `user` from its `access`; a union parameter would not.
+  function route<Schema extends z.ZodType>(definition: PublicRoute<Schema, Ports>): Route<z.ZodType, Ports>;
+  function route<Schema extends z.ZodType>(
+    definition: ProtectedRoute<Schema, Ports>,
+  ): Route<z.ZodType, Ports>;
+  function route<Schema extends z.ZodType>(definition: Route<Schema, Ports>): Route<z.ZodType, Ports> {
+    return definition as unknown as Route<z.ZodType, Ports>;
+  }
+  return route;
 }
 
 export const routeKey = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`;

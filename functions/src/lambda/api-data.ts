@@ -1,4 +1,5 @@
 import { createApiHandler } from '../http/api-handler';
 import { dataRoutes } from '../routes/data.routes';
+import { users } from './ports';
 
-export const handler = createApiHandler(dataRoutes);
+export const handler = createApiHandler(dataRoutes, { users });

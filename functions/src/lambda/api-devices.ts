@@ -1,4 +1,5 @@
 import { createApiHandler } from '../http/api-handler';
 import { devicesRoutes } from '../routes/devices.routes';
+import { users } from './ports';
 
-export const handler = createApiHandler(devicesRoutes);
+export const handler = createApiHandler(devicesRoutes, { users });

@@ -1,4 +1,5 @@
 import { createApiHandler } from '../http/api-handler';
 import { floorsRoutes } from '../routes/floors.routes';
+import { clock, tree, users } from './ports';
 
-export const handler = createApiHandler(floorsRoutes);
+export const handler = createApiHandler(floorsRoutes, { users, tree, clock });

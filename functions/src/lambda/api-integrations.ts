@@ -1,4 +1,5 @@
 import { createApiHandler } from '../http/api-handler';
 import { integrationsRoutes } from '../routes/integrations.routes';
+import { users } from './ports';
 
-export const handler = createApiHandler(integrationsRoutes);
+export const handler = createApiHandler(integrationsRoutes, { users });

@@ -1,4 +1,5 @@
 import { createApiHandler } from '../http/api-handler';
 import { notificationsRoutes } from '../routes/notifications.routes';
+import { users } from './ports';
 
-export const handler = createApiHandler(notificationsRoutes);
+export const handler = createApiHandler(notificationsRoutes, { users });

@@ -1,4 +1,5 @@
 import { createApiHandler } from '../http/api-handler';
 import { treeRoutes } from '../routes/tree.routes';
+import { sweepPorts, users } from './ports';
 
-export const handler = createApiHandler(treeRoutes);
+export const handler = createApiHandler(treeRoutes, { ...sweepPorts(), users });

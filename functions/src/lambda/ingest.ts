@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ingestTelemetry, type TelemetryDelivery } from '../domain/telemetry/ingest';
 import { log } from '../http/log';
+import { dynamoDevices } from '../stores/devices';
 import { dynamoTelemetryStore } from '../stores/telemetry-dynamodb';
 
 /**
@@ -22,7 +23,10 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     deliveries.push({ orgId: typeof orgId === 'string' ? orgId : '', message });
   }
   try {
-    const outcomes = await ingestTelemetry(dynamoTelemetryStore, deliveries);
+    const outcomes = await ingestTelemetry(
+      { telemetry: dynamoTelemetryStore, devices: dynamoDevices },
+      deliveries,
+    );
     const dropped = outcomes.filter((o) => o !== 'stored').length;
     if (dropped > 0) log('warn', 'telemetry dropped', { dropped, received: outcomes.length });
     return { batchItemFailures: [] };

@@ -1,4 +1,6 @@
+import { poolAccessTokens } from '../adapters/access-token';
 import { authorizeRealtime, REAUTHORIZE_AFTER_SECONDS } from '../domain/realtime/authorizer';
+import { dynamoUserStore } from '../stores/users';
 
 /** The IoT Core custom authorizer event (MQTT over WebSocket with username/password). */
 export interface IotAuthorizerEvent {
@@ -31,7 +33,10 @@ const arn = (kind: string, resource: string) =>
   `arn:aws:iot:${process.env.AWS_REGION ?? '*'}:${process.env.AWS_ACCOUNT_ID ?? '*'}:${kind}/${resource}`;
 
 export async function handler(event: IotAuthorizerEvent): Promise<IotAuthorizerResult> {
-  const grant = await authorizeRealtime(tokenOf(event));
+  const grant = await authorizeRealtime(
+    { users: dynamoUserStore, accessTokens: poolAccessTokens },
+    tokenOf(event),
+  );
   const deny: IotAuthorizerResult = {
     isAuthenticated: false,
     principalId: 'anonymous',

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { changeUserName } from '../domain/auth/account';
-import { lookUpToken, registerInvitedUser } from '../domain/auth/invitations';
+import { type InvitationPorts, lookUpToken, registerInvitedUser } from '../domain/auth/invitations';
 import {
   EMAIL_INVALID,
   EMAIL_REQUIRED,
@@ -13,12 +13,23 @@ import {
   USERNAME_EMPTY,
 } from '../domain/auth/messages';
 import { changePassword, requestPasswordReset, resetPassword } from '../domain/auth/passwords';
-import { clearedRefreshCookie, refreshSession, signIn, signOut } from '../domain/auth/session';
-import { REFRESH_COOKIE } from '../http/cookies';
+import { refreshSession, signIn, signOut } from '../domain/auth/session';
+import type { RealtimeAuthPorts } from '../domain/realtime/authorizer';
+import {
+  clearedRefreshCookie,
+  REFRESH_COOKIE,
+  refreshCookie,
+  type RefreshCookieSettings,
+} from '../http/cookies';
 import { body } from '../http/schemas';
-import { route } from '../http/types';
+import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'auth';
+/** What the accounts' handlers need; the auth Lambda (lambda/api-auth.ts) wires them. */
+export type AuthRoutePorts = RoutePorts &
+  InvitationPorts &
+  Pick<RealtimeAuthPorts, 'accessTokens'> & { cookies: RefreshCookieSettings };
+const route = routesFor<AuthRoutePorts>();
 
 /** Cognito accepts passwords of up to 256 characters. */
 const password = z.string().min(1, PASSWORD_EMPTY).max(256);
@@ -38,9 +49,9 @@ export const authRoutes = [
         password: z.string().min(1, 'Password can not empty').max(256),
       }),
     }),
-    handler: async ({ body: { user } }) => {
-      const { session, cookie } = await signIn(user.email, user.password);
-      return { body: session, cookies: [cookie] };
+    handler: async ({ body: { user }, ports }) => {
+      const { session, refreshToken } = await signIn(ports, user.email, user.password);
+      return { body: session, cookies: [refreshCookie(refreshToken, ports.cookies)] };
     },
   }),
   route({
@@ -50,7 +61,7 @@ export const authRoutes = [
     access: 'public',
     summary: 'Issues a new access token from the httpOnly refresh cookie.',
     request: body({}),
-    handler: async ({ cookies }) => ({ body: await refreshSession(cookies[REFRESH_COOKIE]) }),
+    handler: async ({ cookies, ports }) => ({ body: await refreshSession(ports, cookies[REFRESH_COOKIE]) }),
   }),
   route({
     method: 'POST',
@@ -58,11 +69,15 @@ export const authRoutes = [
     domain,
     access: 'public',
     summary:
-      'Signs the user out everywhere: ends all their sessions (refresh tokens revoked) and clears the cookie.',
+      'Signs the user out everywhere: ends all their sessions (access tokens refused from the next ' +
+      'request on, refresh tokens revoked, real-time connections closed) and clears the cookie. The ' +
+      'user is named by the refresh cookie or, without one, by the Bearer access token.',
     request: body({ id: z.string().max(64).optional(), refreshToken: z.string().max(4096).optional() }),
-    handler: async ({ cookies }) => {
-      await signOut(cookies[REFRESH_COOKIE]);
-      return { body: { message: 'Signed out.' }, cookies: [clearedRefreshCookie()] };
+    handler: async ({ cookies, bearerToken, ports }) => {
+      const check = bearerToken ? await ports.accessTokens.verify(bearerToken) : undefined;
+      const userId = check?.ok && typeof check.claims.sub === 'string' ? check.claims.sub : undefined;
+      await signOut(ports, { refreshToken: cookies[REFRESH_COOKIE], userId });
+      return { body: { message: 'Signed out.' }, cookies: [clearedRefreshCookie(ports.cookies)] };
     },
   }),
   route({
@@ -84,8 +99,8 @@ export const authRoutes = [
         token,
       }),
     }),
-    handler: async ({ body: { user } }) => {
-      await registerInvitedUser(user);
+    handler: async ({ body: { user }, ports }) => {
+      await registerInvitedUser(ports, user);
       return { body: { message: REGISTERED } };
     },
   }),
@@ -97,18 +112,24 @@ export const authRoutes = [
     summary:
       'Looks up an invite or reset token: email, organizationId, organizationName; 410 when expired or used.',
     request: body({ userToken: token }),
-    handler: async ({ body: { userToken } }) => ({ body: await lookUpToken(userToken) }),
+    handler: async ({ body: { userToken }, ports }) => ({ body: await lookUpToken(ports, userToken) }),
   }),
   route({
     method: 'POST',
     path: '/api/changepassword',
     domain,
     access: { minRole: 0 },
-    summary: "Changes the signed-in user's password; the old password is verified.",
+    summary:
+      "Changes the signed-in user's password; the old password is verified. Every other session of " +
+      'the user ends; this one continues with the new session the answer carries (`accessToken`, ' +
+      '`user` and a new refresh cookie).',
     request: body({ oldpassword: password, password }),
-    handler: async ({ body, user }) => {
-      await changePassword(user, body.oldpassword, body.password);
-      return { body: { message: PASSWORD_CHANGED } };
+    handler: async ({ body, user, ports }) => {
+      const { session, refreshToken } = await changePassword(ports, user, body.oldpassword, body.password);
+      return {
+        body: { message: PASSWORD_CHANGED, ...session },
+        cookies: [refreshCookie(refreshToken, ports.cookies)],
+      };
     },
   }),
   route({
@@ -118,8 +139,8 @@ export const authRoutes = [
     access: { minRole: 0 },
     summary: "Changes the signed-in user's name.",
     request: body({ username: z.string().trim().min(1, USERNAME_EMPTY).max(64) }),
-    handler: async ({ body, user }) => {
-      const changed = await changeUserName(user, body.username);
+    handler: async ({ body, user, ports }) => {
+      const changed = await changeUserName(ports, user, body.username);
       return { body: { message: USERNAME_CHANGED, data: { userName: changed.userName } } };
     },
   }),
@@ -135,8 +156,8 @@ export const authRoutes = [
         email: z.string().trim().min(1, EMAIL_REQUIRED).max(254).email(EMAIL_INVALID),
       }),
     }),
-    handler: async ({ body: { user } }) => {
-      await requestPasswordReset(user.email);
+    handler: async ({ body: { user }, ports }) => {
+      await requestPasswordReset(ports, user.email);
       return { body: { message: RESET_MAIL_SENT } };
     },
   }),
@@ -150,8 +171,8 @@ export const authRoutes = [
       user: body({ token, password }),
       confirmNewPass: z.string().max(256),
     }),
-    handler: async ({ body }) => {
-      await resetPassword({
+    handler: async ({ body, ports }) => {
+      await resetPassword(ports, {
         token: body.user.token,
         password: body.user.password,
         confirmation: body.confirmNewPass,

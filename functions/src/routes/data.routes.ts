@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { body, dateRange, devId, id, notAvailableYet } from '../http/schemas';
-import { route } from '../http/types';
+import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'data';
+const route = routesFor<RoutePorts>();
 const base = '/api/dataQuery';
 const fetchDatatype = z.string().max(20).optional();
 

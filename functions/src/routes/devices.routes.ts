@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { body, devId, devType, id, notAvailableYet, port } from '../http/schemas';
-import { route } from '../http/types';
+import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'devices';
+const route = routesFor<RoutePorts>();
 const base = '/api/deviceControl';
 const devIds = z.array(devId).min(1).max(500);
 const dataPoint = body({

@@ -1,10 +1,13 @@
 import * as z from 'zod';
-import { updateFloor } from '../domain/tree/editing';
+import { type TreeEditingPorts, updateFloor } from '../domain/tree/editing';
 import { TREE_MESSAGES } from '../domain/tree/messages';
 import { body, devType, id, notAvailableYet } from '../http/schemas';
-import { route } from '../http/types';
+import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'floors';
+/** What the floors' handlers need; lambda/api-floors.ts wires them. */
+export type FloorsRoutePorts = RoutePorts & TreeEditingPorts;
+const route = routesFor<FloorsRoutePorts>();
 /** Floor plans: SVG under 10 MB. */
 const FLOOR_PLAN_BODY_BYTES = 10 * 1024 * 1024 + 4096;
 
@@ -34,8 +37,8 @@ export const floorsRoutes = [
       /** The version of the floor the client saw; a floor changed since then is refused (409). */
       version: z.number().int().min(0).optional(),
     }),
-    handler: async ({ user, body: b }) => {
-      const floor = await updateFloor(user, {
+    handler: async ({ user, body: b, ports }) => {
+      const floor = await updateFloor(ports, user, {
         orgId: b.orgID,
         floorId: b.floorID,
         ...b.updateFloorObj,

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { body, devId, devType, id, notAvailableYet } from '../http/schemas';
-import { route } from '../http/types';
+import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'integrations';
+const route = routesFor<RoutePorts>();
 const device = { devID: devId, devType };
 const mode = z.union([z.number().int().min(0).max(1), z.enum(['COOL', 'HEAT', 'cool', 'heat'])]);
 const temperature = z.number().min(-50).max(60);

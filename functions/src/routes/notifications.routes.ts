@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { body, id, notAvailableYet } from '../http/schemas';
-import { route } from '../http/types';
+import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'notifications';
+const route = routesFor<RoutePorts>();
 const base = '/api/notification';
 
 export const notificationsRoutes = [

@@ -5,13 +5,18 @@ import {
   createOrganization,
   deleteNode,
   renameNode,
+  type TreeEditingPorts,
 } from '../domain/tree/editing';
 import { RENAMED_MESSAGES, TREE_MESSAGES } from '../domain/tree/messages';
 import { organizationsOf } from '../domain/tree/organizations';
 import { body, id } from '../http/schemas';
-import { route } from '../http/types';
+import type { SweepPorts } from '../domain/tree/ports';
+import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'tree';
+/** What the tree's handlers need; the tree Lambda (lambda/api-tree.ts) wires them. */
+export type TreeRoutePorts = RoutePorts & TreeEditingPorts & SweepPorts;
+const route = routesFor<TreeRoutePorts>();
 // Empty names pass the schema on purpose: the use case answers them with the documented message.
 const name = z.string().max(100);
 /** The version of the node the client saw; a write to a node changed since then is refused (409). */
@@ -26,7 +31,7 @@ export const treeRoutes = [
     summary: "The signed-in user's organizations with their buildings and floors.",
     // userData is what older clients send; the server always answers for the signed-in user.
     request: body({ userData: z.unknown().optional() }),
-    handler: async ({ user }) => ({ body: { organizations: await organizationsOf(user) } }),
+    handler: async ({ user, ports }) => ({ body: { organizations: await organizationsOf(ports, user) } }),
   }),
   route({
     method: 'POST',
@@ -44,9 +49,9 @@ export const treeRoutes = [
       orgID: id.optional(),
       version,
     }),
-    handler: async ({ user, body: b }) => {
+    handler: async ({ user, body: b, ports }) => {
       if (b.buildID !== undefined) {
-        const building = await renameNode(user, {
+        const building = await renameNode(ports, user, {
           id: b.buildID,
           value: b.buildName,
           version: b.version,
@@ -56,11 +61,11 @@ export const treeRoutes = [
         return { body: { message: RENAMED_MESSAGES.building, building } };
       }
       if (b.orgID !== undefined && b.buildName !== undefined) {
-        const building = await createBuilding(user, b.orgID, b.buildName);
+        const building = await createBuilding(ports, user, b.orgID, b.buildName);
         return { status: 201, body: { message: TREE_MESSAGES.buildingCreated, orgID: b.orgID, building } };
       }
       if (b.orgID !== undefined) {
-        const organization = await renameNode(user, {
+        const organization = await renameNode(ports, user, {
           id: b.orgID,
           value: b.orgName,
           version: b.version,
@@ -68,7 +73,7 @@ export const treeRoutes = [
         });
         return { body: { message: RENAMED_MESSAGES.organization, organization } };
       }
-      const organization = await createOrganization(user, b.orgName);
+      const organization = await createOrganization(ports, user, b.orgName);
       return { status: 201, body: { message: TREE_MESSAGES.organizationCreated, organization } };
     },
   }),
@@ -79,9 +84,9 @@ export const treeRoutes = [
     access: { minRole: 2 },
     summary: 'Creates a floor in a building (buildID, floorName), or renames one (floorID).',
     request: body({ buildID: id, floorName: name, floorID: id.optional(), version }),
-    handler: async ({ user, body: b }) => {
+    handler: async ({ user, body: b, ports }) => {
       if (b.floorID !== undefined) {
-        const floor = await renameNode(user, {
+        const floor = await renameNode(ports, user, {
           id: b.floorID,
           value: b.floorName,
           version: b.version,
@@ -90,7 +95,7 @@ export const treeRoutes = [
         });
         return { body: { message: TREE_MESSAGES.floorRenamed, floor } };
       }
-      const floor = await createFloor(user, b.buildID, b.floorName);
+      const floor = await createFloor(ports, user, b.buildID, b.floorName);
       return { status: 201, body: { message: TREE_MESSAGES.floorCreated, floor } };
     },
   }),
@@ -101,8 +106,8 @@ export const treeRoutes = [
     access: { minRole: 2 },
     summary: 'Renames an organization, building or floor.',
     request: body({ id, value: name, version }),
-    handler: async ({ user, body: b }) => {
-      const node = await renameNode(user, { id: b.id, value: b.value, version: b.version });
+    handler: async ({ user, body: b, ports }) => {
+      const node = await renameNode(ports, user, { id: b.id, value: b.value, version: b.version });
       return { body: { message: RENAMED_MESSAGES[node.type], node } };
     },
   }),
@@ -122,8 +127,8 @@ export const treeRoutes = [
       buildCount: z.number().int().min(0).optional(),
       version,
     }),
-    handler: async ({ user, body: b }) => {
-      await deleteNode(user, { id: b.id, type: b.type, version: b.version });
+    handler: async ({ user, body: b, ports }) => {
+      await deleteNode(ports, user, { id: b.id, type: b.type, version: b.version });
       return { body: { message: TREE_MESSAGES.deleted } };
     },
   }),

@@ -1,19 +1,23 @@
 import * as z from 'zod';
+import { toRole } from '@argentum/events/contracts';
 import {
+  type AdministrationPorts,
   USER_DELETED,
   USER_ROLE_UPDATED,
   deleteUsers,
   listManagedUsers,
   setUserAccess,
 } from '../domain/users/administration';
-import { LOGO_UPLOADED, readOrgLogo, uploadOrgLogo } from '../domain/users/org-logo';
-import { toRole } from '@argentum/events/contracts';
-import { inviteUser } from '../domain/auth/invitations';
+import { LOGO_UPLOADED, type LogoStore, readOrgLogo, uploadOrgLogo } from '../domain/users/org-logo';
+import { type InvitationPorts, inviteUser } from '../domain/auth/invitations';
 import { EMAIL_INVALID, INVITE_EMAIL_REQUIRED, INVITE_SENT } from '../domain/auth/messages';
 import { body, id } from '../http/schemas';
-import { route } from '../http/types';
+import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'users';
+/** What the users' handlers need; lambda/api-users.ts wires them. */
+export type UsersRoutePorts = RoutePorts & AdministrationPorts & InvitationPorts & { logos: LogoStore };
+const route = routesFor<UsersRoutePorts>();
 /** A logo of at most 10,000,000 bytes, as a base64 data URL, with room for the prefix and fields. */
 const LOGO_BODY_BYTES = Math.ceil((10_000_000 * 4) / 3) + 4096;
 const role = z.number().int().min(0).max(3).transform(toRole);
@@ -32,7 +36,9 @@ export const usersRoutes = [
       'for the admin themselves and for users with a higher role; `deletable` also needs the user to ' +
       'be in none of the other organizations. `roles`, when given, lists only users with that role.',
     request: body({ roles: role.optional() }),
-    handler: async ({ user, body: { roles } }) => ({ body: { users: await listManagedUsers(user, roles) } }),
+    handler: async ({ user, body: { roles }, ports }) => ({
+      body: { users: await listManagedUsers(ports, user, roles) },
+    }),
   }),
   route({
     method: 'POST',
@@ -50,8 +56,8 @@ export const usersRoutes = [
       role,
       editUserOrgIds: z.array(id).max(500),
     }),
-    handler: async ({ user, body: { selectedUserId, role: newRole, editUserOrgIds } }) => {
-      const changed = await setUserAccess(user, {
+    handler: async ({ user, body: { selectedUserId, role: newRole, editUserOrgIds }, ports }) => {
+      const changed = await setUserAccess(ports, user, {
         userId: selectedUserId,
         role: newRole,
         orgIds: editUserOrgIds,
@@ -69,8 +75,8 @@ export const usersRoutes = [
       "is in none of the admin's organizations, has a higher role or also belongs to organizations the " +
       'admin does not administer; 404 when any does not exist.',
     request: body({ selectedRowDataIds: z.array(id).min(1).max(100) }),
-    handler: async ({ user, body: { selectedRowDataIds } }) => {
-      await deleteUsers(user, selectedRowDataIds);
+    handler: async ({ user, body: { selectedRowDataIds }, ports }) => {
+      await deleteUsers(ports, user, selectedRowDataIds);
       return { body: { message: USER_DELETED } };
     },
   }),
@@ -92,11 +98,11 @@ export const usersRoutes = [
       // Accepted for compatibility; the e-mail names the organizations as stored.
       organizationName: z.union([z.string().max(200), z.array(z.string().max(200)).max(200)]).optional(),
     }),
-    handler: async ({ body, user }) => {
+    handler: async ({ body, user, ports }) => {
       const organizationIds = Array.isArray(body.organizationId)
         ? body.organizationId
         : [body.organizationId];
-      await inviteUser(user, { email: body.email, organizationIds });
+      await inviteUser(ports, user, { email: body.email, organizationIds });
       return { body: { message: INVITE_SENT } };
     },
   }),
@@ -111,8 +117,8 @@ export const usersRoutes = [
       "refused); 400 'File size too large!.' or 'Invalid file type'.",
     maxBodyBytes: LOGO_BODY_BYTES,
     request: body({ file: z.string().max(LOGO_BODY_BYTES), org: id }),
-    handler: async ({ user, body: { file, org } }) => {
-      const logoType = await uploadOrgLogo(user, org, file);
+    handler: async ({ user, body: { file, org }, ports }) => {
+      const logoType = await uploadOrgLogo(ports, user, org, file);
       return { body: { message: LOGO_UPLOADED, logoType } };
     },
   }),
@@ -125,6 +131,6 @@ export const usersRoutes = [
       "The logo of one of the user's organizations: `{ data, logoType }`, `data` being a data URL " +
       '(`data:<logoType>;base64,...`) usable as an image source; 404 when the organization has none.',
     request: body({ orgID: id }),
-    handler: async ({ user, body: { orgID } }) => ({ body: await readOrgLogo(user, orgID) }),
+    handler: async ({ user, body: { orgID }, ports }) => ({ body: await readOrgLogo(ports, user, orgID) }),
   }),
 ];

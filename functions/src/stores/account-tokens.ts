@@ -1,29 +1,12 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
+import type { AccountTokenKind, AccountTokenRecord, AccountTokenStore } from '../domain/auth/ports';
 import { keys } from './keys';
 
 const isConditionFailure = (error: unknown) =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
-
-export type AccountTokenKind = 'invite' | 'reset';
-
-/** An invite or password-reset token as stored: keyed by the token's SHA-256 hash, never the token. */
-export interface AccountTokenRecord {
-  tokenHash: string;
-  kind: AccountTokenKind;
-  email: string;
-  /** Invite: the organizations the invitee joins. Reset: empty. */
-  orgIds: string[];
-  orgNames: string[];
-  /** Who asked for it (the inviting admin); absent for resets. */
-  createdBy?: string;
-  createdAt: string;
-  /** Epoch seconds; also the table's TTL attribute, so DynamoDB removes it some time after. */
-  expiresAt: number;
-  /** Set when the token has been used. */
-  usedAt?: string;
-}
 
 function fromItem(item: Record<string, unknown>): AccountTokenRecord {
   return {
@@ -39,14 +22,83 @@ function fromItem(item: Record<string, unknown>): AccountTokenRecord {
   };
 }
 
+/**
+ * Stores a token. A reset token supersedes every earlier reset token of the same e-mail: a pointer item
+ * names the latest, and the one it named before is marked used in the same transaction (conditioned on
+ * the pointer read, so two resets at once cannot both stay usable).
+ */
 export async function putAccountToken(record: AccountTokenRecord): Promise<void> {
-  await dynamo().send(
-    new PutCommand({
+  const tokenPut = {
+    Put: {
       TableName: config.platformTable,
       Item: { ...keys.accountToken(record.tokenHash), entity: 'token', ...record },
       ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+    },
+  };
+  if (record.kind !== 'reset') {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: [tokenPut] }));
+    return;
+  }
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const { Item: pointer } = await dynamo().send(
+      new GetCommand({
+        TableName: config.platformTable,
+        Key: keys.latestReset(record.email),
+        ConsistentRead: true,
+      }),
+    );
+    const previous = typeof pointer?.tokenHash === 'string' ? pointer.tokenHash : undefined;
+    try {
+      await dynamo().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            tokenPut,
+            {
+              Put: {
+                TableName: config.platformTable,
+                Item: {
+                  ...keys.latestReset(record.email),
+                  entity: 'latest-reset',
+                  tokenHash: record.tokenHash,
+                  expiresAt: record.expiresAt,
+                },
+                ...(previous
+                  ? {
+                      ConditionExpression: 'tokenHash = :previous',
+                      ExpressionAttributeValues: { ':previous': previous },
+                    }
+                  : { ConditionExpression: 'attribute_not_exists(pk)' }),
+              },
+            },
+            ...(previous
+              ? [
+                  {
+                    Update: {
+                      TableName: config.platformTable,
+                      Key: keys.accountToken(previous),
+                      UpdateExpression: 'SET usedAt = if_not_exists(usedAt, :superseded)',
+                      ConditionExpression: 'attribute_exists(pk)',
+                      ExpressionAttributeValues: { ':superseded': `superseded ${record.createdAt}` },
+                    },
+                  },
+                ]
+              : []),
+          ],
+        }),
+      );
+      return;
+    } catch (error) {
+      // The pointer moved (another reset at the same moment) or the previous token expired away.
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      if (reasons[2]?.Code === 'ConditionalCheckFailed') {
+        await dynamo().send(
+          new DeleteCommand({ TableName: config.platformTable, Key: keys.latestReset(record.email) }),
+        );
+      }
+    }
+  }
+  throw new Error('The password reset could not be recorded: it kept changing');
 }
 
 export async function getAccountToken(tokenHash: string): Promise<AccountTokenRecord | undefined> {
@@ -111,3 +163,11 @@ export async function releaseAccountToken(tokenHash: string, claimId: string): P
     if (!isConditionFailure(error)) throw error;
   }
 }
+
+/** The DynamoDB adapter of the account-token store. */
+export const dynamoAccountTokenStore: AccountTokenStore = {
+  put: putAccountToken,
+  get: getAccountToken,
+  claim: claimAccountToken,
+  release: releaseAccountToken,
+};

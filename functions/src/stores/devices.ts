@@ -109,3 +109,10 @@ export async function moveDevicesOffFloor(floorId: string, now: string): Promise
   } while (startKey);
   return moved;
 }
+
+/** The DynamoDB adapter of the registered devices, as ingest and the tree's sweep use them. */
+export const dynamoDevices = {
+  ownerOf: async (devId: string) => (await getDevice(devId))?.orgID,
+  recordLatest,
+  moveDevicesOffFloor,
+};

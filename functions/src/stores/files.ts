@@ -1,6 +1,7 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3 } from '../aws/s3';
 import { config } from '../config';
+import type { LogoStore } from '../domain/users/org-logo';
 
 /** Object keys in the files bucket. */
 export const floorPlanKey = (orgId: string, floorId: string) => `floorplans/${orgId}/${floorId}.svg`;
@@ -34,3 +35,15 @@ export async function getLogo(
     throw error;
   }
 }
+
+/** The S3 adapter of the logo store. */
+export const s3LogoStore: LogoStore = { put: putLogo, get: getLogo };
+
+/** Floor plans, as the tree's sweep removes them; removing a plan that is not there is a no-op. */
+export const s3FloorPlans = {
+  async removeFloorPlan(orgId: string, floorId: string): Promise<void> {
+    await s3().send(
+      new DeleteObjectCommand({ Bucket: config.filesBucket, Key: floorPlanKey(orgId, floorId) }),
+    );
+  },
+};

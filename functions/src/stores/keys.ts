@@ -9,6 +9,7 @@
  *   floor      ORG#{orgId}         FLOOR#{buildId}#{floorId}  NODE#{floorId} / FLOOR        -
  *   device     DEVICE#{devId}      DEVICE                     FLOOR#{floorId} / {devId}     ORGDEV#{orgId} / {devId}
  *   token      TOKEN#{sha256}      TOKEN                      -                             -
+ *   reset      RESET#{email}       LATEST                     -                             -
  *
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  */
@@ -35,6 +36,8 @@ export const keys = {
   deviceOfOrg: (orgId: string, devId: string) => ({ gsi2pk: `ORGDEV#${orgId}`, gsi2sk: devId }),
 
   accountToken: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
+  /** Names the latest password-reset token of an e-mail; earlier ones are superseded. */
+  latestReset: (email: string) => ({ pk: `RESET#${email}`, sk: 'LATEST' }),
 } as const;
 
 export type TreeNodeType = 'ORG' | 'BUILDING' | 'FLOOR';

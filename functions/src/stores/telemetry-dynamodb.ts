@@ -2,7 +2,7 @@ import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { DAY_MS, HOUR_MS, type TelemetryPoint, type TelemetryStore } from '../domain/telemetry/telemetry';
-import { mapLimited } from './concurrency';
+import { mapLimited } from '../lib/concurrency';
 
 const RAW_RETENTION_DAYS = 35;
 const BATCH = 25;

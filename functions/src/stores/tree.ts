@@ -1,4 +1,3 @@
-import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -10,19 +9,13 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
-import { s3 } from '../aws/s3';
 import { config } from '../config';
+import type { RoleNumber } from '@argentum/events/contracts';
+import type { NodeChanges, OrganizationTree, TreeRead, TreeStore, WriteOutcome } from '../domain/tree/ports';
 import type { Building, Floor, Organization, TreeNode, TreeNodeKind } from '../domain/tree/tree';
-import { mapLimited } from './concurrency';
-import { floorPlanKey } from './files';
+import { mapLimited } from '../lib/concurrency';
 import { keys } from './keys';
-import { appendOrgIdToUser } from './users';
-
-export interface OrganizationTree {
-  org: Organization;
-  buildings: Building[];
-  floors: Floor[];
-}
+import { addMembershipItems } from './users';
 
 export const orgItem = (org: Organization) => ({
   ...keys.org(org.orgId),
@@ -111,14 +104,6 @@ const TREE_ATTRIBUTES = [
   'version',
   'deletedAt',
 ] as const;
-
-/** One organization's tree as stored, with the nodes whose delete is committed but not yet swept. */
-export interface TreeRead {
-  /** Undefined when the organization does not exist or is deleted. */
-  tree: OrganizationTree | undefined;
-  /** Deleted nodes whose removal still has work left; reads hide them and everything under them. */
-  tombstones: TreeNode[];
-}
 
 /** Reads one organization's whole tree: a single partition, so one (paged) query. */
 export async function readOrganizationTree(orgId: string): Promise<TreeRead> {
@@ -224,12 +209,6 @@ export async function getNode(
 
 const live = 'attribute_exists(pk) AND attribute_not_exists(deletedAt)';
 
-/** Outcome of a write that depends on a node being present and unchanged. */
-export type WriteOutcome<T> =
-  | { outcome: 'written'; value: T }
-  | { outcome: 'missing' } // no such node, or it has been deleted
-  | { outcome: 'changed'; current: TreeNode }; // someone else changed it since the version given
-
 function versionCondition(expected: number | undefined) {
   if (expected === undefined) return { expression: '', values: {} };
   return expected === 0
@@ -251,7 +230,7 @@ async function diagnose(ref: Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'>
 /** Creates an organization and adds it to its creator's organizations, in one transaction. */
 export async function createOrganization(
   org: Required<Organization>,
-  creatorUserId: string,
+  creator: { userId: string; role: RoleNumber },
   now: string,
 ): Promise<'created' | 'creator-missing'> {
   try {
@@ -265,7 +244,7 @@ export async function createOrganization(
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          ...appendOrgIdToUser(creatorUserId, org.orgId, now),
+          ...addMembershipItems(creator.userId, org.orgId, creator.role, now),
         ],
       }),
     );
@@ -341,12 +320,6 @@ function cancelledBy(error: unknown, index: number): boolean {
     error instanceof TransactionCanceledException &&
     error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed'
   );
-}
-
-export interface NodeChanges {
-  name?: string;
-  /** Floors only. */
-  floorDevTypes?: number[];
 }
 
 /**
@@ -448,7 +421,18 @@ export async function removeNodeItem(node: Pick<TreeNode, 'kind' | 'id' | 'orgId
   await dynamo().send(new DeleteCommand({ TableName: config.platformTable, Key: nodeKey(node) }));
 }
 
-/** Removes a floor's SVG plan; removing a plan that is not there is a no-op. */
-export async function removeFloorPlan(orgId: string, floorId: string): Promise<void> {
-  await s3().send(new DeleteObjectCommand({ Bucket: config.filesBucket, Key: floorPlanKey(orgId, floorId) }));
-}
+/** The DynamoDB adapter of the tree store. */
+export const dynamoTreeStore: TreeStore = {
+  readOrganizationTree,
+  readOrganizationTrees,
+  findNode,
+  getNode,
+  createOrganization,
+  createBuilding,
+  createFloor,
+  updateNode,
+  markDeleted,
+  listFloors,
+  listBuildings,
+  removeNodeItem,
+};

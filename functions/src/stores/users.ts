@@ -1,43 +1,149 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   DeleteCommand,
   type BatchGetCommandOutput,
-  GetCommand,
   QueryCommand,
   type QueryCommandOutput,
+  ScanCommand,
+  type ScanCommandOutput,
+  GetCommand,
   TransactWriteCommand,
-  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { toRole, type OrgRoles, type RoleNumber } from '@argentum/events/contracts';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { toRole } from '@argentum/events/contracts';
+import type { SaveOutcome, UserStore } from '../domain/users/ports';
 import type { UserRecord } from '../domain/users/user';
 import { keys } from './keys';
 
-type StoredUser = UserRecord & Record<string, unknown>;
+type Item = Record<string, unknown>;
 
-function fromItem(item: Record<string, unknown>): UserRecord {
+/**
+ * The role map of a stored user. Records written before roles belonged to memberships have one
+ * `role` and a list `orgIds`: each of those organizations gets that role (migrateUserRecords rewrites
+ * them in place; reading them this way keeps a record that was not migrated yet working).
+ */
+function orgRolesOf(item: Item): Record<string, RoleNumber> {
+  if (item.orgRoles && typeof item.orgRoles === 'object') {
+    return Object.fromEntries(
+      Object.entries(item.orgRoles as Record<string, unknown>).map(([orgId, role]) => [orgId, toRole(role)]),
+    );
+  }
+  const legacyRole = toRole(item.role);
+  const orgIds = Array.isArray(item.orgIds) ? item.orgIds.map(String) : [];
+  return Object.fromEntries(orgIds.map((orgId) => [orgId, legacyRole]));
+}
+
+function fromItem(item: Item): UserRecord {
   return {
     userId: String(item.userId),
     email: String(item.email),
     userName: String(item.userName ?? ''),
-    role: toRole(item.role),
-    orgIds: Array.isArray(item.orgIds) ? item.orgIds.map(String) : [],
+    orgRoles: orgRolesOf(item),
     createdAt: String(item.createdAt ?? ''),
     updatedAt: String(item.updatedAt ?? ''),
+    version: typeof item.version === 'number' ? item.version : 0,
     ...(typeof item.sessionsValidAfter === 'number' ? { sessionsValidAfter: item.sessionsValidAfter } : {}),
   };
 }
 
-export async function getUser(userId: string): Promise<UserRecord | undefined> {
+const userItem = (user: UserRecord): Item => ({
+  ...keys.user(user.userId),
+  ...keys.userEmail(user.email),
+  ...keys.userListing(user.email),
+  entity: 'user',
+  userId: user.userId,
+  email: user.email,
+  userName: user.userName,
+  orgRoles: user.orgRoles,
+  createdAt: user.createdAt,
+  updatedAt: user.updatedAt,
+  version: user.version,
+  ...(user.sessionsValidAfter !== undefined ? { sessionsValidAfter: user.sessionsValidAfter } : {}),
+});
+
+type WriteAction = NonNullable<
+  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
+>[number];
+
+/** DynamoDB's limit of actions in one transaction. */
+const TRANSACTION_LIMIT = 100;
+
+const memberPut = (orgId: string, userId: string, role: RoleNumber): WriteAction => ({
+  Put: {
+    TableName: config.platformTable,
+    Item: { ...keys.member(orgId, userId), entity: 'member', orgId, userId, role },
+  },
+});
+
+const memberDelete = (orgId: string, userId: string): WriteAction => ({
+  Delete: { TableName: config.platformTable, Key: keys.member(orgId, userId) },
+});
+
+/** The stored record must still be the one read: absent, or at the same version. */
+function unchangedSince(read: UserRecord | undefined) {
+  if (!read) return { ConditionExpression: 'attribute_not_exists(pk)' };
+  // Records from before versions were kept have none: version 0 is "no version attribute".
+  return read.version === 0
+    ? {
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(version) OR version = :read)',
+        ExpressionAttributeValues: { ':read': 0 },
+      }
+    : { ConditionExpression: 'version = :read', ExpressionAttributeValues: { ':read': read.version } };
+}
+
+function membershipWrites(next: UserRecord | undefined, read: UserRecord | undefined): WriteAction[] {
+  const nextRoles: OrgRoles = next?.orgRoles ?? {};
+  const readRoles: OrgRoles = read?.orgRoles ?? {};
+  const userId = (next ?? read)?.userId ?? '';
+  return [
+    ...Object.entries(nextRoles)
+      .filter(([orgId, role]) => readRoles[orgId] !== role)
+      .map(([orgId, role]) => memberPut(orgId, userId, role)),
+    ...Object.keys(readRoles)
+      .filter((orgId) => !Object.hasOwn(nextRoles, orgId))
+      .map((orgId) => memberDelete(orgId, userId)),
+  ];
+}
+
+function isConditionFailure(error: unknown): boolean {
+  return (
+    error instanceof TransactionCanceledException &&
+    (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')
+  );
+}
+
+/**
+ * The record and the first memberships go in one transaction, conditioned on the version read.
+ * Memberships are a lookup and the record decides (readers check each listed user's record), so the
+ * rare change of more than 99 memberships has the rest applied in further transactions right after.
+ */
+async function writeConditioned(record: WriteAction, memberships: WriteAction[]): Promise<SaveOutcome> {
+  const first = memberships.slice(0, TRANSACTION_LIMIT - 1);
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: [record, ...first] }));
+  } catch (error) {
+    if (isConditionFailure(error)) return 'changed-meanwhile';
+    throw error;
+  }
+  const rest = memberships.slice(first.length);
+  for (let start = 0; start < rest.length; start += TRANSACTION_LIMIT) {
+    await dynamo().send(
+      new TransactWriteCommand({ TransactItems: rest.slice(start, start + TRANSACTION_LIMIT) }),
+    );
+  }
+  return 'saved';
+}
+
+async function get(userId: string): Promise<UserRecord | undefined> {
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config.platformTable, Key: keys.user(userId), ConsistentRead: true }),
   );
   return Item ? fromItem(Item) : undefined;
 }
 
-export async function findUserByEmail(email: string): Promise<UserRecord | undefined> {
+async function findByEmail(email: string): Promise<UserRecord | undefined> {
   const { Items } = await dynamo().send(
     new QueryCommand({
       TableName: config.platformTable,
@@ -50,173 +156,7 @@ export async function findUserByEmail(email: string): Promise<UserRecord | undef
   return item ? fromItem(item) : undefined;
 }
 
-/** Creates or replaces a user record, with its organization memberships in step. */
-export async function putUser(user: UserRecord): Promise<void> {
-  const previous = await getUser(user.userId);
-  if ((await saveUser(user, previous)) === 'changed-meanwhile') {
-    throw new Error(`User ${user.userId} changed while it was being written`);
-  }
-}
-
-type WriteAction = NonNullable<
-  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
->[number];
-
-/** DynamoDB's limit of actions in one transaction. */
-const TRANSACTION_LIMIT = 100;
-
-const userItem = (user: UserRecord): StoredUser => ({
-  ...keys.user(user.userId),
-  ...keys.userEmail(user.email),
-  ...keys.userListing(user.email),
-  entity: 'user',
-  ...user,
-});
-
-const memberPut = (orgId: string, userId: string): WriteAction => ({
-  Put: {
-    TableName: config.platformTable,
-    Item: { ...keys.member(orgId, userId), entity: 'member', orgId, userId },
-  },
-});
-
-const memberDelete = (orgId: string, userId: string): WriteAction => ({
-  Delete: { TableName: config.platformTable, Key: keys.member(orgId, userId) },
-});
-
-/** The record must still be what was read: absent, or with the same updatedAt. */
-function unchangedSince(previous: UserRecord | undefined) {
-  return previous
-    ? {
-        ConditionExpression: 'updatedAt = :previousUpdatedAt',
-        ExpressionAttributeValues: { ':previousUpdatedAt': previous.updatedAt },
-      }
-    : { ConditionExpression: 'attribute_not_exists(pk)' };
-}
-
-/** A new updatedAt that always differs from the previous one (it is the concurrency token). */
-export function nextTimestamp(previous: string): string {
-  const now = new Date().toISOString();
-  return now === previous ? new Date(Date.parse(now) + 1).toISOString() : now;
-}
-
-/**
- * Writes the user record and its memberships in one transaction, provided the record is still
- * `previous` (optimistic concurrency). Memberships are a lookup, the record decides: readers check
- * each listed user's record, so the rare user with more than 99 organization changes has the rest
- * applied in further transactions right after.
- */
-export async function saveUser(
-  next: UserRecord,
-  previous: UserRecord | undefined,
-): Promise<'saved' | 'changed-meanwhile'> {
-  const nextOrgs = new Set(next.orgIds);
-  const memberships = [
-    ...[...nextOrgs].map((orgId) => memberPut(orgId, next.userId)),
-    ...[...new Set(previous?.orgIds ?? [])]
-      .filter((orgId) => !nextOrgs.has(orgId))
-      .map((orgId) => memberDelete(orgId, next.userId)),
-  ];
-  const record: WriteAction = {
-    Put: { TableName: config.platformTable, Item: userItem(next), ...unchangedSince(previous) },
-  };
-  const first = memberships.slice(0, TRANSACTION_LIMIT - 1);
-  try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: [record, ...first] }));
-  } catch (error) {
-    if (isConditionFailure(error)) return 'changed-meanwhile';
-    throw error;
-  }
-  await writeInChunks(memberships.slice(first.length));
-  return 'saved';
-}
-
-/** Deletes the user record and its memberships, provided the record is still `user`. */
-export async function deleteUserRecord(user: UserRecord): Promise<'deleted' | 'changed-meanwhile'> {
-  const memberships = [...new Set(user.orgIds)].map((orgId) => memberDelete(orgId, user.userId));
-  const record: WriteAction = {
-    Delete: { TableName: config.platformTable, Key: keys.user(user.userId), ...unchangedSince(user) },
-  };
-  const first = memberships.slice(0, TRANSACTION_LIMIT - 1);
-  try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: [record, ...first] }));
-  } catch (error) {
-    if (isConditionFailure(error)) return 'changed-meanwhile';
-    throw error;
-  }
-  await writeInChunks(memberships.slice(first.length));
-  return 'deleted';
-}
-
-async function writeInChunks(actions: readonly WriteAction[]): Promise<void> {
-  for (let start = 0; start < actions.length; start += TRANSACTION_LIMIT) {
-    await dynamo().send(
-      new TransactWriteCommand({ TransactItems: actions.slice(start, start + TRANSACTION_LIMIT) }),
-    );
-  }
-}
-
-function isConditionFailure(error: unknown): boolean {
-  return (
-    error instanceof TransactionCanceledException &&
-    (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')
-  );
-}
-
-/**
- * Ends every session of the user begun before `validAfter` (epoch seconds) and answers the updated
- * user (undefined when there is no such user). updatedAt moves too, so a concurrent saveUser of an
- * older read is refused rather than bringing the sessions back.
- */
-export async function endSessionsBefore(
-  userId: string,
-  validAfter: number,
-  now: string,
-): Promise<UserRecord | undefined> {
-  try {
-    const { Attributes } = await dynamo().send(
-      new UpdateCommand({
-        TableName: config.platformTable,
-        Key: keys.user(userId),
-        UpdateExpression: 'SET sessionsValidAfter = :validAfter, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':validAfter': validAfter, ':now': now },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return Attributes ? fromItem(Attributes) : undefined;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
-}
-
-/**
- * Takes an organization (one being deleted) out of a user's organizations, membership included;
- * retried when the record changes meanwhile. Idempotent: a user already without it is left alone.
- */
-export async function removeOrganizationFromUser(userId: string, orgId: string): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const user = await getUser(userId);
-    if (!user?.orgIds.includes(orgId)) {
-      // A stale membership (its user is gone or no longer lists the organization): only the lookup goes.
-      await dynamo().send(
-        new DeleteCommand({ TableName: config.platformTable, Key: keys.member(orgId, userId) }),
-      );
-      return;
-    }
-    const next: UserRecord = {
-      ...user,
-      orgIds: user.orgIds.filter((id) => id !== orgId),
-      updatedAt: nextTimestamp(user.updatedAt),
-    };
-    if ((await saveUser(next, user)) === 'saved') return;
-  }
-  throw new Error(`User ${userId} kept changing while organization ${orgId} was taken out of it`);
-}
-
-/** Ids of the users listed as members of an organization (a lookup: check each user's record). */
-export async function getMemberIds(orgId: string): Promise<string[]> {
+async function memberIds(orgId: string): Promise<string[]> {
   const ids: string[] = [];
   let startKey: QueryCommandOutput['LastEvaluatedKey'];
   do {
@@ -235,8 +175,7 @@ export async function getMemberIds(orgId: string): Promise<string[]> {
   return ids;
 }
 
-/** The records of these users (consistent reads, 100 per request); unknown ids are left out. */
-export async function getUsers(userIds: readonly string[]): Promise<UserRecord[]> {
+async function getMany(userIds: readonly string[]): Promise<UserRecord[]> {
   const unique = [...new Set(userIds)];
   const users: UserRecord[] = [];
   for (let start = 0; start < unique.length; start += 100) {
@@ -257,19 +196,84 @@ export async function getUsers(userIds: readonly string[]): Promise<UserRecord[]
   return users;
 }
 
+/** The DynamoDB adapter of the user store. */
+export const dynamoUserStore: UserStore = {
+  get,
+  findByEmail,
+  getMany,
+  memberIds,
+  saveIfUnchanged: (next, read) =>
+    writeConditioned(
+      { Put: { TableName: config.platformTable, Item: userItem(next), ...unchangedSince(read) } },
+      membershipWrites(next, read),
+    ),
+  forgetMembership: async (orgId, userId) => {
+    await dynamo().send(
+      new DeleteCommand({ TableName: config.platformTable, Key: keys.member(orgId, userId) }),
+    );
+  },
+  deleteIfUnchanged: async (read) =>
+    (await writeConditioned(
+      { Delete: { TableName: config.platformTable, Key: keys.user(read.userId), ...unchangedSince(read) } },
+      membershipWrites(undefined, read),
+    )) === 'saved'
+      ? 'deleted'
+      : 'changed-meanwhile',
+};
+
 /**
- * Transaction items that add an organization to a user's organizations (e.g. the one they just
- * created), with the membership in step. updatedAt is set, so a concurrent saveUser notices it.
+ * Transaction items that make a user a member of an organization they just created, with the given
+ * role; the version moves, so a concurrent read-modify-write of the record is refused.
  */
-export const appendOrgIdToUser = (userId: string, orgId: string, now: string): WriteAction[] => [
+export const addMembershipItems = (
+  userId: string,
+  orgId: string,
+  role: RoleNumber,
+  now: string,
+): WriteAction[] => [
   {
     Update: {
       TableName: config.platformTable,
       Key: keys.user(userId),
-      UpdateExpression: 'SET orgIds = list_append(if_not_exists(orgIds, :none), :added), updatedAt = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':none': [], ':added': [orgId], ':now': now },
+      UpdateExpression:
+        'SET orgRoles.#org = :role, updatedAt = :now, version = if_not_exists(version, :zero) + :one',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_exists(orgRoles)',
+      ExpressionAttributeNames: { '#org': orgId },
+      ExpressionAttributeValues: { ':role': role, ':now': now, ':zero': 0, ':one': 1 },
     },
   },
-  memberPut(orgId, userId),
+  memberPut(orgId, userId, role),
 ];
+
+/**
+ * Rewrites user records from before roles belonged to memberships (one `role`, a list `orgIds`) in
+ * place: each organization gets the record's role, memberships carry it, versions start. Idempotent
+ * and safe beside live traffic (each write is conditioned on the record read). Answers how many
+ * records it rewrote.
+ */
+export async function migrateUserRecords(): Promise<number> {
+  let migrated = 0;
+  let startKey: ScanCommandOutput['LastEvaluatedKey'];
+  do {
+    const page = await dynamo().send(
+      new ScanCommand({
+        TableName: config.platformTable,
+        FilterExpression: 'entity = :user AND attribute_not_exists(orgRoles)',
+        ExpressionAttributeValues: { ':user': 'user' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const read = fromItem(item);
+      const next: UserRecord = { ...read, version: read.version + 1 };
+      // Every membership is written again, now with its role.
+      const outcome = await writeConditioned(
+        { Put: { TableName: config.platformTable, Item: userItem(next), ...unchangedSince(read) } },
+        membershipWrites(next, undefined),
+      );
+      if (outcome === 'saved') migrated++;
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return migrated;
+}

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import type { RoleNumber } from '@argentum/events/contracts';
+import type { OrgRoles, RoleNumber } from '@argentum/events/contracts';
+import { identity } from '../../src/adapters/identity';
+import { systemClock } from '../../src/domain/ports';
 import { createPlatformUser } from '../../src/domain/users/create-user';
+import { dynamoUserStore } from '../../src/stores/users';
 import './provided';
 
 export const stack = inject('stack');
@@ -66,15 +69,30 @@ export interface TestUser {
   password: string;
 }
 
-/** A fresh platform user (Cognito identity plus user record), so tests never share mutable users. */
+/** The user store the handlers use (DynamoDB Local), for tests that look at records directly. */
+export const users = dynamoUserStore;
+
+/** A user's organization ids, sorted. */
+export const orgIdsOf = async (userId: string) =>
+  Object.keys((await users.get(userId))?.orgRoles ?? {}).sort();
+
+/**
+ * A fresh platform user (Cognito identity plus user record), so tests never share mutable users:
+ * `role` in each of `orgIds`, or the roles of `orgRoles` when that is given instead.
+ */
 export async function createUser(
-  role: RoleNumber,
-  orgIds: string[],
+  role: RoleNumber | OrgRoles,
+  orgIds: string[] = [],
   userName = 'Test User',
 ): Promise<TestUser> {
   const email = `test-${randomUUID().slice(0, 8)}@example.com`;
   const password = 'Test-Passw0rd!';
-  const { userId } = await createPlatformUser({ email, password, userName, role, orgIds });
+  const orgRoles: OrgRoles =
+    typeof role === 'number' ? Object.fromEntries(orgIds.map((orgId) => [orgId, role])) : role;
+  const { userId } = await createPlatformUser(
+    { users: dynamoUserStore, identity, clock: systemClock },
+    { email, password, userName, orgRoles },
+  );
   return { userId, email, password };
 }
 

@@ -23,7 +23,10 @@ describe('apiPost', () => {
     assign.mockReset();
     vi.stubGlobal('fetch', fetchMock);
     vi.stubGlobal('window', { location: { assign } });
-    establishSession({ accessToken: 'old', user: { ...user, roles: 2 } });
+    establishSession({
+      accessToken: 'old',
+      user: { ...user, roles: 2, orgID: ['org-1'], orgRoles: { 'org-1': 2 } },
+    });
   });
 
   afterEach(() => {

@@ -1,14 +1,26 @@
 import { useSyncExternalStore } from 'react';
-import { toRole, type RoleNumber } from '@argentum/events/contracts';
+import { hasRole, type OrgRoles, Role, toRole, type RoleNumber } from '@argentum/events/contracts';
 
 export interface SessionUser {
   id: string;
   userName: string;
   email: string;
+  /** The highest of the user's roles (what the UI shows globally, e.g. in the account menu). */
   roles: RoleNumber;
   /** Ids of the organizations the user may access. */
   org: string[];
+  /** Ids of the organizations the user administers. */
+  orgID: string[];
+  /** The user's role in each organization: controls are shown per organization. */
+  orgRoles: OrgRoles;
 }
+
+/** Whether the user has at least `minRole` in the organization (a role belongs to the membership). */
+export const canIn = (user: SessionUser, orgId: string | undefined, minRole: RoleNumber): boolean =>
+  orgId !== undefined && hasRole(user.orgRoles, orgId, minRole);
+
+/** Whether the user administers the organization. */
+export const administers = (user: SessionUser, orgId: string | undefined) => canIn(user, orgId, Role.admin);
 
 /** What both POST /api/login and POST /api/refreshToken answer. */
 export interface AuthResponse {
@@ -74,6 +86,11 @@ export function parseAuthResponse(body: unknown): AuthResponse | null {
   if (!isRecord(body) || typeof body.accessToken !== 'string' || body.accessToken === '') return null;
   const user = body.user;
   if (!isRecord(user) || typeof user.id !== 'string') return null;
+  const ids = (value: unknown) =>
+    Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
+  const orgRoles = isRecord(user.orgRoles)
+    ? Object.fromEntries(Object.entries(user.orgRoles).map(([orgId, role]) => [orgId, toRole(role)]))
+    : {};
   return {
     accessToken: body.accessToken,
     user: {
@@ -81,7 +98,9 @@ export function parseAuthResponse(body: unknown): AuthResponse | null {
       userName: typeof user.userName === 'string' ? user.userName : '',
       email: typeof user.email === 'string' ? user.email : '',
       roles: toRole(user.roles),
-      org: Array.isArray(user.org) ? user.org.filter((id): id is string => typeof id === 'string') : [],
+      org: ids(user.org),
+      orgID: ids(user.orgID),
+      orgRoles,
     },
   };
 }

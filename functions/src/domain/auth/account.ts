@@ -1,16 +1,22 @@
-import { getUser, putUser } from '../../stores/users';
-import { unauthenticated } from '../errors';
+import { checkName } from '@argentum/events/contracts';
+import { unauthenticated, validationError } from '../errors';
+import type { UserStore } from '../users/ports';
+import { nextVersionOf, updateUser } from '../users/update';
 import type { AuthUser, UserRecord } from '../users/user';
+import { USERNAME_EMPTY } from './messages';
 
-/** The signed-in user renames themself; role and organizations stay as stored. */
+/** The signed-in user renames themself; roles and memberships stay as stored (retried on a conflict). */
 export async function changeUserName(
+  deps: { users: UserStore; clock: { now(): Date } },
   user: AuthUser,
   userName: string,
-  now = new Date(),
 ): Promise<UserRecord> {
-  const current = await getUser(user.userId);
-  if (!current) throw unauthenticated();
-  const next: UserRecord = { ...current, userName: userName.trim(), updatedAt: now.toISOString() };
-  await putUser(next);
-  return next;
+  const checked = checkName(userName);
+  if (!checked.ok) throw validationError(checked.reason === 'empty' ? USERNAME_EMPTY : checked.reason);
+  const now = deps.clock.now();
+  const renamed = await updateUser(deps.users, user.userId, (current) =>
+    nextVersionOf(current, { userName: checked.name }, now),
+  );
+  if (!renamed) throw unauthenticated();
+  return renamed;
 }

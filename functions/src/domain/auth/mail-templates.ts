@@ -1,4 +1,4 @@
-import type { MailMessage } from '../../adapters/mail';
+import type { MailMessage } from './ports';
 
 const PRODUCT_NAME = 'Argentum';
 

@@ -1,4 +1,4 @@
-import { identity, PasswordRejected, type PasswordPolicy } from '../../adapters/identity';
+import { type Identity, PasswordRejected, type PasswordPolicy } from './ports';
 import { validationError } from '../errors';
 import { PASSWORD_HINT } from './messages';
 
@@ -19,8 +19,11 @@ export function meetsPolicy(password: string, policy: PasswordPolicy): boolean {
 }
 
 /** Refuses a password the user pool's policy would refuse, before anything is created or claimed. */
-export async function assertAcceptablePassword(password: string): Promise<void> {
-  const policy = await identity.passwordPolicy();
+export async function assertAcceptablePassword(
+  deps: { identity: Pick<Identity, 'passwordPolicy'> },
+  password: string,
+): Promise<void> {
+  const policy = await deps.identity.passwordPolicy();
   if (policy && !meetsPolicy(password, policy)) throw validationError(PASSWORD_HINT);
 }
 

@@ -1,28 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { identity } from '../../adapters/identity';
-import { mail } from '../../adapters/mail';
-import { config } from '../../config';
-import { claimAccountToken, putAccountToken, releaseAccountToken } from '../../stores/account-tokens';
-import { findUserByEmail } from '../../stores/users';
 import { validationError } from '../errors';
 import { type AuthUser, normalizeEmail } from '../users/user';
 import { linkExpired } from './invitations';
 import { passwordResetMail } from './mail-templates';
 import { OLD_PASSWORD_WRONG, PASSWORDS_DONT_MATCH, RESET_LINK_EXPIRED } from './messages';
 import { assertAcceptablePassword, withPasswordPolicy } from './password-policy';
-import { endAllSessions } from './session';
+import type { AccountPorts } from './ports';
+import { endAllSessions, type StartedSession, signIn } from './session';
 import { epochSeconds, hashToken, newToken, RESET_VALIDITY_SECONDS } from './tokens';
 
 /**
- * Mails a single-use reset link (valid 1 hour) to a platform user. The caller answers the same
- * whether or not the e-mail belongs to anybody, so the call cannot be used to discover accounts.
+ * Mails a single-use reset link (valid 1 hour) to a platform user; a newer link supersedes the
+ * older ones. The caller answers the same whether or not the e-mail belongs to anybody, so the
+ * call cannot be used to discover accounts.
  */
-export async function requestPasswordReset(emailInput: string, now = new Date()): Promise<void> {
+export async function requestPasswordReset(
+  deps: Pick<AccountPorts, 'users' | 'tokens' | 'mailer' | 'clock' | 'settings'>,
+  emailInput: string,
+): Promise<void> {
   const email = normalizeEmail(emailInput);
-  const user = await findUserByEmail(email);
+  const user = await deps.users.findByEmail(email);
   if (!user) return;
+  const now = deps.clock.now();
   const token = newToken();
-  await putAccountToken({
+  await deps.tokens.put({
     tokenHash: hashToken(token),
     kind: 'reset',
     email: user.email,
@@ -31,10 +32,10 @@ export async function requestPasswordReset(emailInput: string, now = new Date())
     createdAt: now.toISOString(),
     expiresAt: epochSeconds(now) + RESET_VALIDITY_SECONDS,
   });
-  await mail.send(
+  await deps.mailer.send(
     passwordResetMail({
       to: user.email,
-      link: `${config.appOrigin}/forgetPassword/${encodeURIComponent(token)}`,
+      link: `${deps.settings.appOrigin}/forgetPassword/${encodeURIComponent(token)}`,
       validMinutes: RESET_VALIDITY_SECONDS / 60,
     }),
   );
@@ -42,35 +43,43 @@ export async function requestPasswordReset(emailInput: string, now = new Date())
 
 /** Sets a new password with a reset token, consuming it (atomically: a used token is refused). */
 export async function resetPassword(
+  deps: AccountPorts,
   input: { token: string; password: string; confirmation: string },
-  now = new Date(),
 ): Promise<void> {
   if (input.password !== input.confirmation) throw validationError(PASSWORDS_DONT_MATCH);
-  await assertAcceptablePassword(input.password);
+  await assertAcceptablePassword(deps, input.password);
   const tokenHash = hashToken(input.token);
   const claimId = randomUUID();
-  const claimed = await claimAccountToken(tokenHash, 'reset', claimId, now);
+  const claimed = await deps.tokens.claim(tokenHash, 'reset', claimId, deps.clock.now());
   if (!claimed) throw linkExpired(RESET_LINK_EXPIRED);
   // A user deleted since the link was sent keeps the token consumed: it can never be used again.
-  const user = await findUserByEmail(claimed.email);
+  const user = await deps.users.findByEmail(claimed.email);
   if (!user) throw linkExpired(RESET_LINK_EXPIRED);
   try {
-    await withPasswordPolicy(() => identity.setPassword(user.email, input.password));
+    await withPasswordPolicy(() => deps.identity.setPassword(user.email, input.password));
   } catch (error) {
-    await releaseAccountToken(tokenHash, claimId);
+    await deps.tokens.release(tokenHash, claimId);
     throw error;
   }
   // Whoever knew the old password is signed out everywhere.
-  await endAllSessions(user.userId, now);
+  await endAllSessions(deps, user.userId);
 }
 
-/** The signed-in user changes their password; the old one is verified against the identity store. */
+/**
+ * The signed-in user changes their password; the old one is verified against the identity store.
+ * Every other session of the user ends; this one goes on with a fresh session (new tokens), begun
+ * after the others ended.
+ */
 export async function changePassword(
+  deps: AccountPorts,
   user: AuthUser,
   oldPassword: string,
   newPassword: string,
-): Promise<void> {
-  if (!(await identity.verifyPassword(user.email, oldPassword))) throw validationError(OLD_PASSWORD_WRONG);
-  await assertAcceptablePassword(newPassword);
-  await withPasswordPolicy(() => identity.setPassword(user.email, newPassword));
+): Promise<StartedSession> {
+  if (!(await deps.identity.verifyPassword(user.email, oldPassword)))
+    throw validationError(OLD_PASSWORD_WRONG);
+  await assertAcceptablePassword(deps, newPassword);
+  await withPasswordPolicy(() => deps.identity.setPassword(user.email, newPassword));
+  await endAllSessions(deps, user.userId);
+  return signIn(deps, user.email, newPassword);
 }

@@ -1,54 +1,68 @@
-import { identity } from '../../adapters/identity';
-import { config } from '../../config';
-import { REFRESH_COOKIE, serializeCookie } from '../../http/cookies';
-import { endSessionsBefore, getUser } from '../../stores/users';
+import { memberOrgIds } from '@argentum/events/contracts';
 import { SESSION_EXPIRED, unauthenticated } from '../errors';
-import { normalizeEmail, sessionOpen, type SessionUser, toSessionUser } from '../users/user';
+import { updateUser, nextVersionOf } from '../users/update';
+import { normalizeEmail, sessionOpen, type SessionUser, toSessionUser, type UserRecord } from '../users/user';
+import type { AccountPorts } from './ports';
 import { epochSeconds } from './tokens';
 
 export const SIGN_IN_FAILED = 'The password and/or email entered is incorrect. Please try again';
-
-const COOKIE_PATH = '/api';
 
 export interface Session {
   accessToken: string;
   user: SessionUser;
 }
 
-const refreshCookie = (token: string) =>
-  serializeCookie(REFRESH_COOKIE, token, {
-    maxAgeSeconds: config.refreshTokenValidityDays * 24 * 3600,
-    secure: config.cookieSecure,
-    path: COOKIE_PATH,
-  });
+/** A new session: what the client gets, and the refresh token for its httpOnly cookie. */
+export interface StartedSession {
+  session: Session;
+  refreshToken: string;
+}
 
-export const clearedRefreshCookie = () =>
-  serializeCookie(REFRESH_COOKIE, '', { maxAgeSeconds: 0, secure: config.cookieSecure, path: COOKIE_PATH });
+type SessionPorts = Pick<AccountPorts, 'users' | 'identity' | 'clock' | 'realtime'>;
 
-/** Signs a user in; the refresh token goes only into an httpOnly cookie, never into the body. */
-export async function signIn(email: string, password: string): Promise<{ session: Session; cookie: string }> {
-  const signedIn = await identity.signIn(normalizeEmail(email), password);
+/**
+ * Sessions are told apart from ended ones by the second they began in (the token's `auth_time`): a
+ * sign-out ends every session begun in or before its second. So a session must never begin in the
+ * second of its user's last sign-out: this waits until that second (and a margin for the identity
+ * store's clock) has passed. It waits at most about a second, and only right after a sign-out.
+ */
+export async function waitPastSessionEnd(deps: Pick<AccountPorts, 'clock'>, user: UserRecord | undefined) {
+  if (user?.sessionsValidAfter === undefined) return;
+  const resume = (user.sessionsValidAfter + 1) * 1000 + SESSION_CLOCK_MARGIN_MS;
+  const wait = resume - deps.clock.now().getTime();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+/** Allowance for the identity store's clock running behind ours. */
+const SESSION_CLOCK_MARGIN_MS = 250;
+
+/** Signs a user in; the refresh token is for an httpOnly cookie only, never for the body. */
+export async function signIn(deps: SessionPorts, email: string, password: string): Promise<StartedSession> {
+  const normalized = normalizeEmail(email);
+  const known = await deps.users.findByEmail(normalized);
+  if (known) await waitPastSessionEnd(deps, await deps.users.get(known.userId));
+  const signedIn = await deps.identity.signIn(normalized, password);
   if (!signedIn) throw unauthenticated(SIGN_IN_FAILED);
-  const user = await getUser(signedIn.subject);
+  const user = await deps.users.get(signedIn.subject);
   if (!user) {
     // Known to the identity store but not (or no longer) a platform user.
-    await identity.revoke(signedIn.refreshToken);
+    await deps.identity.revoke(signedIn.refreshToken);
     throw unauthenticated(SIGN_IN_FAILED);
   }
   return {
     session: { accessToken: signedIn.accessToken, user: toSessionUser(user) },
-    cookie: refreshCookie(signedIn.refreshToken),
+    refreshToken: signedIn.refreshToken,
   };
 }
 
-/** Issues a new access token from the refresh cookie. */
-export async function refreshSession(refreshToken: string | undefined): Promise<Session> {
+/** Issues a new access token from the refresh token. */
+export async function refreshSession(deps: SessionPorts, refreshToken: string | undefined): Promise<Session> {
   if (!refreshToken) throw unauthenticated(SESSION_EXPIRED);
-  const refreshed = await identity.refresh(refreshToken);
+  const refreshed = await deps.identity.refresh(refreshToken);
   if (!refreshed) throw unauthenticated(SESSION_EXPIRED);
-  const user = await getUser(refreshed.subject);
+  const user = await deps.users.get(refreshed.subject);
   if (!user || !sessionOpen(user, refreshed.authTime)) {
-    await identity.revoke(refreshToken);
+    await deps.identity.revoke(refreshToken);
     throw unauthenticated(SESSION_EXPIRED);
   }
   return { accessToken: refreshed.accessToken, user: toSessionUser(user) };
@@ -56,21 +70,35 @@ export async function refreshSession(refreshToken: string | undefined): Promise<
 
 /**
  * Signs the user out everywhere: every session they began until now is over (its access tokens are
- * refused from the next request on, and on AWS its refreshes too), and this refresh token is revoked.
+ * refused from the next request on, its refresh tokens revoked, its real-time connections closed).
+ * The user is named by the refresh token, or by a verified access token when there is no cookie.
  */
-export async function signOut(refreshToken: string | undefined, now = new Date()): Promise<void> {
-  if (!refreshToken) return;
-  // The refresh token names its user only to the identity store; one refresh tells who it is.
-  const session = await identity.refresh(refreshToken);
-  if (session) await endAllSessions(session.subject, now);
-  await identity.revoke(refreshToken);
+export async function signOut(
+  deps: SessionPorts,
+  credentials: { refreshToken?: string | undefined; userId?: string | undefined },
+): Promise<void> {
+  let userId = credentials.userId;
+  if (credentials.refreshToken) {
+    // The refresh token names its user only to the identity store; one refresh tells who it is.
+    const session = await deps.identity.refresh(credentials.refreshToken);
+    userId ??= session?.subject;
+  }
+  if (userId) await endAllSessions(deps, userId);
+  if (credentials.refreshToken) await deps.identity.revoke(credentials.refreshToken);
 }
 
 /**
- * Ends every session the user began until `now`: the API refuses their access tokens from the next
- * request on, and Cognito revokes their refresh tokens.
+ * Ends every session the user began until now: the API refuses their access tokens from the next
+ * request on, the identity store revokes their refresh tokens and their real-time connections stop
+ * receiving. Answers the updated record (undefined when there is no such user).
  */
-export async function endAllSessions(userId: string, now = new Date()): Promise<void> {
-  const user = await endSessionsBefore(userId, epochSeconds(now), now.toISOString());
-  if (user) await identity.signOutEverywhere(user.email);
+export async function endAllSessions(deps: SessionPorts, userId: string): Promise<UserRecord | undefined> {
+  const now = deps.clock.now();
+  const user = await updateUser(deps.users, userId, (current) =>
+    nextVersionOf(current, { sessionsValidAfter: epochSeconds(now) }, now),
+  );
+  if (!user) return undefined;
+  await deps.identity.signOutEverywhere(user.email);
+  await deps.realtime.revoke(user.userId, memberOrgIds(user.orgRoles));
+  return user;
 }

@@ -1,6 +1,15 @@
-import { getUser } from '../../stores/users';
+import { memberOrgIds } from '@argentum/events/contracts';
+import type { UserStore } from '../users/ports';
 import { sessionOpen } from '../users/user';
-import { verifyAccessToken } from './access-token';
+
+/** The outcome of verifying an access token (signature, issuer, expiry, token use, client). */
+export type TokenCheck = { ok: true; claims: Record<string, unknown> } | { ok: false; expired: boolean };
+
+/** What the real-time authorizer needs. */
+export interface RealtimeAuthPorts {
+  users: Pick<UserStore, 'get'>;
+  accessTokens: { verify(token: string): Promise<TokenCheck> };
+}
 
 /** How often a connected browser's access is checked again (IoT Core re-invokes the authorizer). */
 export const REAUTHORIZE_AFTER_SECONDS = 300;
@@ -15,13 +24,19 @@ export interface RealtimeGrant {
  * Decides whether a browser may connect to the real-time channel, and to which organizations'
  * topics. The password of the MQTT connection is the user's access token.
  */
-export async function authorizeRealtime(token: string | undefined): Promise<RealtimeGrant | undefined> {
+export async function authorizeRealtime(
+  deps: RealtimeAuthPorts,
+  token: string | undefined,
+): Promise<RealtimeGrant | undefined> {
   if (!token) return undefined;
-  const check = await verifyAccessToken(token);
+  const check = await deps.accessTokens.verify(token);
   if (!check.ok || typeof check.claims.sub !== 'string') return undefined;
-  const user = await getUser(check.claims.sub);
+  const user = await deps.users.get(check.claims.sub);
   if (!user || !sessionOpen(user, check.claims.auth_time)) return undefined;
-  return { principalId: user.userId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 128), orgIds: user.orgIds };
+  return {
+    principalId: user.userId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 128),
+    orgIds: memberOrgIds(user.orgRoles),
+  };
 }
 
 /** MQTT topic-filter match with `+` and `#` wildcards. */

@@ -1,6 +1,5 @@
 import { telemetryMessageSchema } from '@argentum/events';
-import { mapLimited } from '../../stores/concurrency';
-import { getDevice, recordLatest } from '../../stores/devices';
+import { mapLimited } from '../../lib/concurrency';
 import type { TelemetryPoint, TelemetryStore } from './telemetry';
 
 export type IngestOutcome = 'stored' | 'invalid' | 'unknown-device';
@@ -11,16 +10,27 @@ export interface TelemetryDelivery {
   message: unknown;
 }
 
+/** What ingest needs: where readings go, and the registered devices. */
+export interface IngestPorts {
+  telemetry: TelemetryStore;
+  devices: {
+    /** The organization a device is registered in; undefined for an unknown device. */
+    ownerOf(devId: string): Promise<string | undefined>;
+    /** Records a device's latest readings; older readings never overwrite newer ones. */
+    recordLatest(devId: string, time: number, values: Record<string, number>): Promise<void>;
+  };
+}
+
 /** Which organization each device belongs to, cached briefly: ingest sees the same devices again and again. */
 const ownerCache = new Map<string, { orgId: string | undefined; until: number }>();
 const OWNER_TTL_MS = 60_000;
 
-async function ownerOf(devId: string): Promise<string | undefined> {
+async function ownerOf(deps: IngestPorts, devId: string): Promise<string | undefined> {
   const cached = ownerCache.get(devId);
   if (cached && cached.until > Date.now()) return cached.orgId;
-  const device = await getDevice(devId);
-  ownerCache.set(devId, { orgId: device?.orgID, until: Date.now() + OWNER_TTL_MS });
-  return device?.orgID;
+  const orgId = await deps.devices.ownerOf(devId);
+  ownerCache.set(devId, { orgId, until: Date.now() + OWNER_TTL_MS });
+  return orgId;
 }
 
 /**
@@ -30,7 +40,7 @@ async function ownerOf(devId: string): Promise<string | undefined> {
  * hour, one latest-values update per device), which is what makes high rates possible.
  */
 export async function ingestTelemetry(
-  store: TelemetryStore,
+  deps: IngestPorts,
   deliveries: readonly TelemetryDelivery[],
   now = Date.now(),
 ): Promise<IngestOutcome[]> {
@@ -39,7 +49,7 @@ export async function ingestTelemetry(
     result: telemetryMessageSchema.safeParse(d.message),
   }));
   const devIds = [...new Set(parsed.flatMap((p) => (p.result.success ? [p.result.data.devID] : [])))];
-  const owners = new Map(await mapLimited(devIds, 16, async (id) => [id, await ownerOf(id)] as const));
+  const owners = new Map(await mapLimited(devIds, 16, async (id) => [id, await ownerOf(deps, id)] as const));
 
   const outcomes: IngestOutcome[] = [];
   const points: TelemetryPoint[] = [];
@@ -56,13 +66,13 @@ export async function ingestTelemetry(
     points.push({ devId: devID, time: time ?? now, values });
     outcomes.push('stored');
   }
-  await store.write(points);
+  await deps.telemetry.write(points);
 
   const newest = new Map<string, TelemetryPoint>();
   for (const point of points) {
     const seen = newest.get(point.devId);
     if (!seen || seen.time <= point.time) newest.set(point.devId, point);
   }
-  await mapLimited([...newest.values()], 16, (p) => recordLatest(p.devId, p.time, p.values));
+  await mapLimited([...newest.values()], 16, (p) => deps.devices.recordLatest(p.devId, p.time, p.values));
   return outcomes;
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import * as store from '../../stores/tree';
+import { checkName, hasRole, highestRole, Role } from '@argentum/events/contracts';
 import { conflict, forbidden, notFound, unauthenticated, validationError } from '../errors';
-import { Role } from '@argentum/events/contracts';
 import type { AuthUser } from '../users/user';
+import type { SweepPorts, TreeStore, WriteOutcome } from './ports';
 import {
   CHANGED_MEANWHILE_MESSAGE,
   EMPTY_NAME_MESSAGES,
@@ -23,35 +23,53 @@ import {
 } from './tree';
 
 /**
- * Editing the tree. Who may edit: an admin (role 2) or higher, and only inside the organizations on
- * their own list; the platform owner is no exception. Every write names the state it expects, so
- * two admins editing at once never silently undo each other.
+ * Editing the tree. Who may edit: an admin (role 2) or higher in the organization the node belongs
+ * to; the platform owner is no exception. Every write names the state it expects, so two admins
+ * editing at once never silently undo each other.
  */
 
-const now = () => new Date().toISOString();
-
-function assertMayEdit(user: AuthUser, orgId: string): void {
-  if (user.role < Role.admin || !user.orgIds.includes(orgId)) throw forbidden();
+/** What tree editing needs. */
+export interface TreeEditingPorts {
+  tree: TreeStore;
+  clock: { now(): Date };
 }
 
-/** A name as stored: trimmed, and never empty. */
+const stamp = (deps: Pick<TreeEditingPorts, 'clock'>) => deps.clock.now().toISOString();
+
+/**
+ * The caller must administer the organization. An organization they are not in is answered exactly
+ * like one that does not exist (`missing`), so nobody learns which ids exist elsewhere.
+ */
+function assertMayEdit(user: AuthUser, orgId: string, missing: () => Error): void {
+  if (!hasRole(user.orgRoles, orgId, Role.readOnly)) throw missing();
+  if (!hasRole(user.orgRoles, orgId, Role.admin)) throw forbidden();
+}
+
+/** A name as stored: normalized, trimmed, never empty, and plain text. */
 function validName(kind: TreeNodeKind, value: string | undefined): string {
-  const name = (value ?? '').trim();
-  if (name === '') throw validationError(EMPTY_NAME_MESSAGES[kind]);
-  return name;
+  const checked = checkName(value ?? '');
+  if (!checked.ok)
+    throw validationError(checked.reason === 'empty' ? EMPTY_NAME_MESSAGES[kind] : checked.reason);
+  return checked.name;
 }
 
-/** A live node the user may edit; unknown and deleted nodes are 404, other organizations' 403. */
-async function editableNode(user: AuthUser, id: string, kind?: TreeNodeKind): Promise<TreeNode> {
-  const node = await store.findNode(id);
-  if (!node) throw notFound(kind ? NOT_FOUND_MESSAGES[kind] : ITEM_NOT_FOUND_MESSAGE);
-  assertMayEdit(user, node.orgId);
+/** A live node the user may edit; unknown, deleted and other organizations' nodes are all 404. */
+async function editableNode(
+  deps: Pick<TreeEditingPorts, 'tree'>,
+  user: AuthUser,
+  id: string,
+  kind?: TreeNodeKind,
+): Promise<TreeNode> {
+  const node = await deps.tree.findNode(id);
+  const missing = () => notFound(kind ? NOT_FOUND_MESSAGES[kind] : ITEM_NOT_FOUND_MESSAGE);
+  if (!node) throw missing();
+  assertMayEdit(user, node.orgId, missing);
   if (node.deletedAt) throw notFound(NOT_FOUND_MESSAGES[node.kind]);
   if (kind && node.kind !== kind) throw notFound(NOT_FOUND_MESSAGES[kind]);
   return node;
 }
 
-function written<T>(result: store.WriteOutcome<T>, kind: TreeNodeKind): T {
+function written<T>(result: WriteOutcome<T>, kind: TreeNodeKind): T {
   if (result.outcome === 'missing') throw notFound(NOT_FOUND_MESSAGES[kind]);
   if (result.outcome === 'changed') {
     throw conflict(CHANGED_MEANWHILE_MESSAGE);
@@ -59,36 +77,44 @@ function written<T>(result: store.WriteOutcome<T>, kind: TreeNodeKind): T {
   return result.value;
 }
 
+/**
+ * Creates an organization; its creator (an admin somewhere) becomes its member with their highest
+ * role, so they administer what they created.
+ */
 export async function createOrganization(
+  deps: TreeEditingPorts,
   user: AuthUser,
   orgName: string | undefined,
 ): Promise<OrganizationView> {
-  if (user.role < Role.admin) throw forbidden();
+  const role = highestRole(user.orgRoles);
+  if (role < Role.admin) throw forbidden();
   const org = { orgId: randomUUID(), orgName: validName('organization', orgName), version: 0 };
-  if ((await store.createOrganization(org, user.userId, now())) === 'creator-missing')
-    throw unauthenticated();
+  const created = await deps.tree.createOrganization(org, { userId: user.userId, role }, stamp(deps));
+  if (created === 'creator-missing') throw unauthenticated();
   return toOrganizationView(org, [], []);
 }
 
 export async function createBuilding(
+  deps: TreeEditingPorts,
   user: AuthUser,
   orgId: string,
   buildName: string | undefined,
 ): Promise<BuildingView> {
-  assertMayEdit(user, orgId);
+  assertMayEdit(user, orgId, () => notFound(NOT_FOUND_MESSAGES.organization));
   const building = { orgId, buildId: randomUUID(), buildName: validName('building', buildName), version: 0 };
-  if ((await store.createBuilding(building, now())) === 'parent-missing') {
+  if ((await deps.tree.createBuilding(building, stamp(deps))) === 'parent-missing') {
     throw notFound(NOT_FOUND_MESSAGES.organization);
   }
   return toBuildingView(building);
 }
 
 export async function createFloor(
+  deps: TreeEditingPorts,
   user: AuthUser,
   buildId: string,
   floorName: string | undefined,
 ): Promise<FloorView> {
-  const building = await editableNode(user, buildId, 'building');
+  const building = await editableNode(deps, user, buildId, 'building');
   const floor = {
     orgId: building.orgId,
     buildId,
@@ -98,7 +124,7 @@ export async function createFloor(
     editMode: false,
     version: 0,
   };
-  if ((await store.createFloor(floor, now())) === 'parent-missing')
+  if ((await deps.tree.createFloor(floor, stamp(deps))) === 'parent-missing')
     throw notFound(NOT_FOUND_MESSAGES.building);
   return toFloorView(floor);
 }
@@ -130,15 +156,21 @@ export interface RenameRequest {
   buildId?: string;
 }
 
-export async function renameNode(user: AuthUser, request: RenameRequest): Promise<RenamedNode> {
-  const node = await editableNode(user, request.id, request.kind);
+export async function renameNode(
+  deps: TreeEditingPorts,
+  user: AuthUser,
+  request: RenameRequest,
+): Promise<RenamedNode> {
+  const node = await editableNode(deps, user, request.id, request.kind);
   if (request.orgId !== undefined && node.orgId !== request.orgId)
     throw notFound(NOT_FOUND_MESSAGES[node.kind]);
   if (request.buildId !== undefined && node.buildId !== request.buildId) {
     throw notFound(NOT_FOUND_MESSAGES[node.kind]);
   }
   const name = validName(node.kind, request.value);
-  return renamedView(written(await store.updateNode(node, { name }, request.version, now()), node.kind));
+  return renamedView(
+    written(await deps.tree.updateNode(node, { name }, request.version, stamp(deps)), node.kind),
+  );
 }
 
 export interface FloorUpdate {
@@ -150,9 +182,12 @@ export interface FloorUpdate {
 }
 
 /** updateFloorPlan: a floor's name and/or the device types present on it. */
-export async function updateFloor(user: AuthUser, update: FloorUpdate): Promise<FloorView> {
-  assertMayEdit(user, update.orgId);
-  const floor = await editableNode(user, update.floorId, 'floor');
+export async function updateFloor(
+  deps: TreeEditingPorts,
+  user: AuthUser,
+  update: FloorUpdate,
+): Promise<FloorView> {
+  const floor = await editableNode(deps, user, update.floorId, 'floor');
   if (floor.orgId !== update.orgId) throw notFound(NOT_FOUND_MESSAGES.floor);
   const changes = {
     ...(update.floorName !== undefined ? { name: validName('floor', update.floorName) } : {}),
@@ -160,8 +195,8 @@ export async function updateFloor(user: AuthUser, update: FloorUpdate): Promise<
       ? { floorDevTypes: [...new Set(update.floorDevTypes)].sort((a, b) => a - b) }
       : {}),
   };
-  written(await store.updateNode(floor, changes, update.version, now()), 'floor');
-  const tree = await store.getOrganizationTree(floor.orgId);
+  written(await deps.tree.updateNode(floor, changes, update.version, stamp(deps)), 'floor');
+  const { tree } = await deps.tree.readOrganizationTree(floor.orgId);
   const current = tree?.floors.find((f) => f.floorId === floor.id);
   if (!current) throw notFound(NOT_FOUND_MESSAGES.floor);
   return toFloorView(current);
@@ -181,30 +216,32 @@ export interface DeleteResult {
 /**
  * Deletes a node with everything under it. One atomic write commits the delete (the node is marked
  * deleted: hidden from every read, nothing can be created under it); the sweep then removes floors,
- * plans and the device placements. A sweep that stops early is resumed by the next read of the
- * organization or the next delete of the node, so a tree is never left half deleted.
+ * plans and the device placements. A sweep that stops early is resumed by the next delete of the
+ * node or by the sweeper, so a tree is never left half deleted.
  */
 export async function deleteNode(
+  deps: TreeEditingPorts & SweepPorts,
   user: AuthUser,
   request: DeleteRequest,
   options: SweepOptions = {},
 ): Promise<DeleteResult> {
-  const node = await store.findNode(request.id);
-  if (!node) throw notFound(NOT_FOUND_MESSAGES[request.type]);
-  assertMayEdit(user, node.orgId);
+  const node = await deps.tree.findNode(request.id);
+  const missing = () => notFound(NOT_FOUND_MESSAGES[request.type]);
+  if (!node) throw missing();
+  assertMayEdit(user, node.orgId, missing);
   if (node.kind !== request.type) throw validationError(WRONG_TYPE_MESSAGE.replace('{kind}', node.kind));
 
   let target = node;
   if (!node.deletedAt) {
-    const marked = await store.markDeleted(node, request.version, now());
+    const marked = await deps.tree.markDeleted(node, request.version, stamp(deps));
     // Deleted by someone else meanwhile: their sweep (or this one) finishes the job.
     if (marked.outcome === 'missing') {
-      const current = await store.getNode(node);
+      const current = await deps.tree.getNode(node);
       if (!current) return { pending: false };
       target = current;
     } else {
       target = written(marked, node.kind);
     }
   }
-  return { pending: !(await sweepDeleted(target, options)) };
+  return { pending: !(await sweepDeleted(deps, target, options)) };
 }

@@ -1,14 +1,16 @@
-import { readOrganizationTrees } from '../../stores/tree';
+import { memberOrgIds } from '@argentum/events/contracts';
 import type { AuthUser } from '../users/user';
-import { resumeSweeps } from './sweep';
+import type { TreeStore } from './ports';
 import { type OrganizationView, sortOrganizations, toOrganizationView } from './tree';
 
 /**
- * The organizations the user may see, each with its buildings and floors. Deleted nodes are hidden;
- * when the read meets a delete whose sweep was interrupted, it finishes that sweep.
+ * The organizations the user may see, each with its buildings and floors. Deleted nodes (and
+ * everything under them) are hidden; their removal runs off the request path.
  */
-export async function organizationsOf(user: AuthUser): Promise<OrganizationView[]> {
-  const { trees, tombstones } = await readOrganizationTrees(user.orgIds);
-  if (tombstones.length > 0) await resumeSweeps(tombstones);
+export async function organizationsOf(
+  deps: { tree: TreeStore },
+  user: AuthUser,
+): Promise<OrganizationView[]> {
+  const { trees } = await deps.tree.readOrganizationTrees(memberOrgIds(user.orgRoles));
   return sortOrganizations(trees.map((t) => toOrganizationView(t.org, t.buildings, t.floors)));
 }

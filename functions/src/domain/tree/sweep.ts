@@ -1,7 +1,4 @@
-import { log } from '../../http/log';
-import { moveDevicesOffFloor } from '../../stores/devices';
-import * as store from '../../stores/tree';
-import { getMemberIds, removeOrganizationFromUser } from '../../stores/users';
+import type { SweepPorts } from './ports';
 import type { TreeNode } from './tree';
 
 export interface SweepOptions {
@@ -23,7 +20,11 @@ class SweepStopped extends Error {}
  * itself. Every step is idempotent and the node goes last, so an interrupted sweep is simply run
  * again. Answers true when the sweep finished; failures are logged and leave the rest for later.
  */
-export async function sweepDeleted(node: TreeNode, options: SweepOptions = {}): Promise<boolean> {
+export async function sweepDeleted(
+  deps: SweepPorts,
+  node: TreeNode,
+  options: SweepOptions = {},
+): Promise<boolean> {
   const deadline = Date.now() + SWEEP_TIME_BUDGET_MS;
   const shouldStop = options.shouldStop ?? (() => Date.now() > deadline);
   const step = async (work: () => Promise<unknown>) => {
@@ -32,25 +33,25 @@ export async function sweepDeleted(node: TreeNode, options: SweepOptions = {}): 
   };
   try {
     if (node.kind === 'floor') {
-      await sweepFloor(node, step);
+      await sweepFloor(deps, node, step);
     } else {
-      const floors = await store.listFloors(node.orgId, node.kind === 'building' ? node.id : undefined);
-      for (const floor of floors) await sweepFloor(floor, step);
+      const floors = await deps.tree.listFloors(node.orgId, node.kind === 'building' ? node.id : undefined);
+      for (const floor of floors) await sweepFloor(deps, floor, step);
       if (node.kind === 'organization') {
-        for (const building of await store.listBuildings(node.orgId)) {
-          await step(() => store.removeNodeItem(building));
+        for (const building of await deps.tree.listBuildings(node.orgId)) {
+          await step(() => deps.tree.removeNodeItem(building));
         }
         // Nobody keeps access to an organization that no longer exists.
-        for (const userId of await getMemberIds(node.orgId)) {
-          await step(() => removeOrganizationFromUser(userId, node.orgId));
+        for (const userId of await deps.members.memberIds(node.orgId)) {
+          await step(() => deps.members.leaveOrganization(userId, node.orgId));
         }
       }
-      await step(() => store.removeNodeItem(node));
+      await step(() => deps.tree.removeNodeItem(node));
     }
     return true;
   } catch (error) {
     if (!(error instanceof SweepStopped)) {
-      log('error', 'tree sweep failed; it resumes on the next read or delete', {
+      deps.logger.log('error', 'tree sweep failed; it is resumed by the next attempt', {
         node: { kind: node.kind, id: node.id, orgId: node.orgId },
         error: error instanceof Error ? { name: error.name, message: error.message } : error,
       });
@@ -59,14 +60,19 @@ export async function sweepDeleted(node: TreeNode, options: SweepOptions = {}): 
   }
 }
 
-async function sweepFloor(floor: TreeNode, step: (work: () => Promise<unknown>) => Promise<void>) {
-  await step(() => moveDevicesOffFloor(floor.id, new Date().toISOString()));
-  await step(() => store.removeFloorPlan(floor.orgId, floor.id));
-  await step(() => store.removeNodeItem(floor));
+async function sweepFloor(
+  deps: SweepPorts,
+  floor: TreeNode,
+  step: (work: () => Promise<unknown>) => Promise<void>,
+) {
+  await step(() => deps.devices.moveDevicesOffFloor(floor.id, deps.clock.now().toISOString()));
+  await step(() => deps.files.removeFloorPlan(floor.orgId, floor.id));
+  await step(() => deps.tree.removeNodeItem(floor));
 }
 
 /** Finishes the sweeps a read came across (deletes whose sweep was interrupted). */
 export async function resumeSweeps(
+  deps: SweepPorts,
   tombstones: readonly TreeNode[],
   options: SweepOptions = {},
 ): Promise<void> {
@@ -78,5 +84,5 @@ export async function resumeSweeps(
       t.kind === 'organization' ||
       (!orgs.has(t.orgId) && (t.kind === 'building' || !buildings.has(t.buildId ?? ''))),
   );
-  for (const root of roots) await sweepDeleted(root, options);
+  for (const root of roots) await sweepDeleted(deps, root, options);
 }

@@ -1,16 +1,17 @@
-import { USER_DELETED_TEXT, USER_ROLE_UPDATED_TEXT } from '@argentum/events/contracts';
-import { identity } from '../../adapters/identity';
-import { mapLimited } from '../../stores/concurrency';
 import {
-  deleteUserRecord,
-  getMemberIds,
-  getUser,
-  getUsers,
-  nextTimestamp,
-  saveUser,
-} from '../../stores/users';
+  administeredOrgIds,
+  assignableRoles,
+  highestRole,
+  type OrgRoles,
+  roleIn,
+  type RoleNumber,
+  USER_DELETED_TEXT,
+  USER_ROLE_UPDATED_TEXT,
+} from '@argentum/events/contracts';
+import type { Clock } from '../ports';
 import { conflict, forbidden, notFound } from '../errors';
-import { Role, type RoleNumber } from '@argentum/events/contracts';
+import type { UserStore } from './ports';
+import { nextVersionOf, USER_CHANGED_MEANWHILE } from './update';
 import type { AuthUser, UserRecord } from './user';
 
 export const USER_ROLE_UPDATED = USER_ROLE_UPDATED_TEXT;
@@ -18,46 +19,60 @@ export const USER_DELETED = USER_DELETED_TEXT;
 export const USER_NOT_FOUND = 'User not found.';
 export const BEYOND_YOUR_ORGANIZATIONS =
   'This user also belongs to organizations you do not administer. Remove their access instead.';
-export const CHANGED_MEANWHILE = 'The user was changed meanwhile. Please reload and try again.';
+export const CANNOT_CHANGE_YOURSELF = 'You cannot change or delete your own account here.';
+export const ROLE_ABOVE_YOURS = 'You cannot grant a role above your own.';
+export const ONLY_YOUR_ORGANIZATIONS = 'You can only assign organizations you administer.';
+
+/** What user administration needs. */
+export interface AdministrationPorts {
+  users: UserStore;
+  identity: { deleteUser(email: string): Promise<void> };
+  clock: Clock;
+  /** Stops delivery of organizations' real-time messages to a user's open connections. */
+  realtime: { revoke(userId: string, orgIds: readonly string[]): Promise<void> };
+}
 
 /**
- * A user as an administrator sees them in Manage Users. `org` holds only the organizations the
- * user shares with the administrator (the ones the administrator may assign or remove);
- * `otherOrgCount` says how many more the user belongs to, without naming them.
+ * A user as an administrator sees them in Manage Users. `org` and `orgRoles` hold only the
+ * organizations the user shares with those the administrator administers (the ones the administrator
+ * may assign or remove); `otherOrgCount` says how many more the user belongs to, without naming them.
  */
 export interface ManagedUser {
   id: string;
   userName: string;
   email: string;
+  /** The user's highest role among the shared organizations. */
   roles: RoleNumber;
   org: string[];
+  orgRoles: OrgRoles;
   otherOrgCount: number;
-  /** False for the administrator themselves and for users with a higher role. */
+  /** False for the administrator themselves and for users above the administrator in a shared organization. */
   editable: boolean;
   /** Editable, and in no organization beyond the administrator's (deleting removes the account). */
   deletable: boolean;
 }
 
-/** Roles an administrator may grant: never above their own, and role 3 only by role 3. */
-export function assignableRoles(admin: Pick<AuthUser, 'role'>): RoleNumber[] {
-  return ([Role.readOnly, Role.readWrite, Role.admin, Role.owner] as const).filter(
-    (role) => role <= admin.role && (role < Role.owner || admin.role === Role.owner),
-  );
-}
+const sharedOrgIds = (admin: AuthUser, user: UserRecord) => {
+  const administered = new Set(administeredOrgIds(admin.orgRoles));
+  return Object.keys(user.orgRoles).filter((orgId) => administered.has(orgId));
+};
 
-const sharesAnOrganization = (admin: AuthUser, user: UserRecord) =>
-  user.orgIds.some((orgId) => admin.orgIds.includes(orgId));
+/** Whether the administrator outranks or equals the user in every organization they share. */
+const atOrAboveIn = (admin: AuthUser, user: UserRecord, orgIds: readonly string[]) =>
+  orgIds.every((orgId) => (roleIn(user.orgRoles, orgId) ?? 0) <= (roleIn(admin.orgRoles, orgId) ?? -1));
 
 function toManagedUser(admin: AuthUser, user: UserRecord): ManagedUser {
-  const shared = [...new Set(user.orgIds)].filter((orgId) => admin.orgIds.includes(orgId));
-  const otherOrgCount = new Set(user.orgIds).size - shared.length;
-  const editable = user.userId !== admin.userId && user.role <= admin.role;
+  const shared = sharedOrgIds(admin, user);
+  const orgRoles = Object.fromEntries(shared.map((orgId) => [orgId, user.orgRoles[orgId] ?? 0]));
+  const otherOrgCount = Object.keys(user.orgRoles).length - shared.length;
+  const editable = user.userId !== admin.userId && atOrAboveIn(admin, user, shared);
   return {
     id: user.userId,
     userName: user.userName,
     email: user.email,
-    roles: user.role,
+    roles: highestRole(orgRoles),
     org: shared,
+    orgRoles,
     otherOrgCount,
     editable,
     deletable: editable && otherOrgCount === 0,
@@ -65,72 +80,107 @@ function toManagedUser(admin: AuthUser, user: UserRecord): ManagedUser {
 }
 
 /**
- * Users who share at least one organization with the administrator, sorted by e-mail. Read through
- * the per-organization membership lookup; each user's record decides whether they are listed.
+ * Users who share at least one organization the administrator administers, sorted by e-mail. Read
+ * through the per-organization membership lookup; each user's record decides whether they are listed.
+ * `role`, when given, keeps users with that role in at least one shared organization.
  */
-export async function listManagedUsers(admin: AuthUser, role?: RoleNumber): Promise<ManagedUser[]> {
-  const memberIds = (await mapLimited([...new Set(admin.orgIds)], 8, getMemberIds)).flat();
-  const users = await getUsers(memberIds);
+export async function listManagedUsers(
+  deps: Pick<AdministrationPorts, 'users'>,
+  admin: AuthUser,
+  role?: RoleNumber,
+): Promise<ManagedUser[]> {
+  const administered = administeredOrgIds(admin.orgRoles);
+  const memberIds = (await Promise.all(administered.map((orgId) => deps.users.memberIds(orgId)))).flat();
+  const users = await deps.users.getMany(memberIds);
   return users
-    .filter((user) => sharesAnOrganization(admin, user))
-    .filter((user) => role === undefined || user.role === role)
     .map((user) => toManagedUser(admin, user))
+    .filter((managed) => managed.org.length > 0)
+    .filter((managed) => role === undefined || Object.values(managed.orgRoles).includes(role))
     .sort((a, b) => a.email.localeCompare(b.email));
 }
 
-/** A user the administrator may act on: not themselves, in one of their organizations, not above them. */
-function assertManageable(admin: AuthUser, user: UserRecord): void {
-  if (user.userId === admin.userId) throw forbidden('You cannot change or delete your own account here.');
-  if (!sharesAnOrganization(admin, user)) throw forbidden();
-  if (user.role > admin.role) throw forbidden();
+/**
+ * A user the administrator may act on: not themselves, sharing one of the organizations the
+ * administrator administers (else answered like an unknown user), and not above them in any of those.
+ */
+function assertManageable(admin: AuthUser, user: UserRecord | undefined): asserts user is UserRecord {
+  if (!user || sharedOrgIds(admin, user).length === 0) throw notFound(USER_NOT_FOUND);
+  if (user.userId === admin.userId) throw forbidden(CANNOT_CHANGE_YOURSELF);
+  if (!atOrAboveIn(admin, user, sharedOrgIds(admin, user))) throw forbidden();
 }
 
 export interface AccessChange {
   userId: string;
   role: RoleNumber;
-  /** The user's organizations among the administrator's; the others stay as they are. */
+  /**
+   * The organizations, among those the administrator administers, the user is to be in with `role`;
+   * the user leaves the administrator's other ones. Organizations the administrator does not
+   * administer stay exactly as they are.
+   */
   orgIds: string[];
 }
 
-export async function setUserAccess(admin: AuthUser, change: AccessChange): Promise<ManagedUser> {
-  if (!assignableRoles(admin).includes(change.role)) {
-    throw forbidden('You cannot grant a role above your own.');
+/**
+ * Changes a user's access in the organizations the administrator administers, and nowhere else.
+ * Decided on the record the administrator's request was checked against and saved only if it is
+ * still that record: a concurrent change answers 409 and the administrator decides again, so a
+ * demotion that answered 200 is never undone by a write that read the record before it.
+ */
+export async function setUserAccess(
+  deps: Pick<AdministrationPorts, 'users' | 'clock' | 'realtime'>,
+  admin: AuthUser,
+  change: AccessChange,
+): Promise<ManagedUser> {
+  const administered = administeredOrgIds(admin.orgRoles);
+  const requested = [...new Set(change.orgIds)];
+  if (requested.some((orgId) => !administered.includes(orgId))) throw forbidden(ONLY_YOUR_ORGANIZATIONS);
+  for (const orgId of requested) {
+    if (!assignableRoles(roleIn(admin.orgRoles, orgId) ?? 0).includes(change.role))
+      throw forbidden(ROLE_ABOVE_YOURS);
   }
-  if (change.orgIds.some((orgId) => !admin.orgIds.includes(orgId))) {
-    throw forbidden('You can only assign organizations you administer.');
-  }
-  const user = await getUser(change.userId);
-  if (!user) throw notFound(USER_NOT_FOUND);
+  const user = await deps.users.get(change.userId);
   assertManageable(admin, user);
 
-  const kept = user.orgIds.filter((orgId) => !admin.orgIds.includes(orgId));
-  const next: UserRecord = {
-    ...user,
-    role: change.role,
-    orgIds: [...new Set([...kept, ...change.orgIds])],
-    updatedAt: nextTimestamp(user.updatedAt),
-  };
-  if ((await saveUser(next, user)) === 'changed-meanwhile') throw conflict(CHANGED_MEANWHILE);
+  const orgRoles: Record<string, RoleNumber> = Object.fromEntries(
+    Object.entries(user.orgRoles).filter(([orgId]) => !administered.includes(orgId)),
+  );
+  for (const orgId of requested) orgRoles[orgId] = change.role;
+  const next = nextVersionOf(user, { orgRoles }, deps.clock.now());
+  if ((await deps.users.saveIfUnchanged(next, user)) === 'changed-meanwhile')
+    throw conflict(USER_CHANGED_MEANWHILE);
+
+  // Organizations the user left, or in which they lost a role: their open real-time connections
+  // stop receiving those organizations' messages (re-authorized with what they keep).
+  const reduced = Object.keys(user.orgRoles).filter(
+    (orgId) => !Object.hasOwn(orgRoles, orgId) || (orgRoles[orgId] ?? 0) < (user.orgRoles[orgId] ?? 0),
+  );
+  if (reduced.length > 0) await deps.realtime.revoke(user.userId, reduced);
   return toManagedUser(admin, next);
 }
 
 /** Deletes users, all or none: every id is checked before anything is deleted. */
-export async function deleteUsers(admin: AuthUser, userIds: readonly string[]): Promise<void> {
+export async function deleteUsers(
+  deps: Pick<AdministrationPorts, 'users' | 'identity' | 'realtime'>,
+  admin: AuthUser,
+  userIds: readonly string[],
+): Promise<void> {
   const ids = [...new Set(userIds)];
-  if (ids.includes(admin.userId)) throw forbidden('You cannot change or delete your own account here.');
-  const users = await getUsers(ids);
-  if (users.length !== ids.length) throw notFound(USER_NOT_FOUND);
+  if (ids.includes(admin.userId)) throw forbidden(CANNOT_CHANGE_YOURSELF);
+  const found = new Map((await deps.users.getMany(ids)).map((user) => [user.userId, user]));
+  const users = ids.map((id) => found.get(id));
   for (const user of users) {
     assertManageable(admin, user);
     // The account is shared with organizations this administrator does not run: only their admins
-    // (or a platform owner in all of them) may end it; this one can remove the user's access instead.
-    if (user.orgIds.some((orgId) => !admin.orgIds.includes(orgId)))
+    // may end it; this one can remove the user's access instead.
+    if (Object.keys(user.orgRoles).length > sharedOrgIds(admin, user).length)
       throw forbidden(BEYOND_YOUR_ORGANIZATIONS);
   }
 
-  for (const user of users) {
+  for (const user of users as UserRecord[]) {
     // Identity first: if the record delete then fails, a retry finds the record and finishes.
-    await identity.deleteUser(user.email);
-    if ((await deleteUserRecord(user)) === 'changed-meanwhile') throw conflict(CHANGED_MEANWHILE);
+    await deps.identity.deleteUser(user.email);
+    if ((await deps.users.deleteIfUnchanged(user)) === 'changed-meanwhile')
+      throw conflict(USER_CHANGED_MEANWHILE);
+    await deps.realtime.revoke(user.userId, Object.keys(user.orgRoles));
   }
 }

@@ -1,52 +1,74 @@
-import type { RoleNumber } from '@argentum/events/contracts';
+import {
+  administeredOrgIds,
+  highestRole,
+  memberOrgIds,
+  type OrgRoles,
+  type RoleNumber,
+} from '@argentum/events/contracts';
 
-/** A platform user as stored: identity lives in Cognito, role and organization access here. */
+/** A platform user as stored: identity lives in the identity store, roles and memberships here. */
 export interface UserRecord {
-  /** The Cognito `sub`. */
+  /** The identity store's subject (Cognito `sub`). */
   userId: string;
   email: string;
   userName: string;
-  role: RoleNumber;
-  /** Organizations the user may see and act in. */
-  orgIds: string[];
+  /** The user's role in each of their organizations (a role belongs to the membership). */
+  orgRoles: OrgRoles;
   createdAt: string;
   updatedAt: string;
   /**
-   * Sessions begun before this moment (epoch seconds) are over: set when the user signs out (a sign-out
-   * ends every session of theirs) and when their password is reset.
+   * Raised by every write of the record. A read-modify-write names the version it read and is refused
+   * when the record moved on meanwhile (optimistic concurrency): no update is ever lost.
+   */
+  version: number;
+  /**
+   * Sessions begun in or before this second (epoch seconds) are over: set when the user signs out (a
+   * sign-out ends every session of theirs), changes or resets their password, or is deleted.
    */
   sessionsValidAfter?: number;
 }
 
 /** The signed-in user every protected handler receives, read from the store on each request. */
-export type AuthUser = Pick<UserRecord, 'userId' | 'email' | 'userName' | 'role' | 'orgIds'>;
+export type AuthUser = Pick<UserRecord, 'userId' | 'email' | 'userName' | 'orgRoles' | 'version'>;
 
 /** The user as the front end sees it (specification: User (session)). */
 export interface SessionUser {
   id: string;
   userName: string;
   email: string;
+  /** The highest of the user's roles, for what the UI shows everywhere (e.g. the Settings gear). */
   roles: RoleNumber;
+  /** The organizations the user belongs to. */
   org: string[];
+  /** The organizations the user administers. */
+  orgID: string[];
+  /** The role in each organization, for the controls the UI shows per organization. */
+  orgRoles: OrgRoles;
 }
 
 export const toSessionUser = (user: AuthUser): SessionUser => ({
   id: user.userId,
   userName: user.userName,
   email: user.email,
-  roles: user.role,
-  org: user.orgIds,
+  roles: highestRole(user.orgRoles),
+  org: memberOrgIds(user.orgRoles),
+  orgID: administeredOrgIds(user.orgRoles),
+  orgRoles: user.orgRoles,
 });
+
+/** The organizations the user belongs to. */
+export const orgIdsOf = (user: Pick<UserRecord, 'orgRoles'>): string[] => memberOrgIds(user.orgRoles);
 
 /**
  * Whether a session begun at `authTime` (the token's `auth_time`, epoch seconds; API Gateway hands
- * claims over as strings) is still open for this user. Cognito keeps `auth_time` across refreshes, so
- * this ends the refreshed tokens of every session begun before the user's last sign-out too.
+ * claims over as strings) is still open for this user. A session begun in the very second its user
+ * signed out is over too: the sign-in path waits for the next second after a sign-out (see
+ * `session.ts`), so no session that began after the sign-out shares its second.
  */
 export function sessionOpen(user: Pick<UserRecord, 'sessionsValidAfter'>, authTime: unknown): boolean {
   if (user.sessionsValidAfter === undefined) return true;
   const begun = typeof authTime === 'string' ? Number(authTime) : authTime;
-  return typeof begun === 'number' && Number.isFinite(begun) && begun >= user.sessionsValidAfter;
+  return typeof begun === 'number' && Number.isFinite(begun) && begun > user.sessionsValidAfter;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();

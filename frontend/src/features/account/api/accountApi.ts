@@ -1,14 +1,24 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiPost, refreshSession } from '../../../shared/api/client';
+import { establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
 
+/**
+ * A password change ends every other session of the user; this one goes on with the new session the
+ * answer carries (its refresh cookie is set by the same answer).
+ */
 export function useChangePasswordMutation() {
   return useMutation({
-    mutationFn: ({ oldPassword, newPassword }: { oldPassword: string; newPassword: string }) =>
-      apiPost<unknown>(
+    mutationFn: async ({ oldPassword, newPassword }: { oldPassword: string; newPassword: string }) => {
+      const answer = await apiPost<unknown>(
         '/api/changepassword',
         { oldpassword: oldPassword, password: newPassword },
         { silent: true },
-      ),
+      );
+      const session = parseAuthResponse(answer);
+      if (session) establishSession(session);
+      else await refreshSession({ silent: true }).catch(() => undefined);
+      return answer;
+    },
   });
 }
 

@@ -12,8 +12,10 @@ export interface ManagedUser {
   userName: string;
   email: string;
   roles: RoleNumber;
-  /** Organizations the user shares with the administrator. */
+  /** Organizations the user shares with those the administrator administers. */
   org: string[];
+  /** The user's role in each of those organizations. */
+  orgRoles: Record<string, RoleNumber>;
   /** How many other organizations the user belongs to (not named). */
   otherOrgCount: number;
   editable: boolean;

@@ -11,8 +11,8 @@ import {
 } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toRole, Role, roleName, type RoleNumber } from '@argentum/events/contracts';
-import { useSessionUser } from '../../../shared/session/sessionStore';
+import { assignableRoles, toRole, Role, roleName, type RoleNumber } from '@argentum/events/contracts';
+import { type SessionUser, useSessionUser } from '../../../shared/session/sessionStore';
 import {
   CHANGE_USER_ACCESS_TITLE,
   DELETE_USER_TITLE,
@@ -29,14 +29,21 @@ import { Dialog } from '../../../shared/ui/Dialog';
 import { OrganizationChecklist } from './OrganizationChecklist';
 import styles from './Settings.module.css';
 
-/** Roles the signed-in administrator may assign: never above their own, 3 only by 3 (spec section 6). */
-function assignableRoles(ownRole: RoleNumber): RoleNumber[] {
-  return [Role.readOnly, Role.readWrite, Role.admin, Role.owner].filter(
-    (role) => role <= ownRole && (role < Role.owner || ownRole === Role.owner),
-  );
+/**
+ * The role the administrator grants with: their own in the chosen organizations (the lowest, since
+ * the role is granted in each of them), or their highest when none is chosen yet.
+ */
+function granterRole(me: SessionUser, orgIds: readonly string[]): RoleNumber {
+  const own = orgIds.map((orgId) => me.orgRoles[orgId] ?? Role.readOnly);
+  return own.length > 0 ? (Math.min(...own) as RoleNumber) : me.roles;
 }
 
 const displayName = (user: ManagedUser) => user.userName || user.email;
+
+/** The user's roles in the shared organizations: one name when they are the same everywhere. */
+const rolesText = (user: ManagedUser) =>
+  [...new Set(user.org.map((orgId) => roleName(user.orgRoles[orgId] ?? user.roles)))].join(', ') ||
+  roleName(user.roles);
 
 /** Manage Users: the administrator's users, five to a page, with access changes and deletion. */
 export function ManageUsersTab({ organizations }: { organizations: readonly AdminOrganization[] }) {
@@ -131,7 +138,7 @@ export function ManageUsersTab({ organizations }: { organizations: readonly Admi
                   />
                 </TableCell>
                 <TableCell>{user.userName || '—'}</TableCell>
-                <TableCell>{roleName(user.roles)}</TableCell>
+                <TableCell>{rolesText(user)}</TableCell>
                 <TableCell className={styles.emailCell}>{user.email}</TableCell>
                 <TableCell>
                   {user.org.map(orgName).join(', ')}
@@ -220,7 +227,7 @@ function ChangeAccessDialog({
   const setAccess = useMutation(settingsMutations.setAccess(queryClient));
   const [role, setRole] = useState<RoleNumber>(user.roles);
   const [orgIds, setOrgIds] = useState<string[]>(user.org);
-  const roles = assignableRoles(me.roles);
+  const roles = assignableRoles(granterRole(me, orgIds));
 
   const save = () =>
     setAccess.mutate(

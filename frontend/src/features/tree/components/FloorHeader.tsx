@@ -2,7 +2,7 @@ import { Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useSessionUser } from '../../../shared/session/sessionStore';
+import { administers, useSessionUser } from '../../../shared/session/sessionStore';
 import { useTreeEditing } from '../api/treeEditing';
 import { findFloor, treeQueries } from '../api/treeQueries';
 import type { FloorLocation } from '../api/types';
@@ -54,7 +54,7 @@ export function FloorHeader({ floorId }: { floorId: string }) {
   );
 }
 
-/** The floor name; roles above 1 get an edit icon to rename it inline (saved on confirm). */
+/** The floor name; admins of its organization get an edit icon to rename it inline (saved on confirm). */
 function FloorTitle({ location }: { location: FloorLocation }) {
   const user = useSessionUser();
   const { renameFloor } = useTreeEditing();
@@ -91,7 +91,7 @@ function FloorTitle({ location }: { location: FloorLocation }) {
   return (
     <div className={styles.titleRow}>
       <h1 className={styles.title}>{floor.floorName}</h1>
-      {user.roles > 1 && (
+      {administers(user, floor.orgID) && (
         <button
           type="button"
           className={styles.editButton}

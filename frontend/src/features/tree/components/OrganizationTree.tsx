@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { memo, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { truncateName } from '@argentum/events/contracts';
-import { useSessionUser } from '../../../shared/session/sessionStore';
+import { administers, useSessionUser } from '../../../shared/session/sessionStore';
 import {
   ADD_BUILDING_PLACEHOLDER,
   ADD_FLOOR_PLACEHOLDER,
@@ -60,12 +60,14 @@ function deletesFloor(organizations: readonly Organization[], node: TreeNodeRef,
 
 /**
  * Sidebar content: organizations > buildings > floors. The selected floor is the URL's. Admins
- * (roles above 1) switch on edit mode to create, rename (double-click, or F2) and delete nodes.
+ * (roles above 1) switch on edit mode to create, rename (double-click, or F2) and delete nodes, in
+ * the organizations they administer.
  */
 export function OrganizationTree({ onFloorSelect, headerActions }: OrganizationTreeProps) {
   const headingId = useId();
   const user = useSessionUser();
-  const canEdit = user.roles > 1;
+  // Edit mode is offered to whoever administers at least one organization (or may create one).
+  const canEdit = user.orgID.length > 0;
   const [editing, setEditing] = useState(false);
   const editMode = canEdit && editing;
   const organizationsQuery = useQuery(treeQueries.organizations());
@@ -339,7 +341,15 @@ const OrganizationNode = memo(function OrganizationNode({
   selectedFloorId,
   onFloorSelect,
 }: NodeProps & { organization: Organization }) {
-  const { editMode, create } = useTreeEdit();
+  const treeActions = useTreeEdit();
+  const user = useSessionUser();
+  // Rights belong to memberships: edit controls only in the organizations the user administers.
+  const mayEdit = administers(user, organization._id);
+  const orgActions = useMemo(
+    () => ({ ...treeActions, editMode: treeActions.editMode && mayEdit }),
+    [treeActions, mayEdit],
+  );
+  const { editMode, create } = orgActions;
   const [creating, setCreating] = useState(false);
   const open = expanded.has(organization._id);
   const node: TreeNodeRef = {
@@ -349,63 +359,65 @@ const OrganizationNode = memo(function OrganizationNode({
     version: organization.version,
   };
   return (
-    <li>
-      <NodeRow node={node} depth={0}>
-        {(edit) => (
-          <button
-            type="button"
-            className={styles.node}
-            aria-expanded={open}
-            aria-controls={open ? groupId : undefined}
-            aria-label={organization.orgName}
-            onClick={() => toggle(organization._id)}
-            {...edit}
-          >
-            <ChevronRightIcon className={styles.chevron} size={14} />
-            <OrganizationIcon className={styles.icon} />
-            <span className={styles.label} title={organization.orgName}>
-              {truncateName(organization.orgName)}
-            </span>
-          </button>
+    <TreeEditContext.Provider value={orgActions}>
+      <li>
+        <NodeRow node={node} depth={0}>
+          {(edit) => (
+            <button
+              type="button"
+              className={styles.node}
+              aria-expanded={open}
+              aria-controls={open ? groupId : undefined}
+              aria-label={organization.orgName}
+              onClick={() => toggle(organization._id)}
+              {...edit}
+            >
+              <ChevronRightIcon className={styles.chevron} size={14} />
+              <OrganizationIcon className={styles.icon} />
+              <span className={styles.label} title={organization.orgName}>
+                {truncateName(organization.orgName)}
+              </span>
+            </button>
+          )}
+        </NodeRow>
+        {open && (
+          <ul id={groupId} className={styles.list}>
+            {organization.buildData.length === 0 && !editMode && (
+              <li className={styles.emptyLeaf}>No buildings</li>
+            )}
+            {organization.buildData.map((building, index) => (
+              <BuildingNode
+                key={building._id}
+                groupId={`${groupId}-b${index}`}
+                building={building}
+                open={expanded.has(building._id)}
+                toggle={toggle}
+                selectedFloorId={selectedFloorId}
+                onFloorSelect={onFloorSelect}
+              />
+            ))}
+            {editMode && (
+              <li>
+                {creating ? (
+                  <NameInput
+                    type="building"
+                    placeholder={ADD_BUILDING_PLACEHOLDER}
+                    label={`New building name in ${organization.orgName}`}
+                    depth={1}
+                    onSubmit={(name) => create({ type: 'building', orgID: organization._id, name })}
+                    onCancel={() => setCreating(false)}
+                  />
+                ) : (
+                  <CreateButton depth={1} onClick={() => setCreating(true)}>
+                    {CREATE_BUILDING_TEXT}
+                  </CreateButton>
+                )}
+              </li>
+            )}
+          </ul>
         )}
-      </NodeRow>
-      {open && (
-        <ul id={groupId} className={styles.list}>
-          {organization.buildData.length === 0 && !editMode && (
-            <li className={styles.emptyLeaf}>No buildings</li>
-          )}
-          {organization.buildData.map((building, index) => (
-            <BuildingNode
-              key={building._id}
-              groupId={`${groupId}-b${index}`}
-              building={building}
-              open={expanded.has(building._id)}
-              toggle={toggle}
-              selectedFloorId={selectedFloorId}
-              onFloorSelect={onFloorSelect}
-            />
-          ))}
-          {editMode && (
-            <li>
-              {creating ? (
-                <NameInput
-                  type="building"
-                  placeholder={ADD_BUILDING_PLACEHOLDER}
-                  label={`New building name in ${organization.orgName}`}
-                  depth={1}
-                  onSubmit={(name) => create({ type: 'building', orgID: organization._id, name })}
-                  onCancel={() => setCreating(false)}
-                />
-              ) : (
-                <CreateButton depth={1} onClick={() => setCreating(true)}>
-                  {CREATE_BUILDING_TEXT}
-                </CreateButton>
-              )}
-            </li>
-          )}
-        </ul>
-      )}
-    </li>
+      </li>
+    </TreeEditContext.Provider>
   );
 }, sameOrganizationProps);
 

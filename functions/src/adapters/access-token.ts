@@ -1,5 +1,6 @@
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { config } from '../../config';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { config } from '../config';
+import type { TokenCheck } from '../domain/realtime/authorizer';
 
 let jwks: { issuer: string; keys: ReturnType<typeof createRemoteJWKSet> } | undefined;
 
@@ -9,8 +10,6 @@ function keySet(issuer: string) {
   }
   return jwks.keys;
 }
-
-export type TokenCheck = { ok: true; claims: JWTPayload } | { ok: false; expired: boolean };
 
 /**
  * Verifies a user pool access token: signature (pool's JWKS), issuer, expiry, `token_use` and the
@@ -33,3 +32,6 @@ export async function verifyAccessToken(
     };
   }
 }
+
+/** The access-token verifier the authorizers use, against the configured user pool. */
+export const poolAccessTokens = { verify: (token: string) => verifyAccessToken(token) };

@@ -1,0 +1,84 @@
+import type { RoleNumber } from '@argentum/events/contracts';
+import type { Building, Floor, Organization, TreeNode } from './tree';
+
+/** One organization's tree as stored. */
+export interface OrganizationTree {
+  org: Organization;
+  buildings: Building[];
+  floors: Floor[];
+}
+
+/** One organization's tree, with the nodes whose delete is committed but not yet swept. */
+export interface TreeRead {
+  /** Undefined when the organization does not exist or is deleted. */
+  tree: OrganizationTree | undefined;
+  /** Deleted nodes whose removal still has work left; reads hide them and everything under them. */
+  tombstones: TreeNode[];
+}
+
+/** Outcome of a write that depends on a node being present and unchanged. */
+export type WriteOutcome<T> =
+  | { outcome: 'written'; value: T }
+  | { outcome: 'missing' } // no such node, or it has been deleted
+  | { outcome: 'changed'; current: TreeNode }; // someone else changed it since the version given
+
+export interface NodeChanges {
+  name?: string;
+  /** Floors only. */
+  floorDevTypes?: number[];
+}
+
+export type NodeRef = Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'>;
+
+/** Where the tree lives (the DynamoDB adapter is stores/tree.ts). */
+export interface TreeStore {
+  readOrganizationTree(orgId: string): Promise<TreeRead>;
+  /** Many organizations' trees; organizations that do not exist are left out. */
+  readOrganizationTrees(
+    orgIds: readonly string[],
+  ): Promise<{ trees: OrganizationTree[]; tombstones: TreeNode[] }>;
+  /** Any node by its id, deleted ones included (callers decide); read consistently. */
+  findNode(id: string): Promise<TreeNode | undefined>;
+  getNode(ref: NodeRef): Promise<TreeNode | undefined>;
+  /** Creates an organization and makes its creator a member with `creatorRole`, in one transaction. */
+  createOrganization(
+    org: Required<Organization>,
+    creator: { userId: string; role: RoleNumber },
+    now: string,
+  ): Promise<'created' | 'creator-missing'>;
+  createBuilding(building: Required<Building>, now: string): Promise<'created' | 'parent-missing'>;
+  createFloor(floor: Required<Floor>, now: string): Promise<'created' | 'parent-missing'>;
+  /** Changes a live node and raises its version, provided it is still at `expectedVersion` (when given). */
+  updateNode(
+    node: TreeNode,
+    changes: NodeChanges,
+    expectedVersion: number | undefined,
+    now: string,
+  ): Promise<WriteOutcome<TreeNode>>;
+  /** Commits a delete in one atomic write (the node is marked deleted). */
+  markDeleted(
+    node: TreeNode,
+    expectedVersion: number | undefined,
+    now: string,
+  ): Promise<WriteOutcome<TreeNode>>;
+  /** The floors under an organization, or one of its buildings (deleted ones included). */
+  listFloors(orgId: string, buildId?: string): Promise<TreeNode[]>;
+  listBuildings(orgId: string): Promise<TreeNode[]>;
+  /** Removes a node's item for good; a no-op when it is gone. */
+  removeNodeItem(node: NodeRef): Promise<void>;
+}
+
+/** What the sweep of a deleted node removes besides the tree's own items. */
+export interface SweepPorts {
+  tree: TreeStore;
+  /** Takes every device off a floor (they go back to the organization's unplaced devices). */
+  devices: { moveDevicesOffFloor(floorId: string, now: string): Promise<number> };
+  files: { removeFloorPlan(orgId: string, floorId: string): Promise<void> };
+  /** Takes an organization out of its members' memberships. */
+  members: {
+    memberIds(orgId: string): Promise<string[]>;
+    leaveOrganization(userId: string, orgId: string): Promise<void>;
+  };
+  clock: { now(): Date };
+  logger: { log(level: 'error', message: string, fields?: Record<string, unknown>): void };
+}

@@ -1,0 +1,60 @@
+/**
+ * The adapters the Lambda entry points wire into the domain's ports. Each entry point (the composition
+ * root of its Lambda) picks what its routes need; an adapter's AWS client is created on first use.
+ */
+import { poolAccessTokens } from '../adapters/access-token';
+import { identity } from '../adapters/identity';
+import { mail } from '../adapters/mail';
+import { config } from '../config';
+import type { Clock, Logger } from '../domain/ports';
+import { systemClock } from '../domain/ports';
+import { log } from '../http/log';
+import { dynamoAccountTokenStore } from '../stores/account-tokens';
+import { dynamoDevices } from '../stores/devices';
+import { s3LogoStore, s3FloorPlans } from '../stores/files';
+import { dynamoTreeStore } from '../stores/tree';
+import { dynamoUserStore } from '../stores/users';
+import { realtimeRevocation } from '../adapters/realtime-revocation';
+import { leaveOrganization } from '../domain/users/membership';
+
+export const clock: Clock = systemClock;
+export const logger: Logger = { log };
+
+export const users = dynamoUserStore;
+export const tree = dynamoTreeStore;
+
+/** The names of organizations that exist (deleted ones are left out). */
+export const organizations = {
+  async namesOf(orgIds: readonly string[]) {
+    const { trees } = await dynamoTreeStore.readOrganizationTrees(orgIds);
+    return new Map(trees.map((t) => [t.org.orgId, t.org.orgName]));
+  },
+};
+
+export const accountPorts = () => ({
+  users,
+  identity,
+  mailer: mail,
+  tokens: dynamoAccountTokenStore,
+  clock,
+  settings: { appOrigin: config.appOrigin },
+  realtime: realtimeRevocation,
+  organizations,
+  accessTokens: poolAccessTokens,
+  cookies: { refreshTokenValidityDays: config.refreshTokenValidityDays, secure: config.cookieSecure },
+});
+
+export const sweepPorts = () => ({
+  tree,
+  devices: dynamoDevices,
+  files: s3FloorPlans,
+  members: {
+    memberIds: (orgId: string) => users.memberIds(orgId),
+    leaveOrganization: (userId: string, orgId: string) =>
+      leaveOrganization({ users, clock, realtime: realtimeRevocation }, userId, orgId),
+  },
+  clock,
+  logger,
+});
+
+export { identity, realtimeRevocation, s3LogoStore };
