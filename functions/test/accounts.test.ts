@@ -7,7 +7,7 @@ import { config } from '../src/config';
 import { epochSeconds, hashToken, newToken } from '../src/domain/auth/tokens';
 import { getAccountToken, putAccountToken } from '../src/stores/account-tokens';
 import { orgItem } from '../src/stores/tree';
-import { call, createUser, nextSecond, signIn, stack, users } from './support/api';
+import { call, createOwnOrganization, createUser, signIn, stack, users } from './support/api';
 
 const PASSWORD_HINT =
   'Must be 8+ characters long and contain at least 1 upper case letter, 1 number, 1 special character';
@@ -187,8 +187,11 @@ describe('invite -> register', () => {
     for (const who of ['viewer@example.com', 'editor@example.com']) {
       expect(await invite(email, 'org-demo', who)).toMatchObject({ status: 403 });
     }
-    expect(await invite(email, 'org-other')).toMatchObject({ status: 403 });
-    expect(await invite(email, ['org-demo', 'org-other'])).toMatchObject({ status: 403 });
+    // An organization the admin is not in is answered like one that does not exist.
+    const unknown = await invite(email, 'org-never-heard-of');
+    expect(unknown).toMatchObject({ status: 404, body: { message: 'Organization not found.' } });
+    expect(await invite(email, 'org-other')).toMatchObject({ status: 404, body: unknown.body });
+    expect(await invite(email, ['org-demo', 'org-other'])).toMatchObject({ status: 404, body: unknown.body });
     expect(await invite(email, [])).toMatchObject({ status: 400 });
     expect(await invite('not-an-email')).toMatchObject({
       status: 400,
@@ -207,6 +210,61 @@ describe('invite -> register', () => {
     expect(await invite(email, ['org-demo', 'org-other'], 'owner@example.com')).toMatchObject({
       status: 200,
     });
+  });
+
+  it('voids an invite whose sender has lost admin rights in the organization since (410)', async () => {
+    const sender = await createUser(1, []);
+    const orgId = await createOwnOrganization(sender.userId, 2, 'Invite Org');
+    const email = freshEmail();
+    const { accessToken } = await signIn(sender.email, sender.password);
+    expect(
+      (
+        await call(
+          '/api/dashboard/sendInviteUserEmail',
+          { email, organizationId: orgId },
+          { token: accessToken },
+        )
+      ).status,
+    ).toBe(200);
+    const { token } = linkIn((await mailTo(email)).text, 'register');
+    expect((await call('/api/confirmUser', { userToken: token })).status).toBe(200);
+
+    // The sender is demoted to read/write in that organization.
+    const record = await users.get(sender.userId);
+    if (!record) throw new Error('no sender');
+    await users.saveIfUnchanged({ ...record, orgRoles: { [orgId]: 1 }, version: record.version + 1 }, record);
+
+    const expired = { message: 'Please request Admin the link has expired' };
+    expect(await call('/api/confirmUser', { userToken: token })).toMatchObject({
+      status: 410,
+      body: expired,
+    });
+    expect(await register(token, email)).toMatchObject({ status: 410, body: expired });
+    expect(await users.findByEmail(email)).toBeUndefined();
+  });
+
+  it('answers 410 to registering into an organization deleted since the invite', async () => {
+    const sender = await createUser(1, []);
+    const orgId = await createOwnOrganization(sender.userId, 2, 'Short-lived Org');
+    const email = freshEmail();
+    const { accessToken } = await signIn(sender.email, sender.password);
+    await call(
+      '/api/dashboard/sendInviteUserEmail',
+      { email, organizationId: orgId },
+      { token: accessToken },
+    );
+    const { token } = linkIn((await mailTo(email)).text, 'register');
+    const deleted = await call(
+      '/api/dashboard/deleteOrgBuildFloor',
+      { id: orgId, type: 'organization' },
+      { token: accessToken },
+    );
+    expect(deleted.status).toBe(200);
+    expect(await register(token, email)).toMatchObject({
+      status: 410,
+      body: { message: 'Please request Admin the link has expired' },
+    });
+    expect(await users.findByEmail(email)).toBeUndefined();
   });
 
   it('escapes organization names in the mail', async () => {
@@ -270,7 +328,6 @@ describe('forgot and reset password', () => {
       body: { message: 'Password can not empty' },
     });
     const before = await signIn(user.email, user.password);
-    await nextSecond();
     expect(await reset(token, NEW_PASSWORD)).toMatchObject({
       status: 200,
       body: { message: 'Password changed successfully.' },
@@ -286,6 +343,22 @@ describe('forgot and reset password', () => {
     );
     await signIn(user.email, NEW_PASSWORD);
     expect(await reset(token, 'Another-Passw0rd!')).toMatchObject({ status: 410 });
+  });
+
+  it('makes every earlier reset link unusable when a newer one is sent', async () => {
+    const user = await createUser(0, ['org-demo']);
+    expect((await forgot(user.email)).status).toBe(200);
+    const first = linkIn((await mailTo(user.email)).text, 'forgetPassword').token;
+    expect((await forgot(user.email)).status).toBe(200);
+    const links = async () =>
+      readMailbox(stack.mailDir)
+        .filter((m) => m.to.includes(user.email))
+        .map((m) => linkIn(m.text, 'forgetPassword').token);
+    await expect.poll(async () => (await links()).length).toBe(2);
+    const second = (await links()).find((token) => token !== first) ?? '';
+    expect(await reset(first, NEW_PASSWORD)).toMatchObject({ status: 410 });
+    expect((await call('/api/confirmUser', { userToken: first })).status).toBe(410);
+    expect(await reset(second, NEW_PASSWORD)).toMatchObject({ status: 200 });
   });
 
   it('refuses an expired reset token and validates the e-mail', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import { keys } from '../src/stores/keys';
-import { call, createUser, nextSecond, refreshCookieOf, signIn, stack, users } from './support/api';
+import { call, createUser, refreshCookieOf, signIn, stack, users } from './support/api';
 
 const SIGN_IN_FAILED = 'The password and/or email entered is incorrect. Please try again';
 const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
@@ -87,7 +87,7 @@ describe('refresh and sign-out', () => {
     const user = await createUser(1, ['org-demo']);
     const here = await signIn(user.email, user.password);
     const elsewhere = await signIn(user.email, user.password);
-    await nextSecond(); // sessions are told apart by their sign-in second (the token's auth_time)
+    // No waiting: sessions begun in the very second of the sign-out end too.
 
     const out = await call('/api/userLogout', { id: here.user.id }, { cookie: here.cookie });
     expect(out.status).toBe(200);
@@ -110,10 +110,30 @@ describe('refresh and sign-out', () => {
     ).toBe(200);
   });
 
+  it('ends the sessions of the user named by a Bearer token when there is no cookie', async () => {
+    const user = await createUser(0, ['org-demo']);
+    const first = await signIn(user.email, user.password);
+    const second = await signIn(user.email, user.password);
+    expect((await call('/api/userLogout', {}, { token: first.accessToken })).status).toBe(200);
+    for (const session of [first, second]) {
+      expect(
+        (await call('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken })).status,
+      ).toBe(401);
+      expect((await call('/api/refreshToken', {}, { cookie: session.cookie })).status).toBe(401);
+    }
+    // A forged Bearer token names nobody: it ends nothing.
+    const other = await signIn(user.email, user.password);
+    expect(
+      (await call('/api/userLogout', {}, { token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' })).status,
+    ).toBe(200);
+    expect(
+      (await call('/api/dashboard/getUsersOrganisations', {}, { token: other.accessToken })).status,
+    ).toBe(200);
+  });
+
   it('answers a sign-out without a cookie, or with a revoked one, and ends no session', async () => {
     const user = await createUser(0, ['org-demo']);
     const session = await signIn(user.email, user.password);
-    await nextSecond();
     expect((await call('/api/userLogout', {})).status).toBe(200);
     expect((await call('/api/userLogout', {}, { cookie: 'refreshToken=forged.token.value' })).status).toBe(
       200,
@@ -152,11 +172,11 @@ describe('protected calls', () => {
   it('apply a demotion on the very next request', async () => {
     const user = await createUser(2, ['org-demo']);
     const session = await signIn(user.email, user.password);
-    // An admin-only call passes the role check (and then answers as that call does).
+    // An admin-only call works ...
     expect(
       (await call('/api/dashboard/createOrUpdateOrgBuild', { orgName: 'X' }, { token: session.accessToken }))
         .status,
-    ).not.toBe(403);
+    ).toBe(201);
     const record = await users.get(user.userId);
     if (!record) throw new Error('missing user');
     await users.saveIfUnchanged(
@@ -170,5 +190,40 @@ describe('protected calls', () => {
     );
     expect(after.status).toBe(403);
     expect(after.body).toEqual({ message: 'User is unAuthorized' });
+  });
+});
+
+describe('password change', () => {
+  it('ends every other session of the user and keeps the current one going with a fresh session', async () => {
+    const user = await createUser(1, ['org-demo']);
+    const current = await signIn(user.email, user.password);
+    const other = await signIn(user.email, user.password);
+    const newPassword = 'Changed-Passw0rd!';
+    const changed = await call<{ message: string; accessToken: string; user: { id: string } }>(
+      '/api/changepassword',
+      { oldpassword: user.password, password: newPassword },
+      { token: current.accessToken, cookie: current.cookie },
+    );
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({
+      message: 'Password Changed successfully.',
+      user: { id: user.userId },
+    });
+    const cookie = refreshCookieOf(changed.headers);
+    expect(cookie).toBeDefined();
+
+    // The other session is over, access token and refresh alike.
+    expect(
+      (await call('/api/dashboard/getUsersOrganisations', {}, { token: other.accessToken })).status,
+    ).toBe(401);
+    expect((await call('/api/refreshToken', {}, { cookie: other.cookie })).status).toBe(401);
+    // This one goes on with the tokens of the answer.
+    expect(
+      (await call('/api/dashboard/getUsersOrganisations', {}, { token: changed.body.accessToken })).status,
+    ).toBe(200);
+    expect((await call('/api/refreshToken', {}, { cookie })).status).toBe(200);
+    expect((await call('/api/login', { user: { email: user.email, password: newPassword } })).status).toBe(
+      200,
+    );
   });
 });

@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildingView, FloorView, OrganizationView } from '../src/domain/tree/tree';
-import { call, createUser, orgIdsOf, signIn, users } from './support/api';
+import { call, createOwnOrganization, createUser, orgIdsOf, signIn, users } from './support/api';
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 /** Handler tests of editing the tree, over HTTP against the local stack. Every test makes its own users and organizations. */
 
 interface Admin {
   token: string;
   userId: string;
+  /** The organization the admin administers from the start (their own, or the ones given). */
+  homeOrgIds: string[];
 }
 
+/** An admin of `orgIds`, or of a fresh empty organization of their own when none are given. */
 async function newAdmin(role: 2 | 3 = 2, orgIds: string[] = []): Promise<Admin> {
   const user = await createUser(role, orgIds);
+  const homeOrgIds = orgIds.length > 0 ? orgIds : [await createOwnOrganization(user.userId, role)];
   const session = await signIn(user.email, user.password);
-  return { token: session.accessToken, userId: user.userId };
+  return { token: session.accessToken, userId: user.userId, homeOrgIds };
 }
 
 async function tree(token: string): Promise<OrganizationView[]> {
@@ -23,6 +29,11 @@ async function tree(token: string): Promise<OrganizationView[]> {
   );
   expect(result.status).toBe(200);
   return result.body.organizations;
+}
+
+/** The admin's tree without the organizations they started with. */
+async function createdTree(admin: Admin): Promise<OrganizationView[]> {
+  return (await tree(admin.token)).filter((o) => !admin.homeOrgIds.includes(o._id));
 }
 
 async function newOrg(admin: Admin, orgName = 'Test Org'): Promise<OrganizationView> {
@@ -68,7 +79,9 @@ describe('creating organizations, buildings and floors', () => {
     const org = created.body.organization;
     expect(org).toMatchObject({ orgName: 'Acme Facilities', orgID: org._id, buildData: [], version: 0 });
     expect(org._id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await orgIdsOf(admin.userId)).toEqual([org._id]);
+    // The creator administers what they created, with their own role.
+    expect(await orgIdsOf(admin.userId)).toEqual([...admin.homeOrgIds, org._id].sort());
+    expect((await users.get(admin.userId))?.orgRoles[org._id]).toBe(2);
     expect(await users.memberIds(org._id)).toEqual([admin.userId]);
 
     const building = await call<{ message: string; building: BuildingView }>(
@@ -88,7 +101,7 @@ describe('creating organizations, buildings and floors', () => {
     expect(floor.body.message).toBe('New Floor has been created successfuly');
     expect(floor.body.floor).toMatchObject({ orgID: org._id, buildID: building.body.building._id });
 
-    expect(await tree(admin.token)).toEqual([
+    expect(await createdTree(admin)).toEqual([
       {
         _id: org._id,
         orgID: org._id,
@@ -146,7 +159,7 @@ describe('creating organizations, buildings and floors', () => {
     }
     // Names with spaces are fine: the special-character rule applies to device and data-point names only.
     expect((await newBuilding(admin, org._id, 'Main Building #2'))._id).toBeTruthy();
-    expect((await tree(admin.token))[0]?.buildData).toHaveLength(2);
+    expect((await createdTree(admin))[0]?.buildData).toHaveLength(2);
   });
 
   it('refuses roles 0 and 1 on every editing call, whatever the organization', async () => {
@@ -180,7 +193,7 @@ describe('creating organizations, buildings and floors', () => {
     expect(demo?.buildData[0]?.floors.map((f) => f.floorName)).toEqual(['First Floor', 'Ground Floor']);
   });
 
-  it('refuses admins (and the platform owner) outside the organizations on their own list', async () => {
+  it('answers an admin (or a platform owner) outside an organization exactly as for an unknown id', async () => {
     const otherAdmin = await newAdmin();
     const foreignOrg = await newOrg(otherAdmin, 'Foreign Org');
     const foreignBuilding = await newBuilding(otherAdmin, foreignOrg._id);
@@ -214,10 +227,24 @@ describe('creating organizations, buildings and floors', () => {
       ];
       for (const [path, body] of calls) {
         const result = await call(path, body, { token: admin.token });
-        expect({ role, path, body, status: result.status }).toEqual({ role, path, body, status: 403 });
+        // The same status and text as for an id that does not exist: nothing tells them it does.
+        const unknownId = JSON.parse(
+          JSON.stringify(body)
+            .replaceAll(foreignOrg._id, UNKNOWN_ID)
+            .replaceAll(foreignBuilding._id, UNKNOWN_ID)
+            .replaceAll(foreignFloor._id, UNKNOWN_ID),
+        ) as Record<string, unknown>;
+        const unknown = await call(path, unknownId, { token: admin.token });
+        expect({ role, path, body, status: result.status, answer: result.body }).toEqual({
+          role,
+          path,
+          body,
+          status: 404,
+          answer: unknown.body,
+        });
       }
     }
-    expect(await tree(otherAdmin.token)).toEqual([
+    expect(await createdTree(otherAdmin)).toEqual([
       {
         ...foreignOrg,
         buildData: [{ ...foreignBuilding, floors: [foreignFloor] }],
@@ -225,14 +252,45 @@ describe('creating organizations, buildings and floors', () => {
     ]);
   });
 
+  it('decides with the role in the organization the call touches', async () => {
+    // Admin in their own organization, read-only in Demo Org.
+    const admin = await newAdmin();
+    const member = await users.get(admin.userId);
+    if (!member) throw new Error('no admin');
+    await users.saveIfUnchanged(
+      { ...member, orgRoles: { ...member.orgRoles, 'org-demo': 0 }, version: member.version + 1 },
+      member,
+    );
+    const { accessToken } = await signIn((await users.get(admin.userId))?.email ?? '', 'Test-Passw0rd!');
+    const own = admin.homeOrgIds[0] ?? '';
+    const inOwn = await call(
+      '/api/dashboard/createOrUpdateOrgBuild',
+      { orgID: own, buildName: 'Annex' },
+      { token: accessToken },
+    );
+    expect(inOwn.status).toBe(201);
+    for (const [path, body] of [
+      ['/api/dashboard/createOrUpdateOrgBuild', { orgID: 'org-demo', buildName: 'Annex' }],
+      ['/api/dashboard/updateOrgBuildFloorName', { id: 'flr-demo-ground', value: 'Renamed' }],
+      ['/api/dashboard/deleteOrgBuildFloor', { id: 'bld-demo-hq', type: 'building' }],
+    ] as const) {
+      const result = await call(path, body, { token: accessToken });
+      expect({ path, status: result.status, body: result.body }).toEqual({
+        path,
+        status: 403,
+        body: { message: 'User is unAuthorized' },
+      });
+    }
+  });
+
   it('refuses unknown ids with 404 and a type that does not match the item with 400', async () => {
     const admin = await newAdmin();
     const org = await newOrg(admin);
     const building = await newBuilding(admin, org._id);
     const floor = await newFloor(admin, building._id);
-    const unknown = '00000000-0000-4000-8000-000000000000';
+    const unknown = UNKNOWN_ID;
     const calls: [string, Record<string, unknown>, number][] = [
-      ['/api/dashboard/createOrUpdateOrgBuild', { orgID: unknown, buildName: 'X' }, 403], // not on the user's list
+      ['/api/dashboard/createOrUpdateOrgBuild', { orgID: unknown, buildName: 'X' }, 404],
       ['/api/dashboard/createOrUpdateOrgBuild', { buildID: unknown, buildName: 'X' }, 404],
       ['/api/dashboard/createOrUpdateFloor', { buildID: unknown, floorName: 'X' }, 404],
       ['/api/dashboard/createOrUpdateFloor', { buildID: floor._id, floorName: 'X' }, 404], // a floor is not a building
@@ -299,7 +357,7 @@ describe('renaming', () => {
     );
     expect(viaFloorCall.status).toBe(200);
 
-    const [after] = await tree(admin.token);
+    const [after] = await createdTree(admin);
     expect(after).toMatchObject({ orgName: 'Renamed Org', version: 1 });
     expect(after?.buildData[0]).toMatchObject({ buildName: 'Renamed Building', version: 1 });
     expect(after?.buildData[0]?.floors[0]).toMatchObject({ floorName: 'Floor Again', version: 2 });
@@ -365,7 +423,7 @@ describe('renaming', () => {
       'Someone else changed this item in the meantime. The latest version is now shown; please try again.',
     );
     const winner = results.findIndex((r) => r.status === 200);
-    expect((await tree(admin.token))[0]?.buildData[0]).toMatchObject({
+    expect((await createdTree(admin))[0]?.buildData[0]).toMatchObject({
       buildName: `Name ${winner}`,
       version: 1,
     });
@@ -377,13 +435,13 @@ describe('renaming', () => {
       { token: second.token },
     );
     expect(staleDelete.status).toBe(409);
-    expect((await tree(admin.token))[0]?.buildData).toHaveLength(1);
+    expect((await createdTree(admin))[0]?.buildData).toHaveLength(1);
 
     // Many creates at once all land.
     await Promise.all(
       Array.from({ length: 8 }, (_, i) => newFloor(i % 2 ? admin : second, building._id, `F${i}`)),
     );
-    expect((await tree(admin.token))[0]?.buildData[0]?.floors).toHaveLength(8);
+    expect((await createdTree(admin))[0]?.buildData[0]?.floors).toHaveLength(8);
   });
 
   it('refuses renaming a deleted node with 404', async () => {

@@ -84,6 +84,7 @@ describe('/api/fetchUsers', () => {
       email: member.email,
       roles: 1,
       org: ['org-demo'],
+      orgRoles: { 'org-demo': 1 },
       otherOrgCount: 0,
       editable: true,
       deletable: true,
@@ -127,7 +128,7 @@ describe('/api/setUserAccess', () => {
       { token },
     );
 
-  it('changes the role at once and keeps the organizations the admin does not run', async () => {
+  it('changes the role at once, only in the organizations the admin administers', async () => {
     const target = await createUser(0, ['org-other', 'org-demo']);
     const targetToken = await signInAs(target);
     expect((await fetchUsers(targetToken)).status).toBe(403);
@@ -136,16 +137,47 @@ describe('/api/setUserAccess', () => {
     expect(result.status).toBe(200);
     expect(result.body.message).toBe('User role updated.');
     expect(result.body.user).toMatchObject({ id: target.userId, roles: 2, org: ['org-demo'] });
-    expect(await users.get(target.userId)).toMatchObject({ role: 2, orgIds: ['org-other', 'org-demo'] });
-    // The promotion applies to the very next request of the same access token.
+    // The role belongs to the membership: still read-only in the organization the admin does not run.
+    expect((await users.get(target.userId))?.orgRoles).toEqual({ 'org-other': 0, 'org-demo': 2 });
+    // The promotion applies to the very next request of the same access token, in that organization only.
     expect((await fetchUsers(targetToken)).status).toBe(200);
+    const otherOrgEdit = await call(
+      '/api/dashboard/createOrUpdateOrgBuild',
+      { orgID: 'org-other', buildName: 'Not mine' },
+      { token: targetToken },
+    );
+    expect(otherOrgEdit.status).toBe(403);
+    const session = await signIn(target.email, target.password);
+    expect(session.user).toMatchObject({
+      roles: 2,
+      orgID: ['org-demo'],
+      orgRoles: { 'org-other': 0, 'org-demo': 2 },
+    });
+  });
+
+  it('lets an admin of one organization who is read-only in another manage users only in the first', async () => {
+    const manager = await createUser({ 'org-other': 2, 'org-demo': 0 });
+    const token = await signInAs(manager);
+    const inDemo = await createUser(1, ['org-demo']);
+    const inOther = await createUser(1, ['org-other']);
+    const listed = (await fetchUsers(token)).body.users.map((u) => u.email);
+    expect(listed).toContain(inOther.email);
+    expect(listed).not.toContain(inDemo.email);
+    expect((await setAccess(token, inOther.userId, 0, ['org-other'])).status).toBe(200);
+    // A user only in the organization where the manager is read-only is answered like an unknown one.
+    const refused = await setAccess(token, inDemo.userId, 0, []);
+    const unknown = await setAccess(token, 'no-such-user', 0, []);
+    expect([refused.status, refused.body]).toEqual([404, unknown.body]);
+    expect((await setAccess(token, inOther.userId, 1, ['org-demo'])).status).toBe(403);
+    expect((await users.get(inDemo.userId))?.orgRoles).toEqual({ 'org-demo': 1 });
+    expect((await users.get(inOther.userId))?.orgRoles).toEqual({ 'org-other': 0 });
   });
 
   it("removes the user from the admin's organizations and the lookup follows", async () => {
     const target = await createUser(1, ['org-demo', 'org-other']);
     const result = await setAccess(await tokenOf('admin@example.com'), target.userId, 1, []);
     expect(result.status).toBe(200);
-    expect(await users.get(target.userId)).toMatchObject({ orgIds: ['org-other'] });
+    expect((await users.get(target.userId))?.orgRoles).toEqual({ 'org-other': 1 });
     expect(await users.memberIds('org-demo')).not.toContain(target.userId);
     expect(await users.memberIds('org-other')).toContain(target.userId);
   });
@@ -155,7 +187,7 @@ describe('/api/setUserAccess', () => {
     const target = await createUser(1, ['org-demo']);
     const result = await setAccess(await signInAs(owner), target.userId, 3, ['org-demo']);
     expect(result.status).toBe(200);
-    expect(await users.get(target.userId)).toMatchObject({ role: 3 });
+    expect((await users.get(target.userId))?.orgRoles).toEqual({ 'org-demo': 3 });
   });
 
   it('refuses every request outside the rules, and changes nothing', async () => {
@@ -172,7 +204,7 @@ describe('/api/setUserAccess', () => {
         () => setAccess(admin, target.userId, 1, ['org-other']),
         403,
       ],
-      ['a user outside the admin organizations', () => setAccess(admin, foreign.userId, 0, []), 403],
+      ['a user outside the admin organizations', () => setAccess(admin, foreign.userId, 0, []), 404],
       ['a user with a higher role', () => setAccess(admin, higher.userId, 0, ['org-demo']), 403],
       ['the admin themselves', () => setAccess(admin, adminRecord.id, 1, ['org-demo']), 403],
       ['a user that does not exist', () => setAccess(admin, 'no-such-user', 1, ['org-demo']), 404],
@@ -186,10 +218,10 @@ describe('/api/setUserAccess', () => {
       const result = await setAccess(await tokenOf(email), target.userId, 0, ['org-demo']);
       expect(result.status, email).toBe(403);
     }
-    expect(await users.get(target.userId)).toMatchObject({ role: 1, orgIds: ['org-demo'] });
-    expect(await users.get(foreign.userId)).toMatchObject({ role: 1, orgIds: ['org-other'] });
-    expect(await users.get(higher.userId)).toMatchObject({ role: 3 });
-    expect(await users.get(adminRecord.id)).toMatchObject({ role: 2, orgIds: ['org-demo'] });
+    expect((await users.get(target.userId))?.orgRoles).toEqual({ 'org-demo': 1 });
+    expect((await users.get(foreign.userId))?.orgRoles).toEqual({ 'org-other': 1 });
+    expect((await users.get(higher.userId))?.orgRoles).toEqual({ 'org-demo': 3 });
+    expect((await users.get(adminRecord.id))?.orgRoles).toEqual({ 'org-demo': 2 });
   });
 
   it('refuses an invalid role with 400', async () => {
@@ -229,14 +261,14 @@ describe('/api/deleteUser', () => {
     const higher = await createUser(3, ['org-demo']);
     const self = (await signIn('admin@example.com')).user.id;
 
-    for (const [what, outOfScope] of [
-      ['a user outside the admin organizations', foreign.userId],
-      ['a user also in an organization the admin does not run', shared.userId],
-      ['a user with a higher role', higher.userId],
-      ['the admin themselves', self],
+    for (const [what, outOfScope, status] of [
+      ['a user outside the admin organizations', foreign.userId, 404],
+      ['a user also in an organization the admin does not run', shared.userId, 403],
+      ['a user with a higher role', higher.userId, 403],
+      ['the admin themselves', self, 403],
     ] as const) {
       const result = await deleteUsers(admin, [inScope.userId, outOfScope]);
-      expect(result.status, what).toBe(403);
+      expect(result.status, what).toBe(status);
     }
     expect((await deleteUsers(admin, [inScope.userId, 'no-such-user'])).status).toBe(404);
     for (const email of ['viewer@example.com', 'editor@example.com']) {
@@ -280,11 +312,13 @@ describe('organization logos', () => {
     expect(read.body).toEqual({ data: dataUrl(logo), logoType: 'image/png' });
   });
 
-  it('answers 404 for an organization without a logo, 403 for one the user is not in', async () => {
+  it('answers 404 for an organization without a logo, and the same for one the user is not in', async () => {
     const owner = await createUser(3, ['org-demo', 'org-without-logo']);
-    expect((await logoOf(await signInAs(owner), 'org-without-logo')).status).toBe(404);
+    const none = await logoOf(await signInAs(owner), 'org-without-logo');
+    expect(none.status).toBe(404);
     const viewer = await tokenOf('viewer@example.com');
-    expect((await logoOf(viewer, 'org-other')).status).toBe(403);
+    const foreign = await logoOf(viewer, 'org-other');
+    expect([foreign.status, foreign.body]).toEqual([404, none.body]);
   });
 
   it('refuses non-images whatever they claim to be', async () => {
@@ -325,8 +359,10 @@ describe('organization logos', () => {
   it('refuses a wrong organization and callers below role 2', async () => {
     const logo = dataUrl(png());
     const admin = await tokenOf('admin@example.com');
-    expect((await upload(admin, logo, 'org-other')).status).toBe(403);
-    expect((await upload(admin, logo, 'org-never-heard-of')).status).toBe(403);
+    const foreign = await upload(admin, logo, 'org-other');
+    const unknown = await upload(admin, logo, 'org-never-heard-of');
+    expect([foreign.status, foreign.body]).toEqual([404, unknown.body]);
+    expect(unknown.status).toBe(404);
     for (const email of ['viewer@example.com', 'editor@example.com']) {
       const result = await upload(await tokenOf(email), logo, 'org-demo');
       expect(result.status, email).toBe(403);

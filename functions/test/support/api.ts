@@ -4,6 +4,7 @@ import type { OrgRoles, RoleNumber } from '@argentum/events/contracts';
 import { identity } from '../../src/adapters/identity';
 import { systemClock } from '../../src/domain/ports';
 import { createPlatformUser } from '../../src/domain/users/create-user';
+import { dynamoTreeStore } from '../../src/stores/tree';
 import { dynamoUserStore } from '../../src/stores/users';
 import './provided';
 
@@ -67,6 +68,26 @@ export interface TestUser {
   userId: string;
   email: string;
   password: string;
+}
+
+/**
+ * Gives a user a fresh organization of their own (named `name`, no buildings) with `role` in it,
+ * as if they had created it: an admin needs a membership with role 2 or more somewhere to create
+ * organizations. Answers its id.
+ */
+export async function createOwnOrganization(
+  userId: string,
+  role: RoleNumber,
+  name = 'Home Org',
+): Promise<string> {
+  const orgId = randomUUID();
+  const outcome = await dynamoTreeStore.createOrganization(
+    { orgId, orgName: name, version: 0 },
+    { userId, role },
+    new Date().toISOString(),
+  );
+  if (outcome !== 'created') throw new Error(`Organization not created: ${outcome}`);
+  return orgId;
 }
 
 /** The user store the handlers use (DynamoDB Local), for tests that look at records directly. */
