@@ -1,6 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
+import {
+  call,
+  createOwnOrganization,
+  createUser,
+  signIn as apiSignIn,
+} from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
 import { launchBrowser, reload, screenshot, signIn } from './browser';
 
@@ -18,14 +23,16 @@ const toast = (page: Page, text: string) => page.getByRole('status').getByText(t
 
 describe('editing the organization tree in the browser', () => {
   it('lets an admin create, rename and delete an organization, a building and a floor', async () => {
+    // An admin of an organization of their own (an admin needs one to create more).
     const admin = await createUser(2, []);
+    await createOwnOrganization(admin.userId, 2, 'Home Base');
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await signIn(page, stack.url, admin.email, admin.password);
     const sidebar = page.getByRole('navigation', { name: 'Organizations' });
-    await sidebar.getByText('No organizations yet').waitFor();
+    await sidebar.getByRole('button', { name: 'Home Base' }).waitFor();
 
     // Edit mode: the 'Edit Organization' menu item, with its tooltip.
     await page.getByRole('button', { name: 'Organization tree options' }).click();
@@ -48,8 +55,12 @@ describe('editing the organization tree in the browser', () => {
     await toast(page, 'Organization has been created successfuly.').waitFor();
     const org = sidebar.getByRole('button', { name: 'Browser Org', exact: true });
     await org.waitFor();
+    // The new organization's own entry (the admin's first organization is open too).
+    const orgItem = sidebar
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('button', { name: 'Browser Org', exact: true }) });
 
-    await sidebar.getByRole('button', { name: 'Create Building' }).click();
+    await orgItem.getByRole('button', { name: 'Create Building' }).click();
     const buildingInput = sidebar.getByPlaceholder('Add Building');
     await buildingInput.fill('Browser Tower');
     await buildingInput.press('Enter');
@@ -134,7 +145,9 @@ describe('editing the organization tree in the browser', () => {
       .getByRole('dialog', { name: 'Delete Browser Org Renamed?' })
       .getByRole('button', { name: 'Delete' })
       .click();
-    await sidebar.getByText('No organizations yet').waitFor();
+    await sidebar
+      .getByRole('button', { name: 'Browser Org Renamed', exact: true })
+      .waitFor({ state: 'detached' });
 
     // Done leaves edit mode.
     await sidebar.getByRole('button', { name: 'Done' }).click();
@@ -143,7 +156,8 @@ describe('editing the organization tree in the browser', () => {
 
     // Edits survive a reload (nothing was only local).
     await reload(page);
-    await sidebar.getByText('No organizations yet').waitFor();
+    await sidebar.getByRole('button', { name: 'Home Base' }).waitFor();
+    expect(await sidebar.getByRole('button', { name: 'Browser Org Renamed', exact: true }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -151,6 +165,7 @@ describe('editing the organization tree in the browser', () => {
   it('shows a read-only user no edit controls, and the server refuses their calls anyway', async () => {
     // An organization of its own, made by an admin, with a floor the viewer can open.
     const admin = await createUser(2, []);
+    await createOwnOrganization(admin.userId, 2);
     const adminToken = (await apiSignIn(admin.email, admin.password)).accessToken;
     const created = await call<{ organization: { _id: string } }>(
       '/api/dashboard/createOrUpdateOrgBuild',

@@ -1,6 +1,9 @@
+import { ENV } from './environment';
+
 /**
- * Everything a handler learns from its environment, read in one place. Endpoints are not here: the
- * AWS SDK reads AWS_ENDPOINT_URL_<SERVICE> itself, so the local stack only sets those variables.
+ * Everything a handler learns from its environment, read in one place (the variables are named in
+ * environment.ts). Endpoints are not here: the AWS SDK reads AWS_ENDPOINT_URL_<SERVICE> itself, so
+ * the local stack only sets those variables.
  */
 function required(name: string): string {
   const value = process.env[name];
@@ -8,44 +11,63 @@ function required(name: string): string {
   return value;
 }
 
+/** The variables a platform Lambda cannot work without. */
+const REQUIRED = [
+  ENV.platformTable,
+  ENV.telemetryTable,
+  ENV.filesBucket,
+  ENV.userPoolId,
+  ENV.userPoolClientId,
+  ENV.tokenIssuer,
+] as const;
+
+/**
+ * Fails at once, naming every missing variable: each Lambda entry point calls it when it loads, so a
+ * misconfigured function fails its cold start instead of the first request that needs the value.
+ */
+export function assertConfigured(env: NodeJS.ProcessEnv = process.env): void {
+  const missing = REQUIRED.filter((name) => !env[name]);
+  if (missing.length > 0) throw new Error(`Missing environment variables: ${missing.join(', ')}`);
+}
+
 export const config = {
   get platformTable() {
-    return required('PLATFORM_TABLE');
+    return required(ENV.platformTable);
   },
   get telemetryTable() {
-    return required('TELEMETRY_TABLE');
+    return required(ENV.telemetryTable);
   },
   get filesBucket() {
-    return required('FILES_BUCKET');
+    return required(ENV.filesBucket);
   },
   get userPoolId() {
-    return required('USER_POOL_ID');
+    return required(ENV.userPoolId);
   },
   get userPoolClientId() {
-    return required('USER_POOL_CLIENT_ID');
+    return required(ENV.userPoolClientId);
   },
   /** Issuer of the access tokens (the user pool's URL); used by the realtime authorizer. */
   get tokenIssuer() {
-    return required('TOKEN_ISSUER');
+    return required(ENV.tokenIssuer);
   },
   /** Sender of platform e-mail (invites, password resets). */
   get mailFrom() {
-    return process.env.MAIL_FROM ?? 'no-reply@example.com';
+    return process.env[ENV.mailFrom] ?? 'no-reply@example.com';
   },
   /** Public origin of the web app, for links in e-mail. */
   get appOrigin() {
-    return process.env.APP_ORIGIN ?? 'http://localhost:3000';
+    return process.env[ENV.appOrigin] ?? 'http://localhost:3000';
   },
   /** Path-style S3 addressing, needed by the local S3 emulator. */
   get s3ForcePathStyle() {
-    return process.env.S3_FORCE_PATH_STYLE === 'true';
+    return process.env[ENV.s3ForcePathStyle] === 'true';
   },
   /** Lifetime of the refresh cookie; matches the user pool client's refresh-token validity. */
   get refreshTokenValidityDays() {
-    return Number(process.env.REFRESH_TOKEN_VALIDITY_DAYS ?? '30');
+    return Number(process.env[ENV.refreshTokenValidityDays] ?? '30');
   },
   /** Refresh cookies are Secure everywhere; browsers accept Secure cookies on http://localhost. */
   get cookieSecure() {
-    return process.env.COOKIE_SECURE !== 'false';
+    return process.env[ENV.cookieSecure] !== 'false';
   },
 };

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { telemetryFilter } from '@argentum/events';
-import { handler as ingest } from '@argentum/functions/lambda/ingest';
 import { telemetryBatching } from '../src/definitions';
 import type { Broker } from './broker';
 
@@ -41,6 +40,8 @@ export function startRuleRunner(broker: Broker): { stop(): Promise<void>; draine
 
   const invoke = async (records: SQSRecord[], attempt = 1): Promise<void> => {
     const event: SQSEvent = { Records: records };
+    // The ingest Lambda's entry point, loaded once the stack has set the environment it reads.
+    const { handler: ingest } = await import('@argentum/functions/lambda/ingest');
     const result = await ingest(event).catch(() => ({
       batchItemFailures: records.map((r) => ({ itemIdentifier: r.messageId })),
     }));

@@ -11,6 +11,7 @@ import { buckets, platformTable, telemetryTable, userPool } from '../src/definit
 import { startSimulator } from '../simulator/simulator';
 import { startApiServer } from './api-server';
 import { type Broker, DEVICE_USERNAME, startBroker } from './broker';
+import { lambdaEnvironment } from '@argentum/functions/environment';
 import type { ManagedChild } from './child';
 import { startCognito } from './cognito';
 import { HOST, type LocalPorts, repoRoot } from './config';
@@ -121,6 +122,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const appOrigin = `http://localhost:${ports.app}`;
     const env: Record<string, string> = {
+      ...lambdaEnvironment({
+        platformTableName: platformTable.localName,
+        telemetryTableName: telemetryTable.localName,
+        filesBucketName: buckets[0]?.localName ?? 'files',
+        userPoolId: pool.userPoolId,
+        userPoolClientId: pool.userPoolClientId,
+        tokenIssuer: `${endpoint(ports.cognito)}/${pool.userPoolId}`,
+        mailFrom: 'Argentum <no-reply@argentum.local>',
+        appOrigin,
+        telemetryStore: 'dynamodb',
+        refreshTokenValidityDays: userPool.refreshTokenValidityDays,
+        iotDataEndpointUrl: endpoint(ports.iotData),
+      }),
+      // The local stand-ins for the AWS services, and the credentials they accept.
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: awsCredentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: awsCredentials.secretAccessKey,
@@ -129,18 +144,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_S3: endpoint(ports.s3),
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: endpoint(ports.cognito),
       AWS_ENDPOINT_URL_SES: endpoint(ports.ses),
-      AWS_ENDPOINT_URL_IOT_DATA_PLANE: endpoint(ports.iotData),
       S3_FORCE_PATH_STYLE: 'true',
-      [platformTable.envVar]: platformTable.localName,
-      [telemetryTable.envVar]: telemetryTable.localName,
-      FILES_BUCKET: buckets[0]?.localName ?? 'files',
-      [userPool.poolIdEnvVar]: pool.userPoolId,
-      [userPool.clientIdEnvVar]: pool.userPoolClientId,
-      TOKEN_ISSUER: `${endpoint(ports.cognito)}/${pool.userPoolId}`,
-      REFRESH_TOKEN_VALIDITY_DAYS: String(userPool.refreshTokenValidityDays),
-      APP_ORIGIN: appOrigin,
-      MAIL_FROM: 'Argentum <no-reply@argentum.local>',
-      TELEMETRY_STORE: 'dynamodb',
     };
     // The handlers run in this process, as each Lambda would, configured only by their environment.
     Object.assign(process.env, env);

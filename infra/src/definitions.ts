@@ -16,9 +16,8 @@ export interface IndexDefinition {
 }
 
 export interface TableDefinition {
-  /** Logical id in CDK and the environment variable that carries the physical name. */
+  /** Logical id in CDK. */
   id: string;
-  envVar: string;
   /** Physical name on the local stack. In AWS, CloudFormation names the table. */
   localName: string;
   partitionKey: KeyAttribute;
@@ -29,7 +28,6 @@ export interface TableDefinition {
 
 export const platformTable: TableDefinition = {
   id: 'PlatformTable',
-  envVar: 'PLATFORM_TABLE',
   localName: 'platform',
   partitionKey: { name: 'pk', type: 'S' },
   sortKey: { name: 'sk', type: 'S' },
@@ -52,7 +50,6 @@ export const platformTable: TableDefinition = {
 
 export const telemetryTable: TableDefinition = {
   id: 'TelemetryTable',
-  envVar: 'TELEMETRY_TABLE',
   localName: 'telemetry',
   // `{devId}#{resolution}` with resolution raw | hour | day; sort key epoch milliseconds.
   partitionKey: { name: 'series', type: 'S' },
@@ -65,14 +62,12 @@ export const tables: TableDefinition[] = [platformTable, telemetryTable];
 
 export interface BucketDefinition {
   id: string;
-  envVar: string;
   localName: string;
 }
 
 /** SVG floor plans and organization logos: user files, served only through the API. */
 export const filesBucket: BucketDefinition = {
   id: 'FilesBucket',
-  envVar: 'FILES_BUCKET',
   localName: 'files',
 };
 
@@ -81,8 +76,6 @@ export const buckets: BucketDefinition[] = [filesBucket];
 export const userPool = {
   id: 'UserPool',
   localName: 'argentum-users',
-  poolIdEnvVar: 'USER_POOL_ID',
-  clientIdEnvVar: 'USER_POOL_CLIENT_ID',
   passwordPolicy: {
     minLength: 8,
     requireLowercase: true,

@@ -1,8 +1,12 @@
+import { assertConfigured } from '../config';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ingestTelemetry, type TelemetryDelivery } from '../domain/telemetry/ingest';
 import { log } from '../http/log';
 import { dynamoDevices } from '../stores/devices';
 import { dynamoTelemetryStore } from '../stores/telemetry-dynamodb';
+
+// A misconfigured function fails its cold start, naming what is missing.
+assertConfigured();
 
 /**
  * The IoT rule `SELECT *, topic(1) AS orgId FROM '+/sensordata/+'` sends each telemetry message to a

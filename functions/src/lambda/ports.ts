@@ -5,7 +5,7 @@
 import { poolAccessTokens } from '../adapters/access-token';
 import { identity } from '../adapters/identity';
 import { mail } from '../adapters/mail';
-import { config } from '../config';
+import { assertConfigured, config } from '../config';
 import type { Clock, Logger } from '../domain/ports';
 import { systemClock } from '../domain/ports';
 import { log } from '../http/log';
@@ -16,6 +16,9 @@ import { dynamoTreeStore } from '../stores/tree';
 import { dynamoUserStore } from '../stores/users';
 import { realtimeRevocation } from '../adapters/realtime-revocation';
 import { leaveOrganization } from '../domain/users/membership';
+
+// A misconfigured function fails its cold start, naming what is missing.
+assertConfigured();
 
 export const clock: Clock = systemClock;
 export const logger: Logger = { log };

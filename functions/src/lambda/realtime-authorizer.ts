@@ -1,6 +1,10 @@
+import { assertConfigured } from '../config';
 import { poolAccessTokens } from '../adapters/access-token';
 import { authorizeRealtime, REAUTHORIZE_AFTER_SECONDS } from '../domain/realtime/authorizer';
 import { dynamoUserStore } from '../stores/users';
+
+// A misconfigured function fails its cold start, naming what is missing.
+assertConfigured();
 
 /** The IoT Core custom authorizer event (MQTT over WebSocket with username/password). */
 export interface IotAuthorizerEvent {

@@ -4,7 +4,8 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { filesBucket, platformTable, telemetryTable, userPool } from '../../src/definitions';
+import { lambdaEnvironment } from '@argentum/functions/environment';
+import { userPool } from '../../src/definitions';
 import { acknowledgeRule, acknowledgeWildcards } from '../nag';
 import { lambdaEntry, lockFile, repoRoot } from '../paths';
 
@@ -254,27 +255,24 @@ export class PlatformFunction extends Construct {
 
 /** The environment every platform Lambda reads (functions/src/config.ts). */
 export function platformEnvironment(stack: Stack, resources: PlatformResources): Record<string, string> {
-  const environment: Record<string, string> = {
-    [platformTable.envVar]: resources.platformTableName,
-    [telemetryTable.envVar]: resources.telemetryTableName,
-    [filesBucket.envVar]: resources.filesBucketName,
-    [userPool.poolIdEnvVar]: resources.userPoolId,
-    [userPool.clientIdEnvVar]: resources.userPoolClientId,
-    TOKEN_ISSUER: `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${resources.userPoolId}`,
-    MAIL_FROM: resources.mailFrom,
-    APP_ORIGIN: resources.appOrigin,
-    TELEMETRY_STORE: resources.telemetryStore,
-    // The refresh cookie lives as long as the client's refresh tokens.
-    REFRESH_TOKEN_VALIDITY_DAYS: String(userPool.refreshTokenValidityDays),
-    // The realtime authorizer names the account in the IoT policies it returns.
-    AWS_ACCOUNT_ID: stack.account,
-    // The IoT data plane needs the account's own endpoint; the SDK reads this variable itself.
-    AWS_ENDPOINT_URL_IOT_DATA_PLANE: `https://${resources.iotDataEndpoint}`,
+  return {
+    ...lambdaEnvironment({
+      platformTableName: resources.platformTableName,
+      telemetryTableName: resources.telemetryTableName,
+      filesBucketName: resources.filesBucketName,
+      userPoolId: resources.userPoolId,
+      userPoolClientId: resources.userPoolClientId,
+      tokenIssuer: `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${resources.userPoolId}`,
+      mailFrom: resources.mailFrom,
+      appOrigin: resources.appOrigin,
+      telemetryStore: resources.telemetryStore,
+      timestream: resources.timestream,
+      // The refresh cookie lives as long as the client's refresh tokens.
+      refreshTokenValidityDays: userPool.refreshTokenValidityDays,
+      iotDataEndpointUrl: `https://${resources.iotDataEndpoint}`,
+      // The realtime authorizer names the account in the IoT policies it returns.
+      accountId: stack.account,
+    }),
     NODE_OPTIONS: '--enable-source-maps',
   };
-  if (resources.timestream) {
-    environment.TIMESTREAM_DATABASE = resources.timestream.databaseName;
-    environment.TIMESTREAM_TABLE = resources.timestream.tableName;
-  }
-  return environment;
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiPost } from '../../../shared/api/client';
+import { ApiError, apiPost, refreshSession } from '../../../shared/api/client';
 import {
   BUILDING_CREATED_TEXT,
   BUILDING_NAME_EMPTY_TEXT,
@@ -91,6 +91,8 @@ export function useTreeEditing() {
       return treeApi.createFloor(request.buildID, request.name.trim());
     },
     onSuccess: async (_result, request) => {
+      // The creator administers a new organization: the session's roles learn of it at once.
+      if (request.type === 'organization') await refreshSession({ silent: true }).catch(() => undefined);
       await refresh();
       showToast(CREATED_TEXT[request.type], 'success');
     },
