@@ -162,6 +162,37 @@ describe('creating organizations, buildings and floors', () => {
     expect((await createdTree(admin))[0]?.buildData).toHaveLength(2);
   });
 
+  it('stores names NFC-normalized and refuses control characters, direction overrides and invisible names', async () => {
+    const admin = await newAdmin();
+    const org = await newOrg(admin, 'Cafe\u0301 Org');
+    expect(org.orgName).toBe('Caf\u00e9 Org');
+    const refusals: [string, string][] = [
+      ['Lobby\u0007', 'Names cannot contain control characters, direction overrides or broken characters.'],
+      [
+        'invoice\u202Egpj.exe',
+        'Names cannot contain control characters, direction overrides or broken characters.',
+      ],
+      ['\u200b\u200b', 'Names must contain at least one visible character.'],
+    ];
+    for (const [value, message] of refusals) {
+      for (const [path, body] of [
+        ['/api/dashboard/createOrUpdateOrgBuild', { orgID: org._id, buildName: value }],
+        ['/api/dashboard/updateOrgBuildFloorName', { id: org._id, value }],
+      ] as const) {
+        const result = await call(path, body, { token: admin.token });
+        expect({ path, status: result.status, body: result.body }).toEqual({
+          path,
+          status: 400,
+          body: { message },
+        });
+      }
+    }
+    // A user name follows the same rules.
+    const renamed = await call('/api/changeUsername', { username: 'Eve\u202E' }, { token: admin.token });
+    expect(renamed).toMatchObject({ status: 400 });
+    expect((await users.get(admin.userId))?.userName).toBe('Test User');
+  });
+
   it('refuses roles 0 and 1 on every editing call, whatever the organization', async () => {
     for (const role of [0, 1] as const) {
       const user = await createUser(role, ['org-demo']);
