@@ -35,11 +35,21 @@ const controlTopics = topics.control('*', '*'); // also covers {org}/controldata
 const liveTopics = topics.floorLive('*', '*');
 const notificationTopics = topics.notification('*');
 
-/** Least privilege per domain: only what its use cases touch. Every domain reads the platform table (roles). */
+/**
+ * Least privilege per domain: only what its use cases touch. Every domain reads the platform table
+ * (roles). Those that reduce a user's access (sign-out and password reset, user administration,
+ * deleting an organization) close the user's real-time connections.
+ */
 const apiAccess: Record<ApiDomain, FunctionAccess> = {
-  auth: { platformTable: 'readWrite', userPoolAdmin: true, sendMail: true },
-  users: { platformTable: 'readWrite', userPoolAdmin: true, sendMail: true, files: true },
-  tree: { platformTable: 'readWrite', files: true },
+  auth: { platformTable: 'readWrite', userPoolAdmin: true, sendMail: true, closeConnections: true },
+  users: {
+    platformTable: 'readWrite',
+    userPoolAdmin: true,
+    sendMail: true,
+    files: true,
+    closeConnections: true,
+  },
+  tree: { platformTable: 'readWrite', files: true, closeConnections: true },
   floors: { platformTable: 'readWrite', files: true },
   devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },
   data: { platformTable: 'read', telemetryTable: 'read', timestream: 'query' },
@@ -137,7 +147,8 @@ export class StatelessStack extends Stack {
       entry: 'realtime-authorizer',
       description: 'Argentum IoT custom authorizer for browser MQTT connections',
       resources,
-      access: { platformTable: 'read' },
+      // Reads users; writes only the records of the connections it admits.
+      access: { platformTable: 'read', recordConnections: true },
       memorySize: 256,
       // IoT Core waits at most 5 s for a custom authorizer.
       timeout: Duration.seconds(5),

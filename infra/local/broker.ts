@@ -1,6 +1,6 @@
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { Aedes, type AuthenticateError } from 'aedes';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import {
   authorizeRealtime,
@@ -9,6 +9,8 @@ import {
   topicMatches,
 } from '@argentum/functions/domain/realtime/authorizer';
 import { poolAccessTokens } from '@argentum/functions/adapters/access-token';
+import { systemClock } from '@argentum/functions/domain/ports';
+import { dynamoConnectionRegistry } from '@argentum/functions/stores/connections';
 import { dynamoUserStore } from '@argentum/functions/stores/users';
 import { HOST } from './config';
 
@@ -25,6 +27,8 @@ type Principal = { kind: 'device' } | { kind: 'user'; grant: RealtimeGrant };
 export interface Broker {
   aedes: Aedes;
   publish(topic: string, payload: string | Buffer, qos?: 0 | 1): Promise<void>;
+  /** Closes the connection of a client id, as IoT Core's DeleteConnection does; false when there is none. */
+  disconnect(clientId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -34,7 +38,9 @@ function authError(): AuthenticateError {
 
 /**
  * aedes over TCP (devices) and WebSocket (browsers). Browsers are admitted by the same authorizer
- * function that IoT Core calls, and may only subscribe to their organizations' topics.
+ * function that IoT Core calls (which records each connection in the platform table), and may only
+ * subscribe to their organizations' topics. `disconnect` is what the IoT data-plane shim's
+ * DeleteConnection calls when a user's access is revoked.
  */
 export async function startBroker(options: {
   mqttPort: number;
@@ -42,20 +48,34 @@ export async function startBroker(options: {
   deviceSecret: string;
 }): Promise<Broker> {
   const principals = new WeakMap<object, Principal>();
+  // The admitted clients by client id (a client that reconnects with the same id takes over).
+  const clients = new Map<string, Client>();
+  const admit = (client: Client, principal: Principal) => {
+    principals.set(client, principal);
+    clients.set(client.id, client);
+  };
   const aedes = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
       const secret = password?.toString('utf8');
       if (username === DEVICE_USERNAME) {
         if (secret === options.deviceSecret) {
-          principals.set(client, { kind: 'device' });
+          admit(client, { kind: 'device' });
           return done(null, true);
         }
         return done(authError(), false);
       }
-      authorizeRealtime({ users: dynamoUserStore, accessTokens: poolAccessTokens }, secret)
+      authorizeRealtime(
+        {
+          users: dynamoUserStore,
+          accessTokens: poolAccessTokens,
+          connections: dynamoConnectionRegistry,
+          clock: systemClock,
+        },
+        { token: secret, clientId: client.id },
+      )
         .then((grant) => {
           if (!grant) return done(authError(), false);
-          principals.set(client, { kind: 'user', grant });
+          admit(client, { kind: 'user', grant });
           done(null, true);
         })
         .catch(() => done(authError(), false));
@@ -79,6 +99,10 @@ export async function startBroker(options: {
     },
   });
 
+  aedes.on('clientDisconnect', (client) => {
+    if (clients.get(client.id) === client) clients.delete(client.id);
+  });
+
   const tcp: NetServer = createNetServer(aedes.handle);
   const http: HttpServer = createHttpServer();
   const wss = new WebSocketServer({ server: http, path: '/mqtt' });
@@ -99,6 +123,14 @@ export async function startBroker(options: {
           (error) => (error ? reject(error) : resolve()),
         ),
       ),
+    async disconnect(clientId) {
+      const client = clients.get(clientId);
+      clients.delete(clientId);
+      if (!client || client.closed) return false;
+      // Resolves once its subscriptions are gone and its socket is destroyed: nothing more reaches it.
+      await new Promise<void>((resolve) => client.close(() => resolve()));
+      return true;
+    },
     async close() {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -1,28 +1,53 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Broker } from './broker';
 import { HOST } from './config';
 import { listen, readBody } from './http-util';
 
+const json = (response: ServerResponse, status: number, body: object, errorType?: string) =>
+  response
+    .writeHead(status, {
+      'content-type': 'application/json',
+      // How restJson services name an error; the SDK reads it to throw the matching exception.
+      ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
+    })
+    .end(JSON.stringify(body));
+
 /**
- * Stands in for the IoT data plane: `POST /topics/{topic}?qos=N` (what the SDK's Publish sends)
- * publishes the body into the local broker.
+ * Stands in for the IoT data plane, answering the requests the SDK sends:
+ * - Publish, `POST /topics/{topic}?qos=N`: publishes the body into the local broker;
+ * - DeleteConnection, `DELETE /connections/{clientId}?cleanSession=&preventWillMessage=`: closes
+ *   that client's connection, or answers 404 ResourceNotFoundException when it is not connected.
  */
 export async function startIotDataShim(port: number, broker: Broker): Promise<Server> {
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', `http://${HOST}`);
-    const match = /^\/topics\/(.+)$/.exec(url.pathname);
-    if (request.method !== 'POST' || !match?.[1]) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
+    const topic = /^\/topics\/(.+)$/.exec(url.pathname)?.[1];
+    const clientId = /^\/connections\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (request.method === 'POST' && topic) {
+      const qos = url.searchParams.get('qos') === '1' ? 1 : 0;
+      readBody(request, 128 * 1024)
+        .then((payload) => broker.publish(decodeURIComponent(topic), payload, qos))
+        .then(() => json(response, 200, {}))
+        .catch(() => json(response, 413, { message: 'Too large' }, 'RequestEntityTooLargeException'));
       return;
     }
-    const topic = decodeURIComponent(match[1]);
-    const qos = url.searchParams.get('qos') === '1' ? 1 : 0;
-    readBody(request, 128 * 1024)
-      .then((payload) => broker.publish(topic, payload, qos))
-      .then(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
-      .catch(() =>
-        response.writeHead(413, { 'content-type': 'application/json' }).end('{"message":"Too large"}'),
-      );
+    if (request.method === 'DELETE' && clientId) {
+      broker
+        .disconnect(decodeURIComponent(clientId))
+        .then((closed) =>
+          closed
+            ? json(response, 200, {})
+            : json(
+                response,
+                404,
+                { message: 'No connection for this client id' },
+                'ResourceNotFoundException',
+              ),
+        )
+        .catch(() => json(response, 500, { message: 'Internal failure' }, 'InternalFailureException'));
+      return;
+    }
+    json(response, 404, { message: 'Not Found' });
   });
   await listen(server, port, HOST);
   return server;

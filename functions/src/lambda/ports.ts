@@ -14,8 +14,10 @@ import { dynamoDevices } from '../stores/devices';
 import { s3LogoStore, s3FloorPlans } from '../stores/files';
 import { dynamoTreeStore } from '../stores/tree';
 import { dynamoUserStore } from '../stores/users';
-import { realtimeRevocation } from '../adapters/realtime-revocation';
+import { iotConnectionCloser } from '../adapters/iot-connections';
+import { revokeRealtimeAccess } from '../domain/realtime/revocation';
 import { leaveOrganization } from '../domain/users/membership';
+import { dynamoConnectionRegistry } from '../stores/connections';
 
 // A misconfigured function fails its cold start, naming what is missing.
 assertConfigured();
@@ -25,6 +27,13 @@ export const logger: Logger = { log };
 
 export const users = dynamoUserStore;
 export const tree = dynamoTreeStore;
+export const connections = dynamoConnectionRegistry;
+
+/** Closes a user's open real-time connections to organizations whose access they lose. */
+export const realtimeRevocation = {
+  revoke: (userId: string, orgIds: readonly string[]) =>
+    revokeRealtimeAccess({ connections, broker: iotConnectionCloser, clock, logger }, userId, orgIds),
+};
 
 /** The names of organizations that exist (deleted ones are left out). */
 export const organizations = {
@@ -60,4 +69,4 @@ export const sweepPorts = () => ({
   logger,
 });
 
-export { identity, realtimeRevocation, s3LogoStore };
+export { identity, s3LogoStore };

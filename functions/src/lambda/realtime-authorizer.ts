@@ -1,6 +1,12 @@
 import { assertConfigured } from '../config';
 import { poolAccessTokens } from '../adapters/access-token';
-import { authorizeRealtime, REAUTHORIZE_AFTER_SECONDS } from '../domain/realtime/authorizer';
+import {
+  authorizeRealtime,
+  DISCONNECT_AFTER_SECONDS,
+  REAUTHORIZE_AFTER_SECONDS,
+} from '../domain/realtime/authorizer';
+import { systemClock } from '../domain/ports';
+import { dynamoConnectionRegistry } from '../stores/connections';
 import { dynamoUserStore } from '../stores/users';
 
 // A misconfigured function fails its cold start, naming what is missing.
@@ -37,9 +43,17 @@ const arn = (kind: string, resource: string) =>
   `arn:aws:iot:${process.env.AWS_REGION ?? '*'}:${process.env.AWS_ACCOUNT_ID ?? '*'}:${kind}/${resource}`;
 
 export async function handler(event: IotAuthorizerEvent): Promise<IotAuthorizerResult> {
+  // The client id names the connection in the policy and in the record that lets a change to the
+  // user's access close it (IoT Core's DeleteConnection).
+  const clientId = event.protocolData?.mqtt?.clientId;
   const grant = await authorizeRealtime(
-    { users: dynamoUserStore, accessTokens: poolAccessTokens },
-    tokenOf(event),
+    {
+      users: dynamoUserStore,
+      accessTokens: poolAccessTokens,
+      connections: dynamoConnectionRegistry,
+      clock: systemClock,
+    },
+    { token: tokenOf(event), clientId },
   );
   const deny: IotAuthorizerResult = {
     isAuthenticated: false,
@@ -48,8 +62,7 @@ export async function handler(event: IotAuthorizerEvent): Promise<IotAuthorizerR
     refreshAfterInSeconds: 300,
     policyDocuments: [],
   };
-  if (!grant || grant.orgIds.length === 0) return deny;
-  const clientId = event.protocolData?.mqtt?.clientId ?? '*';
+  if (!grant || !clientId || grant.orgIds.length === 0) return deny;
   const policy = {
     Version: '2012-10-17',
     Statement: [
@@ -65,7 +78,7 @@ export async function handler(event: IotAuthorizerEvent): Promise<IotAuthorizerR
   return {
     isAuthenticated: true,
     principalId: grant.principalId,
-    disconnectAfterInSeconds: 24 * 3600,
+    disconnectAfterInSeconds: DISCONNECT_AFTER_SECONDS,
     refreshAfterInSeconds: REAUTHORIZE_AFTER_SECONDS,
     policyDocuments: [JSON.stringify(policy)],
   };

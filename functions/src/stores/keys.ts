@@ -10,9 +10,15 @@
  *   device     DEVICE#{devId}      DEVICE                     FLOOR#{floorId} / {devId}     ORGDEV#{orgId} / {devId}
  *   token      TOKEN#{sha256}      TOKEN                      -                             -
  *   reset      RESET#{email}       LATEST                     -                             -
+ *   connection CONN#{userId}       CLIENT#{clientId}          -                             -
  *
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
+ * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
+ * `expiresAt`, when the broker drops it anyway); the authorizer may write only items under `CONN#`.
  */
+/** The partition-key prefix of connection items (the authorizer's IAM policy is limited to it). */
+export const connectionKeyPrefix = 'CONN#';
+
 export const keys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   userEmail: (email: string) => ({ gsi1pk: `EMAIL#${email}`, gsi1sk: 'USER' }),
@@ -38,6 +44,12 @@ export const keys = {
   accountToken: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
   /** Names the latest password-reset token of an e-mail; earlier ones are superseded. */
   latestReset: (email: string) => ({ pk: `RESET#${email}`, sk: 'LATEST' }),
+
+  connectionsPartition: (userId: string) => `${connectionKeyPrefix}${userId}`,
+  connection: (userId: string, clientId: string) => ({
+    pk: `${connectionKeyPrefix}${userId}`,
+    sk: `CLIENT#${clientId}`,
+  }),
 } as const;
 
 export type TreeNodeType = 'ORG' | 'BUILDING' | 'FLOOR';

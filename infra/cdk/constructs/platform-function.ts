@@ -5,6 +5,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { lambdaEnvironment } from '@argentum/functions/environment';
+import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
 import { acknowledgeRule, acknowledgeWildcards } from '../nag';
 import { lambdaEntry, lockFile, repoRoot } from '../paths';
@@ -40,6 +41,13 @@ export interface FunctionAccess {
   publishTopics?: readonly string[];
   /** Timestream access, only granted when Timestream is the selected telemetry store. */
   timestream?: 'query' | 'write';
+  /**
+   * Record real-time connections: PutItem on the platform table, only on items whose partition key
+   * is a connection's (`CONN#...`). For the realtime authorizer, which otherwise only reads.
+   */
+  recordConnections?: boolean;
+  /** Close MQTT connections (IoT data plane DeleteConnection), to revoke a user's real-time access. */
+  closeConnections?: boolean;
 }
 
 export interface PlatformFunctionProps {
@@ -173,6 +181,34 @@ export class PlatformFunction extends Construct {
           resources: [tableArn, `${tableArn}/index/*`],
         }),
         'Queries on the global secondary indexes of this one table: the index ARN pattern is table/<name>/index/*.',
+      );
+    }
+
+    if (access.recordConnections) {
+      this.allow(
+        new PolicyStatement({
+          actions: ['dynamodb:PutItem'],
+          resources: [
+            stack.formatArn({
+              service: 'dynamodb',
+              resource: 'table',
+              resourceName: resources.platformTableName,
+            }),
+          ],
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${connectionKeyPrefix}*`] },
+          },
+        }),
+      );
+    }
+
+    if (access.closeConnections) {
+      this.allow(
+        new PolicyStatement({
+          actions: ['iot:DeleteConnection'],
+          resources: [stack.formatArn({ service: 'iot', resource: 'client', resourceName: '*' })],
+        }),
+        'Browsers pick their MQTT client ids when they connect; revoking a user closes the connections the realtime authorizer recorded for them, whatever their ids.',
       );
     }
 

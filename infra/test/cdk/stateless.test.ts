@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
 import { telemetryRuleSql } from '../../cdk/constructs/realtime';
+import { flattenReference } from '../../cdk/nag';
 import { telemetryBatching } from '../../src/definitions';
 import { apiPathPatterns, spaRewriteCode } from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
@@ -28,18 +29,25 @@ beforeAll(() => {
 const logicalId = (construct: IConstruct) =>
   Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
 
-/** Every IAM action granted to a role through its inline policies. */
-function actionsOf(roleConstruct: IConstruct): string[] {
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+/** Every IAM policy statement granted to a role through its inline policies. */
+function statementsOf(roleConstruct: IConstruct): Statement[] {
   const roleId = logicalId(roleConstruct);
   const policies = template.findResources('AWS::IAM::Policy') as Resources;
-  const statements = Object.values(policies)
+  return Object.values(policies)
     .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
-    .flatMap(
-      (policy) =>
-        (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
-    );
-  return statements.flatMap((statement) => [statement.Action].flat());
+    .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
 }
+
+/** Every IAM action granted to a role through its inline policies. */
+const actionsOf = (roleConstruct: IConstruct): string[] =>
+  statementsOf(roleConstruct).flatMap((statement) => [statement.Action].flat());
 
 describe('Lambdas', () => {
   const functionIds = () => [
@@ -123,9 +131,9 @@ describe('least privilege per domain', () => {
 
   it('grants each domain only the services it needs', () => {
     const expected: Record<ApiDomain, string[]> = {
-      auth: ['cognito-idp', 'dynamodb', 'logs', 'ses', 'xray'],
-      users: ['cognito-idp', 'dynamodb', 'logs', 's3', 'ses', 'xray'],
-      tree: ['dynamodb', 'logs', 's3', 'xray'],
+      auth: ['cognito-idp', 'dynamodb', 'iot', 'logs', 'ses', 'xray'],
+      users: ['cognito-idp', 'dynamodb', 'iot', 'logs', 's3', 'ses', 'xray'],
+      tree: ['dynamodb', 'iot', 'logs', 's3', 'xray'],
       floors: ['dynamodb', 'logs', 's3', 'xray'],
       devices: ['dynamodb', 'iot', 'logs', 'xray'],
       data: ['dynamodb', 'logs', 'xray'],
@@ -147,21 +155,60 @@ describe('least privilege per domain', () => {
     ]);
   });
 
-  it('keeps the data Lambda and the realtime authorizer read-only on DynamoDB', () => {
-    const writes = [
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:BatchWriteItem',
-    ];
-    for (const role of [
-      platform.stateless.apiFunctions.data.role,
-      platform.stateless.realtimeAuthorizer.role,
-    ]) {
-      const granted = actionsOf(role);
-      expect(granted).toContain('dynamodb:Query');
-      for (const write of writes) expect(granted).not.toContain(write);
+  const writes = [
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+  ];
+
+  it('keeps the data Lambda read-only on DynamoDB', () => {
+    const granted = actionsOf(platform.stateless.apiFunctions.data.role);
+    expect(granted).toContain('dynamodb:Query');
+    for (const write of writes) expect(granted).not.toContain(write);
+  });
+
+  it('lets the realtime authorizer read, and write only the connection items it records', () => {
+    const statements = statementsOf(platform.stateless.realtimeAuthorizer.role).filter((statement) =>
+      [statement.Action].flat().some((action) => action.startsWith('dynamodb:')),
+    );
+    const writing = statements.filter((statement) =>
+      [statement.Action].flat().some((action) => writes.includes(action)),
+    );
+    expect(writing).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:PutItem',
+        Resource: expect.objectContaining({ 'Fn::Join': expect.any(Array) }),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CONN#*'] } },
+      },
+    ]);
+    expect(JSON.stringify(writing[0]?.Resource)).toContain('ArgentumStateful-PlatformTableName');
+    expect(JSON.stringify(writing[0]?.Resource)).not.toContain('*');
+    const reading = statements.filter((statement) => statement !== writing[0]);
+    expect(reading.flatMap((statement) => [statement.Action].flat())).toContain('dynamodb:Query');
+  });
+
+  it('lets the Lambdas that reduce access close MQTT client connections, and only those', () => {
+    const closing = { Effect: 'Allow', Action: 'iot:DeleteConnection', Resource: expect.anything() };
+    for (const domain of ['auth', 'users', 'tree'] as const) {
+      const statement = statementsOf(platform.stateless.apiFunctions[domain].role).find(
+        (s) => s.Action === 'iot:DeleteConnection',
+      );
+      expect(statement, domain).toMatchObject(closing);
+      // Any client id of this account and region, and nothing but clients.
+      expect(flattenReference(statement?.Resource)).toBe(
+        `arn:<AWS::Partition>:iot:${platform.stateless.region}:<AWS::AccountId>:client/*`,
+      );
     }
+    const others = [
+      ...apiDomains
+        .filter((d) => !['auth', 'users', 'tree'].includes(d))
+        .map((d) => platform.stateless.apiFunctions[d]),
+      platform.stateless.ingest,
+      platform.stateless.realtimeAuthorizer,
+    ];
+    for (const fn of others) expect(actionsOf(fn.role)).not.toContain('iot:DeleteConnection');
   });
 
   it('scopes IoT publishing to topic kinds and SES to the configured sender', () => {

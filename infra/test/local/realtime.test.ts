@@ -1,15 +1,37 @@
-import { PublishCommand, IoTDataPlaneClient } from '@aws-sdk/client-iot-data-plane';
+import { randomUUID } from 'node:crypto';
+import {
+  DeleteConnectionCommand,
+  PublishCommand,
+  IoTDataPlaneClient,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-iot-data-plane';
 import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { topics } from '@argentum/events';
+import { iotConnectionCloser } from '@argentum/functions/adapters/iot-connections';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
+import type { LogLevel } from '@argentum/functions/domain/ports';
+import { systemClock } from '@argentum/functions/domain/ports';
+import { revokeRealtimeAccess } from '@argentum/functions/domain/realtime/revocation';
+import {
+  authorizeRealtime,
+  DISCONNECT_AFTER_SECONDS,
+  REAUTHORIZE_AFTER_SECONDS,
+} from '@argentum/functions/domain/realtime/authorizer';
+import { handler as authorizerLambda } from '@argentum/functions/lambda/realtime-authorizer';
+import type { RealtimeConnection } from '@argentum/functions/domain/realtime/ports';
+import { leaveOrganization } from '@argentum/functions/domain/users/membership';
+import { poolAccessTokens } from '@argentum/functions/adapters/access-token';
+import { dynamoConnectionRegistry } from '@argentum/functions/stores/connections';
 import { keys } from '@argentum/functions/stores/keys';
+import { dynamoUserStore } from '@argentum/functions/stores/users';
+import { ITEM_DELETED_TEXT, USER_DELETED_TEXT, USER_ROLE_UPDATED_TEXT } from '@argentum/events/contracts';
 import { seriesKey } from '@argentum/functions/stores/telemetry-dynamodb';
 import { readMailbox } from '../../local/ses-capture';
-import { call, createUser, nextSecond, signIn, stack } from '../../../functions/test/support/api';
+import { call, createUser, signIn, stack } from '../../../functions/test/support/api';
 
 const clients: MqttClient[] = [];
 afterEach(async () => {
@@ -26,12 +48,13 @@ async function device(): Promise<MqttClient> {
   return client;
 }
 
-async function browser(token: string): Promise<MqttClient> {
+async function browser(token: string, clientId?: string): Promise<MqttClient> {
   const client = await connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
     username: 'browser',
     password: token,
     reconnectPeriod: 0,
     protocolVersion: 4,
+    ...(clientId ? { clientId } : {}),
   });
   clients.push(client);
   return client;
@@ -45,6 +68,44 @@ const waitUntil = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 10_
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 100));
   }
+};
+
+/** A connection subscribed to organizations' confirmation topics, keeping the markers it receives. */
+interface Watcher {
+  client: MqttClient;
+  received: string[];
+  /** Set when the connection closes; the tests never end a watched connection themselves. */
+  closed: boolean;
+}
+
+async function watch(connecting: Promise<MqttClient>, orgIds: string[]): Promise<Watcher> {
+  const client = await connecting;
+  const watcher: Watcher = { client, received: [], closed: false };
+  client.on('message', (_topic, payload) => {
+    watcher.received.push(String((JSON.parse(payload.toString()) as { devID?: unknown }).devID));
+  });
+  client.on('close', () => (watcher.closed = true));
+  for (const orgId of orgIds) await client.subscribeAsync(topics.controlSuccess(orgId));
+  return watcher;
+}
+
+/** Publishes a confirmation to an organization's topic, as a device does; answers its marker. */
+async function confirm(publisher: MqttClient, orgId: string): Promise<string> {
+  const marker = `${orgId}/${randomUUID().slice(0, 8)}`;
+  await publisher.publishAsync(
+    topics.controlSuccess(orgId),
+    JSON.stringify({ action: 'success', devID: marker, val: 1 }),
+  );
+  return marker;
+}
+
+const arrives = (watcher: Watcher, marker: string) =>
+  waitUntil(async () => (watcher.received.includes(marker) ? true : undefined));
+
+/** Fresh organization ids: real-time topics only need the ids. */
+const orgPair = () => {
+  const suffix = randomUUID().slice(0, 8);
+  return { a: `rt-a-${suffix}`, b: `rt-b-${suffix}` };
 };
 
 describe('telemetry ingest (IoT rule -> ingest handler)', () => {
@@ -155,15 +216,6 @@ describe('real-time access (the IoT custom authorizer guards the broker)', () =>
     ).rejects.toThrow();
   });
 
-  it('refuses the access token of a session its user has signed out of', async () => {
-    const user = await createUser(0, ['org-demo']);
-    const session = await signIn(user.email, user.password);
-    expect((await browser(session.accessToken)).connected).toBe(true);
-    await nextSecond();
-    expect((await call('/api/userLogout', {}, { cookie: session.cookie })).status).toBe(200);
-    await expect(browser(session.accessToken)).rejects.toThrow();
-  });
-
   it('does not let a browser publish commands or fake device confirmations', async () => {
     const { accessToken } = await signIn('owner@example.com');
     const client = await browser(accessToken);
@@ -183,6 +235,289 @@ describe('real-time access (the IoT custom authorizer guards the broker)', () =>
   });
 });
 
+describe('revoking access reaches connections that are already open', () => {
+  /**
+   * A browser of `token` subscribed to `orgIds`, that has received a message of `cut` (the organization
+   * about to be revoked); a device that publishes; a device probe subscribed to `cut`'s topic.
+   */
+  async function openScene(token: string, cut: string, orgIds: string[]) {
+    const publisher = await device();
+    const watcher = await watch(browser(token), orgIds);
+    const probe = await watch(device(), [cut]);
+    await arrives(watcher, await confirm(publisher, cut));
+    return { publisher, watcher, probe, cut };
+  }
+
+  /** The broker closed the connection, and a message published to `cut` after that did not reach it. */
+  async function expectCutOff(scene: Awaited<ReturnType<typeof openScene>>) {
+    await waitUntil(async () => (scene.watcher.closed ? true : undefined));
+    const receivedBefore = [...scene.watcher.received];
+    const after = await confirm(scene.publisher, scene.cut);
+    await arrives(scene.probe, after);
+    expect(scene.watcher.received).toEqual(receivedBefore);
+  }
+
+  /** Reconnecting with the same token (what a browser does) is admitted for `granted` only. */
+  async function expectReconnect(
+    token: string,
+    publisher: MqttClient,
+    { granted, refused }: { granted: string[]; refused: string[] },
+  ) {
+    const again = await watch(browser(token), granted);
+    for (const orgId of refused) {
+      await expect(again.client.subscribeAsync(topics.controlSuccess(orgId))).rejects.toThrow(
+        /Subscribe error/,
+      );
+    }
+    const missed: string[] = [];
+    for (const orgId of refused) missed.push(await confirm(publisher, orgId));
+    for (const orgId of granted) await arrives(again, await confirm(publisher, orgId));
+    for (const marker of missed) expect(again.received).not.toContain(marker);
+  }
+
+  it('removing a user from an organization closes their connection; a reconnect gets only the others', async () => {
+    const { a, b } = orgPair();
+    const admin = await createUser(2, [a]);
+    const adminToken = (await signIn(admin.email, admin.password)).accessToken;
+    const member = await createUser(0, [a, b]);
+    const { accessToken } = await signIn(member.email, member.password);
+    const scene = await openScene(accessToken, a, [a, b]);
+
+    const result = await call(
+      '/api/setUserAccess',
+      { selectedUserId: member.userId, role: 0, editUserOrgIds: [] },
+      { token: adminToken },
+    );
+    expect(result.status).toBe(200);
+    expect(result.body.message).toBe(USER_ROLE_UPDATED_TEXT);
+
+    await expectCutOff(scene);
+    await expectReconnect(accessToken, scene.publisher, { granted: [b], refused: [a] });
+  });
+
+  it('demoting a user closes their connection, so it is authorized again; they keep their organizations', async () => {
+    const { a, b } = orgPair();
+    const admin = await createUser(2, [a]);
+    const adminToken = (await signIn(admin.email, admin.password)).accessToken;
+    const member = await createUser({ [a]: 1, [b]: 0 });
+    const { accessToken } = await signIn(member.email, member.password);
+    const scene = await openScene(accessToken, a, [a, b]);
+
+    const result = await call(
+      '/api/setUserAccess',
+      { selectedUserId: member.userId, role: 0, editUserOrgIds: [a] },
+      { token: adminToken },
+    );
+    expect(result.status).toBe(200);
+    expect(result.body.user).toMatchObject({ orgRoles: { [a]: 0 } });
+
+    await expectCutOff(scene);
+    await expectReconnect(accessToken, scene.publisher, { granted: [a, b], refused: [] });
+  });
+
+  it('deleting a user closes their connection and refuses a reconnect', async () => {
+    const { a } = orgPair();
+    const admin = await createUser(2, [a]);
+    const adminToken = (await signIn(admin.email, admin.password)).accessToken;
+    const member = await createUser(0, [a]);
+    const { accessToken } = await signIn(member.email, member.password);
+    const scene = await openScene(accessToken, a, [a]);
+
+    const result = await call(
+      '/api/deleteUser',
+      { selectedRowDataIds: [member.userId] },
+      { token: adminToken },
+    );
+    expect(result).toMatchObject({ status: 200, body: { message: USER_DELETED_TEXT } });
+
+    await expectCutOff(scene);
+    await expect(browser(accessToken)).rejects.toThrow();
+    expect(await dynamoConnectionRegistry.ofUser(member.userId)).toEqual([]);
+  });
+
+  it('signing out closes the connections of every session and refuses their tokens', async () => {
+    const { a, b } = orgPair();
+    const member = await createUser(0, [a, b]);
+    const session = await signIn(member.email, member.password);
+    const other = await signIn(member.email, member.password);
+    const scene = await openScene(session.accessToken, a, [a, b]);
+    const otherDevice = await watch(browser(other.accessToken), [b]);
+
+    const result = await call('/api/userLogout', {}, { cookie: session.cookie });
+    expect(result).toMatchObject({ status: 200, body: { message: 'Signed out.' } });
+
+    await expectCutOff(scene);
+    await waitUntil(async () => (otherDevice.closed ? true : undefined));
+    await expect(browser(session.accessToken)).rejects.toThrow();
+    await expect(browser(other.accessToken)).rejects.toThrow();
+  });
+
+  it("deleting an organization closes its members' connections; a reconnect gets only their others", async () => {
+    const { b } = orgPair();
+    // Creating an organization takes an admin (of another organization).
+    const admin = await createUser(2, [b]);
+    const adminToken = (await signIn(admin.email, admin.password)).accessToken;
+    const created = await call<{ organization: { _id: string } }>(
+      '/api/dashboard/createOrUpdateOrgBuild',
+      { orgName: 'Short-lived Org' },
+      { token: adminToken },
+    );
+    expect(created.status).toBe(201);
+    const a = created.body.organization._id;
+    const member = await createUser({ [a]: 0, [b]: 0 });
+    const { accessToken } = await signIn(member.email, member.password);
+    const scene = await openScene(accessToken, a, [a, b]);
+
+    const result = await call(
+      '/api/dashboard/deleteOrgBuildFloor',
+      { id: a, type: 'organization' },
+      { token: adminToken },
+    );
+    expect(result).toMatchObject({ status: 200, body: { message: ITEM_DELETED_TEXT } });
+
+    await expectCutOff(scene);
+    await expectReconnect(accessToken, scene.publisher, { granted: [b], refused: [a] });
+  });
+
+  it("never delivers an organization's messages to a user outside it", async () => {
+    const { a, b } = orgPair();
+    const outsider = await createUser(0, [b]);
+    const { accessToken } = await signIn(outsider.email, outsider.password);
+    const watcher = await watch(browser(accessToken), [b]);
+    for (const filter of [topics.controlSuccess(a), `${a}/#`, '+/controldata/success', '#']) {
+      await expect(watcher.client.subscribeAsync(filter)).rejects.toThrow(/Subscribe error/);
+    }
+    const publisher = await device();
+    const missed = await confirm(publisher, a);
+    const seen = await confirm(publisher, b);
+    // One publisher, one broker: the earlier message would have arrived first.
+    await arrives(watcher, seen);
+    expect(watcher.received).toEqual([seen]);
+    expect(watcher.received).not.toContain(missed);
+  });
+});
+
+describe('the connection registry and revocation', () => {
+  const realDeps = {
+    connections: dynamoConnectionRegistry,
+    broker: iotConnectionCloser,
+    clock: systemClock,
+    logger: { log: () => undefined },
+  };
+
+  it('records each admitted connection; one failing to close does not keep the others open', async () => {
+    const { a } = orgPair();
+    const member = await createUser(0, [a]);
+    const { accessToken } = await signIn(member.email, member.password);
+    const [failing, closing] = [`fail-${randomUUID().slice(0, 8)}`, `ok-${randomUUID().slice(0, 8)}`];
+    const stuck = await watch(browser(accessToken, failing), [a]);
+    const cut = await watch(browser(accessToken, closing), [a]);
+    const recorded = await dynamoConnectionRegistry.ofUser(member.userId);
+    expect(recorded.map((c) => c.clientId).sort()).toEqual([closing, failing].sort());
+    expect(recorded.every((c) => c.orgIds.join() === a && c.userId === member.userId)).toBe(true);
+
+    const logged: { level: LogLevel; message: string; clientId: unknown }[] = [];
+    await revokeRealtimeAccess(
+      {
+        ...realDeps,
+        broker: {
+          disconnect: (clientId) =>
+            clientId === failing
+              ? Promise.reject(new Error('IoT Core unavailable'))
+              : iotConnectionCloser.disconnect(clientId),
+        },
+        logger: {
+          log: (level, message, fields) => logged.push({ level, message, clientId: fields?.clientId }),
+        },
+      },
+      member.userId,
+      [a],
+    );
+    await waitUntil(async () => (cut.closed ? true : undefined));
+    expect(stuck.client.connected).toBe(true);
+    expect(logged).toEqual([
+      {
+        level: 'error',
+        message: 'a real-time connection could not be closed; the re-authorization does',
+        clientId: failing,
+      },
+    ]);
+    // The closed one is forgotten; the other stays recorded for the next revocation.
+    expect((await dynamoConnectionRegistry.ofUser(member.userId)).map((c) => c.clientId)).toEqual([failing]);
+
+    // Revoking organizations it was not granted leaves it alone; revoking again closes it.
+    await revokeRealtimeAccess(realDeps, member.userId, ['rt-elsewhere']);
+    expect(stuck.client.connected).toBe(true);
+    await revokeRealtimeAccess(realDeps, member.userId, [a]);
+    await waitUntil(async () => (stuck.closed ? true : undefined));
+    expect(await dynamoConnectionRegistry.ofUser(member.userId)).toEqual([]);
+    // Idempotent: nothing left to close.
+    await revokeRealtimeAccess(realDeps, member.userId, [a]);
+  });
+
+  it('the IoT authorizer Lambda records the connection it admits and names its client in the policy', async () => {
+    const { a, b } = orgPair();
+    const member = await createUser({ [a]: 0, [b]: 1 });
+    const { accessToken } = await signIn(member.email, member.password);
+    const clientId = `lambda-${randomUUID().slice(0, 8)}`;
+    const event = (mqtt: { clientId?: string }) => ({
+      protocols: ['tls', 'http', 'mqtt'],
+      protocolData: {
+        mqtt: { username: 'browser', password: Buffer.from(accessToken).toString('base64'), ...mqtt },
+      },
+    });
+    const result = await authorizerLambda(event({ clientId }));
+    expect(result).toMatchObject({
+      isAuthenticated: true,
+      disconnectAfterInSeconds: DISCONNECT_AFTER_SECONDS,
+      refreshAfterInSeconds: REAUTHORIZE_AFTER_SECONDS,
+    });
+    const policy = JSON.parse(result.policyDocuments[0] ?? '{}') as {
+      Statement: { Action: string; Resource: string | string[] }[];
+    };
+    expect(policy.Statement.find((s) => s.Action === 'iot:Connect')?.Resource).toMatch(
+      new RegExp(`:client/${clientId}$`),
+    );
+    expect(policy.Statement.find((s) => s.Action === 'iot:Receive')?.Resource).toEqual([
+      expect.stringMatching(new RegExp(`:topic/${a}/\\*$`)),
+      expect.stringMatching(new RegExp(`:topic/${b}/\\*$`)),
+    ]);
+    const [recorded] = await dynamoConnectionRegistry.ofUser(member.userId);
+    expect(recorded).toMatchObject({ clientId, userId: member.userId, orgIds: [a, b] });
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    expect(recorded?.expiresAt).toBeGreaterThan(nowSeconds + DISCONNECT_AFTER_SECONDS - 60);
+
+    // Without a client id the connection could not be closed later: it is refused.
+    expect(await authorizerLambda(event({}))).toMatchObject({ isAuthenticated: false, policyDocuments: [] });
+  });
+
+  it('admits a connection without an organization its user lost while it was being admitted', async () => {
+    const { a, b } = orgPair();
+    const member = await createUser(0, [a, b]);
+    const { accessToken } = await signIn(member.email, member.password);
+    const clientId = `race-${randomUUID().slice(0, 8)}`;
+    const deps = {
+      users: dynamoUserStore,
+      accessTokens: poolAccessTokens,
+      clock: systemClock,
+      connections: {
+        // The user leaves `a` right after the record is written (their revocation found nothing yet).
+        record: async (connection: RealtimeConnection) => {
+          await dynamoConnectionRegistry.record(connection);
+          await leaveOrganization(
+            { users: dynamoUserStore, clock: systemClock, realtime: { revoke: async () => undefined } },
+            member.userId,
+            a,
+          );
+        },
+      },
+    };
+    expect(await authorizeRealtime(deps, { token: accessToken, clientId })).toMatchObject({ orgIds: [b] });
+    // No client id: such a connection could not be closed later, so it is not admitted.
+    expect(await authorizeRealtime(deps, { token: accessToken, clientId: undefined })).toBeUndefined();
+  });
+});
+
 describe('AWS service adapters against their local stand-ins', () => {
   it('IoT data-plane Publish (what device commands use) reaches subscribers of the topic', async () => {
     const watcher = await device();
@@ -198,6 +533,22 @@ describe('AWS service adapters against their local stand-ins', () => {
       }),
     );
     expect(JSON.parse(await received)).toEqual({ cmnd: 54 });
+  });
+
+  it("IoT data-plane DeleteConnection closes that client's connection; an unknown one is not found", async () => {
+    const member = await createUser(0, ['org-demo']);
+    const { accessToken } = await signIn(member.email, member.password);
+    const clientId = `contract-${randomUUID().slice(0, 8)}`;
+    const watcher = await watch(browser(accessToken, clientId), ['org-demo']);
+    await new IoTDataPlaneClient({}).send(
+      new DeleteConnectionCommand({ clientId, cleanSession: true, preventWillMessage: true }),
+    );
+    await waitUntil(async () => (watcher.closed ? true : undefined));
+    await expect(
+      new IoTDataPlaneClient({}).send(new DeleteConnectionCommand({ clientId })),
+    ).rejects.toBeInstanceOf(ResourceNotFoundException);
+    // The adapter takes a connection that is already gone as closed.
+    await expect(iotConnectionCloser.disconnect(clientId)).resolves.toBeUndefined();
   });
 
   it('SES SendEmail is captured where a developer can read it', async () => {

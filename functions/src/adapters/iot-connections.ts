@@ -1,0 +1,26 @@
+import { DeleteConnectionCommand } from '@aws-sdk/client-iot-data-plane';
+import { iotData } from '../aws/iot-data';
+import type { ConnectionCloser } from '../domain/realtime/ports';
+
+/** Longest wait for IoT Core to close a connection; the caller's request is waiting on it. */
+const DISCONNECT_TIMEOUT_MS = 3000;
+
+/**
+ * Closes MQTT connections through the IoT data plane's DeleteConnection (the local stack's shim
+ * answers the same request by closing the aedes client). The session is cleaned and no last-will
+ * message is sent: the connection is being cut off, not lost.
+ */
+export const iotConnectionCloser: ConnectionCloser = {
+  async disconnect(clientId) {
+    try {
+      await iotData().send(
+        new DeleteConnectionCommand({ clientId, cleanSession: true, preventWillMessage: true }),
+        { abortSignal: AbortSignal.timeout(DISCONNECT_TIMEOUT_MS) },
+      );
+    } catch (error) {
+      // Not connected (any more): nothing is left to close.
+      if (error instanceof Error && error.name === 'ResourceNotFoundException') return;
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,66 @@
+import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+import { config } from '../config';
+import type { ConnectionRegistry, RealtimeConnection } from '../domain/realtime/ports';
+import { keys } from './keys';
+
+function fromItem(item: Record<string, unknown>): RealtimeConnection {
+  return {
+    clientId: String(item.clientId),
+    userId: String(item.userId),
+    orgIds: Array.isArray(item.orgIds) ? item.orgIds.map(String) : [],
+    authorizedAt: Number(item.authorizedAt),
+    expiresAt: Number(item.expiresAt),
+  };
+}
+
+/** The DynamoDB adapter of the connection registry: one item per user and client id, TTL `expiresAt`. */
+export const dynamoConnectionRegistry: ConnectionRegistry = {
+  async record(connection) {
+    await dynamo().send(
+      new PutCommand({
+        TableName: config.platformTable,
+        Item: {
+          ...keys.connection(connection.userId, connection.clientId),
+          entity: 'connection',
+          ...connection,
+        },
+      }),
+    );
+  },
+
+  async ofUser(userId) {
+    const connections: RealtimeConnection[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page: QueryCommandOutput = await dynamo().send(
+        new QueryCommand({
+          TableName: config.platformTable,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.connectionsPartition(userId) },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      connections.push(...(page.Items ?? []).map(fromItem));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return connections;
+  },
+
+  async forget(connection) {
+    try {
+      await dynamo().send(
+        new DeleteCommand({
+          TableName: config.platformTable,
+          Key: keys.connection(connection.userId, connection.clientId),
+          ConditionExpression: 'attribute_not_exists(pk) OR authorizedAt = :read',
+          ExpressionAttributeValues: { ':read': connection.authorizedAt },
+        }),
+      );
+    } catch (error) {
+      // Recorded again meanwhile (the browser reconnected): that record belongs to the new connection.
+      if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+    }
+  },
+};
