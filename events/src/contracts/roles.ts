@@ -38,14 +38,12 @@ export function hasRole(orgRoles: OrgRoles, orgId: string, minRole: RoleNumber):
   return role !== undefined && role >= minRole;
 }
 
-/** The organizations the user belongs to. */
-export const memberOrgIds = (orgRoles: OrgRoles): string[] => Object.keys(orgRoles);
+/** The organizations the user belongs to, in a stable order (stores keep no order of their own). */
+export const memberOrgIds = (orgRoles: OrgRoles): string[] => Object.keys(orgRoles).sort();
 
 /** The organizations where the user has at least `minRole`. */
 export const orgIdsWithRole = (orgRoles: OrgRoles, minRole: RoleNumber): string[] =>
-  Object.entries(orgRoles)
-    .filter(([, role]) => role >= minRole)
-    .map(([orgId]) => orgId);
+  memberOrgIds(orgRoles).filter((orgId) => (orgRoles[orgId] ?? Role.readOnly) >= minRole);
 
 /** The organizations the user administers (specification: the session's `orgID`). */
 export const administeredOrgIds = (orgRoles: OrgRoles): string[] => orgIdsWithRole(orgRoles, Role.admin);
