@@ -7,3 +7,4 @@ export * from './roles';
 export * from './names';
 export * from './texts';
 export * from './email';
+export * from './wire';

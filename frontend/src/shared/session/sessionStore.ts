@@ -1,19 +1,7 @@
 import { useSyncExternalStore } from 'react';
-import { hasRole, type OrgRoles, Role, toRole, type RoleNumber } from '@argentum/events/contracts';
+import { hasRole, Role, type RoleNumber, type SessionUser, toRole } from '@argentum/events/contracts';
 
-export interface SessionUser {
-  id: string;
-  userName: string;
-  email: string;
-  /** The highest of the user's roles (what the UI shows globally, e.g. in the account menu). */
-  roles: RoleNumber;
-  /** Ids of the organizations the user may access. */
-  org: string[];
-  /** Ids of the organizations the user administers. */
-  orgID: string[];
-  /** The user's role in each organization: controls are shown per organization. */
-  orgRoles: OrgRoles;
-}
+export type { SessionUser };
 
 /** Whether the user has at least `minRole` in the organization (a role belongs to the membership). */
 export const canIn = (user: SessionUser, orgId: string | undefined, minRole: RoleNumber): boolean =>

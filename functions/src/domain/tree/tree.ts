@@ -1,3 +1,8 @@
+import type { BuildingView, FloorView, OrganizationView } from '@argentum/events/contracts';
+
+/** The wire shapes of getUsersOrganisations live in the contracts. */
+export type { BuildingView, FloorView, OrganizationView };
+
 /** The organization tree: organizations > buildings > floors. */
 export interface Organization {
   orgId: string;
@@ -37,31 +42,6 @@ export interface TreeNode {
   version: number;
   /** Set when a delete has been committed and the removal of what lies under it may still be running. */
   deletedAt?: string;
-}
-
-/** The wire shape of getUsersOrganisations (specification: Organization, Building, Floor). */
-export interface FloorView {
-  _id: string;
-  floorName: string;
-  orgID: string;
-  buildID: string;
-  floorDevTypes: number[];
-  version: number;
-}
-
-export interface BuildingView {
-  _id: string;
-  buildName: string;
-  version: number;
-  floors: FloorView[];
-}
-
-export interface OrganizationView {
-  _id: string;
-  orgName: string;
-  orgID: string;
-  version: number;
-  buildData: BuildingView[];
 }
 
 // One collator for every comparison: localeCompare with options builds one per call.

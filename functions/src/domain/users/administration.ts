@@ -2,6 +2,7 @@ import {
   administeredOrgIds,
   assignableRoles,
   highestRole,
+  type ManagedUser,
   type OrgRoles,
   roleIn,
   type RoleNumber,
@@ -13,6 +14,8 @@ import { conflict, forbidden, notFound } from '../errors';
 import type { UserStore } from './ports';
 import { nextVersionOf, USER_CHANGED_MEANWHILE } from './update';
 import type { AuthUser, UserRecord } from './user';
+
+export type { ManagedUser };
 
 export const USER_ROLE_UPDATED = USER_ROLE_UPDATED_TEXT;
 export const USER_DELETED = USER_DELETED_TEXT;
@@ -30,26 +33,6 @@ export interface AdministrationPorts {
   clock: Clock;
   /** Stops delivery of organizations' real-time messages to a user's open connections. */
   realtime: { revoke(userId: string, orgIds: readonly string[]): Promise<void> };
-}
-
-/**
- * A user as an administrator sees them in Manage Users. `org` and `orgRoles` hold only the
- * organizations the user shares with those the administrator administers (the ones the administrator
- * may assign or remove); `otherOrgCount` says how many more the user belongs to, without naming them.
- */
-export interface ManagedUser {
-  id: string;
-  userName: string;
-  email: string;
-  /** The user's highest role among the shared organizations. */
-  roles: RoleNumber;
-  org: string[];
-  orgRoles: OrgRoles;
-  otherOrgCount: number;
-  /** False for the administrator themselves and for users above the administrator in a shared organization. */
-  editable: boolean;
-  /** Editable, and in no organization beyond the administrator's (deleting removes the account). */
-  deletable: boolean;
 }
 
 const sharedOrgIds = (admin: AuthUser, user: UserRecord) => {

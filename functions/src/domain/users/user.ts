@@ -3,8 +3,10 @@ import {
   highestRole,
   memberOrgIds,
   type OrgRoles,
-  type RoleNumber,
+  type SessionUser,
 } from '@argentum/events/contracts';
+
+export type { SessionUser };
 
 /** A platform user as stored: identity lives in the identity store, roles and memberships here. */
 export interface UserRecord {
@@ -30,21 +32,6 @@ export interface UserRecord {
 
 /** The signed-in user every protected handler receives, read from the store on each request. */
 export type AuthUser = Pick<UserRecord, 'userId' | 'email' | 'userName' | 'orgRoles' | 'version'>;
-
-/** The user as the front end sees it (specification: User (session)). */
-export interface SessionUser {
-  id: string;
-  userName: string;
-  email: string;
-  /** The highest of the user's roles, for what the UI shows everywhere (e.g. the Settings gear). */
-  roles: RoleNumber;
-  /** The organizations the user belongs to. */
-  org: string[];
-  /** The organizations the user administers. */
-  orgID: string[];
-  /** The role in each organization, for the controls the UI shows per organization. */
-  orgRoles: OrgRoles;
-}
 
 export const toSessionUser = (user: AuthUser): SessionUser => ({
   id: user.userId,

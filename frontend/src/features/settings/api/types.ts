@@ -6,21 +6,8 @@ export interface AdminOrganization {
   orgName: string;
 }
 
-/** A user as POST /api/fetchUsers answers (see that route's summary in the API documentation). */
-export interface ManagedUser {
-  id: string;
-  userName: string;
-  email: string;
-  roles: RoleNumber;
-  /** Organizations the user shares with those the administrator administers. */
-  org: string[];
-  /** The user's role in each of those organizations. */
-  orgRoles: Record<string, RoleNumber>;
-  /** How many other organizations the user belongs to (not named). */
-  otherOrgCount: number;
-  editable: boolean;
-  deletable: boolean;
-}
+/** A user as POST /api/fetchUsers answers (the contracts' wire type). */
+export type { ManagedUser } from '@argentum/events/contracts';
 
 export interface AccessChange {
   selectedUserId: string;

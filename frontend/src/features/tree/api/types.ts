@@ -1,26 +1,9 @@
-export interface Floor {
-  _id: string;
-  floorName: string;
-  orgID: string;
-  buildID: string;
-  /** Raised by every change; edits send the version they saw, so concurrent edits are detected. */
-  version?: number;
-}
+import type { BuildingView, FloorView, OrganizationView } from '@argentum/events/contracts';
 
-export interface Building {
-  _id: string;
-  buildName: string;
-  version?: number;
-  floors: Floor[];
-}
-
-export interface Organization {
-  _id: string;
-  orgName: string;
-  orgID: string;
-  version?: number;
-  buildData: Building[];
-}
+/** The tree as getUsersOrganisations answers it (the contracts' wire types). */
+export type Floor = FloorView;
+export type Building = BuildingView;
+export type Organization = OrganizationView;
 
 export interface FloorLocation {
   organization: Organization;
