@@ -1,6 +1,6 @@
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccountRecovery, Mfa, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
-import { AttributeType, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, StreamViewType, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-timestream';
 import { type Construct } from 'constructs';
@@ -26,6 +26,8 @@ export interface StatefulStackProps extends StackProps {
  */
 export interface StatefulRefs {
   platformTableName: string;
+  /** The platform table's stream, which feeds the tree sweeper. */
+  platformTableStreamArn: string;
   telemetryTableName: string;
   filesBucketName: string;
   userPoolId: string;
@@ -138,6 +140,10 @@ export class StatefulStack extends Stack {
 
     this.refs = {
       platformTableName: this.exportForStateless('PlatformTableName', this.platformTable.tableName),
+      platformTableStreamArn: this.exportForStateless(
+        'PlatformTableStreamArn',
+        this.streamArnOf(this.platformTable),
+      ),
       telemetryTableName: this.exportForStateless('TelemetryTableName', this.telemetryTable.tableName),
       filesBucketName: this.exportForStateless('FilesBucketName', this.filesBucket.bucketName),
       userPoolId: this.exportForStateless('UserPoolId', this.userPool.userPoolId),
@@ -162,11 +168,17 @@ export class StatefulStack extends Stack {
         sortKey: index.sortKey && attribute(index.sortKey),
       })),
       timeToLiveAttribute: definition.timeToLiveAttribute,
+      dynamoStream: definition.stream && StreamViewType[definition.stream],
       // TableV2 bills on demand by default.
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+  }
+
+  private streamArnOf(table: TableV2): string {
+    if (!table.tableStreamArn) throw new Error(`${table.node.id} has no stream`);
+    return table.tableStreamArn;
   }
 
   /** Exports a value under a fixed name and returns its import for the stateless stack. */

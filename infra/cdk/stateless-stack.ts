@@ -1,4 +1,8 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { type Construct } from 'constructs';
 import { topics } from '@argentum/events';
@@ -12,6 +16,7 @@ import {
 import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
 import { WebHosting } from './constructs/web-hosting';
+import { treeSweeps } from '../src/definitions';
 import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from './nag';
 import { type StatefulRefs } from './stateful-stack';
 
@@ -37,8 +42,8 @@ const notificationTopics = topics.notification('*');
 
 /**
  * Least privilege per domain: only what its use cases touch. Every domain reads the platform table
- * (roles). Those that reduce a user's access (sign-out and password reset, user administration,
- * deleting an organization) close the user's real-time connections.
+ * (roles). Those that reduce a user's access (sign-out and password reset, user administration; and
+ * the tree sweeper, when an organization goes) close the user's real-time connections.
  */
 const apiAccess: Record<ApiDomain, FunctionAccess> = {
   auth: { platformTable: 'readWrite', userPoolAdmin: true, sendMail: true, closeConnections: true },
@@ -49,7 +54,8 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
     files: true,
     closeConnections: true,
   },
-  tree: { platformTable: 'readWrite', files: true, closeConnections: true },
+  // Deletes only commit; the tree sweeper removes plans, memberships and the rest.
+  tree: { platformTable: 'readWrite' },
   floors: { platformTable: 'readWrite', files: true },
   devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },
   data: { platformTable: 'read', telemetryTable: 'read', timestream: 'query' },
@@ -73,6 +79,8 @@ export class StatelessStack extends Stack {
   readonly apiFunctions: Record<ApiDomain, PlatformFunction>;
   readonly ingest: PlatformFunction;
   readonly realtimeAuthorizer: PlatformFunction;
+  readonly treeSweeper: PlatformFunction;
+  readonly treeSweepFailures: Queue;
   readonly realtime: Realtime;
   readonly web: WebHosting;
   readonly iotEndpoint: string;
@@ -160,6 +168,16 @@ export class StatelessStack extends Stack {
       authorizerName: props.realtimeAuthorizerName,
     });
 
+    this.treeSweeper = new PlatformFunction(this, 'TreeSweeper', {
+      entry: 'tree-sweeper',
+      description: 'Argentum tree sweeper: removes what lies under deleted nodes (platform table stream)',
+      resources,
+      // Tree items, device placements and users' memberships; the floor plans of deleted floors.
+      access: { platformTable: 'readWrite', deleteFiles: ['floorplans/*'], closeConnections: true },
+      timeout: Duration.seconds(treeSweeps.timeoutSeconds),
+    });
+    this.treeSweepFailures = this.sweepFromStream(props.stateful);
+
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web app (and the API under /api)' });
     new CfnOutput(this, 'ApiUrl', {
       value: `${siteUrl}/api`,
@@ -173,6 +191,41 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, 'UserPoolClientId', { value: props.stateful.userPoolClientId });
     new CfnOutput(this, 'IotEndpoint', { value: this.iotEndpoint });
     new CfnOutput(this, 'IotAuthorizerName', { value: props.realtimeAuthorizerName });
+  }
+
+  /**
+   * Feeds committed tree deletes from the platform table's stream to the sweeper: only organizations,
+   * buildings and floors written with deletedAt reach it. A record it reports failed is retried
+   * (bounded); then its batch's description lands in the returned queue.
+   */
+  private sweepFromStream(stateful: StatefulRefs): Queue {
+    const failures = new Queue(this, 'TreeSweepFailures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledgeRule(
+      failures,
+      'SQS3',
+      "This queue is the on-failure destination of the tree sweeper's stream event source (it holds the shard and sequence numbers of deletes whose sweep gave up); nothing consumes it that could fail.",
+    );
+    const table = TableV2.fromTableAttributes(this, 'PlatformTable', {
+      tableName: stateful.platformTableName,
+      tableStreamArn: stateful.platformTableStreamArn,
+    });
+    this.treeSweeper.function.addEventSource(
+      new DynamoEventSource(table, {
+        // Deletes committed while the mapping was being created are swept too.
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: treeSweeps.batchSize,
+        retryAttempts: treeSweeps.retryAttempts,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(failures),
+        filters: [FilterCriteria.filter(treeSweeps.filter)],
+      }),
+    );
+    return failures;
   }
 
   /** The account's IoT data endpoint (ATS), read at deploy time. */

@@ -16,6 +16,7 @@ import { routes } from '@argentum/functions/routes/index';
 import { HOST } from './config';
 import { BodyTooLarge, listen, readBody } from './http-util';
 import { readMailbox } from './ses-capture';
+import type { StreamRunner } from './stream-runner';
 
 /** API Gateway HTTP APIs accept at most 10 MB. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -28,6 +29,11 @@ export interface ApiServerOptions {
   mailDir: string;
   /** The browser's real-time endpoint, allowed by the content security policy. */
   realtimeUrl: string;
+  /**
+   * The table's stream runner, controlled through `POST /_local/streams/{pause,resume,drained}` (for
+   * tests in other processes: pause it to look at a delete before the sweeper runs, wait for it).
+   */
+  streams?: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -214,6 +220,24 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
     }
     if (url.pathname === '/_local/mail') {
       return send(response, 200, readMailbox(options.mailDir));
+    }
+    const streamControl = /^\/_local\/streams\/(pause|resume|drained)$/.exec(url.pathname)?.[1];
+    if (streamControl && request.method === 'POST' && options.streams) {
+      const streams = options.streams;
+      const done =
+        streamControl === 'pause'
+          ? streams.pause()
+          : streamControl === 'resume'
+            ? Promise.resolve(streams.resume())
+            : streams.drained();
+      done.then(
+        () => send(response, 200, { [streamControl]: true }),
+        (error: unknown) => {
+          console.error('local stream control failure', error);
+          send(response, 500, { message: 'Internal Server Error' });
+        },
+      );
+      return;
     }
     if (assets) return assets(request, response, () => send(response, 404, { message: 'Not Found' }));
     response.writeHead(503, { 'content-type': 'text/plain' });

@@ -8,9 +8,11 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DescribeTimeToLiveCommand,
   type DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { tables, type TableDefinition, userPool } from '../src/definitions';
@@ -52,10 +54,15 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
               })),
             }
           : {}),
+        ...(table.stream
+          ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } }
+          : {}),
       }),
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    // A table kept from an earlier start: give it the stream it may lack.
+    if (table.stream) await ensureStream(client, table.localName, table.stream);
   }
   if (table.timeToLiveAttribute) {
     const { TimeToLiveDescription } = await client.send(
@@ -70,6 +77,27 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
       );
     }
   }
+}
+
+async function ensureStream(
+  client: DynamoDBClient,
+  tableName: string,
+  viewType: NonNullable<TableDefinition['stream']>,
+): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const current = Table?.StreamSpecification;
+  if (current?.StreamEnabled && current.StreamViewType === viewType) return;
+  if (current?.StreamEnabled) {
+    await client.send(
+      new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }),
+    );
+  }
+  await client.send(
+    new UpdateTableCommand({
+      TableName: tableName,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: viewType },
+    }),
+  );
 }
 
 export async function provisionTables(client: DynamoDBClient): Promise<void> {

@@ -7,7 +7,7 @@ import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { buckets, platformTable, telemetryTable, userPool } from '../src/definitions';
+import { buckets, platformTable, telemetryTable, treeSweeps, userPool } from '../src/definitions';
 import { startSimulator } from '../simulator/simulator';
 import { startApiServer } from './api-server';
 import { type Broker, DEVICE_USERNAME, startBroker } from './broker';
@@ -23,6 +23,7 @@ import { provisionTables, provisionUserPool } from './provision';
 import { startRuleRunner } from './rule-runner';
 import { seedDemoData } from './seed';
 import { startSesCapture } from './ses-capture';
+import { type StreamRunner, startStreamRunner } from './stream-runner';
 
 export interface LocalStackOptions {
   dataDir: string;
@@ -49,6 +50,8 @@ export interface LocalStack {
   seeded: boolean;
   /** Resolves when every telemetry message received so far has been ingested. */
   ingestDrained(): Promise<void>;
+  /** The platform table's stream as the Lambdas it feeds see it (the tree sweeper). */
+  streams: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
   stop(): Promise<void>;
 }
 
@@ -179,6 +182,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const ruleRunner = startRuleRunner(broker);
     stops.push(() => ruleRunner.stop());
 
+    // The sweeper is imported now that the environment it reads is set.
+    const { handler: treeSweeper } = await import('@argentum/functions/lambda/tree-sweeper');
+    const streams = await startStreamRunner({
+      client: { endpoint: endpoint(ports.dynamodb), region: 'us-east-1', credentials: awsCredentials },
+      tableName: platformTable.localName,
+      consumers: [
+        {
+          name: 'tree-sweeper',
+          handler: treeSweeper,
+          filter: treeSweeps.filter,
+          batchSize: treeSweeps.batchSize,
+          retryAttempts: treeSweeps.retryAttempts,
+          timeoutSeconds: treeSweeps.timeoutSeconds,
+        },
+      ],
+    });
+    stops.push(() => streams.stop());
+
     const api = await startApiServer({
       port: ports.app,
       staticDir: options.staticDir ?? path.join(repoRoot, 'frontend', 'dist'),
@@ -186,6 +207,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       userPoolClientId: pool.userPoolClientId,
       mailDir,
       realtimeUrl: `ws://${HOST}:${ports.mqttWs} ws://localhost:${ports.mqttWs}`,
+      streams,
     });
     stops.push(() => close(api));
 
@@ -209,6 +231,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deviceSecret,
       seeded,
       ingestDrained: () => ruleRunner.drained(),
+      streams,
       stop: stopAll,
     };
   } catch (error) {

@@ -24,6 +24,8 @@ export interface TableDefinition {
   sortKey?: KeyAttribute;
   globalIndexes: IndexDefinition[];
   timeToLiveAttribute?: string;
+  /** The table's change stream and what each record carries (DynamoDB Local has streams too). */
+  stream?: 'NEW_IMAGE' | 'NEW_AND_OLD_IMAGES' | 'KEYS_ONLY' | 'OLD_IMAGE';
 }
 
 export const platformTable: TableDefinition = {
@@ -46,6 +48,8 @@ export const platformTable: TableDefinition = {
     },
   ],
   timeToLiveAttribute: 'expiresAt',
+  // Committed tree deletes reach the sweeper through it (treeSweeps).
+  stream: 'NEW_IMAGE',
 };
 
 export const telemetryTable: TableDefinition = {
@@ -95,3 +99,25 @@ export const rawTelemetryRetentionDays = 35;
  * takes up to `batchSize` messages at once, waiting at most `maxBatchingWindowSeconds` to fill a batch.
  */
 export const telemetryBatching = { batchSize: 500, maxBatchingWindowSeconds: 1 } as const;
+
+/**
+ * How committed tree deletes reach the sweeper (functions/src/lambda/tree-sweeper.ts): the platform
+ * table's stream, filtered to organizations, buildings and floors written with `deletedAt`. In AWS this
+ * is the Lambda event source mapping; locally infra/local/stream-runner.ts plays it with the same
+ * settings. A record the sweeper reports failed (out of time, or an error) is delivered again, which
+ * resumes the sweep; after `retryAttempts` retries it goes to the dead-letter queue.
+ */
+export const treeSweeps = {
+  /** A Lambda event filter pattern, matched against each stream record as Lambda delivers it. */
+  filter: {
+    eventName: ['INSERT', 'MODIFY'],
+    dynamodb: {
+      // The entity names the tree's items carry (functions/src/stores/tree.ts).
+      NewImage: { entity: { S: ['org', 'building', 'floor'] }, deletedAt: { S: [{ exists: true }] } },
+    },
+  },
+  batchSize: 10,
+  retryAttempts: 10,
+  /** The sweeper stops a little before its timeout and reports the record, which is retried. */
+  timeoutSeconds: 300,
+} as const;

@@ -1,5 +1,5 @@
 import { createApiHandler } from '../http/api-handler';
 import { treeRoutes } from '../routes/tree.routes';
-import { sweepPorts, users } from './ports';
+import { clock, tree, users } from './ports';
 
-export const handler = createApiHandler(treeRoutes, { ...sweepPorts(), users });
+export const handler = createApiHandler(treeRoutes, { tree, clock, users });

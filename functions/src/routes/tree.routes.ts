@@ -10,12 +10,11 @@ import {
 import { RENAMED_MESSAGES, TREE_MESSAGES } from '../domain/tree/messages';
 import { organizationsOf } from '../domain/tree/organizations';
 import { body, id } from '../http/schemas';
-import type { SweepPorts } from '../domain/tree/ports';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'tree';
 /** What the tree's handlers need; the tree Lambda (lambda/api-tree.ts) wires them. */
-export type TreeRoutePorts = RoutePorts & TreeEditingPorts & SweepPorts;
+export type TreeRoutePorts = RoutePorts & TreeEditingPorts;
 const route = routesFor<TreeRoutePorts>();
 // Empty names pass the schema on purpose: the use case answers them with the documented message.
 const name = z.string().max(100);
@@ -118,7 +117,8 @@ export const treeRoutes = [
     access: { minRole: 2 },
     summary:
       'Deletes an organization, building or floor with everything under it: floors, their plans, ' +
-      'and the placement of their devices (the devices stay in the organization, off any floor).',
+      'and the placement of their devices (the devices stay in the organization, off any floor). ' +
+      'The node is hidden at once; what lies under it is removed right after, off the request.',
     request: body({
       id,
       type: z.enum(['organization', 'building', 'floor']),

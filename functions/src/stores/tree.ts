@@ -1,4 +1,10 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue as StreamAttributeValue } from 'aws-lambda';
 import {
   DeleteCommand,
   GetCommand,
@@ -397,6 +403,31 @@ export async function markDeleted(
   }
 }
 
+/**
+ * Hands a node whose delete is committed to the sweeper again: any write of the marked item is a new
+ * stream record. Once the node is swept (its item gone) there is nothing to hand over.
+ */
+export async function requestSweep(node: Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'>, now: string) {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config.platformTable,
+        Key: nodeKey(node),
+        UpdateExpression: 'SET sweepRequestedAt = :now',
+        ConditionExpression: 'attribute_exists(deletedAt)',
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** The node a stream record's image shows (as Lambda delivers it), if the item is a tree node. */
+export function nodeFromStreamImage(image: Record<string, StreamAttributeValue>): TreeNode | undefined {
+  return nodeFromItem(unmarshall(image as Record<string, AttributeValue>));
+}
+
 /** The floors stored under an organization, or under one of its buildings (deleted ones included). */
 export async function listFloors(orgId: string, buildId?: string): Promise<TreeNode[]> {
   const prefix = buildId === undefined ? 'FLOOR#' : `FLOOR#${buildId}#`;
@@ -432,6 +463,7 @@ export const dynamoTreeStore: TreeStore = {
   createFloor,
   updateNode,
   markDeleted,
+  requestSweep,
   listFloors,
   listBuildings,
   removeNodeItem,

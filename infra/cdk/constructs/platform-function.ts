@@ -33,6 +33,8 @@ export interface FunctionAccess {
   telemetryTable?: 'read' | 'readWrite';
   /** Read, write and delete objects of the files bucket (floor plans, logos). */
   files?: boolean;
+  /** Only delete objects of the files bucket, under these key patterns (e.g. `floorplans/*`). */
+  deleteFiles?: readonly string[];
   /** Cognito admin actions on the platform's user pool. */
   userPoolAdmin?: boolean;
   /** SES e-mail, only from the configured sender address. */
@@ -226,6 +228,22 @@ export class PlatformFunction extends Construct {
           resources: [`${bucketArn}/*`],
         }),
         'Floor plans and logos are keyed by organization/floor ids created at run time; access is limited to the objects of the one files bucket.',
+      );
+    }
+
+    if (access.deleteFiles?.length) {
+      const bucketArn = stack.formatArn({
+        service: 's3',
+        region: '',
+        account: '',
+        resource: resources.filesBucketName,
+      });
+      this.allow(
+        new PolicyStatement({
+          actions: ['s3:DeleteObject'],
+          resources: access.deleteFiles.map((pattern) => `${bucketArn}/${pattern}`),
+        }),
+        'Objects are keyed by organization and floor ids created at run time; the key pattern limits deletes to one kind of object of the one files bucket.',
       );
     }
 

@@ -1,6 +1,6 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { filesBucket, tables, userPool } from '../../src/definitions';
+import { filesBucket, platformTable, tables, userPool } from '../../src/definitions';
 import { synthPlatform } from './synth';
 
 describe('stateful stack (DynamoDB telemetry store, the default)', () => {
@@ -43,6 +43,24 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
       expect(Object.keys(found)).toEqual([expect.stringMatching(new RegExp(`^${definition.id}`))]);
     },
   );
+
+  it('gives the tables the streams their definitions name: the platform table streams new images', () => {
+    expect(platformTable.stream).toBe('NEW_IMAGE');
+    for (const definition of tables) {
+      const found = template.findResources('AWS::DynamoDB::GlobalTable', {
+        Properties: {
+          StreamSpecification: definition.stream ? { StreamViewType: definition.stream } : Match.absent(),
+        },
+      });
+      expect(Object.keys(found), definition.id).toEqual([
+        expect.stringMatching(new RegExp(`^${definition.id}`)),
+      ]);
+    }
+    const outputs = template.findOutputs('PlatformTableStreamArn') as Record<string, { Value: unknown }>;
+    expect(Object.values(outputs)[0]?.Value).toEqual({
+      'Fn::GetAtt': [expect.stringMatching(/^PlatformTable/), 'StreamArn'],
+    });
+  });
 
   it('has exactly the defined tables and no Timestream', () => {
     template.resourceCountIs('AWS::DynamoDB::GlobalTable', tables.length);
@@ -123,6 +141,7 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
     expect(exportNames).toEqual(
       expect.arrayContaining([
         'ArgentumStateful-PlatformTableName',
+        'ArgentumStateful-PlatformTableStreamArn',
         'ArgentumStateful-TelemetryTableName',
         'ArgentumStateful-FilesBucketName',
         'ArgentumStateful-UserPoolId',

@@ -7,8 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
 import { telemetryRuleSql } from '../../cdk/constructs/realtime';
+import { floorPlanKey } from '@argentum/functions/stores/files';
 import { flattenReference } from '../../cdk/nag';
-import { telemetryBatching } from '../../src/definitions';
+import { telemetryBatching, treeSweeps } from '../../src/definitions';
 import { apiPathPatterns, spaRewriteCode } from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
 
@@ -54,13 +55,14 @@ describe('Lambdas', () => {
     ...apiDomains.map((domain) => platform.stateless.apiFunctions[domain]),
     platform.stateless.ingest,
     platform.stateless.realtimeAuthorizer,
+    platform.stateless.treeSweeper,
   ];
 
-  it('has one function per API domain, plus ingest and the realtime authorizer, with the house defaults', () => {
+  it('has one function per API domain, plus ingest, the realtime authorizer and the tree sweeper, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
     expect(
       Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } })),
-    ).toHaveLength(apiDomains.length + 2);
+    ).toHaveLength(apiDomains.length + 3);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -113,7 +115,7 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 2);
+    expect(bundles.length).toBe(apiDomains.length + 3);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
   });
 
@@ -133,7 +135,8 @@ describe('least privilege per domain', () => {
     const expected: Record<ApiDomain, string[]> = {
       auth: ['cognito-idp', 'dynamodb', 'iot', 'logs', 'ses', 'xray'],
       users: ['cognito-idp', 'dynamodb', 'iot', 'logs', 's3', 'ses', 'xray'],
-      tree: ['dynamodb', 'iot', 'logs', 's3', 'xray'],
+      // Deletes only commit; the tree sweeper removes the plans and memberships.
+      tree: ['dynamodb', 'logs', 'xray'],
       floors: ['dynamodb', 'logs', 's3', 'xray'],
       devices: ['dynamodb', 'iot', 'logs', 'xray'],
       data: ['dynamodb', 'logs', 'xray'],
@@ -153,6 +156,33 @@ describe('least privilege per domain', () => {
       'logs',
       'xray',
     ]);
+    expect(services(actionsOf(platform.stateless.treeSweeper.role))).toEqual([
+      'dynamodb',
+      'logs',
+      's3',
+      'sqs',
+      'xray',
+    ]);
+  });
+
+  it('lets the tree sweeper delete floor plans and nothing else in the files bucket', () => {
+    const granted = actionsOf(platform.stateless.treeSweeper.role);
+    expect(granted.filter((action) => action.startsWith('s3:'))).toEqual(['s3:DeleteObject']);
+    const policies = template.findResources('AWS::IAM::Policy') as Resources;
+    const statements = Object.values(policies)
+      .filter((p) =>
+        JSON.stringify(p.Properties.Roles).includes(logicalId(platform.stateless.treeSweeper.role)),
+      )
+      .flatMap(
+        (p) =>
+          (p.Properties.PolicyDocument as { Statement: { Action: unknown; Resource: unknown }[] }).Statement,
+      );
+    const deletes = statements.find((statement) => statement.Action === 's3:DeleteObject');
+    const resource = JSON.stringify(deletes?.Resource);
+    expect(resource).toContain('ArgentumStateful-FilesBucketName');
+    // The pattern covers the key a floor plan is stored under.
+    expect(resource).toContain('"/floorplans/*"');
+    expect(floorPlanKey('org', 'floor').startsWith('floorplans/')).toBe(true);
   });
 
   const writes = [
@@ -191,11 +221,15 @@ describe('least privilege per domain', () => {
 
   it('lets the Lambdas that reduce access close MQTT client connections, and only those', () => {
     const closing = { Effect: 'Allow', Action: 'iot:DeleteConnection', Resource: expect.anything() };
-    for (const domain of ['auth', 'users', 'tree'] as const) {
-      const statement = statementsOf(platform.stateless.apiFunctions[domain].role).find(
-        (s) => s.Action === 'iot:DeleteConnection',
-      );
-      expect(statement, domain).toMatchObject(closing);
+    const closers = {
+      auth: platform.stateless.apiFunctions.auth,
+      users: platform.stateless.apiFunctions.users,
+      // An organization's members lose it when the sweeper removes the organization.
+      sweeper: platform.stateless.treeSweeper,
+    };
+    for (const [name, fn] of Object.entries(closers)) {
+      const statement = statementsOf(fn.role).find((s) => s.Action === 'iot:DeleteConnection');
+      expect(statement, name).toMatchObject(closing);
       // Any client id of this account and region, and nothing but clients.
       expect(flattenReference(statement?.Resource)).toBe(
         `arn:<AWS::Partition>:iot:${platform.stateless.region}:<AWS::AccountId>:client/*`,
@@ -203,7 +237,7 @@ describe('least privilege per domain', () => {
     }
     const others = [
       ...apiDomains
-        .filter((d) => !['auth', 'users', 'tree'].includes(d))
+        .filter((d) => !['auth', 'users'].includes(d))
         .map((d) => platform.stateless.apiFunctions[d]),
       platform.stateless.ingest,
       platform.stateless.realtimeAuthorizer,
@@ -335,6 +369,56 @@ describe('IoT Core', () => {
       Principal: 'iot.amazonaws.com',
       SourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('RealtimeAuthorizer'), 'Arn'] },
     });
+  });
+});
+
+describe('tree sweeps', () => {
+  it("feeds the tree sweeper from the platform table's stream: committed deletes only, retried, then dead letters", () => {
+    const failures = logicalId(platform.stateless.treeSweepFailures);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(platform.stateless.treeSweeper.function) },
+      EventSourceArn: { 'Fn::ImportValue': 'ArgentumStateful-PlatformTableStreamArn' },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: treeSweeps.batchSize,
+      MaximumRetryAttempts: treeSweeps.retryAttempts,
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [failures, 'Arn'] } } },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(treeSweeps.filter) }] },
+    });
+    expect(treeSweeps.filter).toEqual({
+      eventName: ['INSERT', 'MODIFY'],
+      dynamodb: {
+        NewImage: { entity: { S: ['org', 'building', 'floor'] }, deletedAt: { S: [{ exists: true }] } },
+      },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
+    const resources = template.toJSON().Resources as Resources;
+    expect(resources[logicalId(platform.stateless.treeSweeper.function)]?.Properties.Timeout).toBe(
+      treeSweeps.timeoutSeconds,
+    );
+  });
+
+  it('lets the sweeper read the stream and send to its dead-letter queue, and nothing more of either', () => {
+    const granted = actionsOf(platform.stateless.treeSweeper.role);
+    expect(granted.filter((action) => action.startsWith('sqs:')).sort()).toEqual([
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+    expect(granted).toEqual(
+      expect.arrayContaining([
+        'dynamodb:DescribeStream',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'dynamodb:ListStreams',
+      ]),
+    );
+    const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
+    expect(policies).not.toContain('"sqs:*"');
   });
 });
 

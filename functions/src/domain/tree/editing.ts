@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { checkName, hasRole, highestRole, Role } from '@argentum/events/contracts';
 import { conflict, forbidden, notFound, unauthenticated, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
-import type { SweepPorts, TreeStore, WriteOutcome } from './ports';
+import type { NodeRef, TreeStore, WriteOutcome } from './ports';
 import {
   CHANGED_MEANWHILE_MESSAGE,
   EMPTY_NAME_MESSAGES,
@@ -10,7 +10,6 @@ import {
   NOT_FOUND_MESSAGES,
   WRONG_TYPE_MESSAGE,
 } from './messages';
-import { type SweepOptions, sweepDeleted } from './sweep';
 import {
   type BuildingView,
   type FloorView,
@@ -64,9 +63,24 @@ async function editableNode(
   const missing = () => notFound(kind ? NOT_FOUND_MESSAGES[kind] : ITEM_NOT_FOUND_MESSAGE);
   if (!node) throw missing();
   assertMayEdit(user, node.orgId, missing);
-  if (node.deletedAt) throw notFound(NOT_FOUND_MESSAGES[node.kind]);
+  if (node.deletedAt || (await underDeletedNode(deps, node))) throw notFound(NOT_FOUND_MESSAGES[node.kind]);
   if (kind && node.kind !== kind) throw notFound(NOT_FOUND_MESSAGES[kind]);
   return node;
+}
+
+/**
+ * True when the organization or building a node lies in is deleted: until the sweeper has removed it,
+ * the node is still stored, but it is gone for every reader and every edit.
+ */
+async function underDeletedNode(deps: Pick<TreeEditingPorts, 'tree'>, node: TreeNode): Promise<boolean> {
+  const ancestors: NodeRef[] = [];
+  if (node.kind !== 'organization')
+    ancestors.push({ kind: 'organization', id: node.orgId, orgId: node.orgId });
+  if (node.kind === 'floor' && node.buildId !== undefined) {
+    ancestors.push({ kind: 'building', id: node.buildId, orgId: node.orgId });
+  }
+  const found = await Promise.all(ancestors.map((ref) => deps.tree.getNode(ref)));
+  return found.some((ancestor) => !ancestor || ancestor.deletedAt !== undefined);
 }
 
 function written<T>(result: WriteOutcome<T>, kind: TreeNodeKind): T {
@@ -208,40 +222,32 @@ export interface DeleteRequest {
   version?: number;
 }
 
-export interface DeleteResult {
-  /** True when the removal of what lies under the node was left for later (time budget or failure). */
-  pending: boolean;
-}
-
 /**
- * Deletes a node with everything under it. One atomic write commits the delete (the node is marked
- * deleted: hidden from every read, nothing can be created under it); the sweep then removes floors,
- * plans and the device placements. A sweep that stops early is resumed by the next delete of the
- * node or by the sweeper, so a tree is never left half deleted.
+ * Deletes a node with everything under it. One atomic write commits the delete: the node is marked
+ * deleted, hidden from every read with everything under it, and nothing can be created under it. The
+ * delete answers right then; the sweeper (off the request path, fed by the table's stream) removes the
+ * floors, plans and device placements. Deleting a node whose delete is committed hands it to the
+ * sweeper again, so a sweep that gave up is finished by a retry of the delete.
  */
 export async function deleteNode(
-  deps: TreeEditingPorts & SweepPorts,
+  deps: TreeEditingPorts,
   user: AuthUser,
   request: DeleteRequest,
-  options: SweepOptions = {},
-): Promise<DeleteResult> {
+): Promise<void> {
   const node = await deps.tree.findNode(request.id);
   const missing = () => notFound(NOT_FOUND_MESSAGES[request.type]);
   if (!node) throw missing();
   assertMayEdit(user, node.orgId, missing);
   if (node.kind !== request.type) throw validationError(WRONG_TYPE_MESSAGE.replace('{kind}', node.kind));
+  // Under a deleted organization or building, a node is already gone (its sweep is under way).
+  if (await underDeletedNode(deps, node)) throw missing();
 
-  let target = node;
-  if (!node.deletedAt) {
-    const marked = await deps.tree.markDeleted(node, request.version, stamp(deps));
-    // Deleted by someone else meanwhile: their sweep (or this one) finishes the job.
-    if (marked.outcome === 'missing') {
-      const current = await deps.tree.getNode(node);
-      if (!current) return { pending: false };
-      target = current;
-    } else {
-      target = written(marked, node.kind);
-    }
+  if (node.deletedAt) {
+    await deps.tree.requestSweep(node, stamp(deps));
+    return;
   }
-  return { pending: !(await sweepDeleted(deps, target, options)) };
+  const marked = await deps.tree.markDeleted(node, request.version, stamp(deps));
+  // Deleted by someone else meanwhile: their delete is committed and swept just the same.
+  if (marked.outcome === 'missing') return;
+  written(marked, node.kind);
 }

@@ -12,7 +12,7 @@ export interface OrganizationTree {
 export interface TreeRead {
   /** Undefined when the organization does not exist or is deleted. */
   tree: OrganizationTree | undefined;
-  /** Deleted nodes whose removal still has work left; reads hide them and everything under them. */
+  /** Deleted nodes the sweeper has not removed yet; reads hide them and everything under them. */
   tombstones: TreeNode[];
 }
 
@@ -55,12 +55,17 @@ export interface TreeStore {
     expectedVersion: number | undefined,
     now: string,
   ): Promise<WriteOutcome<TreeNode>>;
-  /** Commits a delete in one atomic write (the node is marked deleted). */
+  /**
+   * Commits a delete in one atomic write (the node is marked deleted). The write is what hands the
+   * node to the sweeper (through the table's stream).
+   */
   markDeleted(
     node: TreeNode,
     expectedVersion: number | undefined,
     now: string,
   ): Promise<WriteOutcome<TreeNode>>;
+  /** Hands a node whose delete is committed to the sweeper again; a no-op once it is swept. */
+  requestSweep(node: NodeRef, now: string): Promise<void>;
   /** The floors under an organization, or one of its buildings (deleted ones included). */
   listFloors(orgId: string, buildId?: string): Promise<TreeNode[]>;
   listBuildings(orgId: string): Promise<TreeNode[]>;

@@ -1,17 +1,13 @@
-import type { SweepPorts } from './ports';
+import type { NodeRef, SweepPorts } from './ports';
 import type { TreeNode } from './tree';
 
 export interface SweepOptions {
   /**
-   * Asked before every step; answering true stops the sweep there (what is left is resumed later).
-   * By default a sweep stops after SWEEP_TIME_BUDGET_MS, so a request answers well within the API
-   * Gateway limit even for a very large organization.
+   * Asked before every step; answering true stops the sweep there (what is left is resumed by the
+   * next delivery of the delete). The sweeper Lambda stops a little before its timeout.
    */
   shouldStop?: () => boolean;
 }
-
-/** How long one request spends sweeping before leaving the rest for the next read or delete. */
-export const SWEEP_TIME_BUDGET_MS = 15_000;
 
 class SweepStopped extends Error {}
 
@@ -25,8 +21,7 @@ export async function sweepDeleted(
   node: TreeNode,
   options: SweepOptions = {},
 ): Promise<boolean> {
-  const deadline = Date.now() + SWEEP_TIME_BUDGET_MS;
-  const shouldStop = options.shouldStop ?? (() => Date.now() > deadline);
+  const shouldStop = options.shouldStop ?? (() => false);
   const step = async (work: () => Promise<unknown>) => {
     if (shouldStop()) throw new SweepStopped();
     await work();
@@ -70,19 +65,17 @@ async function sweepFloor(
   await step(() => deps.tree.removeNodeItem(floor));
 }
 
-/** Finishes the sweeps a read came across (deletes whose sweep was interrupted). */
-export async function resumeSweeps(
+/**
+ * Finishes a committed delete the sweeper was handed (a node written with deletedAt). The node is read
+ * again first: when it is gone the sweep already finished and nothing is touched, so a delete delivered
+ * twice changes nothing the second time. Answers true when nothing is left to do.
+ */
+export async function finishDelete(
   deps: SweepPorts,
-  tombstones: readonly TreeNode[],
+  ref: NodeRef,
   options: SweepOptions = {},
-): Promise<void> {
-  // An organization's sweep covers everything in it; a building's covers its floors.
-  const orgs = new Set(tombstones.filter((t) => t.kind === 'organization').map((t) => t.orgId));
-  const buildings = new Set(tombstones.filter((t) => t.kind === 'building').map((t) => t.id));
-  const roots = tombstones.filter(
-    (t) =>
-      t.kind === 'organization' ||
-      (!orgs.has(t.orgId) && (t.kind === 'building' || !buildings.has(t.buildId ?? ''))),
-  );
-  for (const root of roots) await sweepDeleted(deps, root, options);
+): Promise<boolean> {
+  const current = await deps.tree.getNode(ref);
+  if (!current?.deletedAt) return true;
+  return sweepDeleted(deps, current, options);
 }

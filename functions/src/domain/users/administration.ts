@@ -3,7 +3,6 @@ import {
   assignableRoles,
   highestRole,
   type ManagedUser,
-  type OrgRoles,
   roleIn,
   type RoleNumber,
   USER_DELETED_TEXT,
