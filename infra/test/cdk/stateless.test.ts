@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
 import { telemetryRuleSql } from '../../cdk/constructs/realtime';
+import { repoRoot } from '../../cdk/paths';
 import { telemetryBatching } from '../../src/definitions';
 import { apiPathPatterns, spaRewriteCode } from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
@@ -50,12 +51,10 @@ describe('Lambdas', () => {
 
   it('has one function per API domain, plus ingest and the realtime authorizer, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
-    expect(
-      Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } })),
-    ).toHaveLength(apiDomains.length + 2);
+    expect(functionIds()).toHaveLength(apiDomains.length + 2);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
@@ -68,6 +67,28 @@ describe('Lambdas', () => {
       (group) => group.Properties.RetentionInDays,
     );
     expect(retention.every((days) => typeof days === 'number' && days > 0)).toBe(true);
+  });
+
+  it('runs every Node.js function on nodejs24.x, the helpers CDK adds included', () => {
+    const functions = [platform.stateful, platform.stateless].flatMap((stack) =>
+      Object.entries(Template.fromStack(stack).findResources('AWS::Lambda::Function') as Resources),
+    );
+    const runtimes = Object.fromEntries(functions.map(([id, fn]) => [id, fn.Properties.Runtime]));
+    // The platform's own, and CDK's Node.js helpers (AwsCustomResource, S3 auto-delete), which CDK
+    // puts on its latest Node.js runtime.
+    for (const fn of functionIds()) expect(runtimes[logicalId(fn.function)]).toBe('nodejs24.x');
+    const notNode = Object.entries(runtimes).filter(([, runtime]) => runtime !== 'nodejs24.x');
+    // The one exception: BucketDeployment's singleton handler is Python (it runs the AWS CLI), its
+    // runtime fixed by CDK; it runs only while deploying the web app.
+    expect(notNode).toEqual([
+      [expect.stringMatching(/^CustomCDKBucketDeployment/), expect.stringMatching(/^python/)],
+    ]);
+    expect(functions.length).toBeGreaterThan(functionIds().length + 1);
+  });
+
+  it("tests on the Node version the Lambdas run: the major pinned in .node-version is the runtime's", () => {
+    const pinned = readFileSync(path.join(repoRoot, '.node-version'), 'utf8').trim();
+    expect(`nodejs${pinned.split('.')[0]}.x`).toBe('nodejs24.x');
   });
 
   it('gives every function the platform environment, APP_ORIGIN being the CloudFront URL', () => {
