@@ -88,9 +88,9 @@ export const senderAddress = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[
 
 /**
  * A platform Lambda with the house defaults: Node.js 24 on ARM, a minified ESM bundle built by the
- * local esbuild as lambda-bundling.ts says, source maps, active X-Ray tracing and a log group with a
- * retention. It sets the platform environment and grants exactly the access it is given, in one
- * place, on its own role (no AWS managed policies).
+ * local esbuild as lambda-bundling.ts says (AWS SDK clients included), source maps, active X-Ray
+ * tracing and a log group with a retention. It sets the platform environment and grants exactly the
+ * access it is given, in one place, on its own role (no AWS managed policies).
  */
 export class PlatformFunction extends Construct {
   readonly function: NodejsFunction;

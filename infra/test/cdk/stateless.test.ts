@@ -130,6 +130,18 @@ describe('Lambdas', () => {
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
   });
 
+  it("bundles the AWS SDK clients into each Lambda instead of importing the runtime's", () => {
+    const bundles = readdirSync(platform.app.outdir)
+      .map((name) => path.join(platform.app.outdir, name, 'index.mjs'))
+      .filter((file) => existsSync(file));
+    // Minified imports of a package: `from"@aws-sdk/…"`, `import"@aws-sdk/…"`, `import("@aws-sdk/…")`.
+    const sdkImports = bundles.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:from|import\(?)"@aws-sdk\/[^"]+"/g)].map((m) => m[0]),
+    );
+    expect(sdkImports).toEqual([]);
+    expect(bundles.some((file) => readFileSync(file, 'utf8').includes('DynamoDBDocumentClient'))).toBe(true);
+  });
+
   it('uses its own roles, without AWS managed policies', () => {
     for (const fn of functionIds()) {
       const role = template.toJSON().Resources[logicalId(fn.role)];
