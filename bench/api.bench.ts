@@ -1,4 +1,4 @@
-import { getItemThroughput, storeCalls } from './store-calls';
+import { getItemThroughput, replayThroughput, storeCalls } from './store-calls';
 import { quantile, throughput, type Bench } from './types';
 
 const CLIENTS = 50;
@@ -41,6 +41,12 @@ const apiBench: Bench = async ({ url, signIn }) => {
   const described = calls.describe(REQUESTS);
   const floorAfter = await getItemThroughput(concurrency);
   const getItems = (floorBefore + floorAfter) / 2;
+  // For comparison: DynamoDB Local answering exactly the requests of 500 reads, as they were sent.
+  calls.reset();
+  calls.capture = true;
+  await throughput(CLIENTS, 500, read);
+  calls.capture = false;
+  const replayed = await replayThroughput(calls.captured, 500, concurrency);
   console.log(
     `  store round trips per read: ${roundTrips.toFixed(2)} (${described}; ${alone} for one read alone), ` +
       `up to ${concurrency} in flight; DynamoDB Local GetItem: ${getItems.toFixed(0)}/s`,
@@ -52,6 +58,12 @@ const apiBench: Bench = async ({ url, signIn }) => {
       unit: 'req/s',
       floor: getItems / roundTrips,
       goal: { min: 0.8 },
+    },
+    {
+      name: `${NAME}: throughput vs its store requests replayed`,
+      value: rate,
+      unit: 'req/s',
+      floor: replayed,
     },
     { name: `${NAME}: store round trips per read`, value: roundTrips, unit: 'requests' },
     { name: `${NAME}: p50`, value: quantile(latencies, 0.5), unit: 'ms' },
