@@ -25,7 +25,8 @@ export const lambdaBundling = {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
   // The AWS SDK clients a Lambda uses are bundled, minified, rather than taken from the runtime: the
-  // heavier Lambdas load in 20-30 % less time (figures in docs/architecture.md, bench/lambda.bench.ts).
+  // heavier Lambdas load in about a quarter less time (figures in docs/architecture.md, from
+  // bench/lambda.bench.ts).
   external: [] as string[],
 } satisfies BuildOptions;
 
