@@ -1,40 +1,98 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { connectAsync } from 'mqtt';
 import { topics } from '@argentum/events';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
+import { mapLimited } from '@argentum/functions/lib/concurrency';
+import { seriesKey } from '@argentum/functions/stores/telemetry-dynamodb';
 import { devices } from '../infra/local/demo-data';
+import { storeCalls } from './store-calls';
 import type { Bench } from './types';
 
 const POINTS = 5000;
+const BATCH = 25;
 
-/** Telemetry from devices over MQTT, through the IoT-rule runner into the telemetry store, counted at the end. */
+const values = (i: number) => ({ temp: 20 + (i % 7), hum: 40 });
+
+/**
+ * DynamoDB Local's own rate (items/s) for batch-writing `POINTS` raw telemetry items of the shape
+ * ingest stores, 25 a request, `concurrency` requests in flight. Written after `from`, outside the
+ * window the ingest measurement counts.
+ */
+async function batchWriteRate(devIds: readonly string[], from: number, concurrency: number) {
+  const items = Array.from({ length: POINTS }, (_, i) => ({
+    series: seriesKey(devIds[i % devIds.length] as string, 'raw'),
+    t: from + i * 1000,
+    v: values(i),
+    expiresAt: Math.floor((from + i * 1000) / 1000) + 35 * 24 * 3600,
+  }));
+  const batches: (typeof items)[] = [];
+  for (let i = 0; i < items.length; i += BATCH) batches.push(items.slice(i, i + BATCH));
+  const started = performance.now();
+  await mapLimited(batches, concurrency, async (batch) => {
+    let request = batch.map((Item) => ({ PutRequest: { Item } }));
+    while (request.length > 0) {
+      const { UnprocessedItems } = await dynamo().send(
+        new BatchWriteCommand({ RequestItems: { [config.telemetryTable]: request } }),
+      );
+      request = (UnprocessedItems?.[config.telemetryTable] ?? []).flatMap((r) =>
+        r.PutRequest?.Item ? [{ PutRequest: { Item: r.PutRequest.Item as (typeof items)[number] } }] : [],
+      );
+    }
+  });
+  return POINTS / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Telemetry from devices over MQTT, through the IoT-rule runner into the telemetry store, counted at
+ * the end, against DynamoDB Local's own batch-write rate for the same items.
+ */
 const ingestBench: Bench = async ({ stack }) => {
   const sensors = devices.filter((d) => d.devType === 5 && d.orgID === 'org-demo');
-  const client = await connectAsync(`mqtt://127.0.0.1:${stack.ports.mqtt}`, {
-    username: 'device',
-    password: stack.deviceSecret,
-  });
+  const devIds = sensors.map((d) => d.devID);
   const base = Date.UTC(2020, 0, 1);
-  const started = performance.now();
-  for (let i = 0; i < POINTS; i++) {
-    const device = sensors[i % sensors.length];
-    if (!device) continue;
-    client.publish(
-      topics.sensorData(device.orgID, device.devID),
-      JSON.stringify({
-        devID: device.devID,
-        devType: 5,
-        time: base + i * 1000,
-        values: { temp: 20 + (i % 7), hum: 40 },
-      }),
-    );
-  }
-  await client.endAsync();
-  // Give the broker a moment to hand every message to the rule runner, then wait for ingest to finish.
-  await new Promise((r) => setTimeout(r, 200));
-  await stack.ingestDrained();
-  const seconds = (performance.now() - started) / 1000;
+  const end = base + POINTS * 1000;
+
+  /** Publishes `count` readings from `from` on, one a second per series, and waits until ingest stored them. */
+  const ingest = async (from: number, count: number) => {
+    const client = await connectAsync(`mqtt://127.0.0.1:${stack.ports.mqtt}`, {
+      username: 'device',
+      password: stack.deviceSecret,
+    });
+    const started = performance.now();
+    for (let i = 0; i < count; i++) {
+      const device = sensors[i % sensors.length];
+      if (!device) continue;
+      client.publish(
+        topics.sensorData(device.orgID, device.devID),
+        JSON.stringify({ devID: device.devID, devType: 5, time: from + i * 1000, values: values(i) }),
+      );
+    }
+    await client.endAsync();
+    // Give the broker a moment to hand every message to the rule runner, then wait for ingest to finish.
+    await new Promise((r) => setTimeout(r, 200));
+    await stack.ingestDrained();
+    return count / ((performance.now() - started) / 1000);
+  };
+
+  // Warm up with earlier readings, which also shows how many store requests ingest keeps in flight.
+  const calls = storeCalls();
+  calls.reset();
+  await ingest(base - 2 * POINTS * 1000, POINTS / 5);
+  const concurrency = calls.maxInFlight;
+
+  // The floor before and after the run, averaged (the machine's load drifts): the same number of
+  // items of the same shape, batch-written at the same concurrency, after the measured window.
+  const floorBefore = await batchWriteRate(devIds, end, concurrency);
+  calls.reset();
+  const rate = await ingest(base, POINTS);
+  const described = calls.describe(POINTS / 100);
+  const floorAfter = await batchWriteRate(devIds, end + POINTS * 1000, concurrency);
+  const floor = (floorBefore + floorAfter) / 2;
+  console.log(
+    `  store round trips per 100 points: ${described}; up to ${concurrency} in flight; ` +
+      `DynamoDB Local batch-writes ${floor.toFixed(0)} items/s`,
+  );
 
   let stored = 0;
   for (const device of sensors) {
@@ -43,8 +101,12 @@ const ingestBench: Bench = async ({ stack }) => {
       const page = await dynamo().send(
         new ScanCommand({
           TableName: config.telemetryTable,
-          FilterExpression: 'series = :s AND t < :end',
-          ExpressionAttributeValues: { ':s': `${device.devID}#raw`, ':end': base + POINTS * 1000 },
+          FilterExpression: 'series = :s AND t BETWEEN :start AND :end',
+          ExpressionAttributeValues: {
+            ':s': seriesKey(device.devID, 'raw'),
+            ':start': base,
+            ':end': end - 1,
+          },
           Select: 'COUNT',
           ExclusiveStartKey: startKey,
         }),
@@ -54,8 +116,8 @@ const ingestBench: Bench = async ({ stack }) => {
     } while (startKey);
   }
   return [
-    { name: 'Ingest: sustained rate', value: POINTS / seconds, unit: 'points/s', budget: { min: 5000 } },
-    { name: 'Ingest: points lost', value: POINTS - stored, unit: 'points', budget: { max: 0 } },
+    { name: 'Ingest: sustained rate', value: rate, unit: 'points/s', floor, goal: { min: 0.8 } },
+    { name: 'Ingest: points lost', value: POINTS - stored, unit: 'points', goal: { max: 0 } },
   ];
 };
 

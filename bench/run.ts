@@ -8,7 +8,7 @@ import type { Bench, BenchContext, BenchResult } from './types';
 
 /**
  * Runs every bench/*.bench.ts (or those whose name contains an argument) against a fresh local stack
- * and prints each measurement beside its budget. Exits 1 when a budget is missed.
+ * and prints each measurement beside its floor and goal. Exits 1 when a goal is missed.
  */
 async function main() {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,6 +18,7 @@ async function main() {
     .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
     .sort();
   process.env.LOG_LEVEL ??= 'warn';
+  console.log(`Node ${process.version} (${process.execPath})`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'argentum-bench-'));
   const stack = await startLocalStack({
     dataDir,
@@ -43,15 +44,20 @@ async function main() {
     },
   };
 
-  const rows: (BenchResult & { file: string; ok: boolean })[] = [];
+  const rows: (BenchResult & { file: string; ratio?: number; ok: boolean })[] = [];
   try {
     for (const file of files) {
       const bench = (await import(pathToFileURL(path.join(here, file)).href)) as { default: Bench };
       console.log(`running ${file}…`);
       for (const result of await bench.default(context)) {
-        const { max, min } = result.budget ?? {};
-        const ok = (max === undefined || result.value <= max) && (min === undefined || result.value >= min);
-        rows.push({ ...result, file, ok });
+        if (result.skipped) console.log(`  skipped ${result.name}: ${result.skipped}`);
+        const ratio = result.floor === undefined ? undefined : result.value / result.floor;
+        const held = ratio ?? result.value;
+        const { max, min } = result.goal ?? {};
+        const ok =
+          result.skipped !== undefined ||
+          ((max === undefined || held <= max) && (min === undefined || held >= min));
+        rows.push({ ...result, file, ratio, ok });
       }
     }
   } finally {
@@ -59,28 +65,32 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const budgetText = (r: BenchResult) =>
-    r.budget
+  const figure = (value: number | undefined) =>
+    value === undefined || Number.isNaN(value) ? '' : Number(value.toFixed(value < 10 ? 2 : 0));
+  const goalText = (r: BenchResult) =>
+    r.goal
       ? [
-          r.budget.max !== undefined ? `<= ${r.budget.max}` : '',
-          r.budget.min !== undefined ? `>= ${r.budget.min}` : '',
+          r.goal.max !== undefined ? `<= ${r.goal.max}` : '',
+          r.goal.min !== undefined ? `>= ${r.goal.min}` : '',
         ]
           .join(' ')
-          .trim()
+          .trim() + (r.floor === undefined ? ` ${r.unit}` : 'x floor')
       : '';
   console.log('');
   console.table(
     rows.map((r) => ({
       benchmark: r.name,
-      value: Number(r.value.toFixed(r.value < 10 ? 2 : 0)),
+      value: r.skipped ? 'skipped' : figure(r.value),
       unit: r.unit,
-      budget: budgetText(r),
-      result: r.budget ? (r.ok ? 'ok' : 'OVER BUDGET') : '',
+      floor: figure(r.floor),
+      ratio: figure(r.ratio),
+      goal: goalText(r),
+      result: r.skipped ? 'skipped' : r.goal ? (r.ok ? 'ok' : 'MISSED') : '',
     })),
   );
   const missed = rows.filter((r) => !r.ok);
   if (missed.length > 0) {
-    console.log(`${missed.length} budget(s) missed: ${missed.map((r) => r.name).join(', ')}`);
+    console.log(`${missed.length} goal(s) missed: ${missed.map((r) => r.name).join(', ')}`);
     process.exitCode = 1;
   }
 }

@@ -4,8 +4,12 @@ export interface BenchResult {
   name: string;
   value: number;
   unit: string;
-  /** The budget from the design brief: the value must stay at or under max, at or over min. */
-  budget?: { max?: number; min?: number };
+  /** The floor measured in the same run, in the same unit: the goal then bounds value / floor. */
+  floor?: number;
+  /** The goal from the design brief: bounds on value / floor when a floor is given, else on the value. */
+  goal?: { max?: number; min?: number };
+  /** Why this figure was not measured in this run; printed instead of a number, not a failure. */
+  skipped?: string;
 }
 
 export interface BenchContext {
@@ -23,4 +27,19 @@ export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** Runs `fn` `total` times with at most `concurrency` runs in flight; answers the runs per second. */
+export async function throughput(concurrency: number, total: number, fn: () => Promise<unknown>) {
+  let issued = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, total) }, async () => {
+      while (issued < total) {
+        issued++;
+        await fn();
+      }
+    }),
+  );
+  return total / ((performance.now() - started) / 1000);
 }

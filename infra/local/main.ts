@@ -1,3 +1,5 @@
+// First: on a Node too old for the platform, stop here with the versions, before anything else loads.
+import './node-version.mjs';
 import { existsSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { defaultDataDir, portsFromEnv } from './config';

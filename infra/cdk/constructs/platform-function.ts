@@ -1,13 +1,14 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { lambdaEnvironment } from '@argentum/functions/environment';
 import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
-import { acknowledgeRule, acknowledgeWildcards } from '../nag';
+import { lambdaBundling, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
+import { acknowledgeWildcards } from '../nag';
 import { lambdaEntry, lockFile, repoRoot } from '../paths';
 
 export type TelemetryStoreKind = 'dynamodb' | 'timestream';
@@ -97,10 +98,10 @@ const userPoolAdminActions = [
 export const senderAddress = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
 
 /**
- * A platform Lambda with the house defaults: Node.js 22 on ARM, a minified ESM bundle built by the
- * local esbuild (AWS SDK v3 comes from the runtime), source maps, active X-Ray tracing and a log group
- * with a retention. It sets the platform environment and grants exactly the access it is given, in
- * one place, on its own role (no AWS managed policies).
+ * A platform Lambda with the house defaults: Node.js 24 on ARM, a minified ESM bundle built by the
+ * local esbuild as lambda-bundling.ts says (AWS SDK clients included), source maps, active X-Ray
+ * tracing and a log group with a retention. It sets the platform environment and grants exactly the
+ * access it is given, in one place, on its own role (no AWS managed policies).
  */
 export class PlatformFunction extends Construct {
   readonly function: NodejsFunction;
@@ -125,7 +126,7 @@ export class PlatformFunction extends Construct {
       entry: lambdaEntry(props.entry),
       handler: 'handler',
       description: props.description,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: lambdaRuntime,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
@@ -136,16 +137,14 @@ export class PlatformFunction extends Construct {
       depsLockFilePath: lockFile,
       environment: platformEnvironment(Stack.of(this), resources),
       bundling: {
-        format: OutputFormat.ESM,
-        // ESM bundles of CommonJS dependencies need a `require`.
-        banner:
-          "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-        mainFields: ['module', 'main'],
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        externalModules: ['@aws-sdk/*'],
+        format: lambdaBundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
+        banner: lambdaBundling.banner.js,
+        mainFields: lambdaBundling.mainFields,
+        target: lambdaBundling.target,
+        minify: lambdaBundling.minify,
+        sourceMap: lambdaBundling.sourcemap,
+        sourcesContent: lambdaBundling.sourcesContent,
+        externalModules: lambdaBundling.external,
         forceDockerBundling: false,
       },
     });
@@ -154,11 +153,6 @@ export class PlatformFunction extends Construct {
       this.role,
       new PolicyStatement({ actions: ['xray:PutTraceSegments'], resources: ['*'] }),
       'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so AWS requires Resource "*".',
-    );
-    acknowledgeRule(
-      this.function,
-      'L1',
-      'The platform deliberately targets nodejs22.x (DESIGN.md): the code is developed and benchmarked on Node 20/22; a newer runtime is a conscious, tested upgrade.',
     );
 
     this.grant(Stack.of(this), resources, access);
@@ -327,6 +321,6 @@ export function platformEnvironment(stack: Stack, resources: PlatformResources):
       // The realtime authorizer names the account in the IoT policies it returns.
       accountId: stack.account,
     }),
-    NODE_OPTIONS: '--enable-source-maps',
+    NODE_OPTIONS: lambdaNodeOptions,
   };
 }

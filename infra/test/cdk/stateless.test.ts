@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -9,6 +9,7 @@ import { routes } from '@argentum/functions/routes/index';
 import { telemetryRuleSql } from '../../cdk/constructs/realtime';
 import { floorPlanKey } from '@argentum/functions/stores/files';
 import { flattenReference } from '../../cdk/nag';
+import { repoRoot } from '../../cdk/paths';
 import { telemetryBatching, treeSweeps } from '../../src/definitions';
 import { apiPathPatterns, spaRewriteCode } from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
@@ -60,12 +61,10 @@ describe('Lambdas', () => {
 
   it('has one function per API domain, plus ingest, the realtime authorizer and the tree sweeper, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
-    expect(
-      Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } })),
-    ).toHaveLength(apiDomains.length + 3);
+    expect(functionIds()).toHaveLength(apiDomains.length + 3);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
@@ -78,6 +77,28 @@ describe('Lambdas', () => {
       (group) => group.Properties.RetentionInDays,
     );
     expect(retention.every((days) => typeof days === 'number' && days > 0)).toBe(true);
+  });
+
+  it('runs every Node.js function on nodejs24.x, the helpers CDK adds included', () => {
+    const functions = [platform.stateful, platform.stateless].flatMap((stack) =>
+      Object.entries(Template.fromStack(stack).findResources('AWS::Lambda::Function') as Resources),
+    );
+    const runtimes = Object.fromEntries(functions.map(([id, fn]) => [id, fn.Properties.Runtime]));
+    // The platform's own, and CDK's Node.js helpers (AwsCustomResource, S3 auto-delete), which CDK
+    // puts on its latest Node.js runtime.
+    for (const fn of functionIds()) expect(runtimes[logicalId(fn.function)]).toBe('nodejs24.x');
+    const notNode = Object.entries(runtimes).filter(([, runtime]) => runtime !== 'nodejs24.x');
+    // The one exception: BucketDeployment's singleton handler is Python (it runs the AWS CLI), its
+    // runtime fixed by CDK; it runs only while deploying the web app.
+    expect(notNode).toEqual([
+      [expect.stringMatching(/^CustomCDKBucketDeployment/), expect.stringMatching(/^python/)],
+    ]);
+    expect(functions.length).toBeGreaterThan(functionIds().length + 1);
+  });
+
+  it("tests on the Node version the Lambdas run: the major pinned in .node-version is the runtime's", () => {
+    const pinned = readFileSync(path.join(repoRoot, '.node-version'), 'utf8').trim();
+    expect(`nodejs${pinned.split('.')[0]}.x`).toBe('nodejs24.x');
   });
 
   it('gives every function the platform environment, APP_ORIGIN being the CloudFront URL', () => {
@@ -117,6 +138,18 @@ describe('Lambdas', () => {
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
     expect(bundles.length).toBe(apiDomains.length + 3);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
+  });
+
+  it("bundles the AWS SDK clients into each Lambda instead of importing the runtime's", () => {
+    const bundles = readdirSync(platform.app.outdir)
+      .map((name) => path.join(platform.app.outdir, name, 'index.mjs'))
+      .filter((file) => existsSync(file));
+    // Minified imports of a package: `from"@aws-sdk/…"`, `import"@aws-sdk/…"`, `import("@aws-sdk/…")`.
+    const sdkImports = bundles.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:from|import\(?)"@aws-sdk\/[^"]+"/g)].map((m) => m[0]),
+    );
+    expect(sdkImports).toEqual([]);
+    expect(bundles.some((file) => readFileSync(file, 'utf8').includes('DynamoDBDocumentClient'))).toBe(true);
   });
 
   it('uses its own roles, without AWS managed policies', () => {

@@ -1,0 +1,125 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../functions/src/aws/dynamo';
+import { config } from '../functions/src/config';
+import { keys } from '../functions/src/stores/keys';
+import { throughput } from './types';
+
+/**
+ * The DynamoDB requests made through the handlers' client since the last reset: the local stack runs
+ * the handlers in this process, so a middleware on that one client sees every store round trip (each
+ * attempt, retries included) without touching the code measured.
+ */
+export interface StoreCalls {
+  total: number;
+  byCommand: Map<string, number>;
+  /** The most requests in flight at once. */
+  maxInFlight: number;
+  /** While true, each request is kept in `captured`, to be replayed (see replayThroughput). */
+  capture: boolean;
+  captured: CapturedRequest[];
+  reset(): void;
+  /** e.g. `GetCommand 1, QueryCommand 2` */
+  describe(per?: number): string;
+}
+
+/** A DynamoDB request as the SDK sent it over HTTP. */
+export interface CapturedRequest {
+  method: string;
+  protocol: string;
+  hostname: string;
+  port?: number;
+  path: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+let installed: StoreCalls | undefined;
+
+export function storeCalls(): StoreCalls {
+  if (installed) return installed;
+  let inFlight = 0;
+  const calls: StoreCalls = {
+    total: 0,
+    byCommand: new Map(),
+    maxInFlight: 0,
+    capture: false,
+    captured: [],
+    reset() {
+      calls.captured = [];
+      calls.total = 0;
+      calls.byCommand.clear();
+      calls.maxInFlight = inFlight;
+    },
+    describe(per = 1) {
+      return [...calls.byCommand]
+        .map(([command, count]) => `${command} ${Number((count / per).toFixed(2))}`)
+        .join(', ');
+    },
+  };
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      calls.total++;
+      const command = context.commandName ?? 'unknown';
+      calls.byCommand.set(command, (calls.byCommand.get(command) ?? 0) + 1);
+      calls.maxInFlight = Math.max(calls.maxInFlight, ++inFlight);
+      if (calls.capture) calls.captured.push(args.request as CapturedRequest);
+      try {
+        return await next(args);
+      } finally {
+        inFlight--;
+      }
+    },
+    // The deserialize step runs once per attempt, after the retry logic.
+    { step: 'deserialize', name: 'benchStoreCalls' },
+  );
+  installed = calls;
+  return calls;
+}
+
+/**
+ * DynamoDB Local's own GetItem throughput (requests/s) at `concurrency` requests in flight, through
+ * the handlers' client: the floor of every API read.
+ */
+export async function getItemThroughput(concurrency: number): Promise<number> {
+  const get = () =>
+    dynamo().send(
+      new GetCommand({ TableName: config.platformTable, Key: keys.org('org-demo'), ConsistentRead: true }),
+    );
+  await throughput(concurrency, concurrency * 4, get); // warm up
+  return throughput(concurrency, Math.max(1000, concurrency * 40), get);
+}
+
+/**
+ * DynamoDB Local's own rate for exactly the requests captured from `calls` API calls, sent again as
+ * they went over HTTP, `concurrency` at a time: answers calls/s. Shows how much of a read's time is
+ * DynamoDB Local's, whatever the requests are (a GetItem floor does not weigh what a query returns).
+ */
+export async function replayThroughput(
+  requests: readonly CapturedRequest[],
+  calls: number,
+  concurrency: number,
+) {
+  const send = async (request: CapturedRequest) => {
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(
+        ([name]) => !['host', 'content-length'].includes(name.toLowerCase()),
+      ),
+    );
+    const port = request.port ? `:${request.port}` : '';
+    const response = await fetch(`${request.protocol}//${request.hostname}${port}${request.path}`, {
+      method: request.method,
+      headers,
+      body: typeof request.body === 'string' || request.body instanceof Uint8Array ? request.body : undefined,
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`replayed DynamoDB request answered ${response.status}: ${text}`);
+  };
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, requests.length) }, async () => {
+      while (next < requests.length) await send(requests[next++] as CapturedRequest);
+    }),
+  );
+  return calls / ((performance.now() - started) / 1000);
+}

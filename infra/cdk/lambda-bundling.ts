@@ -1,0 +1,34 @@
+import { Runtime } from 'aws-cdk-lib/aws-lambda';
+import type { BuildOptions } from 'esbuild';
+
+/** The Lambda runtime of every platform function. */
+export const lambdaRuntime = Runtime.NODEJS_24_X;
+
+/** The Node major of that runtime: bundles target it, and the benchmark loads them on it. */
+export const lambdaNodeMajor = Number(/^nodejs(\d+)\.x$/.exec(lambdaRuntime.name)?.[1]);
+
+/**
+ * How every Lambda is bundled, in esbuild's terms. The CDK construct hands these to NodejsFunction
+ * and `npm run bench` builds with them, so the benchmark loads what is deployed.
+ */
+export const lambdaBundling = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: `node${lambdaNodeMajor}`,
+  mainFields: ['module', 'main'],
+  minify: true,
+  sourcemap: true,
+  sourcesContent: false,
+  // ESM bundles of CommonJS dependencies need a `require`.
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
+  // The AWS SDK clients a Lambda uses are bundled, minified, rather than taken from the runtime: the
+  // heavier Lambdas load in about a quarter less time (figures in docs/architecture.md, from
+  // bench/lambda.bench.ts).
+  external: [] as string[],
+} satisfies BuildOptions;
+
+/** The Node options every Lambda runs with: stack traces through the source maps. */
+export const lambdaNodeOptions = '--enable-source-maps';
