@@ -1,10 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// This machine runs Node 20 while the Lambdas run nodejs22.x; the SDK's notice about Node 20 says nothing
-// about the deployed platform, so the local stack does not repeat it on every start.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Every local service binds to loopback only. */
