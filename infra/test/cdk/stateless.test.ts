@@ -189,8 +189,10 @@ describe('least privilege per domain', () => {
       'logs',
       'xray',
     ]);
+    // The sweeper also closes the connections of an organization's members when it removes them.
     expect(services(actionsOf(platform.stateless.treeSweeper.role))).toEqual([
       'dynamodb',
+      'iot',
       'logs',
       's3',
       'sqs',
