@@ -1,3 +1,4 @@
+import { treeRequests } from '@argentum/events/contracts/requests';
 import * as z from 'zod';
 import { type TreeEditingPorts, updateFloor } from '../domain/tree/editing';
 import { TREE_MESSAGES } from '../domain/tree/messages';
@@ -27,16 +28,7 @@ export const floorsRoutes = [
     domain,
     access: { minRole: 2 },
     summary: "Updates a floor's name or device types (the floor header rename).",
-    request: body({
-      orgID: id,
-      floorID: id,
-      updateFloorObj: body({
-        floorName: z.string().max(100).optional(),
-        floorDevTypes: z.array(devType).max(10).optional(),
-      }),
-      /** The version of the floor the client saw; a floor changed since then is refused (409). */
-      version: z.number().int().min(0).optional(),
-    }),
+    request: treeRequests.updateFloorPlan,
     handler: async ({ user, body: b, ports }) => {
       const floor = await updateFloor(ports, user, {
         orgId: b.orgID,

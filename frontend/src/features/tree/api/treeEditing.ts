@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { TreeRequest } from '@argentum/events/contracts/requests';
 import { ApiError, apiPost, refreshSession } from '../../../shared/api/client';
 import {
   BUILDING_CREATED_TEXT,
@@ -32,28 +33,33 @@ interface Created {
   floor?: { _id: string };
 }
 
+/** A tree call, its body typed by the route table's schema (shared through the contracts). */
+const treeCall = <Call extends keyof typeof treePaths, Answer = unknown>(
+  call: Call,
+  body: TreeRequest<Call>,
+) => apiPost<Answer>(treePaths[call], body);
+
+const treePaths = {
+  createOrUpdateOrgBuild: '/api/dashboard/createOrUpdateOrgBuild',
+  createOrUpdateFloor: '/api/dashboard/createOrUpdateFloor',
+  updateOrgBuildFloorName: '/api/dashboard/updateOrgBuildFloorName',
+  deleteOrgBuildFloor: '/api/dashboard/deleteOrgBuildFloor',
+  updateFloorPlan: '/api/dashboard/updateFloorPlan',
+} as const;
+
 const treeApi = {
   createOrganization: (orgName: string) =>
-    apiPost<Created>('/api/dashboard/createOrUpdateOrgBuild', { orgName }),
+    treeCall<'createOrUpdateOrgBuild', Created>('createOrUpdateOrgBuild', { orgName }),
   createBuilding: (orgID: string, buildName: string) =>
-    apiPost<Created>('/api/dashboard/createOrUpdateOrgBuild', { orgID, buildName }),
+    treeCall<'createOrUpdateOrgBuild', Created>('createOrUpdateOrgBuild', { orgID, buildName }),
   createFloor: (buildID: string, floorName: string) =>
-    apiPost<Created>('/api/dashboard/createOrUpdateFloor', { buildID, floorName }),
+    treeCall<'createOrUpdateFloor', Created>('createOrUpdateFloor', { buildID, floorName }),
   rename: (node: TreeNodeRef, value: string) =>
-    apiPost<unknown>('/api/dashboard/updateOrgBuildFloorName', { id: node.id, value, version: node.version }),
+    treeCall('updateOrgBuildFloorName', { id: node.id, value, version: node.version }),
   remove: (node: TreeNodeRef) =>
-    apiPost<unknown>('/api/dashboard/deleteOrgBuildFloor', {
-      id: node.id,
-      type: node.type,
-      version: node.version,
-    }),
+    treeCall('deleteOrgBuildFloor', { id: node.id, type: node.type, version: node.version }),
   renameFloor: (orgID: string, floorID: string, floorName: string, version: number | undefined) =>
-    apiPost<unknown>('/api/dashboard/updateFloorPlan', {
-      orgID,
-      floorID,
-      updateFloorObj: { floorName },
-      version,
-    }),
+    treeCall('updateFloorPlan', { orgID, floorID, updateFloorObj: { floorName }, version }),
 };
 
 export type CreateRequest =
