@@ -17,8 +17,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A 48x48 PNG: a dark blue square with a light stripe, enough to see in the top bar. */
-function pngLogo(): Buffer {
+/**
+ * A 48x48 PNG: a dark blue square with a light stripe, enough to see in the top bar. `commentBytes`
+ * makes the file that much larger with a text chunk (the picture stays the same).
+ */
+function pngLogo(commentBytes = 0): Buffer {
   const size = 48;
   const chunk = (type: string, data: Buffer) => {
     const length = Buffer.alloc(4);
@@ -43,6 +46,9 @@ function pngLogo(): Buffer {
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
+    ...(commentBytes > 0
+      ? [chunk('tEXt', Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.alloc(commentBytes, 'a')]))]
+      : []),
     chunk('IDAT', deflateSync(Buffer.from(rows))),
     chunk('IEND', Buffer.alloc(0)),
   ]);
@@ -172,17 +178,57 @@ describe('Platform Settings in the browser', () => {
     });
     await settings.getByText('Invalid file type').waitFor();
 
+    // A logo of 2 MB, sent at 512 kB/s, so the upload's progress shows.
+    const logoFile = pngLogo(2_000_000);
     const dataTransfer = await page.evaluateHandle((base64) => {
       const transfer = new DataTransfer();
       const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
       transfer.items.add(new File([bytes], 'logo.png', { type: 'image/png' }));
       return transfer;
-    }, pngLogo().toString('base64'));
+    }, logoFile.toString('base64'));
     await dropZone.dispatchEvent('dragenter', { dataTransfer });
     await settings.getByText('Release to drop the organization Logo here').waitFor();
     await screenshot(page, 'settings-logo-dragging');
+
+    // The file goes straight to S3 with the presigned form; the API only presigns and commits.
+    const s3Origin = stack.env.AWS_ENDPOINT_URL_S3 ?? '';
+    const s3Posts: string[] = [];
+    const apiBodies = new Map<string, string>();
+    page.on('request', (request) => {
+      if (request.method() !== 'POST') return;
+      if (request.url().startsWith(s3Origin)) s3Posts.push(request.url());
+      else apiBodies.set(new URL(request.url()).pathname, request.postData() ?? '');
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 512 * 1024,
+    });
     await dropZone.dispatchEvent('drop', { dataTransfer });
+    const progress = settings.getByTestId('logo-upload-progress');
+    await expect
+      .poll(async () => Number(await progress.getAttribute('aria-valuenow', { timeout: 10_000 })))
+      .toBeGreaterThan(10);
+    expect(Number(await progress.getAttribute('aria-valuenow'))).toBeLessThan(100);
+    await screenshot(page, 'settings-logo-uploading');
     await toast(page, 'Organization Logo uploaded successfully.').waitFor();
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    expect(s3Posts).toEqual([`${s3Origin}/${stack.env.FILES_BUCKET}`]);
+    expect(JSON.parse(apiBodies.get('/api/dashboard/createOrgLogoUpload') ?? '{}')).toEqual({
+      org: 'org-demo',
+      contentType: 'image/png',
+      size: logoFile.length,
+    });
+    const committed = JSON.parse(apiBodies.get('/api/dashboard/setOrgLogo') ?? '{}') as { file?: string };
+    expect(committed.file).toMatch(/^uploads\/logos\/org-demo\/[0-9a-f-]{36}$/);
     await settings
       .getByText("Drag 'n' drop organization Logo here, or click to select organization Logo")
       .waitFor();
@@ -192,7 +238,11 @@ describe('Platform Settings in the browser', () => {
     await settings.waitFor({ state: 'hidden' });
     const logo = page.getByRole('banner').getByRole('img', { name: 'Demo Org logo' });
     await logo.waitFor();
-    expect(await logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
+    // Loaded from a presigned URL of the bucket, not through the API.
+    expect(await logo.getAttribute('src')).toMatch(
+      new RegExp(`^${s3Origin}/${stack.env.FILES_BUCKET}/logos/org-demo\\?.*X-Amz-Signature=`),
+    );
     await screenshot(page, 'topbar-logo');
     expect(errors).toEqual([]);
     await context.close();

@@ -13,7 +13,7 @@ import type { BuildingView, FloorView, OrganizationView } from '../src/domain/tr
 import { sweepPorts } from '../src/lambda/ports';
 import { handler as treeSweeper, STOP_BEFORE_TIMEOUT_MS } from '../src/lambda/tree-sweeper';
 import { deviceItem, getDevice } from '../src/stores/devices';
-import { floorPlanKey } from '../src/stores/files';
+import { floorPlanKey } from '../src/domain/files/keys';
 import { keys } from '../src/stores/keys';
 import { getNode, nodeKey, readOrganizationTree } from '../src/stores/tree';
 import { call, createUser, orgIdsOf, signIn, stack, users } from './support/api';

@@ -22,6 +22,7 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     env,
     description: 'Argentum building-IoT platform: data (tables, files, users). Retained on delete.',
     telemetryStore: config.telemetryStore,
+    appOrigin: config.appOrigin,
     terminationProtection: true,
   });
   const stateless = new StatelessStack(app, `${config.stackPrefix}Stateless`, {

@@ -1,10 +1,19 @@
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccountRecovery, Mfa, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { AttributeType, StreamViewType, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  HttpMethods,
+  ObjectOwnership,
+  type CorsRule,
+  type LifecycleRule,
+} from 'aws-cdk-lib/aws-s3';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-timestream';
 import { type Construct } from 'constructs';
 import {
+  corsMaxAgeSeconds,
   filesBucket,
   platformTable,
   telemetryTable,
@@ -17,6 +26,8 @@ import { acknowledgeRule } from './nag';
 
 export interface StatefulStackProps extends StackProps {
   telemetryStore: TelemetryStoreKind;
+  /** The web app's public origin, the only one browsers may upload from; any origin when not given. */
+  appOrigin?: string;
 }
 
 /**
@@ -39,6 +50,40 @@ const attribute = (key: KeyAttribute): Attribute => ({
   name: key.name,
   type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER,
 });
+
+/**
+ * Uploads that were never committed (abandoned, refused before the check ran) expire, with their old
+ * versions and the delete markers left by committed ones.
+ */
+function stagingRules(staging: typeof filesBucket.staging): LifecycleRule[] {
+  if (!staging) return [];
+  const days = Duration.days(staging.expireAfterDays);
+  return [
+    {
+      id: 'StagedUploads',
+      prefix: staging.prefix,
+      expiration: days,
+      noncurrentVersionExpiration: days,
+      abortIncompleteMultipartUploadAfter: days,
+    },
+    { id: 'StagedUploadDeleteMarkers', prefix: staging.prefix, expiredObjectDeleteMarker: true },
+  ];
+}
+
+/**
+ * Browsers post uploads straight to the bucket. Each post is authorized by its signed policy (key,
+ * size, type, expiry), not by its origin, so without a configured app origin any origin may send one.
+ */
+function corsRules(methods: typeof filesBucket.browserMethods, appOrigin: string | undefined): CorsRule[] {
+  if (!methods?.length) return [];
+  return [
+    {
+      allowedMethods: methods.map((method) => HttpMethods[method]),
+      allowedOrigins: [appOrigin ?? '*'],
+      maxAge: corsMaxAgeSeconds,
+    },
+  ];
+}
 
 /** Data that outlives deployments: tables, user files, users. Everything here is retained. */
 export class StatefulStack extends Stack {
@@ -64,8 +109,12 @@ export class StatefulStack extends Stack {
       enforceSSL: true,
       minimumTLSVersion: 1.2,
       versioned: true,
-      // Versions protect against a bad overwrite; old ones need not live forever.
-      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(90) }],
+      lifecycleRules: [
+        // Versions protect against a bad overwrite; old ones need not live forever.
+        { id: 'OldVersions', noncurrentVersionExpiration: Duration.days(90) },
+        ...stagingRules(filesBucket.staging),
+      ],
+      cors: corsRules(filesBucket.browserMethods, props.appOrigin),
       removalPolicy: RemovalPolicy.RETAIN,
     });
     acknowledgeRule(

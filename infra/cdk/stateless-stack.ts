@@ -7,8 +7,10 @@ import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from '
 import { type Construct } from 'constructs';
 import { topics } from '@argentum/events';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
+import { FLOOR_PLAN_PREFIX, LOGO_PREFIX, LOGO_STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
 import {
   PlatformFunction,
+  type FileGrant,
   type FunctionAccess,
   type PlatformResources,
   type TelemetryStoreKind,
@@ -41,6 +43,16 @@ const liveTopics = topics.floorLive('*', '*');
 const notificationTopics = topics.notification('*');
 
 /**
+ * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
+ * prefix and written to logos/ only after the check; logos are read through presigned URLs. Floors:
+ * the floor plans. The tree sweeper deletes the plans of deleted floors.
+ */
+const logoFiles: FileGrant[] = [
+  { prefix: LOGO_STAGING_PREFIX, read: true, write: true, delete: true },
+  { prefix: LOGO_PREFIX, read: true, write: true },
+];
+
+/**
  * Least privilege per domain: only what its use cases touch. Every domain reads the platform table
  * (roles). Those that reduce a user's access (sign-out and password reset, user administration; and
  * the tree sweeper, when an organization goes) close the user's real-time connections.
@@ -51,12 +63,15 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
     platformTable: 'readWrite',
     userPoolAdmin: true,
     sendMail: true,
-    files: true,
+    files: logoFiles,
     closeConnections: true,
   },
   // Deletes only commit; the tree sweeper removes plans, memberships and the rest.
   tree: { platformTable: 'readWrite' },
-  floors: { platformTable: 'readWrite', files: true },
+  floors: {
+    platformTable: 'readWrite',
+    files: [{ prefix: FLOOR_PLAN_PREFIX, read: true, write: true, delete: true }],
+  },
   devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },
   data: { platformTable: 'read', telemetryTable: 'read', timestream: 'query' },
   notifications: { platformTable: 'readWrite' },
@@ -99,6 +114,8 @@ export class StatelessStack extends Stack {
     this.web = new WebHosting(this, 'Web', {
       apiDomainName: this.api.domainName,
       iotEndpoint: this.iotEndpoint,
+      // The virtual-hosted address the SDK presigns uploads and reads for.
+      filesOrigin: `https://${props.stateful.filesBucketName}.s3.${this.region}.${this.urlSuffix}`,
       siteAssetPath: props.siteAssetPath,
       runtimeConfig: {
         region: this.region,
@@ -173,7 +190,11 @@ export class StatelessStack extends Stack {
       description: 'Argentum tree sweeper: removes what lies under deleted nodes (platform table stream)',
       resources,
       // Tree items, device placements and users' memberships; the floor plans of deleted floors.
-      access: { platformTable: 'readWrite', deleteFiles: ['floorplans/*'], closeConnections: true },
+      access: {
+        platformTable: 'readWrite',
+        files: [{ prefix: FLOOR_PLAN_PREFIX, delete: true }],
+        closeConnections: true,
+      },
       timeout: Duration.seconds(treeSweeps.timeoutSeconds),
     });
     this.treeSweepFailures = this.sweepFromStream(props.stateful);

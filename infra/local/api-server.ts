@@ -34,6 +34,8 @@ export interface ApiServerOptions {
    * tests in other processes: pause it to look at a delete before the sweeper runs, wait for it).
    */
   streams?: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
+  /** Origin of the local S3: browsers post uploads to it and load logos from it. */
+  filesOrigin: string;
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -150,9 +152,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
   const securityHeaders = {
     'content-security-policy': [
       "default-src 'self'",
-      "img-src 'self' data: blob:",
+      `img-src 'self' data: blob: ${options.filesOrigin}`,
       "style-src 'self' 'unsafe-inline'",
-      `connect-src 'self' ${options.realtimeUrl}`,
+      `connect-src 'self' ${options.realtimeUrl} ${options.filesOrigin}`,
       "object-src 'none'",
       "base-uri 'self'",
       "frame-ancestors 'none'",

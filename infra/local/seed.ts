@@ -2,7 +2,7 @@ import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
-import { floorPlanKey } from '@argentum/functions/stores/files';
+import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { deviceItem } from '@argentum/functions/stores/devices';
 import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
 import { dynamoTelemetryStore } from '@argentum/functions/stores/telemetry-dynamodb';

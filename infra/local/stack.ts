@@ -7,7 +7,15 @@ import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { buckets, platformTable, telemetryTable, treeSweeps, userPool } from '../src/definitions';
+import {
+  type BucketDefinition,
+  buckets,
+  corsMaxAgeSeconds,
+  platformTable,
+  telemetryTable,
+  treeSweeps,
+  userPool,
+} from '../src/definitions';
 import { startSimulator } from '../simulator/simulator';
 import { startApiServer } from './api-server';
 import { type Broker, DEVICE_USERNAME, startBroker } from './broker';
@@ -72,6 +80,18 @@ async function resolvePorts(ports: LocalPorts): Promise<LocalPorts> {
   return resolved;
 }
 
+/** The bucket's CORS rule as s3rver takes it (S3's XML), for the app's origins. */
+function corsConfiguration(bucket: BucketDefinition, origins: string[]): string[] {
+  if (!bucket.browserMethods?.length) return [];
+  return [
+    '<CORSConfiguration><CORSRule>' +
+      origins.map((origin) => `<AllowedOrigin>${origin}</AllowedOrigin>`).join('') +
+      bucket.browserMethods.map((method) => `<AllowedMethod>${method}</AllowedMethod>`).join('') +
+      `<MaxAgeSeconds>${corsMaxAgeSeconds}</MaxAgeSeconds>` +
+      '</CORSRule></CORSConfiguration>',
+  ];
+}
+
 // s3rver accepts only its own key pair; the other emulators accept any, so every local client uses it.
 const awsCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
@@ -97,12 +117,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await Promise.all(children.map((c) => c.stop()));
     });
 
+    // The app is opened as localhost or as 127.0.0.1; both may post uploads to the bucket.
+    const appOrigins = [`http://localhost:${ports.app}`, `http://${HOST}:${ports.app}`];
     const s3rver = new S3rver({
       address: HOST,
       port: ports.s3,
       silent: true,
       directory: path.join(options.dataDir, 's3'),
-      configureBuckets: buckets.map((b) => ({ name: b.localName, configs: [] })),
+      configureBuckets: buckets.map((b) => ({
+        name: b.localName,
+        configs: corsConfiguration(b, appOrigins),
+      })),
     });
     await s3rver.run();
     stops.push(() => s3rver.close());
@@ -208,6 +233,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       mailDir,
       realtimeUrl: `ws://${HOST}:${ports.mqttWs} ws://localhost:${ports.mqttWs}`,
       streams,
+      // Presigned upload forms and logo URLs name the S3 endpoint the handlers use.
+      filesOrigin: endpoint(ports.s3),
     });
     stops.push(() => close(api));
 

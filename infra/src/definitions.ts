@@ -4,6 +4,8 @@
  * ones that are deployed.
  */
 
+import { STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
+
 export interface KeyAttribute {
   name: string;
   type: 'S' | 'N';
@@ -67,13 +69,26 @@ export const tables: TableDefinition[] = [platformTable, telemetryTable];
 export interface BucketDefinition {
   id: string;
   localName: string;
+  /** Where browsers upload to; objects left there (never committed) expire after `expireAfterDays`. */
+  staging?: { prefix: string; expireAfterDays: number };
+  /** Methods browsers use on the bucket from the web app's origin (CORS). */
+  browserMethods?: readonly ('GET' | 'POST')[];
 }
 
-/** SVG floor plans and organization logos: user files, served only through the API. */
+/**
+ * SVG floor plans and organization logos. Browsers post uploads straight to the staging prefix with
+ * presigned forms, and read logos through short-lived presigned URLs; the API checks every upload
+ * before it moves out of staging (key layout: functions/src/domain/files/keys.ts).
+ */
 export const filesBucket: BucketDefinition = {
   id: 'FilesBucket',
   localName: 'files',
+  staging: { prefix: STAGING_PREFIX, expireAfterDays: 1 },
+  browserMethods: ['POST'],
 };
+
+/** How long browsers may cache the answer to a CORS preflight. */
+export const corsMaxAgeSeconds = 3600;
 
 export const buckets: BucketDefinition[] = [filesBucket];
 

@@ -1,5 +1,5 @@
 import { createApiHandler } from '../http/api-handler';
 import { usersRoutes } from '../routes/users.routes';
-import { accountPorts, s3LogoStore } from './ports';
+import { accountPorts, files } from './ports';
 
-export const handler = createApiHandler(usersRoutes, { ...accountPorts(), logos: s3LogoStore });
+export const handler = createApiHandler(usersRoutes, { ...accountPorts(), files });

@@ -11,7 +11,7 @@ import { systemClock } from '../domain/ports';
 import { log } from '../http/log';
 import { dynamoAccountTokenStore } from '../stores/account-tokens';
 import { dynamoDevices } from '../stores/devices';
-import { s3LogoStore, s3FloorPlans } from '../stores/files';
+import { s3FileStore } from '../stores/files';
 import { dynamoTreeStore } from '../stores/tree';
 import { dynamoUserStore } from '../stores/users';
 import { iotConnectionCloser } from '../adapters/iot-connections';
@@ -34,6 +34,9 @@ export const realtimeRevocation = {
   revoke: (userId: string, orgIds: readonly string[]) =>
     revokeRealtimeAccess({ connections, broker: iotConnectionCloser, clock, logger }, userId, orgIds),
 };
+
+/** The files bucket: logos, their uploads and floor plans. */
+export const files = s3FileStore;
 
 /** The names of organizations that exist (deleted ones are left out). */
 export const organizations = {
@@ -59,7 +62,7 @@ export const accountPorts = () => ({
 export const sweepPorts = () => ({
   tree,
   devices: dynamoDevices,
-  files: s3FloorPlans,
+  files,
   members: {
     memberIds: (orgId: string) => users.memberIds(orgId),
     leaveOrganization: (userId: string, orgId: string) =>
@@ -69,4 +72,4 @@ export const sweepPorts = () => ({
   logger,
 });
 
-export { identity, s3LogoStore };
+export { identity };

@@ -8,7 +8,15 @@ import {
   listManagedUsers,
   setUserAccess,
 } from '../domain/users/administration';
-import { LOGO_UPLOADED, type LogoStore, readOrgLogo, uploadOrgLogo } from '../domain/users/org-logo';
+import {
+  LOGO_UPLOADED,
+  LOGO_UPLOAD_SECONDS,
+  LOGO_URL_SECONDS,
+  commitOrgLogo,
+  createOrgLogoUpload,
+  readOrgLogo,
+} from '../domain/files/logos';
+import type { FilePorts } from '../domain/files/ports';
 import { type InvitationPorts, inviteUser } from '../domain/auth/invitations';
 import { EMAIL_INVALID, INVITE_EMAIL_REQUIRED, INVITE_SENT } from '../domain/auth/messages';
 import { body, id } from '../http/schemas';
@@ -16,10 +24,8 @@ import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'users';
 /** What the users' handlers need; lambda/api-users.ts wires them. */
-export type UsersRoutePorts = RoutePorts & AdministrationPorts & InvitationPorts & { logos: LogoStore };
+export type UsersRoutePorts = RoutePorts & AdministrationPorts & InvitationPorts & FilePorts;
 const route = routesFor<UsersRoutePorts>();
-/** A logo of at most 10,000,000 bytes, as a base64 data URL, with room for the prefix and fields. */
-const LOGO_BODY_BYTES = Math.ceil((10_000_000 * 4) / 3) + 4096;
 const role = z.number().int().min(0).max(3).transform(toRole);
 
 export const usersRoutes = [
@@ -108,17 +114,40 @@ export const usersRoutes = [
   }),
   route({
     method: 'POST',
+    path: '/api/dashboard/createOrgLogoUpload',
+    domain,
+    access: { minRole: 2 },
+    summary:
+      'Step 1 of a logo upload, for admins of the organization: a presigned S3 POST for one file of the ' +
+      'declared `contentType` (image/png, image/jpeg, image/gif or image/webp) and `size` (1 to ' +
+      "10,000,000 bytes; 400 'Invalid file type' or 'File size too large!.'). Answers " +
+      '`{ url, fields, key, expiresIn }`: post a multipart form to `url` with every field of `fields` ' +
+      `and the file last, within \`expiresIn\` (${LOGO_UPLOAD_SECONDS}) seconds; S3 enforces the key, ` +
+      'the size range and the Content-Type. Then commit with /api/dashboard/setOrgLogo. Someone ' +
+      "else's organization answers 404 like one that does not exist.",
+    request: body({
+      org: id,
+      contentType: z.string().max(100),
+      size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    }),
+    handler: async ({ user, body: { org, contentType, size }, ports }) => ({
+      body: await createOrgLogoUpload(ports, user, { orgId: org, contentType, size }),
+    }),
+  }),
+  route({
+    method: 'POST',
     path: '/api/dashboard/setOrgLogo',
     domain,
     access: { minRole: 2 },
     summary:
-      "Uploads the logo of one of the admin's organizations: `file` is a base64 data URL of at most " +
-      '10,000,000 decoded bytes. The type is judged by content (PNG, JPEG, GIF or WebP; SVG is ' +
-      "refused); 400 'File size too large!.' or 'Invalid file type'.",
-    maxBodyBytes: LOGO_BODY_BYTES,
-    request: body({ file: z.string().max(LOGO_BODY_BYTES), org: id }),
+      'Step 2 of a logo upload: makes the uploaded file (`file` is the `key` that ' +
+      '/api/dashboard/createOrgLogoUpload answered) the logo of `org`. The file is judged by its content ' +
+      "(PNG, JPEG, GIF or WebP; SVG is refused): 400 'Invalid file type' or 'File size too large!.' " +
+      'remove the upload and keep the previous logo. Answers `{ message, logoType }`; 404 for a key ' +
+      "that is not an upload of this organization (expired, used, someone else's).",
+    request: body({ file: z.string().max(300), org: id }),
     handler: async ({ user, body: { file, org }, ports }) => {
-      const logoType = await uploadOrgLogo(ports, user, org, file);
+      const logoType = await commitOrgLogo(ports, user, { orgId: org, key: file });
       return { body: { message: LOGO_UPLOADED, logoType } };
     },
   }),
@@ -128,8 +157,9 @@ export const usersRoutes = [
     domain,
     access: { minRole: 0 },
     summary:
-      "The logo of one of the user's organizations: `{ data, logoType }`, `data` being a data URL " +
-      '(`data:<logoType>;base64,...`) usable as an image source; 404 when the organization has none.',
+      "The logo of one of the user's organizations: `{ data, logoType }`, `data` being a presigned URL " +
+      `of the stored image, valid for ${LOGO_URL_SECONDS} seconds and usable as an image source (served ` +
+      'as `logoType`); 404 when the organization has none.',
     request: body({ orgID: id }),
     handler: async ({ user, body: { orgID }, ports }) => ({ body: await readOrgLogo(ports, user, orgID) }),
   }),

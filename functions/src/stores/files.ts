@@ -1,49 +1,77 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3 } from '../aws/s3';
 import { config } from '../config';
-import type { LogoStore } from '../domain/users/org-logo';
+import type { FileStore } from '../domain/files/ports';
 
-/** Object keys in the files bucket. */
-export const floorPlanKey = (orgId: string, floorId: string) => `floorplans/${orgId}/${floorId}.svg`;
-export const logoKey = (orgId: string) => `logos/${orgId}`;
+const statusOf = (error: unknown) =>
+  error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
 
-/** Stores an organization's logo, replacing any previous one. */
-export async function putLogo(orgId: string, bytes: Uint8Array, contentType: string): Promise<void> {
-  await s3().send(
-    new PutObjectCommand({
+/**
+ * The files bucket through S3 (key layout: domain/files/keys.ts). Upload forms and read URLs are
+ * presigned with the Lambda's own role.
+ */
+export const s3FileStore: FileStore = {
+  async uploadForm(key, policy) {
+    // The policy S3 enforces: this bucket and key (added by the presigner), the Content-Type field
+    // exactly as given, the size range, and the expiry.
+    const { url, fields } = await createPresignedPost(s3(), {
       Bucket: config.filesBucket,
-      Key: logoKey(orgId),
-      Body: bytes,
-      ContentType: contentType,
-    }),
-  );
-}
+      Key: key,
+      Fields: { 'Content-Type': policy.contentType },
+      Conditions: [['content-length-range', policy.minBytes, policy.maxBytes]],
+      Expires: policy.expiresInSeconds,
+    });
+    return { url, fields };
+  },
 
-/** An organization's logo, or undefined when it has none. */
-export async function getLogo(
-  orgId: string,
-): Promise<{ bytes: Uint8Array; contentType: string } | undefined> {
-  try {
-    const object = await s3().send(new GetObjectCommand({ Bucket: config.filesBucket, Key: logoKey(orgId) }));
-    if (!object.Body) return undefined;
-    return {
-      bytes: await object.Body.transformToByteArray(),
-      contentType: object.ContentType ?? 'application/octet-stream',
-    };
-  } catch (error) {
-    if (error instanceof NoSuchKey) return undefined;
-    throw error;
-  }
-}
+  async describe(key) {
+    try {
+      const head = await s3().send(new HeadObjectCommand({ Bucket: config.filesBucket, Key: key }));
+      return { size: head.ContentLength ?? 0, contentType: head.ContentType };
+    } catch (error) {
+      if (statusOf(error) === 404) return undefined;
+      throw error;
+    }
+  },
 
-/** The S3 adapter of the logo store. */
-export const s3LogoStore: LogoStore = { put: putLogo, get: getLogo };
+  async read(key, { maxBytes }) {
+    try {
+      const object = await s3().send(
+        new GetObjectCommand({ Bucket: config.filesBucket, Key: key, Range: `bytes=0-${maxBytes}` }),
+      );
+      return object.Body ? await object.Body.transformToByteArray() : new Uint8Array();
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 404) return undefined;
+      // A range of an empty object cannot be satisfied.
+      if (status === 416) return new Uint8Array();
+      throw error;
+    }
+  },
 
-/** Floor plans, as the tree's sweep removes them; removing a plan that is not there is a no-op. */
-export const s3FloorPlans = {
-  async removeFloorPlan(orgId: string, floorId: string): Promise<void> {
+  async write(key, bytes, contentType) {
     await s3().send(
-      new DeleteObjectCommand({ Bucket: config.filesBucket, Key: floorPlanKey(orgId, floorId) }),
+      new PutObjectCommand({ Bucket: config.filesBucket, Key: key, Body: bytes, ContentType: contentType }),
+    );
+  },
+
+  async delete(key) {
+    await s3().send(new DeleteObjectCommand({ Bucket: config.filesBucket, Key: key }));
+  },
+
+  async readUrl(key, { contentType, expiresInSeconds }) {
+    return getSignedUrl(
+      s3(),
+      new GetObjectCommand({ Bucket: config.filesBucket, Key: key, ResponseContentType: contentType }),
+      { expiresIn: expiresInSeconds },
     );
   },
 };

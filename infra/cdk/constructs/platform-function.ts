@@ -28,14 +28,22 @@ export interface PlatformResources {
   iotDataEndpoint: string;
 }
 
+/** Object access under one key prefix of the files bucket (functions/src/domain/files/keys.ts). */
+export interface FileGrant {
+  prefix: string;
+  /** GetObject (and HeadObject); also lets the function presign read URLs. */
+  read?: boolean;
+  /** PutObject; also lets the function presign upload forms for keys under the prefix. */
+  write?: boolean;
+  delete?: boolean;
+}
+
 /** What a function may touch. Each entry becomes one narrowly scoped policy statement. */
 export interface FunctionAccess {
   platformTable?: 'read' | 'readWrite';
   telemetryTable?: 'read' | 'readWrite';
-  /** Read, write and delete objects of the files bucket (floor plans, logos). */
-  files?: boolean;
-  /** Only delete objects of the files bucket, under these key patterns (e.g. `floorplans/*`). */
-  deleteFiles?: readonly string[];
+  /** Objects of the files bucket (floor plans, logos, uploads), by key prefix. */
+  files?: readonly FileGrant[];
   /** Cognito admin actions on the platform's user pool. */
   userPoolAdmin?: boolean;
   /** SES e-mail, only from the configured sender address. */
@@ -208,37 +216,29 @@ export class PlatformFunction extends Construct {
       );
     }
 
-    if (access.files) {
+    if (access.files?.length) {
       const bucketArn = stack.formatArn({
         service: 's3',
         region: '',
         account: '',
         resource: resources.filesBucketName,
       });
-      this.allow(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn] }));
-      this.allow(
-        new PolicyStatement({
-          actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
-          resources: [`${bucketArn}/*`],
-        }),
-        'Floor plans and logos are keyed by organization/floor ids created at run time; access is limited to the objects of the one files bucket.',
-      );
-    }
-
-    if (access.deleteFiles?.length) {
-      const bucketArn = stack.formatArn({
-        service: 's3',
-        region: '',
-        account: '',
-        resource: resources.filesBucketName,
-      });
-      this.allow(
-        new PolicyStatement({
-          actions: ['s3:DeleteObject'],
-          resources: access.deleteFiles.map((pattern) => `${bucketArn}/${pattern}`),
-        }),
-        'Objects are keyed by organization and floor ids created at run time; the key pattern limits deletes to one kind of object of the one files bucket.',
-      );
+      // Without ListBucket, reading a missing object is answered 403 instead of 404.
+      if (access.files.some((grant) => grant.read)) {
+        this.allow(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn] }));
+      }
+      for (const grant of access.files) {
+        const actions = [
+          ...(grant.read ? ['s3:GetObject'] : []),
+          ...(grant.write ? ['s3:PutObject'] : []),
+          ...(grant.delete ? ['s3:DeleteObject'] : []),
+        ];
+        if (!actions.length) continue;
+        this.allow(
+          new PolicyStatement({ actions, resources: [`${bucketArn}/${grant.prefix}*`] }),
+          `Object keys under ${grant.prefix} carry organization, floor or upload ids created at run time; access is limited to that prefix of the one files bucket.`,
+        );
+      }
     }
 
     if (access.userPoolAdmin) {

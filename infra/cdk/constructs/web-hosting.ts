@@ -28,6 +28,8 @@ export interface WebHostingProps {
   apiDomainName: string;
   /** Host name of the IoT data endpoint browsers open the MQTT WebSocket to. */
   iotEndpoint: string;
+  /** Origin of the files bucket: browsers post uploads to it and load logos from presigned URLs. */
+  filesOrigin: string;
   /** The built web app (frontend/dist), or undefined to synthesize without deploying it. */
   siteAssetPath?: string;
   /** Runtime settings the web app reads from /config.json (deploy-time values). */
@@ -50,17 +52,20 @@ export const spaRewriteCode = `function handler(event) {
   return request;
 }`;
 
-/** The Content-Security-Policy of the app: its own origin, plus the MQTT WebSocket to IoT Core. */
-export function contentSecurityPolicy(iotEndpoint: string): string {
+/**
+ * The Content-Security-Policy of the app: its own origin, plus the MQTT WebSocket to IoT Core and the
+ * files bucket (uploads are posted to it, logos are loaded from it).
+ */
+export function contentSecurityPolicy(iotEndpoint: string, filesOrigin: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     // Component libraries and charts set inline styles.
     "style-src 'self' 'unsafe-inline'",
-    // Logos are data URLs; floor plans are rendered from blobs.
-    "img-src 'self' data: blob:",
+    // Logos come from presigned URLs of the files bucket; floor plans are rendered from blobs.
+    `img-src 'self' data: blob: ${filesOrigin}`,
     "font-src 'self' data:",
-    `connect-src 'self' wss://${iotEndpoint}`,
+    `connect-src 'self' wss://${iotEndpoint} ${filesOrigin}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -123,7 +128,7 @@ export class WebHosting extends Construct {
         // Invite and reset links carry one-time tokens in the path: never leak them in a Referer.
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
         contentSecurityPolicy: {
-          contentSecurityPolicy: contentSecurityPolicy(props.iotEndpoint),
+          contentSecurityPolicy: contentSecurityPolicy(props.iotEndpoint, props.filesOrigin),
           override: true,
         },
       },

@@ -100,6 +100,42 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
     });
   });
 
+  it('lets browsers post uploads to the files bucket (CORS) and expires what is left in staging', () => {
+    const staging = filesBucket.staging;
+    expect(staging).toEqual({ prefix: 'uploads/', expireAfterDays: 1 });
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      CorsConfiguration: {
+        CorsRules: [{ AllowedMethods: ['POST'], AllowedOrigins: ['*'], MaxAge: 3600 }],
+      },
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({ NoncurrentVersionExpiration: { NoncurrentDays: 90 }, Status: 'Enabled' }),
+          {
+            Id: 'StagedUploads',
+            Prefix: 'uploads/',
+            ExpirationInDays: 1,
+            NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+            AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+            Status: 'Enabled',
+          },
+          {
+            Id: 'StagedUploadDeleteMarkers',
+            Prefix: 'uploads/',
+            ExpiredObjectDeleteMarker: true,
+            Status: 'Enabled',
+          },
+        ]),
+      },
+    });
+    // Nothing but the staging prefix expires.
+    type BucketResource = { Properties: { LifecycleConfiguration?: { Rules: Record<string, unknown>[] } } };
+    const buckets = Object.values(template.findResources('AWS::S3::Bucket')) as BucketResource[];
+    const rules = buckets.flatMap((bucket) => bucket.Properties.LifecycleConfiguration?.Rules ?? []);
+    for (const rule of rules.filter((r) => 'ExpirationInDays' in r || 'ExpiredObjectDeleteMarker' in r)) {
+      expect(rule.Prefix).toBe('uploads/');
+    }
+  });
+
   it('creates the user pool from the definitions: e-mail sign-in, no self sign-up, retained', () => {
     template.hasResource('AWS::Cognito::UserPool', {
       Properties: Match.objectLike({

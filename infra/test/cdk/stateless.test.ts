@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
 import { telemetryRuleSql } from '../../cdk/constructs/realtime';
-import { floorPlanKey } from '@argentum/functions/stores/files';
+import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
 import { telemetryBatching, treeSweeps } from '../../src/definitions';
@@ -280,6 +280,44 @@ describe('least privilege per domain', () => {
     for (const fn of others) expect(actionsOf(fn.role)).not.toContain('iot:DeleteConnection');
   });
 
+  it('scopes file access by key prefix: logo uploads and logos for users, floor plans for tree and floors', () => {
+    const fileAccess = (domain: ApiDomain) => {
+      const roleId = logicalId(platform.stateless.apiFunctions[domain].role);
+      const policies = template.findResources('AWS::IAM::Policy') as Resources;
+      return Object.values(policies)
+        .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
+        .flatMap(
+          (policy) =>
+            (
+              policy.Properties.PolicyDocument as {
+                Statement: { Action: string | string[]; Resource: unknown }[];
+              }
+            ).Statement,
+        )
+        .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('s3:')))
+        .map((statement) => {
+          const resource = JSON.stringify(statement.Resource);
+          return {
+            actions: [statement.Action].flat().sort(),
+            // The part of the ARN after the (imported) bucket name.
+            keys: /FilesBucketName"\},"(\/[^"]*)"/.exec(resource)?.[1] ?? 'bucket',
+          };
+        })
+        .sort((a, b) => a.keys.localeCompare(b.keys));
+    };
+    expect(fileAccess('users')).toEqual([
+      { actions: ['s3:GetObject', 's3:PutObject'], keys: '/logos/*' },
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], keys: '/uploads/logos/*' },
+      { actions: ['s3:ListBucket'], keys: 'bucket' },
+    ]);
+    // Tree deletes only commit; the sweeper removes the plans (tested above).
+    expect(fileAccess('tree')).toEqual([]);
+    expect(fileAccess('floors')).toEqual([
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], keys: '/floorplans/*' },
+      { actions: ['s3:ListBucket'], keys: 'bucket' },
+    ]);
+  });
+
   it('scopes IoT publishing to topic kinds and SES to the configured sender', () => {
     const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
     expect(policies).toContain(':topic/*/controldata/*');
@@ -541,6 +579,13 @@ describe('web app on CloudFront', () => {
     expect(policy).toContain("script-src 'self'");
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).toContain("connect-src 'self' wss://");
+    // Uploads are posted to, and logos loaded from, the files bucket's virtual-hosted address.
+    expect(policy).toMatch(
+      /connect-src 'self' wss:\/\/[^;]+ https:\/\/",\{"Fn::ImportValue":"ArgentumStateful-FilesBucketName"\},"\.s3\.[a-z0-9-]+\./,
+    );
+    expect(policy).toMatch(
+      /img-src 'self' data: blob: https:\/\/",\{"Fn::ImportValue":"ArgentumStateful-FilesBucketName"\}/,
+    );
     const config = distributionConfig();
     const headerPolicies = [config.DefaultCacheBehavior, ...config.CacheBehaviors].map(
       (behavior) => behavior.ResponseHeadersPolicyId,

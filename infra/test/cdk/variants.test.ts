@@ -1,4 +1,4 @@
-import { App } from 'aws-cdk-lib';
+import { App, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tables } from '../../src/definitions';
@@ -50,6 +50,7 @@ describe('telemetryStore=timestream', () => {
 
 describe('without a front-end build, with appOrigin and iotEndpoint given', () => {
   let template: Template;
+  let stateful: Stack;
   beforeAll(() => {
     const platform = synthPlatform({
       context: {
@@ -58,6 +59,7 @@ describe('without a front-end build, with appOrigin and iotEndpoint given', () =
       },
     });
     template = Template.fromStack(platform.stateless);
+    stateful = platform.stateful;
   });
 
   it('keeps the site bucket and distribution but deploys nothing', () => {
@@ -77,7 +79,15 @@ describe('without a front-end build, with appOrigin and iotEndpoint given', () =
     });
     template.resourceCountIs('Custom::AWS', 0);
     const policy = JSON.stringify(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'));
-    expect(policy).toContain("connect-src 'self' wss://abc123-ats.iot.eu-west-1.amazonaws.com;");
+    expect(policy).toContain("connect-src 'self' wss://abc123-ats.iot.eu-west-1.amazonaws.com https://");
+  });
+
+  it('lets browsers post uploads to the files bucket only from the given origin', () => {
+    Template.fromStack(stateful).hasResourceProperties('AWS::S3::Bucket', {
+      CorsConfiguration: {
+        CorsRules: [{ AllowedMethods: ['POST'], AllowedOrigins: ['https://iot.example.com'], MaxAge: 3600 }],
+      },
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { RoleNumber } from '@argentum/events/contracts';
+import type { FileStore } from '../files/ports';
 import type { Building, Floor, Organization, TreeNode } from './tree';
 
 /** One organization's tree as stored. */
@@ -78,7 +79,8 @@ export interface SweepPorts {
   tree: TreeStore;
   /** Takes every device off a floor (they go back to the organization's unplaced devices). */
   devices: { moveDevicesOffFloor(floorId: string, now: string): Promise<number> };
-  files: { removeFloorPlan(orgId: string, floorId: string): Promise<void> };
+  /** Removes a floor's plan (domain/files/keys.ts: floorPlanKey). */
+  files: Pick<FileStore, 'delete'>;
   /** Takes an organization out of its members' memberships. */
   members: {
     memberIds(orgId: string): Promise<string[]>;

@@ -1,3 +1,4 @@
+import { floorPlanKey } from '../files/keys';
 import type { NodeRef, SweepPorts } from './ports';
 import type { TreeNode } from './tree';
 
@@ -61,7 +62,7 @@ async function sweepFloor(
   step: (work: () => Promise<unknown>) => Promise<void>,
 ) {
   await step(() => deps.devices.moveDevicesOffFloor(floor.id, deps.clock.now().toISOString()));
-  await step(() => deps.files.removeFloorPlan(floor.orgId, floor.id));
+  await step(() => deps.files.delete(floorPlanKey(floor.orgId, floor.id)));
   await step(() => deps.tree.removeNodeItem(floor));
 }
 

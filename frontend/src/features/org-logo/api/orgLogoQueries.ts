@@ -1,7 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, apiPost } from '../../../shared/api/client';
 
-/** What POST /api/dashboard/getOrgLogoFromS3 answers: `data` is a data URL, usable as an image source. */
+/**
+ * What POST /api/dashboard/getOrgLogoFromS3 answers: `data` is a short-lived (15 minutes) presigned URL
+ * of the stored image, usable as an image source.
+ */
 export interface OrgLogo {
   data: string;
   logoType: string;
@@ -28,7 +31,8 @@ export const orgLogoQueries = {
     queryOptions({
       queryKey: [...orgLogoQueries.all(), orgId] as const,
       queryFn: ({ signal }) => fetchOrgLogo(orgId, signal),
-      // Logos change rarely; an upload in this app invalidates the query.
-      staleTime: 10 * 60_000,
+      // Logos change rarely and an upload in this app invalidates the query; a remount after this
+      // fetches a fresh URL while the one shown is still valid.
+      staleTime: 5 * 60_000,
     }),
 };

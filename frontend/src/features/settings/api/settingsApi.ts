@@ -1,5 +1,6 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../shared/api/client';
+import { postFile, type UploadForm } from '../../../shared/api/upload';
 import { normalizeEmail } from '@argentum/events/contracts';
 import type { AccessChange, Invitation, ManagedUser } from './types';
 
@@ -13,6 +14,12 @@ export const settingsQueries = {
         (await apiPost<{ users?: ManagedUser[] }>('/api/fetchUsers', {}, { signal })).users ?? [],
     }),
 };
+
+interface LogoUpload {
+  file: File;
+  org: string;
+  onProgress?: (sent: number) => void;
+}
 
 // The specification gives these calls their own failure texts, shown by the components.
 const QUIET = { silent: true } as const;
@@ -46,9 +53,24 @@ export const settingsMutations = {
         apiPost<unknown>('/api/deleteUser', { selectedRowDataIds }, QUIET),
       onSettled: () => refreshUsers(queryClient),
     }),
+  /**
+   * A logo goes straight to storage: the API presigns a form for the file's type and size, the file is
+   * posted with it (progress reported from 0 to 1), and the API then checks and commits it.
+   */
   uploadLogo: () =>
     mutationOptions({
-      mutationFn: ({ file, org }: { file: string; org: string }) =>
-        apiPost<unknown>('/api/dashboard/setOrgLogo', { file, org }, QUIET),
+      mutationFn: async ({ file, org, onProgress }: LogoUpload) => {
+        const form = await apiPost<UploadForm & { key: string }>(
+          '/api/dashboard/createOrgLogoUpload',
+          { org, contentType: file.type, size: file.size },
+          QUIET,
+        );
+        await postFile(form, file, onProgress);
+        return apiPost<{ message: string; logoType: string }>(
+          '/api/dashboard/setOrgLogo',
+          { file: form.key, org },
+          QUIET,
+        );
+      },
     }),
 };

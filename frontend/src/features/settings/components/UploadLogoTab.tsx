@@ -20,20 +20,14 @@ import styles from './Settings.module.css';
 
 const ONE_FILE_ONLY_TEXT = 'Please choose one file only.';
 
-function readAsDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => (typeof reader.result === 'string' ? resolve(reader.result) : reject(reader.error));
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
-    reader.readAsDataURL(file);
-  });
-}
-
-/** The warning for a logo the server refused, in the specification's words where it has them. */
+/** The warning for a logo the API or the storage refused, in the specification's words where it has them. */
 function uploadFailureText(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.status === 413 || error.message === LOGO_TOO_LARGE_TEXT) return LOGO_TOO_LARGE_TEXT;
-    if (error.message === LOGO_INVALID_TYPE_TEXT) return LOGO_INVALID_TYPE_TEXT;
+    // EntityTooLarge / EntityTooSmall: the storage enforcing the form's size range.
+    if (error.message === LOGO_TOO_LARGE_TEXT || error.message === 'EntityTooLarge')
+      return LOGO_TOO_LARGE_TEXT;
+    if (error.message === LOGO_INVALID_TYPE_TEXT || error.message === 'EntityTooSmall')
+      return LOGO_INVALID_TYPE_TEXT;
   }
   return SETTINGS_SOMETHING_WRONG_TEXT;
 }
@@ -51,8 +45,9 @@ export function UploadLogoTab({ organizations, onUploaded }: UploadLogoTabProps)
   const [orgId, setOrgId] = useState('');
   const [dragging, setDragging] = useState(false);
   const [warning, setWarning] = useState<string | null>(null);
+  const [sent, setSent] = useState(0);
 
-  const accept = async (files: FileList | null) => {
+  const accept = (files: FileList | null) => {
     setWarning(null);
     if (!files || files.length === 0) return;
     if (files.length > 1) return setWarning(ONE_FILE_ONLY_TEXT);
@@ -61,15 +56,10 @@ export function UploadLogoTab({ organizations, onUploaded }: UploadLogoTabProps)
     if (!file.type.startsWith('image/')) return setWarning(LOGO_INVALID_TYPE_TEXT);
     if (file.size > LOGO_MAX_BYTES) return setWarning(LOGO_TOO_LARGE_TEXT);
     if (orgId === '') return setWarning(LOGO_NO_ORGANIZATION_TEXT);
-    let dataUrl: string;
-    try {
-      dataUrl = await readAsDataUrl(file);
-    } catch {
-      return setWarning(SETTINGS_SOMETHING_WRONG_TEXT);
-    }
     const org = orgId;
+    setSent(0);
     upload.mutate(
-      { file: dataUrl, org },
+      { file, org, onProgress: setSent },
       {
         onSuccess: () => {
           showToast(LOGO_UPLOADED_TEXT, 'success');
@@ -83,7 +73,7 @@ export function UploadLogoTab({ organizations, onUploaded }: UploadLogoTabProps)
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
     setDragging(false);
-    void accept(event.dataTransfer.files);
+    accept(event.dataTransfer.files);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -134,12 +124,27 @@ export function UploadLogoTab({ organizations, onUploaded }: UploadLogoTabProps)
         }}
         onDrop={onDrop}
       >
-        <svg width="36" height="36" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+        <svg
+          className={styles.dropIcon}
+          width="36"
+          height="36"
+          viewBox="0 0 24 24"
+          aria-hidden="true"
+          focusable="false"
+        >
           <path d="M12 16V4M7 9l5-5 5 5M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" />
         </svg>
         <p>{dragging ? LOGO_DRAGGING_TEXT : LOGO_DROP_TEXT}</p>
         <p className={styles.muted}>PNG, JPEG, GIF or WebP, up to 10 MB</p>
-        {upload.isPending && <Loader size="large" ariaLabel="Uploading" />}
+        {upload.isPending && (
+          <Loader
+            variation="linear"
+            isDeterminate
+            percentage={Math.round(sent * 100)}
+            ariaLabel="Uploading"
+            data-testid="logo-upload-progress"
+          />
+        )}
       </div>
       <input
         ref={inputRef}
@@ -148,7 +153,7 @@ export function UploadLogoTab({ organizations, onUploaded }: UploadLogoTabProps)
         hidden
         data-testid="logo-file-input"
         onChange={(event) => {
-          void accept(event.target.files);
+          accept(event.target.files);
           event.target.value = '';
         }}
       />
