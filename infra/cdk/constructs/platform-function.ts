@@ -4,7 +4,7 @@ import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { lambdaEnvironment } from '@argentum/functions/environment';
+import { lambdaEnvironment, type PlatformSettings } from '@argentum/functions/environment';
 import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
 import { lambdaBundling, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
@@ -28,9 +28,21 @@ export interface PlatformResources {
   iotDataEndpoint: string;
 }
 
+/**
+ * Narrower than a whole-table grant: these DynamoDB actions only, on the platform table or one of its
+ * indexes, and (for item writes) only on items whose partition key starts with a prefix.
+ */
+export interface TableStatement {
+  actions: readonly string[];
+  index?: string;
+  partitionKeyPrefix?: string;
+}
+
 /** What a function may touch. Each entry becomes one narrowly scoped policy statement. */
 export interface FunctionAccess {
   platformTable?: 'read' | 'readWrite';
+  /** For functions that need less than `platformTable: 'read'`: exactly these statements. */
+  platformTableStatements?: readonly TableStatement[];
   telemetryTable?: 'read' | 'readWrite';
   /** Read, write and delete objects of the files bucket (floor plans, logos). */
   files?: boolean;
@@ -61,6 +73,8 @@ export interface PlatformFunctionProps {
   access: FunctionAccess;
   memorySize?: number;
   timeout?: Duration;
+  /** The mail job queue's URL, for a function that queues mail jobs (grant it SendMessage too). */
+  mailQueueUrl?: string;
 }
 
 const dynamoRead = [
@@ -135,7 +149,7 @@ export class PlatformFunction extends Construct {
       logGroup: this.logGroup,
       projectRoot: repoRoot,
       depsLockFilePath: lockFile,
-      environment: platformEnvironment(Stack.of(this), resources),
+      environment: platformEnvironment(Stack.of(this), resources, { mailQueueUrl: props.mailQueueUrl }),
       bundling: {
         format: lambdaBundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
         banner: lambdaBundling.banner.js,
@@ -194,6 +208,27 @@ export class PlatformFunction extends Construct {
           conditions: {
             'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${connectionKeyPrefix}*`] },
           },
+        }),
+      );
+    }
+
+    for (const statement of access.platformTableStatements ?? []) {
+      const tableArn = stack.formatArn({
+        service: 'dynamodb',
+        resource: 'table',
+        resourceName: resources.platformTableName,
+      });
+      this.allow(
+        new PolicyStatement({
+          actions: [...statement.actions],
+          resources: [statement.index ? `${tableArn}/index/${statement.index}` : tableArn],
+          ...(statement.partitionKeyPrefix
+            ? {
+                conditions: {
+                  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${statement.partitionKeyPrefix}*`] },
+                },
+              }
+            : {}),
         }),
       );
     }
@@ -301,8 +336,15 @@ export class PlatformFunction extends Construct {
   }
 }
 
-/** The environment every platform Lambda reads (functions/src/config.ts). */
-export function platformEnvironment(stack: Stack, resources: PlatformResources): Record<string, string> {
+/**
+ * The environment every platform Lambda reads (functions/src/config.ts), plus the settings only some
+ * functions get.
+ */
+export function platformEnvironment(
+  stack: Stack,
+  resources: PlatformResources,
+  only: Pick<PlatformSettings, 'mailQueueUrl'> = {},
+): Record<string, string> {
   return {
     ...lambdaEnvironment({
       platformTableName: resources.platformTableName,
@@ -320,6 +362,7 @@ export function platformEnvironment(stack: Stack, resources: PlatformResources):
       iotDataEndpointUrl: `https://${resources.iotDataEndpoint}`,
       // The realtime authorizer names the account in the IoT policies it returns.
       accountId: stack.account,
+      ...only,
     }),
     NODE_OPTIONS: lambdaNodeOptions,
   };

@@ -32,6 +32,8 @@ export interface WebHostingProps {
   siteAssetPath?: string;
   /** Runtime settings the web app reads from /config.json (deploy-time values). */
   runtimeConfig: Record<string, string>;
+  /** The WAF web ACL (CloudFront scope, us-east-1) in front of the distribution. */
+  webAclArn: string;
 }
 
 /** Path prefixes the API serves; everything else is the single-page app. */
@@ -168,16 +170,12 @@ export class WebHosting extends Construct {
       enableLogging: true,
       logBucket: this.logsBucket,
       logFilePrefix: 'cloudfront/',
+      webAclId: props.webAclArn,
     });
     acknowledgeRule(
       this.distribution,
       'CFR1',
       'Facility staff and devices of customer organizations may be anywhere; there is no legal or business geo restriction to enforce.',
-    );
-    acknowledgeRule(
-      this.distribution,
-      'CFR2',
-      'A CloudFront web ACL must be created in us-east-1 and is billed per request; every API call is authorized per route and throttled at the API stage. Attach an organization-wide web ACL when one exists.',
     );
     acknowledgeRule(
       this.distribution,
