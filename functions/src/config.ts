@@ -85,6 +85,10 @@ export const config = {
   get mailQueueUrl() {
     return required(ENV.mailQueueUrl);
   },
+  /** The secret of CloudFront's origin header; without it no viewer address is believed. */
+  get originSecret(): string | undefined {
+    return process.env[ENV.originSecret] || undefined;
+  },
   /** Limits of the sign-in and reset-mail throttle, when they are not production's. */
   get throttlePolicy(): ThrottlePolicy | undefined {
     return parseThrottlePolicy(process.env[ENV.throttlePolicy]);

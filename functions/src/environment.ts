@@ -25,6 +25,8 @@ export const ENV = {
   mailQueueUrl: 'MAIL_QUEUE_URL',
   /** Sign-in and reset-mail limits other than production's (JSON; the local test stack's short locks). */
   throttlePolicy: 'THROTTLE_POLICY',
+  /** Only in the API functions: the value CloudFront's origin header carries (http/client-address.ts). */
+  originSecret: 'ORIGIN_SECRET',
   /** Read by the AWS SDK itself: the IoT data plane has an endpoint of the account's own. */
   iotDataEndpoint: 'AWS_ENDPOINT_URL_IOT_DATA_PLANE',
 } as const;
@@ -50,6 +52,8 @@ export interface PlatformSettings {
   mailQueueUrl?: string | undefined;
   /** Limits of the sign-in and reset-mail throttle; production's (`defaultThrottlePolicy`) when not set. */
   throttlePolicy?: ThrottlePolicy | undefined;
+  /** The secret CloudFront adds to API requests, so the API believes the viewer address it sends. */
+  originSecret?: string | undefined;
 }
 
 /** The environment every platform Lambda gets. */
@@ -69,6 +73,7 @@ export function lambdaEnvironment(settings: PlatformSettings): Record<string, st
     ...(settings.accountId ? { [ENV.accountId]: settings.accountId } : {}),
     ...(settings.mailQueueUrl ? { [ENV.mailQueueUrl]: settings.mailQueueUrl } : {}),
     ...(settings.throttlePolicy ? { [ENV.throttlePolicy]: JSON.stringify(settings.throttlePolicy) } : {}),
+    ...(settings.originSecret ? { [ENV.originSecret]: settings.originSecret } : {}),
     ...(settings.timestream
       ? {
           [ENV.timestreamDatabase]: settings.timestream.databaseName,

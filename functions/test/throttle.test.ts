@@ -149,6 +149,34 @@ describe('sign-in throttling per account', () => {
     await signIn('viewer@example.com');
     expect(await addressCount()).toBe(before + 1);
   });
+
+  it("counts by the viewer address CloudFront passes on only when the request carries CloudFront's secret", async () => {
+    const count = async (subject: string) =>
+      (await dynamoAttemptCounter.read({ kind: 'sign-in:address', subject }, new Date()))?.count ?? 0;
+    const viewer = `198.51.100.${randomInt(1, 255)}`;
+    const secret = stack.env.ORIGIN_SECRET ?? '';
+    expect(secret).not.toBe('');
+    const loginVia = (headers: Record<string, string>) =>
+      call('/api/login', { user: { email: freshEmail('edge'), password: WRONG } }, { headers });
+
+    const local = await count('127.0.0.1');
+    // Through CloudFront: the origin secret and the viewer's address.
+    expect((await loginVia({ 'x-origin-verify': secret, 'x-viewer-address': viewer })).status).toBe(401);
+    expect(await count(viewer)).toBe(1);
+    expect(await count('127.0.0.1')).toBe(local);
+    // A viewer address without the secret, or with a wrong one, is not believed.
+    expect((await loginVia({ 'x-viewer-address': viewer })).status).toBe(401);
+    expect((await loginVia({ 'x-origin-verify': `${secret}x`, 'x-viewer-address': viewer })).status).toBe(
+      401,
+    );
+    expect(await count(viewer)).toBe(1);
+    expect(await count('127.0.0.1')).toBe(local + 2);
+    // With the secret but no usable address, the request counts by where it came from.
+    expect((await loginVia({ 'x-origin-verify': secret, 'x-viewer-address': 'not an address' })).status).toBe(
+      401,
+    );
+    expect(await count('127.0.0.1')).toBe(local + 3);
+  });
 });
 
 describe('password checks of other calls', () => {

@@ -142,6 +142,7 @@ export class StatelessStack extends Stack {
         resources,
         access: apiAccess[domain],
         ...apiSizing[domain],
+        originSecret: this.web.originSecret.secretValue.unsafeUnwrap(),
         ...(domain === 'auth' ? { mailQueueUrl: this.mailJobs.queue.queueUrl } : {}),
       });
     }

@@ -145,6 +145,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         iotDataEndpointUrl: endpoint(ports.iotData),
         mailQueueUrl: localMailQueueUrl(ports.sqs),
         throttlePolicy: options.throttlePolicy,
+        // No CloudFront here: no request carries it, so the handlers count by the socket's address.
+        originSecret: randomBytes(24).toString('hex'),
       }),
       // The local stand-ins for the AWS services, and the credentials they accept.
       AWS_REGION: 'us-east-1',

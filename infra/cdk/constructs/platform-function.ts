@@ -75,6 +75,8 @@ export interface PlatformFunctionProps {
   timeout?: Duration;
   /** The mail job queue's URL, for a function that queues mail jobs (grant it SendMessage too). */
   mailQueueUrl?: string;
+  /** For the API functions: the secret CloudFront's origin header carries (ORIGIN_SECRET). */
+  originSecret?: string;
 }
 
 const dynamoRead = [
@@ -149,7 +151,10 @@ export class PlatformFunction extends Construct {
       logGroup: this.logGroup,
       projectRoot: repoRoot,
       depsLockFilePath: lockFile,
-      environment: platformEnvironment(Stack.of(this), resources, { mailQueueUrl: props.mailQueueUrl }),
+      environment: platformEnvironment(Stack.of(this), resources, {
+        mailQueueUrl: props.mailQueueUrl,
+        originSecret: props.originSecret,
+      }),
       bundling: {
         format: lambdaBundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
         banner: lambdaBundling.banner.js,
@@ -343,7 +348,7 @@ export class PlatformFunction extends Construct {
 export function platformEnvironment(
   stack: Stack,
   resources: PlatformResources,
-  only: Pick<PlatformSettings, 'mailQueueUrl'> = {},
+  only: Pick<PlatformSettings, 'mailQueueUrl' | 'originSecret'> = {},
 ): Record<string, string> {
   return {
     ...lambdaEnvironment({

@@ -12,7 +12,8 @@ import { floorPlanKey } from '@argentum/functions/stores/files';
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
 import { mailQueue, telemetryBatching, treeSweeps } from '../../src/definitions';
-import { apiPathPatterns, spaRewriteCode } from '../../cdk/constructs/web-hosting';
+import type { PlatformFunction } from '../../cdk/constructs/platform-function';
+import { apiPathPatterns, spaRewriteCode, viewerAddressCode } from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
 
 // CloudFront managed policy ids (documented, stable).
@@ -592,6 +593,7 @@ describe('web app on CloudFront', () => {
         DomainName: unknown;
         OriginAccessControlId?: unknown;
         S3OriginConfig?: unknown;
+        OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[];
       }[];
       DefaultCacheBehavior: Record<string, unknown>;
       CacheBehaviors: Record<string, unknown>[];
@@ -695,7 +697,64 @@ describe('web app on CloudFront', () => {
     expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
       expect.objectContaining({ EventType: 'viewer-request' }),
     ]);
-    for (const behavior of config.CacheBehaviors) expect(behavior.FunctionAssociations).toBeUndefined();
+    for (const behavior of config.CacheBehaviors)
+      expect(JSON.stringify(behavior.FunctionAssociations)).not.toContain(
+        logicalId(platform.stateless.node.findChild('Web').node.findChild('SpaRewrite')),
+      );
+  });
+
+  it('passes the viewer address to the API, believed only with the secret CloudFront adds', () => {
+    const passOn = new Function('event', `${viewerAddressCode}\nreturn handler(event);`) as (event: {
+      viewer: { ip: string };
+      request: { headers: Record<string, { value: string }> };
+    }) => { headers: Record<string, { value: string }> };
+    const forwarded = passOn({
+      viewer: { ip: '2001:db8::7' },
+      request: { headers: { 'x-viewer-address': { value: '198.51.100.1' }, accept: { value: '*/*' } } },
+    });
+    expect(forwarded.headers).toEqual({
+      'x-viewer-address': { value: '2001:db8::7' },
+      accept: { value: '*/*' },
+    });
+    const web = platform.stateless.web;
+    const functionId = logicalId(web.node.findChild('ViewerAddress'));
+    template.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionCode: viewerAddressCode,
+      FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
+    });
+    const config = distributionConfig();
+    for (const behavior of config.CacheBehaviors) {
+      expect(behavior.FunctionAssociations).toEqual([
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+      ]);
+    }
+    // The origin header and every API function's ORIGIN_SECRET are the same generated secret.
+    const secretId = logicalId(web.originSecret);
+    const secretReference = (value: unknown) => {
+      const flat = JSON.stringify(value);
+      return flat.includes('{{resolve:secretsmanager:') && flat.includes(`"Ref":"${secretId}"`);
+    };
+    const apiOrigin = config.Origins.find((origin) =>
+      JSON.stringify(origin.DomainName).includes('execute-api'),
+    );
+    expect(apiOrigin?.OriginCustomHeaders?.map((header) => header.HeaderName)).toEqual(['x-origin-verify']);
+    expect(secretReference(apiOrigin?.OriginCustomHeaders?.[0]?.HeaderValue)).toBe(true);
+    const variablesOf = (fn: PlatformFunction) =>
+      (
+        (template.toJSON() as { Resources: Resources }).Resources[logicalId(fn.function)]?.Properties
+          .Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+    for (const domain of apiDomains)
+      expect(secretReference(variablesOf(platform.stateless.apiFunctions[domain])[ENV.originSecret])).toBe(
+        true,
+      );
+    for (const fn of [
+      platform.stateless.ingest,
+      platform.stateless.realtimeAuthorizer,
+      platform.stateless.treeSweeper,
+      platform.stateless.mailJobs.mailer,
+    ])
+      expect(variablesOf(fn)[ENV.originSecret]).toBeUndefined();
   });
 
   it('deploys the built app and its runtime config, then invalidates the distribution', () => {
