@@ -22,7 +22,7 @@ async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'argentum-bench-'));
   const stack = await startLocalStack({
     dataDir,
-    ports: { app: 0, dynamodb: 0, s3: 0, cognito: 0, mqtt: 0, mqttWs: 0, iotData: 0, ses: 0 },
+    ports: { app: 0, dynamodb: 0, s3: 0, cognito: 0, mqtt: 0, mqttWs: 0, iotData: 0, ses: 0, sqs: 0 },
     seed: true,
     demoPassword: DEFAULT_DEMO_PASSWORD,
     historyDays: 1,

@@ -1,3 +1,5 @@
+import * as z from 'zod';
+import type { ThrottlePolicy } from './domain/auth/ports';
 import { ENV } from './environment';
 
 /**
@@ -22,12 +24,37 @@ const REQUIRED = [
 ] as const;
 
 /**
- * Fails at once, naming every missing variable: each Lambda entry point calls it when it loads, so a
- * misconfigured function fails its cold start instead of the first request that needs the value.
+ * Fails at once, naming every missing variable (the platform's, and `also` those an entry point needs
+ * besides): each Lambda entry point calls it when it loads, so a misconfigured function fails its cold
+ * start instead of the first request that needs the value. A malformed throttle policy fails too.
  */
-export function assertConfigured(env: NodeJS.ProcessEnv = process.env): void {
-  const missing = REQUIRED.filter((name) => !env[name]);
+export function assertConfigured(env: NodeJS.ProcessEnv = process.env, also: readonly string[] = []): void {
+  const missing = [...REQUIRED, ...also].filter((name) => !env[name]);
   if (missing.length > 0) throw new Error(`Missing environment variables: ${missing.join(', ')}`);
+  parseThrottlePolicy(env[ENV.throttlePolicy]);
+}
+
+const limit = z.strictObject({
+  maxAttempts: z.int().positive(),
+  windowSeconds: z.number().positive(),
+  lockSeconds: z.number().positive(),
+  maxLockSeconds: z.number().positive(),
+});
+const perKey = z.strictObject({ account: limit, address: limit });
+const throttlePolicySchema = z.strictObject({ signIn: perKey, resetMail: perKey });
+
+function parseThrottlePolicy(value: string | undefined): ThrottlePolicy | undefined {
+  if (!value) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    throw new Error(`${ENV.throttlePolicy} is not JSON`);
+  }
+  const parsed = throttlePolicySchema.safeParse(json);
+  if (!parsed.success)
+    throw new Error(`${ENV.throttlePolicy} is not a throttle policy: ${parsed.error.message}`);
+  return parsed.data;
 }
 
 export const config = {
@@ -53,6 +80,18 @@ export const config = {
   /** Sender of platform e-mail (invites, password resets). */
   get mailFrom() {
     return process.env[ENV.mailFrom] ?? 'no-reply@example.com';
+  },
+  /** The queue of mail jobs (password-reset mail), consumed by the mailer Lambda. */
+  get mailQueueUrl() {
+    return required(ENV.mailQueueUrl);
+  },
+  /** The secret of CloudFront's origin header; without it no viewer address is believed. */
+  get originSecret(): string | undefined {
+    return process.env[ENV.originSecret] || undefined;
+  },
+  /** Limits of the sign-in and reset-mail throttle, when they are not production's. */
+  get throttlePolicy(): ThrottlePolicy | undefined {
+    return parseThrottlePolicy(process.env[ENV.throttlePolicy]);
   },
   /** Public origin of the web app, for links in e-mail. */
   get appOrigin() {

@@ -1,3 +1,5 @@
+import type { ThrottlePolicy } from './domain/auth/ports';
+
 /**
  * The Lambda environment: the one place that names each variable the functions read (config.ts) and
  * builds it from the platform's settings. CDK (platform-function.ts) and the local stack
@@ -19,6 +21,12 @@ export const ENV = {
   s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
   cookieSecure: 'COOKIE_SECURE',
   accountId: 'AWS_ACCOUNT_ID',
+  /** Only where mail jobs are queued (the auth Lambda). */
+  mailQueueUrl: 'MAIL_QUEUE_URL',
+  /** Sign-in and reset-mail limits other than production's (JSON; the local test stack's short locks). */
+  throttlePolicy: 'THROTTLE_POLICY',
+  /** Only in the API functions: the value CloudFront's origin header carries (http/client-address.ts). */
+  originSecret: 'ORIGIN_SECRET',
   /** Read by the AWS SDK itself: the IoT data plane has an endpoint of the account's own. */
   iotDataEndpoint: 'AWS_ENDPOINT_URL_IOT_DATA_PLANE',
 } as const;
@@ -40,6 +48,12 @@ export interface PlatformSettings {
   /** URL of the account's IoT data endpoint. */
   iotDataEndpointUrl: string;
   accountId?: string | undefined;
+  /** URL of the queue of mail jobs, for the functions that queue them. */
+  mailQueueUrl?: string | undefined;
+  /** Limits of the sign-in and reset-mail throttle; production's (`defaultThrottlePolicy`) when not set. */
+  throttlePolicy?: ThrottlePolicy | undefined;
+  /** The secret CloudFront adds to API requests, so the API believes the viewer address it sends. */
+  originSecret?: string | undefined;
 }
 
 /** The environment every platform Lambda gets. */
@@ -57,6 +71,9 @@ export function lambdaEnvironment(settings: PlatformSettings): Record<string, st
     [ENV.refreshTokenValidityDays]: String(settings.refreshTokenValidityDays),
     [ENV.iotDataEndpoint]: settings.iotDataEndpointUrl,
     ...(settings.accountId ? { [ENV.accountId]: settings.accountId } : {}),
+    ...(settings.mailQueueUrl ? { [ENV.mailQueueUrl]: settings.mailQueueUrl } : {}),
+    ...(settings.throttlePolicy ? { [ENV.throttlePolicy]: JSON.stringify(settings.throttlePolicy) } : {}),
+    ...(settings.originSecret ? { [ENV.originSecret]: settings.originSecret } : {}),
     ...(settings.timestream
       ? {
           [ENV.timestreamDatabase]: settings.timestream.databaseName,

@@ -1,6 +1,7 @@
-import { type App } from 'aws-cdk-lib';
+import { Annotations, type App, CrossStackReferences, ReferenceStrength } from 'aws-cdk-lib';
 import { type Route } from '@argentum/functions/http/types';
 import { type PlatformConfig } from './config';
+import { EDGE_REGION, EdgeStack } from './edge-stack';
 import { StatefulStack } from './stateful-stack';
 import { StatelessStack } from './stateless-stack';
 
@@ -11,6 +12,7 @@ export interface PlatformOptions {
 }
 
 export interface Platform {
+  edge: EdgeStack;
   stateful: StatefulStack;
   stateless: StatelessStack;
 }
@@ -25,6 +27,12 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     appOrigin: config.appOrigin,
     terminationProtection: true,
   });
+  const edge = new EdgeStack(app, `${config.stackPrefix}Edge`, {
+    env: { region: EDGE_REGION, account: config.account },
+    description: 'Argentum building-IoT platform: WAF web ACL of the CloudFront distribution (us-east-1).',
+  });
+  // Read across regions with Fn::GetStackOutput: no export couples the stacks, no custom resource.
+  CrossStackReferences.of(edge.authRateLimit.webAcl).produce(ReferenceStrength.WEAK);
   const stateless = new StatelessStack(app, `${config.stackPrefix}Stateless`, {
     env,
     description: 'Argentum building-IoT platform: API, Lambdas, IoT wiring, web app.',
@@ -36,8 +44,14 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     iotEndpoint: config.iotEndpoint,
     siteAssetPath: options.siteAssetPath,
     realtimeAuthorizerName: `${config.stackPrefix}-realtime`,
+    webAclArn: edge.webAclArn,
   });
+  Annotations.of(stateless).acknowledgeWarning(
+    '@aws-cdk/core:crossStackReferencesDefaultStrong',
+    'The one reference CDK tracks between the stacks (the web ACL ARN from the us-east-1 edge stack) is declared weak on its producer; the stateful values are imported by fixed export names.',
+  );
   // The stateless stack imports the stateful stack's exports by name.
   stateless.addStackDependency(stateful);
-  return { stateful, stateless };
+  stateless.addStackDependency(edge);
+  return { edge, stateful, stateless };
 }

@@ -15,6 +15,7 @@ import {
   type PlatformResources,
   type TelemetryStoreKind,
 } from './constructs/platform-function';
+import { MailJobs } from './constructs/mail-jobs';
 import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
 import { WebHosting } from './constructs/web-hosting';
@@ -35,6 +36,8 @@ export interface StatelessStackProps extends StackProps {
   siteAssetPath?: string;
   /** Name of the IoT custom authorizer for browsers. */
   realtimeAuthorizerName: string;
+  /** The WAF web ACL of the distribution (CloudFront scope, from the us-east-1 edge stack). */
+  webAclArn: string;
 }
 
 // MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
@@ -58,7 +61,8 @@ const logoFiles: FileGrant[] = [
  * the tree sweeper, when an organization goes) close the user's real-time connections.
  */
 const apiAccess: Record<ApiDomain, FunctionAccess> = {
-  auth: { platformTable: 'readWrite', userPoolAdmin: true, sendMail: true, closeConnections: true },
+  // The auth routes send no mail themselves: forgot-password queues a job for the mailer.
+  auth: { platformTable: 'readWrite', userPoolAdmin: true, closeConnections: true },
   users: {
     platformTable: 'readWrite',
     userPoolAdmin: true,
@@ -98,6 +102,7 @@ export class StatelessStack extends Stack {
   readonly treeSweepFailures: Queue;
   readonly realtime: Realtime;
   readonly web: WebHosting;
+  readonly mailJobs: MailJobs;
   readonly iotEndpoint: string;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
@@ -124,6 +129,7 @@ export class StatelessStack extends Stack {
         iotEndpoint: this.iotEndpoint,
         iotAuthorizerName: props.realtimeAuthorizerName,
       },
+      webAclArn: props.webAclArn,
     });
     const siteUrl = `https://${this.web.distribution.distributionDomainName}`;
 
@@ -143,6 +149,8 @@ export class StatelessStack extends Stack {
       throw new Error('telemetryStore is timestream but the stateful stack has no Timestream table');
     }
 
+    this.mailJobs = new MailJobs(this, 'MailJobs', { resources });
+
     const apiFunctions = {} as Record<ApiDomain, PlatformFunction>;
     for (const domain of apiDomains) {
       apiFunctions[domain] = new PlatformFunction(this, `Api-${domain}`, {
@@ -151,8 +159,11 @@ export class StatelessStack extends Stack {
         resources,
         access: apiAccess[domain],
         ...apiSizing[domain],
+        originSecret: this.web.originSecret.secretValue.unsafeUnwrap(),
+        ...(domain === 'auth' ? { mailQueueUrl: this.mailJobs.queue.queueUrl } : {}),
       });
     }
+    this.mailJobs.grantSend(apiFunctions.auth);
     this.apiFunctions = apiFunctions;
     this.api.addRouteTable(props.routes, (domain) => apiFunctions[domain].function);
 

@@ -15,6 +15,7 @@ export interface LocalPorts {
   mqttWs: number;
   iotData: number;
   ses: number;
+  sqs: number;
 }
 
 function port(name: string, fallback: number): number {
@@ -38,6 +39,7 @@ export function portsFromEnv(): LocalPorts {
     mqttWs: port('MQTT_WS_PORT', 8083),
     iotData: port('IOT_DATA_PORT', 8090),
     ses: port('SES_PORT', 8091),
+    sqs: port('SQS_PORT', 8092),
   };
 }
 

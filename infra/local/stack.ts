@@ -7,6 +7,7 @@ import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import type { ThrottlePolicy } from '@argentum/functions/domain/auth/ports';
 import {
   type BucketDefinition,
   buckets,
@@ -27,6 +28,7 @@ import { devices } from './demo-data';
 import { startDynamoDb } from './dynamodb';
 import { close } from './http-util';
 import { startIotDataShim } from './iot-data-shim';
+import { localMailQueueUrl, startMailQueue } from './mail-queue';
 import { provisionTables, provisionUserPool } from './provision';
 import { startRuleRunner } from './rule-runner';
 import { seedDemoData } from './seed';
@@ -45,6 +47,8 @@ export interface LocalStackOptions {
   staticDir?: string;
   /** DynamoDB Local without files: faster, for tests and benchmarks whose data is thrown away. */
   ephemeral?: boolean;
+  /** Sign-in and reset-mail limits; production's when not given (tests use short locks). */
+  throttlePolicy?: ThrottlePolicy;
 }
 
 export interface LocalStack {
@@ -60,6 +64,8 @@ export interface LocalStack {
   ingestDrained(): Promise<void>;
   /** The platform table's stream as the Lambdas it feeds see it (the tree sweeper). */
   streams: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
+  /** Resolves when every mail job queued so far has been worked off. */
+  mailDrained(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -162,6 +168,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         telemetryStore: 'dynamodb',
         refreshTokenValidityDays: userPool.refreshTokenValidityDays,
         iotDataEndpointUrl: endpoint(ports.iotData),
+        mailQueueUrl: localMailQueueUrl(ports.sqs),
+        throttlePolicy: options.throttlePolicy,
+        // No CloudFront here: no request carries it, so the handlers count by the socket's address.
+        originSecret: randomBytes(24).toString('hex'),
       }),
       // The local stand-ins for the AWS services, and the credentials they accept.
       AWS_REGION: 'us-east-1',
@@ -172,6 +182,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_S3: endpoint(ports.s3),
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: endpoint(ports.cognito),
       AWS_ENDPOINT_URL_SES: endpoint(ports.ses),
+      AWS_ENDPOINT_URL_SQS: endpoint(ports.sqs),
       S3_FORCE_PATH_STYLE: 'true',
     };
     // The handlers run in this process, as each Lambda would, configured only by their environment.
@@ -206,6 +217,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const ruleRunner = startRuleRunner(broker);
     stops.push(() => ruleRunner.stop());
+    const mailJobs = await startMailQueue(ports.sqs);
+    stops.push(async () => {
+      await mailJobs.stop();
+      await close(mailJobs.server);
+    });
 
     // The sweeper is imported now that the environment it reads is set.
     const { handler: treeSweeper } = await import('@argentum/functions/lambda/tree-sweeper');
@@ -259,6 +275,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       seeded,
       ingestDrained: () => ruleRunner.drained(),
       streams,
+      mailDrained: () => mailJobs.drained(),
       stop: stopAll,
     };
   } catch (error) {

@@ -136,3 +136,17 @@ export const treeSweeps = {
   /** The sweeper stops a little before its timeout and reports the record, which is retried. */
   timeoutSeconds: 300,
 } as const;
+
+/**
+ * The queue of mail jobs (password-reset mail, sent off the request path) and its mailer: a job that
+ * fails `maxReceiveCount` times goes to the dead-letter queue.
+ */
+export const mailQueue = {
+  maxReceiveCount: 5,
+  batchSize: 10,
+  mailerTimeoutSeconds: 20,
+  /** AWS's guidance for Lambda event sources: at least six times the function timeout. */
+  visibilityTimeoutSeconds: 120,
+  /** A dead job is kept this long for a look and a redrive. */
+  deadLetterRetentionDays: 14,
+} as const;

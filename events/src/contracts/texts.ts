@@ -20,6 +20,18 @@ export const FORGOT_PASSWORD_NOT_SENT_TEXT = 'Please check your email or try aga
 export const PASSWORD_CHANGED_TEXT = 'Password Changed successfully.';
 export const PASSWORD_RESET_TEXT = 'Password changed successfully.';
 export const USERNAME_CHANGED_TEXT = 'Username Changed successfully.';
+/**
+ * Not in the specification (ours): the answer to a sign-in or reset-mail request refused because too
+ * many came for the account or from the address (429, with the same wait in Retry-After).
+ */
+export function tooManyAttemptsText(waitSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(waitSeconds));
+  const wait =
+    seconds < 60
+      ? `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`
+      : `${Math.ceil(seconds / 60)} ${Math.ceil(seconds / 60) === 1 ? 'minute' : 'minutes'}`;
+  return `Too many attempts. Please try again in ${wait}.`;
+}
 /** The change-password modal closes this long after a success; the reset screen redirects after this. */
 export const PASSWORD_MODAL_CLOSE_MS = 1500;
 export const RESET_REDIRECT_MS = 2000;

@@ -1,4 +1,4 @@
-import { UNEXPECTED_ERROR_TEXT } from '@argentum/events/contracts';
+import { tooManyAttemptsText, UNEXPECTED_ERROR_TEXT } from '@argentum/events/contracts';
 
 /**
  * Typed domain errors. Domain code throws these; the HTTP layer maps each kind to one status code
@@ -14,6 +14,7 @@ export type DomainErrorKind =
   | 'too-large'
   | 'unsupported-media-type'
   | 'not-available'
+  | 'too-many-requests'
   | 'upstream';
 
 export class DomainError extends Error {
@@ -46,3 +47,11 @@ export const conflict = (message: string) => new DomainError('conflict', message
  * like an expired token, so the front end tries its refresh and, when that is refused too, signs in.
  */
 export const sessionEnded = () => new DomainError('unauthenticated', SESSION_EXPIRED, { expired: true });
+/**
+ * Refused because too many attempts came for an account or from an address; `retryAfterSeconds` becomes
+ * the Retry-After header (http/error-mapper.ts), not part of the body.
+ */
+export const tooManyRequests = (retryAfterSeconds: number) => {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new DomainError('too-many-requests', tooManyAttemptsText(seconds), { retryAfterSeconds: seconds });
+};

@@ -1,7 +1,9 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
+import { config } from '../config';
 import { unauthenticated } from '../domain/errors';
+import { clientAddress } from './client-address';
 import { jsonResponse } from './error-mapper';
 import './validation-messages';
 import { parseCookies } from './cookies';
@@ -21,7 +23,7 @@ function routeHandler<Ports extends RoutePorts>(route: Route<z.ZodType, Ports>, 
         body: context.body,
         cookies: parseCookies(event.cookies),
         requestId: event.requestContext.requestId,
-        sourceIp: event.requestContext.http.sourceIp,
+        sourceIp: clientAddress(event, config.originSecret),
         bearerToken: /^Bearer (\S+)$/i.exec(event.headers.authorization ?? '')?.[1],
         ports,
       };

@@ -13,6 +13,7 @@ const statusOf: Record<DomainErrorKind, number> = {
   'too-large': 413,
   'unsupported-media-type': 415,
   'not-available': 501,
+  'too-many-requests': 429,
   upstream: 502,
 };
 
@@ -44,7 +45,13 @@ export function errorResponse(error: unknown, requestId: string): ApiResponse {
       status,
       reason: error.message,
     });
-    return jsonResponse(status, { message: error.message, ...error.details });
+    // The wait of a 429 goes into Retry-After (seconds), as HTTP clients expect it.
+    const { retryAfterSeconds, ...details } = error.details ?? {};
+    return jsonResponse(
+      status,
+      { message: error.message, ...details },
+      typeof retryAfterSeconds === 'number' ? { headers: { 'retry-after': String(retryAfterSeconds) } } : {},
+    );
   }
   log('error', 'unexpected failure', {
     requestId,

@@ -56,7 +56,10 @@ export interface RouteRequest<Body, User extends AuthUser | undefined, Ports> {
   user: User;
   cookies: Record<string, string>;
   requestId: string;
-  /** The client's address as API Gateway saw it. */
+  /**
+   * The client's address: the viewer's as CloudFront saw it when the request provably came through
+   * the distribution, API Gateway's `sourceIp` otherwise (http/client-address.ts).
+   */
   sourceIp: string;
   /** The Bearer token of the Authorization header, when there is one (verified only on protected routes). */
   bearerToken: string | undefined;

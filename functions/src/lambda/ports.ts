@@ -4,12 +4,15 @@
  */
 import { poolAccessTokens } from '../adapters/access-token';
 import { identity } from '../adapters/identity';
+import { sqsMailQueue } from '../adapters/job-queue';
 import { mail } from '../adapters/mail';
 import { assertConfigured, config } from '../config';
+import { defaultThrottlePolicy } from '../domain/auth/throttle';
 import type { Clock, Logger } from '../domain/ports';
 import { systemClock } from '../domain/ports';
 import { log } from '../http/log';
 import { dynamoAccountTokenStore } from '../stores/account-tokens';
+import { dynamoAttemptCounter } from '../stores/attempts';
 import { dynamoDevices } from '../stores/devices';
 import { s3FileStore } from '../stores/files';
 import { dynamoTreeStore } from '../stores/tree';
@@ -57,6 +60,18 @@ export const accountPorts = () => ({
   organizations,
   accessTokens: poolAccessTokens,
   cookies: { refreshTokenValidityDays: config.refreshTokenValidityDays, secure: config.cookieSecure },
+  attempts: dynamoAttemptCounter,
+  throttlePolicy: config.throttlePolicy ?? defaultThrottlePolicy,
+  mailJobs: sqsMailQueue,
+});
+
+/** What the mailer (lambda/mailer.ts) needs to work off mail jobs. */
+export const mailerPorts = () => ({
+  users,
+  tokens: dynamoAccountTokenStore,
+  mailer: mail,
+  clock,
+  settings: { appOrigin: config.appOrigin },
 });
 
 export const sweepPorts = () => ({

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { changeUserName } from '../domain/auth/account';
 import { type InvitationPorts, lookUpToken, registerInvitedUser } from '../domain/auth/invitations';
+import { requestResetMail } from '../domain/auth/mail-jobs';
 import {
   EMAIL_INVALID,
   EMAIL_REQUIRED,
@@ -12,7 +13,7 @@ import {
   USERNAME_CHANGED,
   USERNAME_EMPTY,
 } from '../domain/auth/messages';
-import { changePassword, requestPasswordReset, resetPassword } from '../domain/auth/passwords';
+import { changePassword, resetPassword } from '../domain/auth/passwords';
 import { refreshSession, signIn, signOut } from '../domain/auth/session';
 import type { RealtimeAuthPorts } from '../domain/realtime/authorizer';
 import {
@@ -42,15 +43,21 @@ export const authRoutes = [
     path: '/api/login',
     domain,
     access: 'public',
-    summary: 'Sign in with e-mail and password; sets the refresh cookie and returns an access token.',
+    summary:
+      'Sign in with e-mail and password; sets the refresh cookie and returns an access token. ' +
+      '429 with Retry-After after too many failures for the account or from the address.',
     request: body({
       user: body({
         email: z.string().trim().min(1, 'Please Enter email.').max(254).email('Please Enter valid email.'),
         password: z.string().min(1, 'Password can not empty').max(256),
       }),
     }),
-    handler: async ({ body: { user }, ports }) => {
-      const { session, refreshToken } = await signIn(ports, user.email, user.password);
+    handler: async ({ body: { user }, sourceIp, ports }) => {
+      const { session, refreshToken } = await signIn(ports, {
+        email: user.email,
+        password: user.password,
+        address: sourceIp,
+      });
       return { body: session, cookies: [refreshCookie(refreshToken, ports.cookies)] };
     },
   }),
@@ -87,7 +94,8 @@ export const authRoutes = [
     access: 'public',
     summary:
       'Registers an invited user (read-only, in the invited organizations) and consumes the invite token. ' +
-      'An e-mail that already has an account accepts the invitation with its current password.',
+      'An e-mail that already has an account accepts the invitation with its current password ' +
+      '(throttled like a sign-in: 429 with Retry-After).',
     request: body({
       user: body({
         userName: z.string().trim().min(1, USERNAME_EMPTY).max(64),
@@ -99,8 +107,8 @@ export const authRoutes = [
         token,
       }),
     }),
-    handler: async ({ body: { user }, ports }) => {
-      await registerInvitedUser(ports, user);
+    handler: async ({ body: { user }, sourceIp, ports }) => {
+      await registerInvitedUser(ports, { ...user, address: sourceIp });
       return { body: { message: REGISTERED } };
     },
   }),
@@ -122,10 +130,14 @@ export const authRoutes = [
     summary:
       "Changes the signed-in user's password; the old password is verified. Every other session of " +
       'the user ends; this one continues with the new session the answer carries (`accessToken`, ' +
-      '`user` and a new refresh cookie).',
+      '`user` and a new refresh cookie). The old-password check is throttled like a sign-in (429).',
     request: body({ oldpassword: password, password }),
-    handler: async ({ body, user, ports }) => {
-      const { session, refreshToken } = await changePassword(ports, user, body.oldpassword, body.password);
+    handler: async ({ body, user, sourceIp, ports }) => {
+      const { session, refreshToken } = await changePassword(ports, user, {
+        oldPassword: body.oldpassword,
+        newPassword: body.password,
+        address: sourceIp,
+      });
       return {
         body: { message: PASSWORD_CHANGED, ...session },
         cookies: [refreshCookie(refreshToken, ports.cookies)],
@@ -150,14 +162,15 @@ export const authRoutes = [
     domain,
     access: 'public',
     summary:
-      'Mails a single-use password reset link (valid 1 hour) to a platform user. Answers 200 whether or not the e-mail belongs to a user.',
+      'Mails a single-use password reset link (valid 1 hour) to a platform user. Answers 200 whether or not the e-mail belongs to a user ' +
+      '(the mail is sent off the request path); 429 with Retry-After after too many requests for the e-mail or from the address.',
     request: body({
       user: body({
         email: z.string().trim().min(1, EMAIL_REQUIRED).max(254).email(EMAIL_INVALID),
       }),
     }),
-    handler: async ({ body: { user }, ports }) => {
-      await requestPasswordReset(ports, user.email);
+    handler: async ({ body: { user }, sourceIp, ports }) => {
+      await requestResetMail(ports, { email: user.email, address: sourceIp });
       return { body: { message: RESET_MAIL_SENT } };
     },
   }),

@@ -11,10 +11,13 @@
  *   token      TOKEN#{sha256}      TOKEN                      -                             -
  *   reset      RESET#{email}       LATEST                     -                             -
  *   connection CONN#{userId}       CLIENT#{clientId}          -                             -
+ *   attempts   ATTEMPTS#{kind}#{sha256}  ATTEMPTS             -                             -
  *
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
  * `expiresAt`, when the broker drops it anyway); the authorizer may write only items under `CONN#`.
+ * Attempt counters (sign-in failures, reset-mail requests) are keyed by the SHA-256 of the counted
+ * e-mail or address, also with TTL `expiresAt`.
  */
 /** The partition-key prefix of connection items (the authorizer's IAM policy is limited to it). */
 export const connectionKeyPrefix = 'CONN#';
@@ -49,6 +52,10 @@ export const keys = {
   connection: (userId: string, clientId: string) => ({
     pk: `${connectionKeyPrefix}${userId}`,
     sk: `CLIENT#${clientId}`,
+  }),
+  attempts: (kind: string, subjectHash: string) => ({
+    pk: `ATTEMPTS#${kind}#${subjectHash}`,
+    sk: 'ATTEMPTS',
   }),
 } as const;
 

@@ -1,3 +1,5 @@
+import type { ThrottlePolicy } from '../../src/domain/auth/ports';
+
 /** What the test global setup (infra/test/support/global-setup.ts) provides to every test worker. */
 export interface ProvidedStack {
   url: string;
@@ -7,6 +9,8 @@ export interface ProvidedStack {
   mqttWsPort: number;
   deviceSecret: string;
   demoPassword: string;
+  /** The sign-in and reset-mail limits the local API runs with in this test run. */
+  throttlePolicy: ThrottlePolicy;
 }
 
 declare module 'vitest' {

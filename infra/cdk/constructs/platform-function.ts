@@ -4,7 +4,7 @@ import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { lambdaEnvironment } from '@argentum/functions/environment';
+import { lambdaEnvironment, type PlatformSettings } from '@argentum/functions/environment';
 import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
 import { lambdaBundling, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
@@ -38,9 +38,21 @@ export interface FileGrant {
   delete?: boolean;
 }
 
+/**
+ * Narrower than a whole-table grant: these DynamoDB actions only, on the platform table or one of its
+ * indexes, and (for item writes) only on items whose partition key starts with a prefix.
+ */
+export interface TableStatement {
+  actions: readonly string[];
+  index?: string;
+  partitionKeyPrefix?: string;
+}
+
 /** What a function may touch. Each entry becomes one narrowly scoped policy statement. */
 export interface FunctionAccess {
   platformTable?: 'read' | 'readWrite';
+  /** For functions that need less than `platformTable: 'read'`: exactly these statements. */
+  platformTableStatements?: readonly TableStatement[];
   telemetryTable?: 'read' | 'readWrite';
   /** Objects of the files bucket (floor plans, logos, uploads), by key prefix. */
   files?: readonly FileGrant[];
@@ -69,6 +81,10 @@ export interface PlatformFunctionProps {
   access: FunctionAccess;
   memorySize?: number;
   timeout?: Duration;
+  /** The mail job queue's URL, for a function that queues mail jobs (grant it SendMessage too). */
+  mailQueueUrl?: string;
+  /** For the API functions: the secret CloudFront's origin header carries (ORIGIN_SECRET). */
+  originSecret?: string;
 }
 
 const dynamoRead = [
@@ -143,7 +159,10 @@ export class PlatformFunction extends Construct {
       logGroup: this.logGroup,
       projectRoot: repoRoot,
       depsLockFilePath: lockFile,
-      environment: platformEnvironment(Stack.of(this), resources),
+      environment: platformEnvironment(Stack.of(this), resources, {
+        mailQueueUrl: props.mailQueueUrl,
+        originSecret: props.originSecret,
+      }),
       bundling: {
         format: lambdaBundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
         banner: lambdaBundling.banner.js,
@@ -202,6 +221,27 @@ export class PlatformFunction extends Construct {
           conditions: {
             'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${connectionKeyPrefix}*`] },
           },
+        }),
+      );
+    }
+
+    for (const statement of access.platformTableStatements ?? []) {
+      const tableArn = stack.formatArn({
+        service: 'dynamodb',
+        resource: 'table',
+        resourceName: resources.platformTableName,
+      });
+      this.allow(
+        new PolicyStatement({
+          actions: [...statement.actions],
+          resources: [statement.index ? `${tableArn}/index/${statement.index}` : tableArn],
+          ...(statement.partitionKeyPrefix
+            ? {
+                conditions: {
+                  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${statement.partitionKeyPrefix}*`] },
+                },
+              }
+            : {}),
         }),
       );
     }
@@ -301,8 +341,15 @@ export class PlatformFunction extends Construct {
   }
 }
 
-/** The environment every platform Lambda reads (functions/src/config.ts). */
-export function platformEnvironment(stack: Stack, resources: PlatformResources): Record<string, string> {
+/**
+ * The environment every platform Lambda reads (functions/src/config.ts), plus the settings only some
+ * functions get.
+ */
+export function platformEnvironment(
+  stack: Stack,
+  resources: PlatformResources,
+  only: Pick<PlatformSettings, 'mailQueueUrl' | 'originSecret'> = {},
+): Record<string, string> {
   return {
     ...lambdaEnvironment({
       platformTableName: resources.platformTableName,
@@ -320,6 +367,7 @@ export function platformEnvironment(stack: Stack, resources: PlatformResources):
       iotDataEndpointUrl: `https://${resources.iotDataEndpoint}`,
       // The realtime authorizer names the account in the IoT policies it returns.
       accountId: stack.account,
+      ...only,
     }),
     NODE_OPTIONS: lambdaNodeOptions,
   };

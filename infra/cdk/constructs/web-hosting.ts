@@ -20,7 +20,9 @@ import {
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '@argentum/functions/http/client-address';
 import { acknowledgeRule, acknowledgePolicyWildcardsAtSynth } from '../nag';
 
 export interface WebHostingProps {
@@ -34,6 +36,8 @@ export interface WebHostingProps {
   siteAssetPath?: string;
   /** Runtime settings the web app reads from /config.json (deploy-time values). */
   runtimeConfig: Record<string, string>;
+  /** The WAF web ACL (CloudFront scope, us-east-1) in front of the distribution. */
+  webAclArn: string;
 }
 
 /** Path prefixes the API serves; everything else is the single-page app. */
@@ -49,6 +53,17 @@ export const spaRewriteCode = `function handler(event) {
   if (lastSegment.indexOf('.') === -1) {
     request.uri = '/index.html';
   }
+  return request;
+}`;
+
+/**
+ * Viewer-request function of the API behaviors: the viewer's address, as CloudFront saw it, goes to
+ * the API in a header (replacing any the browser sent); the API believes it only together with the
+ * origin secret (functions/src/http/client-address.ts).
+ */
+export const viewerAddressCode = `function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
   return request;
 }`;
 
@@ -83,6 +98,8 @@ export class WebHosting extends Construct {
   readonly distribution: Distribution;
   readonly responseHeadersPolicy: ResponseHeadersPolicy;
   readonly deployment?: BucketDeployment;
+  /** The secret CloudFront sends the API with every request; the API Lambdas get it as ORIGIN_SECRET. */
+  readonly originSecret: Secret;
 
   constructor(scope: Construct, id: string, props: WebHostingProps) {
     super(scope, id);
@@ -146,8 +163,30 @@ export class WebHosting extends Construct {
       code: FunctionCode.fromInline(spaRewriteCode),
     });
 
+    // Tells the API a request came through this distribution, so it may believe the viewer address.
+    this.originSecret = new Secret(this, 'OriginSecret', {
+      description: `Argentum: the value of the ${ORIGIN_SECRET_HEADER} header CloudFront adds to API requests`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledgeRule(
+      this.originSecret,
+      'SMG4',
+      'The value is set in the distribution and in the API Lambdas on deploy; a rotation would leave them apart until the next deploy, and a wrong value only makes the API count requests by the edge address.',
+    );
+    const viewerAddress = new CloudFrontFunction(this, 'ViewerAddress', {
+      comment: 'Pass the viewer address to the API',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(viewerAddressCode),
+    });
+
     const apiBehavior: BehaviorOptions = {
-      origin: new HttpOrigin(props.apiDomainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),
+      origin: new HttpOrigin(props.apiDomainName, {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        // CloudFront replaces a header of this name that a viewer sent.
+        customHeaders: { [ORIGIN_SECRET_HEADER]: this.originSecret.secretValue.unsafeUnwrap() },
+      }),
+      functionAssociations: [{ function: viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
@@ -173,16 +212,12 @@ export class WebHosting extends Construct {
       enableLogging: true,
       logBucket: this.logsBucket,
       logFilePrefix: 'cloudfront/',
+      webAclId: props.webAclArn,
     });
     acknowledgeRule(
       this.distribution,
       'CFR1',
       'Facility staff and devices of customer organizations may be anywhere; there is no legal or business geo restriction to enforce.',
-    );
-    acknowledgeRule(
-      this.distribution,
-      'CFR2',
-      'A CloudFront web ACL must be created in us-east-1 and is billed per request; every API call is authorized per route and throttled at the API stage. Attach an organization-wide web ACL when one exists.',
     );
     acknowledgeRule(
       this.distribution,

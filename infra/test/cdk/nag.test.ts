@@ -44,8 +44,8 @@ describe.each(variants)('cdk-nag AwsSolutions: $name', ({ context, withSite }) =
     expect(report.success).toBe(true);
   });
 
-  it('leaves no AwsSolutions or CDK error annotations on either stack', () => {
-    for (const stack of [platform.stateful, platform.stateless]) {
+  it('leaves no AwsSolutions or CDK error annotations on any stack', () => {
+    for (const stack of [platform.edge, platform.stateful, platform.stateless]) {
       const annotations = Annotations.fromStack(stack);
       expect(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
       expect(annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
@@ -54,7 +54,7 @@ describe.each(variants)('cdk-nag AwsSolutions: $name', ({ context, withSite }) =
   });
 
   it('gives every acknowledgement a specific reason', () => {
-    const reasons = [platform.stateful, platform.stateless].flatMap((stack) =>
+    const reasons = [platform.edge, platform.stateful, platform.stateless].flatMap((stack) =>
       stack.node
         .findAll()
         .flatMap((construct) => construct.node.metadata)

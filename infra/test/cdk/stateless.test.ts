@@ -4,14 +4,16 @@ import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { type IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ENV } from '@argentum/functions/environment';
 import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
 import { telemetryRuleSql } from '../../cdk/constructs/realtime';
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
-import { telemetryBatching, treeSweeps } from '../../src/definitions';
-import { apiPathPatterns, spaRewriteCode } from '../../cdk/constructs/web-hosting';
+import { mailQueue, telemetryBatching, treeSweeps } from '../../src/definitions';
+import type { PlatformFunction } from '../../cdk/constructs/platform-function';
+import { apiPathPatterns, spaRewriteCode, viewerAddressCode } from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
 
 // CloudFront managed policy ids (documented, stable).
@@ -57,11 +59,12 @@ describe('Lambdas', () => {
     platform.stateless.ingest,
     platform.stateless.realtimeAuthorizer,
     platform.stateless.treeSweeper,
+    platform.stateless.mailJobs.mailer,
   ];
 
-  it('has one function per API domain, plus ingest, the realtime authorizer and the tree sweeper, with the house defaults', () => {
+  it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper and the mailer, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
-    expect(functionIds()).toHaveLength(apiDomains.length + 3);
+    expect(functionIds()).toHaveLength(apiDomains.length + 4);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -136,7 +139,7 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 3);
+    expect(bundles.length).toBe(apiDomains.length + 4);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
   });
 
@@ -166,7 +169,7 @@ describe('least privilege per domain', () => {
 
   it('grants each domain only the services it needs', () => {
     const expected: Record<ApiDomain, string[]> = {
-      auth: ['cognito-idp', 'dynamodb', 'iot', 'logs', 'ses', 'xray'],
+      auth: ['cognito-idp', 'dynamodb', 'iot', 'logs', 'sqs', 'xray'],
       users: ['cognito-idp', 'dynamodb', 'iot', 'logs', 's3', 'ses', 'xray'],
       // Deletes only commit; the tree sweeper removes the plans and memberships.
       tree: ['dynamodb', 'logs', 'xray'],
@@ -325,6 +328,130 @@ describe('least privilege per domain', () => {
     expect(policies).toContain('"ses:FromAddress":"no-reply@example.com"');
     expect(policies).not.toContain('"iot:*"');
     expect(policies).not.toContain('"dynamodb:*"');
+  });
+});
+
+describe('mail off the request path', () => {
+  /** Every statement granted to a role through its inline policies. */
+  function statementsOf(roleConstruct: IConstruct) {
+    const roleId = logicalId(roleConstruct);
+    return Object.values(template.findResources('AWS::IAM::Policy') as Resources)
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
+      .flatMap(
+        (policy) =>
+          (
+            policy.Properties.PolicyDocument as {
+              Statement: { Action: string | string[]; Resource: unknown; Condition?: unknown }[];
+            }
+          ).Statement,
+      );
+  }
+  const mailJobs = () => platform.stateless.mailJobs;
+
+  it('has a mail queue (encrypted, TLS only) with a dead-letter queue, worked by the mailer in batches', () => {
+    const queue = logicalId(mailJobs().queue);
+    const deadLetters = logicalId(mailJobs().deadLetters);
+    const resources = template.toJSON().Resources as Resources;
+    expect(resources[queue]?.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: mailQueue.visibilityTimeoutSeconds,
+      MessageRetentionPeriod: 3600,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [deadLetters, 'Arn'] },
+        maxReceiveCount: mailQueue.maxReceiveCount,
+      },
+    });
+    expect(resources[deadLetters]?.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: mailQueue.deadLetterRetentionDays * 86_400,
+    });
+    for (const id of [queue, deadLetters]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(mailJobs().mailer.function) },
+      EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+      BatchSize: mailQueue.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(resources[logicalId(mailJobs().mailer.function)]?.Properties.Timeout).toBe(
+      mailQueue.mailerTimeoutSeconds,
+    );
+  });
+
+  it('lets the mailer look users up by e-mail, write reset tokens and send from the sender, nothing more', () => {
+    const statements = statementsOf(mailJobs().mailer.role);
+    const granted = statements.flatMap((statement) => [statement.Action].flat()).sort();
+    expect(granted).toEqual(
+      [
+        'dynamodb:DeleteItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'ses:SendEmail',
+        'ses:SendRawEmail',
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
+      ].sort(),
+    );
+    const statementWith = (action: string) =>
+      JSON.stringify(statements.find((statement) => [statement.Action].flat().includes(action)));
+    expect(statementWith('dynamodb:Query')).toContain('ArgentumStateful-PlatformTableName');
+    expect(statementWith('dynamodb:Query')).toContain('/index/gsi1"');
+    // Reset tokens (a new one, and the one it supersedes marked used) and the pointer to the latest.
+    expect(statementWith('dynamodb:UpdateItem')).toContain(
+      '"Condition":{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["TOKEN#*"]}}',
+    );
+    expect(statementWith('dynamodb:DeleteItem')).toContain(
+      '"Condition":{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["RESET#*"]}}',
+    );
+    for (const statement of statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:PutItem')))
+      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["(TOKEN|RESET)#\*"\]/);
+    expect(statementWith('dynamodb:UpdateItem')).not.toContain('/index/');
+    expect(statementWith('ses:SendEmail')).toContain('"ses:FromAddress":"no-reply@example.com"');
+    expect(statementWith('sqs:ReceiveMessage')).toContain(logicalId(mailJobs().queue));
+  });
+
+  it('lets the auth Lambda only send to the mail queue, whose URL it is given, and no longer mail itself', () => {
+    const auth = platform.stateless.apiFunctions.auth;
+    const sqsStatements = statementsOf(auth.role).filter((statement) =>
+      [statement.Action].flat().some((action) => action.startsWith('sqs:')),
+    );
+    expect(sqsStatements).toHaveLength(1);
+    expect([sqsStatements[0]?.Action].flat().sort()).toEqual([
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+    expect(sqsStatements[0]?.Resource).toEqual({ 'Fn::GetAtt': [logicalId(mailJobs().queue), 'Arn'] });
+    expect(actionsOf(auth.role).some((action) => action.startsWith('ses:'))).toBe(false);
+    const variables = (
+      template.toJSON().Resources[logicalId(auth.function)].Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(variables[ENV.mailQueueUrl]).toEqual({ Ref: logicalId(mailJobs().queue) });
+    for (const domain of apiDomains.filter((d) => d !== 'auth')) {
+      expect(actionsOf(platform.stateless.apiFunctions[domain].role).some((a) => a.startsWith('sqs:'))).toBe(
+        false,
+      );
+    }
   });
 });
 
@@ -504,6 +631,7 @@ describe('web app on CloudFront', () => {
         DomainName: unknown;
         OriginAccessControlId?: unknown;
         S3OriginConfig?: unknown;
+        OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[];
       }[];
       DefaultCacheBehavior: Record<string, unknown>;
       CacheBehaviors: Record<string, unknown>[];
@@ -614,7 +742,64 @@ describe('web app on CloudFront', () => {
     expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
       expect.objectContaining({ EventType: 'viewer-request' }),
     ]);
-    for (const behavior of config.CacheBehaviors) expect(behavior.FunctionAssociations).toBeUndefined();
+    for (const behavior of config.CacheBehaviors)
+      expect(JSON.stringify(behavior.FunctionAssociations)).not.toContain(
+        logicalId(platform.stateless.node.findChild('Web').node.findChild('SpaRewrite')),
+      );
+  });
+
+  it('passes the viewer address to the API, believed only with the secret CloudFront adds', () => {
+    const passOn = new Function('event', `${viewerAddressCode}\nreturn handler(event);`) as (event: {
+      viewer: { ip: string };
+      request: { headers: Record<string, { value: string }> };
+    }) => { headers: Record<string, { value: string }> };
+    const forwarded = passOn({
+      viewer: { ip: '2001:db8::7' },
+      request: { headers: { 'x-viewer-address': { value: '198.51.100.1' }, accept: { value: '*/*' } } },
+    });
+    expect(forwarded.headers).toEqual({
+      'x-viewer-address': { value: '2001:db8::7' },
+      accept: { value: '*/*' },
+    });
+    const web = platform.stateless.web;
+    const functionId = logicalId(web.node.findChild('ViewerAddress'));
+    template.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionCode: viewerAddressCode,
+      FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
+    });
+    const config = distributionConfig();
+    for (const behavior of config.CacheBehaviors) {
+      expect(behavior.FunctionAssociations).toEqual([
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+      ]);
+    }
+    // The origin header and every API function's ORIGIN_SECRET are the same generated secret.
+    const secretId = logicalId(web.originSecret);
+    const secretReference = (value: unknown) => {
+      const flat = JSON.stringify(value);
+      return flat.includes('{{resolve:secretsmanager:') && flat.includes(`"Ref":"${secretId}"`);
+    };
+    const apiOrigin = config.Origins.find((origin) =>
+      JSON.stringify(origin.DomainName).includes('execute-api'),
+    );
+    expect(apiOrigin?.OriginCustomHeaders?.map((header) => header.HeaderName)).toEqual(['x-origin-verify']);
+    expect(secretReference(apiOrigin?.OriginCustomHeaders?.[0]?.HeaderValue)).toBe(true);
+    const variablesOf = (fn: PlatformFunction) =>
+      (
+        (template.toJSON() as { Resources: Resources }).Resources[logicalId(fn.function)]?.Properties
+          .Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+    for (const domain of apiDomains)
+      expect(secretReference(variablesOf(platform.stateless.apiFunctions[domain])[ENV.originSecret])).toBe(
+        true,
+      );
+    for (const fn of [
+      platform.stateless.ingest,
+      platform.stateless.realtimeAuthorizer,
+      platform.stateless.treeSweeper,
+      platform.stateless.mailJobs.mailer,
+    ])
+      expect(variablesOf(fn)[ENV.originSecret]).toBeUndefined();
   });
 
   it('deploys the built app and its runtime config, then invalidates the distribution', () => {

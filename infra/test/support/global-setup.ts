@@ -4,7 +4,25 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '../../local/stack';
 import { DEFAULT_DEMO_PASSWORD } from '../../local/demo-data';
+import type { ThrottlePolicy } from '@argentum/functions/domain/auth/ports';
 import '../../../functions/test/support/provided';
+
+/**
+ * The limits of the test run: production's counts per account, with locks of a second or two so the
+ * tests can wait them out. Every test calls from 127.0.0.1, so the per-address limits are high enough
+ * that the whole run cannot reach them (the per-address limiter is tested on its own, with its own
+ * policy, in functions/test/throttle.test.ts).
+ */
+const throttlePolicy: ThrottlePolicy = {
+  signIn: {
+    account: { maxAttempts: 5, windowSeconds: 60, lockSeconds: 1, maxLockSeconds: 4 },
+    address: { maxAttempts: 1000, windowSeconds: 60, lockSeconds: 1, maxLockSeconds: 4 },
+  },
+  resetMail: {
+    account: { maxAttempts: 3, windowSeconds: 60, lockSeconds: 1, maxLockSeconds: 4 },
+    address: { maxAttempts: 1000, windowSeconds: 60, lockSeconds: 1, maxLockSeconds: 4 },
+  },
+};
 
 /** One local stack (every emulator, on free ports, in a throw-away folder) for the whole test run. */
 export default async function setup(project: TestProject) {
@@ -12,12 +30,13 @@ export default async function setup(project: TestProject) {
   process.env.LOG_LEVEL ??= 'warn';
   const stack = await startLocalStack({
     dataDir,
-    ports: { app: 0, dynamodb: 0, s3: 0, cognito: 0, mqtt: 0, mqttWs: 0, iotData: 0, ses: 0 },
+    ports: { app: 0, dynamodb: 0, s3: 0, cognito: 0, mqtt: 0, mqttWs: 0, iotData: 0, ses: 0, sqs: 0 },
     seed: true,
     demoPassword: DEFAULT_DEMO_PASSWORD,
     historyDays: 1,
     simulator: false,
     ephemeral: true,
+    throttlePolicy,
   });
   project.provide('stack', {
     url: `http://127.0.0.1:${stack.ports.app}`,
@@ -27,6 +46,7 @@ export default async function setup(project: TestProject) {
     mqttWsPort: stack.ports.mqttWs,
     deviceSecret: stack.deviceSecret,
     demoPassword: DEFAULT_DEMO_PASSWORD,
+    throttlePolicy,
   });
   return async () => {
     await stack.stop();

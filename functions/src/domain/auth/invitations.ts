@@ -14,6 +14,7 @@ import {
 } from './messages';
 import { assertAcceptablePassword, withPasswordPolicy } from './password-policy';
 import type { AccountPorts, AccountTokenRecord } from './ports';
+import { throttledPasswordVerify } from './throttle';
 import { epochSeconds, hashToken, INVITE_VALIDITY_SECONDS, newToken } from './tokens';
 
 export const ORGANIZATION_NOT_FOUND = 'Organization not found.';
@@ -111,6 +112,8 @@ export interface Registration {
   userName: string;
   email: string;
   password: string;
+  /** The client's address: an existing account's password check is throttled like a sign-in. */
+  address: string;
 }
 
 /**
@@ -137,7 +140,7 @@ export async function registerInvitedUser(deps: InvitationPorts, input: Registra
   if (!claimed) throw linkExpired();
   try {
     return existing
-      ? await joinOrganizations(deps, existing, input.password, claimed.orgIds, now)
+      ? await joinOrganizations(deps, existing, input, claimed.orgIds, now)
       : await createAccount(deps, email, input.userName, input.password, claimed.orgIds, now);
   } catch (error) {
     await deps.tokens.release(tokenHash, claimId);
@@ -183,13 +186,14 @@ async function createAccount(
 async function joinOrganizations(
   deps: InvitationPorts,
   existing: UserRecord,
-  password: string,
+  { password, address }: Pick<Registration, 'password' | 'address'>,
   orgIds: string[],
   now: Date,
 ): Promise<UserRecord> {
-  if (!(await deps.identity.verifyPassword(existing.email, password))) {
-    throw validationError(EXISTING_ACCOUNT_PASSWORD_WRONG);
-  }
+  const right = await throttledPasswordVerify(deps, { email: existing.email, address }, () =>
+    deps.identity.verifyPassword(existing.email, password),
+  );
+  if (!right) throw validationError(EXISTING_ACCOUNT_PASSWORD_WRONG);
   // The e-mail index is eventually consistent: decide on the record itself. Roles the user already
   // has in an organization stay as they are.
   const joined = await updateUser(deps.users, existing.userId, (current) =>

@@ -6,7 +6,8 @@ import { passwordResetMail } from './mail-templates';
 import { OLD_PASSWORD_WRONG, PASSWORDS_DONT_MATCH, RESET_LINK_EXPIRED } from './messages';
 import { assertAcceptablePassword, withPasswordPolicy } from './password-policy';
 import type { AccountPorts } from './ports';
-import { endAllSessions, type StartedSession, signIn } from './session';
+import { endAllSessions, type StartedSession, startSession } from './session';
+import { throttledPasswordVerify } from './throttle';
 import { epochSeconds, hashToken, newToken, RESET_VALIDITY_SECONDS } from './tokens';
 
 /**
@@ -68,18 +69,20 @@ export async function resetPassword(
 /**
  * The signed-in user changes their password; the old one is verified against the identity store.
  * Every other session of the user ends; this one goes on with a fresh session (new tokens), begun
- * after the others ended.
+ * after the others ended. The old-password check is throttled like a sign-in from `address`.
  */
 export async function changePassword(
   deps: AccountPorts,
   user: AuthUser,
-  oldPassword: string,
-  newPassword: string,
+  passwords: { oldPassword: string; newPassword: string; address: string },
 ): Promise<StartedSession> {
-  if (!(await deps.identity.verifyPassword(user.email, oldPassword)))
-    throw validationError(OLD_PASSWORD_WRONG);
+  const { oldPassword, newPassword, address } = passwords;
+  const right = await throttledPasswordVerify(deps, { email: user.email, address }, () =>
+    deps.identity.verifyPassword(user.email, oldPassword),
+  );
+  if (!right) throw validationError(OLD_PASSWORD_WRONG);
   await assertAcceptablePassword(deps, newPassword);
   await withPasswordPolicy(() => deps.identity.setPassword(user.email, newPassword));
   await endAllSessions(deps, user.userId);
-  return signIn(deps, user.email, newPassword);
+  return startSession(deps, user.email, newPassword);
 }

@@ -102,7 +102,7 @@ export interface AccountSettings {
 }
 
 /** What the accounts use cases need; the auth Lambda (lambda/api-auth.ts) wires them. */
-export interface AccountPorts {
+export interface AccountPorts extends ThrottlePorts {
   users: UserStore;
   identity: Identity;
   mailer: Mailer;
@@ -111,4 +111,78 @@ export interface AccountPorts {
   settings: AccountSettings;
   /** Stops delivery of organizations' real-time messages to a user's open connections. */
   realtime: { revoke(userId: string, orgIds: readonly string[]): Promise<void> };
+  /** Mail that must not be sent on the request path (password resets) goes here, to the mailer. */
+  mailJobs: JobQueue<MailJob>;
+}
+
+/** One counted key of the throttle (throttle.ts): an account or an address, for one kind of request. */
+export interface AttemptKey {
+  /** What is counted and by what: `sign-in:account`, `sign-in:address`, `reset-mail:account`, ... */
+  kind: string;
+  /** The account's normalized e-mail or the client address. */
+  subject: string;
+}
+
+/** The open window of a key. */
+export interface AttemptWindow {
+  count: number;
+  /** When the last counted attempt was made. */
+  lastAt: Date;
+  /** When the window closes and the count is forgotten. */
+  closesAt: Date;
+}
+
+/** Atomic attempt counters that forget by themselves (the DynamoDB adapter is stores/attempts.ts). */
+export interface AttemptCounter {
+  /** The key's window at `now`, or undefined when none is open. */
+  read(key: AttemptKey, now: Date): Promise<AttemptWindow | undefined>;
+  /**
+   * Counts one attempt atomically (concurrent attempts are all counted); when no window is open at
+   * `now`, a new one opens that closes at `closesAt`. Answers the window before and after this one.
+   */
+  add(
+    key: AttemptKey,
+    now: Date,
+    closesAt: Date,
+  ): Promise<{ before: AttemptWindow | undefined; after: AttemptWindow }>;
+  /** Keeps the window open at least until `until`. */
+  keepOpenUntil(key: AttemptKey, until: Date): Promise<void>;
+  /** Forgets the key's count. */
+  clear(key: AttemptKey): Promise<void>;
+}
+
+/** How many attempts a key may have, and how long it is locked after that. */
+export interface Limit {
+  maxAttempts: number;
+  windowSeconds: number;
+  lockSeconds: number;
+  maxLockSeconds: number;
+}
+
+/** The limits per kind of request, per account and per client address. */
+export interface ThrottlePolicy {
+  /** Failed sign-ins (wrong password, unknown e-mail); also the password checks of other calls. */
+  signIn: { account: Limit; address: Limit };
+  /** Password-reset mail requests: every request counts, it sends mail. */
+  resetMail: { account: Limit; address: Limit };
+}
+
+/** What the throttled use cases need: the counters, the limits and the time. */
+export interface ThrottlePorts {
+  attempts: AttemptCounter;
+  throttlePolicy: ThrottlePolicy;
+  clock: Clock;
+}
+
+/** A mail job names only what the mailer needs to look the account up; nothing secret. */
+export interface PasswordResetJob {
+  kind: 'password-reset';
+  email: string;
+}
+
+export type MailJob = PasswordResetJob;
+
+/** A queue of jobs worked off the request path (SQS in AWS; the adapter is adapters/job-queue.ts). */
+export interface JobQueue<Job> {
+  send(job: Job): Promise<void>;
 }

@@ -2,7 +2,8 @@ import { memberOrgIds } from '@argentum/events/contracts';
 import { SESSION_EXPIRED, unauthenticated } from '../errors';
 import { updateUser, nextVersionOf } from '../users/update';
 import { normalizeEmail, sessionOpen, type SessionUser, toSessionUser, type UserRecord } from '../users/user';
-import type { AccountPorts } from './ports';
+import type { AccountPorts, ThrottlePorts } from './ports';
+import { throttledPasswordCheck } from './throttle';
 import { epochSeconds } from './tokens';
 
 export const SIGN_IN_FAILED = 'The password and/or email entered is incorrect. Please try again';
@@ -36,8 +37,25 @@ export async function waitPastSessionEnd(deps: Pick<AccountPorts, 'clock'>, user
 /** Allowance for the identity store's clock running behind ours. */
 const SESSION_CLOCK_MARGIN_MS = 250;
 
-/** Signs a user in; the refresh token is for an httpOnly cookie only, never for the body. */
-export async function signIn(deps: SessionPorts, email: string, password: string): Promise<StartedSession> {
+/**
+ * Signs a user in from a client address; the refresh token is for an httpOnly cookie only, never for
+ * the body. Throttled (throttle.ts): refused with 429 while the account or the address is locked, and
+ * a wrong password counts against both.
+ */
+export async function signIn(
+  deps: SessionPorts & ThrottlePorts,
+  credentials: { email: string; password: string; address: string },
+): Promise<StartedSession> {
+  const { email, password, address } = credentials;
+  return throttledPasswordCheck(deps, { email, address }, () => startSession(deps, email, password));
+}
+
+/** Starts a session with credentials; not throttled: for callers that have checked the password already. */
+export async function startSession(
+  deps: SessionPorts,
+  email: string,
+  password: string,
+): Promise<StartedSession> {
   const normalized = normalizeEmail(email);
   const known = await deps.users.findByEmail(normalized);
   if (known) await waitPastSessionEnd(deps, await deps.users.get(known.userId));

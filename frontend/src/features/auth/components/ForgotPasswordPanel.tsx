@@ -27,12 +27,15 @@ export function ForgotPasswordPanel({ onBack }: { onBack: () => void }) {
     forgot.mutate(email);
   }
 
+  // Too many requests (429) says so, with its wait; any other answer is the documented text.
   const failure =
-    forgot.error instanceof ApiError && forgot.error.status !== 0
-      ? FORGOT_PASSWORD_NOT_SENT_TEXT
-      : forgot.error
-        ? SOMETHING_WENT_WRONG_TEXT
-        : null;
+    forgot.error instanceof ApiError && forgot.error.status === 429
+      ? forgot.error.message
+      : forgot.error instanceof ApiError && forgot.error.status !== 0
+        ? FORGOT_PASSWORD_NOT_SENT_TEXT
+        : forgot.error
+          ? SOMETHING_WENT_WRONG_TEXT
+          : null;
 
   return (
     <form noValidate onSubmit={handleSubmit} aria-labelledby="forgot-heading">

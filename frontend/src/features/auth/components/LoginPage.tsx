@@ -18,7 +18,14 @@ export function LoginPage() {
   const [forgotOpen, setForgotOpen] = useState(false);
 
   const emailError = submitted ? validateEmail(email) : null;
-  const loginFailed = loginMutation.error instanceof ApiError && loginMutation.error.isClientError;
+  const loginError = loginMutation.error;
+  // Too many attempts (429) says so, with its wait; any other refusal is the documented text.
+  const loginFailed =
+    loginError instanceof ApiError && loginError.isClientError
+      ? loginError.status === 429
+        ? loginError.message
+        : LOGIN_FAILED_TEXT
+      : null;
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -51,7 +58,7 @@ export function LoginPage() {
 
               {loginFailed && (
                 <Alert variation="error" role="alert">
-                  {LOGIN_FAILED_TEXT}
+                  {loginFailed}
                 </Alert>
               )}
 
