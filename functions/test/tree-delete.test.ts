@@ -10,7 +10,7 @@ import { config } from '../src/config';
 import type { NodeRef } from '../src/domain/tree/ports';
 import { sweepDeleted } from '../src/domain/tree/sweep';
 import type { BuildingView, FloorView, OrganizationView } from '../src/domain/tree/tree';
-import { sweepPorts } from '../src/lambda/ports';
+import { sweepPorts } from '../src/lambda/wiring/sweep';
 import { handler as treeSweeper, STOP_BEFORE_TIMEOUT_MS } from '../src/lambda/tree-sweeper';
 import { deviceItem, getDevice } from '../src/stores/devices';
 import { floorPlanKey } from '../src/domain/files/keys';

@@ -1,5 +1,5 @@
 import { createApiHandler } from '../http/api-handler';
 import { devicesRoutes } from '../routes/devices.routes';
-import { users } from './ports';
+import { users } from './wiring/core';
 
 export const handler = createApiHandler(devicesRoutes, { users });

@@ -1,5 +1,5 @@
 import { createApiHandler } from '../http/api-handler';
 import { integrationsRoutes } from '../routes/integrations.routes';
-import { users } from './ports';
+import { users } from './wiring/core';
 
 export const handler = createApiHandler(integrationsRoutes, { users });

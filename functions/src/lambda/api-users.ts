@@ -1,5 +1,6 @@
 import { createApiHandler } from '../http/api-handler';
 import { usersRoutes } from '../routes/users.routes';
-import { accountPorts, files } from './ports';
+import { accountPorts } from './wiring/accounts';
+import { files } from './wiring/files';
 
 export const handler = createApiHandler(usersRoutes, { ...accountPorts(), files });

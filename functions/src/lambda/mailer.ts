@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { decodeMailJob, runMailJob } from '../domain/auth/mail-jobs';
 import { log } from '../http/log';
-import { mailerPorts } from './ports';
+import { mailerPorts } from './wiring/accounts';
 
 const ports = mailerPorts();
 

@@ -1,7 +1,8 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { finishDelete } from '../domain/tree/sweep';
 import { nodeFromStreamImage } from '../stores/tree';
-import { logger, sweepPorts } from './ports';
+import { logger } from './wiring/core';
+import { sweepPorts } from './wiring/sweep';
 
 /**
  * The sweeper: the platform table's stream hands it every organization, building and floor written

@@ -1,0 +1,47 @@
+/** Accounts: identity, mail, invite and reset tokens, throttling. */
+import { poolAccessTokens } from '../../adapters/access-token';
+import { identity } from '../../adapters/identity';
+import { sqsMailQueue } from '../../adapters/job-queue';
+import { mail } from '../../adapters/mail';
+import { config } from '../../config';
+import { defaultThrottlePolicy } from '../../domain/auth/throttle';
+import { dynamoAccountTokenStore } from '../../stores/account-tokens';
+import { dynamoAttemptCounter } from '../../stores/attempts';
+import { dynamoTreeStore } from '../../stores/tree';
+import { clock, users } from './core';
+import { realtimeRevocation } from './realtime';
+
+/** The names of organizations that exist (deleted ones are left out). */
+export const organizations = {
+  async namesOf(orgIds: readonly string[]) {
+    const { trees } = await dynamoTreeStore.readOrganizationTrees(orgIds);
+    return new Map(trees.map((t) => [t.org.orgId, t.org.orgName]));
+  },
+};
+
+export const accountPorts = () => ({
+  users,
+  identity,
+  mailer: mail,
+  tokens: dynamoAccountTokenStore,
+  clock,
+  settings: { appOrigin: config.appOrigin },
+  realtime: realtimeRevocation,
+  organizations,
+  accessTokens: poolAccessTokens,
+  cookies: { refreshTokenValidityDays: config.refreshTokenValidityDays, secure: config.cookieSecure },
+  attempts: dynamoAttemptCounter,
+  throttlePolicy: config.throttlePolicy ?? defaultThrottlePolicy,
+  mailJobs: sqsMailQueue,
+});
+
+/** What the mailer (lambda/mailer.ts) needs to work off mail jobs. */
+export const mailerPorts = () => ({
+  users,
+  tokens: dynamoAccountTokenStore,
+  mailer: mail,
+  clock,
+  settings: { appOrigin: config.appOrigin },
+});
+
+export { identity };
