@@ -7,7 +7,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['frontend/src/**/*.test.ts', 'events/test/**/*.test.ts'],
+          // Pure tests: no local stack, no network.
+          include: [
+            'frontend/src/**/*.test.ts',
+            'events/test/**/*.test.ts',
+            'functions/test/unit/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },
@@ -29,6 +34,7 @@ export default defineConfig({
             'infra/test/local/**/*.test.ts',
             'frontend/e2e/**/*.test.ts',
           ],
+          exclude: ['functions/test/unit/**'],
           environment: 'node',
           globalSetup: ['infra/test/support/global-setup.ts'],
           // The files share that stack and its demo users (a sign-out ends all of a user's sessions):
