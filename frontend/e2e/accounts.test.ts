@@ -4,8 +4,15 @@ import { createRequire } from 'node:module';
 import { decodeJwt, importJWK, type JWK, SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readMailbox } from '../../infra/local/ses-capture';
-import { call, createUser, signIn as apiSignIn, stack } from '../../functions/test/support/api';
+import {
+  call,
+  createUser,
+  linkIn,
+  signIn as apiSignIn,
+  signInAs,
+  stack,
+  waitForMail,
+} from '../../functions/test/support/api';
 import { launchBrowser, open, screenshot, signIn } from './browser';
 
 let browser: Browser;
@@ -25,16 +32,9 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page; errors:
   return { context, page, errors };
 }
 
-/** The link in the newest captured mail to this address. */
-async function mailedLink(email: string, route: 'register' | 'forgetPassword'): Promise<string> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const mail = readMailbox(stack.mailDir).find((m) => m.to.includes(email));
-    const link = new RegExp(`\\S+/${route}/[A-Za-z0-9_-]+`).exec(mail?.text ?? '')?.[0];
-    if (link) return link;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`No ${route} mail to ${email}`);
-}
+/** The account link of the newest mail to this address, waiting for it. */
+const mailedLink = async (email: string, route: 'register' | 'forgetPassword') =>
+  linkIn(await waitForMail(email), route).url;
 
 async function openAccountMenuItem(page: Page, item: 'Change Username' | 'Change Password' | 'Log out') {
   await page.getByRole('button', { name: /Account menu/ }).click();
@@ -70,7 +70,7 @@ async function swapTokenOnce(page: Page, path: string, token: string) {
 describe('accounts in the browser', () => {
   it('invite -> mail -> register -> sign in: the new user sees only the invited organization', async () => {
     const email = `invitee-${randomUUID().slice(0, 8)}@example.com`;
-    const { accessToken } = await apiSignIn('admin@example.com');
+    const { accessToken } = await signInAs(await createUser(2, ['org-demo']));
     const sent = await call(
       '/api/dashboard/sendInviteUserEmail',
       { email, organizationId: ['org-demo'], organizationName: ['Demo Org'] },
@@ -216,9 +216,12 @@ describe('accounts in the browser', () => {
       '/api/dashboard/getUsersOrganisations',
       await expiredAccessTokenOf(user.email, user.password),
     );
+    // The refresh at load, without a cookie, is refused; it is not the one under test.
+    const atLoad = page.waitForResponse((response) => response.url().endsWith('/api/refreshToken'));
     await open(page, `${stack.url}/login`);
+    expect((await atLoad).status()).toBe(401);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    refreshes.length = 0; // the refresh at load, without a cookie, is not the one under test
+    refreshes.length = 0;
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -226,10 +229,10 @@ describe('accounts in the browser', () => {
     expect(refreshes).toEqual([200]);
 
     // Revoke the browser's refresh token (as a sign-out elsewhere would), then expire the access token.
-    const cookie = (await context.cookies()).find((c) => c.name === 'refreshToken');
-    expect(cookie).toBeDefined();
-    const revoked = await call('/api/userLogout', {}, { cookie: `refreshToken=${cookie?.value}` });
-    expect(revoked.status).toBe(200);
+    const cookies = (await context.cookies()).filter((c) => c.name === 'refreshToken');
+    expect(cookies).toEqual([expect.objectContaining({ httpOnly: true, path: '/api' })]);
+    const revoked = await call('/api/userLogout', {}, { cookie: `refreshToken=${cookies[0]?.value}` });
+    expect(revoked).toMatchObject({ status: 200, body: { message: 'Signed out.' } });
     await swapTokenOnce(page, '/api/changeUsername', await expiredAccessTokenOf(user.email, user.password));
     await openAccountMenuItem(page, 'Change Username');
     await page.getByRole('dialog', { name: 'Change Username' }).getByLabel('User name').fill('Never Saved');
@@ -237,8 +240,7 @@ describe('accounts in the browser', () => {
     await page.waitForURL(/\/login$/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     // The refused refresh, then (the page reloads on /login) the load-time attempt, refused too.
-    expect(refreshes.slice(0, 2)).toEqual([200, 401]);
-    expect(refreshes.slice(2).every((status) => status === 401)).toBe(true);
+    await expect.poll(() => refreshes).toEqual([200, 401, 401]);
     await screenshot(page, 'accounts-session-expired');
     expect(errors).toEqual([]);
     await context.close();

@@ -58,6 +58,8 @@ function pngLogo(commentBytes = 0): Buffer {
 async function findUserRow(dialog: Locator, email: string): Promise<Locator> {
   const row = dialog.getByRole('row').filter({ hasText: email });
   const next = dialog.getByRole('button', { name: /next page/i });
+  // The header row, then at least one user: the list has loaded.
+  await dialog.getByRole('row').nth(1).waitFor();
   for (let page = 0; page < 50; page++) {
     if ((await row.count()) > 0) return row;
     if ((await next.count()) === 0 || (await next.isDisabled())) break;
@@ -73,12 +75,13 @@ describe('Platform Settings in the browser', () => {
     const name = `Pat ${randomUUID().slice(0, 6)}`;
     const target = await createUser(1, ['org-demo'], name);
     const targetSession = await apiSignIn(target.email, target.password);
+    const admin = await createUser(2, ['org-demo'], 'Ada Admin');
 
     const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await signIn(page, stack.url, 'admin@example.com', stack.demoPassword);
+    await signIn(page, stack.url, admin.email, admin.password);
 
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Platform Settings' });
@@ -152,7 +155,7 @@ describe('Platform Settings in the browser', () => {
       {},
       { token: targetSession.accessToken },
     );
-    expect(refused.status).toBe(401);
+    expect(refused).toMatchObject({ status: 401, body: { message: 'User is unAuthorized' } });
 
     // Upload Logo: organization first, then a dropped image.
     await settings.getByRole('tab', { name: 'Upload Logo' }).click();
@@ -249,9 +252,10 @@ describe('Platform Settings in the browser', () => {
   });
 
   it('shows no Settings gear to a role-1 user', async () => {
+    const editor = await createUser(1, ['org-demo']);
     const context = await browser.newContext();
     const page = await context.newPage();
-    await signIn(page, stack.url, 'editor@example.com', stack.demoPassword);
+    await signIn(page, stack.url, editor.email, editor.password);
     await page.getByRole('button', { name: 'Demo Org' }).waitFor();
     expect(await page.getByRole('button', { name: 'Settings' }).count()).toBe(0);
     await screenshot(page, 'home-editor-no-settings');

@@ -1,10 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import '../../functions/test/support/provided';
+import { createUser, stack } from '../../functions/test/support/api';
 import { launchBrowser, open, reload, screenshot, signIn } from './browser';
 
-const stack = inject('stack');
 let browser: Browser;
 
 beforeAll(async () => {
@@ -16,6 +14,8 @@ afterAll(async () => {
 
 describe('session in the browser', () => {
   it('signs the admin in, shows the tree, survives a reload through the refresh cookie, and signs out', async () => {
+    // Signing out ends every session of the user: an admin of this test's own.
+    const admin = await createUser(2, ['org-demo'], 'Adam Admin');
     const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -26,7 +26,7 @@ describe('session in the browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await screenshot(page, 'login');
 
-    await page.getByLabel('Email').fill('admin@example.com');
+    await page.getByLabel('Email').fill(admin.email);
     await page.getByLabel('Password', { exact: true }).fill('Wrong-Passw0rd!');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect
@@ -39,13 +39,13 @@ describe('session in the browser', () => {
       .toBe(1);
     await screenshot(page, 'login-failed');
 
-    await signIn(page, stack.url, 'admin@example.com', stack.demoPassword);
+    await signIn(page, stack.url, admin.email, admin.password);
     await page.getByText('Welcome to Argentum. Select an organization from the sidebar to start.').waitFor();
     await page.getByRole('button', { name: 'Demo Org' }).waitFor();
     const building = page.getByRole('button', { name: 'Headquarters' });
     expect(await building.getAttribute('aria-expanded')).toBe('false');
     await building.click();
-    expect(await building.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => building.getAttribute('aria-expanded')).toBe('true');
     await page.getByRole('link', { name: 'Ground Floor' }).waitFor();
     expect(await page.getByRole('button', { name: 'Other Org' }).count()).toBe(0);
     await screenshot(page, 'home-admin');
@@ -74,16 +74,17 @@ describe('session in the browser', () => {
   });
 
   it('shows a read-only user only their own organizations', async () => {
-    for (const [email, visible, hidden] of [
-      ['viewer@example.com', 'Demo Org', 'Other Org'],
-      ['other@example.com', 'Other Org', 'Demo Org'],
+    for (const [name, orgId, visible, hidden] of [
+      ['viewer', 'org-demo', 'Demo Org', 'Other Org'],
+      ['other', 'org-other', 'Other Org', 'Demo Org'],
     ] as const) {
+      const user = await createUser(0, [orgId]);
       const context = await browser.newContext();
       const page = await context.newPage();
-      await signIn(page, stack.url, email, stack.demoPassword);
+      await signIn(page, stack.url, user.email, user.password);
       await page.getByRole('button', { name: visible }).waitFor();
       expect(await page.getByRole('button', { name: hidden }).count()).toBe(0);
-      await screenshot(page, `home-${email.split('@')[0]}`);
+      await screenshot(page, `home-${name}`);
       await context.close();
     }
   });

@@ -172,18 +172,21 @@ describe('editing the organization tree in the browser', () => {
       { orgName: 'Viewer Org' },
       { token: adminToken },
     );
+    expect(created.status).toBe(201);
     const orgID = created.body.organization._id;
     const building = await call<{ building: { _id: string } }>(
       '/api/dashboard/createOrUpdateOrgBuild',
       { orgID, buildName: 'Viewer Building' },
       { token: adminToken },
     );
+    expect(building.status).toBe(201);
     const buildID = building.body.building._id;
     const floor = await call<{ floor: { _id: string } }>(
       '/api/dashboard/createOrUpdateFloor',
       { buildID, floorName: 'Viewer Floor' },
       { token: adminToken },
     );
+    expect(floor.status).toBe(201);
     const floorID = floor.body.floor._id;
 
     for (const role of [0, 1] as const) {

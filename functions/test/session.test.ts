@@ -3,38 +3,43 @@ import { describe, expect, it } from 'vitest';
 import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import { keys } from '../src/stores/keys';
-import { call, createUser, refreshCookieOf, signIn, stack, users } from './support/api';
+import { call, createUser, refreshCookieOf, signIn, users } from './support/api';
 
 const SIGN_IN_FAILED = 'The password and/or email entered is incorrect. Please try again';
 const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 
 describe('sign-in', () => {
   it('returns an access token and the user, and puts the refresh token only in an httpOnly cookie', async () => {
+    const user = await createUser(2, ['org-demo'], 'Adam Admin');
     const result = await call<Record<string, unknown>>('/api/login', {
-      user: { email: '  Admin@Example.COM ', password: stack.demoPassword },
+      user: { email: `  ${user.email.toUpperCase()} `, password: user.password },
     });
     expect(result.status).toBe(200);
-    expect(result.body.accessToken).toEqual(expect.any(String));
+    expect(result.body.accessToken).toEqual(expect.stringMatching(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/));
     expect(result.body).not.toHaveProperty('refreshToken');
     expect(result.body.user).toMatchObject({
-      email: 'admin@example.com',
+      id: user.userId,
+      email: user.email,
       roles: 2,
       org: ['org-demo'],
       userName: 'Adam Admin',
     });
-    const cookie = result.headers.getSetCookie().find((c) => c.startsWith('refreshToken='));
-    expect(cookie).toBeDefined();
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    expect(cookie).toMatch(/Secure/);
-    expect(cookie).toMatch(/Path=\/api/);
+    const cookies = result.headers.getSetCookie().filter((c) => c.startsWith('refreshToken='));
+    expect(cookies).toHaveLength(1);
+    const attributes = (cookies[0] ?? '').split(/;\s*/);
+    expect(attributes[0]).toMatch(/^refreshToken=\S{20,}$/);
+    expect(attributes.slice(1).sort()).toEqual(
+      // The cookie lives as long as the refresh token: 30 days.
+      ['HttpOnly', `Max-Age=${30 * 24 * 3600}`, 'Path=/api', 'SameSite=Strict', 'Secure'],
+    );
   });
 
   it.each([
-    ['a wrong password', 'admin@example.com', 'Wrong-Passw0rd!'],
-    ['an unknown e-mail', 'nobody@example.com', 'Demo-Passw0rd!'],
-  ])('refuses %s with the documented message', async (_, email, password) => {
-    const result = await call('/api/login', { user: { email, password } });
+    ['a wrong password', (email: string) => ({ email, password: 'Wrong-Passw0rd!' })],
+    ['an unknown e-mail', () => ({ email: 'nobody@example.com', password: 'Test-Passw0rd!' })],
+  ])('refuses %s with the documented message', async (_, credentials) => {
+    const user = await createUser(0, ['org-demo']);
+    const result = await call('/api/login', { user: credentials(user.email) });
     expect(result.status).toBe(401);
     expect(result.body).toEqual({ message: SIGN_IN_FAILED });
     expect(refreshCookieOf(result.headers)).toBeUndefined();
@@ -60,14 +65,16 @@ describe('sign-in', () => {
 
 describe('refresh and sign-out', () => {
   it('issues a new access token from the cookie, which then works on protected calls', async () => {
-    const session = await signIn('viewer@example.com');
+    const user = await createUser(0, ['org-demo']);
+    const session = await signIn(user.email, user.password);
     const refreshed = await call<{ accessToken: string; user: { email: string } }>(
       '/api/refreshToken',
       {},
       { cookie: session.cookie },
     );
     expect(refreshed.status).toBe(200);
-    expect(refreshed.body.user.email).toBe('viewer@example.com');
+    expect(refreshed.body.user.email).toBe(user.email);
+    expect(refreshed.body.accessToken).not.toBe(session.accessToken);
     const tree = await call(
       '/api/dashboard/getUsersOrganisations',
       {},
@@ -77,10 +84,13 @@ describe('refresh and sign-out', () => {
   });
 
   it('answers 401 without a cookie and with a forged one', async () => {
-    expect((await call('/api/refreshToken', {})).status).toBe(401);
+    expect(await call('/api/refreshToken', {})).toMatchObject({
+      status: 401,
+      body: { message: SESSION_EXPIRED },
+    });
     const forged = await call('/api/refreshToken', {}, { cookie: 'refreshToken=forged.token.value' });
     expect(forged.status).toBe(401);
-    expect(forged.body).toEqual({ message: 'Your session has expired. Please sign in again.' });
+    expect(forged.body).toEqual({ message: SESSION_EXPIRED });
   });
 
   it('signs the user out everywhere: cookie cleared, every session refused, a new sign-in works', async () => {
@@ -90,10 +100,10 @@ describe('refresh and sign-out', () => {
     // No waiting: sessions begun in the very second of the sign-out end too.
 
     const out = await call('/api/userLogout', { id: here.user.id }, { cookie: here.cookie });
-    expect(out.status).toBe(200);
-    expect(
-      out.headers.getSetCookie().some((c) => c.startsWith('refreshToken=;') && /Max-Age=0/.test(c)),
-    ).toBe(true);
+    expect(out).toMatchObject({ status: 200, body: { message: 'Signed out.' } });
+    expect(out.headers.getSetCookie().filter((c) => c.startsWith('refreshToken='))).toEqual([
+      expect.stringMatching(/^refreshToken=;.*Max-Age=0/),
+    ]);
     for (const session of [here, elsewhere]) {
       const tree = await call('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken });
       // Flagged like an expired token: the front end tries its refresh, which is refused too.
@@ -147,13 +157,13 @@ describe('refresh and sign-out', () => {
 describe('protected calls', () => {
   it('are refused without a token, with a forged token and with a token of another pool client', async () => {
     const none = await call('/api/dashboard/getUsersOrganisations', {});
-    expect(none.status).toBe(401);
+    expect(none).toMatchObject({ status: 401, body: { message: 'Unauthorized' } });
     const forged = await call(
       '/api/dashboard/getUsersOrganisations',
       {},
       { token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' },
     );
-    expect(forged.status).toBe(401);
+    expect(forged).toMatchObject({ status: 401, body: { message: 'Unauthorized' } });
     expect(forged.headers.get('www-authenticate')).toMatch(/invalid_token/);
   });
 
@@ -179,10 +189,12 @@ describe('protected calls', () => {
     ).toBe(201);
     const record = await users.get(user.userId);
     if (!record) throw new Error('missing user');
-    await users.saveIfUnchanged(
-      { ...record, orgRoles: { 'org-demo': 0 }, version: record.version + 1 },
-      record,
-    );
+    expect(
+      await users.saveIfUnchanged(
+        { ...record, orgRoles: { 'org-demo': 0 }, version: record.version + 1 },
+        record,
+      ),
+    ).toBe('saved');
     const after = await call(
       '/api/dashboard/createOrUpdateOrgBuild',
       { orgName: 'X' },
@@ -210,13 +222,17 @@ describe('password change', () => {
       user: { id: user.userId },
     });
     const cookie = refreshCookieOf(changed.headers);
-    expect(cookie).toBeDefined();
+    expect(cookie).toMatch(/^refreshToken=\S{20,}$/);
+    expect(cookie).not.toBe(current.cookie);
 
     // The other session is over, access token and refresh alike.
     expect(
-      (await call('/api/dashboard/getUsersOrganisations', {}, { token: other.accessToken })).status,
-    ).toBe(401);
-    expect((await call('/api/refreshToken', {}, { cookie: other.cookie })).status).toBe(401);
+      await call('/api/dashboard/getUsersOrganisations', {}, { token: other.accessToken }),
+    ).toMatchObject({ status: 401, body: { message: SESSION_EXPIRED, expired: true } });
+    expect(await call('/api/refreshToken', {}, { cookie: other.cookie })).toMatchObject({
+      status: 401,
+      body: { message: SESSION_EXPIRED },
+    });
     // This one goes on with the tokens of the answer.
     expect(
       (await call('/api/dashboard/getUsersOrganisations', {}, { token: changed.body.accessToken })).status,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildingView, FloorView, OrganizationView } from '../src/domain/tree/tree';
+import { ITEM_NOT_FOUND_MESSAGE, NOT_FOUND_MESSAGES } from '../src/domain/tree/messages';
 import { call, createOwnOrganization, createUser, orgIdsOf, signIn, users } from './support/api';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -158,8 +159,15 @@ describe('creating organizations, buildings and floors', () => {
       });
     }
     // Names with spaces are fine: the special-character rule applies to device and data-point names only.
-    expect((await newBuilding(admin, org._id, 'Main Building #2'))._id).toBeTruthy();
-    expect((await createdTree(admin))[0]?.buildData).toHaveLength(2);
+    const numbered = await newBuilding(admin, org._id, 'Main Building #2');
+    expect(numbered).toMatchObject({
+      _id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      buildName: 'Main Building #2',
+    });
+    expect((await createdTree(admin))[0]?.buildData.map((b) => b.buildName).sort()).toEqual([
+      'Main Building #2',
+      'Tower A',
+    ]);
   });
 
   it('stores names NFC-normalized and refuses control characters, direction overrides and invisible names', async () => {
@@ -189,7 +197,7 @@ describe('creating organizations, buildings and floors', () => {
     }
     // A user name follows the same rules.
     const renamed = await call('/api/changeUsername', { username: 'Eve\u202E' }, { token: admin.token });
-    expect(renamed).toMatchObject({ status: 400 });
+    expect(renamed).toMatchObject({ status: 400, body: { message: refusals[0]?.[1] } });
     expect((await users.get(admin.userId))?.userName).toBe('Test User');
   });
 
@@ -219,7 +227,8 @@ describe('creating organizations, buildings and floors', () => {
       }
     }
     // Nothing changed in the demo tree.
-    const demo = (await tree((await signIn('viewer@example.com')).accessToken))[0];
+    const viewer = await createUser(0, ['org-demo']);
+    const demo = (await tree((await signIn(viewer.email, viewer.password)).accessToken))[0];
     expect(demo?.buildData.map((b) => b.buildName)).toEqual(['Headquarters']);
     expect(demo?.buildData[0]?.floors.map((f) => f.floorName)).toEqual(['First Floor', 'Ground Floor']);
   });
@@ -288,10 +297,12 @@ describe('creating organizations, buildings and floors', () => {
     const admin = await newAdmin();
     const member = await users.get(admin.userId);
     if (!member) throw new Error('no admin');
-    await users.saveIfUnchanged(
-      { ...member, orgRoles: { ...member.orgRoles, 'org-demo': 0 }, version: member.version + 1 },
-      member,
-    );
+    expect(
+      await users.saveIfUnchanged(
+        { ...member, orgRoles: { ...member.orgRoles, 'org-demo': 0 }, version: member.version + 1 },
+        member,
+      ),
+    ).toBe('saved');
     const { accessToken } = await signIn((await users.get(admin.userId))?.email ?? '', 'Test-Passw0rd!');
     const own = admin.homeOrgIds[0] ?? '';
     const inOwn = await call(
@@ -320,27 +331,65 @@ describe('creating organizations, buildings and floors', () => {
     const building = await newBuilding(admin, org._id);
     const floor = await newFloor(admin, building._id);
     const unknown = UNKNOWN_ID;
-    const calls: [string, Record<string, unknown>, number][] = [
-      ['/api/dashboard/createOrUpdateOrgBuild', { orgID: unknown, buildName: 'X' }, 404],
-      ['/api/dashboard/createOrUpdateOrgBuild', { buildID: unknown, buildName: 'X' }, 404],
-      ['/api/dashboard/createOrUpdateFloor', { buildID: unknown, floorName: 'X' }, 404],
-      ['/api/dashboard/createOrUpdateFloor', { buildID: floor._id, floorName: 'X' }, 404], // a floor is not a building
+    const calls: [string, Record<string, unknown>, number, string][] = [
+      [
+        '/api/dashboard/createOrUpdateOrgBuild',
+        { orgID: unknown, buildName: 'X' },
+        404,
+        NOT_FOUND_MESSAGES.organization,
+      ],
+      [
+        '/api/dashboard/createOrUpdateOrgBuild',
+        { buildID: unknown, buildName: 'X' },
+        404,
+        NOT_FOUND_MESSAGES.building,
+      ],
+      [
+        '/api/dashboard/createOrUpdateFloor',
+        { buildID: unknown, floorName: 'X' },
+        404,
+        NOT_FOUND_MESSAGES.building,
+      ],
+      // A floor is not a building.
+      [
+        '/api/dashboard/createOrUpdateFloor',
+        { buildID: floor._id, floorName: 'X' },
+        404,
+        NOT_FOUND_MESSAGES.building,
+      ],
       [
         '/api/dashboard/createOrUpdateFloor',
         { buildID: building._id, floorID: unknown, floorName: 'X' },
         404,
+        NOT_FOUND_MESSAGES.floor,
       ],
-      ['/api/dashboard/updateOrgBuildFloorName', { id: unknown, value: 'X' }, 404],
-      ['/api/dashboard/deleteOrgBuildFloor', { id: unknown, type: 'floor' }, 404],
-      ['/api/dashboard/deleteOrgBuildFloor', { id: building._id, type: 'floor' }, 400],
-      ['/api/dashboard/deleteOrgBuildFloor', { id: floor._id, type: 'shelf' }, 400],
-      ['/api/dashboard/updateFloorPlan', { orgID: org._id, floorID: unknown, updateFloorObj: {} }, 404],
+      ['/api/dashboard/updateOrgBuildFloorName', { id: unknown, value: 'X' }, 404, ITEM_NOT_FOUND_MESSAGE],
+      ['/api/dashboard/deleteOrgBuildFloor', { id: unknown, type: 'floor' }, 404, NOT_FOUND_MESSAGES.floor],
+      [
+        '/api/dashboard/deleteOrgBuildFloor',
+        { id: building._id, type: 'floor' },
+        400,
+        'type does not match the item: it is a building.',
+      ],
+      [
+        '/api/dashboard/deleteOrgBuildFloor',
+        { id: floor._id, type: 'shelf' },
+        400,
+        'Invalid option: expected one of "organization"|"building"|"floor"',
+      ],
+      [
+        '/api/dashboard/updateFloorPlan',
+        { orgID: org._id, floorID: unknown, updateFloorObj: {} },
+        404,
+        NOT_FOUND_MESSAGES.floor,
+      ],
     ];
-    for (const [path, body, status] of calls) {
+    const answers = [];
+    for (const [path, body] of calls) {
       const result = await call(path, body, { token: admin.token });
-      expect({ path, body, status: result.status }).toEqual({ path, body, status });
-      expect(String(result.body.message)).toMatch(/\w/);
+      answers.push([path, body, result.status, result.body.message]);
     }
+    expect(answers).toEqual(calls);
   });
 });
 

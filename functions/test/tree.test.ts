@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { OrganizationView } from '../src/domain/tree/tree';
-import { call, createUser, signIn } from './support/api';
+import { call, createUser, signInAs, type TestUser } from './support/api';
 
-async function organizationsOf(email: string, password?: string) {
-  const session = await signIn(email, password);
+async function organizationsOf(user: TestUser) {
+  const session = await signInAs(user);
   const result = await call<{ organizations: OrganizationView[] }>(
     '/api/dashboard/getUsersOrganisations',
     {},
@@ -15,7 +15,7 @@ async function organizationsOf(email: string, password?: string) {
 
 describe('getUsersOrganisations', () => {
   it('gives the tree of the user organizations, with buildings and floors in the documented shape', async () => {
-    const orgs = await organizationsOf('admin@example.com');
+    const orgs = await organizationsOf(await createUser(0, ['org-demo']));
     expect(orgs.map((o) => o.orgName)).toEqual(['Demo Org']);
     const [demo] = orgs;
     expect(demo).toMatchObject({ _id: 'org-demo', orgID: 'org-demo' });
@@ -29,28 +29,26 @@ describe('getUsersOrganisations', () => {
   });
 
   it('never shows organizations the user does not belong to', async () => {
-    expect((await organizationsOf('viewer@example.com')).map((o) => o.orgName)).toEqual(['Demo Org']);
-    expect((await organizationsOf('other@example.com')).map((o) => o.orgName)).toEqual(['Other Org']);
-    expect((await organizationsOf('owner@example.com')).map((o) => o.orgName)).toEqual([
-      'Demo Org',
-      'Other Org',
-    ]);
+    const names = async (user: TestUser) => (await organizationsOf(user)).map((o) => o.orgName);
+    expect(await names(await createUser(0, ['org-demo']))).toEqual(['Demo Org']);
+    expect(await names(await createUser(2, ['org-other']))).toEqual(['Other Org']);
+    expect(await names(await createUser(3, ['org-demo', 'org-other']))).toEqual(['Demo Org', 'Other Org']);
   });
 
   it('skips organizations that no longer exist and answers an empty list for a user without any', async () => {
     const stale = await createUser(0, ['org-demo', 'org-deleted-long-ago']);
-    expect((await organizationsOf(stale.email, stale.password)).map((o) => o.orgID)).toEqual(['org-demo']);
-    const none = await createUser(0, []);
-    expect(await organizationsOf(none.email, none.password)).toEqual([]);
+    expect((await organizationsOf(stale)).map((o) => o.orgID)).toEqual(['org-demo']);
+    expect(await organizationsOf(await createUser(0, []))).toEqual([]);
   });
 
   it('ignores the userData a client sends and answers for the signed-in user', async () => {
-    const session = await signIn('viewer@example.com');
+    const session = await signInAs(await createUser(0, ['org-demo']));
     const result = await call<{ organizations: OrganizationView[] }>(
       '/api/dashboard/getUsersOrganisations',
       { userData: { org: ['org-other'], roles: 3 } },
       { token: session.accessToken },
     );
+    expect(result.status).toBe(200);
     expect(result.body.organizations.map((o) => o.orgID)).toEqual(['org-demo']);
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ManagedUser } from '../src/domain/users/administration';
-import { call, createUser, signIn, type TestUser, users } from './support/api';
+import {
+  BEYOND_YOUR_ORGANIZATIONS,
+  CANNOT_CHANGE_YOURSELF,
+  type ManagedUser,
+  ONLY_YOUR_ORGANIZATIONS,
+  ROLE_ABOVE_YOURS,
+  USER_NOT_FOUND,
+} from '../src/domain/users/administration';
+import { call, createOwnOrganization, createUser, signIn, type TestUser, users } from './support/api';
 
 const USERS_UNAUTHORIZED = { message: 'User is unAuthorized' };
 
@@ -13,53 +20,84 @@ async function fetchUsers(token: string, body: Record<string, unknown> = {}) {
 }
 
 const signInAs = (user: TestUser) => tokenOf(user.email, user.password);
+const INVALID_ROLE = 'role is too long or too large.';
+
+/** An administrator (role 2, or 3) of a fresh organization of their own, signed in, for one test. */
+async function adminOfFreshOrg(role: 2 | 3 = 2, userName = 'Ada Admin') {
+  const admin = await createUser(role, [], userName);
+  const orgId = await createOwnOrganization(admin.userId, role, 'Managed Org');
+  return { ...admin, orgId, token: await signInAs(admin) };
+}
+
+/** An organization the administrator of the test is not in (run by someone else). */
+async function foreignOrg(): Promise<string> {
+  const stranger = await createUser(2, []);
+  return createOwnOrganization(stranger.userId, 2, 'Foreign Org');
+}
 
 describe('/api/fetchUsers', () => {
   it('lists the users who share an organization with the admin, with only the shared organizations', async () => {
-    const member = await createUser(1, ['org-demo'], 'Mia Member');
-    const both = await createUser(0, ['org-demo', 'org-other'], 'Bo Both');
-    const foreign = await createUser(1, ['org-other'], 'Fay Foreign');
+    const admin = await adminOfFreshOrg();
+    const other = await foreignOrg();
+    const member = await createUser(1, [admin.orgId], 'Mia Member');
+    const both = await createUser(0, [admin.orgId, other], 'Bo Both');
+    // Not listed: only in an organization the admin is not in.
+    await createUser(1, [other], 'Fay Foreign');
+    const higher = await createUser(3, [admin.orgId], 'Olly Owner');
 
-    const result = await fetchUsers(await tokenOf('admin@example.com'));
+    const result = await fetchUsers(admin.token);
     expect(result.status).toBe(200);
-    const byEmail = new Map(result.body.users.map((u) => [u.email, u]));
-    expect(byEmail.get(member.email)).toEqual({
-      id: member.userId,
-      userName: 'Mia Member',
-      email: member.email,
-      roles: 1,
-      org: ['org-demo'],
-      orgRoles: { 'org-demo': 1 },
+    const managed = (
+      user: TestUser,
+      userName: string,
+      role: 0 | 1 | 2 | 3,
+      rest: Partial<ManagedUser> = {},
+    ): ManagedUser => ({
+      id: user.userId,
+      userName,
+      email: user.email,
+      roles: role,
+      org: [admin.orgId],
+      orgRoles: { [admin.orgId]: role },
       otherOrgCount: 0,
       editable: true,
       deletable: true,
+      ...rest,
     });
-    // The organization the admin does not run is counted, never named; such a user cannot be deleted here.
-    expect(byEmail.get(both.email)).toMatchObject({ org: ['org-demo'], otherOrgCount: 1, deletable: false });
-    expect(byEmail.has(foreign.email)).toBe(false);
-    expect(byEmail.has('other@example.com')).toBe(false);
-    // The admin sees themselves, not editable; the platform owner (a higher role) is not editable either.
-    expect(byEmail.get('admin@example.com')).toMatchObject({ editable: false, deletable: false });
-    expect(byEmail.get('owner@example.com')).toMatchObject({ roles: 3, editable: false });
-    const emails = result.body.users.map((u) => u.email);
-    expect(emails).toEqual([...emails].sort((a, b) => a.localeCompare(b)));
+    expect(result.body.users).toEqual(
+      [
+        // The admin sees themselves, not editable; a user with a higher role is not editable either.
+        managed(admin, 'Ada Admin', 2, { editable: false, deletable: false }),
+        managed(member, 'Mia Member', 1),
+        // The organization the admin does not run is counted, never named; such a user cannot be deleted here.
+        managed(both, 'Bo Both', 0, { otherOrgCount: 1, deletable: false }),
+        managed(higher, 'Olly Owner', 3, { editable: false, deletable: false }),
+      ].sort((a, b) => a.email.localeCompare(b.email)),
+    );
   });
 
   it('keeps the membership lookup in step with the user record', async () => {
-    const user = await createUser(0, ['org-demo']);
-    expect(await users.memberIds('org-demo')).toContain(user.userId);
-    expect(await users.memberIds('org-other')).not.toContain(user.userId);
+    const admin = await adminOfFreshOrg();
+    const other = await foreignOrg();
+    const user = await createUser(0, [admin.orgId]);
+    expect((await users.memberIds(admin.orgId)).sort()).toEqual([admin.userId, user.userId].sort());
+    expect(await users.memberIds(other)).not.toContain(user.userId);
   });
 
   it('filters by role when roles is given', async () => {
-    const result = await fetchUsers(await tokenOf('admin@example.com'), { roles: 0 });
+    const admin = await adminOfFreshOrg();
+    const readers = [await createUser(0, [admin.orgId]), await createUser(0, [admin.orgId])];
+    await createUser(1, [admin.orgId]);
+    const result = await fetchUsers(admin.token, { roles: 0 });
     expect(result.status).toBe(200);
-    expect(result.body.users.length).toBeGreaterThan(0);
-    expect(result.body.users.every((u) => u.roles === 0)).toBe(true);
+    expect(result.body.users.map((u) => [u.email, u.roles])).toEqual(
+      readers.map((u) => [u.email, 0]).sort(([a], [b]) => String(a).localeCompare(String(b))),
+    );
   });
 
-  it.each(['viewer@example.com', 'editor@example.com'])('refuses %s (role below 2)', async (email) => {
-    const result = await fetchUsers(await tokenOf(email));
+  it.each([0, 1] as const)('refuses role %i (below 2)', async (role) => {
+    const user = await createUser(role, ['org-demo']);
+    const result = await fetchUsers(await signInAs(user));
     expect(result.status).toBe(403);
     expect(result.body).toEqual(USERS_UNAUTHORIZED);
   });
@@ -74,105 +112,147 @@ describe('/api/setUserAccess', () => {
     );
 
   it('changes the role at once, only in the organizations the admin administers', async () => {
-    const target = await createUser(0, ['org-other', 'org-demo']);
+    const admin = await adminOfFreshOrg();
+    const other = await foreignOrg();
+    const target = await createUser(0, [other, admin.orgId]);
     const targetToken = await signInAs(target);
     expect((await fetchUsers(targetToken)).status).toBe(403);
 
-    const result = await setAccess(await tokenOf('admin@example.com'), target.userId, 2, ['org-demo']);
+    const result = await setAccess(admin.token, target.userId, 2, [admin.orgId]);
     expect(result.status).toBe(200);
     expect(result.body.message).toBe('User role updated.');
-    expect(result.body.user).toMatchObject({ id: target.userId, roles: 2, org: ['org-demo'] });
+    expect(result.body.user).toMatchObject({ id: target.userId, roles: 2, org: [admin.orgId] });
     // The role belongs to the membership: still read-only in the organization the admin does not run.
-    expect((await users.get(target.userId))?.orgRoles).toEqual({ 'org-other': 0, 'org-demo': 2 });
+    expect((await users.get(target.userId))?.orgRoles).toEqual({ [other]: 0, [admin.orgId]: 2 });
     // The promotion applies to the very next request of the same access token, in that organization only.
     expect((await fetchUsers(targetToken)).status).toBe(200);
     const otherOrgEdit = await call(
       '/api/dashboard/createOrUpdateOrgBuild',
-      { orgID: 'org-other', buildName: 'Not mine' },
+      { orgID: other, buildName: 'Not mine' },
       { token: targetToken },
     );
-    expect(otherOrgEdit.status).toBe(403);
+    expect(otherOrgEdit).toMatchObject({ status: 403, body: USERS_UNAUTHORIZED });
     const session = await signIn(target.email, target.password);
     expect(session.user).toMatchObject({
       roles: 2,
-      orgID: ['org-demo'],
-      orgRoles: { 'org-other': 0, 'org-demo': 2 },
+      orgID: [admin.orgId],
+      orgRoles: { [other]: 0, [admin.orgId]: 2 },
     });
   });
 
   it('lets an admin of one organization who is read-only in another manage users only in the first', async () => {
-    const manager = await createUser({ 'org-other': 2, 'org-demo': 0 });
+    const first = await foreignOrg();
+    const manager = await createUser(0, [first]);
+    const second = await createOwnOrganization(manager.userId, 2, 'Managed Org');
     const token = await signInAs(manager);
-    const inDemo = await createUser(1, ['org-demo']);
-    const inOther = await createUser(1, ['org-other']);
-    const listed = (await fetchUsers(token)).body.users.map((u) => u.email);
-    expect(listed).toContain(inOther.email);
-    expect(listed).not.toContain(inDemo.email);
-    expect((await setAccess(token, inOther.userId, 0, ['org-other'])).status).toBe(200);
+    const inFirst = await createUser(1, [first]);
+    const inSecond = await createUser(1, [second]);
+    expect((await fetchUsers(token)).body.users.map((u) => u.email).sort()).toEqual(
+      [manager.email, inSecond.email].sort(),
+    );
+    expect((await setAccess(token, inSecond.userId, 0, [second])).status).toBe(200);
     // A user only in the organization where the manager is read-only is answered like an unknown one.
-    const refused = await setAccess(token, inDemo.userId, 0, []);
+    const refused = await setAccess(token, inFirst.userId, 0, []);
     const unknown = await setAccess(token, 'no-such-user', 0, []);
-    expect([refused.status, refused.body]).toEqual([404, unknown.body]);
-    expect((await setAccess(token, inOther.userId, 1, ['org-demo'])).status).toBe(403);
-    expect((await users.get(inDemo.userId))?.orgRoles).toEqual({ 'org-demo': 1 });
-    expect((await users.get(inOther.userId))?.orgRoles).toEqual({ 'org-other': 0 });
+    expect([refused.status, refused.body]).toEqual([404, { message: USER_NOT_FOUND }]);
+    expect(unknown.body).toEqual(refused.body);
+    expect(await setAccess(token, inSecond.userId, 1, [first])).toMatchObject({
+      status: 403,
+      body: { message: ONLY_YOUR_ORGANIZATIONS },
+    });
+    expect((await users.get(inFirst.userId))?.orgRoles).toEqual({ [first]: 1 });
+    expect((await users.get(inSecond.userId))?.orgRoles).toEqual({ [second]: 0 });
   });
 
   it("removes the user from the admin's organizations and the lookup follows", async () => {
-    const target = await createUser(1, ['org-demo', 'org-other']);
-    const result = await setAccess(await tokenOf('admin@example.com'), target.userId, 1, []);
+    const admin = await adminOfFreshOrg();
+    const other = await foreignOrg();
+    const target = await createUser(1, [admin.orgId, other]);
+    const result = await setAccess(admin.token, target.userId, 1, []);
     expect(result.status).toBe(200);
-    expect((await users.get(target.userId))?.orgRoles).toEqual({ 'org-other': 1 });
-    expect(await users.memberIds('org-demo')).not.toContain(target.userId);
-    expect(await users.memberIds('org-other')).toContain(target.userId);
+    expect((await users.get(target.userId))?.orgRoles).toEqual({ [other]: 1 });
+    expect(await users.memberIds(admin.orgId)).toEqual([admin.userId]);
+    expect(await users.memberIds(other)).toContain(target.userId);
   });
 
   it('lets a platform owner grant role 3', async () => {
-    const owner = await createUser(3, ['org-demo']);
-    const target = await createUser(1, ['org-demo']);
-    const result = await setAccess(await signInAs(owner), target.userId, 3, ['org-demo']);
+    const owner = await adminOfFreshOrg(3);
+    const target = await createUser(1, [owner.orgId]);
+    const result = await setAccess(owner.token, target.userId, 3, [owner.orgId]);
     expect(result.status).toBe(200);
-    expect((await users.get(target.userId))?.orgRoles).toEqual({ 'org-demo': 3 });
+    expect((await users.get(target.userId))?.orgRoles).toEqual({ [owner.orgId]: 3 });
   });
 
   it('refuses every request outside the rules, and changes nothing', async () => {
-    const admin = await tokenOf('admin@example.com');
-    const target = await createUser(1, ['org-demo']);
-    const foreign = await createUser(1, ['org-other']);
-    const higher = await createUser(3, ['org-demo']);
-    const adminRecord = (await signIn('admin@example.com')).user;
+    const admin = await adminOfFreshOrg();
+    const other = await foreignOrg();
+    const target = await createUser(1, [admin.orgId]);
+    const foreign = await createUser(1, [other]);
+    const higher = await createUser(3, [admin.orgId]);
 
-    const refusals: [string, () => ReturnType<typeof setAccess>, number][] = [
-      ['role 3 (above the admin) by an admin', () => setAccess(admin, target.userId, 3, ['org-demo']), 403],
+    const refusals: [string, () => ReturnType<typeof setAccess>, number, string][] = [
+      [
+        'role 3 (above the admin) by an admin',
+        () => setAccess(admin.token, target.userId, 3, [admin.orgId]),
+        403,
+        ROLE_ABOVE_YOURS,
+      ],
       [
         'an organization the admin does not run',
-        () => setAccess(admin, target.userId, 1, ['org-other']),
+        () => setAccess(admin.token, target.userId, 1, [other]),
         403,
+        ONLY_YOUR_ORGANIZATIONS,
       ],
-      ['a user outside the admin organizations', () => setAccess(admin, foreign.userId, 0, []), 404],
-      ['a user with a higher role', () => setAccess(admin, higher.userId, 0, ['org-demo']), 403],
-      ['the admin themselves', () => setAccess(admin, adminRecord.id, 1, ['org-demo']), 403],
-      ['a user that does not exist', () => setAccess(admin, 'no-such-user', 1, ['org-demo']), 404],
+      [
+        'a user outside the admin organizations',
+        () => setAccess(admin.token, foreign.userId, 0, []),
+        404,
+        USER_NOT_FOUND,
+      ],
+      [
+        'a user with a higher role',
+        () => setAccess(admin.token, higher.userId, 0, [admin.orgId]),
+        403,
+        USERS_UNAUTHORIZED.message,
+      ],
+      [
+        'the admin themselves',
+        () => setAccess(admin.token, admin.userId, 1, [admin.orgId]),
+        403,
+        CANNOT_CHANGE_YOURSELF,
+      ],
+      [
+        'a user that does not exist',
+        () => setAccess(admin.token, 'no-such-user', 1, [admin.orgId]),
+        404,
+        USER_NOT_FOUND,
+      ],
     ];
-    for (const [what, request, status] of refusals) {
+    for (const [what, request, status, message] of refusals) {
       const result = await request();
-      expect(result.status, what).toBe(status);
-      expect(result.body.message, what).toMatch(/\w/);
+      expect({ what, status: result.status, body: result.body }).toEqual({ what, status, body: { message } });
     }
-    for (const email of ['viewer@example.com', 'editor@example.com']) {
-      const result = await setAccess(await tokenOf(email), target.userId, 0, ['org-demo']);
-      expect(result.status, email).toBe(403);
+    for (const role of [0, 1] as const) {
+      const below = await signInAs(await createUser(role, [admin.orgId]));
+      const result = await setAccess(below, target.userId, 0, [admin.orgId]);
+      expect({ role, status: result.status, body: result.body }).toEqual({
+        role,
+        status: 403,
+        body: USERS_UNAUTHORIZED,
+      });
     }
-    expect((await users.get(target.userId))?.orgRoles).toEqual({ 'org-demo': 1 });
-    expect((await users.get(foreign.userId))?.orgRoles).toEqual({ 'org-other': 1 });
-    expect((await users.get(higher.userId))?.orgRoles).toEqual({ 'org-demo': 3 });
-    expect((await users.get(adminRecord.id))?.orgRoles).toEqual({ 'org-demo': 2 });
+    expect((await users.get(target.userId))?.orgRoles).toEqual({ [admin.orgId]: 1 });
+    expect((await users.get(foreign.userId))?.orgRoles).toEqual({ [other]: 1 });
+    expect((await users.get(higher.userId))?.orgRoles).toEqual({ [admin.orgId]: 3 });
+    expect((await users.get(admin.userId))?.orgRoles).toEqual({ [admin.orgId]: 2 });
   });
 
   it('refuses an invalid role with 400', async () => {
-    const target = await createUser(1, ['org-demo']);
-    const result = await setAccess(await tokenOf('admin@example.com'), target.userId, 4, ['org-demo']);
-    expect(result.status).toBe(400);
+    const admin = await adminOfFreshOrg();
+    const target = await createUser(1, [admin.orgId]);
+    const result = await setAccess(admin.token, target.userId, 4, [admin.orgId]);
+    expect(result).toMatchObject({ status: 400, body: { message: INVALID_ROLE } });
+    expect((await users.get(target.userId))?.orgRoles).toEqual({ [admin.orgId]: 1 });
   });
 });
 
@@ -181,46 +261,62 @@ describe('/api/deleteUser', () => {
     call('/api/deleteUser', { selectedRowDataIds }, { token });
 
   it('deletes the identity and the record; the deleted user is refused at the next request', async () => {
-    const first = await createUser(1, ['org-demo']);
-    const second = await createUser(0, ['org-demo']);
+    const admin = await adminOfFreshOrg();
+    const first = await createUser(1, [admin.orgId]);
+    const second = await createUser(0, [admin.orgId]);
     const firstToken = await signInAs(first);
     expect((await call('/api/dashboard/getUsersOrganisations', {}, { token: firstToken })).status).toBe(200);
 
-    const result = await deleteUsers(await tokenOf('admin@example.com'), [first.userId, second.userId]);
+    const result = await deleteUsers(admin.token, [first.userId, second.userId]);
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ message: 'User deleted successfully.' });
 
     expect(await users.get(first.userId)).toBeUndefined();
     expect(await users.get(second.userId)).toBeUndefined();
-    expect(await users.memberIds('org-demo')).not.toContain(first.userId);
-    expect((await call('/api/dashboard/getUsersOrganisations', {}, { token: firstToken })).status).toBe(401);
+    expect(await users.memberIds(admin.orgId)).toEqual([admin.userId]);
+    expect(await call('/api/dashboard/getUsersOrganisations', {}, { token: firstToken })).toMatchObject({
+      status: 401,
+      body: USERS_UNAUTHORIZED,
+    });
     const again = await call('/api/login', { user: { email: first.email, password: first.password } });
     expect(again.status).toBe(401);
   });
 
   it('refuses the whole request when any user is out of scope, and deletes nobody', async () => {
-    const admin = await tokenOf('admin@example.com');
-    const inScope = await createUser(1, ['org-demo']);
-    const foreign = await createUser(1, ['org-other']);
-    const shared = await createUser(1, ['org-demo', 'org-other']);
-    const higher = await createUser(3, ['org-demo']);
-    const self = (await signIn('admin@example.com')).user.id;
+    const admin = await adminOfFreshOrg();
+    const other = await foreignOrg();
+    const inScope = await createUser(1, [admin.orgId]);
+    const foreign = await createUser(1, [other]);
+    const shared = await createUser(1, [admin.orgId, other]);
+    const higher = await createUser(3, [admin.orgId]);
 
-    for (const [what, outOfScope, status] of [
-      ['a user outside the admin organizations', foreign.userId, 404],
-      ['a user also in an organization the admin does not run', shared.userId, 403],
-      ['a user with a higher role', higher.userId, 403],
-      ['the admin themselves', self, 403],
+    for (const [what, outOfScope, status, message] of [
+      ['a user outside the admin organizations', foreign.userId, 404, USER_NOT_FOUND],
+      [
+        'a user also in an organization the admin does not run',
+        shared.userId,
+        403,
+        BEYOND_YOUR_ORGANIZATIONS,
+      ],
+      ['a user with a higher role', higher.userId, 403, USERS_UNAUTHORIZED.message],
+      ['the admin themselves', admin.userId, 403, CANNOT_CHANGE_YOURSELF],
+      ['a user that does not exist', 'no-such-user', 404, USER_NOT_FOUND],
     ] as const) {
-      const result = await deleteUsers(admin, [inScope.userId, outOfScope]);
-      expect(result.status, what).toBe(status);
+      const result = await deleteUsers(admin.token, [inScope.userId, outOfScope]);
+      expect({ what, status: result.status, body: result.body }).toEqual({ what, status, body: { message } });
     }
-    expect((await deleteUsers(admin, [inScope.userId, 'no-such-user'])).status).toBe(404);
-    for (const email of ['viewer@example.com', 'editor@example.com']) {
-      expect((await deleteUsers(await tokenOf(email), [inScope.userId])).status, email).toBe(403);
+    for (const role of [0, 1] as const) {
+      const below = await signInAs(await createUser(role, [admin.orgId]));
+      const result = await deleteUsers(below, [inScope.userId]);
+      expect({ role, status: result.status, body: result.body }).toEqual({
+        role,
+        status: 403,
+        body: USERS_UNAUTHORIZED,
+      });
     }
-    for (const user of [inScope, foreign, shared, higher]) expect(await users.get(user.userId)).toBeDefined();
-    expect(await users.get(self)).toBeDefined();
+    for (const user of [admin, inScope, foreign, shared, higher]) {
+      expect((await users.get(user.userId))?.email).toBe(user.email);
+    }
     // The identity is still there too.
     expect(
       (await call('/api/login', { user: { email: inScope.email, password: inScope.password } })).status,
@@ -228,9 +324,10 @@ describe('/api/deleteUser', () => {
   });
 
   it('lets a platform owner of both organizations delete a user in both', async () => {
-    const owner = await createUser(3, ['org-demo', 'org-other']);
-    const shared = await createUser(1, ['org-demo', 'org-other']);
-    expect((await deleteUsers(await signInAs(owner), [shared.userId])).status).toBe(200);
+    const owner = await adminOfFreshOrg(3);
+    const other = await createOwnOrganization(owner.userId, 3, 'Second Org');
+    const shared = await createUser(1, [owner.orgId, other]);
+    expect((await deleteUsers(owner.token, [shared.userId])).status).toBe(200);
     expect(await users.get(shared.userId)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { inject, vi } from 'vitest';
 import type { OrgRoles, RoleNumber } from '@argentum/events/contracts';
+import { type CapturedMail, readMailbox } from '../../../infra/local/ses-capture';
 import { identity } from '../../src/adapters/identity';
 import { systemClock } from '../../src/domain/ports';
 import { createPlatformUser } from '../../src/domain/users/create-user';
@@ -117,13 +118,38 @@ export async function createUser(
   return { userId, email, password };
 }
 
-/**
- * Waits until the clock is in the next whole second. Sessions are told apart by the second they
- * began in (the token's `auth_time`), so a test that ends sessions first lets that second pass.
- */
-export async function nextSecond(): Promise<void> {
-  const current = Math.floor(Date.now() / 1000);
-  while (Math.floor(Date.now() / 1000) === current) {
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
-  }
+/** The identity of a test user, for `signIn`. */
+export const signInAs = (user: TestUser) => signIn(user.email, user.password);
+
+/** Mail captured so far to this address, newest first. */
+export function mailsTo(email: string): Promise<CapturedMail[]> {
+  // Another test file's mail may be half written: read again until the mailbox parses.
+  return vi.waitFor(() => readMailbox(stack.mailDir).filter((m) => m.to.includes(email)), {
+    timeout: 5_000,
+    interval: 50,
+  });
+}
+
+/** Waits until `count` mails to this address have been captured, and answers the newest. */
+export function waitForMail(email: string, count = 1): Promise<CapturedMail> {
+  return vi.waitFor(
+    () => {
+      const mails = readMailbox(stack.mailDir).filter((m) => m.to.includes(email));
+      const [newest] = mails;
+      if (!newest || mails.length < count)
+        throw new Error(`${mails.length} of ${count} mail(s) to ${email} captured`);
+      return newest;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+}
+
+/** The account link (`/register/<token>` or `/forgetPassword/<token>`) a mail carries in its text. */
+export function linkIn(
+  mail: CapturedMail,
+  route: 'register' | 'forgetPassword',
+): { url: string; token: string } {
+  const match = new RegExp(`(\\S+/${route}/([A-Za-z0-9_-]+))`).exec(mail.text ?? '');
+  if (!match?.[1] || !match[2]) throw new Error(`No ${route} link in ${mail.text}`);
+  return { url: match[1], token: match[2] };
 }

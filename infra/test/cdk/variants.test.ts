@@ -1,9 +1,25 @@
 import { App, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { apiDomains } from '@argentum/functions/http/types';
 import { tables } from '../../src/definitions';
 import { readConfig } from '../../cdk/config';
 import { synthPlatform } from './synth';
+
+/** The environment of each platform function (the ones that read the platform table). */
+function platformEnvironments(template: Template): Record<string, unknown>[] {
+  const environments = Object.values(
+    template.findResources('AWS::Lambda::Function') as Record<
+      string,
+      { Properties: { Environment?: { Variables?: Record<string, unknown> } } }
+    >,
+  )
+    .map((fn) => fn.Properties.Environment?.Variables ?? {})
+    .filter((variables) => 'PLATFORM_TABLE' in variables);
+  // One per API domain, ingest and the realtime authorizer.
+  expect(environments).toHaveLength(apiDomains.length + 2);
+  return environments;
+}
 
 describe('telemetryStore=timestream', () => {
   let stateful: Template;
@@ -25,16 +41,14 @@ describe('telemetryStore=timestream', () => {
     stateful.resourceCountIs('AWS::DynamoDB::GlobalTable', tables.length);
   });
 
-  it('tells the Lambdas to use Timestream, with its names', () => {
-    stateless.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: {
-        Variables: Match.objectLike({
-          TELEMETRY_STORE: 'timestream',
-          TIMESTREAM_DATABASE: { 'Fn::ImportValue': 'ArgentumStateful-TimestreamDatabaseName' },
-          TIMESTREAM_TABLE: { 'Fn::ImportValue': 'ArgentumStateful-TimestreamTableName' },
-        }),
-      },
-    });
+  it('tells every platform Lambda to use Timestream, with its names', () => {
+    for (const variables of platformEnvironments(stateless)) {
+      expect(variables).toMatchObject({
+        TELEMETRY_STORE: 'timestream',
+        TIMESTREAM_DATABASE: { 'Fn::ImportValue': 'ArgentumStateful-TimestreamDatabaseName' },
+        TIMESTREAM_TABLE: { 'Fn::ImportValue': 'ArgentumStateful-TimestreamTableName' },
+      });
+    }
   });
 
   it('lets only the data Lambda query and only ingest write Timestream', () => {
@@ -69,14 +83,12 @@ describe('without a front-end build, with appOrigin and iotEndpoint given', () =
   });
 
   it('uses the given origin for e-mail links and the given IoT endpoint without a lookup', () => {
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: {
-        Variables: Match.objectLike({
-          APP_ORIGIN: 'https://iot.example.com',
-          AWS_ENDPOINT_URL_IOT_DATA_PLANE: 'https://abc123-ats.iot.eu-west-1.amazonaws.com',
-        }),
-      },
-    });
+    for (const variables of platformEnvironments(template)) {
+      expect(variables).toMatchObject({
+        APP_ORIGIN: 'https://iot.example.com',
+        AWS_ENDPOINT_URL_IOT_DATA_PLANE: 'https://abc123-ats.iot.eu-west-1.amazonaws.com',
+      });
+    }
     template.resourceCountIs('Custom::AWS', 0);
     const policy = JSON.stringify(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'));
     expect(policy).toContain("connect-src 'self' wss://abc123-ats.iot.eu-west-1.amazonaws.com https://");

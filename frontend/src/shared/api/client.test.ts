@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { establishSession, getAccessToken, getSession } from '../session/sessionStore';
-import { getToasts } from '../ui/toastStore';
+import { dismissToast, getToasts } from '../ui/toastStore';
 import { ApiError, apiPost, refreshSession } from './client';
 
 const user = { id: 'u1', userName: 'Ada', email: 'ada@example.com', roles: 2, org: ['o1'] };
@@ -75,21 +75,25 @@ describe('apiPost', () => {
 
   it('does not refresh on a 401 without the expiry flag and reports the server message', async () => {
     fetchMock.mockResolvedValueOnce(json(401, { message: 'Wrong password' }));
-    const error = await apiPost('/api/login', {}).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 401, message: 'Wrong password' });
+    const request = apiPost('/api/login', {});
+    await expect(request).rejects.toBeInstanceOf(ApiError);
+    await expect(request).rejects.toMatchObject({ status: 401, message: 'Wrong password' });
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
   it('clears the session and reloads /login when the refresh is rejected', async () => {
     fetchMock.mockResolvedValueOnce(expired()).mockResolvedValueOnce(json(401, { message: 'expired' }));
-    const outcome = await Promise.race([
-      apiPost('/api/x', {}).then(() => 'settled'),
-      new Promise((resolve) => setTimeout(() => resolve('pending'), 20)),
-    ]);
-    expect(outcome).toBe('pending');
+    let settled = false;
+    const settle = () => {
+      settled = true;
+    };
+    apiPost('/api/x', {}).then(settle, settle);
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/login'));
     expect(getSession()).toEqual({ status: 'signedOut' });
-    expect(assign).toHaveBeenCalledWith('/login');
+    // The page is being replaced: the caller is left waiting rather than shown an error.
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
   it('toasts the unexpected-error text for 5xx and network failures, not for 4xx', async () => {
@@ -101,14 +105,18 @@ describe('apiPost', () => {
     await expect(apiPost('/api/x', {})).rejects.toMatchObject({ status: 502, message: 'Bad gateway' });
     expect(getToasts().map((toast) => toast.message)).toEqual(['An unexpected error occured.']);
 
+    for (const toast of getToasts()) dismissToast(toast.id);
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-    await expect(apiPost('/api/x', {})).rejects.toMatchObject({ status: 0 });
+    await expect(apiPost('/api/x', {})).rejects.toMatchObject({ status: 0, message: 'Failed to fetch' });
+    expect(getToasts().map((toast) => toast.message)).toEqual(['An unexpected error occured.']);
   });
 
   it('shares one refresh between the app-load bootstrap and other callers', async () => {
     fetchMock.mockResolvedValue(json(200, { accessToken: 'boot', user }));
     const [first, second] = await Promise.all([refreshSession(), refreshSession()]);
-    expect(first).toEqual(second);
+    expect(first).toMatchObject({ accessToken: 'boot', user: { id: 'u1', email: 'ada@example.com' } });
+    expect(second).toBe(first);
+    expect(getAccessToken()).toBe('boot');
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });
