@@ -127,13 +127,17 @@ describe('telemetry ingest (IoT rule -> ingest handler)', () => {
       return Item;
     });
     expect(raw.v).toEqual({ temp: 23.5, co2: 640 });
-    const hour = await dynamo().send(
-      new GetCommand({
-        TableName: config.telemetryTable,
-        Key: { series: seriesKey(devId, 'hour'), t: Date.UTC(2026, 0, 5, 10) },
-      }),
-    );
-    expect(hour.Item).toMatchObject({ sum_temp: 23.5, count_temp: 1, sum_co2: 640, count_co2: 1 });
+    // The roll-up is written in the same batch, right after the raw points: wait for it too.
+    const hour = await waitUntil(async () => {
+      const { Item } = await dynamo().send(
+        new GetCommand({
+          TableName: config.telemetryTable,
+          Key: { series: seriesKey(devId, 'hour'), t: Date.UTC(2026, 0, 5, 10) },
+        }),
+      );
+      return Item;
+    });
+    expect(hour).toMatchObject({ sum_temp: 23.5, count_temp: 1, sum_co2: 640, count_co2: 1 });
   });
 
   it('drops readings for a device of another organization, and payloads that are not readings', async () => {
