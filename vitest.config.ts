@@ -3,6 +3,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './tools/summary-reporter.ts'],
+    // Platform files create their own users, so files run side by side. The work is mostly waiting on
+    // the emulators and the browser: more workers than cores pays off (measured on 2 cores). One
+    // setting for every project (vitest runs projects with different limits one after the other).
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
     projects: [
       {
         test: {
@@ -37,9 +41,6 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, 'functions/test/unit/**'],
           environment: 'node',
           globalSetup: ['infra/test/support/global-setup.ts'],
-          // Each file creates its own users, so files run side by side. The work is mostly waiting on
-          // the emulators and the browser: more workers than cores pays off (measured on 2 cores).
-          maxWorkers: Number(process.env.PLATFORM_WORKERS ?? 3),
           setupFiles: ['infra/test/support/worker-env.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
