@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { deflateSync, crc32 } from 'node:zlib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import '../../functions/test/support/provided';
 import { call, createUser, signIn as apiSignIn, users } from '../../functions/test/support/api';
+import { png } from '../../functions/test/support/png';
 import { launchBrowser, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
@@ -21,38 +21,8 @@ afterAll(async () => {
  * A 48x48 PNG: a dark blue square with a light stripe, enough to see in the top bar. `commentBytes`
  * makes the file that much larger with a text chunk (the picture stays the same).
  */
-function pngLogo(commentBytes = 0): Buffer {
-  const size = 48;
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows: number[] = [];
-  for (let y = 0; y < size; y++) {
-    rows.push(0);
-    for (let x = 0; x < size; x++) {
-      const stripe = y > 18 && y < 30;
-      rows.push(...(stripe ? [240, 190, 40] : [30, 80, 160]));
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    ...(commentBytes > 0
-      ? [chunk('tEXt', Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.alloc(commentBytes, 'a')]))]
-      : []),
-    chunk('IDAT', deflateSync(Buffer.from(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+const pngLogo = (commentBytes = 0) =>
+  png((_x, y) => (y > 18 && y < 30 ? [240, 190, 40] : [30, 80, 160]), 48, commentBytes);
 
 /** Pages through the users grid until the row of this e-mail shows. */
 async function findUserRow(dialog: Locator, email: string): Promise<Locator> {

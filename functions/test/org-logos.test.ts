@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { logoStagingFolder } from '../src/domain/files/keys';
 import { detectLogoType } from '../src/domain/users/image-type';
 import { s3FileStore } from '../src/stores/files';
 import { call, createOwnOrganization, createUser, signIn, stack, type TestUser } from './support/api';
+import { png } from './support/png';
 
 const UNAUTHORIZED = { message: 'User is unAuthorized' };
 const NO_SUCH_ORGANIZATION = { message: 'This organization does not exist (it may have been deleted).' };
@@ -14,32 +14,6 @@ const NO_SUCH_UPLOAD = {
 const INVALID_TYPE = { message: 'Invalid file type' };
 const TOO_LARGE = { message: 'File size too large!.' };
 const UPLOADED = { message: 'Organization Logo uploaded successfully.', logoType: 'image/png' };
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A valid PNG of one pixel of this colour; `commentBytes` adds a text chunk to make it that much larger. */
-function png(rgb: [number, number, number] = [200, 30, 30], commentBytes = 0): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    ...(commentBytes > 0
-      ? [chunk('tEXt', Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.alloc(commentBytes, 'a')]))]
-      : []),
-    chunk('IDAT', deflateSync(Buffer.from([0, ...rgb]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -171,7 +145,7 @@ describe('logo upload: presigned POST, then commit', () => {
 
   it('round-trips a 9.9 MB logo: the file goes to S3, never through the API', async () => {
     const { orgId, token } = await orgWithAdmin();
-    const logo = png([0, 0, 0], 9_900_000);
+    const logo = png([0, 0, 0], 1, 9_900_000);
     expect(logo.length).toBeGreaterThan(9_900_000);
     expect(logo.length).toBeLessThanOrEqual(10_000_000);
     expect(detectLogoType(logo)).toBe('image/png');
@@ -215,7 +189,7 @@ describe('logo upload: presigned POST, then commit', () => {
     const { orgId, token } = await orgWithAdmin();
     // S3 refuses such a post (content-length-range); whatever got there anyway is checked again.
     const key = `${logoStagingFolder(orgId)}${randomUUID()}`;
-    await s3FileStore.write(key, png([9, 9, 9], 10_000_000), 'image/png');
+    await s3FileStore.write(key, png([9, 9, 9], 1, 10_000_000), 'image/png');
     const result = await commit(token, orgId, key);
     expect(result.status).toBe(400);
     expect(result.body).toEqual(TOO_LARGE);
