@@ -8,3 +8,5 @@ export * from './names';
 export * from './texts';
 export * from './email';
 export * from './wire';
+export * from './devices';
+export * from './telemetry';

@@ -49,3 +49,111 @@ export const treeRequests = {
 
 /** The body of a tree call, as the client sends it. */
 export type TreeRequest<Call extends keyof typeof treeRequests> = z.input<(typeof treeRequests)[Call]>;
+
+/** Device ids are MAC strings. */
+export const devId = z.string().trim().min(1).max(64);
+export const devType = z.number().int().min(0).max(9);
+export const port = z.union([z.number().int().min(0).max(2), z.string().max(8)]);
+/** Device and data-point names; the use case applies the name rule and answers its documented text. */
+const deviceName = z.string().max(64);
+/** A position on the plan, relative to its width and height. */
+const floorOrigin = body({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) });
+export const dataPointRequest = body({
+  dp: z.string().trim().min(1).max(32),
+  dn: deviceName.optional(),
+  val: z.union([z.number(), z.string().max(64), z.boolean(), z.null()]).optional(),
+  readonly: z.boolean().optional(),
+});
+/** The version of the device the client saw (409 when it has changed since). */
+const deviceVersion = z.number().int().min(0).optional();
+/** One edit-mode save: at most this many devices placed, moved or removed (one transaction). */
+export const MAX_FLOOR_CHANGES = 99;
+
+export const deviceRequests = {
+  getAllDevicesDataForFloorPlan: body({ floorID: id, orgID: id, onFloor: z.boolean().optional() }),
+  getAnalyticsSensorsCount: body({ floorID: id, buildID: id, orgID: id }),
+  getOfflineSensors: body({ orgID: id, buildID: id.optional(), floorID: id.optional() }),
+  /**
+   * Edit mode's Save: every device placed on, moved on or taken off the floor, all or nothing. An
+   * entry's `onFloor` (default `onFloorStatus`) says whether it ends on the floor; the floor's device
+   * types follow from what is on it.
+   */
+  updateOnFloorStatus: body({
+    floorID: id,
+    onFloorStatus: z.boolean(),
+    dropDevicesList: z
+      .array(
+        body({
+          devID: devId,
+          onFloor: z.boolean().optional(),
+          floorOrigin: floorOrigin.optional(),
+          devName: deviceName.optional(),
+          port: port.optional(),
+          dataPoints: z.array(dataPointRequest).max(64).optional(),
+          version: deviceVersion,
+        }),
+      )
+      .min(1)
+      .max(MAX_FLOOR_CHANGES),
+  }),
+  updateDeviceBuildFloorID: body({
+    devID: devId,
+    floorID: id,
+    buildID: id,
+    floorOrigin: floorOrigin.optional(),
+    version: deviceVersion,
+  }),
+  removeDeviceFromFloor: body({ devID: devId, floorID: id, version: deviceVersion }),
+  updateDevice: body({
+    devID: devId,
+    devType,
+    devUpdateObj: body({
+      devName: deviceName.optional(),
+      properties: z
+        .record(z.string().max(32), z.union([z.number(), z.string().max(64), z.boolean()]))
+        .optional(),
+      dataPoints: z.array(dataPointRequest).max(64).optional(),
+    }),
+    version: deviceVersion,
+  }),
+  updateDeviceDataPoint: body({
+    devID: devId,
+    devType,
+    devUpdateObj: body({ dataPoints: z.array(dataPointRequest).min(1).max(64) }),
+    version: deviceVersion,
+  }),
+  addThermistor: body({
+    devID: devId,
+    devType,
+    devName: deviceName,
+    dataPoints: z.array(dataPointRequest).min(1).max(16),
+    childNode: body({ type: z.literal('thermistor'), devID: devId.optional() }),
+  }),
+  groupDevices: body({ devID: z.array(devId).min(1).max(500) }),
+  ungroupDevices: body({ devID: z.array(devId).min(1).max(500) }),
+};
+
+export const floorPlanRequests = {
+  floorPlanFromS3: body({ orgID: id, floorID: id }),
+  /** Step 1 of a plan upload: a presigned form for one SVG file. */
+  createFloorPlanUpload: body({
+    orgID: id,
+    floorID: id,
+    contentType: z.string().max(100),
+    size: z.number().int().min(0),
+  }),
+  /** Step 2: `floorplan` is the key that step 1 answered; the server sanitizes the SVG, then shows it. */
+  updateFloorPlanS3: body({ orgID: id, floorID: id, floorplan: z.string().max(200) }),
+  updateSensorSize: body({
+    userID: id.optional(),
+    value: z.number().min(0.5).max(2).multipleOf(0.5),
+    devType,
+    floorId: id,
+  }),
+};
+
+/** The body of a device call, as the client sends it. */
+export type DeviceRequest<Call extends keyof typeof deviceRequests> = z.input<(typeof deviceRequests)[Call]>;
+export type FloorPlanRequest<Call extends keyof typeof floorPlanRequests> = z.input<
+  (typeof floorPlanRequests)[Call]
+>;

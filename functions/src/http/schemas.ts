@@ -2,11 +2,7 @@ import * as z from 'zod';
 import { DomainError } from '../domain/errors';
 
 /** Identifiers of organizations, buildings, floors, users and notifications; request bodies. */
-export { body, id } from '@argentum/events/contracts/requests';
-/** Device ids are MAC strings. */
-export const devId = z.string().trim().min(1).max(64);
-export const devType = z.number().int().min(0).max(9);
-export const port = z.union([z.number().int().min(0).max(2), z.string().max(8)]);
+export { body, devId, devType, id, port } from '@argentum/events/contracts/requests';
 
 /** A date range as the date picker sends it. */
 export const dateRange = z.strictObject({

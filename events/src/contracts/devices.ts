@@ -1,0 +1,141 @@
+/**
+ * Floor plans and devices (specification: floor plans, devices and data, sections 3-9): the texts,
+ * constants and answers that the functions build and the front end shows. Requests are in
+ * `requests.ts` (`deviceRequests`, `floorPlanRequests`).
+ */
+
+// Validation (section 5).
+export const DEVICE_NAME_REQUIRED_TEXT = 'Device name is required';
+export const DEVICE_NAME_AND_PORT_REQUIRED_TEXT = 'Device name and port are required';
+export const SELECT_DATA_POINTS_TEXT = 'Please select data points';
+export const DEVICE_NAME_EMPTY_TEXT = 'Device name can not be empty.';
+export const SPECIAL_CHARACTERS_TEXT = 'Special Character and spaces are not allowed';
+export const CANNOT_GROUP_TYPE_TEXT = 'These device type can not be grouped together';
+export const SAME_TYPE_TEXT = 'Please select the same type of device.';
+export const COMPARE_ITSELF_TEXT = "Device can't be compare to itself.";
+export const UNGROUP_FIRST_TEXT = 'Please ungroup this device first.';
+export const NOT_IN_GROUP_TEXT = 'This device does not come under any group';
+export const UNGROUP_BEFORE_REMOVE_TEXT = 'Please ungroup the device first to remove device.';
+export const SELECT_TO_GROUP_TEXT = 'Please select the devices to group together.';
+export const SELECT_TO_UNGROUP_TEXT = 'Please select the devices to ungroup.';
+export const GROUP_NAME_UNIQUE_TEXT = 'Grouping device name must be unique.';
+export const SINGLE_DEVICE_GROUP_TEXT = 'Single Device can not paire';
+export const SELECT_DATA_POINTS_FIRST_TEXT = 'Please select the data points from the dropdown.';
+export const SELECT_DATA_POINT_TEXT = 'Select data point.';
+export const NO_DEVICE_FOUND_TEXT = 'No Device Found';
+export const SEARCH_DEVICES_PLACEHOLDER = 'Search devices...';
+export const SELECT_FLOOR_PROMPT_TEXT = 'Please select a floor to see its floor plan.';
+
+// Outcomes (section 8).
+export const VALUE_SAVED_TEXT = 'Value save successfuly.';
+export const THERMISTOR_ADDED_TEXT = 'Thermistor added successfully.';
+export const VALUE_UPDATED_TEXT = 'Value updated successfully.';
+export const DEVICE_NAME_UPDATED_TEXT = 'Device name updated successfully.';
+export const FLOOR_PLAN_UPDATED_TEXT = 'Floor plan updated successfully.';
+export const FLOOR_PLAN_UPLOADED_TEXT = 'Floor plan uploaded successfully.';
+export const SAVE_EDITS_FAILED_TEXT = 'Something went wrong please try again.';
+export const GROUPED_TEXT = 'Device grouped successfully.';
+export const UNGROUPED_TEXT = 'Device ungrouped successfully.';
+export const GROUPING_FAILED_TEXT = 'Failure while grouping devices.';
+export const UNGROUPING_FAILED_TEXT = 'Failure while ungrouping devices.';
+
+// Floor plan files (sections 5 and 9). The spec says "SVG only, under 10 MB".
+export const FLOOR_PLAN_MAX_BYTES = 10 * 1024 * 1024 - 1;
+export const FLOOR_PLAN_INVALID_TYPE_TEXT = 'Please upload an SVG file.';
+export const FLOOR_PLAN_TOO_LARGE_TEXT = 'The floor plan must be under 10 MB.';
+/** An SVG that cannot be read as one (not XML, no <svg> root, an entity declaration). */
+export const FLOOR_PLAN_UNREADABLE_TEXT = 'This file is not a readable SVG floor plan.';
+export const FLOOR_PLAN_UPLOAD_SECONDS = 300;
+
+// Constants (section 9). The 20-character name display limit is NAME_DISPLAY_LIMIT in names.ts.
+export const DEVICE_REPLY_TIMEOUT_MS = 5000;
+export const CTRL_ZOOM_HINT_MS = 3000;
+export const LINE_RESIZE_MS = 400;
+export const DEVICE_HIGHLIGHT_MS = 5000;
+export const DRAWER_WIDTH = 352;
+export const GROUP_NUMBER_MIN = 1000;
+export const GROUP_NUMBER_MAX = 9999;
+/** Device types that may be grouped: lights (power nodes) and motion sensors. */
+export const GROUPABLE_DEVICE_TYPES: readonly number[] = [1, 4];
+/** Icon size per device type: 1 to 2 in steps of 0.5, lights 0.5 to 2. */
+export const ICON_SIZE_STEP = 0.5;
+export const iconSizeRange = (devType: number) => ({ min: devType === 1 ? 0.5 : 1, max: 2 });
+export const ZOOM_IN_FACTOR = 1.1;
+export const ZOOM_OUT_FACTOR = 0.9;
+export const EDIT_ZOOM_STEP = 0.1;
+/** Floor plan area: 60% of the window height minus 100 at start, at most 80%, at most 900 wide. */
+export const PLAN_START_HEIGHT = (windowHeight: number) => Math.round(windowHeight * 0.6 - 100);
+export const PLAN_MAX_HEIGHT = (windowHeight: number) => Math.round(windowHeight * 0.8);
+export const PLAN_MAX_WIDTH = 900;
+
+/**
+ * Device, data-point and sensor names: letters and digits, no spaces or special characters (the
+ * specification's rule). Underscore and hyphen are allowed: device names such as 'Lights_01'.
+ */
+export const DEVICE_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
+export const DEVICE_NAME_MAX_LENGTH = 64;
+
+// Answers.
+
+export interface DataPointView {
+  dp: string;
+  dn?: string;
+  val?: unknown;
+  readonly?: boolean;
+}
+
+/**
+ * A device as the floor view shows it (getAllDevicesDataForFloorPlan). Positions are relative to the
+ * plan: x and y from 0 to 1 of its width and height, so they stay put when the plan is resized or
+ * replaced by one of the same shape.
+ */
+export interface DeviceView {
+  devID: string;
+  devName: string;
+  devType: number;
+  connDev?: string;
+  port?: number | string;
+  gatewayID?: string;
+  groupNumber?: number;
+  orgID: string;
+  buildID?: string;
+  floorID?: string;
+  onFloor: boolean;
+  floorOrigin?: { x: number; y: number };
+  dataPoints: DataPointView[];
+  properties: Record<string, unknown>;
+  childNode?: { type: 'thermistor'; devID: string; dataPoints: DataPointView[] };
+  /** Latest value per data point and when it arrived (epoch ms); lastSeen undefined: never heard. */
+  latest?: Record<string, number>;
+  lastSeen?: number;
+  /** Whether the device reported within its expected interval. */
+  online: boolean;
+  updatedAt: string;
+  /** Raised by every change; writes send the version they saw (409 when it moved on). */
+  version: number;
+}
+
+/** getAllDevicesDataForFloorPlan: the devices, and the user's icon size per device type on this floor. */
+export interface FloorDevicesAnswer {
+  devices: DeviceView[];
+  sensorSizes: Record<string, number>;
+}
+
+/** floorPlanFromS3: a short-lived URL of the sanitized plan (render it as an image, never inline). */
+export interface FloorPlanAnswer {
+  data: string;
+  /** The plan's own size in user units (its viewBox), for positions and the aspect ratio. */
+  width: number;
+  height: number;
+  updatedAt: string;
+}
+
+/** getAnalyticsSensorsCount: for the floor details panel. */
+export interface SensorsCountAnswer {
+  total: number;
+  online: number;
+  offline: number;
+  byType: Record<string, number>;
+  /** Motion sensors reporting occupied now. */
+  occupied: number;
+}

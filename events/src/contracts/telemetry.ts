@@ -1,0 +1,83 @@
+/**
+ * Sensor history, graphs and export (specification: floor plans, devices and data, sections 2, 3, 7
+ * and 9): the constants and answers of /api/dataQuery and /api/weather, shared by the functions that
+ * build them and the front end that draws them.
+ */
+
+export const SELECT_DATA_POINT_PROMPT_TEXT = 'Please select a data point from the dropdown';
+export const noRecordText = (dataPointName: string) => `no record ${dataPointName}`;
+export const NOT_IN_COMFORT_ZONE_TEXT = 'Not in comfort zone';
+export const FILE_NOT_SUPPORTED_TEXT = 'File not supported';
+export const EXPORT_PREPARING_TEXT = 'Please wait while data is being prepared...';
+export const SELECT_DATES_TEXT = 'Select Dates';
+export const COMPARE_TO_TEXT = 'Compare To';
+export const EXPORT_FORMATS = ['csv', 'json', 'xls'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** Motion averages cover at most 7 days. */
+export const MOTION_AVERAGE_MAX_DAYS = 7;
+/** A range answer holds at most about this many points per series (downsampled, spikes kept). */
+export const MAX_POINTS_PER_SERIES = 1000;
+
+/** Comfort zones per data point (section 9). CO2's comfort graph uses 0-1000. */
+export const COMFORT_ZONES: Record<string, { min: number; max: number; unit: string }> = {
+  temp: { min: 22, max: 26, unit: '°C' },
+  hum: { min: 40, max: 50, unit: '%' },
+  pressure: { min: 94, max: 108, unit: 'kPA' },
+  co2: { min: 0, max: 800, unit: 'PPM' },
+  voc: { min: 0.5, max: 1, unit: 'PPM' },
+  lux: { min: 0, max: 600, unit: 'LUX' },
+  cct: { min: 3000, max: 7000, unit: 'K' },
+  aqi: { min: 0, max: 90, unit: 'AQI' },
+};
+export const CO2_COMFORT_GRAPH_MAX = 1000;
+
+/** Chart axis ranges per data point (section 9). */
+export const CHART_AXIS_RANGES: Record<string, { min: number; max: number }> = {
+  temp: { min: 11, max: 33 },
+  hum: { min: 30, max: 60 },
+  pressure: { min: 80, max: 120 },
+  co2: { min: 0, max: 5000 },
+  voc: { min: 0, max: 1.5 },
+  lux: { min: 0, max: 1000 },
+  cct: { min: 2000, max: 8000 },
+  aqi: { min: 0, max: 500 },
+};
+
+/** One point of a series: time (epoch ms) and value; a roll-up point also carries its bucket's min and max. */
+export interface SeriesPoint {
+  x: number;
+  y: number;
+  min?: number;
+  max?: number;
+}
+
+/** getDeviceInfoDateRange. */
+export interface DeviceRangeAnswer {
+  deviceResponse: SeriesPoint[];
+  latestVal: { value: number; time: number } | null;
+  /** Where the points come from: raw readings, or hourly or daily roll-ups, downsampled to the limit. */
+  resolution: 'raw' | 'hour' | 'day';
+}
+
+/** getComfortGraphInfo: the second data point's values against the first's (e.g. humidity against temperature). */
+export interface ComfortGraphAnswer {
+  param2: string;
+  responseData: { x: number; y: number }[];
+}
+
+/** getMotionSensorData. */
+export interface MotionSensorAnswer {
+  /** Per sensor: occupied share per day (0-1). */
+  deviceResponse: { devID: string; days: { day: string; occupied: number }[] }[];
+  /** Per sensor: share of the range it was occupied (0-1). */
+  utilizationResponse: { devID: string; utilization: number }[];
+  /** Average over the sensors, at most 7 days. */
+  avgQuerySum: { avg: number; dayCount: number };
+}
+
+/** /api/weather: the configured city's outdoor pressure in kPa (main.pressure / 10); null when unknown. */
+export interface WeatherAnswer {
+  city: string;
+  pressureKpa: number | null;
+  time: number | null;
+}
