@@ -12,12 +12,17 @@
  *   reset      RESET#{email}       LATEST                     -                             -
  *   connection CONN#{userId}       CLIENT#{clientId}          -                             -
  *   attempts   ATTEMPTS#{kind}#{sha256}  ATTEMPTS             -                             -
+ *   notification NOTIF#{id}        NOTIF                      -                             -
+ *   inbox      INBOX#{userId}      N#{notificationId}         -                             -
  *
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
  * `expiresAt`, when the broker drops it anyway); the authorizer may write only items under `CONN#`.
  * Attempt counters (sign-in failures, reset-mail requests) are keyed by the SHA-256 of the counted
  * e-mail or address, also with TTL `expiresAt`.
+ * A notification is stored once; each recipient's inbox entry refers to it and carries that user's
+ * read and deleted flags (a deleted entry stays as a tombstone, so a redelivered alarm does not bring
+ * it back). Notification ids sort by time, so an inbox reads newest first. Both expire (TTL `expiresAt`).
  */
 /** The partition-key prefix of connection items (the authorizer's IAM policy is limited to it). */
 export const connectionKeyPrefix = 'CONN#';
@@ -52,6 +57,12 @@ export const keys = {
   connection: (userId: string, clientId: string) => ({
     pk: `${connectionKeyPrefix}${userId}`,
     sk: `CLIENT#${clientId}`,
+  }),
+  notification: (id: string) => ({ pk: `NOTIF#${id}`, sk: 'NOTIF' }),
+  inboxPartition: (userId: string) => `INBOX#${userId}`,
+  inboxEntry: (userId: string, notificationId: string) => ({
+    pk: `INBOX#${userId}`,
+    sk: `N#${notificationId}`,
   }),
   attempts: (kind: string, subjectHash: string) => ({
     pk: `ATTEMPTS#${kind}#${subjectHash}`,
