@@ -35,16 +35,18 @@ const ALLOWED = new Set<string>(MESSAGE_TAGS);
  * the second line.)
  */
 export function sanitizeMessage(input: string): string {
+  // Script and style bodies are code, not text: dropped with their tags.
+  const text = input.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '');
   let out = '';
   let last = 0;
-  for (const match of input.matchAll(TAG)) {
-    out += escapeHtml(decodeEntities(input.slice(last, match.index)));
+  for (const match of text.matchAll(TAG)) {
+    out += escapeHtml(decodeEntities(text.slice(last, match.index)));
     const name = (match[1] ?? '').toLowerCase();
     if (ALLOWED.has(name))
       out += match[0].startsWith('</') ? `</${name}>` : name === 'br' ? '<br>' : `<${name}>`;
     last = match.index + match[0].length;
   }
-  return out + escapeHtml(decodeEntities(input.slice(last)));
+  return out + escapeHtml(decodeEntities(text.slice(last)));
 }
 
 /** The few entities our templates produce, decoded so that escaping does not double them. */
