@@ -14,6 +14,8 @@
  *   attempts   ATTEMPTS#{kind}#{sha256}  ATTEMPTS             -                             -
  *   notification NOTIF#{id}        NOTIF                      -                             -
  *   inbox      INBOX#{userId}      N#{notificationId}         -                             -
+ *   alarms     ALARMS#{devId}      STATE                      -                             -
+ *   alarm mail ALARMMAIL#{notificationId}  SENT               -                             -
  *
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
@@ -64,6 +66,8 @@ export const keys = {
     pk: `INBOX#${userId}`,
     sk: `N#${notificationId}`,
   }),
+  alarms: (devId: string) => ({ pk: `ALARMS#${devId}`, sk: 'STATE' }),
+  alarmMail: (notificationId: string) => ({ pk: `ALARMMAIL#${notificationId}`, sk: 'SENT' }),
   attempts: (kind: string, subjectHash: string) => ({
     pk: `ATTEMPTS#${kind}#${subjectHash}`,
     sk: 'ATTEMPTS',

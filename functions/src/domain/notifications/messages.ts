@@ -1,19 +1,10 @@
+import { escapeHtml } from '../../lib/html';
+
 /**
  * Notification messages are HTML (the specification's Notification.message). We build them from
  * templates whose every inserted value is escaped, and the server refuses to store anything but a few
  * inline tags without attributes; the browser renders the same subset as elements, never as markup.
  */
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text made safe to place in HTML. */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 /** Tags a message may hold, without attributes. */
 export const MESSAGE_TAGS = ['b', 'strong', 'i', 'em', 'br', 'span'] as const;
@@ -55,3 +46,6 @@ function decodeEntities(text: string): string {
     e === 'amp' ? '&' : e === 'lt' ? '<' : e === 'gt' ? '>' : e === 'quot' ? '"' : "'",
   );
 }
+
+/** A message as plain text (for e-mail): its few tags dropped, its entities decoded. */
+export const messageText = (message: string) => decodeEntities(message.replace(/<[^>]*>/g, ''));
