@@ -11,3 +11,4 @@ export * from './wire';
 export * from './devices';
 export * from './telemetry';
 export * from './control';
+export * from './notifications';
