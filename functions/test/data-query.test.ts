@@ -13,10 +13,10 @@ import {
   type WeatherAnswer,
 } from '@argentum/events/contracts';
 import { recordLatest } from '../src/stores/devices';
-import { dynamoTelemetryStore } from '../src/stores/telemetry-dynamodb';
+import { dynamoTelemetryStore, writeRawReadings } from '../src/stores/telemetry-dynamodb';
 import type { TelemetryPoint } from '../src/domain/telemetry/telemetry';
 import { call, createOwnOrganization, createUser, signIn } from './support/api';
-import { freshDevId, registerDevice } from './support/telemetry';
+import { freshDevId, registerDevice, waitUntil } from './support/telemetry';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -60,9 +60,23 @@ beforeAll(async () => {
     const hour = new Date(t).getUTCHours();
     points.push({ devId: motion, time: t, values: { mState: hour >= 8 && hour < 18 ? 1 : 0 } });
   }
-  expect((await dynamoTelemetryStore.write(points)).failedDevices.size).toBe(0);
+  // Raw readings as ingest writes them; the roll-ups follow from the table's stream.
+  expect((await writeRawReadings(points)).failedDevices.size).toBe(0);
   await recordLatest(ieq, end - MINUTE, { temp: 22.5, hum: 44 });
-}, 120_000);
+  const rolledUp = async (devId: string, from: number, readings: number) => {
+    const hours = await dynamoTelemetryStore.readBuckets(devId, 'hour', from, end, 2000);
+    return hours.items.reduce((n, b) => n + (Object.values(b.stats)[0]?.count ?? 0), 0) === readings;
+  };
+  await waitUntil(
+    async () =>
+      (await rolledUp(ieq, end - 30 * DAY, pointsOfIeq)) &&
+      (await rolledUp(ieq2, end - 2 * DAY, 96)) &&
+      (await rolledUp(motion, end - 10 * DAY, 480))
+        ? true
+        : undefined,
+    200_000,
+  );
+}, 240_000);
 
 const range = (from: number, to: number) => ({ startDate: new Date(from).toISOString(), endDate: to });
 const deviceRange = (body: Record<string, unknown>, as = token) =>

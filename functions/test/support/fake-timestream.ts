@@ -65,7 +65,7 @@ export function fakeTimestream(): TimestreamClients & { requests: { write: numbe
           if (existing && existing.value !== value) {
             rejected.push({
               RecordIndex: index,
-              Reason: fixtures.rejectedRecords.RejectedRecords[1]!.Reason,
+              Reason: fixtures.rejectedRecords.RejectedRecords[1]?.Reason ?? 'exists',
               ExistingVersion: 1,
             });
             return;

@@ -59,6 +59,6 @@ export const waitUntil = async <T>(probe: () => Promise<T | undefined>, timeoutM
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 250));
   }
 };
