@@ -23,8 +23,8 @@ const allViewerExceptHostHeader = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 
-// One bundled synthesis for the whole file: esbuild runs once per Lambda (15 of them; on a busy
-// machine that takes more than two minutes).
+// One bundled synthesis for the whole file: esbuild runs once per Lambda (15 of them, the floorplans
+// one with jsdom; on a busy machine that takes more than two minutes).
 let platform: SynthesizedPlatform;
 let template: Template;
 beforeAll(() => {
@@ -178,6 +178,7 @@ describe('least privilege per domain', () => {
       // Deletes only commit; the tree sweeper removes the plans and memberships.
       tree: ['dynamodb', 'logs', 'xray'],
       floors: ['dynamodb', 'logs', 's3', 'xray'],
+      floorplans: ['dynamodb', 'logs', 's3', 'xray'],
       devices: ['dynamodb', 'iot', 'logs', 'xray'],
       control: ['dynamodb', 'iot', 'logs', 'xray'],
       data: ['dynamodb', 'logs', 'xray'],
@@ -288,7 +289,7 @@ describe('least privilege per domain', () => {
     for (const fn of others) expect(actionsOf(fn.role)).not.toContain('iot:DeleteConnection');
   });
 
-  it('scopes file access by key prefix: logo uploads and logos for users, floor plans for tree and floors', () => {
+  it('scopes file access by key prefix: logo uploads and logos for users, plan uploads and plans for floorplans, plans for floors', () => {
     const fileAccess = (domain: ApiDomain) => {
       const roleId = logicalId(platform.stateless.apiFunctions[domain].role);
       const policies = template.findResources('AWS::IAM::Policy') as Resources;
@@ -320,10 +321,22 @@ describe('least privilege per domain', () => {
     ]);
     // Tree deletes only commit; the sweeper removes the plans (tested above).
     expect(fileAccess('tree')).toEqual([]);
+    // Floors only read plans (presigned URLs); plan uploads are checked, sanitized and written apart.
     expect(fileAccess('floors')).toEqual([
-      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], keys: '/floorplans/*' },
+      { actions: ['s3:GetObject'], keys: '/floorplans/*' },
       { actions: ['s3:ListBucket'], keys: 'bucket' },
     ]);
+    expect(fileAccess('floorplans')).toEqual([
+      { actions: ['s3:GetObject', 's3:PutObject'], keys: '/floorplans/*' },
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], keys: '/uploads/floorplans/*' },
+      { actions: ['s3:ListBucket'], keys: 'bucket' },
+    ]);
+  });
+
+  it('gives the plan upload function the memory and time to sanitize a 10 MB plan within the 30 s API limit', () => {
+    const resources = template.toJSON().Resources as Resources;
+    const uploads = resources[logicalId(platform.stateless.apiFunctions.floorplans.function)]?.Properties;
+    expect(uploads).toMatchObject({ MemorySize: 2048, Timeout: 28 });
   });
 
   it('scopes IoT publishing to topic kinds and SES to the configured sender', () => {
