@@ -27,7 +27,8 @@ const device = (devID: string, overrides: Partial<DeviceView> = {}): DeviceView 
 const onFloor = (devID: string, x: number, y: number) =>
   device(devID, { onFloor: true, floorID: 'f1', floorOrigin: { x, y } });
 
-const base = [onFloor('A', 0.1, 0.1), onFloor('B', 0.5, 0.5)];
+const deviceB = onFloor('B', 0.5, 0.5);
+const base = [onFloor('A', 0.1, 0.1), deviceB];
 
 describe('edit session', () => {
   it('starts with the floor devices and no changes', () => {
@@ -103,10 +104,10 @@ describe('edit session', () => {
   it('puts a removed floor device back as a move, or as nothing at its old place', () => {
     let session = startSession(base);
     session = editSessionReducer(session, { type: 'remove', devID: 'B' });
-    session = editSessionReducer(session, { type: 'add', device: base[1]!, origin: { x: 0.5, y: 0.5 } });
+    session = editSessionReducer(session, { type: 'add', device: deviceB, origin: { x: 0.5, y: 0.5 } });
     expect(hasChanges(session)).toBe(false);
     session = editSessionReducer(session, { type: 'remove', devID: 'B' });
-    session = editSessionReducer(session, { type: 'add', device: base[1]!, origin: { x: 0.7, y: 0.5 } });
+    session = editSessionReducer(session, { type: 'add', device: deviceB, origin: { x: 0.7, y: 0.5 } });
     expect(changeCounts(session)).toEqual({ added: 0, moved: 1, removed: 0 });
   });
 

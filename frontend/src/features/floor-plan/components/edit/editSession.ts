@@ -187,7 +187,11 @@ export function saveRequest(
       devID: device.devID,
       onFloor: true,
       floorOrigin: rounded(origin),
-      ...details,
+      ...(details.devName !== undefined ? { devName: details.devName } : {}),
+      ...(details.port !== undefined ? { port: details.port } : {}),
+      ...(details.dataPoints !== undefined
+        ? { dataPoints: details.dataPoints.map(({ dp, dn, readonly }) => ({ dp, dn, readonly })) }
+        : {}),
       version: device.version,
     });
   }

@@ -161,7 +161,10 @@ export function selectionSaveProblem(kind: GroupingKind, selection: readonly Dev
 }
 
 /** Compare IEQ: the second device must be another IEQ sensor. */
-export function compareProblem(first: DeviceView, second: DeviceView): string | null {
+export function compareProblem(
+  first: Pick<DeviceView, 'devID' | 'devType'>,
+  second: Pick<DeviceView, 'devID' | 'devType'>,
+): string | null {
   if (first.devID === second.devID) return COMPARE_ITSELF_TEXT;
   if (first.devType !== DeviceType.ieq || second.devType !== DeviceType.ieq) return SAME_TYPE_TEXT;
   return null;
