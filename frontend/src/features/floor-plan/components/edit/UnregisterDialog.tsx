@@ -11,11 +11,13 @@ interface UnregisterDialogProps {
   device: DeviceView;
   /** Takes the device off the floor in the edit session (saved with Save). */
   onRemove: () => void;
+  /** Move it with the arrow keys (keyboard and touch users). */
+  onMove?: () => void;
   onClose: () => void;
 }
 
 /** Edit mode's popup of a placed device: Test asks the device to answer; Remove takes it off the floor. */
-export function UnregisterDialog({ device, onRemove, onClose }: UnregisterDialogProps) {
+export function UnregisterDialog({ device, onRemove, onMove, onClose }: UnregisterDialogProps) {
   const [testing, setTesting] = useState(false);
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -27,6 +29,11 @@ export function UnregisterDialog({ device, onRemove, onClose }: UnregisterDialog
       onClose={onClose}
       footer={
         <>
+          {onMove && (
+            <Button size="small" variation="link" onClick={onMove}>
+              Move with arrow keys
+            </Button>
+          )}
           <Button
             size="small"
             isLoading={testing}
