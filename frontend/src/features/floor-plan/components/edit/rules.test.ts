@@ -63,6 +63,7 @@ describe('drop validation', () => {
     expect(dropNeedsForm(device('a', 1, { port: undefined }))).toBe(true);
     expect(dropNeedsForm(device('a', 1, { port: 0 }))).toBe(false);
     expect(dropNeedsForm(device('a', 5, { dataPoints: [] }))).toBe(true);
+    expect(dropNeedsForm(device('a', 3, { port: '' }))).toBe(true);
   });
 
   it('answers the documented texts', () => {

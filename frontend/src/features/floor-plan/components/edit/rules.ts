@@ -45,14 +45,16 @@ export function deviceNameProblem(
   return null;
 }
 
-/** Power nodes say which of their ports drive the lights: Port-1 (0), Port-2 (1) or Both (2). */
+/** Which node port the device is wired to: Port-1 (0), Port-2 (1) or Both (2). */
 export const PORT_CHOICES = [
   { value: 0, label: 'Port-1' },
   { value: 1, label: 'Port-2' },
   { value: 2, label: 'Both' },
 ] as const;
 
-export const needsPort = (device: DeviceView) => device.devType === DeviceType.powerNode;
+/** Kinds wired to a node port: power nodes, IO devices and contactors (the server's rule too). */
+const PORT_DEVICE_TYPES: readonly number[] = [DeviceType.powerNode, 2, 3];
+export const needsPort = (device: DeviceView) => PORT_DEVICE_TYPES.includes(device.devType);
 
 const hasPort = (port: DeviceView['port']) => port !== undefined && port !== '' && port !== null;
 
