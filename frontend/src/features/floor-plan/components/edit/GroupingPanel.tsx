@@ -10,60 +10,43 @@ interface GroupingPanelProps {
   kind: GroupingKind;
   /** The devices picked on the plan (the floor view's mode state), in the order picked. */
   selection: readonly DeviceView[];
-  /** The documented warning of the last refused pick, if any. */
-  warning?: string | null;
-  /** Leave the mode (Cancel, or after a save). */
+  /** Leave the mode after a save (the floor view's mode bar has Cancel). */
   onDone: () => void;
 }
 
-const INSTRUCTIONS: Record<GroupingKind, string> = {
-  grouping: 'Select two or more lights or motion sensors of the same type on the plan, then Save.',
-  ungrouping: 'Select the grouped devices to take out of their group on the plan, then Save.',
-};
-
 /**
- * Grouping and ungrouping (issue 9 item 8) over the floor view's mode state: what is selected, the
- * documented warnings, and Save (disabled below 2 devices to group, or with none to ungroup).
+ * Grouping and ungrouping's Save (issue 9 item 8), in the floor view's mode bar: what is selected,
+ * and Save, disabled below 2 devices to group or with none to ungroup. The floor view's mode state
+ * picks the devices and shows the documented warnings of refused picks.
  */
-export function GroupingPanel({ kind, selection, warning, onDone }: GroupingPanelProps) {
+export function GroupingPanel({ kind, selection, onDone }: GroupingPanelProps) {
   const calls = useGroupingCalls();
   const title = kind === 'grouping' ? 'Group Devices' : 'Ungroup Devices';
 
   return (
-    <div className={styles.toolbar} role="toolbar" aria-label={title}>
-      <span className={styles.toolbarTitle}>{title}</span>
-      <span className={styles.toolbarSummary}>
-        {selection.length === 0
-          ? INSTRUCTIONS[kind]
-          : `${selection.length} selected: ${selection.map(deviceLabel).join(', ')}`}
-      </span>
-      {warning && (
-        <span className={styles.warning} role="alert">
-          {warning}
+    <span className={styles.groupingActions} role="toolbar" aria-label={title}>
+      {selection.length > 0 && (
+        <span className={styles.selectionNames} title={selection.map(deviceLabel).join(', ')}>
+          {selection.map(deviceLabel).join(', ')}
         </span>
       )}
-      <span className={styles.toolbarActions}>
-        <Button size="small" isDisabled={calls.isPending} onClick={onDone}>
-          Cancel
-        </Button>
-        <Button
-          size="small"
-          variation="primary"
-          isDisabled={!canSaveSelection(kind, selection)}
-          isLoading={calls.isPending}
-          loadingText="Saving…"
-          onClick={() => {
-            const problem = selectionSaveProblem(kind, selection);
-            if (problem) {
-              showToast(problem, 'warning');
-              return;
-            }
-            calls.mutate({ kind, devIDs: selection.map((d) => d.devID) }, { onSuccess: onDone });
-          }}
-        >
-          Save
-        </Button>
-      </span>
-    </div>
+      <Button
+        size="small"
+        variation="primary"
+        isDisabled={!canSaveSelection(kind, selection)}
+        isLoading={calls.isPending}
+        loadingText="Saving…"
+        onClick={() => {
+          const problem = selectionSaveProblem(kind, selection);
+          if (problem) {
+            showToast(problem, 'warning');
+            return;
+          }
+          calls.mutate({ kind, devIDs: selection.map((d) => d.devID) }, { onSuccess: onDone });
+        }}
+      >
+        Save
+      </Button>
+    </span>
   );
 }
