@@ -9,7 +9,7 @@ export function Legend({ devices }: { devices: readonly DeviceView[] }) {
   if (types.length === 0) return null;
   const swatch = (colour: string | undefined) => ({ '--colour': colour ?? '#475569' }) as CSSProperties;
   return (
-    <footer className={styles.legend} aria-label="Legend">
+    <footer className={styles.legend} role="group" aria-label="Legend">
       <ul>
         {types.flatMap((type) =>
           type === 4
