@@ -32,7 +32,9 @@ async function putAll(items: Record<string, unknown>[]) {
   for (let i = 0; i < items.length; i += 25) {
     await dynamo().send(
       new BatchWriteCommand({
-        RequestItems: { [config.platformTable]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) },
+        RequestItems: {
+          [config.platformTable]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
+        },
       }),
     );
   }
@@ -92,7 +94,11 @@ export async function newGroup(orgId: string, groupNumber: number, members: stri
 
 export async function storedGroup(orgId: string, groupNumber: number) {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config.platformTable, Key: keys.deviceGroup(orgId, groupNumber), ConsistentRead: true }),
+    new GetCommand({
+      TableName: config.platformTable,
+      Key: keys.deviceGroup(orgId, groupNumber),
+      ConsistentRead: true,
+    }),
   );
   return Item;
 }

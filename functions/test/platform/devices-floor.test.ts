@@ -101,7 +101,10 @@ describe('getAllDevicesDataForFloorPlan', () => {
   it('a foreign floor, a floor named with another organization and an unknown floor get the same 404', async () => {
     const { a, b } = await world();
     const user = await userWith({ [a.orgId]: 2 });
-    const unknown = await user.call(dc('getAllDevicesDataForFloorPlan'), { floorID: UNKNOWN_ID, orgID: a.orgId });
+    const unknown = await user.call(dc('getAllDevicesDataForFloorPlan'), {
+      floorID: UNKNOWN_ID,
+      orgID: a.orgId,
+    });
     expect(unknown).toMatchObject({ status: 404, body: FLOOR_NOT_FOUND });
     expectSameAnswer(
       await user.call(dc('getAllDevicesDataForFloorPlan'), { floorID: b.floorId, orgID: b.orgId }),
@@ -138,12 +141,20 @@ describe('getAnalyticsSensorsCount', () => {
     });
     expect(unknown).toMatchObject({ status: 404, body: FLOOR_NOT_FOUND });
     expectSameAnswer(
-      await viewer.call(dc('getAnalyticsSensorsCount'), { floorID: b.floorId, buildID: b.buildId, orgID: b.orgId }),
+      await viewer.call(dc('getAnalyticsSensorsCount'), {
+        floorID: b.floorId,
+        buildID: b.buildId,
+        orgID: b.orgId,
+      }),
       unknown,
     );
     // The floor must be in the building named.
     expectSameAnswer(
-      await viewer.call(dc('getAnalyticsSensorsCount'), { floorID: a.floorId, buildID: UNKNOWN_ID, orgID: a.orgId }),
+      await viewer.call(dc('getAnalyticsSensorsCount'), {
+        floorID: a.floorId,
+        buildID: UNKNOWN_ID,
+        orgID: a.orgId,
+      }),
       unknown,
     );
   });
@@ -153,12 +164,16 @@ describe('getOfflineSensors', () => {
   it('lists the offline devices of a floor, a building and an organization', async () => {
     const { a, b, onA, onA2 } = await world();
     const viewer = await userWith({ [a.orgId]: 0 });
-    const names = (r: { body: { devices?: { devName: string }[] } }) => (r.body.devices ?? []).map((d) => d.devName);
+    const names = (r: { body: { devices?: { devName: string }[] } }) =>
+      (r.body.devices ?? []).map((d) => d.devName);
 
-    const floor = await viewer.call<{ devices: { devName: string }[]; count: number }>(dc('getOfflineSensors'), {
-      orgID: a.orgId,
-      floorID: a.floorId,
-    });
+    const floor = await viewer.call<{ devices: { devName: string }[]; count: number }>(
+      dc('getOfflineSensors'),
+      {
+        orgID: a.orgId,
+        floorID: a.floorId,
+      },
+    );
     expect(floor.status).toBe(200);
     expect(names(floor)).toEqual(['LightB', 'MotionB']);
     expect(floor.body.count).toBe(2);
@@ -175,7 +190,10 @@ describe('getOfflineSensors', () => {
       body: { message: 'This organization does not exist (it may have been deleted).' },
     });
     expectSameAnswer(await viewer.call(dc('getOfflineSensors'), { orgID: b.orgId }), unknownOrg);
-    const unknownBuilding = await viewer.call(dc('getOfflineSensors'), { orgID: a.orgId, buildID: UNKNOWN_ID });
+    const unknownBuilding = await viewer.call(dc('getOfflineSensors'), {
+      orgID: a.orgId,
+      buildID: UNKNOWN_ID,
+    });
     expect(unknownBuilding).toMatchObject({
       status: 404,
       body: { message: 'This building does not exist (it may have been deleted).' },

@@ -196,7 +196,8 @@ export async function saveFloorDevices(
       minRole: Role.admin,
       forPlacement: true,
     });
-    const devices = await accessibleDevices(deps, user, ids, Role.admin);
+    // Only devices of the floor's organization can be placed on it (its admin role is checked above).
+    const devices = await accessibleDevices(deps, user, ids, Role.readOnly);
     const changes = request.entries.map((entry, i) => {
       const device = devices[i] as Device;
       if (device.orgID !== floor.orgId) throw deviceNotFound();
@@ -238,7 +239,7 @@ export async function placeDevice(
       buildId: request.buildId,
       forPlacement: true,
     });
-    const device = await accessibleDevice(deps, user, request.devId, Role.admin);
+    const device = await accessibleDevice(deps, user, request.devId, Role.readOnly);
     if (device.orgID !== floor.orgId) throw deviceNotFound();
     assertVersion(device, request.version);
     assertMayHandle(user, device);
@@ -274,7 +275,7 @@ export async function removeDevice(
       minRole: Role.admin,
       forPlacement: true,
     });
-    const device = await accessibleDevice(deps, user, request.devId, Role.admin);
+    const device = await accessibleDevice(deps, user, request.devId, Role.readOnly);
     if (device.orgID !== floor.orgId) throw deviceNotFound();
     assertVersion(device, request.version);
     assertMayHandle(user, device);
