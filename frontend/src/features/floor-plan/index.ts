@@ -5,7 +5,8 @@ import { lazy } from 'react';
  * initial bundle. Everything else exported here is small (the real-time client imports
  * applyDeviceUpdates without pulling the view in).
  */
-export const FloorView = lazy(() => import('./components/FloorView'));
+// With edit mode, grouping, device configuration and the compare hand-off wired into its slots.
+export const FloorView = lazy(() => import('./components/edit/EditableFloorView'));
 export type { FloorModeContext, FloorViewFloor, FloorViewProps } from './components/FloorView';
 export { applyDeviceUpdates, DEVICE_UPDATE_INTERVAL_MS, type DeviceUpdate } from './api/deviceUpdates';
 export { floorPlanQueries, type FloorRef } from './api/floorPlanQueries';

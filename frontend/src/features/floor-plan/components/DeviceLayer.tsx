@@ -2,6 +2,7 @@ import { memo, type CSSProperties } from 'react';
 import type { DeviceView } from '@argentum/events/contracts';
 import { iconOf, motionState, OCCUPIED_COLOUR, TYPE_COLOURS } from '../model/deviceKinds';
 import type { ModeMark } from '../model/modeReducer';
+import { GroupBadge } from './edit/GroupBadge';
 import styles from './FloorView.module.css';
 
 interface DeviceLayerProps {
@@ -58,6 +59,7 @@ function sameMarker(before: DeviceMarkerProps, after: DeviceMarkerProps): boolea
       a.floorOrigin?.y === b.floorOrigin?.y &&
       a.devType === b.devType &&
       a.devName === b.devName &&
+      a.groupNumber === b.groupNumber &&
       a.online === b.online &&
       a.connDev === b.connDev &&
       a.properties === b.properties &&
@@ -94,6 +96,7 @@ const DeviceMarker = memo(function DeviceMarker({ device, mark, selected, pinned
         <span className={styles.markerBadge}>{mark === 'first' ? '1' : '2'}</span>
       ) : null}
       {pinned && <span className={styles.pin} aria-hidden="true" />}
+      {device.groupNumber !== undefined && <GroupBadge groupNumber={device.groupNumber} />}
     </div>
   );
 }, sameMarker);

@@ -83,6 +83,8 @@ export interface FloorViewProps {
   renderDrawer?(context: FloorModeContext): ReactNode;
   /** Shown in the mode bar while grouping or ungrouping: the save controls. */
   renderModeActions?(context: FloorModeContext): ReactNode;
+  /** The selected device's configuration (normal mode): the device configuration drawer. */
+  renderDeviceDetails?(device: DeviceView, close: () => void): ReactNode;
 }
 
 /** The floor view: plan with devices, OPTIONS, legend, device panel and the edit drawer. */
@@ -107,6 +109,7 @@ function FloorScreen({
   onCompare,
   renderDrawer,
   renderModeActions,
+  renderDeviceDetails,
 }: FloorViewProps & { floor: FloorViewFloor }) {
   const user = useSessionUser();
   const queryClient = useQueryClient();
@@ -359,6 +362,11 @@ function FloorScreen({
           />
         )}
       </div>
+      {/* Device configuration (flooredit): the selected device's drawer in normal mode. */}
+      {modeState.mode === 'normal' &&
+        selectedId !== null &&
+        devicesById.has(selectedId) &&
+        renderDeviceDetails?.(devicesById.get(selectedId) as DeviceView, () => setSelectedId(null))}
       {editing && (
         <aside className={styles.drawer} style={{ width: DRAWER_WIDTH }} aria-label="Edit floor plan">
           {renderDrawer ? (

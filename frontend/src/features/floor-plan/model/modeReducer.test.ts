@@ -3,6 +3,7 @@ import {
   COMPARE_ITSELF_TEXT,
   NOT_IN_GROUP_TEXT,
   SAME_TYPE_TEXT,
+  UNGROUP_FIRST_TEXT,
 } from '@argentum/events/contracts';
 import { describe, expect, it } from 'vitest';
 import {
@@ -45,6 +46,12 @@ describe('floor modes', () => {
 });
 
 describe('grouping selection', () => {
+  it('refuses a device that is already in a group', () => {
+    const state = run({ type: 'enter', mode: 'grouping' }, { type: 'pick', device: light(1, 4321) });
+    expect(state.selection).toEqual([]);
+    expect(state.warning).toBe(UNGROUP_FIRST_TEXT);
+  });
+
   it('picks and unpicks devices of one groupable type', () => {
     const state = run(
       { type: 'enter', mode: 'grouping' },

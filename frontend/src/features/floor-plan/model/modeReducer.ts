@@ -3,6 +3,7 @@ import {
   COMPARE_ITSELF_TEXT,
   GROUPABLE_DEVICE_TYPES,
   NOT_IN_GROUP_TEXT,
+  UNGROUP_FIRST_TEXT,
   SAME_TYPE_TEXT,
 } from '@argentum/events/contracts';
 import { DeviceType } from '@argentum/events';
@@ -91,6 +92,13 @@ function pickToGroup(state: FloorModeState, device: ModeDevice): FloorModeState 
   if (!GROUPABLE_DEVICE_TYPES.includes(device.devType)) return { ...state, warning: CANNOT_GROUP_TYPE_TEXT };
   if (state.selectionType !== null && state.selection.length > 0 && device.devType !== state.selectionType)
     return { ...state, warning: SAME_TYPE_TEXT };
+  // A device already in a group is ungrouped first (flooredit: the specification's warning).
+  if (
+    device.groupNumber !== undefined &&
+    device.groupNumber !== null &&
+    !state.selection.includes(device.devID)
+  )
+    return { ...state, warning: UNGROUP_FIRST_TEXT };
   const selection = toggle(state, device.devID);
   return {
     ...state,
