@@ -108,6 +108,8 @@ export function PlanViewport({
   const [imageWanted, setImageWanted] = useState(false);
   const gesture = useRef<Gesture | null>(null);
   const suppressClick = useRef(false);
+  /** The marker a press started on: with the pointer captured, the click lands on the viewport. */
+  const pressedId = useRef<string | null>(null);
 
   useLayoutEffect(() => {
     const element = viewportRef.current;
@@ -226,6 +228,9 @@ export function PlanViewport({
       current.devID = null;
       setDragPoint(null);
     } else {
+      // A new press: a drag that ended without a click event (pointer capture) must not eat this one.
+      suppressClick.current = false;
+      pressedId.current = marker?.dataset.devid ?? null;
       gesture.current = {
         pointers: new Map([[event.pointerId, point]]),
         start: new Map([[event.pointerId, point]]),
@@ -304,7 +309,9 @@ export function PlanViewport({
       return;
     }
     const marker = (event.target as Element).closest<HTMLElement>('[data-devid]');
-    if (marker?.dataset.devid) onActivate(marker.dataset.devid);
+    const devID = marker?.dataset.devid ?? pressedId.current;
+    pressedId.current = null;
+    if (devID) onActivate(devID);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
