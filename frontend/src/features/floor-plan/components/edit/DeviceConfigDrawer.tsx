@@ -56,58 +56,62 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
         </button>
       </header>
       <div className={styles.bottomBody}>
-        <dl className={styles.facts}>
-          <dt>Type</dt>
-          <dd>{typeName(device.devType)}</dd>
-          <dt>Device ID</dt>
-          <dd>{device.devID}</dd>
-          {device.groupNumber !== undefined && (
-            <>
-              <dt>Group</dt>
-              <dd>{device.groupNumber}</dd>
-            </>
+        <div className={styles.bottomColumn}>
+          <dl className={styles.facts}>
+            <dt>Type</dt>
+            <dd>{typeName(device.devType)}</dd>
+            <dt>Device ID</dt>
+            <dd>{device.devID}</dd>
+            {device.groupNumber !== undefined && (
+              <>
+                <dt>Group</dt>
+                <dd>{device.groupNumber}</dd>
+              </>
+            )}
+          </dl>
+          {!canEdit && <p className={styles.muted}>{READ_ONLY_CONFIG_TEXT}</p>}
+          <h3 className={styles.subTitle}>Device name</h3>
+          <EditableName
+            key={`name-${device.devID}-${device.version}`}
+            label="Device name"
+            value={device.devName}
+            canEdit={canEdit}
+            problemOf={(name) => configSaveProblem(device, name, device.dataPoints.length)}
+            onSave={async (devName) => {
+              await config.rename.mutateAsync({ device, devName });
+            }}
+          />
+        </div>
+        <div className={styles.bottomColumn}>
+          <h3 className={styles.subTitle}>Data points</h3>
+          {device.dataPoints.length === 0 ? (
+            <p className={styles.muted}>This device reports no data points.</p>
+          ) : (
+            <ul className={styles.dataPoints}>
+              {device.dataPoints.map((point) => (
+                <li key={point.dp}>
+                  <EditableName
+                    key={`${point.dp}-${device.version}`}
+                    label={`Name of data point ${point.dp}`}
+                    value={point.dn ?? point.dp}
+                    canEdit={canEdit}
+                    problemOf={(dn) => deviceNameProblem(dn, DATA_POINT_NAME_EMPTY_TEXT)}
+                    onSave={async (dn) => {
+                      await config.renameDataPoint.mutateAsync({ device, dp: point.dp, dn });
+                    }}
+                  />
+                </li>
+              ))}
+            </ul>
           )}
-        </dl>
-        {!canEdit && <p className={styles.muted}>{READ_ONLY_CONFIG_TEXT}</p>}
-        <h3 className={styles.subTitle}>Device name</h3>
-        <EditableName
-          key={`name-${device.devID}-${device.version}`}
-          label="Device name"
-          value={device.devName}
-          canEdit={canEdit}
-          problemOf={(name) => configSaveProblem(device, name, device.dataPoints.length)}
-          onSave={async (devName) => {
-            await config.rename.mutateAsync({ device, devName });
-          }}
-        />
-        <h3 className={styles.subTitle}>Data points</h3>
-        {device.dataPoints.length === 0 ? (
-          <p className={styles.muted}>This device reports no data points.</p>
-        ) : (
-          <ul className={styles.dataPoints}>
-            {device.dataPoints.map((point) => (
-              <li key={point.dp}>
-                <EditableName
-                  key={`${point.dp}-${device.version}`}
-                  label={`Name of data point ${point.dp}`}
-                  value={point.dn ?? point.dp}
-                  canEdit={canEdit}
-                  problemOf={(dn) => deviceNameProblem(dn, DATA_POINT_NAME_EMPTY_TEXT)}
-                  onSave={async (dn) => {
-                    await config.renameDataPoint.mutateAsync({ device, dp: point.dp, dn });
-                  }}
-                />
-              </li>
-            ))}
-          </ul>
-        )}
-        {device.childNode && (
-          <p className={styles.muted}>
-            Thermistor child node: {device.childNode.devID} (
-            {device.childNode.dataPoints.map((p) => p.dn ?? p.dp).join(', ')})
-          </p>
-        )}
-        {canEdit && canAddThermistor(device) && <ThermistorForm device={device} />}
+          {device.childNode && (
+            <p className={styles.muted}>
+              Thermistor child node: {device.childNode.devID} (
+              {device.childNode.dataPoints.map((p) => p.dn ?? p.dp).join(', ')})
+            </p>
+          )}
+          {canEdit && canAddThermistor(device) && <ThermistorForm device={device} />}
+        </div>
       </div>
     </section>
   );
