@@ -59,6 +59,7 @@ function sameMarker(before: DeviceMarkerProps, after: DeviceMarkerProps): boolea
       a.devType === b.devType &&
       a.devName === b.devName &&
       a.online === b.online &&
+      (a.lastSeen === undefined) === (b.lastSeen === undefined) &&
       a.connDev === b.connDev &&
       a.properties === b.properties &&
       motionState(a) === motionState(b))
@@ -85,6 +86,7 @@ const DeviceMarker = memo(function DeviceMarker({ device, mark, selected, pinned
       data-devtype={device.devType}
       data-icon={iconOf(device)}
       data-offline={device.online ? undefined : ''}
+      data-unregistered={device.lastSeen === undefined ? '' : undefined}
       data-occupied={occupied ? '' : undefined}
       data-mark={mark}
       data-selected={selected ? '' : undefined}
