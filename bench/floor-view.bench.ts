@@ -13,6 +13,7 @@ const DEVICES = 2000;
 const CHANGES_PER_SECOND = 2000;
 const DRIVE_MS = 4000;
 const MEASURE_AFTER_MS = 1000;
+const RUNS = 3;
 const pageRoot = path.resolve(import.meta.dirname, '../frontend/e2e/floor-view-bench');
 const viteBin = path.resolve(import.meta.dirname, '../node_modules/vite/bin/vite.js');
 const exec = promisify(execFile);
@@ -89,33 +90,58 @@ const floorViewBench: Bench = async () => {
     );
     server = await serve(outDir, plan, devices);
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${origin}/?devices=${DEVICES}`, { waitUntil: 'commit' });
-    const timeOf = async (expression: string) =>
-      Number(
-        await (await page.waitForFunction(expression, null, { timeout: 60_000, polling: 50 })).jsonValue(),
+    const runs: { visible: number; afterResponse: number; plan: number; frames: number[] }[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${origin}/?devices=${DEVICES}`, { waitUntil: 'commit' });
+      const timeOf = async (expression: string) =>
+        Number(
+          await (await page.waitForFunction(expression, null, { timeout: 60_000, polling: 50 })).jsonValue(),
+        );
+      const visible = await timeOf('window.benchDevicesVisibleAt');
+      const responseEnd = await page.evaluate<number>(
+        `performance.getEntriesByType('resource').find((e) => e.name.includes('getAllDevicesDataForFloorPlan'))?.responseEnd ?? 0`,
       );
-    const visibleMs = await timeOf('window.benchDevicesVisibleAt');
-    const planMs = await timeOf('window.benchPlanLoadedAt');
-    const frames = await page.evaluate<number[]>(
-      `window.benchDrive(${JSON.stringify({ perSecond: CHANGES_PER_SECOND, driveMs: DRIVE_MS, measureAfterMs: MEASURE_AFTER_MS })})`,
-    );
-    const changed = await page.evaluate<number>(
-      `document.querySelectorAll('[data-testid="floor-plan-stage"] [data-devid]').length`,
-    );
-    if (changed < DEVICES) throw new Error(`only ${changed} devices on screen after the updates`);
+      if (!responseEnd) throw new Error('the devices request was not observed');
+      const plan = await timeOf('window.benchPlanLoadedAt');
+      const frames = await page.evaluate<number[]>(
+        `window.benchDrive(${JSON.stringify({ perSecond: CHANGES_PER_SECOND, driveMs: DRIVE_MS, measureAfterMs: MEASURE_AFTER_MS })})`,
+      );
+      const shown = await page.evaluate<number>(
+        `document.querySelectorAll('[data-testid="floor-plan-stage"] [data-devid]').length`,
+      );
+      if (shown < DEVICES) throw new Error(`only ${shown} devices on screen after the updates`);
+      runs.push({ visible, afterResponse: visible - responseEnd, plan, frames });
+      await page.close();
+    }
+    const median = (pick: (r: (typeof runs)[number]) => number) => quantile(runs.map(pick), 0.5);
+    const frames = runs.flatMap((r) => r.frames);
     const name = `Floor view: ${DEVICES} devices, ${(plan.length / 1024 / 1024).toFixed(1)} MB plan`;
     return [
-      { name: `${name}: devices visible after navigation`, value: visibleMs, unit: 'ms', goal: { max: 500 } },
-      { name: `${name}: plan image loaded (info)`, value: planMs, unit: 'ms' },
+      {
+        name: `${name}: devices on screen after their response (median of ${RUNS})`,
+        value: median((r) => r.afterResponse),
+        unit: 'ms',
+        goal: { max: 500 },
+      },
+      {
+        name: `${name}: devices on screen after navigation (median)`,
+        value: median((r) => r.visible),
+        unit: 'ms',
+      },
+      {
+        name: `${name}: plan image loaded after navigation (median)`,
+        value: median((r) => r.plan),
+        unit: 'ms',
+      },
       {
         name: `${name}: frame time p95 at ${CHANGES_PER_SECOND} changes/s`,
         value: quantile(frames, 0.95),
         unit: 'ms',
         goal: { max: 20 },
       },
-      { name: `${name}: frame time max (info)`, value: Math.max(...frames), unit: 'ms' },
-      { name: `${name}: frames measured (info)`, value: frames.length, unit: 'frames' },
+      { name: `${name}: frame time max`, value: Math.max(...frames), unit: 'ms' },
+      { name: `${name}: frames measured`, value: frames.length, unit: 'frames' },
     ];
   } finally {
     await browser.close();

@@ -11,6 +11,8 @@ let place: Place;
 let admin: { email: string; password: string };
 let ieqId: string;
 let unregisteredId: string;
+let motionId: string;
+let lightId: string;
 const minute = 60_000;
 
 /** A plan of rooms, 900 x 600 user units. */
@@ -57,7 +59,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   place = await newPlace('Floor View Org');
   const now = Date.now();
-  const [gateway, ieq, , , unregistered] = await newDevices(
+  const [gateway, ieq, motion, light, unregistered] = await newDevices(
     place,
     [
       { devType: 0, devName: 'GatewayMain', lastSeen: now - minute, floorOrigin: { x: 0.5, y: 0.5 } },
@@ -95,7 +97,9 @@ beforeAll(async () => {
     ],
     place.floorId,
   );
-  if (!gateway || !ieq || !unregistered) throw new Error('devices were not created');
+  if (!gateway || !ieq || !motion || !light || !unregistered) throw new Error('devices were not created');
+  motionId = motion.devID;
+  lightId = light.devID;
   ieqId = ieq.devID;
   unregisteredId = unregistered.devID;
   const owner = await createUser({ [place.orgId]: 2 });
@@ -178,14 +182,55 @@ describe('the floor view in the browser', () => {
     await context.close();
   });
 
+  it('keeps one mode at a time: compare IEQ refuses a device with itself, grouping refuses mixed types', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, errors } = await openFloor(context, admin, place.floorId);
+    await planShown(page);
+    const options = page.getByRole('button', { name: 'OPTIONS', exact: true });
+    await options.click();
+    await page.getByRole('menuitem', { name: 'Compare IEQ Devices' }).click();
+    await page.getByText('Compare IEQ Devices: select the first IEQ sensor.').waitFor();
+    await marker(page, ieqId).click();
+    await marker(page, ieqId).click();
+    await page.getByRole('alert').getByText("Device can't be compare to itself.").waitFor();
+    await marker(page, motionId).click();
+    await page.getByRole('alert').getByText('Please select the same type of device.').waitFor();
+    await marker(page, unregisteredId).click();
+    await page.getByText(/^Comparing MeetingRoomSensorNorthWing with NewSensor/).waitFor();
+    await screenshot(page, 'floor-view-compare');
+
+    // Entering grouping ends the comparison.
+    await options.click();
+    await page.getByRole('menuitem', { name: 'Group Devices', exact: true }).click();
+    expect(await page.locator('[data-testid="floor-plan-stage"] [data-mark]').count()).toBe(0);
+    await marker(page, lightId).click();
+    await marker(page, motionId).click();
+    await page.getByRole('alert').getByText('Please select the same type of device.').waitFor();
+    expect(await page.locator('[data-testid="floor-plan-stage"] [data-mark="selected"]').count()).toBe(1);
+    await page.getByText(/Selected: 1\./).waitFor();
+    await screenshot(page, 'floor-view-grouping');
+    await page.keyboard.press('Escape');
+    await page.getByText(/Selected: 1\./).waitFor({ state: 'detached' });
+
+    // Floor details: the counts, in a panel that moves with the arrow keys.
+    await page.getByRole('button', { name: 'Floor details' }).click();
+    const details = page.getByRole('region', { name: 'Floor details' });
+    await details.getByText('Devices', { exact: true }).waitFor();
+    await details.getByRole('group').press('ArrowRight');
+    await screenshot(page, 'floor-view-details');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('hides a device type and resizes its icons from Filters, and keeps both after a reload', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, errors } = await openFloor(context, admin, place.floorId);
     await planShown(page);
-    await page.getByRole('button', { name: 'OPTIONS' }).click();
+    await page.getByRole('button', { name: 'OPTIONS', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Filters' }).click();
     const filters = page.getByRole('dialog', { name: 'Filters' });
-    await filters.getByRole('checkbox', { name: 'Motion Sensors' }).uncheck();
+    await filters.getByText('Motion Sensors', { exact: true }).click();
+    expect(await filters.getByRole('checkbox', { name: 'Motion Sensors' }).isChecked()).toBe(false);
     await page.locator('[data-testid="floor-plan-stage"] [data-devtype="4"]').waitFor({ state: 'detached' });
 
     const before = await marker(page, ieqId).boundingBox();
@@ -276,7 +321,7 @@ describe('the floor view in the browser', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, errors } = await openFloor(context, viewer, place.floorId);
     await planShown(page);
-    await page.getByRole('button', { name: 'OPTIONS' }).click();
+    await page.getByRole('button', { name: 'OPTIONS', exact: true }).click();
     const menu = page.getByRole('menu');
     await menu.getByRole('menuitem', { name: 'Filters' }).waitFor();
     const items = await menu.getByRole('menuitem').allTextContents();
@@ -285,7 +330,7 @@ describe('the floor view in the browser', () => {
     await page.keyboard.press('Escape');
     // A floor without a plan: no upload panel for them either.
     await page.goto(floorUrl(place.floor2Id), { waitUntil: 'commit' });
-    await page.getByRole('button', { name: 'OPTIONS' }).waitFor();
+    await page.getByRole('button', { name: 'OPTIONS', exact: true }).waitFor();
     expect(await page.getByTestId('plan-drop-zone').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();

@@ -7,7 +7,12 @@ import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from '
 import { type Construct } from 'constructs';
 import { topics } from '@argentum/events';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
-import { FLOOR_PLAN_PREFIX, LOGO_PREFIX, LOGO_STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
+import {
+  FLOOR_PLAN_PREFIX,
+  FLOOR_PLAN_STAGING_PREFIX,
+  LOGO_PREFIX,
+  LOGO_STAGING_PREFIX,
+} from '@argentum/functions/domain/files/keys';
 import {
   PlatformFunction,
   type FileGrant,
@@ -47,8 +52,9 @@ const notificationTopics = topics.notification('*');
 
 /**
  * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
- * prefix and written to logos/ only after the check; logos are read through presigned URLs. Floors:
- * the floor plans. The tree sweeper deletes the plans of deleted floors.
+ * prefix and written to logos/ only after the check; logos are read through presigned URLs. Floor
+ * plans: uploads the same way, written to floorplans/ only once sanitized; the floors Lambda only
+ * reads them (presigned URLs). The tree sweeper deletes the plans of deleted floors.
  */
 const logoFiles: FileGrant[] = [
   { prefix: LOGO_STAGING_PREFIX, read: true, write: true, delete: true },
@@ -74,7 +80,14 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
   tree: { platformTable: 'readWrite' },
   floors: {
     platformTable: 'readWrite',
-    files: [{ prefix: FLOOR_PLAN_PREFIX, read: true, write: true, delete: true }],
+    files: [{ prefix: FLOOR_PLAN_PREFIX, read: true }],
+  },
+  floorplans: {
+    platformTable: 'read',
+    files: [
+      { prefix: FLOOR_PLAN_STAGING_PREFIX, read: true, write: true, delete: true },
+      { prefix: FLOOR_PLAN_PREFIX, read: true, write: true },
+    ],
   },
   devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },
   data: { platformTable: 'read', telemetryTable: 'read', timestream: 'query' },
@@ -87,6 +100,9 @@ const apiSizing: Partial<Record<ApiDomain, { memorySize: number; timeout: Durati
   data: { memorySize: 1024, timeout: Duration.seconds(25) },
   // Third-party device clouds can be slow.
   integrations: { memorySize: 512, timeout: Duration.seconds(25) },
+  // Sanitizing a 10 MB, 50,000-element plan takes seconds of one CPU and about 0.7 GB (bench/
+  // floor-plans.bench.ts): 2 GB gives a full vCPU and headroom; API Gateway and CloudFront wait 30 s.
+  floorplans: { memorySize: 2048, timeout: Duration.seconds(28) },
 };
 
 /**

@@ -2,6 +2,7 @@ import type { ApiDomain, Route } from '../http/types';
 import { authRoutes } from './auth.routes';
 import { dataRoutes } from './data.routes';
 import { devicesRoutes } from './devices.routes';
+import { floorPlanUploadRoutes } from './floor-plan-uploads.routes';
 import { floorsRoutes } from './floors.routes';
 import { integrationsRoutes } from './integrations.routes';
 import { notificationsRoutes } from './notifications.routes';
@@ -14,6 +15,7 @@ export const routesByDomain: Record<ApiDomain, readonly Route[]> = {
   users: usersRoutes,
   tree: treeRoutes,
   floors: floorsRoutes,
+  floorplans: floorPlanUploadRoutes,
   devices: devicesRoutes,
   data: dataRoutes,
   notifications: notificationsRoutes,

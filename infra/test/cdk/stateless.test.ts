@@ -174,6 +174,7 @@ describe('least privilege per domain', () => {
       // Deletes only commit; the tree sweeper removes the plans and memberships.
       tree: ['dynamodb', 'logs', 'xray'],
       floors: ['dynamodb', 'logs', 's3', 'xray'],
+      floorplans: ['dynamodb', 'logs', 's3', 'xray'],
       devices: ['dynamodb', 'iot', 'logs', 'xray'],
       data: ['dynamodb', 'logs', 'xray'],
       notifications: ['dynamodb', 'logs', 'xray'],
@@ -283,7 +284,7 @@ describe('least privilege per domain', () => {
     for (const fn of others) expect(actionsOf(fn.role)).not.toContain('iot:DeleteConnection');
   });
 
-  it('scopes file access by key prefix: logo uploads and logos for users, floor plans for tree and floors', () => {
+  it('scopes file access by key prefix: logo uploads and logos for users, plan uploads and plans for floorplans, plans for floors', () => {
     const fileAccess = (domain: ApiDomain) => {
       const roleId = logicalId(platform.stateless.apiFunctions[domain].role);
       const policies = template.findResources('AWS::IAM::Policy') as Resources;
@@ -315,10 +316,22 @@ describe('least privilege per domain', () => {
     ]);
     // Tree deletes only commit; the sweeper removes the plans (tested above).
     expect(fileAccess('tree')).toEqual([]);
+    // Floors only read plans (presigned URLs); plan uploads are checked, sanitized and written apart.
     expect(fileAccess('floors')).toEqual([
-      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], keys: '/floorplans/*' },
+      { actions: ['s3:GetObject'], keys: '/floorplans/*' },
       { actions: ['s3:ListBucket'], keys: 'bucket' },
     ]);
+    expect(fileAccess('floorplans')).toEqual([
+      { actions: ['s3:GetObject', 's3:PutObject'], keys: '/floorplans/*' },
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], keys: '/uploads/floorplans/*' },
+      { actions: ['s3:ListBucket'], keys: 'bucket' },
+    ]);
+  });
+
+  it('gives the plan upload function the memory and time to sanitize a 10 MB plan within the 30 s API limit', () => {
+    const resources = template.toJSON().Resources as Resources;
+    const uploads = resources[logicalId(platform.stateless.apiFunctions.floorplans.function)]?.Properties;
+    expect(uploads).toMatchObject({ MemorySize: 2048, Timeout: 28 });
   });
 
   it('scopes IoT publishing to topic kinds and SES to the configured sender', () => {

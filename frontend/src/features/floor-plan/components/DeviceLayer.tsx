@@ -61,6 +61,7 @@ function sameMarker(before: DeviceMarkerProps, after: DeviceMarkerProps): boolea
       a.devName === b.devName &&
       a.groupNumber === b.groupNumber &&
       a.online === b.online &&
+      (a.lastSeen === undefined) === (b.lastSeen === undefined) &&
       a.connDev === b.connDev &&
       a.properties === b.properties &&
       motionState(a) === motionState(b))
@@ -87,6 +88,7 @@ const DeviceMarker = memo(function DeviceMarker({ device, mark, selected, pinned
       data-devtype={device.devType}
       data-icon={iconOf(device)}
       data-offline={device.online ? undefined : ''}
+      data-unregistered={device.lastSeen === undefined ? '' : undefined}
       data-occupied={occupied ? '' : undefined}
       data-mark={mark}
       data-selected={selected ? '' : undefined}

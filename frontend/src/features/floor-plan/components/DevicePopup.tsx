@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type CSSProperties } from 'react';
 import type { DeviceView } from '@argentum/events/contracts';
-import { iconOf, isRegistered, kindName, motionState } from '../model/deviceKinds';
+import { iconOf, isRegistered, kindName, motionState, TYPE_COLOURS } from '../model/deviceKinds';
 import {
   formatReading,
   formatRelativeTime,
@@ -11,7 +11,7 @@ import {
 import { DeviceIcon } from './DeviceIcons';
 import styles from './FloorView.module.css';
 
-const POPUP_WIDTH = 240;
+const POPUP_WIDTH = 260;
 
 interface DevicePopupProps {
   device: DeviceView;
@@ -52,7 +52,12 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
   return (
     <>
       <div className={styles.popupHeader}>
-        <DeviceIcon name={iconOf(device)} size={18} />
+        <span
+          className={styles.rowIcon}
+          style={{ '--colour': TYPE_COLOURS[device.devType] } as CSSProperties}
+        >
+          <DeviceIcon name={iconOf(device)} size={16} />
+        </span>
         <strong title={device.devName}>{truncateName(device.devName)}</strong>
       </div>
       <dl className={styles.popupList}>

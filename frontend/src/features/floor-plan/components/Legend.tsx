@@ -34,6 +34,12 @@ export function Legend({ devices }: { devices: readonly DeviceView[] }) {
           <span className={styles.swatch} data-offline="" />
           Offline
         </li>
+        {devices.some((device) => device.lastSeen === undefined) && (
+          <li>
+            <span className={styles.swatch} data-unregistered="" />
+            Unregistered
+          </li>
+        )}
       </ul>
     </footer>
   );

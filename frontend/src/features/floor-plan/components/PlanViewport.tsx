@@ -239,7 +239,6 @@ export function PlanViewport({
         devID: editing && onMove && marker ? (marker.dataset.devid ?? null) : null,
       };
     }
-    event.currentTarget.setPointerCapture(event.pointerId);
   };
 
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
@@ -257,6 +256,18 @@ export function PlanViewport({
     const [startFirst, startSecond] = [...current.start.values()];
     if (!first || !startFirst) return;
     if (!current.moved && distance(first, startFirst) < DRAG_THRESHOLD) return;
+    if (!current.moved) {
+      // A drag from here on: keep its pointers when they leave the plan. (Captured only now, so
+      // that a click keeps its target: the device under the pointer.)
+      for (const id of current.pointers.keys()) {
+        if (event.currentTarget.hasPointerCapture(id)) continue;
+        try {
+          event.currentTarget.setPointerCapture(id);
+        } catch {
+          // The pointer has already been released.
+        }
+      }
+    }
     current.moved = true;
     if (second && startSecond) {
       const startMiddle = middle(startFirst, startSecond);
@@ -370,6 +381,8 @@ export function PlanViewport({
         onPointerUp={endPointer}
         onPointerCancel={endPointer}
         onPointerLeave={(event) => {
+          // A press that never became a drag ends when the pointer leaves (it was not captured).
+          if (gesture.current && !gesture.current.moved) gesture.current = null;
           if (event.pointerType === 'mouse' && !gesture.current) onHover(null);
         }}
         onClick={onClick}
