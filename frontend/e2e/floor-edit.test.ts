@@ -71,8 +71,8 @@ async function openFloor(page: Page, place: Place) {
 }
 
 async function chooseOption(page: Page, item: string) {
-  await page.getByRole('button', { name: 'OPTIONS' }).click();
-  await page.getByRole('menuitem', { name: item }).click();
+  await page.getByRole('button', { name: 'OPTIONS', exact: true }).click();
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
 }
 
 const stageOf = (page: Page) => page.getByTestId('floor-plan-stage');
@@ -355,7 +355,7 @@ describe('editing a floor plan in the browser', () => {
     const viewerPage = await viewerContext.newPage();
     await signIn(viewerPage, stack.url, viewer.email, viewer.password);
     await openFloor(viewerPage, place);
-    await viewerPage.getByRole('button', { name: 'OPTIONS' }).click();
+    await viewerPage.getByRole('button', { name: 'OPTIONS', exact: true }).click();
     await viewerPage.getByRole('menuitem', { name: 'Filters' }).waitFor();
     for (const item of ['Edit Floor Plan', 'Group Devices', 'Ungroup Devices', 'Upload Floor Plan']) {
       expect(await viewerPage.getByRole('menuitem', { name: item }).count()).toBe(0);
