@@ -52,7 +52,8 @@ async function putAll(items: Record<string, unknown>[]): Promise<void> {
 
 /**
  * Brings local data written by an earlier version up to date, keeping what the developer changed:
- * user records from before roles belonged to memberships are migrated in place.
+ * user records from before roles belonged to memberships are migrated in place; demo devices get
+ * relative positions, their group and the off-floor devices.
  */
 async function upgradeLocalData(from: number): Promise<void> {
   if (from < 3) await migrateUserRecords();

@@ -51,7 +51,10 @@ export const deviceGroupItem = (group: Omit<DeviceGroup, 'version'> & { version?
   updatedAt: now,
 });
 
-/** The device an item holds (its key attributes left out). */
+/**
+ * The device an item holds, its key attributes left out. Items written by older clients may name
+ * fields as the specification also allows (name, type, conndev) and lack lists: read as a Device.
+ */
 function deviceFrom(item: Item): Device {
   const {
     pk: _pk,
@@ -61,11 +64,22 @@ function deviceFrom(item: Item): Device {
     gsi2pk: _g2,
     gsi2sk: _g2s,
     entity: _e,
-    ...device
+    ...rest
   } = item;
-  return device as unknown as Device;
+  const { name, type, conndev, ...device } = rest;
+  const connDev = device.connDev ?? conndev;
+  return {
+    ...device,
+    devName: String(device.devName ?? name ?? ''),
+    devType: Number(device.devType ?? type ?? -1),
+    ...(typeof connDev === 'string' ? { connDev } : {}),
+    onFloor: device.onFloor === true,
+    dataPoints: Array.isArray(device.dataPoints) ? device.dataPoints : [],
+    properties: typeof device.properties === 'object' && device.properties !== null ? device.properties : {},
+  } as Device;
 }
 
+/** A device's item as stored (key attributes included), read consistently. */
 export async function getDevice(devId: string): Promise<Device | undefined> {
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config.platformTable, Key: keys.device(devId), ConsistentRead: true }),
@@ -392,7 +406,10 @@ async function getGroup(orgId: string, groupNumber: number): Promise<DeviceGroup
 
 /** The DynamoDB adapter of the registered devices (device calls, ingest and the tree's sweep). */
 export const dynamoDevices = {
-  get: getDevice,
+  get: async (devId: string) => {
+    const item = await getDevice(devId);
+    return item ? deviceFrom(item as unknown as Item) : undefined;
+  },
   getMany: getDevices,
   onFloor: devicesOnFloor,
   ofOrganization: devicesOfOrganization,

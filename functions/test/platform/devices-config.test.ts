@@ -163,6 +163,28 @@ describe('updateDevice', () => {
   });
 });
 
+describe('a device placed on a floor of another organization', () => {
+  it('is answered like an unknown device', async () => {
+    const { a, b } = await world();
+    // Inconsistent data: A's device names B's floor. Nobody learns that floor from it.
+    const [stray] = await newDevices(a, [{ devType: 4, devName: 'Stray' }], b.floorId);
+    const editor = await userWith({ [a.orgId]: 2 });
+    const unknown = await editor.call(dc('updateDevice'), {
+      devID: UNKNOWN_DEVICE,
+      devType: 4,
+      devUpdateObj: { devName: 'X1' },
+    });
+    expectSameAnswer(
+      await editor.call(dc('updateDevice'), {
+        devID: stray?.devID,
+        devType: 4,
+        devUpdateObj: { devName: 'X1' },
+      }),
+      unknown,
+    );
+  });
+});
+
 describe('updateDeviceDataPoint', () => {
   it('renames data points by their key and refuses unknown keys and bad names', async () => {
     const { a, ieq } = await world();

@@ -248,6 +248,41 @@ describe('updateOnFloorStatus (edit mode Save)', () => {
     ).toMatchObject({ status: 403 });
   });
 
+  it('commits the largest save (99 devices and the floor) in one transaction', async () => {
+    const a = await newPlace('Large');
+    const many = await newDevices(
+      a,
+      Array.from({ length: 99 }, (_, i) => ({ devType: i % 2 === 0 ? 4 : 6, devName: `Sensor${i}` })),
+    );
+    const admin = await userWith({ [a.orgId]: 2 });
+    const result = await admin.call<{ devices: unknown[]; floorDevTypes: number[] }>(
+      dc('updateOnFloorStatus'),
+      {
+        floorID: a.floorId,
+        onFloorStatus: true,
+        dropDevicesList: many.map((d, i) => ({ devID: d.devID, floorOrigin: at(i / 100, 0.5) })),
+      },
+    );
+    expect(result.status).toBe(200);
+    expect(result.body.devices).toHaveLength(99);
+    expect(result.body.floorDevTypes).toEqual([4, 6]);
+    const floor = await admin.call<FloorDevicesAnswer>(dc('getAllDevicesDataForFloorPlan'), {
+      floorID: a.floorId,
+      orgID: a.orgId,
+    });
+    expect(floor.body.devices).toHaveLength(99);
+    // One more than a transaction holds is refused by the schema.
+    expect(
+      (
+        await admin.call(dc('updateOnFloorStatus'), {
+          floorID: a.floorId,
+          onFloorStatus: false,
+          dropDevicesList: [...many, many[0]].map((d) => ({ devID: d?.devID })),
+        })
+      ).status,
+    ).toBe(400);
+  });
+
   it('a floor whose delete is pending refuses devices (410); once swept it is gone (404)', async () => {
     const admin = await userWith({});
     // The sweeper is held back so the delete stays pending; another file resuming the stream meanwhile

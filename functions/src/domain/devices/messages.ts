@@ -20,5 +20,4 @@ export const DEVICE_MESSAGES = {
   iconSizeRange: (min: number, max: number) => `The icon size must be between ${min} and ${max}.`,
   removedFromFloor: 'Device removed from the floor.',
   placedOnFloor: 'Device placed on the floor.',
-  buildingMismatch: 'This floor does not exist (it may have been deleted).',
 } as const;

@@ -62,7 +62,8 @@ export function refusal(error: CommitRefused): DomainError {
 
 /**
  * Runs a read-decide-commit use case, again on fresh reads when its commit lost a race (up to
- * `attempts` times). When the client named the version it saw, a lost race is its 409 at once.
+ * `attempts` times): the rules are then decided on what the winner wrote (a version the client named
+ * is then stale: 409). A floor whose delete was committed meanwhile is not tried again (410).
  */
 export async function withRetries<T>(attempts: number, work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
