@@ -6,7 +6,8 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { launchBrowser } from '../frontend/e2e/browser';
-import { BENCH_PLAN_SIZE, benchDevices, benchPlanSvg } from '../frontend/e2e/floor-view-bench/fixtures';
+import { benchDevices } from '../frontend/e2e/floor-view-bench/fixtures';
+import { largeFloorPlan } from '../functions/test/support/svg-plan';
 import { quantile, type Bench } from './types';
 
 const DEVICES = 2000;
@@ -26,11 +27,16 @@ const contentTypes: Record<string, string> = {
 };
 
 /** Serves the built page, the fixture plan and the three calls the floor view makes on open. */
-function serve(outDir: string, plan: Buffer, devices: string): Promise<Server> {
+function serve(
+  outDir: string,
+  plan: Buffer,
+  size: { width: number; height: number },
+  devices: string,
+): Promise<Server> {
   const answers: Record<string, string> = {
     '/api/dashboard/floorPlanFromS3': JSON.stringify({
       data: '/plan.svg',
-      ...BENCH_PLAN_SIZE,
+      ...size,
       updatedAt: new Date().toISOString(),
     }),
     '/api/deviceControl/getAllDevicesDataForFloorPlan': devices,
@@ -75,7 +81,10 @@ function serve(outDir: string, plan: Buffer, devices: string): Promise<Server> {
  */
 const floorViewBench: Bench = async () => {
   const outDir = mkdtempSync(path.join(tmpdir(), 'argentum-floor-bench-'));
-  const plan = Buffer.from(benchPlanSvg());
+  // The plan the floor-plans bench uploads (rooms of CAD-like paths), as the sanitizer leaves it.
+  const svg = largeFloorPlan();
+  const plan = Buffer.from(svg);
+  const [, width = '1000', height = '1000'] = /viewBox="0 0 (\d+) (\d+)"/.exec(svg) ?? [];
   const devices = JSON.stringify(benchDevices(DEVICES));
   let server: Server | undefined;
   const browser = await launchBrowser();
@@ -88,7 +97,7 @@ const floorViewBench: Bench = async () => {
         cwd: path.resolve(import.meta.dirname, '../frontend'),
       },
     );
-    server = await serve(outDir, plan, devices);
+    server = await serve(outDir, plan, { width: Number(width), height: Number(height) }, devices);
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const runs: { visible: number; afterResponse: number; plan: number; frames: number[] }[] = [];
     for (let run = 0; run < RUNS; run++) {

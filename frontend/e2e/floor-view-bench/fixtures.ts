@@ -2,7 +2,6 @@ import type { DeviceView, FloorDevicesAnswer } from '@argentum/events/contracts'
 
 /** The bench floor: 2,000 devices of every kind on a big plan. Deterministic, no randomness. */
 export const BENCH_FLOOR = { floorId: 'flr-bench', orgId: 'org-bench', buildId: 'bld-bench' } as const;
-export const BENCH_PLAN_SIZE = { width: 4000, height: 2600 } as const;
 
 const kinds: Pick<DeviceView, 'devType' | 'connDev' | 'dataPoints'>[] = [
   { devType: 5, dataPoints: ['temp', 'hum', 'co2', 'pressure'].map((dp) => ({ dp, dn: dp })) },
@@ -39,31 +38,4 @@ export function benchDevices(count = 2000, now = Date.now()): FloorDevicesAnswer
     });
   }
   return { devices, sensorSizes: {} };
-}
-
-/**
- * A plan of about `bytes` with about `elements` elements: walls, room labels and furniture in a grid,
- * as a drawing exported from CAD looks.
- */
-export function benchPlanSvg(elements = 50_000, bytes = 10 * 1024 * 1024 - 64 * 1024): string {
-  const { width, height } = BENCH_PLAN_SIZE;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">`,
-    `<rect width="${width}" height="${height}" fill="#fff"/>`,
-  ];
-  const perElement = Math.floor(bytes / elements);
-  const columns = Math.ceil(Math.sqrt(elements * (width / height)));
-  for (let i = 0; i < elements; i++) {
-    const x = ((i % columns) / columns) * width;
-    const y = (Math.floor(i / columns) / Math.ceil(elements / columns)) * height;
-    const base =
-      i % 10 === 0
-        ? `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" font-size="6" fill="#3d4753">R${i}</text>`
-        : `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="9" height="7" fill="none" stroke="#5f6b7a" stroke-width="0.5"/>`;
-    // CAD exports carry ids and metadata: pad each element to the target size.
-    const bare = `<g id="e${i}" data-cad="">${base}</g>`;
-    parts.push(`<g id="e${i}" data-cad="${'x'.repeat(Math.max(0, perElement - bare.length))}">${base}</g>`);
-  }
-  parts.push('</svg>');
-  return parts.join('');
 }

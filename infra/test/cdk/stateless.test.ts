@@ -22,13 +22,14 @@ const allViewerExceptHostHeader = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 
-// One bundled synthesis for the whole file: esbuild runs once per Lambda.
+// One bundled synthesis for the whole file: esbuild runs once per Lambda (the floorplans bundle, with
+// jsdom, alone takes 5-20 s on a shared machine), within the project's hook timeout.
 let platform: SynthesizedPlatform;
 let template: Template;
 beforeAll(() => {
   platform = synthPlatform({ bundle: true, withSite: true });
   template = Template.fromStack(platform.stateless);
-}, 120_000);
+}, 300_000);
 
 const logicalId = (construct: IConstruct) =>
   Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
