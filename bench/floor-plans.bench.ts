@@ -7,9 +7,14 @@ import { type Bench, type BenchResult, quantile } from './types';
  *   (loading jsdom and DOMPurify included) and the median of the next runs, with the memory it took.
  * - Committing it through the API (read from staging, sanitize, store, answer), as a browser does.
  * The goals keep a commit well inside the floorplans Lambda's 28 s timeout (API Gateway and CloudFront
- * wait 30 s), on a machine slower than a Lambda's vCPU.
+ * wait 30 s) and its 2 GB.
  */
 const WARM_RUNS = 3;
+/**
+ * The CPU this process spent, in ms. The goals bound CPU time: a Lambda has its vCPU to itself, while
+ * wall time on these shared machines mostly measures the neighbours (both are printed).
+ */
+const cpuMs = (used: NodeJS.CpuUsage) => (used.user + used.system) / 1000;
 const API_RUNS = 2;
 
 const floorPlansBench: Bench = async (context) => {
@@ -21,9 +26,11 @@ const floorPlansBench: Bench = async (context) => {
 
   const rssBefore = process.memoryUsage().rss;
   let started = performance.now();
+  const cpuAtStart = process.cpuUsage();
   const { sanitizeSvg } = await import('../functions/src/adapters/svg-sanitizer');
   const first = sanitizeSvg(plan);
   const cold = performance.now() - started;
+  const coldCpu = cpuMs(process.cpuUsage(cpuAtStart));
   if (!first.ok || first.svg.length !== plan.length)
     throw new Error('the benchmark plan did not come out intact');
   const warm: number[] = [];
@@ -35,31 +42,27 @@ const floorPlansBench: Bench = async (context) => {
     sanitizeSvg(plan);
     const used = process.cpuUsage(cpuBefore);
     warm.push(performance.now() - started);
-    // The CPU this process spent (a Lambda has its vCPU to itself; this machine is shared).
-    cpu.push((used.user + used.system) / 1000);
+    cpu.push(cpuMs(used));
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }
+  const name = 'floor plan 10 MB / 50k elements';
   results.push(
+    { name: `${name}: sanitize, first (loads jsdom), wall`, value: cold, unit: 'ms' },
     {
-      name: 'floor plan 10 MB / 50k elements: sanitize, first (loads jsdom)',
-      value: cold,
+      name: `${name}: sanitize, first (loads jsdom), CPU`,
+      value: coldCpu,
       unit: 'ms',
       goal: { max: 15_000 },
     },
+    { name: `${name}: sanitize, warm median, wall`, value: quantile(warm, 0.5), unit: 'ms' },
     {
-      name: 'floor plan 10 MB / 50k elements: sanitize, warm median',
-      value: quantile(warm, 0.5),
-      unit: 'ms',
-      goal: { max: 12_000 },
-    },
-    {
-      name: 'floor plan 10 MB / 50k elements: sanitize, warm median CPU time',
+      name: `${name}: sanitize, warm median, CPU`,
       value: quantile(cpu, 0.5),
       unit: 'ms',
       goal: { max: 10_000 },
     },
     {
-      name: 'floor plan 10 MB / 50k elements: memory added while sanitizing',
+      name: `${name}: memory added while sanitizing`,
       value: (peakRss - rssBefore) / 2 ** 20,
       unit: 'MB',
       goal: { max: 1_500 },
@@ -94,7 +97,7 @@ const floorPlansBench: Bench = async (context) => {
     commits.push(performance.now() - started);
   }
   results.push({
-    name: 'floor plan 10 MB / 50k elements: updateFloorPlanS3 through the API, median',
+    name: `${name}: updateFloorPlanS3 through the local API, median wall`,
     value: quantile(commits, 0.5),
     unit: 'ms',
     goal: { max: 20_000 },

@@ -138,6 +138,7 @@ const lambdaEntries: Record<ApiDomain, () => Promise<{ handler: LambdaHandler }>
   floors: () => import('@argentum/functions/lambda/api-floors'),
   floorplans: () => import('@argentum/functions/lambda/api-floorplans'),
   devices: () => import('@argentum/functions/lambda/api-devices'),
+  control: () => import('@argentum/functions/lambda/api-control'),
   data: () => import('@argentum/functions/lambda/api-data'),
   notifications: () => import('@argentum/functions/lambda/api-notifications'),
   integrations: () => import('@argentum/functions/lambda/api-integrations'),

@@ -10,7 +10,16 @@ import type { AuthUser } from '../domain/users/user';
  * double the floors Lambda's cold start.
  */
 export type ApiDomain =
-  'auth' | 'users' | 'tree' | 'floors' | 'floorplans' | 'devices' | 'data' | 'notifications' | 'integrations';
+  | 'auth'
+  | 'users'
+  | 'tree'
+  | 'floors'
+  | 'floorplans'
+  | 'devices'
+  | 'control'
+  | 'data'
+  | 'notifications'
+  | 'integrations';
 
 export const apiDomains: readonly ApiDomain[] = [
   'auth',
@@ -19,6 +28,7 @@ export const apiDomains: readonly ApiDomain[] = [
   'floors',
   'floorplans',
   'devices',
+  'control',
   'data',
   'notifications',
   'integrations',

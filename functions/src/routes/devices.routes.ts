@@ -1,12 +1,10 @@
 import { deviceRequests, floorPlanRequests } from '@argentum/events/contracts/requests';
-import * as z from 'zod';
 import { addThermistor, updateDataPoints, updateDevice } from '../domain/devices/editing';
 import { floorDevices, offlineSensors, sensorsCount } from '../domain/devices/floor-view';
 import { groupDevices, ungroupDevices } from '../domain/devices/grouping';
 import { saveIconSize } from '../domain/devices/icon-sizes';
 import { placeDevice, removeDevice, saveFloorDevices } from '../domain/devices/placement';
 import type { DevicePorts } from '../domain/devices/ports';
-import { body, devId, devType, notAvailableYet, port } from '../http/schemas';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'devices';
@@ -194,86 +192,5 @@ const deviceRoutes = [
   }),
 ];
 
-// Device control: commands to devices (another change delivers them; their entries stay as they are).
-const devIds = z.array(devId).min(1).max(500);
-const value = z.union([z.number(), z.string().max(64), z.array(z.number()).max(8), z.boolean()]);
-const user = z.string().max(64).optional();
-
-interface DeviceCall {
-  name: string;
-  minRole: 0 | 1 | 2;
-  summary: string;
-  request: z.ZodType;
-}
-
-const controlCalls: DeviceCall[] = [
-  {
-    name: 'testDevice',
-    minRole: 1,
-    summary: 'Asks a device to answer.',
-    request: body({ devID: devId, devType }),
-  },
-  {
-    name: 'setBrightness',
-    minRole: 1,
-    summary: 'Sets the brightness of lights.',
-    request: body({
-      value: z.number().min(0).max(100),
-      devID: devId,
-      port,
-      devType,
-      user,
-      groupNumber: z.union([z.number(), z.string().max(16)]).optional(),
-    }),
-  },
-  {
-    name: 'getLockValue',
-    minRole: 0,
-    summary: "A lock's state.",
-    request: body({ devID: devId, devType, port }),
-  },
-  {
-    name: 'getFanValveValue',
-    minRole: 0,
-    summary: "A room unit's fan and valve values.",
-    request: body({ devID: devId, devType, port }),
-  },
-  {
-    name: 'setRollerShadesValue',
-    minRole: 1,
-    summary: 'Moves roller shades.',
-    request: body({ value, devID: devId, port, devType, user }),
-  },
-  {
-    name: 'setFanValveValue',
-    minRole: 1,
-    summary: "Sets a room unit's fan or valve.",
-    request: body({ value, devID: devId, port, devType, user }),
-  },
-  {
-    name: 'setbacnetinfo',
-    minRole: 1,
-    summary: 'Writes a BACnet value.',
-    request: body({ value, devID: devId, port, key: z.string().max(64), devType, user }),
-  },
-  {
-    name: 'setValueOnDevices',
-    minRole: 1,
-    summary: 'Sets one value on several devices.',
-    request: body({ devIDs: devIds, devType, value }),
-  },
-];
-
-const controlRoutes = controlCalls.map((call) =>
-  route({
-    method: 'POST',
-    path: `${base}/${call.name}`,
-    domain,
-    access: { minRole: call.minRole },
-    summary: call.summary,
-    request: call.request,
-    handler: notAvailableYet(`Device control (${call.name})`),
-  }),
-);
-
-export const devicesRoutes = [...deviceRoutes, ...controlRoutes];
+// Device control (testDevice, setBrightness, ...) is in control.routes.ts.
+export const devicesRoutes = deviceRoutes;

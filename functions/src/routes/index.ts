@@ -1,5 +1,6 @@
 import type { ApiDomain, Route } from '../http/types';
 import { authRoutes } from './auth.routes';
+import { controlRoutes } from './control.routes';
 import { dataRoutes } from './data.routes';
 import { devicesRoutes } from './devices.routes';
 import { floorPlanUploadRoutes } from './floor-plan-uploads.routes';
@@ -17,6 +18,7 @@ export const routesByDomain: Record<ApiDomain, readonly Route[]> = {
   floors: floorsRoutes,
   floorplans: floorPlanUploadRoutes,
   devices: devicesRoutes,
+  control: controlRoutes,
   data: dataRoutes,
   notifications: notificationsRoutes,
   integrations: integrationsRoutes,
