@@ -54,7 +54,14 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
       <div className={styles.popupHeader}>
         <span
           className={styles.rowIcon}
-          style={{ '--colour': TYPE_COLOURS[device.devType] } as CSSProperties}
+          style={
+            {
+              '--colour':
+                device.devType === 4 && motionState(device) === 1
+                  ? OCCUPIED_COLOUR
+                  : TYPE_COLOURS[device.devType],
+            } as CSSProperties
+          }
         >
           <DeviceIcon name={iconOf(device)} size={16} />
         </span>

@@ -257,6 +257,15 @@ function FloorScreen({
     exit,
   };
 
+  // An image that fails is most likely an expired URL: fetch a new one, once; then say so.
+  const planRetried = useRef(false);
+  const [planBroken, setPlanBroken] = useState(false);
+  const onPlanError = () => {
+    if (planRetried.current) return setPlanBroken(true);
+    planRetried.current = true;
+    void planQuery.refetch();
+  };
+
   const plan = planQuery.data;
   const loading = planQuery.isPending || devicesQuery.isPending;
   const showUpload = !loading && (plan === null || uploading);
@@ -334,9 +343,14 @@ function FloorScreen({
                 onActivate={onActivate}
                 onHover={setPopupId}
                 onMove={editing ? moveHandler?.onMove : undefined}
-                onPlanError={() => void planQuery.refetch()}
+                onPlanError={onPlanError}
               />
             )
+          )}
+          {planBroken && !showUpload && (
+            <Alert variation="warning" role="alert" className={styles.planAlert}>
+              The floor plan image could not be shown. Reload the page to try again.
+            </Alert>
           )}
           {showFilters && (
             <FiltersPanel
