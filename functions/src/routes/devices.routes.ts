@@ -192,5 +192,4 @@ const deviceRoutes = [
   }),
 ];
 
-// Device control (testDevice, setBrightness, ...) is in control.routes.ts.
 export const devicesRoutes = deviceRoutes;
