@@ -13,7 +13,7 @@ import {
   LOGO_PREFIX,
   LOGO_STAGING_PREFIX,
 } from '@argentum/functions/domain/files/keys';
-import { commandKeyPrefix } from '@argentum/functions/stores/keys';
+import { commandKeyPrefix, keys } from '@argentum/functions/stores/keys';
 import {
   PlatformFunction,
   type FileGrant,
@@ -55,6 +55,18 @@ const commandStatusTopics = topics.commandStatus('*');
 
 /** Commands and the states devices confirmed: items under `COMMANDS#` only (stores/commands.ts). */
 const commandItems = (actions: string[]) => ({ actions, partitionKeyPrefix: commandKeyPrefix });
+/** Raising alarms: the device, its organization's members, notifications, inboxes and alarm state. */
+const alarmStatements = [
+  { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.device('').pk },
+  { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.user('').pk },
+  { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.membersPartition('') },
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    partitionKeyPrefix: keys.notification('').pk,
+  },
+  { actions: ['dynamodb:PutItem'], partitionKeyPrefix: keys.inboxPartition('') },
+  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeyPrefix: keys.alarms('').pk },
+];
 
 /**
  * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
@@ -230,15 +242,19 @@ export class StatelessStack extends Stack {
       entry: 'control-confirmations',
       description: "Argentum control: settles commands with their devices' confirmations (IoT rule)",
       resources,
-      // Reads and settles commands only; tells browsers the outcome.
+      // Settles commands and tells browsers the outcome; raises the alarms in devices' messages
+      // (offline, pairing, failed commands): notifications, inboxes, alarm state, alarm mail jobs.
       access: {
         platformTableStatements: [
           commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
+          ...alarmStatements,
         ],
-        publishTopics: [commandStatusTopics],
+        publishTopics: [commandStatusTopics, notificationTopics],
       },
       memorySize: 256,
+      mailQueueUrl: this.mailJobs.queue.queueUrl,
     });
+    this.mailJobs.grantSend(this.controlConfirmations);
     this.confirmationRule = new ControlConfirmations(this, 'ConfirmationRule', {
       handler: this.controlConfirmations.function,
     });

@@ -403,14 +403,14 @@ describe('mail off the request path', () => {
     );
   });
 
-  it('lets the mailer look users up by e-mail, write reset tokens and send from the sender, nothing more', () => {
+  it('lets the mailer look users up by e-mail, write reset tokens and alarm-mail claims, and send from the sender, nothing more', () => {
     const statements = statementsOf(mailJobs().mailer.role);
-    const granted = statements.flatMap((statement) => [statement.Action].flat()).sort();
+    const granted = [...new Set(statements.flatMap((statement) => [statement.Action].flat()))].sort();
     expect(granted).toEqual(
       [
+        'dynamodb:BatchGetItem',
         'dynamodb:DeleteItem',
         'dynamodb:GetItem',
-        'dynamodb:PutItem',
         'dynamodb:PutItem',
         'dynamodb:Query',
         'dynamodb:UpdateItem',
@@ -427,6 +427,16 @@ describe('mail off the request path', () => {
         'xray:PutTraceSegments',
       ].sort(),
     );
+    // Every DynamoDB grant but the e-mail index lookup is limited to its key prefix.
+    for (const statement of statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:'))) {
+      if (JSON.stringify(statement).includes('/index/gsi1"')) continue;
+      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["[A-Z]+#\*"\]/);
+    }
+    const writes = statements.filter((s) =>
+      /dynamodb:(PutItem|DeleteItem|UpdateItem)/.test(JSON.stringify(s.Action)),
+    );
+    for (const statement of writes)
+      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["(TOKEN|RESET|ALARMMAIL)#\*"\]/);
     const statementWith = (action: string) =>
       JSON.stringify(statements.find((statement) => [statement.Action].flat().includes(action)));
     expect(statementWith('dynamodb:Query')).toContain('ArgentumStateful-PlatformTableName');
@@ -435,11 +445,6 @@ describe('mail off the request path', () => {
     expect(statementWith('dynamodb:UpdateItem')).toContain(
       '"Condition":{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["TOKEN#*"]}}',
     );
-    expect(statementWith('dynamodb:DeleteItem')).toContain(
-      '"Condition":{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["RESET#*"]}}',
-    );
-    for (const statement of statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:PutItem')))
-      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["(TOKEN|RESET)#\*"\]/);
     expect(statementWith('dynamodb:UpdateItem')).not.toContain('/index/');
     expect(statementWith('ses:SendEmail')).toContain('"ses:FromAddress":"no-reply@example.com"');
     expect(statementWith('sqs:ReceiveMessage')).toContain(logicalId(mailJobs().queue));
@@ -610,31 +615,41 @@ describe('IoT Core', () => {
     });
   });
 
-  it('lets control write only command items and publish only commands; confirmations only settle and tell', () => {
-    const commandWrites = (fn: PlatformFunction) =>
-      statementsOf(fn.role).filter((statement) =>
-        [statement.Action].flat().some((action) => action === 'dynamodb:UpdateItem'),
-      );
-    for (const fn of [platform.stateless.apiFunctions.control, platform.stateless.controlConfirmations]) {
-      const writing = commandWrites(fn);
-      expect(writing).toHaveLength(1);
-      expect(writing[0]?.Condition).toEqual({
-        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['COMMANDS#*'] },
-      });
-    }
+  it('lets control write only command items and publish only commands; confirmations settle, tell and raise alarms', () => {
+    const writtenKeys = (fn: PlatformFunction) =>
+      statementsOf(fn.role)
+        .filter((statement) =>
+          [statement.Action]
+            .flat()
+            .some((action) => action === 'dynamodb:UpdateItem' || action === 'dynamodb:PutItem'),
+        )
+        .map(
+          (statement) =>
+            (statement.Condition as { 'ForAllValues:StringLike'?: Record<string, string[]> } | undefined)?.[
+              'ForAllValues:StringLike'
+            ]?.['dynamodb:LeadingKeys'],
+        );
+    expect(writtenKeys(platform.stateless.apiFunctions.control)).toEqual([['COMMANDS#*']]);
+    expect(writtenKeys(platform.stateless.controlConfirmations)).toEqual([
+      ['COMMANDS#*'],
+      ['NOTIF#*'],
+      ['INBOX#*'],
+      ['ALARMS#*'],
+    ]);
     const published = (fn: PlatformFunction) =>
       statementsOf(fn.role)
         .filter((statement) => statement.Action === 'iot:Publish')
         .map((statement) => JSON.stringify(statement.Resource));
     expect(published(platform.stateless.apiFunctions.control).join()).toContain(':topic/*/controldata/*');
-    expect(published(platform.stateless.controlConfirmations)).toEqual([
-      expect.stringContaining(':topic/*/commandstatus'),
-    ]);
+    expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/commandstatus');
+    expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/notification');
     const granted = actionsOf(platform.stateless.controlConfirmations.role);
+    // Alarm mail goes to the mail queue; nothing else beyond the table, IoT and telemetry of itself.
     expect([...new Set(granted.map((action) => action.split(':')[0]))].sort()).toEqual([
       'dynamodb',
       'iot',
       'logs',
+      'sqs',
       'xray',
     ]);
   });
