@@ -1,5 +1,4 @@
 import { floorPlanRequests, treeRequests } from '@argentum/events/contracts/requests';
-import * as z from 'zod';
 import {
   FLOOR_PLAN_NOT_FOUND,
   FLOOR_PLAN_URL_SECONDS,
@@ -8,7 +7,6 @@ import {
 } from '../domain/files/floor-plans';
 import { type TreeEditingPorts, updateFloor } from '../domain/tree/editing';
 import { TREE_MESSAGES } from '../domain/tree/messages';
-import { body, id } from '../http/schemas';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'floors';
