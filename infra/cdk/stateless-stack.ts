@@ -8,6 +8,7 @@ import { type Construct } from 'constructs';
 import { topics } from '@argentum/events';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
 import { FLOOR_PLAN_PREFIX, LOGO_PREFIX, LOGO_STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
+import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
 import {
   PlatformFunction,
   type FileGrant,
@@ -77,7 +78,13 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
     files: [{ prefix: FLOOR_PLAN_PREFIX, read: true, write: true, delete: true }],
   },
   devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },
-  data: { platformTable: 'read', telemetryTable: 'read', timestream: 'query' },
+  data: {
+    platformTable: 'read',
+    telemetryTable: 'read',
+    timestream: 'query',
+    // Large exports: written, then read back through presigned links.
+    files: [{ prefix: EXPORT_PREFIX, read: true, write: true }],
+  },
   notifications: { platformTable: 'readWrite' },
   integrations: { platformTable: 'readWrite', publishTopics: [controlTopics, liveTopics] },
 };

@@ -2,6 +2,7 @@ import type { ApiDomain, Route } from '../http/types';
 import { authRoutes } from './auth.routes';
 import { dataRoutes } from './data.routes';
 import { devicesRoutes } from './devices.routes';
+import { exportRoutes } from './export.routes';
 import { floorsRoutes } from './floors.routes';
 import { integrationsRoutes } from './integrations.routes';
 import { notificationsRoutes } from './notifications.routes';
@@ -15,7 +16,7 @@ export const routesByDomain: Record<ApiDomain, readonly Route[]> = {
   tree: treeRoutes,
   floors: floorsRoutes,
   devices: devicesRoutes,
-  data: dataRoutes,
+  data: [...dataRoutes, ...exportRoutes],
   notifications: notificationsRoutes,
   integrations: integrationsRoutes,
 };
