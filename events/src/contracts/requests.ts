@@ -179,4 +179,6 @@ export const exportRequests = {
   }),
 };
 
-export type ExportRequestBody<Call extends keyof typeof exportRequests> = z.input<(typeof exportRequests)[Call]>;
+export type ExportRequestBody<Call extends keyof typeof exportRequests> = z.input<
+  (typeof exportRequests)[Call]
+>;

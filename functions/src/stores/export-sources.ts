@@ -4,7 +4,12 @@ import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { s3 } from '../aws/s3';
 import { config } from '../config';
-import type { ExportDevice, ExportDeviceStore, ExportFileStore, ExportReadings } from '../domain/export/ports';
+import type {
+  ExportDevice,
+  ExportDeviceStore,
+  ExportFileStore,
+  ExportReadings,
+} from '../domain/export/ports';
 import { getDevice } from './devices';
 import { keys } from './keys';
 import { seriesKey } from './telemetry-dynamodb';

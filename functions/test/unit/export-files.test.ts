@@ -22,20 +22,30 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), out.push(row), (row = []), (field = ''), i++;
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      out.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
   return out;
 }
 
 describe('export cells', () => {
   it('escapes every text a spreadsheet would run as a formula, and nothing else', () => {
-    for (const start of ['=', '+', '-', '@', '\t', '\r']) expect(escapeFormula(`${start}1`)).toBe(`'${start}1`);
+    for (const start of ['=', '+', '-', '@', '\t', '\r'])
+      expect(escapeFormula(`${start}1`)).toBe(`'${start}1`);
     expect(escapeFormula('IEQOffice')).toBe('IEQOffice');
     expect(escapeFormula('a=b')).toBe('a=b');
   });
@@ -69,12 +79,17 @@ describe('export cells', () => {
     expect([...bytes.slice(0, 8)]).toEqual([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
     const book = XLSX.read(bytes, { type: 'array' });
     expect(book.SheetNames).toEqual(['Data']);
-    const sheet = book.Sheets.Data!;
-    const cell = sheet.C3!;
+    const sheet = book.Sheets.Data;
+    if (!sheet) throw new Error('no Data sheet');
+    const cell = sheet.C3 as XLSX.CellObject;
     expect(cell.t).toBe('s');
     expect(cell.v).toBe(`'${hyperlink}`);
     expect(cell.f).toBeUndefined();
-    expect(Object.values(sheet).some((c: { f?: unknown }) => typeof c === 'object' && c !== null && 'f' in c && c.f !== undefined)).toBe(false);
+    expect(
+      Object.values(sheet).some(
+        (c: { f?: unknown }) => typeof c === 'object' && c !== null && 'f' in c && c.f !== undefined,
+      ),
+    ).toBe(false);
     expect(sheet.D3).toMatchObject({ t: 'n', v: -3.25 });
     const back = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, defval: null });
     expect(back[0]).toEqual(header);

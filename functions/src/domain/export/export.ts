@@ -111,7 +111,11 @@ export function dayLabel(time: number, timeZone: string): string {
   return `${part('day')}-${part('month')}-${part('year')}`;
 }
 
-const KIND_LABELS: Record<ExportKind, string> = { average: 'AverageData', raw: 'RawData', all: 'AllDeviceData' };
+const KIND_LABELS: Record<ExportKind, string> = {
+  average: 'AverageData',
+  raw: 'RawData',
+  all: 'AllDeviceData',
+};
 
 /** E.g. IEQOffice_RawData_01-11-2026_to_22-11-2026.csv: safe in every file system. */
 export function exportFileName(
@@ -126,7 +130,8 @@ export function exportFileName(
   return `${safeSubject}_${KIND_LABELS[kind]}_${dayLabel(from, timeZone)}_to_${dayLabel(to, timeZone)}.${format}`;
 }
 
-const isFormat = (format: string): format is ExportFormat => (EXPORT_FORMATS as readonly string[]).includes(format);
+const isFormat = (format: string): format is ExportFormat =>
+  (EXPORT_FORMATS as readonly string[]).includes(format);
 
 interface Table {
   header: string[];
@@ -136,7 +141,13 @@ interface Table {
 const columnName = (p: { dp: string; dn?: string }) => (p.dn && p.dn !== p.dp ? `${p.dn} (${p.dp})` : p.dp);
 
 /** Raw readings of devices as rows: time, device id, device name, one column per data point. */
-async function rawTable(deps: ExportPorts, devices: ExportDevice[], points: string[] | undefined, from: number, to: number) {
+async function rawTable(
+  deps: ExportPorts,
+  devices: ExportDevice[],
+  points: string[] | undefined,
+  from: number,
+  to: number,
+) {
   const columns = new Map<string, string>();
   for (const d of devices)
     for (const p of d.dataPoints) if (!points || points.includes(p.dp)) columns.set(p.dp, columnName(p));
@@ -166,14 +177,20 @@ function averageTable(raw: Table, dps: string[]): Table {
     const key = `${String(row[1])}@${time}`;
     let bucket = buckets.get(key);
     if (!bucket) {
-      bucket = { time, row: [row[1] ?? null, row[2] ?? null], sums: dps.map(() => 0), counts: dps.map(() => 0) };
+      bucket = {
+        time,
+        row: [row[1] ?? null, row[2] ?? null],
+        sums: dps.map(() => 0),
+        counts: dps.map(() => 0),
+      };
       buckets.set(key, bucket);
     }
+    const { sums, counts } = bucket;
     dps.forEach((_, i) => {
       const value = row[3 + i];
       if (typeof value === 'number') {
-        bucket.sums[i]! += value;
-        bucket.counts[i]! += 1;
+        sums[i] = (sums[i] ?? 0) + value;
+        counts[i] = (counts[i] ?? 0) + 1;
       }
     });
   }
@@ -182,7 +199,10 @@ function averageTable(raw: Table, dps: string[]): Table {
     rows: [...buckets.values()].map((b) => [
       new Date(b.time).toISOString(),
       ...b.row,
-      ...b.sums.map((sum, i) => (b.counts[i] ? Math.round((sum / b.counts[i]!) * 1000) / 1000 : null)),
+      ...b.sums.map((sum, i) => {
+        const count = b.counts[i] ?? 0;
+        return count > 0 ? Math.round((sum / count) * 1000) / 1000 : null;
+      }),
     ]),
   };
 }
@@ -206,7 +226,11 @@ async function encode(deps: ExportPorts, format: ExportFormat, table: Table): Pr
  * (All device Data: only the configured organization). Small files are answered inline; larger ones
  * are written to storage and answered as a short-lived download link.
  */
-export async function createExport(deps: ExportPorts, user: AuthUser, request: ExportRequest): Promise<ExportAnswer> {
+export async function createExport(
+  deps: ExportPorts,
+  user: AuthUser,
+  request: ExportRequest,
+): Promise<ExportAnswer> {
   if (!isFormat(request.format)) throw validationError(FILE_NOT_SUPPORTED_TEXT);
   const format = request.format;
   const from = instant(request.cusDate.startDate);
@@ -220,7 +244,13 @@ export async function createExport(deps: ExportPorts, user: AuthUser, request: E
     if (deps.exportSettings.allDeviceExportOrgId !== device.orgID) throw forbidden();
     devices = (await deps.exportDevices.listOfOrg(device.orgID)).filter((d) => d.dataPoints.length > 0);
   }
-  const { table: raw, dps } = await rawTable(deps, devices, request.kind === 'all' ? undefined : request.dataPoints, from, to);
+  const { table: raw, dps } = await rawTable(
+    deps,
+    devices,
+    request.kind === 'all' ? undefined : request.dataPoints,
+    from,
+    to,
+  );
   const table = request.kind === 'average' ? averageTable(raw, dps) : raw;
   const bytes = await encode(deps, format, table);
   const fileName = exportFileName(
@@ -240,6 +270,10 @@ export async function createExport(deps: ExportPorts, user: AuthUser, request: E
   }
   const key = `${EXPORT_PREFIX}${device.orgID}/${randomUUID()}/${fileName}`;
   await deps.exportFiles.write(key, bytes, contentType);
-  const url = await deps.exportFiles.downloadUrl(key, { fileName, contentType, expiresInSeconds: EXPORT_LINK_SECONDS });
+  const url = await deps.exportFiles.downloadUrl(key, {
+    fileName,
+    contentType,
+    expiresInSeconds: EXPORT_LINK_SECONDS,
+  });
   return { ...base, url };
 }

@@ -36,7 +36,9 @@ export interface ExportFileStore {
 
 /** Writes a true Excel 97-2003 workbook (BIFF8 in an OLE2 container): one sheet per part. */
 export interface XlsWriter {
-  write(sheets: readonly { name: string; header: readonly string[]; rows: readonly (readonly Cell[])[] }[]): Promise<Uint8Array>;
+  write(
+    sheets: readonly { name: string; header: readonly string[]; rows: readonly (readonly Cell[])[] }[],
+  ): Promise<Uint8Array>;
 }
 
 export interface ExportSettings {
