@@ -42,7 +42,7 @@ export function toJson(header: readonly string[], rows: Iterable<readonly Cell[]
   const objects: Record<string, string | number | null>[] = [];
   for (const row of rows) {
     const object: Record<string, string | number | null> = {};
-    header.forEach((name, i) => (object[name] = safeCell(row[i] ?? null)));
+    header.forEach((name, i) => (object[escapeFormula(name)] = safeCell(row[i] ?? null)));
     objects.push(object);
   }
   return JSON.stringify(objects, null, 1);

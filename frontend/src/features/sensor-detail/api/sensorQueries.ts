@@ -8,6 +8,7 @@ import type {
 } from '@argentum/events/contracts';
 import type { ExportRequestBody } from '@argentum/events/contracts/requests';
 import { apiGet, apiPost } from '../../../shared/api/client';
+import { RANGE_RECEIVED_MARK } from '../perf';
 
 export interface RangeArgs {
   orgId: string;

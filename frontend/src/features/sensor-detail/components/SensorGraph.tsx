@@ -1,5 +1,6 @@
 import { LineCanvas } from '@nivo/line';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
+import { GRAPH_DRAWN_MARK } from '../perf';
 import { type DateRange, formatDateTime, timeAxis, timeTicks, valueAxis } from './format';
 
 export interface GraphSeries {
@@ -40,6 +41,17 @@ export function SensorGraph({ series, dp, label, unit, range, width, height = 38
   const values = useMemo(() => series.flatMap((s) => s.data.map((p) => p.y)), [series]);
   const y = useMemo(() => valueAxis(dp, values), [dp, values]);
   const yLegend = unit ? `${label} (${unit})` : label;
+  useEffect(() => {
+    // nivo has drawn the canvas in its own effect (children's run first); mark once the frame is painted.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => performance.mark(GRAPH_DRAWN_MARK), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [series, width]);
   return (
     <LineCanvas<GraphSeries>
       data={series}
