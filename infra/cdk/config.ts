@@ -15,6 +15,9 @@ export interface PlatformConfig {
   stackPrefix: string;
   region: string;
   account?: string;
+  /** The city whose outdoor pressure the app shows (GET /api/weather), and the provider's API key. */
+  weatherCity: string;
+  weatherApiKey?: string;
 }
 
 const defaultRegion = 'eu-west-1';
@@ -43,5 +46,7 @@ export function readConfig(app: App): PlatformConfig {
     stackPrefix: optionalString(app, 'stackPrefix') ?? 'Argentum',
     region: optionalString(app, 'region') ?? process.env.CDK_DEFAULT_REGION ?? defaultRegion,
     account: process.env.CDK_DEFAULT_ACCOUNT,
+    weatherCity: optionalString(app, 'weatherCity') ?? 'Toronto',
+    weatherApiKey: optionalString(app, 'weatherApiKey'),
   };
 }

@@ -1,3 +1,4 @@
+import { ENV } from '@argentum/functions/environment';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
@@ -39,6 +40,8 @@ export interface StatelessStackProps extends StackProps {
   realtimeAuthorizerName: string;
   /** The WAF web ACL of the distribution (CloudFront scope, from the us-east-1 edge stack). */
   webAclArn: string;
+  /** The outdoor weather's city and provider key (the data Lambda); Toronto without a key when not given. */
+  weather?: { city: string; apiKey?: string | undefined };
 }
 
 // MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
@@ -202,6 +205,15 @@ export class StatelessStack extends Stack {
       authorizer: this.realtimeAuthorizer.function,
       authorizerName: props.realtimeAuthorizerName,
     });
+    // What ingest cannot store goes to the telemetry dead letters with its reason.
+    this.ingest.function.addEnvironment(
+      ENV.telemetryDeadLetterQueueUrl,
+      this.realtime.telemetryDeadLetters.queueUrl,
+    );
+    this.realtime.telemetryDeadLetters.grantSendMessages(this.ingest.function);
+    apiFunctions.data.function.addEnvironment(ENV.weatherCity, props.weather?.city ?? 'Toronto');
+    if (props.weather?.apiKey)
+      apiFunctions.data.function.addEnvironment(ENV.weatherApiKey, props.weather.apiKey);
 
     this.treeSweeper = new PlatformFunction(this, 'TreeSweeper', {
       entry: 'tree-sweeper',

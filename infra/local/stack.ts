@@ -30,9 +30,10 @@ import { close } from './http-util';
 import { startIotDataShim } from './iot-data-shim';
 import { localMailQueueUrl, startMailQueue } from './mail-queue';
 import { provisionTables, provisionUserPool } from './provision';
-import { startRuleRunner } from './rule-runner';
+import { type LocalDeadLetter, startDeadLetterQueue, startRuleRunner } from './rule-runner';
 import { seedDemoData } from './seed';
 import { startSesCapture } from './ses-capture';
+import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
 
 export interface LocalStackOptions {
@@ -62,6 +63,10 @@ export interface LocalStack {
   seeded: boolean;
   /** Resolves when every telemetry message received so far has been ingested. */
   ingestDrained(): Promise<void>;
+  /** Delivers again the recent telemetry batches with a record containing `match` (at-least-once). */
+  redeliverTelemetry(match: string): Promise<number>;
+  /** What could not be stored, with its reason. */
+  telemetryDeadLetters: LocalDeadLetter[];
   /** The platform table's stream as the Lambdas it feeds see it (the tree sweeper). */
   streams: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
   /** Resolves when every mail job queued so far has been worked off. */
@@ -154,6 +159,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     dynamodb.destroy();
     const pool = await provisionUserPool(cognito, options.dataDir);
 
+    const deadLetters = await startDeadLetterQueue();
+    stops.push(() => deadLetters.stop());
+    const weather = await startWeatherStandIn();
+    stops.push(() => close(weather.server));
+
     const appOrigin = `http://localhost:${ports.app}`;
     const env: Record<string, string> = {
       ...lambdaEnvironment({
@@ -169,6 +179,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         refreshTokenValidityDays: userPool.refreshTokenValidityDays,
         iotDataEndpointUrl: endpoint(ports.iotData),
         mailQueueUrl: localMailQueueUrl(ports.sqs),
+        telemetryDeadLetterQueueUrl: deadLetters.url,
+        weather: { city: weather.city, apiUrl: weather.url },
         throttlePolicy: options.throttlePolicy,
         // No CloudFront here: no request carries it, so the handlers count by the socket's address.
         originSecret: randomBytes(24).toString('hex'),
@@ -217,7 +229,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     cognito.destroy();
 
-    const ruleRunner = startRuleRunner(broker);
+    const ruleRunner = startRuleRunner(broker, deadLetters);
     stops.push(() => ruleRunner.stop());
     const mailJobs = await startMailQueue(ports.sqs);
     stops.push(async () => {
@@ -276,6 +288,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deviceSecret,
       seeded,
       ingestDrained: () => ruleRunner.drained(),
+      redeliverTelemetry: (match) => ruleRunner.redeliver(match),
+      telemetryDeadLetters: deadLetters.letters,
       streams,
       mailDrained: () => mailJobs.drained(),
       stop: stopAll,

@@ -4,15 +4,9 @@ import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { s3 } from '../aws/s3';
 import { config } from '../config';
-import type {
-  ExportDevice,
-  ExportDeviceStore,
-  ExportFileStore,
-  ExportReadings,
-} from '../domain/export/ports';
+import type { ExportDevice, ExportDeviceStore, ExportFileStore } from '../domain/export/ports';
 import { getDevice } from './devices';
 import { keys } from './keys';
-import { seriesKey } from './telemetry-dynamodb';
 
 const exportDevice = (item: Record<string, unknown>): ExportDevice => ({
   devID: String(item.devID),
@@ -50,29 +44,6 @@ export const dynamoExportDevices: ExportDeviceStore = {
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return devices;
-  },
-};
-
-/** Raw readings from the telemetry table (series `{devId}#raw`, sort key t). */
-export const dynamoExportReadings: ExportReadings = {
-  async *raw(devId, from, to) {
-    let startKey: QueryCommandOutput['LastEvaluatedKey'];
-    do {
-      const page = await dynamo().send(
-        new QueryCommand({
-          TableName: config.telemetryTable,
-          KeyConditionExpression: 'series = :series AND t BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':series': seriesKey(devId, 'raw'), ':from': from, ':to': to },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      yield (page.Items ?? []).map((item) => ({
-        devId,
-        time: Number(item.t),
-        values: (item.v ?? {}) as Record<string, number>,
-      }));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
   },
 };
 

@@ -7,10 +7,11 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { telemetryFilter } from '@argentum/events';
+import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
 import { telemetryBatching } from '../../src/definitions';
 
 /** The IoT rule that feeds device telemetry, through a queue, to the ingest Lambda. */
-export const telemetryRuleSql = `SELECT *, topic(1) AS orgId FROM '${telemetryFilter}'`;
+export const telemetryRuleSql = `SELECT *, topic(1) AS orgId, timestamp() AS receivedAt FROM '${telemetryFilter}'`;
 
 export interface RealtimeProps {
   ingest: IFunction;
@@ -60,7 +61,7 @@ export class Realtime extends Construct {
       retentionPeriod: Duration.days(4),
       // AWS's guidance for Lambda event sources: at least six times the function timeout.
       visibilityTimeout: Duration.seconds(props.ingestTimeout.toSeconds() * 6),
-      deadLetterQueue: { queue: this.telemetryDeadLetters, maxReceiveCount: 5 },
+      deadLetterQueue: { queue: this.telemetryDeadLetters, maxReceiveCount: TELEMETRY_MAX_RECEIVES },
     });
     const ruleRole = new Role(this, 'TelemetryRuleRole', {
       assumedBy: new ServicePrincipal('iot.amazonaws.com'),

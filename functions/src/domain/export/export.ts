@@ -8,6 +8,7 @@ import {
   hasRole,
   Role,
   type SensorDevicesAnswer,
+  UNKNOWN_DEVICE_TEXT,
 } from '@argentum/events/contracts';
 import { DomainError, forbidden, notFound, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
@@ -15,7 +16,8 @@ import { type Cell, toCsv, toJson } from './cells';
 import { EXPORT_PREFIX } from './keys';
 import type { ExportDevice, ExportPorts } from './ports';
 
-export const DEVICE_NOT_FOUND_TEXT = 'Device not found.';
+/** A device that does not exist or belongs to none of the caller's organizations: one answer. */
+export const DEVICE_NOT_FOUND_TEXT = UNKNOWN_DEVICE_TEXT;
 export const EXPORT_RANGE_TEXT = 'Please select a date range of at most 31 days.';
 export const EXPORT_TOO_LARGE_TEXT = 'This export is too large: please select a shorter date range.';
 const HOUR_MS = 3_600_000;
@@ -29,6 +31,8 @@ export const EXPORT_LINK_SECONDS = 15 * 60;
 
 /** BIFF8 holds 65,536 rows a sheet: one for the header. */
 const XLS_ROWS_PER_SHEET = 65_535;
+/** Raw readings read per store call. */
+const READ_PAGE = 5000;
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -154,8 +158,9 @@ async function rawTable(
   const dps = [...columns.keys()];
   const table: Table = { header: ['time', 'devID', 'device', ...columns.values()], rows: [] };
   for (const device of devices) {
-    for await (const page of deps.readings.raw(device.devID, from, to)) {
-      for (const point of page) {
+    for (let start = from; ;) {
+      const page = await deps.telemetry.readRaw(device.devID, start, to, READ_PAGE);
+      for (const point of page.items) {
         table.rows.push([
           new Date(point.time).toISOString(),
           device.devID,
@@ -164,6 +169,9 @@ async function rawTable(
         ]);
         if (table.rows.length > EXPORT_MAX_ROWS) throw new DomainError('too-large', EXPORT_TOO_LARGE_TEXT);
       }
+      const last = page.items.at(-1);
+      if (!page.more || !last) break;
+      start = last.time + 1;
     }
   }
   return { table, dps };

@@ -1,4 +1,4 @@
-import type { TelemetryPoint } from '../telemetry/telemetry';
+import type { TelemetryStore } from '../telemetry/telemetry';
 import type { Cell } from './cells';
 
 /** A device as exports and the sensor page know it. */
@@ -16,12 +16,6 @@ export interface ExportDeviceStore {
   get(devId: string): Promise<ExportDevice | undefined>;
   /** Every device of an organization. */
   listOfOrg(orgId: string): Promise<ExportDevice[]>;
-}
-
-/** Raw readings (kept for 35 days). */
-export interface ExportReadings {
-  /** A device's readings with from <= time <= to, oldest first, a page at a time. */
-  raw(devId: string, from: number, to: number): AsyncIterable<readonly TelemetryPoint[]>;
 }
 
 /** Where large export files go: object storage, read back by the browser through a short-lived link. */
@@ -48,7 +42,8 @@ export interface ExportSettings {
 
 export interface ExportPorts {
   exportDevices: ExportDeviceStore;
-  readings: ExportReadings;
+  /** Raw readings, read a page at a time. */
+  telemetry: Pick<TelemetryStore, 'readRaw'>;
   exportFiles: ExportFileStore;
   xls: XlsWriter;
   exportSettings: ExportSettings;

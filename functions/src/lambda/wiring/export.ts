@@ -1,12 +1,11 @@
-/** The export's adapters: devices and raw readings in DynamoDB, files in S3, the .xls writer. */
+/** The export's adapters: devices in DynamoDB, files in S3, the .xls writer (readings: wiring/telemetry). */
 import { sheetJsXlsWriter } from '../../adapters/xls';
 import { config } from '../../config';
 import type { ExportPorts } from '../../domain/export/ports';
-import { dynamoExportDevices, dynamoExportReadings, s3ExportFiles } from '../../stores/export-sources';
+import { dynamoExportDevices, s3ExportFiles } from '../../stores/export-sources';
 
-export const exportPorts: ExportPorts = {
+export const exportPorts: Omit<ExportPorts, 'telemetry'> = {
   exportDevices: dynamoExportDevices,
-  readings: dynamoExportReadings,
   exportFiles: s3ExportFiles,
   xls: sheetJsXlsWriter,
   exportSettings: {
