@@ -35,8 +35,8 @@ export const sensorQueries = {
   range: (devID: string, dp: string, label: string, args: RangeArgs) =>
     queryOptions({
       queryKey: [...sensorQueries.all(), 'range', devID, dp, args] as const,
-      queryFn: ({ signal }) =>
-        apiPost<DeviceRangeAnswer>(
+      queryFn: async ({ signal }) => {
+        const answer = await apiPost<DeviceRangeAnswer>(
           '/api/dataQuery/getDeviceInfoDateRange',
           {
             devID,
@@ -46,7 +46,10 @@ export const sensorQueries = {
             sensorDataPointLabel: label,
           },
           { signal },
-        ),
+        );
+        performance.mark(RANGE_RECEIVED_MARK);
+        return answer;
+      },
     }),
   comfort: (devID: string, param: string, args: RangeArgs) =>
     queryOptions({
