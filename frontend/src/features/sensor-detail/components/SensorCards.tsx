@@ -5,6 +5,8 @@ import { formatDateTime, inComfortZone, unitOf } from './format';
 import styles from './SensorDetail.module.css';
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
+/** yyyy-mm-dd as dd-mm-yyyy (the specification's date display). */
+const dayLabel = (day: string) => day.split('-').reverse().join('-');
 
 /** Occupancy of a motion sensor over the range: its utilization, the daily shares, the average of the last days. */
 export function MotionOccupancy({ devID, args }: { devID: string; args: RangeArgs }) {
@@ -14,7 +16,7 @@ export function MotionOccupancy({ devID, args }: { devID: string; args: RangeArg
   return (
     <section className={styles.card} aria-labelledby="motion-title">
       <h2 id="motion-title" className={styles.cardTitle}>
-        Occupancy
+        Occupancy summary
       </h2>
       {motion.isPending && <p className={styles.muted}>Loading occupancy…</p>}
       {motion.isError && <p className={styles.muted}>Occupancy could not be loaded.</p>}
@@ -36,7 +38,7 @@ export function MotionOccupancy({ devID, args }: { devID: string; args: RangeArg
           <ul className={styles.bars} aria-label="Occupied share per day">
             {(own?.days ?? []).map((day) => (
               <li key={day.day}>
-                <span className={styles.barLabel}>{day.day}</span>
+                <span className={styles.barLabel}>{dayLabel(day.day)}</span>
                 <span className={styles.barTrack}>
                   <span className={styles.barFill} style={{ width: percent(day.occupied) }} />
                 </span>
@@ -51,7 +53,7 @@ export function MotionOccupancy({ devID, args }: { devID: string; args: RangeArg
 }
 
 /** Indoor pressure (kPa) minus the configured city's outdoor pressure; without outdoor data it says so. */
-export function PressureDifference({ indoorKpa }: { indoorKpa: number | null }) {
+export function PressureDifference({ indoorKpa, loading }: { indoorKpa: number | null; loading: boolean }) {
   const weather = useQuery(sensorQueries.weather());
   const outdoor = weather.data?.pressureKpa ?? null;
   const unit = unitOf('pressure');
@@ -66,10 +68,10 @@ export function PressureDifference({ indoorKpa }: { indoorKpa: number | null }) 
         </p>
       ) : (
         <p className={styles.muted}>
-          {weather.isPending
-            ? 'Loading outdoor pressure…'
+          {weather.isPending || loading
+            ? 'Loading pressure…'
             : indoorKpa === null
-              ? 'No indoor pressure reading yet.'
+              ? 'No indoor pressure reading in this range.'
               : 'Outdoor pressure is not available right now.'}
         </p>
       )}

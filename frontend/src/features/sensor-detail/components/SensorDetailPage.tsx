@@ -95,6 +95,12 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dp, device, compareDevice, mainData, compareData]);
 
+  const hasPressure = device?.dataPoints.some((p) => p.dp === 'pressure') ?? false;
+  const pressure = useQuery({
+    ...sensorQueries.range(devID, 'pressure', 'Pressure', args ?? { orgId: '', ...range }),
+    enabled: args !== null && hasPressure,
+  });
+
   const comfortParam = dp && COMFORT_ZONES[dp] ? dp : 'temp';
   const comfort = useQuery({
     ...sensorQueries.comfort(devID, comfortParam, args ?? { orgId: '', ...range }),
@@ -128,8 +134,9 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   const failed = ranges.some((r) => r.isError);
   const latest = ranges[0]?.data?.latestVal ?? null;
   const compareChoices = found.orgDevices.filter((d) => !dp || d.dataPoints.some((p) => p.dp === dp));
-  const hasPressure = device.dataPoints.some((p) => p.dp === 'pressure');
-  const pressureLatest = dp === 'pressure' && latest ? displayValue('pressure', latest.value) : null;
+  // The device's latest pressure, else the last one in the range.
+  const indoor = pressure.data?.latestVal?.value ?? pressure.data?.deviceResponse.at(-1)?.y;
+  const indoorKpa = indoor === undefined ? null : displayValue('pressure', indoor);
   const comfortPoints = (comfort.data?.responseData ?? []).map((p) => ({
     x: displayValue(comfortParam, p.x),
     y: displayValue(comfort.data?.param2 ?? '', p.y),
@@ -248,9 +255,7 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
             </div>
           </section>
 
-          {hasPressure && (dp === 'pressure' || device.devType === IEQ) && (
-            <PressureDifference indoorKpa={pressureLatest} />
-          )}
+          {hasPressure && <PressureDifference indoorKpa={indoorKpa} loading={pressure.isPending} />}
 
           {device.devType === MOTION && args && <MotionOccupancy devID={device.devID} args={args} />}
 
@@ -273,7 +278,7 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
                         yDp={param2}
                         xLegend={axisName(nameOf(device, comfortParam), comfortParam)}
                         yLegend={axisName(nameOf(device, param2), param2)}
-                        width={Math.max(280, Math.min(width - 300, 640))}
+                        width={Math.max(280, width - 320)}
                       />
                     )
                   )}
