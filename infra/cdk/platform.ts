@@ -46,6 +46,7 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     realtimeAuthorizerName: `${config.stackPrefix}-realtime`,
     webAclArn: edge.webAclArn,
     weather: { city: config.weatherCity, apiKey: config.weatherApiKey },
+    telemetryBatchingWindowSeconds: config.telemetryBatchingWindowSeconds,
   });
   Annotations.of(stateless).acknowledgeWarning(
     '@aws-cdk/core:crossStackReferencesDefaultStrong',

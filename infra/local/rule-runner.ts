@@ -14,8 +14,8 @@ const BATCH_SIZE = telemetryBatching.batchSize;
 const BATCHING_WINDOW_MS = telemetryBatching.maxBatchingWindowSeconds * 1000;
 /** Lambda polls a queue with a few concurrent batches; enough to keep DynamoDB busy. */
 const MAX_CONCURRENT_BATCHES = 4;
-/** Delay before a failed record comes again (the queue's visibility timeout, shortened). */
-const RETRY_DELAY_MS = 100;
+/** Delay before a failed record comes again (the queue's visibility timeout, 180 s in AWS, shortened). */
+const RETRY_DELAY_MS = 1000;
 const DEAD_LETTER_PATH = '/000000000000/telemetry-dead-letters';
 
 /** A message on the dead-letter list: its body and why it could not be stored. */

@@ -13,6 +13,7 @@ import {
   buckets,
   corsMaxAgeSeconds,
   platformTable,
+  telemetryRollups as telemetryRollupsSource,
   telemetryTable,
   treeSweeps,
   userPool,
@@ -63,6 +64,8 @@ export interface LocalStack {
   seeded: boolean;
   /** Resolves when every telemetry message received so far has been ingested. */
   ingestDrained(): Promise<void>;
+  /** Resolves when the roll-ups of every raw reading written so far have been recomputed. */
+  rollupsDrained(): Promise<void>;
   /** Delivers again the recent telemetry batches with a record containing `match` (at-least-once). */
   redeliverTelemetry(match: string): Promise<number>;
   /** What could not be stored, with its reason. */
@@ -239,6 +242,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     // The sweeper is imported now that the environment it reads is set.
     const { handler: treeSweeper } = await import('@argentum/functions/lambda/tree-sweeper');
+    // The telemetry table's stream feeds the roll-ups, records handed on at once (no batching window here).
+    const { handler: telemetryRollups } = await import('@argentum/functions/lambda/telemetry-rollups');
+    const telemetryStreams = await startStreamRunner({
+      client: { endpoint: endpoint(ports.dynamodb), region: 'us-east-1', credentials: awsCredentials },
+      tableName: telemetryTable.localName,
+      consumers: [
+        {
+          name: 'telemetry-rollups',
+          handler: telemetryRollups,
+          filter: telemetryRollupsSource.filter,
+          batchSize: telemetryRollupsSource.batchSize,
+          retryAttempts: telemetryRollupsSource.retryAttempts,
+          timeoutSeconds: telemetryRollupsSource.timeoutSeconds,
+        },
+      ],
+    });
+    stops.push(() => telemetryStreams.stop());
     const streams = await startStreamRunner({
       client: { endpoint: endpoint(ports.dynamodb), region: 'us-east-1', credentials: awsCredentials },
       tableName: platformTable.localName,
@@ -288,6 +308,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deviceSecret,
       seeded,
       ingestDrained: () => ruleRunner.drained(),
+      rollupsDrained: () => telemetryStreams.drained(),
       redeliverTelemetry: (match) => ruleRunner.redeliver(match),
       telemetryDeadLetters: deadLetters.letters,
       streams,

@@ -105,10 +105,10 @@ export function timestreamTelemetryStore(
           );
         } catch (error) {
           if (error instanceof RejectedRecordsException) {
-            // A record already there with another value stays (the first reading of a time wins);
-            // anything else rejected fails its device, which then comes again.
+            // A record already there with another value (Timestream names its ExistingVersion) stays:
+            // the first reading of a time wins. Anything else rejected fails its device, which comes again.
             for (const rejected of error.RejectedRecords ?? []) {
-              if (/already exists|same .*different/i.test(rejected.Reason ?? '')) continue;
+              if (rejected.ExistingVersion !== undefined) continue;
               const devId = batch[rejected.RecordIndex ?? -1]?.devId;
               if (devId) failedDevices.add(devId);
             }

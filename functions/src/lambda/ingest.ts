@@ -13,7 +13,7 @@ import {
 import { ENV } from '../environment';
 import { log } from '../http/log';
 import { dynamoDevices } from '../stores/devices';
-import { telemetry } from './wiring/telemetry';
+import { ingestTelemetryStore } from './wiring/telemetry';
 
 // A misconfigured function fails its cold start, naming what is missing.
 assertConfigured(process.env, [ENV.telemetryDeadLetterQueueUrl]);
@@ -144,7 +144,11 @@ export async function handleTelemetry(
   return { batchItemFailures: retry.map((itemIdentifier) => ({ itemIdentifier })) };
 }
 
-const ports = { telemetry, devices: dynamoDevices, deadLetters: sqsTelemetryDeadLetters };
+const ports = {
+  telemetry: ingestTelemetryStore,
+  devices: dynamoDevices,
+  deadLetters: sqsTelemetryDeadLetters,
+};
 
 /**
  * The IoT rule `SELECT *, topic(1) AS orgId, timestamp() AS receivedAt FROM '+/sensordata/+'` sends each

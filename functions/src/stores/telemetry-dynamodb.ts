@@ -123,16 +123,27 @@ async function recomputeHour(devId: string, hour: number): Promise<void> {
   if (items.length > 0) await putRollup(rollupItem(seriesKey(devId, 'hour'), hour, items.length, stats));
 }
 
-/** Recomputes a device's day bucket from its hour buckets. */
-async function recomputeDay(devId: string, day: number): Promise<void> {
-  const hours = await queryAll(seriesKey(devId, 'hour'), day, day + bucketSize('day') - 1);
-  const stats: Record<string, PointStats> = {};
-  let n = 0;
+/**
+ * Daily buckets, merged from the hourly ones when read: a day item would cost another write per device
+ * and batch (the biggest DynamoDB cost after the raw items, docs/cost.md), while a year of hours is
+ * 8,784 small items read only for ranges over 60 days.
+ */
+async function readDays(devId: string, from: number, to: number, limit: number) {
+  const start = bucketStart(from, 'day');
+  const hours = await queryAll(
+    seriesKey(devId, 'hour'),
+    start,
+    bucketStart(to, 'day') + bucketSize('day') - 1,
+  );
+  const days = new Map<number, Bucket>();
   for (const hour of hours) {
-    n += Number(hour.n ?? 0);
-    mergeStats(stats, statsOf(hour));
+    const day = bucketStart(Number(hour.t), 'day');
+    let bucket = days.get(day);
+    if (!bucket) days.set(day, (bucket = { time: day, stats: {} }));
+    mergeStats(bucket.stats, statsOf(hour));
   }
-  if (n > 0) await putRollup(rollupItem(seriesKey(devId, 'day'), day, n, stats));
+  const items = [...days.values()].sort((a, b) => a.time - b.time);
+  return { items: items.slice(0, limit), more: items.length > limit };
 }
 
 async function readPage(series: string, from: number, to: number, limit: number) {
@@ -155,65 +166,94 @@ async function readPage(series: string, from: number, to: number, limit: number)
 }
 
 /**
- * Raw readings (one item per device and time, with a TTL) plus hourly and daily roll-ups (min, max,
- * sum, count per data point).
+ * Raw readings (one item per device and time, with a TTL) plus hourly roll-ups (min, max, sum, count
+ * per data point); daily buckets are merged from the hours when read.
  *
  * Idempotent without conditional writes on the hot path: a raw item's key is device + time, so a
  * redelivered reading overwrites itself (batch-written, 25 a request). Roll-ups are never added to:
- * each bucket a write touched is recomputed from what is stored (hour from its raw readings, day from
- * its hours) and put only if it counts more readings than the stored one, which makes a redelivery a
- * no-op and concurrent writers converge on the complete bucket.
+ * each hour a write touched is recomputed from the raw readings stored (a strongly consistent Query) and
+ * put only if it counts more readings than the stored one, which makes a redelivery a no-op and
+ * concurrent writers converge on the complete bucket.
+ */
+/**
+ * Writes raw readings only (one item per device and time); answers the devices whose items could not
+ * all be written. The roll-ups follow from the table's stream (recomputeHours).
+ */
+export async function writeRawReadings(points: readonly TelemetryPoint[]): Promise<{
+  failedDevices: Set<string>;
+  unique: TelemetryPoint[];
+}> {
+  const failedDevices = new Set<string>();
+  // One item per device and time (BatchWrite refuses two puts of one key in a request).
+  const byKey = new Map<string, TelemetryPoint>();
+  for (const p of points) byKey.set(`${p.devId}@${p.time}`, p);
+  const unique = [...byKey.values()];
+  const raw = unique.map((p) => ({
+    devId: p.devId,
+    item: {
+      series: seriesKey(p.devId, 'raw'),
+      t: p.time,
+      v: p.values,
+      expiresAt: Math.floor(p.time / 1000) + RAW_RETENTION_DAYS * 24 * 3600,
+    },
+  }));
+  const batches: (typeof raw)[] = [];
+  for (let i = 0; i < raw.length; i += BATCH) batches.push(raw.slice(i, i + BATCH));
+  await mapLimited(batches, CONCURRENCY, async (batch) => {
+    try {
+      await writeBatch(batch.map((r) => r.item));
+    } catch {
+      for (const r of batch) failedDevices.add(r.devId);
+    }
+  });
+  return { failedDevices, unique };
+}
+
+/** Recomputes the hourly roll-ups of the given devices' hours; answers the devices that failed. */
+export async function recomputeHours(
+  hours: readonly { devId: string; hour: number }[],
+): Promise<Set<string>> {
+  const failedDevices = new Set<string>();
+  const unique = new Map(hours.map((h) => [`${h.devId}@${bucketStart(h.hour, 'hour')}`, h] as const));
+  await mapLimited([...unique.values()], CONCURRENCY, async ({ devId, hour }) => {
+    try {
+      await recomputeHour(devId, bucketStart(hour, 'hour'));
+    } catch {
+      failedDevices.add(devId);
+    }
+  });
+  return failedDevices;
+}
+
+/** The device and hour of a raw item's key, or undefined for any other item (roll-ups). */
+export function rawKeyHour(key: {
+  series?: unknown;
+  t?: unknown;
+}): { devId: string; hour: number } | undefined {
+  if (typeof key.series !== 'string' || !key.series.endsWith('#raw')) return undefined;
+  const t = Number(key.t);
+  if (!Number.isFinite(t)) return undefined;
+  return { devId: key.series.slice(0, -'#raw'.length), hour: bucketStart(t, 'hour') };
+}
+
+/**
+ * Raw readings (one item per device and time, with a TTL) plus hourly roll-ups (min, max, sum, count
+ * per data point); daily buckets are merged from the hours when read.
+ *
+ * Idempotent without conditional writes on the hot path: a raw item's key is device + time, so a
+ * redelivered reading overwrites itself (batch-written, 25 a request). Roll-ups are never added to:
+ * each hour a write touched is recomputed from the raw readings stored (a strongly consistent Query) and
+ * put only if it counts more readings than the stored one, which makes a redelivery a no-op and
+ * concurrent writers converge on the complete bucket. `write` does both; ingest writes only the raw
+ * items (`dynamoRawTelemetryStore`) and the table's stream has the hours recomputed off its path.
  */
 export const dynamoTelemetryStore: TelemetryStore = {
   async write(points) {
-    const failedDevices = new Set<string>();
-    if (points.length === 0) return { failedDevices };
-    // One item per device and time (BatchWrite refuses two puts of one key in a request).
-    const unique = new Map<string, TelemetryPoint>();
-    for (const p of points) unique.set(`${p.devId}@${p.time}`, p);
-    const raw = [...unique.values()].map((p) => ({
-      devId: p.devId,
-      item: {
-        series: seriesKey(p.devId, 'raw'),
-        t: p.time,
-        v: p.values,
-        expiresAt: Math.floor(p.time / 1000) + RAW_RETENTION_DAYS * 24 * 3600,
-      },
-    }));
-    const batches: (typeof raw)[] = [];
-    for (let i = 0; i < raw.length; i += BATCH) batches.push(raw.slice(i, i + BATCH));
-    await mapLimited(batches, CONCURRENCY, async (batch) => {
-      try {
-        await writeBatch(batch.map((r) => r.item));
-      } catch {
-        for (const r of batch) failedDevices.add(r.devId);
-      }
-    });
-
-    const hours = new Map<string, { devId: string; hour: number }>();
-    for (const p of unique.values()) {
-      if (failedDevices.has(p.devId)) continue;
-      const hour = bucketStart(p.time, 'hour');
-      hours.set(`${p.devId}@${hour}`, { devId: p.devId, hour });
-    }
-    const days = new Map<string, { devId: string; day: number }>();
-    await mapLimited([...hours.values()], CONCURRENCY, async ({ devId, hour }) => {
-      try {
-        await recomputeHour(devId, hour);
-        const day = bucketStart(hour, 'day');
-        days.set(`${devId}@${day}`, { devId, day });
-      } catch {
-        failedDevices.add(devId);
-      }
-    });
-    await mapLimited([...days.values()], CONCURRENCY, async ({ devId, day }) => {
-      if (failedDevices.has(devId)) return;
-      try {
-        await recomputeDay(devId, day);
-      } catch {
-        failedDevices.add(devId);
-      }
-    });
+    const { failedDevices, unique } = await writeRawReadings(points);
+    const hours = unique
+      .filter((p) => !failedDevices.has(p.devId))
+      .map((p) => ({ devId: p.devId, hour: p.time }));
+    for (const devId of await recomputeHours(hours)) failedDevices.add(devId);
     return { failedDevices };
   },
 
@@ -230,10 +270,17 @@ export const dynamoTelemetryStore: TelemetryStore = {
   },
 
   async readBuckets(devId, resolution: RollupResolution, from, to, limit) {
+    if (resolution === 'day') return readDays(devId, from, to, limit);
     const page = await readPage(seriesKey(devId, resolution), from, to, limit);
     return {
       more: page.more,
       items: page.items.map((item): Bucket => ({ time: Number(item.t), stats: statsOf(item) })),
     };
   },
+};
+
+/** The same store for ingest: `write` stores the raw readings; their roll-ups follow from the stream. */
+export const dynamoRawTelemetryStore: TelemetryStore = {
+  ...dynamoTelemetryStore,
+  write: async (points) => ({ failedDevices: (await writeRawReadings(points)).failedDevices }),
 };

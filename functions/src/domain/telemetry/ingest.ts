@@ -42,7 +42,7 @@ export interface IngestPorts {
  */
 const ownerCache = new Map<string, { orgId: string | undefined; until: number }>();
 const OWNER_TTL_MS = 60_000;
-const UNKNOWN_TTL_MS = 2_000;
+const UNKNOWN_TTL_MS = 1_000;
 
 async function ownerOf(deps: IngestPorts, devId: string, now: number): Promise<string | undefined> {
   const cached = ownerCache.get(devId);
@@ -89,7 +89,7 @@ export async function ingestTelemetry(
       const issue = result.error.issues[0];
       outcomes.push({
         kind: 'invalid',
-        reason: `not a reading: ${issue ? `${issue.path.join('.') || 'message'} ${issue.message}` : 'invalid'}`,
+        reason: `not a reading: ${issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid'}`,
       });
       continue;
     }

@@ -5,7 +5,7 @@
  */
 import { config } from '../../config';
 import type { TelemetryStore } from '../../domain/telemetry/telemetry';
-import { dynamoTelemetryStore } from '../../stores/telemetry-dynamodb';
+import { dynamoRawTelemetryStore, dynamoTelemetryStore } from '../../stores/telemetry-dynamodb';
 
 function timestreamStore(): TelemetryStore {
   const store = import('../../adapters/timestream-telemetry').then((m) =>
@@ -23,3 +23,10 @@ function timestreamStore(): TelemetryStore {
 
 export const telemetry: TelemetryStore =
   config.telemetryStore === 'timestream' ? timestreamStore() : dynamoTelemetryStore;
+
+/**
+ * The store as ingest writes to it: with DynamoDB only the raw readings (their roll-ups follow from the
+ * table's stream, lambda/telemetry-rollups.ts); Timestream computes roll-ups when queried.
+ */
+export const ingestTelemetryStore: TelemetryStore =
+  config.telemetryStore === 'timestream' ? telemetry : dynamoRawTelemetryStore;
