@@ -11,7 +11,7 @@ import { telemetryRuleSql } from '../../cdk/constructs/realtime';
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
-import { mailQueue, telemetryBatching, treeSweeps } from '../../src/definitions';
+import { mailQueue, telemetryBatching, telemetryRollups, treeSweeps } from '../../src/definitions';
 import type { PlatformFunction } from '../../cdk/constructs/platform-function';
 import { apiPathPatterns, spaRewriteCode, viewerAddressCode } from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
@@ -60,11 +60,12 @@ describe('Lambdas', () => {
     platform.stateless.realtimeAuthorizer,
     platform.stateless.treeSweeper,
     platform.stateless.mailJobs.mailer,
+    ...(platform.stateless.telemetryRollups ? [platform.stateless.telemetryRollups] : []),
   ];
 
-  it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper and the mailer, with the house defaults', () => {
+  it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper, the mailer and the telemetry roll-ups, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
-    expect(functionIds()).toHaveLength(apiDomains.length + 4);
+    expect(functionIds()).toHaveLength(apiDomains.length + 5);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -553,6 +554,25 @@ describe('IoT Core', () => {
       BatchSize: telemetryBatching.batchSize,
       MaximumBatchingWindowInSeconds: telemetryBatching.maxBatchingWindowSeconds,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('feeds the raw readings from the telemetry table stream to the roll-up function, and tells ingest its dead letters', () => {
+    const rollups = platform.stateless.telemetryRollups;
+    expect(rollups).toBeDefined();
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(rollups?.function as IConstruct) },
+      EventSourceArn: { 'Fn::ImportValue': 'ArgentumStateful-TelemetryTableStreamArn' },
+      BatchSize: telemetryRollups.batchSize,
+      MaximumBatchingWindowInSeconds: telemetryRollups.maxBatchingWindowSeconds,
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(telemetryRollups.filter) }] },
+    });
+    const ingest =
+      template.findResources('AWS::Lambda::Function')[logicalId(platform.stateless.ingest.function)];
+    expect(ingest?.Properties.Environment.Variables.TELEMETRY_DEAD_LETTER_QUEUE_URL).toEqual({
+      Ref: logicalId(platform.stateless.realtime.telemetryDeadLetters),
     });
   });
 
