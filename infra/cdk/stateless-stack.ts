@@ -10,6 +10,7 @@ import { topics } from '@argentum/events';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
 import { FLOOR_PLAN_PREFIX, LOGO_PREFIX, LOGO_STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
 import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
+import { commandKeyPrefix } from '@argentum/functions/stores/keys';
 import {
   PlatformFunction,
   type FileGrant,
@@ -17,6 +18,7 @@ import {
   type PlatformResources,
   type TelemetryStoreKind,
 } from './constructs/platform-function';
+import { ControlConfirmations } from './constructs/control-confirmations';
 import { MailJobs } from './constructs/mail-jobs';
 import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
@@ -50,6 +52,10 @@ export interface StatelessStackProps extends StackProps {
 const controlTopics = topics.control('*', '*'); // also covers {org}/controldata/success|fail
 const liveTopics = topics.floorLive('*', '*');
 const notificationTopics = topics.notification('*');
+const commandStatusTopics = topics.commandStatus('*');
+
+/** Commands and the states devices confirmed: items under `COMMANDS#` only (stores/commands.ts). */
+const commandItems = (actions: string[]) => ({ actions, partitionKeyPrefix: commandKeyPrefix });
 
 /**
  * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
@@ -90,6 +96,12 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
     // Large exports: written, then read back through presigned links.
     files: [{ prefix: EXPORT_PREFIX, read: true, write: true }],
   },
+  // Reads users and devices; writes only commands; publishes only to devices' command topics.
+  control: {
+    platformTable: 'read',
+    platformTableStatements: [commandItems(['dynamodb:PutItem', 'dynamodb:UpdateItem'])],
+    publishTopics: [controlTopics],
+  },
   notifications: { platformTable: 'readWrite' },
   integrations: { platformTable: 'readWrite', publishTopics: [controlTopics, liveTopics] },
 };
@@ -114,6 +126,8 @@ export class StatelessStack extends Stack {
   /** Only with the DynamoDB telemetry store: keeps the hourly roll-ups from the telemetry table's stream. */
   readonly telemetryRollups?: PlatformFunction;
   readonly telemetryRollupFailures?: Queue;
+  readonly controlConfirmations: PlatformFunction;
+  readonly confirmationRule: ControlConfirmations;
   readonly treeSweepFailures: Queue;
   readonly realtime: Realtime;
   readonly web: WebHosting;
@@ -222,6 +236,23 @@ export class StatelessStack extends Stack {
     apiFunctions.data.function.addEnvironment(ENV.weatherCity, props.weather?.city ?? 'Toronto');
     if (props.weather?.apiKey)
       apiFunctions.data.function.addEnvironment(ENV.weatherApiKey, props.weather.apiKey);
+
+    this.controlConfirmations = new PlatformFunction(this, 'ControlConfirmations', {
+      entry: 'control-confirmations',
+      description: "Argentum control: settles commands with their devices' confirmations (IoT rule)",
+      resources,
+      // Reads and settles commands only; tells browsers the outcome.
+      access: {
+        platformTableStatements: [
+          commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
+        ],
+        publishTopics: [commandStatusTopics],
+      },
+      memorySize: 256,
+    });
+    this.confirmationRule = new ControlConfirmations(this, 'ConfirmationRule', {
+      handler: this.controlConfirmations.function,
+    });
 
     this.treeSweeper = new PlatformFunction(this, 'TreeSweeper', {
       entry: 'tree-sweeper',

@@ -10,3 +10,5 @@ export * from './email';
 export * from './wire';
 export * from './devices';
 export * from './telemetry';
+export * from './control';
+export * from './notifications';

@@ -16,9 +16,9 @@ function platformEnvironments(template: Template, rollups: boolean): Record<stri
   )
     .map((fn) => fn.Properties.Environment?.Variables ?? {})
     .filter((variables) => 'PLATFORM_TABLE' in variables);
-  // One per API domain, ingest, the realtime authorizer, the tree sweeper and the mailer, and with the
-  // DynamoDB telemetry store the roll-up function (Timestream aggregates when queried).
-  expect(environments).toHaveLength(apiDomains.length + (rollups ? 5 : 4));
+  // One per API domain, ingest, the realtime authorizer, the tree sweeper, the mailer and confirmations,
+  // and with the DynamoDB telemetry store the roll-up function (Timestream aggregates when queried).
+  expect(environments).toHaveLength(apiDomains.length + (rollups ? 6 : 5));
   return environments;
 }
 
