@@ -58,6 +58,10 @@ function parseThrottlePolicy(value: string | undefined): ThrottlePolicy | undefi
 }
 
 export const config = {
+  /** The organization offered 'All device Data' exports; undefined: none. */
+  get allDeviceExportOrgId(): string | undefined {
+    return process.env[ENV.allDeviceExportOrgId] || undefined;
+  },
   get platformTable() {
     return required(ENV.platformTable);
   },

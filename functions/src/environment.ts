@@ -33,6 +33,8 @@ export const ENV = {
   throttlePolicy: 'THROTTLE_POLICY',
   /** Only in the API functions: the value CloudFront's origin header carries (http/client-address.ts). */
   originSecret: 'ORIGIN_SECRET',
+  /** The one organization whose users may export every device's data ('All device Data'); none when unset. */
+  allDeviceExportOrgId: 'ALL_DEVICE_EXPORT_ORG_ID',
   /** Read by the AWS SDK itself: the IoT data plane has an endpoint of the account's own. */
   iotDataEndpoint: 'AWS_ENDPOINT_URL_IOT_DATA_PLANE',
 } as const;
@@ -64,6 +66,8 @@ export interface PlatformSettings {
   throttlePolicy?: ThrottlePolicy | undefined;
   /** The secret CloudFront adds to API requests, so the API believes the viewer address it sends. */
   originSecret?: string | undefined;
+  /** The organization offered 'All device Data' in the export popover. */
+  allDeviceExportOrgId?: string | undefined;
 }
 
 /** The environment every platform Lambda gets. */
@@ -94,6 +98,7 @@ export function lambdaEnvironment(settings: PlatformSettings): Record<string, st
       : {}),
     ...(settings.throttlePolicy ? { [ENV.throttlePolicy]: JSON.stringify(settings.throttlePolicy) } : {}),
     ...(settings.originSecret ? { [ENV.originSecret]: settings.originSecret } : {}),
+    ...(settings.allDeviceExportOrgId ? { [ENV.allDeviceExportOrgId]: settings.allDeviceExportOrgId } : {}),
     ...(settings.timestream
       ? {
           [ENV.timestreamDatabase]: settings.timestream.databaseName,

@@ -15,6 +15,7 @@ import {
   LOGO_STAGING_PREFIX,
 } from '@argentum/functions/domain/files/keys';
 import { commandKeyPrefix, keys } from '@argentum/functions/stores/keys';
+import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
 import {
   PlatformFunction,
   type FileGrant,
@@ -113,13 +114,19 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
     ],
   },
   devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },
+  data: {
+    platformTable: 'read',
+    telemetryTable: 'read',
+    timestream: 'query',
+    // Large exports: written, then read back through presigned links.
+    files: [{ prefix: EXPORT_PREFIX, read: true, write: true }],
+  },
   // Reads users and devices; writes only commands; publishes only to devices' command topics.
   control: {
     platformTable: 'read',
     platformTableStatements: [commandItems(['dynamodb:PutItem', 'dynamodb:UpdateItem'])],
     publishTopics: [controlTopics],
   },
-  data: { platformTable: 'read', telemetryTable: 'read', timestream: 'query' },
   notifications: { platformTable: 'readWrite' },
   integrations: { platformTable: 'readWrite', publishTopics: [controlTopics, liveTopics] },
 };

@@ -191,6 +191,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         throttlePolicy: options.throttlePolicy,
         // No CloudFront here: no request carries it, so the handlers count by the socket's address.
         originSecret: randomBytes(24).toString('hex'),
+        // The demo organization is the one offered 'All device Data' exports here.
+        allDeviceExportOrgId: 'org-demo',
       }),
       // The local stand-ins for the AWS services, and the credentials they accept.
       AWS_REGION: 'us-east-1',

@@ -86,7 +86,8 @@ export const filesBucket: BucketDefinition = {
   id: 'FilesBucket',
   localName: 'files',
   staging: { prefix: STAGING_PREFIX, expireAfterDays: 1 },
-  browserMethods: ['POST'],
+  // GET: export downloads are fetched (with progress) from presigned links.
+  browserMethods: ['POST', 'GET'],
 };
 
 /** How long browsers may cache the answer to a CORS preflight. */

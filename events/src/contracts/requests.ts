@@ -158,3 +158,28 @@ export type DeviceRequest<Call extends keyof typeof deviceRequests> = z.input<(t
 export type FloorPlanRequest<Call extends keyof typeof floorPlanRequests> = z.input<
   (typeof floorPlanRequests)[Call]
 >;
+
+/** A date range as the date picker sends it (epoch milliseconds or ISO strings). */
+const dateRangeRequest = body({
+  startDate: z.union([z.string().max(40), z.number()]),
+  endDate: z.union([z.string().max(40), z.number()]),
+  key: z.string().max(40).optional(),
+});
+
+/** The sensor page's device lookup and the export popover's files. */
+export const exportRequests = {
+  getSensorDevices: body({ devID: devId }),
+  createExport: body({
+    kind: z.enum(['average', 'raw', 'all']),
+    // Any text: an unknown format is answered with the documented 'File not supported'.
+    format: z.string().max(16),
+    devID: devId,
+    cusDate: dateRangeRequest,
+    dataPoints: z.array(z.string().max(32)).max(32).optional(),
+    timeZone: z.string().max(64).optional(),
+  }),
+};
+
+export type ExportRequestBody<Call extends keyof typeof exportRequests> = z.input<
+  (typeof exportRequests)[Call]
+>;

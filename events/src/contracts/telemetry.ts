@@ -120,3 +120,39 @@ export interface AllDeviceDataAnswer {
 }
 /** Rows per getAllDeviceData page. */
 export const EXPORT_PAGE_ROWS = 5000;
+
+/** What an export holds: a device's hourly averages, its raw readings, or every device of the organization. */
+export const EXPORT_KINDS = ['average', 'raw', 'all'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+/**
+ * createExport: the file inline (`data`, text or base64) when it is small, else `url`, a short-lived
+ * link that downloads it from storage.
+ */
+export interface ExportAnswer {
+  fileName: string;
+  format: ExportFormat;
+  contentType: string;
+  size: number;
+  rows: number;
+  data?: string;
+  encoding?: 'utf8' | 'base64';
+  url?: string;
+}
+
+/** A device as the sensor page shows it. */
+export interface SensorDeviceView {
+  devID: string;
+  devName: string;
+  devType: number;
+  orgID: string;
+  floorID?: string;
+  dataPoints: { dp: string; dn?: string }[];
+}
+
+/** getSensorDevices: the device, the other devices of its organization, and whether 'All device Data' is offered. */
+export interface SensorDevicesAnswer {
+  device: SensorDeviceView;
+  orgDevices: SensorDeviceView[];
+  allDeviceExport: boolean;
+}

@@ -8,7 +8,8 @@ const HOME = '/home';
 /** After signing in, continue to the protected page the user was sent away from (a shared link). */
 function continueTo(state: unknown): string {
   if (typeof state === 'object' && state !== null && 'from' in state && typeof state.from === 'string') {
-    if (state.from === HOME || state.from.startsWith(`${HOME}?`)) return state.from;
+    if (state.from === HOME || state.from.startsWith(`${HOME}?`) || state.from.startsWith(`${HOME}/`))
+      return state.from;
   }
   return HOME;
 }

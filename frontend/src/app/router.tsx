@@ -1,5 +1,7 @@
 import { createBrowserRouter } from 'react-router';
 import { LoginPage, RegisterPage, ResetPasswordPage } from '../features/auth';
+import { SENSOR_DETAIL_ROUTE } from '../features/sensor-detail/links';
+import { floorHref } from '../features/tree';
 import { FullPageLoader } from '../shared/ui/FullPageLoader';
 import { DashboardPage } from './DashboardPage';
 import { RequireSession, SignedOutOnly, UnknownRoute } from './guards';
@@ -28,6 +30,21 @@ export const router = createBrowserRouter([
         <DashboardPage />
       </RequireSession>
     ),
+  },
+  {
+    // A sensor's history, compare and export. Loaded on demand: nivo is not part of the initial bundle.
+    path: SENSOR_DETAIL_ROUTE,
+    lazy: async () => {
+      const { SensorDetailPage } = await import('../features/sensor-detail');
+      return {
+        Component: () => (
+          <RequireSession>
+            <SensorDetailPage floorHref={floorHref} />
+          </RequireSession>
+        ),
+      };
+    },
+    hydrateFallbackElement: <FullPageLoader />,
   },
   // Invite and reset links: public, and a signed-in user may open them too.
   { path: '/register/:token', element: <RegisterPage /> },

@@ -4,8 +4,10 @@ import { config } from '../config';
 import type { DeviceView } from '../domain/telemetry/queries';
 import { createApiHandler } from '../http/api-handler';
 import { dataRoutes } from '../routes/data.routes';
+import { exportRoutes } from '../routes/export.routes';
 import { getDevice } from '../stores/devices';
 import { clock, logger, users } from './wiring/core';
+import { exportPorts } from './wiring/export';
 import { telemetry } from './wiring/telemetry';
 
 const devices = {
@@ -17,8 +19,9 @@ const devices = {
 
 const weather = config.weather;
 
-export const handler = createApiHandler(dataRoutes, {
+export const handler = createApiHandler([...dataRoutes, ...exportRoutes], {
   users,
+  ...exportPorts,
   telemetry,
   devices,
   clock,

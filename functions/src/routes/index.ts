@@ -3,6 +3,7 @@ import { authRoutes } from './auth.routes';
 import { controlRoutes } from './control.routes';
 import { dataRoutes } from './data.routes';
 import { devicesRoutes } from './devices.routes';
+import { exportRoutes } from './export.routes';
 import { floorPlanUploadRoutes } from './floor-plan-uploads.routes';
 import { floorsRoutes } from './floors.routes';
 import { integrationsRoutes } from './integrations.routes';
@@ -19,7 +20,7 @@ export const routesByDomain: Record<ApiDomain, readonly Route[]> = {
   floorplans: floorPlanUploadRoutes,
   devices: devicesRoutes,
   control: controlRoutes,
-  data: dataRoutes,
+  data: [...dataRoutes, ...exportRoutes],
   notifications: notificationsRoutes,
   integrations: integrationsRoutes,
 };

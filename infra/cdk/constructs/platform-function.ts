@@ -368,8 +368,15 @@ export function platformEnvironment(
       iotDataEndpointUrl: `https://${resources.iotDataEndpoint}`,
       // The realtime authorizer names the account in the IoT policies it returns.
       accountId: stack.account,
+      // `cdk deploy -c allDeviceExportOrgId=<org id>`: the organization offered 'All device Data'.
+      allDeviceExportOrgId: stringContext(stack, 'allDeviceExportOrgId'),
       ...only,
     }),
     NODE_OPTIONS: lambdaNodeOptions,
   };
+}
+
+function stringContext(stack: Stack, name: string): string | undefined {
+  const value: unknown = stack.node.tryGetContext(name);
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }

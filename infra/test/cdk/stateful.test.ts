@@ -100,12 +100,12 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
     });
   });
 
-  it('lets browsers post uploads to the files bucket (CORS) and expires what is left in staging', () => {
+  it('lets browsers post uploads to the files bucket and download exports (CORS), and expires what is left in staging', () => {
     const staging = filesBucket.staging;
     expect(staging).toEqual({ prefix: 'uploads/', expireAfterDays: 1 });
     template.hasResourceProperties('AWS::S3::Bucket', {
       CorsConfiguration: {
-        CorsRules: [{ AllowedMethods: ['POST'], AllowedOrigins: ['*'], MaxAge: 3600 }],
+        CorsRules: [{ AllowedMethods: ['POST', 'GET'], AllowedOrigins: ['*'], MaxAge: 3600 }],
       },
       LifecycleConfiguration: {
         Rules: Match.arrayWith([

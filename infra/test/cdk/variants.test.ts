@@ -95,10 +95,12 @@ describe('without a front-end build, with appOrigin and iotEndpoint given', () =
     expect(policy).toContain("connect-src 'self' wss://abc123-ats.iot.eu-west-1.amazonaws.com https://");
   });
 
-  it('lets browsers post uploads to the files bucket only from the given origin', () => {
+  it('lets browsers use the files bucket (uploads, export downloads) only from the given origin', () => {
     Template.fromStack(stateful).hasResourceProperties('AWS::S3::Bucket', {
       CorsConfiguration: {
-        CorsRules: [{ AllowedMethods: ['POST'], AllowedOrigins: ['https://iot.example.com'], MaxAge: 3600 }],
+        CorsRules: [
+          { AllowedMethods: ['POST', 'GET'], AllowedOrigins: ['https://iot.example.com'], MaxAge: 3600 },
+        ],
       },
     });
   });

@@ -1,0 +1,238 @@
+import { readFile } from 'node:fs/promises';
+import * as XLSX from '@e965/xlsx';
+import type { Browser, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createUser } from '../../functions/test/support/api';
+import '../../functions/test/support/provided';
+import { launchBrowser, open, screenshot, signIn } from './browser';
+
+const stack = inject('stack');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// Demo devices (infra/local/demo-data.ts) with a day of seeded readings.
+const IEQ_OFFICE = '00:1A:22:00:05:11';
+const MOTION_OFFICE = '00:1A:22:00:04:08';
+
+/** Waits on answers of the local stack: generous, as the machines are shared and loaded. */
+const slow = { timeout: 90_000 };
+const LONG_TEST_MS = 300_000;
+
+const two = (n: number) => String(n).padStart(2, '0');
+const ddmmyyyy = (d: Date) => `${two(d.getDate())}-${two(d.getMonth() + 1)}-${d.getFullYear()}`;
+const isoDay = (d: Date) => `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+
+async function chartWidth(page: Page, testId: string): Promise<number> {
+  return page
+    .getByTestId(testId)
+    .locator('canvas')
+    .evaluate((c) => (c as HTMLCanvasElement).clientWidth);
+}
+
+/** Chooses a kind and format in the export popover and answers the downloaded file's name and bytes. */
+async function exportAs(page: Page, section: string, format: string) {
+  const panel = page.getByRole('dialog', { name: 'Export data' });
+  if (!(await panel.isVisible())) await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const accordion = panel.locator('details').filter({ has: page.getByText(section, { exact: true }) });
+  if ((await accordion.getAttribute('open')) === null) await accordion.locator('summary').click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    accordion.getByRole('button', { name: format, exact: true }).click(),
+  ]);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), bytes: await readFile(path) };
+}
+
+describe('the sensor detail page in the browser', () => {
+  it(
+    'graphs a data point over a range, compares two IEQ sensors, shows comfort and exports every format',
+    async () => {
+      const viewer = await createUser(0, ['org-demo']);
+      const context = await browser.newContext({
+        viewport: { width: 1400, height: 1000 },
+        acceptDownloads: true,
+      });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await signIn(page, stack.url, viewer.email, viewer.password);
+      await open(page, `${stack.url}/home/sensor/${encodeURIComponent(IEQ_OFFICE)}`);
+      await page.getByRole('heading', { name: 'IEQOffice' }).waitFor(slow);
+
+      // Empty state, the default range (today from midnight) and comparing before choosing a data point.
+      await page.getByText('Please select a data point from the dropdown', { exact: true }).waitFor();
+      const today = ddmmyyyy(new Date());
+      expect(await page.getByRole('button', { name: /^Select Dates/ }).textContent()).toBe(
+        `${today} – ${today}`,
+      );
+      await page.getByLabel('Compare To').selectOption({ label: 'IEQMeeting' });
+      await page.getByRole('alert').getByText('Please select the data points from the dropdown.').waitFor();
+      expect(page.url()).not.toContain('compare=');
+      await page
+        .getByTestId('comfort-graph')
+        .locator('canvas')
+        .waitFor(slow)
+        .catch(async (error: unknown) => {
+          // What the page showed instead, for whoever reads the failure.
+          await screenshot(page, 'sensor-detail-failure');
+          throw error;
+        });
+      await screenshot(page, 'sensor-detail-empty');
+
+      // A week of temperature.
+      await page.getByRole('button', { name: /^Select Dates/ }).click();
+      await page.getByRole('button', { name: 'Last 7 days' }).click();
+      await page.getByLabel('Data point').selectOption({ label: 'Temperature' });
+      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      await screenshot(page, 'sensor-detail-temperature-week');
+
+      // The comfort graph of an IEQ sensor: humidity against temperature, with its description.
+      const description = page.getByRole('complementary', { name: 'Comfort graph description' });
+      await description.getByText(/Temperature 22–26 °C and Humidity 40–50 %/).waitFor();
+      await description.getByText(/readings in the comfort zone/).waitFor(slow);
+
+      // Compared with the second IEQ sensor.
+      await page.getByLabel('Compare To').selectOption({ label: 'IEQMeeting' });
+      await page.waitForURL(/compare=00%3A1A%3A22%3A00%3A05%3A12/);
+      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      await screenshot(page, 'sensor-detail-compare');
+
+      // Today only: the axis reads Time.
+      await page.getByRole('button', { name: /^Select Dates/ }).click();
+      await page.getByRole('button', { name: 'Today' }).click();
+      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      await screenshot(page, 'sensor-detail-today');
+
+      // Pressure in kPa, and its difference to the outdoor pressure.
+      await page.getByLabel('Data point').selectOption({ label: 'Pressure' });
+      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      await page.getByRole('heading', { name: 'Pressure (kPA)' }).waitFor();
+      const pressure = page.getByRole('region', { name: 'Pressure difference (indoor − outdoor)' });
+      await pressure.getByText(/^-?\d+\.\d\d kPA$/).waitFor(slow);
+      await screenshot(page, 'sensor-detail-pressure');
+
+      // A range without readings.
+      await page.getByLabel('Data point').selectOption({ label: 'Temperature' });
+      const longAgo = new Date(Date.now() - 120 * 24 * 3_600_000);
+      await page.getByRole('button', { name: /^Select Dates/ }).click();
+      const picker = page.getByRole('dialog', { name: 'Select Dates' });
+      await picker.getByLabel('From', { exact: true }).fill(isoDay(longAgo));
+      await picker.getByLabel('To', { exact: true }).fill(isoDay(longAgo));
+      await picker.getByRole('button', { name: 'Apply' }).click();
+      await page
+        .getByTestId('sensor-graph')
+        .getByText('no record Temperature', { exact: true })
+        .waitFor(slow);
+      await page
+        .getByTestId('comfort-graph')
+        .getByText('no record Temperature', { exact: true })
+        .waitFor(slow);
+      await screenshot(page, 'sensor-detail-no-record');
+
+      // Exports of the last week: the loader shows while the server prepares the file.
+      await page.getByRole('button', { name: /^Select Dates/ }).click();
+      await page.getByRole('button', { name: 'Last 7 days' }).click();
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/dataQuery/createExport', async (route: Route) => {
+        await held;
+        await route.continue();
+      });
+      const csvDownload = exportAs(page, 'Raw Data', 'csv');
+      await page.getByRole('status').getByText('Please wait while data is being prepared...').waitFor();
+      await screenshot(page, 'sensor-detail-export-preparing');
+      release();
+      const csv = await csvDownload;
+      await page.unroute('**/api/dataQuery/createExport');
+      const range = `${ddmmyyyy(new Date(Date.now() - 6 * 24 * 3_600_000))}_to_${ddmmyyyy(new Date())}`;
+      expect(csv.name).toBe(`IEQOffice_RawData_${range}.csv`);
+      const csvLines = csv.bytes
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n');
+      expect(csvLines[0]).toBe(
+        'time,devID,device,Temperature (temp),Humidity (hum),CO2 (co2),VOC (voc),Illuminance (lux),Pressure (pressure),AirQuality (aqi),ColourTemperature (cct)',
+      );
+      expect(csvLines.length).toBeGreaterThan(10);
+      expect(csvLines[1]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z,${IEQ_OFFICE},IEQOffice,\\d`));
+
+      const json = await exportAs(page, 'Average Data', 'json');
+      expect(json.name).toBe(`IEQOffice_AverageData_${range}.json`);
+      const averages = JSON.parse(json.bytes.toString('utf8')) as Record<string, unknown>[];
+      expect(averages.length).toBeGreaterThan(1);
+      expect(typeof averages[0]?.['Temperature (temp)']).toBe('number');
+
+      const xls = await exportAs(page, 'Raw Data', 'excel (.xls)');
+      expect(xls.name).toBe(`IEQOffice_RawData_${range}.xls`);
+      const sheet = XLSX.read(xls.bytes, { type: 'buffer' }).Sheets.Data;
+      if (!sheet) throw new Error('no Data sheet');
+      expect(XLSX.utils.sheet_to_json(sheet)).toHaveLength(csvLines.length - 1);
+
+      // The demo organization is the one configured for All device Data.
+      const all = await exportAs(page, 'All device Data', 'csv');
+      expect(all.name).toBe(`AllDevices_AllDeviceData_${range}.csv`);
+      const devices = new Set(
+        all.bytes
+          .toString('utf8')
+          .trimEnd()
+          .split('\r\n')
+          .slice(1)
+          .map((line) => line.split(',')[1]),
+      );
+      expect(devices.size).toBeGreaterThan(5);
+      await page.keyboard.press('Escape');
+
+      // The drawer: the graph takes the new width once the layout has settled.
+      await page.getByLabel('Data point').selectOption({ label: 'Temperature' });
+      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      const wide = await chartWidth(page, 'sensor-graph');
+      await page.getByRole('button', { name: 'Device details' }).click();
+      await page.waitForFunction((before) => {
+        const canvas = document.querySelector('[data-testid="sensor-graph"] canvas');
+        return canvas instanceof HTMLCanvasElement && canvas.clientWidth < before - 300;
+      }, wide);
+      await page.getByRole('complementary', { name: 'Device details' }).getByText(IEQ_OFFICE).waitFor();
+      await screenshot(page, 'sensor-detail-drawer');
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+    LONG_TEST_MS,
+  );
+
+  it(
+    'shows a motion sensor’s occupancy, and opens a sensor of another organization as not found',
+    async () => {
+      const viewer = await createUser(0, ['org-demo']);
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      await signIn(page, stack.url, viewer.email, viewer.password);
+      await open(page, `${stack.url}/home/sensor/${encodeURIComponent(MOTION_OFFICE)}`);
+      await page.getByRole('heading', { name: 'MotionOffice1' }).waitFor();
+      await page.getByRole('button', { name: /^Select Dates/ }).click();
+      await page.getByRole('button', { name: 'Last 7 days' }).click();
+      const occupancy = page.getByRole('region', { name: 'Occupancy summary' });
+      await occupancy.getByText('Occupied in this range').waitFor(slow);
+      await occupancy
+        .getByRole('list', { name: 'Occupied share per day' })
+        .getByRole('listitem')
+        .first()
+        .waitFor();
+      await page.getByLabel('Data point').selectOption({ label: 'Occupancy' });
+      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      await screenshot(page, 'sensor-detail-motion');
+
+      // A device of an organization the user is not in: the same answer as an unknown one.
+      await open(page, `${stack.url}/home/sensor/${encodeURIComponent('00:1B:33:00:05:03')}`);
+      await page.getByRole('alert').getByText('Device not found').waitFor(slow);
+      await context.close();
+    },
+    LONG_TEST_MS,
+  );
+});

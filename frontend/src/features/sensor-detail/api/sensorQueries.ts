@@ -1,0 +1,88 @@
+import { queryOptions } from '@tanstack/react-query';
+import type {
+  ComfortGraphAnswer,
+  DeviceRangeAnswer,
+  MotionSensorAnswer,
+  SensorDevicesAnswer,
+  WeatherAnswer,
+} from '@argentum/events/contracts';
+import type { ExportRequestBody } from '@argentum/events/contracts/requests';
+import { apiGet, apiPost } from '../../../shared/api/client';
+import { RANGE_RECEIVED_MARK } from '../perf';
+
+export interface RangeArgs {
+  orgId: string;
+  startDate: number;
+  endDate: number;
+}
+
+const cusDate = (a: RangeArgs) => ({ startDate: a.startDate, endDate: a.endDate, key: 'selection' });
+
+/** The only place the sensor page's query keys are written. */
+export const sensorQueries = {
+  all: () => ['sensor-detail'] as const,
+  devices: (devID: string) =>
+    queryOptions({
+      queryKey: [...sensorQueries.all(), 'devices', devID] as const,
+      queryFn: ({ signal }) =>
+        apiPost<SensorDevicesAnswer>(
+          '/api/dataQuery/getSensorDevices',
+          { devID } satisfies ExportRequestBody<'getSensorDevices'>,
+          { signal },
+        ),
+      staleTime: 60_000,
+    }),
+  range: (devID: string, dp: string, label: string, args: RangeArgs) =>
+    queryOptions({
+      queryKey: [...sensorQueries.all(), 'range', devID, dp, args] as const,
+      queryFn: async ({ signal }) => {
+        const answer = await apiPost<DeviceRangeAnswer>(
+          '/api/dataQuery/getDeviceInfoDateRange',
+          {
+            devID,
+            sensorDataPoint: dp,
+            cusDate: cusDate(args),
+            orgId: args.orgId,
+            sensorDataPointLabel: label,
+          },
+          { signal },
+        );
+        performance.mark(RANGE_RECEIVED_MARK);
+        return answer;
+      },
+    }),
+  comfort: (devID: string, param: string, args: RangeArgs) =>
+    queryOptions({
+      queryKey: [...sensorQueries.all(), 'comfort', devID, param, args] as const,
+      queryFn: ({ signal }) =>
+        apiPost<ComfortGraphAnswer>(
+          '/api/dataQuery/getComfortGraphInfo',
+          { device: devID, param, cusDate: cusDate(args), orgId: args.orgId },
+          { signal },
+        ),
+    }),
+  motion: (devID: string, args: RangeArgs) =>
+    queryOptions({
+      queryKey: [...sensorQueries.all(), 'motion', devID, args] as const,
+      queryFn: ({ signal }) =>
+        apiPost<MotionSensorAnswer>(
+          '/api/dataQuery/getMotionSensorData',
+          { deviceIds: [devID], dateRange: cusDate(args), orgId: args.orgId },
+          { signal },
+        ),
+    }),
+  /** Outdoor pressure; null when the provider cannot be reached (the page never fails for it). */
+  weather: () =>
+    queryOptions({
+      queryKey: [...sensorQueries.all(), 'weather'] as const,
+      queryFn: async ({ signal }): Promise<WeatherAnswer | null> => {
+        try {
+          return await apiGet<WeatherAnswer>('/api/weather', { signal, silent: true });
+        } catch {
+          return null;
+        }
+      },
+      staleTime: 10 * 60_000,
+      retry: false,
+    }),
+};

@@ -1,0 +1,95 @@
+import { LineCanvas } from '@nivo/line';
+import { useEffect, useMemo } from 'react';
+import { GRAPH_DRAWN_MARK } from '../perf';
+import { type DateRange, formatDateTime, timeAxis, timeTicks, valueAxis } from './format';
+
+export interface GraphSeries {
+  id: string;
+  data: { x: number; y: number }[];
+}
+
+interface SensorGraphProps {
+  series: GraphSeries[];
+  dp: string;
+  /** The data point's name, for the axis legend. */
+  label: string;
+  unit: string;
+  range: DateRange;
+  width: number;
+  height?: number;
+}
+
+export const SERIES_COLORS = ['#2b5185', '#d9822b'];
+
+const theme = {
+  text: { fontSize: 12, fill: '#3d4753' },
+  axis: {
+    legend: { text: { fontSize: 13, fontWeight: 600, fill: '#1f3a5f' } },
+    ticks: { text: { fontSize: 11, fill: '#3d4753' } },
+  },
+  grid: { line: { stroke: '#e3e8ef' } },
+  legends: { text: { fontSize: 12 } },
+};
+
+/**
+ * A data point's readings over the range, of one device or two compared: nivo's canvas line, so a
+ * long series (a month of minutes, downsampled by the server to about 1,000 points) draws in one pass.
+ */
+export function SensorGraph({ series, dp, label, unit, range, width, height = 380 }: SensorGraphProps) {
+  const axis = timeAxis(range);
+  const ticks = useMemo(() => timeTicks(range, Math.max(3, Math.floor(width / 130))), [range, width]);
+  const values = useMemo(() => series.flatMap((s) => s.data.map((p) => p.y)), [series]);
+  const y = useMemo(() => valueAxis(dp, values), [dp, values]);
+  const yLegend = unit ? `${label} (${unit})` : label;
+  useEffect(() => {
+    // nivo has drawn the canvas in its own effect (children's run first); mark once the frame is painted.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => performance.mark(GRAPH_DRAWN_MARK), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [series, width]);
+  return (
+    <LineCanvas<GraphSeries>
+      data={series}
+      width={width}
+      height={height}
+      margin={{ top: 40, right: 24, bottom: 56, left: 72 }}
+      xScale={{ type: 'linear', min: range.startDate, max: range.endDate }}
+      yScale={{ type: 'linear', min: y.min, max: y.max, nice: y.min === 'auto' }}
+      xFormat={(value) => formatDateTime(Number(value))}
+      yFormat={(value) => `${Number(value).toFixed(dp === 'voc' ? 2 : 1)}${unit ? ` ${unit}` : ''}`}
+      curve={dp === 'mState' ? 'stepAfter' : 'linear'}
+      colors={SERIES_COLORS}
+      lineWidth={1.5}
+      enablePoints={false}
+      enableGridX={false}
+      gridXValues={ticks}
+      axisBottom={{
+        tickValues: ticks,
+        format: (value) => axis.format(Number(value)),
+        legend: axis.label,
+        legendOffset: 42,
+        legendPosition: 'middle',
+      }}
+      axisLeft={{ tickValues: 6, legend: yLegend, legendOffset: -58, legendPosition: 'middle' }}
+      theme={theme}
+      legends={[
+        {
+          anchor: 'top-left',
+          direction: 'row',
+          translateY: -32,
+          itemWidth: 180,
+          itemHeight: 20,
+          symbolSize: 12,
+          symbolShape: 'circle',
+        },
+      ]}
+      isInteractive
+      pixelRatio={typeof window === 'undefined' ? 1 : window.devicePixelRatio}
+    />
+  );
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import {
+  daysRange,
+  displayValue,
+  formatDate,
+  isExportFormat,
+  lastDays,
+  timeAxis,
+  timeTicks,
+  todayRange,
+  valueAxis,
+} from './format';
+
+describe('sensor page formats', () => {
+  it('shows dates as dd-mm-yyyy', () => {
+    expect(formatDate(new Date(2026, 0, 5, 13, 4).getTime())).toBe('05-01-2026');
+  });
+
+  it('starts today at midnight and labels the axis Time under a day, else Date', () => {
+    const now = new Date(2026, 10, 22, 15, 30).getTime();
+    const today = todayRange(now);
+    expect(today).toEqual({ startDate: new Date(2026, 10, 22).getTime(), endDate: now });
+    expect(timeAxis(today).label).toBe('Time');
+    expect(timeAxis(lastDays(7, now)).label).toBe('Date');
+    expect(timeAxis(daysRange(new Date(2026, 10, 1), new Date(2026, 10, 1), now)).label).toBe('Time');
+    expect(timeAxis(daysRange(new Date(2026, 10, 1), new Date(2026, 10, 2), now)).label).toBe('Date');
+  });
+
+  it('puts ticks inside the range', () => {
+    const range = lastDays(30, new Date(2026, 10, 22, 15, 30).getTime());
+    const ticks = timeTicks(range, 6);
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    expect(ticks.length).toBeLessThanOrEqual(7);
+    for (const t of ticks) expect(t >= range.startDate && t <= range.endDate).toBe(true);
+  });
+
+  it('uses the specified axis ranges, widened for readings outside them', () => {
+    expect(valueAxis('temp', [21, 24])).toEqual({ min: 11, max: 33 });
+    expect(valueAxis('temp', [9, 40])).toEqual({ min: 9, max: 40 });
+    expect(valueAxis('velocity', [2])).toEqual({ min: 'auto', max: 'auto' });
+  });
+
+  it('shows pressure in kPa', () => {
+    expect(displayValue('pressure', 101300)).toBeCloseTo(101.3);
+    expect(displayValue('pressure', 101.3)).toBeCloseTo(101.3);
+    expect(displayValue('temp', 22)).toBe(22);
+  });
+
+  it('knows the export formats', () => {
+    expect(['csv', 'json', 'xls', 'pdf'].map(isExportFormat)).toEqual([true, true, true, false]);
+  });
+});

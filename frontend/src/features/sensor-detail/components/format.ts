@@ -1,0 +1,141 @@
+import {
+  CHART_AXIS_RANGES,
+  CO2_COMFORT_GRAPH_MAX,
+  COMFORT_ZONES,
+  EXPORT_FORMATS,
+  type ExportFormat,
+} from '@argentum/events/contracts';
+
+const DAY_MS = 24 * 3_600_000;
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** dd-mm-yyyy in the browser's time zone (the specification's date display). */
+export function formatDate(time: number): string {
+  const d = new Date(time);
+  return `${two(d.getDate())}-${two(d.getMonth() + 1)}-${d.getFullYear()}`;
+}
+
+export function formatTime(time: number): string {
+  const d = new Date(time);
+  return `${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+export function formatDateTime(time: number): string {
+  return `${formatDate(time)} ${formatTime(time)}`;
+}
+
+export interface DateRange {
+  startDate: number;
+  endDate: number;
+}
+
+/** The default range: today from midnight until now. */
+export function todayRange(now = Date.now()): DateRange {
+  const midnight = new Date(now);
+  midnight.setHours(0, 0, 0, 0);
+  return { startDate: midnight.getTime(), endDate: now };
+}
+
+/** From the start of the first day to the end of the last (or now, when that is sooner). */
+export function daysRange(first: Date, last: Date, now = Date.now()): DateRange {
+  const start = new Date(first);
+  start.setHours(0, 0, 0, 0);
+  const end = new Date(last);
+  end.setHours(23, 59, 59, 999);
+  return { startDate: start.getTime(), endDate: Math.min(end.getTime(), Math.max(now, start.getTime())) };
+}
+
+/** The last `days` days including today. */
+export function lastDays(days: number, now = Date.now()): DateRange {
+  const first = new Date(now);
+  first.setDate(first.getDate() - (days - 1));
+  return daysRange(first, new Date(now), now);
+}
+
+/** The time axis: 'Time' (hh:mm ticks) when the range is under a day, else 'Date' (dd-mm-yyyy ticks). */
+export function timeAxis(range: DateRange): { label: 'Time' | 'Date'; format: (time: number) => string } {
+  return range.endDate - range.startDate < DAY_MS
+    ? { label: 'Time', format: formatTime }
+    : { label: 'Date', format: formatDate };
+}
+
+/** About `count` evenly spread tick times across the range, on whole hours or days where it helps. */
+export function timeTicks(range: DateRange, count: number): number[] {
+  const span = range.endDate - range.startDate;
+  if (span <= 0) return [range.startDate];
+  const steps = [
+    15 * 60_000,
+    30 * 60_000,
+    3_600_000,
+    2 * 3_600_000,
+    3 * 3_600_000,
+    6 * 3_600_000,
+    12 * 3_600_000,
+    DAY_MS,
+    2 * DAY_MS,
+    7 * DAY_MS,
+    14 * DAY_MS,
+  ];
+  const step = steps.find((s) => span / s <= count) ?? Math.ceil(span / count / DAY_MS) * DAY_MS;
+  const first = new Date(range.startDate);
+  if (step >= DAY_MS) first.setHours(0, 0, 0, 0);
+  else first.setMinutes(0, 0, 0);
+  const ticks: number[] = [];
+  for (let t = first.getTime(); t <= range.endDate; t += step) if (t >= range.startDate) ticks.push(t);
+  return ticks;
+}
+
+/** Units per data point (section 9); pressure is shown in kPa. */
+const UNITS: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(COMFORT_ZONES).map(([dp, zone]) => [dp, zone.unit])),
+  velocity: 'm/s',
+  sat: '°C',
+  setpoint: '°C',
+  actualTemperature: '°C',
+  ambientTemperatureCelsius: '°C',
+  actualHumidity: '%',
+  ambientHumidityPercent: '%',
+  bri: '%',
+  position: '%',
+};
+
+export const unitOf = (dp: string): string => UNITS[dp] ?? '';
+
+/**
+ * A reading as shown: devices report pressure in Pa (the floor popup divides it by 1000); the page
+ * shows kPa. A value already in kPa (under 1000: no building is at 1 MPa) is left as it is.
+ */
+export function displayValue(dp: string, value: number): number {
+  return dp === 'pressure' && Math.abs(value) >= 1000 ? value / 1000 : value;
+}
+
+/** The y axis of a data point: the specified range, widened when readings fall outside it. */
+export function valueAxis(
+  dp: string,
+  values: readonly number[],
+): { min: number | 'auto'; max: number | 'auto' } {
+  const range = CHART_AXIS_RANGES[dp] ?? (dp === 'mState' ? { min: 0, max: 1 } : undefined);
+  if (!range) return { min: 'auto', max: 'auto' };
+  let min = range.min;
+  let max = range.max;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
+}
+
+/** The comfort graph's axis of a data point: CO2's comfort graph runs from 0 to 1000. */
+export function comfortAxis(dp: string): { min: number; max: number } | undefined {
+  if (dp === 'co2') return { min: 0, max: CO2_COMFORT_GRAPH_MAX };
+  return CHART_AXIS_RANGES[dp];
+}
+
+export const inComfortZone = (dp: string, value: number): boolean => {
+  const zone = COMFORT_ZONES[dp];
+  return zone === undefined || (value >= zone.min && value <= zone.max);
+};
+
+export const isExportFormat = (format: string): format is ExportFormat =>
+  (EXPORT_FORMATS as readonly string[]).includes(format);

@@ -1,0 +1,1 @@
+export { SensorDetailPage } from './components/SensorDetailPage';
