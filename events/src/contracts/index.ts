@@ -10,3 +10,4 @@ export * from './email';
 export * from './wire';
 export * from './devices';
 export * from './telemetry';
+export * from './integrations';

@@ -1,0 +1,57 @@
+import type { Vendor } from '@argentum/events/contracts';
+import { vendorError } from '../../domain/integrations/errors';
+
+/** The fetch the adapters use: the global one in production, a recording one in contract tests. */
+export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Every vendor request ends within this (ms) unless configured otherwise. */
+export const DEFAULT_VENDOR_TIMEOUT_MS = 5000;
+
+export interface VendorHttp {
+  vendor: Vendor;
+  fetch: Fetch;
+  /** Hard limit of one request, body included. */
+  timeoutMs: number;
+}
+
+export interface VendorResponse {
+  status: number;
+  /** The parsed JSON body; undefined when the body is empty or not JSON. */
+  json: unknown;
+}
+
+/**
+ * One request to a vendor, bounded by a hard timeout that covers the body too: a vendor that does not
+ * answer in time is a 'timeout', one that cannot be reached is 'unavailable'. Statuses are the
+ * caller's to judge.
+ */
+export async function vendorRequest(
+  http: VendorHttp,
+  url: string,
+  init: RequestInit,
+): Promise<VendorResponse> {
+  const signal = AbortSignal.timeout(http.timeoutMs);
+  try {
+    const response = await http.fetch(url, { ...init, signal });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, json };
+  } catch (error) {
+    if (signal.aborted || (error instanceof Error && error.name === 'TimeoutError')) {
+      throw vendorError(http.vendor, 'timeout');
+    }
+    throw vendorError(http.vendor, 'unavailable');
+  }
+}
+
+/** A failure status no use case can do anything about: the vendor is down, overloaded or broken. */
+export const isVendorOutage = (status: number) => status >= 500 || status === 429;
+
+/** Reads a number that may be missing. */
+export const numberOrNull = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
