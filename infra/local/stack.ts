@@ -34,6 +34,7 @@ import { startRuleRunner } from './rule-runner';
 import { seedDemoData } from './seed';
 import { startSesCapture } from './ses-capture';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
+import { startVendorStandins } from './vendor-standins';
 
 export interface LocalStackOptions {
   dataDir: string;
@@ -66,6 +67,8 @@ export interface LocalStack {
   streams: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
   /** Resolves when every mail job queued so far has been worked off. */
   mailDrained(): Promise<void>;
+  /** The stand-ins of the vendor clouds (Ryse, Nest, Ecobee) and of Secrets Manager. */
+  vendorsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -154,6 +157,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     dynamodb.destroy();
     const pool = await provisionUserPool(cognito, options.dataDir);
 
+    // Third-party clouds and the secrets holding their credentials (VENDOR_STANDINS_PORT, or a free port).
+    const vendors = await startVendorStandins(Number(process.env.VENDOR_STANDINS_PORT ?? 0));
+    stops.push(() => vendors.stop());
+
     const appOrigin = `http://localhost:${ports.app}`;
     const env: Record<string, string> = {
       ...lambdaEnvironment({
@@ -172,6 +179,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         throttlePolicy: options.throttlePolicy,
         // No CloudFront here: no request carries it, so the handlers count by the socket's address.
         originSecret: randomBytes(24).toString('hex'),
+        integrations: vendors.settings,
       }),
       // The local stand-ins for the AWS services, and the credentials they accept.
       AWS_REGION: 'us-east-1',
@@ -183,6 +191,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: endpoint(ports.cognito),
       AWS_ENDPOINT_URL_SES: endpoint(ports.ses),
       AWS_ENDPOINT_URL_SQS: endpoint(ports.sqs),
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: vendors.secretsEndpoint,
       S3_FORCE_PATH_STYLE: 'true',
     };
     // The handlers run in this process, as each Lambda would, configured only by their environment.
@@ -276,6 +285,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ingestDrained: () => ruleRunner.drained(),
       streams,
       mailDrained: () => mailJobs.drained(),
+      vendorsUrl: vendors.url,
       stop: stopAll,
     };
   } catch (error) {
