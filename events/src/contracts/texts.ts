@@ -83,5 +83,12 @@ export const FLOOR_NAME_UPDATED_TEXT = 'Floor name updated';
 export const ORGANIZATION_NAME_EMPTY_TEXT = 'Organization name can not be empty.';
 export const BUILDING_NAME_EMPTY_TEXT = 'Building name can not be empty.';
 export const FLOOR_NAME_EMPTY_TEXT = 'Floor name can not be empty.';
+/** The organization tree's node kinds, and the text that refuses an empty name of each. */
+export type TreeNodeKind = 'organization' | 'building' | 'floor';
+export const EMPTY_NAME_TEXT: Record<TreeNodeKind, string> = {
+  organization: ORGANIZATION_NAME_EMPTY_TEXT,
+  building: BUILDING_NAME_EMPTY_TEXT,
+  floor: FLOOR_NAME_EMPTY_TEXT,
+};
 export const EMAIL_REQUIRED_TEXT = 'Please Enter email.';
 export const EMAIL_INVALID_TEXT = 'Please Enter valid email.';

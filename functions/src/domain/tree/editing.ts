@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { checkName, hasRole, highestRole, Role } from '@argentum/events/contracts';
+import { checkName, EMPTY_NAME_TEXT, hasRole, highestRole, Role } from '@argentum/events/contracts';
 import { conflict, forbidden, notFound, unauthenticated, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import type { NodeRef, TreeStore, WriteOutcome } from './ports';
 import {
   CHANGED_MEANWHILE_MESSAGE,
-  EMPTY_NAME_MESSAGES,
   ITEM_NOT_FOUND_MESSAGE,
   NOT_FOUND_MESSAGES,
   WRONG_TYPE_MESSAGE,
@@ -47,8 +46,7 @@ function assertMayEdit(user: AuthUser, orgId: string, missing: () => Error): voi
 /** A name as stored: normalized, trimmed, never empty, and plain text. */
 function validName(kind: TreeNodeKind, value: string | undefined): string {
   const checked = checkName(value ?? '');
-  if (!checked.ok)
-    throw validationError(checked.reason === 'empty' ? EMPTY_NAME_MESSAGES[kind] : checked.reason);
+  if (!checked.ok) throw validationError(checked.reason === 'empty' ? EMPTY_NAME_TEXT[kind] : checked.reason);
   return checked.name;
 }
 

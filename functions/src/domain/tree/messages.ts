@@ -1,12 +1,9 @@
 import {
   BUILDING_CREATED_TEXT,
-  BUILDING_NAME_EMPTY_TEXT,
   FLOOR_CREATED_TEXT,
-  FLOOR_NAME_EMPTY_TEXT,
   FLOOR_NAME_UPDATED_TEXT,
   ITEM_DELETED_TEXT,
   ORGANIZATION_CREATED_TEXT,
-  ORGANIZATION_NAME_EMPTY_TEXT,
 } from '@argentum/events/contracts';
 import type { TreeNodeKind } from './tree';
 
@@ -18,12 +15,6 @@ export const TREE_MESSAGES = {
   deleted: ITEM_DELETED_TEXT,
   floorRenamed: FLOOR_NAME_UPDATED_TEXT,
 } as const;
-
-export const EMPTY_NAME_MESSAGES: Record<TreeNodeKind, string> = {
-  organization: ORGANIZATION_NAME_EMPTY_TEXT,
-  building: BUILDING_NAME_EMPTY_TEXT,
-  floor: FLOOR_NAME_EMPTY_TEXT,
-};
 
 /** Texts of our own, for outcomes the specification does not cover. */
 export const RENAMED_MESSAGES: Record<TreeNodeKind, string> = {

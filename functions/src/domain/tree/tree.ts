@@ -29,7 +29,8 @@ export interface Floor {
   version?: number;
 }
 
-export type TreeNodeKind = 'organization' | 'building' | 'floor';
+import type { TreeNodeKind } from '@argentum/events/contracts';
+export type { TreeNodeKind };
 
 /** One node of the tree, wherever it sits, as the editing use cases see it. */
 export interface TreeNode {

@@ -3,23 +3,15 @@ import type { TreeRequest } from '@argentum/events/contracts/requests';
 import { ApiError, apiPost, refreshSession } from '../../../shared/api/client';
 import {
   BUILDING_CREATED_TEXT,
-  BUILDING_NAME_EMPTY_TEXT,
   FLOOR_CREATED_TEXT,
-  FLOOR_NAME_EMPTY_TEXT,
   FLOOR_NAME_UPDATED_TEXT,
   ITEM_DELETED_TEXT,
   ORGANIZATION_CREATED_TEXT,
-  ORGANIZATION_NAME_EMPTY_TEXT,
+  EMPTY_NAME_TEXT,
 } from '@argentum/events/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { treeQueries } from './treeQueries';
 import type { TreeNodeRef, TreeNodeType } from './types';
-
-export const EMPTY_NAME_TEXT: Record<TreeNodeType, string> = {
-  organization: ORGANIZATION_NAME_EMPTY_TEXT,
-  building: BUILDING_NAME_EMPTY_TEXT,
-  floor: FLOOR_NAME_EMPTY_TEXT,
-};
 
 /** The specification's message for an empty name, or null when the name is acceptable. */
 export function validateNodeName(type: TreeNodeType, value: string): string | null {

@@ -11,7 +11,8 @@ export interface FloorLocation {
   floor: Floor;
 }
 
-export type TreeNodeType = 'organization' | 'building' | 'floor';
+import type { TreeNodeKind } from '@argentum/events/contracts';
+export type TreeNodeType = TreeNodeKind;
 
 /** A node of the tree as the editing controls see it. */
 export interface TreeNodeRef {
