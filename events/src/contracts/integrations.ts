@@ -17,25 +17,26 @@ export const SHADE_POSITION_SET_TEXT = 'Value has been set successfully';
 // Ours (not in the specification).
 /** Unknown device, or one of an organization the caller is not in: the same answer (404). */
 export const THIRD_PARTY_DEVICE_NOT_FOUND_TEXT = 'Device not found.';
-export const vendorNames = { ryse: 'Ryse', nest: 'Nest', ecobee: 'Ecobee' } as const;
-export type Vendor = keyof typeof vendorNames;
+export const integrationVendorNames = { ryse: 'Ryse', nest: 'Nest', ecobee: 'Ecobee' } as const;
+export type IntegrationVendor = keyof typeof integrationVendorNames;
 /** The device is not of the vendor the call is for (a Nest call on an Ecobee, say). */
-export const notVendorDeviceText = (vendor: Vendor) => `This device is not a ${vendorNames[vendor]} device.`;
+export const notVendorDeviceText = (vendor: IntegrationVendor) =>
+  `This device is not a ${integrationVendorNames[vendor]} device.`;
 /** The vendor's cloud did not answer in time (504) or answered with a failure (502). */
-export const vendorNotRespondingText = (vendor: Vendor) =>
-  `${vendorNames[vendor]} is not responding, please try again.`;
+export const vendorNotRespondingText = (vendor: IntegrationVendor) =>
+  `${integrationVendorNames[vendor]} is not responding, please try again.`;
 /** The vendor refused our credentials even after a token refresh: an operator must reconnect it. */
-export const vendorNotConnectedText = (vendor: Vendor) =>
-  `${vendorNames[vendor]} is not connected to the platform. Please ask an administrator to reconnect it.`;
+export const vendorNotConnectedText = (vendor: IntegrationVendor) =>
+  `${integrationVendorNames[vendor]} is not connected to the platform. Please ask an administrator to reconnect it.`;
 /** The vendor refused the change itself (e.g. a Nest set point while eco mode is on). */
-export const vendorRefusedText = (vendor: Vendor, reason?: string) =>
-  `${vendorNames[vendor]} refused the change${reason ? `: ${reason}` : '.'}`;
+export const vendorRefusedText = (vendor: IntegrationVendor, reason?: string) =>
+  `${integrationVendorNames[vendor]} refused the change${reason ? `: ${reason}` : '.'}`;
 /** The platform's device has no vendor id yet (properties.ryseShadeId, sdmDeviceId, ecobeeThermostatId). */
-export const vendorNotLinkedText = (vendor: Vendor) =>
-  `This device is not linked to its ${vendorNames[vendor]} account yet.`;
+export const vendorNotLinkedText = (vendor: IntegrationVendor) =>
+  `This device is not linked to its ${integrationVendorNames[vendor]} account yet.`;
 /** The vendor does not know the device the platform's device is linked to. */
-export const vendorDeviceUnknownText = (vendor: Vendor) =>
-  `${vendorNames[vendor]} does not know this device. Please check its link.`;
+export const vendorDeviceUnknownText = (vendor: IntegrationVendor) =>
+  `${integrationVendorNames[vendor]} does not know this device. Please check its link.`;
 export const nestRangeText = (min: number, max: number) =>
   `Temperature must be between ${min} and ${max} °C in steps of ${NEST_TEMPERATURE_STEP}.`;
 export const ECOBEE_MODE_INVALID_TEXT = 'Mode must be one of auto, auxHeatOnly, cool, heat, off.';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Vendor } from '@argentum/events/contracts';
+import type { IntegrationVendor } from '@argentum/events/contracts';
 import { vendorError } from '../../domain/integrations/errors';
 import type { SecretStore } from '../../domain/integrations/ports';
 
@@ -11,7 +11,7 @@ export async function readCredentials<Schema extends z.ZodType>(
   secrets: SecretStore,
   secretId: string,
   schema: Schema,
-  vendor: Vendor,
+  vendor: IntegrationVendor,
   fresh = false,
 ): Promise<z.infer<Schema>> {
   let json: unknown;

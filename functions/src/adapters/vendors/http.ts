@@ -1,4 +1,4 @@
-import type { Vendor } from '@argentum/events/contracts';
+import type { IntegrationVendor } from '@argentum/events/contracts';
 import { vendorError } from '../../domain/integrations/errors';
 
 /** The fetch the adapters use: the global one in production, a recording one in contract tests. */
@@ -8,7 +8,7 @@ export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 export const DEFAULT_VENDOR_TIMEOUT_MS = 5000;
 
 export interface VendorHttp {
-  vendor: Vendor;
+  vendor: IntegrationVendor;
   fetch: Fetch;
   /** Hard limit of one request, body included. */
   timeoutMs: number;

@@ -1,5 +1,5 @@
 import {
-  type Vendor,
+  type IntegrationVendor,
   vendorDeviceUnknownText,
   vendorNotConnectedText,
   vendorNotRespondingText,
@@ -17,7 +17,7 @@ import { DomainError } from '../errors';
  */
 export type VendorFailure = 'timeout' | 'unavailable' | 'unauthorized' | 'unknown-device' | 'refused';
 
-export function vendorError(vendor: Vendor, failure: VendorFailure, reason?: string): DomainError {
+export function vendorError(vendor: IntegrationVendor, failure: VendorFailure, reason?: string): DomainError {
   switch (failure) {
     case 'timeout':
       return new DomainError('upstream-timeout', vendorNotRespondingText(vendor), { vendor, failure });

@@ -27,7 +27,7 @@ import {
   type RyseSetAnswer,
   SHADE_POSITION_SET_TEXT,
   THIRD_PARTY_DEVICE_NOT_FOUND_TEXT,
-  type Vendor,
+  type IntegrationVendor,
   vendorNotLinkedText,
 } from '@argentum/events/contracts';
 import { forbidden, notFound, validationError } from '../errors';
@@ -46,7 +46,7 @@ export interface Caller {
 }
 
 /** The device's `connDev` for each vendor, and the property holding the vendor's id of the device. */
-const VENDOR_DEVICES: Record<Vendor, { connDev: string; idProperty: string }> = {
+const VENDOR_DEVICES: Record<IntegrationVendor, { connDev: string; idProperty: string }> = {
   ryse: { connDev: 'shades', idProperty: 'ryseShadeId' },
   nest: { connDev: 'nest', idProperty: 'sdmDeviceId' },
   ecobee: { connDev: 'ecobee', idProperty: 'ecobeeThermostatId' },
@@ -64,7 +64,7 @@ async function vendorDevice(
   deps: { devices: IntegrationDeviceDirectory },
   caller: Caller,
   devId: string,
-  vendor: Vendor,
+  vendor: IntegrationVendor,
   minRole: RoleNumber,
 ): Promise<{ device: IntegrationDevice; vendorId: string }> {
   const device = await deps.devices.get(devId);
