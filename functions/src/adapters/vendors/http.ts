@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IntegrationVendor } from '@argentum/events/contracts';
 import { vendorError } from '../../domain/integrations/errors';
 
@@ -14,6 +15,18 @@ export interface VendorHttp {
   timeoutMs: number;
 }
 
+/** The end (epoch ms) of the API call being served: no vendor request may outlast it. */
+const callDeadline = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `work` (one API call) with every vendor request it makes ending by `deadline` at the latest:
+ * a call that needs several requests (token refresh, retry, read before write) still answers before
+ * its Lambda times out.
+ */
+export function withVendorDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+  return callDeadline.run(deadline, work);
+}
+
 export interface VendorResponse {
   status: number;
   /** The parsed JSON body; undefined when the body is empty or not JSON. */
@@ -21,16 +34,18 @@ export interface VendorResponse {
 }
 
 /**
- * One request to a vendor, bounded by a hard timeout that covers the body too: a vendor that does not
- * answer in time is a 'timeout', one that cannot be reached is 'unavailable'. Statuses are the
- * caller's to judge.
+ * One request to a vendor, bounded by a hard timeout that covers the body too (and by the call's
+ * deadline, when one is set): a vendor that does not answer in time is a 'timeout', one that cannot be
+ * reached is 'unavailable'. Statuses are the caller's to judge.
  */
 export async function vendorRequest(
   http: VendorHttp,
   url: string,
   init: RequestInit,
 ): Promise<VendorResponse> {
-  const signal = AbortSignal.timeout(http.timeoutMs);
+  const deadline = callDeadline.getStore();
+  const left = deadline === undefined ? http.timeoutMs : Math.max(1, deadline - Date.now());
+  const signal = AbortSignal.timeout(Math.min(http.timeoutMs, left));
   try {
     const response = await http.fetch(url, { ...init, signal });
     const text = await response.text();

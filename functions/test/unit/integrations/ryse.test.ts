@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { vendorRequest } from '../../../src/adapters/vendors/http';
+import { vendorRequest, withVendorDeadline } from '../../../src/adapters/vendors/http';
 import { createRyseAdapter } from '../../../src/adapters/vendors/ryse';
 import { DomainError } from '../../../src/domain/errors';
 import { ryseMoved, ryseShade } from './fixtures';
@@ -80,7 +80,7 @@ describe('Ryse adapter (SmartBridge REST)', () => {
   });
 });
 
-describe('vendor requests over real sockets', () => {
+describe('vendor requests: hard limits', () => {
   it('end within the hard timeout when the server accepts and never answers, or answers headers but no body', async () => {
     const server = createServer((request, response) => {
       if (request.url === '/headers-only')
@@ -105,6 +105,19 @@ describe('vendor requests over real sockets', () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+
+  it("end by the call's deadline when it comes before their own timeout", async () => {
+    const { fetch } = scriptedFetch('hang');
+    const started = Date.now();
+    const error = await withVendorDeadline(Date.now() + 150, () =>
+      vendorRequest({ vendor: 'ryse', fetch, timeoutMs: 5000 }, 'https://bridge.example.com/v1/shades/s', {
+        method: 'GET',
+      }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).kind).toBe('upstream-timeout');
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('answers "not responding" at once when nothing listens', async () => {
