@@ -10,6 +10,12 @@ export const topics = {
   /** Confirmations from devices. */
   controlSuccess: (orgId: string) => `${orgId}/controldata/success`,
   controlFail: (orgId: string) => `${orgId}/controldata/fail`,
+  /**
+   * The platform's tracked outcome of a command (a `CommandView`, contracts/control.ts), published when
+   * a device's confirmation settles it. Outside `controldata/`, so it never reaches the confirmation
+   * rule again and no device subscription matches it.
+   */
+  commandStatus: (orgId: string) => `${orgId}/commandstatus`,
   /** Notifications pushed to signed-in users of the organization. */
   notification: (orgId: string) => `${orgId}/notification`,
   /** Coalesced live updates for browsers watching a floor. */
@@ -18,6 +24,30 @@ export const topics = {
 
 /** MQTT filter the IoT rule (and its local runner) uses to route telemetry to ingest. */
 export const telemetryFilter = '+/sensordata/+';
+
+/** The last level of a confirmation topic: the device's word on a command. */
+export const confirmationOutcomes = ['success', 'fail'] as const;
+export type ConfirmationOutcome = (typeof confirmationOutcomes)[number];
+
+/**
+ * MQTT filter of the confirmation rule (and its local runner): commands share the level, so the rule
+ * keeps only `success` and `fail` (`confirmationTopic`).
+ */
+export const confirmationFilter = '+/controldata/+';
+
+/** A confirmation topic's organization and outcome, or undefined for any other topic. */
+export function confirmationTopic(
+  topic: string,
+): { orgId: string; outcome: ConfirmationOutcome } | undefined {
+  const [orgId, kind, last, ...rest] = topic.split('/');
+  if (rest.length > 0 || kind !== 'controldata' || !orgId || orgId.includes('+') || orgId.includes('#'))
+    return undefined;
+  return last === 'success' || last === 'fail' ? { orgId, outcome: last } : undefined;
+}
+
+/** Device ids that would name a confirmation topic instead of the device's command topic. */
+export const isReservedDeviceId = (devId: string) =>
+  (confirmationOutcomes as readonly string[]).includes(devId) || /[+#/]/.test(devId);
 
 /** The organization id a topic belongs to, or undefined for a malformed topic. */
 export function orgOfTopic(topic: string): string | undefined {

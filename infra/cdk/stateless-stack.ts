@@ -8,6 +8,7 @@ import { type Construct } from 'constructs';
 import { topics } from '@argentum/events';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
 import { FLOOR_PLAN_PREFIX, LOGO_PREFIX, LOGO_STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
+import { commandKeyPrefix } from '@argentum/functions/stores/keys';
 import {
   PlatformFunction,
   type FileGrant,
@@ -15,6 +16,7 @@ import {
   type PlatformResources,
   type TelemetryStoreKind,
 } from './constructs/platform-function';
+import { ControlConfirmations } from './constructs/control-confirmations';
 import { MailJobs } from './constructs/mail-jobs';
 import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
@@ -44,6 +46,10 @@ export interface StatelessStackProps extends StackProps {
 const controlTopics = topics.control('*', '*'); // also covers {org}/controldata/success|fail
 const liveTopics = topics.floorLive('*', '*');
 const notificationTopics = topics.notification('*');
+const commandStatusTopics = topics.commandStatus('*');
+
+/** Commands and the states devices confirmed: items under `COMMANDS#` only (stores/commands.ts). */
+const commandItems = (actions: string[]) => ({ actions, partitionKeyPrefix: commandKeyPrefix });
 
 /**
  * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
@@ -77,6 +83,12 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
     files: [{ prefix: FLOOR_PLAN_PREFIX, read: true, write: true, delete: true }],
   },
   devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },
+  // Reads users and devices; writes only commands; publishes only to devices' command topics.
+  control: {
+    platformTable: 'read',
+    platformTableStatements: [commandItems(['dynamodb:PutItem', 'dynamodb:UpdateItem'])],
+    publishTopics: [controlTopics],
+  },
   data: { platformTable: 'read', telemetryTable: 'read', timestream: 'query' },
   notifications: { platformTable: 'readWrite' },
   integrations: { platformTable: 'readWrite', publishTopics: [controlTopics, liveTopics] },
@@ -99,6 +111,8 @@ export class StatelessStack extends Stack {
   readonly ingest: PlatformFunction;
   readonly realtimeAuthorizer: PlatformFunction;
   readonly treeSweeper: PlatformFunction;
+  readonly controlConfirmations: PlatformFunction;
+  readonly confirmationRule: ControlConfirmations;
   readonly treeSweepFailures: Queue;
   readonly realtime: Realtime;
   readonly web: WebHosting;
@@ -195,6 +209,23 @@ export class StatelessStack extends Stack {
       ingestTimeout: Duration.seconds(30),
       authorizer: this.realtimeAuthorizer.function,
       authorizerName: props.realtimeAuthorizerName,
+    });
+
+    this.controlConfirmations = new PlatformFunction(this, 'ControlConfirmations', {
+      entry: 'control-confirmations',
+      description: "Argentum control: settles commands with their devices' confirmations (IoT rule)",
+      resources,
+      // Reads and settles commands only; tells browsers the outcome.
+      access: {
+        platformTableStatements: [
+          commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
+        ],
+        publishTopics: [commandStatusTopics],
+      },
+      memorySize: 256,
+    });
+    this.confirmationRule = new ControlConfirmations(this, 'ConfirmationRule', {
+      handler: this.controlConfirmations.function,
     });
 
     this.treeSweeper = new PlatformFunction(this, 'TreeSweeper', {

@@ -137,6 +137,7 @@ const lambdaEntries: Record<ApiDomain, () => Promise<{ handler: LambdaHandler }>
   tree: () => import('@argentum/functions/lambda/api-tree'),
   floors: () => import('@argentum/functions/lambda/api-floors'),
   devices: () => import('@argentum/functions/lambda/api-devices'),
+  control: () => import('@argentum/functions/lambda/api-control'),
   data: () => import('@argentum/functions/lambda/api-data'),
   notifications: () => import('@argentum/functions/lambda/api-notifications'),
   integrations: () => import('@argentum/functions/lambda/api-integrations'),

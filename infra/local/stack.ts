@@ -17,7 +17,6 @@ import {
   treeSweeps,
   userPool,
 } from '../src/definitions';
-import { startSimulator } from '../simulator/simulator';
 import { startApiServer } from './api-server';
 import { type Broker, DEVICE_USERNAME, startBroker } from './broker';
 import { lambdaEnvironment } from '@argentum/functions/environment';
@@ -31,6 +30,8 @@ import { startIotDataShim } from './iot-data-shim';
 import { localMailQueueUrl, startMailQueue } from './mail-queue';
 import { provisionTables, provisionUserPool } from './provision';
 import { startRuleRunner } from './rule-runner';
+import { startConfirmationRule } from './confirmation-rule';
+import { type SimulatorBehaviour, startSimulator } from './simulator';
 import { seedDemoData } from './seed';
 import { startSesCapture } from './ses-capture';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
@@ -45,6 +46,9 @@ export interface LocalStackOptions {
   historyDays: number;
   simulator: boolean;
   simulatorIntervalMs?: number;
+  /** Seed of the simulator's random source; its misbehaviour (lifelike when not given). */
+  simulatorSeed?: number;
+  simulatorBehaviour?: SimulatorBehaviour;
   staticDir?: string;
   /** DynamoDB Local without files: faster, for tests and benchmarks whose data is thrown away. */
   ephemeral?: boolean;
@@ -226,6 +230,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const ruleRunner = startRuleRunner(broker);
     stops.push(() => ruleRunner.stop());
+    const confirmationRule = startConfirmationRule(broker);
+    stops.push(() => confirmationRule.stop());
     const mailJobs = await startMailQueue(ports.sqs);
     stops.push(async () => {
       await mailJobs.stop();
@@ -270,6 +276,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         password: deviceSecret,
         devices,
         intervalMs: options.simulatorIntervalMs ?? 30_000,
+        ...(options.simulatorSeed !== undefined ? { seed: options.simulatorSeed } : {}),
+        ...(options.simulatorBehaviour ? { behaviour: options.simulatorBehaviour } : {}),
       });
       stops.push(() => simulator.stop());
     }

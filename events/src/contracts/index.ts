@@ -10,4 +10,6 @@ export * from './email';
 export * from './wire';
 export * from './devices';
 export * from './telemetry';
+export * from './control';
+export * from './notifications';
 export * from './integrations';

@@ -4,7 +4,7 @@
  * answers shared by the functions that build them and the front end that shows them.
  */
 
-// Outcomes (section 8), spelling as specified.
+// Outcomes (section 8), spelling as specified. A shade move answers VALUE_HAS_BEEN_SET_TEXT (control.ts).
 export const NEST_TEMPERATURE_SET_TEXT = 'Temperature set Successfully.';
 export const ECOBEE_TEMPERATURE_SET_TEXT = 'Temperature set successfully.';
 export const HEATING_MODE_SET_TEXT = 'Heating Mode set Successfully';
@@ -12,7 +12,6 @@ export const COOLING_MODE_SET_TEXT = 'Cooling Mode set Successfully';
 export const ECO_MODE_SET_TEXT = 'Eco mode set successfully';
 export const ECO_MODE_REMOVED_TEXT = 'Eco mode Removed';
 export const ECOBEE_MODE_SET_TEXT = 'heating/cooling mode set successfully';
-export const SHADE_POSITION_SET_TEXT = 'Value has been set successfully';
 
 // Ours (not in the specification).
 /** Unknown device, or one of an organization the caller is not in: the same answer (404). */

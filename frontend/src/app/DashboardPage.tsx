@@ -1,11 +1,20 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { useAccountMenu } from '../features/account';
 import { useLogoutMutation } from '../features/auth';
+import { NotificationBell } from '../features/notifications';
 import { OrgLogo, orgLogoQueries } from '../features/org-logo';
 import { PlatformSettings } from '../features/settings';
 import { TopBar } from '../features/shell';
-import { findFloor, FloorHeader, OrganizationTree, treeQueries, useSelectedFloorId } from '../features/tree';
+import {
+  findFloor,
+  FloorHeader,
+  floorHref,
+  OrganizationTree,
+  treeQueries,
+  useSelectedFloorId,
+} from '../features/tree';
 import { useSessionUser } from '../shared/session/sessionStore';
 import { PRODUCT_NAME } from '@argentum/events/contracts';
 import styles from './DashboardPage.module.css';
@@ -28,6 +37,7 @@ export function DashboardPage() {
   const logoOrgName = organizations.find((o) => o.orgID === logoOrgId)?.orgName;
   const sidebarId = useId();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const navigate = useNavigate();
 
   useEffect(() => {
     if (!drawerOpen) return;
@@ -49,6 +59,14 @@ export function DashboardPage() {
         loggingOut={logout.isPending}
         accountMenuItems={account.menuItems}
         logo={logoOrgId && <OrgLogo key={logoOrgId} orgId={logoOrgId} orgName={logoOrgName} />}
+        notifications={
+          <NotificationBell
+            // Opens the device's floor (if another is open) and highlights the device there.
+            onViewDevice={({ floorID, devID }) =>
+              void navigate(`${floorHref(floorID)}&${new URLSearchParams({ highlight: devID }).toString()}`)
+            }
+          />
+        }
       />
       {account.dialogs}
       <div className={styles.body}>

@@ -6,7 +6,7 @@ import type { AuthUser } from '../domain/users/user';
 
 /** The Lambdas the API is grouped into: one per domain (fewer cold starts, least-privilege IAM). */
 export type ApiDomain =
-  'auth' | 'users' | 'tree' | 'floors' | 'devices' | 'data' | 'notifications' | 'integrations';
+  'auth' | 'users' | 'tree' | 'floors' | 'devices' | 'control' | 'data' | 'notifications' | 'integrations';
 
 export const apiDomains: readonly ApiDomain[] = [
   'auth',
@@ -14,6 +14,7 @@ export const apiDomains: readonly ApiDomain[] = [
   'tree',
   'floors',
   'devices',
+  'control',
   'data',
   'notifications',
   'integrations',

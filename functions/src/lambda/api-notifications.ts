@@ -1,5 +1,9 @@
 import { createApiHandler } from '../http/api-handler';
 import { notificationsRoutes } from '../routes/notifications.routes';
+import { dynamoNotificationStore } from '../stores/notifications';
 import { users } from './wiring/core';
 
-export const handler = createApiHandler(notificationsRoutes, { users });
+export const handler = createApiHandler(notificationsRoutes, {
+  users,
+  notifications: dynamoNotificationStore,
+});

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { body, devId, devType, id, notAvailableYet, port } from '../http/schemas';
+import { body, devId, devType, id, notAvailableYet } from '../http/schemas';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'devices';
@@ -12,8 +12,6 @@ const dataPoint = body({
   val: z.unknown().optional(),
   readonly: z.boolean().optional(),
 });
-const value = z.union([z.number(), z.string().max(64), z.array(z.number()).max(8), z.boolean()]);
-const user = z.string().max(64).optional();
 
 interface DeviceCall {
   name: string;
@@ -46,12 +44,6 @@ const calls: DeviceCall[] = [
     request: body({ devID: devId, floorID: id, buildID: id }),
   },
   {
-    name: 'testDevice',
-    minRole: 1,
-    summary: 'Asks a device to answer.',
-    request: body({ devID: devId, devType }),
-  },
-  {
     name: 'updateDevice',
     minRole: 1,
     summary: "Updates a device's name, properties or data points.",
@@ -79,49 +71,6 @@ const calls: DeviceCall[] = [
     }),
   },
   {
-    name: 'setBrightness',
-    minRole: 1,
-    summary: 'Sets the brightness of lights.',
-    request: body({
-      value: z.number().min(0).max(100),
-      devID: devId,
-      port,
-      devType,
-      user,
-      groupNumber: z.union([z.number(), z.string().max(16)]).optional(),
-    }),
-  },
-  {
-    name: 'getLockValue',
-    minRole: 0,
-    summary: "A lock's state.",
-    request: body({ devID: devId, devType, port }),
-  },
-  {
-    name: 'getFanValveValue',
-    minRole: 0,
-    summary: "A room unit's fan and valve values.",
-    request: body({ devID: devId, devType, port }),
-  },
-  {
-    name: 'setRollerShadesValue',
-    minRole: 1,
-    summary: 'Moves roller shades.',
-    request: body({ value, devID: devId, port, devType, user }),
-  },
-  {
-    name: 'setFanValveValue',
-    minRole: 1,
-    summary: "Sets a room unit's fan or valve.",
-    request: body({ value, devID: devId, port, devType, user }),
-  },
-  {
-    name: 'setbacnetinfo',
-    minRole: 1,
-    summary: 'Writes a BACnet value.',
-    request: body({ value, devID: devId, port, key: z.string().max(64), devType, user }),
-  },
-  {
     name: 'getAllDevicesDataForFloorPlan',
     minRole: 0,
     summary: 'Devices of a floor (or off any floor) with their latest values.',
@@ -132,12 +81,6 @@ const calls: DeviceCall[] = [
     minRole: 0,
     summary: 'Sensor counts for the floor details panel.',
     request: body({ floorID: id, buildID: id, orgID: id }),
-  },
-  {
-    name: 'setValueOnDevices',
-    minRole: 1,
-    summary: 'Sets one value on several devices.',
-    request: body({ devIDs: devIds, devType, value }),
   },
   {
     name: 'addThermistor',

@@ -1,5 +1,6 @@
 import type { ApiDomain, Route } from '../http/types';
 import { authRoutes } from './auth.routes';
+import { controlRoutes } from './control.routes';
 import { dataRoutes } from './data.routes';
 import { devicesRoutes } from './devices.routes';
 import { floorsRoutes } from './floors.routes';
@@ -15,6 +16,7 @@ export const routesByDomain: Record<ApiDomain, readonly Route[]> = {
   tree: treeRoutes,
   floors: floorsRoutes,
   devices: devicesRoutes,
+  control: controlRoutes,
   data: dataRoutes,
   notifications: notificationsRoutes,
   integrations: integrationsRoutes,

@@ -1,10 +1,27 @@
+import { NOTIFICATION_PAGE_SIZE } from '@argentum/events/contracts';
 import * as z from 'zod';
-import { body, id, notAvailableYet } from '../http/schemas';
+import {
+  deleteNotification,
+  listNotifications,
+  markRead,
+  NOTIFICATION_NOT_FOUND,
+  unreadCount,
+} from '../domain/notifications/notifications';
+import type { NotificationStore } from '../domain/notifications/ports';
+import { notFound } from '../domain/errors';
+import { body, id } from '../http/schemas';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'notifications';
-const route = routesFor<RoutePorts>();
+/** What the notifications' handlers need; lambda/api-notifications.ts wires them. */
+export type NotificationsRoutePorts = RoutePorts & { notifications: NotificationStore };
+const route = routesFor<NotificationsRoutePorts>();
 const base = '/api/notification';
+
+/** Older clients send their own user id; any other id is answered like a notification that is not there. */
+function checkSelf(userId: string | undefined, callerId: string) {
+  if (userId !== undefined && userId !== callerId) throw notFound(NOTIFICATION_NOT_FOUND);
+}
 
 export const notificationsRoutes = [
   route({
@@ -12,39 +29,61 @@ export const notificationsRoutes = [
     path: `${base}/getNotifications`,
     domain,
     access: { minRole: 0 },
-    summary: "A page of the user's notifications, newest first.",
+    summary:
+      "A page of the caller's notifications of their organizations, newest first: `{ list, hasMore }`, " +
+      `each with the caller's own \`read\` flag. \`limit\` is ${NOTIFICATION_PAGE_SIZE} in the popover; ` +
+      '`readStatus: false` lists only unread ones. Users see the notifications raised while they were members.',
     request: body({
-      skip: z.number().int().min(0).max(100_000),
+      skip: z.number().int().min(0).max(10_000),
       limit: z.number().int().min(1).max(50),
       readStatus: z.boolean().optional(),
     }),
-    handler: notAvailableYet('Notifications'),
+    handler: async ({ user, body: b, ports }) => ({
+      body: await listNotifications(ports, user, {
+        skip: b.skip,
+        limit: b.limit,
+        unreadOnly: b.readStatus === false,
+      }),
+    }),
   }),
   route({
     method: 'POST',
     path: `${base}/getUnreadNotificationCount`,
     domain,
     access: { minRole: 0 },
-    summary: 'How many notifications the user has not read.',
+    summary: 'How many of its notifications the caller has not read: `{ count }`.',
     request: body({ userID: id.optional() }),
-    handler: notAvailableYet('Notifications'),
+    handler: async ({ user, body: b, ports }) => {
+      checkSelf(b.userID, user.userId);
+      return { body: { count: await unreadCount(ports, user) } };
+    },
   }),
   route({
     method: 'POST',
     path: `${base}/setUnreadNotificationStatus`,
     domain,
     access: { minRole: 0 },
-    summary: 'Marks notifications as read.',
+    summary:
+      "Marks these notifications read for the caller (others' flags are their own); ids the caller does not " +
+      'hold are ignored. Answers the new unread count: `{ count }`.',
     request: body({ unreadNotificationIds: z.array(id).max(100) }),
-    handler: notAvailableYet('Notifications'),
+    handler: async ({ user, body: b, ports }) => {
+      await markRead(ports, user, b.unreadNotificationIds);
+      return { body: { count: await unreadCount(ports, user) } };
+    },
   }),
   route({
     method: 'POST',
     path: `${base}/deleteNotification`,
     domain,
     access: { minRole: 0 },
-    summary: 'Deletes a notification for the user.',
+    summary:
+      'Deletes a notification for the caller only (other users keep it). 404 for one the caller does not hold.',
     request: body({ notificationID: id, userID: id.optional() }),
-    handler: notAvailableYet('Notifications'),
+    handler: async ({ user, body: b, ports }) => {
+      checkSelf(b.userID, user.userId);
+      await deleteNotification(ports, user, b.notificationID);
+      return { body: { message: 'Notification deleted.' } };
+    },
   }),
 ];

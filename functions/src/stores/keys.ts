@@ -12,15 +12,28 @@
  *   reset      RESET#{email}       LATEST                     -                             -
  *   connection CONN#{userId}       CLIENT#{clientId}          -                             -
  *   attempts   ATTEMPTS#{kind}#{sha256}  ATTEMPTS             -                             -
+ *   command    COMMANDS#{devId}    CMD#{commandId}            -                             -
+ *   state      COMMANDS#{devId}    STATE#{port}               -                             -
+ *   notification NOTIF#{id}        NOTIF                      -                             -
+ *   inbox      INBOX#{userId}      N#{notificationId}         -                             -
+ *   alarms     ALARMS#{devId}      STATE                      -                             -
+ *   alarm mail ALARMMAIL#{notificationId}  SENT               -                             -
  *
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
  * `expiresAt`, when the broker drops it anyway); the authorizer may write only items under `CONN#`.
  * Attempt counters (sign-in failures, reset-mail requests) are keyed by the SHA-256 of the counted
  * e-mail or address, also with TTL `expiresAt`.
+ * Commands to a device sort by time (a command id starts with its request time) beside the values the
+ * device last confirmed per port; commands expire (TTL `expiresAt`) after a year.
+ * A notification is stored once; each recipient's inbox entry refers to it and carries that user's
+ * read and deleted flags (a deleted entry stays as a tombstone, so a redelivered alarm does not bring
+ * it back). Notification ids sort by time, so an inbox reads newest first. Both expire (TTL `expiresAt`).
  */
 /** The partition-key prefix of connection items (the authorizer's IAM policy is limited to it). */
 export const connectionKeyPrefix = 'CONN#';
+/** The partition-key prefix of commands and reported states (control's IAM policies are limited to it). */
+export const commandKeyPrefix = 'COMMANDS#';
 
 export const keys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
@@ -53,6 +66,23 @@ export const keys = {
     pk: `${connectionKeyPrefix}${userId}`,
     sk: `CLIENT#${clientId}`,
   }),
+  commandsPartition: (devId: string) => `${commandKeyPrefix}${devId}`,
+  command: (devId: string, commandId: string) => ({
+    pk: `${commandKeyPrefix}${devId}`,
+    sk: `CMD#${commandId}`,
+  }),
+  reportedState: (devId: string, port: string) => ({
+    pk: `${commandKeyPrefix}${devId}`,
+    sk: `STATE#${port}`,
+  }),
+  notification: (id: string) => ({ pk: `NOTIF#${id}`, sk: 'NOTIF' }),
+  inboxPartition: (userId: string) => `INBOX#${userId}`,
+  inboxEntry: (userId: string, notificationId: string) => ({
+    pk: `INBOX#${userId}`,
+    sk: `N#${notificationId}`,
+  }),
+  alarms: (devId: string) => ({ pk: `ALARMS#${devId}`, sk: 'STATE' }),
+  alarmMail: (notificationId: string) => ({ pk: `ALARMMAIL#${notificationId}`, sk: 'SENT' }),
   attempts: (kind: string, subjectHash: string) => ({
     pk: `ATTEMPTS#${kind}#${subjectHash}`,
     sk: 'ATTEMPTS',

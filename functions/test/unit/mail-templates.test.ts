@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, inviteMail, passwordResetMail } from '../../src/domain/auth/mail-templates';
+import { inviteMail, passwordResetMail } from '../../src/domain/auth/mail-templates';
+import { escapeHtml } from '../../src/lib/html';
 
 const link = 'https://app.example.com/register/abc_DEF-123';
 

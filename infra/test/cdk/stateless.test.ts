@@ -8,6 +8,7 @@ import { ENV } from '@argentum/functions/environment';
 import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
 import { telemetryRuleSql } from '../../cdk/constructs/realtime';
+import { confirmationRuleSql } from '../../cdk/constructs/control-confirmations';
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
@@ -22,13 +23,14 @@ const allViewerExceptHostHeader = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 
-// One bundled synthesis for the whole file: esbuild runs once per Lambda.
+// One bundled synthesis for the whole file: esbuild runs once per Lambda (14 of them; on a busy
+// machine that takes more than two minutes).
 let platform: SynthesizedPlatform;
 let template: Template;
 beforeAll(() => {
   platform = synthPlatform({ bundle: true, withSite: true });
   template = Template.fromStack(platform.stateless);
-}, 120_000);
+}, 300_000);
 
 const logicalId = (construct: IConstruct) =>
   Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
@@ -60,11 +62,12 @@ describe('Lambdas', () => {
     platform.stateless.realtimeAuthorizer,
     platform.stateless.treeSweeper,
     platform.stateless.mailJobs.mailer,
+    platform.stateless.controlConfirmations,
   ];
 
-  it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper and the mailer, with the house defaults', () => {
+  it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper, the mailer and the confirmation handler, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
-    expect(functionIds()).toHaveLength(apiDomains.length + 4);
+    expect(functionIds()).toHaveLength(apiDomains.length + 5);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -139,7 +142,7 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 4);
+    expect(bundles.length).toBe(apiDomains.length + 5);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
   });
 
@@ -175,6 +178,7 @@ describe('least privilege per domain', () => {
       tree: ['dynamodb', 'logs', 'xray'],
       floors: ['dynamodb', 'logs', 's3', 'xray'],
       devices: ['dynamodb', 'iot', 'logs', 'xray'],
+      control: ['dynamodb', 'iot', 'logs', 'xray'],
       data: ['dynamodb', 'logs', 'xray'],
       notifications: ['dynamodb', 'logs', 'xray'],
       integrations: ['dynamodb', 'iot', 'logs', 'secretsmanager', 'xray'],
@@ -624,6 +628,57 @@ describe('IoT Core', () => {
       SourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('RealtimeAuthorizer'), 'Arn'] },
     });
   });
+  it('routes device confirmations (success and fail only) to the confirmation Lambda, with an error action', () => {
+    expect(confirmationRuleSql).toBe(
+      "SELECT *, topic(1) AS orgId, topic(3) AS outcome, timestamp() AS receivedAt FROM '+/controldata/+' " +
+        "WHERE topic(3) = 'success' OR topic(3) = 'fail'",
+    );
+    const handler = logicalId(platform.stateless.controlConfirmations.function);
+    template.hasResourceProperties('AWS::IoT::TopicRule', {
+      TopicRulePayload: {
+        Sql: confirmationRuleSql,
+        AwsIotSqlVersion: '2016-03-23',
+        RuleDisabled: false,
+        Actions: [{ Lambda: { FunctionArn: { 'Fn::GetAtt': [handler, 'Arn'] } } }],
+        ErrorAction: { CloudwatchLogs: { LogGroupName: Match.anyValue(), RoleArn: Match.anyValue() } },
+        Description: Match.anyValue(),
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [handler, 'Arn'] },
+      Principal: 'iot.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('ConfirmationRule'), 'Arn'] },
+    });
+  });
+
+  it('lets control write only command items and publish only commands; confirmations only settle and tell', () => {
+    const commandWrites = (fn: PlatformFunction) =>
+      statementsOf(fn.role).filter((statement) =>
+        [statement.Action].flat().some((action) => action === 'dynamodb:UpdateItem'),
+      );
+    for (const fn of [platform.stateless.apiFunctions.control, platform.stateless.controlConfirmations]) {
+      const writing = commandWrites(fn);
+      expect(writing).toHaveLength(1);
+      expect(writing[0]?.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['COMMANDS#*'] },
+      });
+    }
+    const published = (fn: PlatformFunction) =>
+      statementsOf(fn.role)
+        .filter((statement) => statement.Action === 'iot:Publish')
+        .map((statement) => JSON.stringify(statement.Resource));
+    expect(published(platform.stateless.apiFunctions.control).join()).toContain(':topic/*/controldata/*');
+    expect(published(platform.stateless.controlConfirmations)).toEqual([
+      expect.stringContaining(':topic/*/commandstatus'),
+    ]);
+    const granted = actionsOf(platform.stateless.controlConfirmations.role);
+    expect([...new Set(granted.map((action) => action.split(':')[0]))].sort()).toEqual([
+      'dynamodb',
+      'iot',
+      'logs',
+      'xray',
+    ]);
+  });
 });
 
 describe('tree sweeps', () => {
@@ -852,6 +907,7 @@ describe('web app on CloudFront', () => {
       platform.stateless.realtimeAuthorizer,
       platform.stateless.treeSweeper,
       platform.stateless.mailJobs.mailer,
+      platform.stateless.controlConfirmations,
     ])
       expect(variablesOf(fn)[ENV.originSecret]).toBeUndefined();
   });

@@ -16,8 +16,8 @@ function platformEnvironments(template: Template): Record<string, unknown>[] {
   )
     .map((fn) => fn.Properties.Environment?.Variables ?? {})
     .filter((variables) => 'PLATFORM_TABLE' in variables);
-  // One per API domain, ingest, the realtime authorizer, the tree sweeper and the mailer.
-  expect(environments).toHaveLength(apiDomains.length + 4);
+  // One per API domain, ingest, the realtime authorizer, the tree sweeper, the mailer and confirmations.
+  expect(environments).toHaveLength(apiDomains.length + 5);
   return environments;
 }
 

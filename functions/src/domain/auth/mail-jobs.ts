@@ -1,3 +1,4 @@
+import { type AlarmMailPorts, sendAlarmMail } from '../notifications/alarm-mail';
 import { normalizeEmail } from '../users/user';
 import { requestPasswordReset } from './passwords';
 import type { AccountPorts, MailJob } from './ports';
@@ -34,19 +35,26 @@ export function decodeMailJob(body: string): MailJob | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { kind, email } = value as Record<string, unknown>;
+  const { kind, email, notificationId } = value as Record<string, unknown>;
+  if (kind === 'alarm')
+    return typeof notificationId === 'string' && /^[0-9a-z]{1,64}$/.test(notificationId)
+      ? { kind, notificationId }
+      : undefined;
   if (kind !== 'password-reset' || typeof email !== 'string' || email.length === 0 || email.length > 254)
     return undefined;
   return { kind, email };
 }
 
 /** What the mailer needs to work off the jobs (the mailer Lambda, lambda/mailer.ts, wires it). */
-export type MailerPorts = Pick<AccountPorts, 'users' | 'tokens' | 'mailer' | 'clock' | 'settings'>;
+export type MailerPorts = Pick<AccountPorts, 'users' | 'tokens' | 'mailer' | 'clock' | 'settings'> &
+  AlarmMailPorts;
 
 /** The mailer's work for one job: a password reset mails the link, only to a platform user. */
 export async function runMailJob(deps: MailerPorts, job: MailJob): Promise<void> {
   switch (job.kind) {
     case 'password-reset':
       return requestPasswordReset(deps, job.email);
+    case 'alarm':
+      return sendAlarmMail(deps, job.notificationId);
   }
 }

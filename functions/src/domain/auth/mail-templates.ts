@@ -1,16 +1,7 @@
+import { escapeHtml } from '../../lib/html';
 import type { MailMessage } from './ports';
 
 const PRODUCT_NAME = 'Argentum';
-
-/** Escapes text for HTML element content and double-quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** Plain text must not smuggle line breaks or control characters into the message layout. */
 const plain = (value: string) =>
@@ -86,5 +77,22 @@ export function passwordResetMail(input: { to: string; link: string; validMinute
     paragraphs: ['Somebody (hopefully you) asked to reset the password of your account.'],
     action: { label: 'Choose a new password', url: input.link },
     footer: `This link can be used once and expires in ${input.validMinutes} minutes. If you did not ask for it, you can ignore this e-mail: your password stays as it is.`,
+  });
+}
+
+/** An error alarm, to an admin of the device's organization. */
+export function alarmMail(input: {
+  to: string;
+  organizationName: string;
+  text: string;
+  link: string;
+}): MailMessage {
+  return render({
+    to: input.to,
+    subject: `${PRODUCT_NAME} alarm: ${plain(input.text).slice(0, 120)}`,
+    heading: 'A device needs attention',
+    paragraphs: [input.text, `Organization: ${input.organizationName}.`],
+    action: { label: 'View Device', url: input.link },
+    footer: `You receive this because you administer ${plain(input.organizationName)} on ${PRODUCT_NAME}. One mail is sent per alarm; its end shows in the notifications.`,
   });
 }

@@ -180,7 +180,13 @@ export interface PasswordResetJob {
   email: string;
 }
 
-export type MailJob = PasswordResetJob;
+/** An error alarm's mail to the admins of its organization (domain/notifications/alarm-mail.ts). */
+export interface AlarmMailJob {
+  kind: 'alarm';
+  notificationId: string;
+}
+
+export type MailJob = PasswordResetJob | AlarmMailJob;
 
 /** A queue of jobs worked off the request path (SQS in AWS; the adapter is adapters/job-queue.ts). */
 export interface JobQueue<Job> {

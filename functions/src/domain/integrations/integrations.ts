@@ -25,9 +25,9 @@ import {
   type RoleNumber,
   type RysePositionAnswer,
   type RyseSetAnswer,
-  SHADE_POSITION_SET_TEXT,
   THIRD_PARTY_DEVICE_NOT_FOUND_TEXT,
   type IntegrationVendor,
+  VALUE_HAS_BEEN_SET_TEXT,
   vendorNotLinkedText,
 } from '@argentum/events/contracts';
 import { forbidden, notFound, validationError } from '../errors';
@@ -97,7 +97,7 @@ export async function setRysePosition(
   position: number,
 ): Promise<RyseSetAnswer> {
   const { vendorId } = await vendorDevice(deps, caller, devId, 'ryse', WRITE);
-  return { message: SHADE_POSITION_SET_TEXT, position: await deps.ryse.setPosition(vendorId, position) };
+  return { message: VALUE_HAS_BEEN_SET_TEXT, position: await deps.ryse.setPosition(vendorId, position) };
 }
 
 // Google Nest.

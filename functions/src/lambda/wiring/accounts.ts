@@ -6,7 +6,9 @@ import { mail } from '../../adapters/mail';
 import { config } from '../../config';
 import { defaultThrottlePolicy } from '../../domain/auth/throttle';
 import { dynamoAccountTokenStore } from '../../stores/account-tokens';
+import { dynamoAlarmMailLedger } from '../../stores/alarms';
 import { dynamoAttemptCounter } from '../../stores/attempts';
+import { dynamoNotificationStore } from '../../stores/notifications';
 import { dynamoTreeStore } from '../../stores/tree';
 import { clock, users } from './core';
 import { realtimeRevocation } from './realtime';
@@ -42,6 +44,9 @@ export const mailerPorts = () => ({
   mailer: mail,
   clock,
   settings: { appOrigin: config.appOrigin },
+  notifications: dynamoNotificationStore,
+  alarmMails: dynamoAlarmMailLedger,
+  organizations,
 });
 
 export { identity };

@@ -18,6 +18,8 @@ interface TopBarProps {
   accountMenuItems?: ReactNode;
   /** The organization logo the app composes next to the product name. */
   logo?: ReactNode;
+  /** The notifications bell the app composes at the start of the actions. */
+  notifications?: ReactNode;
 }
 
 export function TopBar({
@@ -28,6 +30,7 @@ export function TopBar({
   loggingOut,
   accountMenuItems,
   logo,
+  notifications,
 }: TopBarProps) {
   const user = useSessionUser();
   const displayName = user.userName || user.email;
@@ -51,6 +54,7 @@ export function TopBar({
       {logo && <div className={styles.logo}>{logo}</div>}
 
       <div className={styles.actions}>
+        {notifications}
         <Link to="/api-docs" className={styles.navLink} aria-label="API documentation">
           <DocumentIcon />
           <span className={styles.hideOnNarrow}>API documentation</span>

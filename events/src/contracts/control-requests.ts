@@ -1,0 +1,96 @@
+import * as z from 'zod';
+import { COMMAND_HISTORY_MAX_LIMIT } from './control';
+import { body, devId, devType } from './requests';
+
+/**
+ * Request schemas of the device-control calls (/api/deviceControl), shared by the route table, which
+ * validates with them, and the front end (`import type` only). Every failure names the field.
+ */
+
+const valueText = 'value must be a number, a text, true or false, or a list of up to 8 numbers.';
+const required = (field: string, otherwise: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? `${field} is required.` : otherwise;
+
+/** A list of port states such as [1,0,0,0] (lock) or [1,1,1,1] (shades up); `error` for any failure. */
+const portStates = (error: string) =>
+  z.array(z.union([z.literal(0), z.literal(1)], { error }), { error }).length(4, { error });
+/** A number from min to max; `error` for any failure. */
+const numberIn = (min: number, max: number, error: string) =>
+  z.number({ error }).min(min, { error }).max(max, { error });
+const brightnessText = 'value must be a number from 0 to 100.';
+const shadesText = 'value must be [1,1,1,1] (up), [0,0,0,0] (pause or down) or a position from 0 to 100.';
+const fanValveText =
+  'value must be a fan speed or valve opening from 0 to 10, or a lock state such as [1,0,0,0].';
+const anyValue = z.union(
+  [z.number().finite(), z.string().max(64), z.boolean(), z.array(z.number().finite()).max(8)],
+  { error: required('value', valueText) },
+);
+export const controlPort = z.union([z.number().int().min(0).max(8), z.string().trim().min(1).max(8)], {
+  error: required('port', 'port must be a port number (0 to 8) or a short text.'),
+});
+/** The user name older clients send; the server records the signed-in user instead. */
+const user = z.string().max(100).optional();
+
+export const controlRequests = {
+  setBrightness: body({
+    value: z
+      .number({ error: required('value', brightnessText) })
+      .min(0, { error: brightnessText })
+      .max(100, { error: brightnessText }),
+    devID: devId,
+    port: controlPort,
+    devType,
+    user,
+    groupNumber: z
+      .union([z.number().int().min(0).max(99999), z.string().trim().min(1).max(16)], {
+        error: 'groupNumber must be a group number.',
+      })
+      .optional(),
+  }),
+  getLockValue: body({ devID: devId, devType, port: controlPort }),
+  getFanValveValue: body({ devID: devId, devType, port: controlPort }),
+  setRollerShadesValue: body({
+    value: z.union([portStates(shadesText), numberIn(0, 100, shadesText).int({ error: shadesText })], {
+      error: required('value', shadesText),
+    }),
+    devID: devId,
+    port: controlPort,
+    devType,
+    user,
+  }),
+  setFanValveValue: body({
+    value: z.union([numberIn(0, 10, fanValveText), portStates(fanValveText)], {
+      error: required('value', fanValveText),
+    }),
+    devID: devId,
+    port: controlPort,
+    devType,
+    user,
+  }),
+  setbacnetinfo: body({
+    value: z.union([z.number().finite(), z.string().max(64), z.boolean()], {
+      error: required('value', 'value must be a number, a text, or true or false.'),
+    }),
+    devID: devId,
+    port: controlPort,
+    key: z.string().trim().min(1).max(64),
+    devType,
+    user,
+  }),
+  testDevice: body({ devID: devId, devType }),
+  setValueOnDevices: body({
+    devIDs: z.array(devId).min(1).max(50),
+    devType,
+    value: anyValue,
+    port: controlPort.optional(),
+  }),
+  getCommandHistory: body({
+    devID: devId,
+    limit: z.number().int().min(1).max(COMMAND_HISTORY_MAX_LIMIT).optional(),
+  }),
+};
+
+/** The body of a control call, as the client sends it. */
+export type ControlRequest<Call extends keyof typeof controlRequests> = z.input<
+  (typeof controlRequests)[Call]
+>;

@@ -1,0 +1,46 @@
+/**
+ * Notifications (specification: access, administration and notifications, sections 2-4, 7 and 9): the
+ * answers of /api/notification and the real-time push, shared by the functions and the front end.
+ */
+
+/** 0 info, 1 warning, 2 error. */
+export const NotificationType = { info: 0, warning: 1, error: 2 } as const;
+export type NotificationTypeNumber = (typeof NotificationType)[keyof typeof NotificationType];
+
+export const NOTIFICATION_PAGE_SIZE = 10;
+/** After a delete, the list reloads when fewer than this many remain. */
+export const NOTIFICATION_RELOAD_BELOW = 8;
+export const NOTIFICATION_LIST_HEIGHT = 400;
+export const ONLY_SHOW_UNREAD_TEXT = 'only show unread';
+export const VIEW_DEVICE_TEXT = 'View Device';
+export const NO_NOTIFICATIONS_TEXT = 'No notifications';
+
+/**
+ * A notification as one user sees it. `message` is HTML limited to a few inline tags (b, strong, i,
+ * em, br, span): the server builds and sanitizes it, and the browser renders it without running
+ * anything.
+ */
+export interface NotificationView {
+  _id: string;
+  type: NotificationTypeNumber;
+  message: string;
+  createdAt: string;
+  properties: { orgID: string; floorID?: string; buildID?: string; devID?: string };
+  /** Whether this user has read it (the specification's userNotificationProp[userId].read). */
+  read: boolean;
+  /** For an alarm: when its condition ended (the alarm cleared itself). */
+  clearedAt?: string;
+}
+
+/** getNotifications: a page, newest first. */
+export interface NotificationPage {
+  list: NotificationView[];
+  /** Whether more notifications follow this page. */
+  hasMore: boolean;
+}
+
+/** What is pushed on `{orgId}/notification` to the organization's signed-in users. */
+export interface NotificationPush {
+  kind: 'notification';
+  notification: Omit<NotificationView, 'read'>;
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import {
+  commandMessageSchema,
+  confirmationMessageSchema,
+  confirmationTopic,
+  isReservedDeviceId,
+  topics,
+} from '../src';
+import { commandText, deviceMessageText, powerNodeLevel } from '../src/contracts';
+
+const command = {
+  commandId: '0mwsfg1d6-bfb8564c8ad9',
+  cmnd: 54,
+  devID: '00:1A:22:00:03:06',
+  devType: 3,
+  action: 'set',
+  actionHandler: 'setFanValveValue',
+  val: [1, 0, 0, 0],
+  port: 0,
+  usrID: 'user-1',
+} as const;
+
+describe('command and confirmation messages', () => {
+  it('accepts a command as the platform sends it, and refuses unknown codes and fields', () => {
+    expect(commandMessageSchema.parse(command)).toEqual(command);
+    expect(commandMessageSchema.safeParse({ ...command, cmnd: 55 }).error?.issues[0]?.message).toBe(
+      'cmnd must be one of 1, 3, 4, 17, 54, 62, 63, 201, 202, 203.',
+    );
+    expect(commandMessageSchema.safeParse({ ...command, extra: 1 }).success).toBe(false);
+    expect(commandMessageSchema.safeParse({ ...command, commandId: 'x' }).success).toBe(false);
+  });
+
+  it("takes a device's confirmation, dropping fields it does not know", () => {
+    const parsed = confirmationMessageSchema.parse({
+      action: 'success',
+      devID: command.devID,
+      commandId: command.commandId,
+      cmnd: 54,
+      val: [1, 0, 0, 0],
+      firmware: '2.1',
+    });
+    expect(parsed).toEqual({
+      action: 'success',
+      devID: command.devID,
+      commandId: command.commandId,
+      cmnd: 54,
+      val: [1, 0, 0, 0],
+    });
+    expect(confirmationMessageSchema.safeParse({ action: 'success' }).success).toBe(false);
+  });
+});
+
+describe('topics', () => {
+  it('tells confirmation topics from command topics', () => {
+    expect(confirmationTopic(topics.controlSuccess('org-a'))).toEqual({ orgId: 'org-a', outcome: 'success' });
+    expect(confirmationTopic(topics.controlFail('org-a'))).toEqual({ orgId: 'org-a', outcome: 'fail' });
+    expect(confirmationTopic(topics.control('org-a', '00:1A'))).toBeUndefined();
+    expect(confirmationTopic(topics.commandStatus('org-a'))).toBeUndefined();
+    expect(confirmationTopic('+/controldata/success')).toBeUndefined();
+    expect(confirmationTopic('org-a/controldata/success/x')).toBeUndefined();
+    expect(isReservedDeviceId('success')).toBe(true);
+    expect(isReservedDeviceId('a/b')).toBe(true);
+    expect(isReservedDeviceId('00:1A:22:00:03:06')).toBe(false);
+  });
+});
+
+describe('texts of outcomes', () => {
+  const lock = { devName: 'LockServerRoom', connDev: 'lock' };
+  const light = { devName: 'LightsOffice', connDev: 'light' };
+
+  it('says nothing while pending, and what the specification says after', () => {
+    const set = { call: 'setFanValveValue' as const, val: [1, 0, 0, 0] };
+    expect(commandText({ ...set, status: 'sent' }, lock)).toBeUndefined();
+    expect(commandText({ ...set, status: 'confirmed' }, lock)).toBe('LockServerRoom: is Locked');
+    expect(commandText({ ...set, val: [0, 0, 0, 0], status: 'confirmed' }, lock)).toBe(
+      'LockServerRoom: is Unlocked',
+    );
+    expect(commandText({ ...set, status: 'failed' }, lock)).toBe('LockServerRoom: Value change failed');
+    expect(commandText({ ...set, status: 'timed out' }, lock)).toBe('Something went wrong');
+    const bri = { call: 'setBrightness' as const, val: 60 };
+    expect(commandText({ ...bri, status: 'confirmed' }, light)).toBe('Value set to 60 successfully.');
+    expect(
+      commandText(
+        { ...bri, status: 'confirmed', reply: { outcome: 'success', action: 'success', val: 59, at: '' } },
+        light,
+      ),
+    ).toBe('Value set to 59 successfully.');
+    expect(commandText({ ...bri, status: 'failed' }, light)).toBe('Value set to 60 unsuccessfully.');
+    const test = { call: 'testDevice' as const };
+    expect(commandText({ ...test, status: 'confirmed' }, light)).toBe('Device Online');
+    expect(commandText({ ...test, status: 'timed out' }, light)).toBe('Device Offline');
+  });
+
+  it("names a device's own messages by their command code", () => {
+    expect(deviceMessageText('success', { cmnd: 1 })).toBe('Device Online');
+    expect(deviceMessageText('fail', { cmnd: 1 })).toBe('Device Offline');
+    expect(deviceMessageText('fail', { cmnd: 17 })).toBe('Pairing of device is unsuccessful.');
+    expect(deviceMessageText('success', { cmnd: 62 })).toBe('Device grouped successfully.');
+    expect(deviceMessageText('fail', { cmnd: 63 })).toBe('Failure while ungrouping devices.');
+    expect(deviceMessageText('fail', { cmnd: 3 })).toBe('Failure while grouping devices.');
+    expect(deviceMessageText('success', { cmnd: 54, val: 7 })).toBe('Value set to 7 successfully.');
+    expect(deviceMessageText('success', { cmnd: 201, val: 1 })).toBe('Value changed to 1');
+    expect(deviceMessageText('success', { cmnd: 99 })).toBeUndefined();
+  });
+
+  it('shows power node levels 20/60/100', () => {
+    expect([0, 10, 40, 41, 59, 60, 100].map(powerNodeLevel)).toEqual([0, 20, 20, 60, 60, 100, 100]);
+  });
+});

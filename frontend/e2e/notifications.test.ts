@@ -1,0 +1,112 @@
+import type { NotificationPage } from '@argentum/events/contracts';
+import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
+import { html } from '@argentum/functions/domain/notifications/messages';
+import { raiseNotification } from '@argentum/functions/domain/notifications/notifications';
+import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
+import { dynamoUserStore } from '@argentum/functions/stores/users';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { call, createOwnOrganization, createUser, signInAs } from '../../functions/test/support/api';
+import '../../functions/test/support/provided';
+import { launchBrowser, screenshot, signIn } from './browser';
+
+const stack = inject('stack');
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const ports = {
+  notifications: dynamoNotificationStore,
+  publisher: iotNotificationPublisher,
+  users: dynamoUserStore,
+};
+
+describe('the notifications bell in the browser', () => {
+  it('shows the badge, pages by 10, filters unread, deletes, marks read on close, renders HTML inert', async () => {
+    const owner = await createUser(2, []);
+    const orgId = await createOwnOrganization(owner.userId, 2, 'Bell Org');
+    const user = await createUser({ [orgId]: 1 });
+    let time = Date.UTC(2026, 10, 20, 8, 0);
+    for (let i = 1; i <= 14; i++) {
+      await raiseNotification(ports, {
+        orgId,
+        type: (i % 3) as 0 | 1 | 2,
+        message: html`Room <b>${`R${i}`}</b> temperature out of comfort zone`,
+        properties: { floorID: 'floor-x', devID: `dev-${i}` },
+        time: (time += 60_000),
+      });
+    }
+    await raiseNotification(ports, {
+      orgId,
+      type: 2,
+      message: '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>Inert</b>',
+      time: (time += 60_000),
+    });
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await signIn(page, stack.url, user.email, user.password);
+    const bell = page.getByRole('button', { name: 'Notifications, 15 unread' });
+    await bell.waitFor();
+    await bell.click();
+    const popover = page.getByRole('dialog', { name: 'Notifications' });
+    const items = popover
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('button', { name: 'Delete notification' }) });
+    await expect.poll(() => items.count()).toBe(10);
+    await expect.poll(() => page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await items.first().innerText()).toContain('Inert');
+    expect(await popover.locator('b', { hasText: 'Inert' }).count()).toBe(1);
+    expect(await popover.locator('img, script').count()).toBe(0);
+    await screenshot(page, 'notifications-popover');
+
+    // Scrolling to the end loads the next 10 (here the last 5).
+    await popover.getByRole('list').evaluate((list) => list.scrollTo(0, list.scrollHeight));
+    await expect.poll(() => items.count()).toBe(15);
+
+    // Deleting: it goes from the list; fewer than 8 left would reload.
+    await items.nth(1).getByRole('button', { name: 'Delete notification' }).click();
+    await expect.poll(() => items.count()).toBe(14);
+    expect(await popover.getByText('R14', { exact: true }).count()).toBe(0);
+
+    // Closing marks the loaded unread as read and refreshes the badge.
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
+    const token = (await signInAs(user)).accessToken;
+    const unread = await call<{ count: number }>(
+      '/api/notification/getUnreadNotificationCount',
+      {},
+      { token },
+    );
+    expect(unread.body.count).toBe(0);
+
+    // A new one: the 'only show unread' toggle lists just it.
+    await raiseNotification(ports, { orgId, type: 1, message: 'Fresh one', time: (time += 60_000) });
+    await page.reload();
+    await page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
+    await popover.getByLabel('only show unread').check();
+    await expect.poll(() => items.count()).toBe(1);
+    expect(await items.first().innerText()).toContain('Fresh one');
+    await screenshot(page, 'notifications-unread-only');
+
+    // 'View Device' opens the device's floor with the device highlighted.
+    await popover.getByLabel('only show unread').uncheck();
+    await expect.poll(() => items.count()).toBe(10);
+    await popover.getByRole('button', { name: 'View Device' }).first().click();
+    await page.waitForURL(/floor=floor-x&highlight=dev-13/);
+    expect(errors).toEqual([]);
+    const listed = await call<NotificationPage>(
+      '/api/notification/getNotifications',
+      { skip: 0, limit: 50 },
+      { token },
+    );
+    expect(listed.body.list).toHaveLength(15);
+    await context.close();
+  });
+});

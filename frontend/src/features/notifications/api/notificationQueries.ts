@@ -1,0 +1,86 @@
+import {
+  type InfiniteData,
+  infiniteQueryOptions,
+  queryOptions,
+  type QueryClient,
+} from '@tanstack/react-query';
+import {
+  NOTIFICATION_PAGE_SIZE,
+  type NotificationPage,
+  type NotificationPush,
+  type NotificationView,
+} from '@argentum/events/contracts';
+import { apiPost } from '../../../shared/api/client';
+
+// Fetch errors are ignored silently (specification): the silent option keeps them out of the toasts.
+const fetchPage = (skip: number, unreadOnly: boolean, signal: AbortSignal) =>
+  apiPost<NotificationPage>(
+    '/api/notification/getNotifications',
+    { skip, limit: NOTIFICATION_PAGE_SIZE, ...(unreadOnly ? { readStatus: false } : {}) },
+    { signal, silent: true },
+  );
+
+/** The only place the notifications' query keys are written. */
+export const notificationQueries = {
+  all: () => ['notifications'] as const,
+  list: (unreadOnly: boolean) =>
+    infiniteQueryOptions({
+      queryKey: [...notificationQueries.all(), 'list', { unreadOnly }] as const,
+      queryFn: ({ pageParam, signal }) => fetchPage(pageParam, unreadOnly, signal),
+      initialPageParam: 0,
+      // Offsets count what was loaded, so a notification pushed meanwhile does not shift the pages.
+      getNextPageParam: (last, pages) =>
+        last.hasMore ? pages.reduce((n, p) => n + p.list.length, 0) : undefined,
+    }),
+  unreadCount: () =>
+    queryOptions({
+      queryKey: [...notificationQueries.all(), 'unreadCount'] as const,
+      queryFn: async ({ signal }) =>
+        (
+          await apiPost<{ count: number }>(
+            '/api/notification/getUnreadNotificationCount',
+            {},
+            { signal, silent: true },
+          )
+        ).count,
+      staleTime: 60_000,
+    }),
+};
+
+export const markNotificationsRead = (ids: readonly string[]) =>
+  apiPost<{ count: number }>(
+    '/api/notification/setUnreadNotificationStatus',
+    { unreadNotificationIds: ids },
+    { silent: true },
+  );
+
+export const deleteNotification = (notificationID: string) =>
+  apiPost<{ message: string }>('/api/notification/deleteNotification', { notificationID }, { silent: true });
+
+/**
+ * A notification pushed on the organization's topic: prepended to the loaded lists and the badge
+ * raised by one. A push the browser already holds (a redelivery) changes nothing.
+ */
+export function applyNotificationPush(queryClient: QueryClient, push: NotificationPush): void {
+  const view: NotificationView = { ...push.notification, read: false };
+  let known = false;
+  for (const unreadOnly of [false, true]) {
+    queryClient.setQueryData<InfiniteData<NotificationPage, number>>(
+      notificationQueries.list(unreadOnly).queryKey,
+      (data) => {
+        if (!data) return data;
+        if (data.pages.some((p) => p.list.some((n) => n._id === view._id))) {
+          known = true;
+          return data;
+        }
+        const [first, ...rest] = data.pages;
+        return first ? { ...data, pages: [{ ...first, list: [view, ...first.list] }, ...rest] } : data;
+      },
+    );
+  }
+  if (!known) {
+    queryClient.setQueryData<number>(notificationQueries.unreadCount().queryKey, (count) =>
+      count === undefined ? count : count + 1,
+    );
+  }
+}

@@ -1,0 +1,104 @@
+import { type CommandReply, isPending } from '@argentum/events/contracts';
+import { type ConfirmationOutcome, confirmationMessageSchema, topics } from '@argentum/events';
+import type { Clock, Logger } from '../ports';
+import { portKey, toCommandView } from './commands';
+import type { CommandStore, MessagePublisher } from './ports';
+
+export interface ConfirmationPorts {
+  commands: CommandStore;
+  publisher: MessagePublisher;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** A message a device published on `{orgId}/controldata/success|fail`, as the IoT rule delivers it. */
+export interface ConfirmationDelivery {
+  orgId: string;
+  outcome: ConfirmationOutcome;
+  message: unknown;
+  /** When the broker received it (epoch ms; IoT SQL timestamp()); the handler's clock when absent. */
+  receivedAt?: number;
+}
+
+/**
+ * What became of a delivery: the command confirmed or failed in time; a word after the timeout
+ * ('late'); a redelivery or a second word ('duplicate'); no such command of this organization's
+ * device ('unknown'); a device's own news without a command id ('untracked'); not a confirmation.
+ */
+export type ConfirmationResult =
+  'confirmed' | 'failed' | 'late' | 'duplicate' | 'unknown' | 'untracked' | 'invalid';
+
+/**
+ * Settles a command with its device's word. Idempotent: every write is conditioned on the command's
+ * state, so a redelivered confirmation changes nothing and publishes nothing. A word within the
+ * deadline confirms or fails the command; after it, the command stays timed out (what its user was
+ * told) and the word is kept as `lateReply`. A success is also the device's reported state of the
+ * port, late or not. The settled command is published on `{orgId}/commandstatus` for browsers.
+ */
+export async function handleConfirmation(
+  deps: ConfirmationPorts,
+  delivery: ConfirmationDelivery,
+): Promise<ConfirmationResult> {
+  const parsed = confirmationMessageSchema.safeParse(delivery.message);
+  if (!parsed.success) return 'invalid';
+  const message = parsed.data;
+  if (message.commandId === undefined) return 'untracked';
+  const record = await deps.commands.get(message.devID, message.commandId);
+  // A device can only confirm its own organization's commands.
+  if (!record || record.orgID !== delivery.orgId) return 'unknown';
+
+  const now = deps.clock.now().getTime();
+  const receivedAt =
+    delivery.receivedAt !== undefined && Number.isFinite(delivery.receivedAt) && delivery.receivedAt <= now
+      ? delivery.receivedAt
+      : now;
+  const reply: CommandReply = {
+    outcome: delivery.outcome,
+    action: message.action,
+    ...(message.val !== undefined ? { val: message.val } : {}),
+    ...(message.str !== undefined ? { str: message.str } : {}),
+    at: new Date(receivedAt).toISOString(),
+  };
+
+  let result: ConfirmationResult;
+  const inTime = isPending(record.status) && receivedAt <= record.deadlineAt;
+  if (
+    inTime &&
+    (await deps.commands.recordReply(record.devID, record.commandId, reply, receivedAt, 'in time'))
+  ) {
+    result = delivery.outcome === 'success' ? 'confirmed' : 'failed';
+  } else if (
+    !inTime &&
+    (await deps.commands.recordReply(record.devID, record.commandId, reply, receivedAt, 'late'))
+  ) {
+    result = 'late';
+  } else {
+    return 'duplicate';
+  }
+
+  const val = message.val ?? record.val;
+  if (delivery.outcome === 'success' && record.call !== 'testDevice' && val !== undefined) {
+    await deps.commands.recordState({
+      devID: record.devID,
+      port: portKey(record.port),
+      val,
+      reportedAt: receivedAt,
+      commandId: record.commandId,
+    });
+  }
+
+  const settled =
+    result === 'late'
+      ? { ...record, status: 'timed out' as const, lateReply: reply }
+      : { ...record, status: result === 'confirmed' ? ('confirmed' as const) : ('failed' as const), reply };
+  try {
+    await deps.publisher.publish(topics.commandStatus(record.orgID), { ...toCommandView(settled, now) });
+  } catch (error) {
+    // The outcome is recorded; browsers also see the device's own message and can read the history.
+    deps.logger.log('warn', 'a command outcome could not be published', {
+      commandId: record.commandId,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+  return result;
+}

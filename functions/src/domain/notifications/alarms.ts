@@ -1,0 +1,227 @@
+import { COMFORT_ZONES, NotificationType, type NotificationTypeNumber } from '@argentum/events/contracts';
+import type { AlarmMailJob, JobQueue } from '../auth/ports';
+import type { Logger } from '../ports';
+import { html } from './messages';
+import { raiseNotification } from './notifications';
+import type { NotificationPorts } from './ports';
+
+/**
+ * Alarms turn device conditions into notifications, evaluated as telemetry and device messages
+ * arrive (never by scanning tables). A condition that lasts is one notification for its whole
+ * episode; when it ends the notification is marked resolved, and a later episode raises a new one.
+ * Error alarms are also mailed to the organization's admins, once per episode.
+ */
+
+/** A reading must stay outside its comfort zone this long before it raises an alarm. */
+export const COMFORT_ALARM_AFTER_MS = 10 * 60_000;
+
+/** Device types whose readings are not checked against comfort zones (specification section 5). */
+const UNCHECKED_TYPES = new Set([2, 7, 8, 9]);
+
+/** One open episode of a condition of a device. */
+export interface OpenCondition {
+  /** When the condition was first observed in this episode (ms). */
+  since: number;
+  /** The notification raised for the episode, once it has lasted long enough. */
+  notificationId?: string;
+}
+
+/** The alarm state of one device: its open conditions, and the time of the newest observation. */
+export interface DeviceAlarms {
+  devId: string;
+  conditions: Record<string, OpenCondition>;
+  observedAt: number;
+  version: number;
+}
+
+/** Where alarm state lives (the DynamoDB adapter is stores/alarms.ts). */
+export interface AlarmStore {
+  get(devId: string): Promise<DeviceAlarms | undefined>;
+  /** Writes `next` if the stored state is still `read` (absent when `read` is undefined). */
+  saveIfUnchanged(next: DeviceAlarms, read: DeviceAlarms | undefined): Promise<'saved' | 'changed-meanwhile'>;
+}
+
+export interface AlarmPorts extends NotificationPorts {
+  alarms: AlarmStore;
+  /** Error alarms' mail goes through the mail queue (the mailer sends it once per notification). */
+  alarmMail: JobQueue<AlarmMailJob>;
+  logger: Logger;
+}
+
+/** The device an observation is about, as the notification names it. */
+export interface AlarmDevice {
+  devId: string;
+  orgId: string;
+  devName: string;
+  devType: number;
+  floorId?: string;
+  buildId?: string;
+}
+
+/** One observation of a condition: whether it holds at `time`. */
+export interface Observation {
+  condition: string;
+  active: boolean;
+  time: number;
+  /** Raise once the condition has held this long (0: at once). */
+  raiseAfterMs: number;
+  type: NotificationTypeNumber;
+  /** The message of the notification (HTML built with `html`). */
+  message: string;
+}
+
+const dataPointLabel: Record<string, string> = {
+  temp: 'Temperature',
+  hum: 'Humidity',
+  pressure: 'Pressure',
+  co2: 'CO2',
+  voc: 'VOC',
+  lux: 'Illuminance',
+  cct: 'Colour temperature',
+  aqi: 'Air quality',
+};
+
+/** A reading in its comfort zone's unit (pressure is reported in Pa, its zone is in kPa). */
+const inZoneUnit = (dp: string, value: number) => (dp === 'pressure' ? value / 1000 : value);
+
+const comfortMessage = (
+  name: string,
+  label: string,
+  value: number,
+  zone: { min: number; max: number; unit: string },
+) => {
+  const reading = `${Number(value.toFixed(1))} ${zone.unit}`;
+  const range = `${zone.min}-${zone.max} ${zone.unit}`;
+  return html`<b>${name}</b>: ${label} ${reading} is not in comfort zone (${range}).`;
+};
+
+/** The comfort observations of one reading of a device. */
+export function comfortObservations(
+  device: Pick<AlarmDevice, 'devType' | 'devName'>,
+  time: number,
+  values: Record<string, number>,
+): Observation[] {
+  if (UNCHECKED_TYPES.has(device.devType)) return [];
+  return Object.entries(values).flatMap(([dp, raw]) => {
+    const zone = COMFORT_ZONES[dp];
+    if (!zone) return [];
+    const value = inZoneUnit(dp, raw);
+    const label = dataPointLabel[dp] ?? dp;
+    return [
+      {
+        condition: `comfort:${dp}`,
+        active: value < zone.min || value > zone.max,
+        time,
+        raiseAfterMs: COMFORT_ALARM_AFTER_MS,
+        type: NotificationType.warning,
+        message: comfortMessage(device.devName, label, value, zone),
+      },
+    ];
+  });
+}
+
+/** Devices known to have no open condition, so in-range readings need not read their state. */
+const quiet = new Map<string, number>();
+const QUIET_TTL_MS = 5 * 60_000;
+
+/**
+ * Applies a device's observations (any order; older than what was applied are ignored) and raises
+ * or resolves notifications. Safe to run twice for the same observations (a redelivered batch): the
+ * episode's notification id is derived from the condition and its start, and the state write is
+ * conditioned on the version read.
+ */
+export async function observeDevice(
+  deps: AlarmPorts,
+  device: AlarmDevice,
+  observations: readonly Observation[],
+  now = Date.now(),
+): Promise<void> {
+  if (observations.length === 0) return;
+  const quietUntil = quiet.get(device.devId);
+  if (quietUntil !== undefined && quietUntil > now && observations.every((o) => !o.active)) return;
+  const sorted = [...observations].sort((a, b) => a.time - b.time);
+
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const read = await deps.alarms.get(device.devId);
+    const conditions = new Map(Object.entries(read?.conditions ?? {}).map(([k, v]) => [k, { ...v }]));
+    const observedAt = read?.observedAt ?? 0;
+    let changed = false;
+    for (const o of sorted) {
+      if (o.time < observedAt) continue;
+      const open = conditions.get(o.condition);
+      if (o.active) {
+        const current = open ?? { since: o.time };
+        if (!open) {
+          conditions.set(o.condition, current);
+          changed = true;
+        }
+        if (!current.notificationId && o.time - current.since >= o.raiseAfterMs) {
+          // Raised before the state is written: if the write loses a race, the retry meets the
+          // same episode id and delivers nothing new.
+          current.notificationId = await raise(deps, device, {
+            key: `${o.condition}#${current.since}`,
+            type: o.type,
+            message: o.message,
+            time: o.time,
+          });
+          changed = true;
+        }
+      } else if (open) {
+        if (open.notificationId)
+          await deps.notifications.markCleared(open.notificationId, new Date(o.time).toISOString());
+        conditions.delete(o.condition);
+        changed = true;
+      }
+    }
+    if (!changed) {
+      if (conditions.size === 0) quiet.set(device.devId, now + QUIET_TTL_MS);
+      return;
+    }
+    const next: DeviceAlarms = {
+      devId: device.devId,
+      conditions: Object.fromEntries(conditions),
+      observedAt: Math.max(observedAt, sorted.at(-1)?.time ?? 0),
+      version: (read?.version ?? 0) + 1,
+    };
+    if ((await deps.alarms.saveIfUnchanged(next, read)) === 'saved') {
+      if (conditions.size === 0) quiet.set(device.devId, now + QUIET_TTL_MS);
+      else quiet.delete(device.devId);
+      return;
+    }
+  }
+  deps.logger.log('warn', 'Alarm state kept changing; observations left for the next reading', {
+    devId: device.devId,
+  });
+}
+
+/** Raises the notification of an episode or event (once per key) and mails error ones; answers its id. */
+async function raise(
+  deps: AlarmPorts,
+  device: AlarmDevice,
+  event: { key: string; type: NotificationTypeNumber; message: string; time: number },
+): Promise<string> {
+  const { notification, outcome } = await raiseNotification(deps, {
+    orgId: device.orgId,
+    type: event.type,
+    message: event.message,
+    properties: {
+      devID: device.devId,
+      ...(device.floorId ? { floorID: device.floorId } : {}),
+      ...(device.buildId ? { buildID: device.buildId } : {}),
+    },
+    episodeKey: `${device.devId}#${event.key}`,
+    time: event.time,
+  });
+  if (outcome === 'new' && event.type === NotificationType.error)
+    await deps.alarmMail.send({ kind: 'alarm', notificationId: notification.id });
+  return notification.id;
+}
+
+/** A one-off event (a failed command, a pairing failure): its own notification, once per event key. */
+export async function raiseEvent(
+  deps: AlarmPorts,
+  device: AlarmDevice,
+  event: { key: string; type: NotificationTypeNumber; message: string; time: number },
+): Promise<void> {
+  await raise(deps, device, { ...event, key: `event#${event.key}` });
+}

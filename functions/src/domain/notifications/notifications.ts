@@ -1,0 +1,120 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  hasRole,
+  memberOrgIds,
+  type NotificationPage,
+  type NotificationTypeNumber,
+  type NotificationView,
+} from '@argentum/events/contracts';
+import { notFound } from '../errors';
+import type { AuthUser } from '../users/user';
+import { sanitizeMessage } from './messages';
+import type { InboxEntry, NotificationPorts, NotificationStore, StoredNotification } from './ports';
+
+export const NOTIFICATION_NOT_FOUND = 'This notification does not exist (it may have been deleted).';
+
+/**
+ * Who receives a notification: the members of its organization at the time it is raised. A user who
+ * joins later does not get the organization's earlier notifications: they are about episodes that
+ * happened before the user could act on them, and an inbox that suddenly fills with old alarms buries
+ * the current ones. (A user who leaves stops seeing the organization's notifications at once: reads
+ * are filtered by the user's current organizations.)
+ */
+
+/** A notification id that sorts by time; the same episode of the same alarm always gets the same id. */
+export function notificationId(time: number, episodeKey?: string): string {
+  const stamp = time.toString(36).padStart(9, '0');
+  const tail = episodeKey
+    ? createHash('sha256').update(episodeKey).digest('hex').slice(0, 16)
+    : randomBytes(8).toString('hex');
+  return `${stamp}${tail}`;
+}
+
+export interface NewNotification {
+  orgId: string;
+  type: NotificationTypeNumber;
+  /** HTML built with the `html` template (values escaped); sanitized again before it is stored. */
+  message: string;
+  properties?: StoredNotification['properties'];
+  /** Names an alarm episode: a redelivered trigger of the same episode delivers nothing new. */
+  episodeKey?: string;
+  time: number;
+}
+
+/**
+ * Raises a notification: stored once, put into the inbox of every current member of the
+ * organization, pushed to its signed-in users. Idempotent per episode key.
+ */
+export async function raiseNotification(
+  deps: NotificationPorts,
+  input: NewNotification,
+): Promise<{ notification: StoredNotification; outcome: 'new' | 'known' }> {
+  const notification: StoredNotification = {
+    id: notificationId(input.time, input.episodeKey),
+    orgId: input.orgId,
+    type: input.type,
+    message: sanitizeMessage(input.message),
+    createdAt: new Date(input.time).toISOString(),
+    properties: input.properties ?? {},
+  };
+  const members = await currentMembers(deps, input.orgId);
+  const outcome = await deps.notifications.deliver(notification, members);
+  // A redelivery pushes again: browsers drop a notification they already hold (same _id).
+  await deps.publisher.publish(input.orgId, {
+    kind: 'notification',
+    notification: withoutRead(toView(notification, false)),
+  });
+  return { notification, outcome };
+}
+
+/** Members whose record still names the organization (the member list is only a lookup). */
+async function currentMembers(deps: NotificationPorts, orgId: string): Promise<string[]> {
+  const records = await deps.users.getMany(await deps.users.memberIds(orgId));
+  return records.filter((u) => hasRole(u.orgRoles, orgId, 0)).map((u) => u.userId);
+}
+
+export function toView(n: StoredNotification, read: boolean): NotificationView {
+  return {
+    _id: n.id,
+    type: n.type,
+    message: n.message,
+    createdAt: n.createdAt,
+    properties: { orgID: n.orgId, ...n.properties },
+    read,
+    ...(n.clearedAt ? { clearedAt: n.clearedAt } : {}),
+  };
+}
+
+const withoutRead = ({ read: _read, ...rest }: NotificationView) => rest;
+
+type ReadPorts = { notifications: NotificationStore };
+
+/** getNotifications: the caller's notifications of their current organizations, newest first. */
+export async function listNotifications(
+  deps: ReadPorts,
+  user: AuthUser,
+  query: { skip: number; limit: number; unreadOnly: boolean },
+): Promise<NotificationPage> {
+  const { entries, hasMore } = await deps.notifications.page(user.userId, {
+    orgIds: memberOrgIds(user.orgRoles),
+    ...query,
+  });
+  return { list: entries.map((e: InboxEntry) => toView(e.notification, e.read)), hasMore };
+}
+
+export const unreadCount = (deps: ReadPorts, user: AuthUser) =>
+  deps.notifications.unreadCount(user.userId, memberOrgIds(user.orgRoles));
+
+export const markRead = (deps: ReadPorts, user: AuthUser, ids: readonly string[]) =>
+  deps.notifications.markRead(user.userId, [...new Set(ids)]);
+
+/**
+ * Deletes a notification for the caller only; others keep theirs. One that is not in the caller's
+ * inbox, or belongs to an organization the caller has left, answers 404 like an unknown id.
+ */
+export async function deleteNotification(deps: ReadPorts, user: AuthUser, id: string): Promise<void> {
+  const entry = await deps.notifications.get(id);
+  if (!entry || !hasRole(user.orgRoles, entry.orgId, 0)) throw notFound(NOTIFICATION_NOT_FOUND);
+  const removed = await deps.notifications.remove(user.userId, id);
+  if (!removed) throw notFound(NOTIFICATION_NOT_FOUND);
+}

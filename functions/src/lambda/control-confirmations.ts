@@ -1,0 +1,43 @@
+import { assertConfigured } from '../config';
+import { type ConfirmationResult, handleConfirmation } from '../domain/control/confirmations';
+import { log } from '../http/log';
+import { confirmationPorts } from './wiring/control';
+
+// A misconfigured function fails its cold start, naming what is missing.
+assertConfigured();
+
+/** What the IoT rule `SELECT *, topic(1) AS orgId, topic(3) AS outcome, timestamp() AS receivedAt` sends. */
+export interface ConfirmationEvent {
+  orgId?: unknown;
+  outcome?: unknown;
+  receivedAt?: unknown;
+  [field: string]: unknown;
+}
+
+/**
+ * The confirmation rule invokes this function with each message a device publishes on
+ * `{orgId}/controldata/success|fail`; it settles the tracked command (domain/control/confirmations.ts).
+ * A message that is not a confirmation is dropped; a failure to store throws, and IoT Core's
+ * asynchronous invocation retries it (settling is idempotent).
+ */
+export async function handler(event: ConfirmationEvent): Promise<{ result: ConfirmationResult }> {
+  const { orgId, outcome, receivedAt, ...message } = event;
+  if (typeof orgId !== 'string' || (outcome !== 'success' && outcome !== 'fail')) {
+    log('warn', 'not a confirmation', { orgId: String(orgId), outcome: String(outcome) });
+    return { result: 'invalid' };
+  }
+  const result = await handleConfirmation(confirmationPorts(), {
+    orgId,
+    outcome,
+    message,
+    ...(typeof receivedAt === 'number' ? { receivedAt } : {}),
+  });
+  log(result === 'invalid' || result === 'unknown' ? 'warn' : 'info', 'confirmation', {
+    orgId,
+    outcome,
+    result,
+    devID: typeof message.devID === 'string' ? message.devID.slice(0, 64) : undefined,
+    commandId: typeof message.commandId === 'string' ? message.commandId.slice(0, 64) : undefined,
+  });
+  return { result };
+}

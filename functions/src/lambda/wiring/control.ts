@@ -1,0 +1,38 @@
+/** Device control: commands, their confirmations and the devices they go to. */
+import { iotPublisher } from '../../adapters/iot-publisher';
+import type { DeviceDirectory } from '../../domain/control/ports';
+import { dynamoCommandStore } from '../../stores/commands';
+import { getDevice } from '../../stores/devices';
+import { clock, logger } from './core';
+
+/** The registered devices as control sees them. */
+export const controlDevices: DeviceDirectory = {
+  async get(devId) {
+    const device = await getDevice(devId);
+    if (!device) return undefined;
+    return {
+      devID: device.devID,
+      orgID: device.orgID,
+      devName: device.devName,
+      devType: device.devType,
+      ...(device.connDev !== undefined ? { connDev: device.connDev } : {}),
+      ...(device.latest !== undefined ? { latest: device.latest } : {}),
+      ...(device.lastSeen !== undefined ? { lastSeen: device.lastSeen } : {}),
+    };
+  },
+};
+
+export const controlPorts = () => ({
+  devices: controlDevices,
+  commands: dynamoCommandStore,
+  publisher: iotPublisher,
+  clock,
+  logger,
+});
+
+export const confirmationPorts = () => ({
+  commands: dynamoCommandStore,
+  publisher: iotPublisher,
+  clock,
+  logger,
+});

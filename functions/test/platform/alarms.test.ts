@@ -1,0 +1,132 @@
+import type { NotificationPage } from '@argentum/events/contracts';
+import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
+import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
+import {
+  type AlarmDevice,
+  type AlarmPorts,
+  COMFORT_ALARM_AFTER_MS,
+  comfortObservations,
+  observeDevice,
+  raiseEvent,
+} from '@argentum/functions/domain/notifications/alarms';
+import { html } from '@argentum/functions/domain/notifications/messages';
+import { dynamoAlarmStore } from '@argentum/functions/stores/alarms';
+import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
+import { dynamoUserStore } from '@argentum/functions/stores/users';
+import { randomUUID } from 'node:crypto';
+import type { SQSRecord } from 'aws-lambda';
+import { handler as mailer } from '@argentum/functions/lambda/mailer';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, createOwnOrganization, createUser, mailsTo, signInAs, waitForMail } from '../support/api';
+
+const ports: AlarmPorts = {
+  notifications: dynamoNotificationStore,
+  publisher: iotNotificationPublisher,
+  users: dynamoUserStore,
+  alarms: dynamoAlarmStore,
+  alarmMail: sqsMailQueue,
+  logger: { log: () => undefined },
+};
+
+const MINUTE = 60_000;
+
+describe('alarm rules', () => {
+  let orgId: string;
+  let token: string;
+  let adminEmail: string;
+  const list = async () =>
+    (await call<NotificationPage>('/api/notification/getNotifications', { skip: 0, limit: 50 }, { token }))
+      .body.list;
+
+  beforeAll(async () => {
+    const owner = await createUser(2, []);
+    orgId = await createOwnOrganization(owner.userId, 2, 'Alarm Org');
+    const admin = await createUser({ [orgId]: 2 });
+    adminEmail = admin.email;
+    token = (await signInAs(admin)).accessToken;
+  });
+
+  const device = (): AlarmDevice => ({
+    devId: `AA:${randomUUID().slice(0, 8)}`,
+    orgId,
+    devName: 'IEQ_Lobby',
+    devType: 5,
+    floorId: 'floor-1',
+    buildId: 'building-1',
+  });
+  const reading = (d: AlarmDevice, time: number, temp: number) =>
+    observeDevice(ports, d, comfortObservations(d, time, { temp, hum: 45 }), time);
+
+  it('raises one notification per episode once out of range for 10 minutes, and clears it', async () => {
+    const d = device();
+    const t0 = Date.UTC(2026, 10, 22, 9, 0);
+    await reading(d, t0, 24); // in range
+    await reading(d, t0 + MINUTE, 29.5); // out, episode starts
+    await reading(d, t0 + 6 * MINUTE, 30);
+    expect((await list()).filter((n) => n.properties.devID === d.devId)).toEqual([]);
+    await reading(d, t0 + MINUTE + COMFORT_ALARM_AFTER_MS, 30.2); // lasted 10 minutes
+    await reading(d, t0 + 20 * MINUTE, 31); // still out: no second notification
+    // A redelivered batch of the same readings changes nothing.
+    await reading(d, t0 + MINUTE + COMFORT_ALARM_AFTER_MS, 30.2);
+    let mine = (await list()).filter((n) => n.properties.devID === d.devId);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({
+      type: 1,
+      message: '<b>IEQ_Lobby</b>: Temperature 30.2 °C is not in comfort zone (22-26 °C).',
+      properties: { orgID: orgId, floorID: 'floor-1', buildID: 'building-1', devID: d.devId },
+    });
+    expect(mine[0]?.clearedAt).toBeUndefined();
+
+    await reading(d, t0 + 25 * MINUTE, 25); // back in range: cleared
+    mine = (await list()).filter((n) => n.properties.devID === d.devId);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.clearedAt).toBe(new Date(t0 + 25 * MINUTE).toISOString());
+
+    // A new episode is a new notification.
+    await reading(d, t0 + 30 * MINUTE, 18);
+    await reading(d, t0 + 41 * MINUTE, 17.5);
+    mine = (await list()).filter((n) => n.properties.devID === d.devId);
+    expect(mine.map((n) => n.message)).toEqual([
+      '<b>IEQ_Lobby</b>: Temperature 17.5 °C is not in comfort zone (22-26 °C).',
+      '<b>IEQ_Lobby</b>: Temperature 30.2 °C is not in comfort zone (22-26 °C).',
+    ]);
+  });
+
+  it('raises once when two deliveries of the same episode race', async () => {
+    const d = device();
+    const t0 = Date.UTC(2026, 10, 22, 10, 0);
+    await reading(d, t0, 40);
+    await Promise.all(Array.from({ length: 6 }, () => reading(d, t0 + 11 * MINUTE, 41)));
+    expect((await list()).filter((n) => n.properties.devID === d.devId)).toHaveLength(1);
+  });
+
+  it('ignores comfort zones for device types 2, 7, 8 and 9', () => {
+    for (const devType of [2, 7, 8, 9])
+      expect(comfortObservations({ devType, devName: 'x' }, 0, { temp: 99 })).toEqual([]);
+    expect(comfortObservations({ devType: 5, devName: 'x' }, 0, { pressure: 101_300 })[0]?.active).toBe(
+      false,
+    );
+    expect(comfortObservations({ devType: 5, devName: 'x' }, 0, { pressure: 90_000 })[0]?.active).toBe(true);
+  });
+
+  it('mails an error alarm to the admins once, with a link to the device', async () => {
+    const d = device();
+    const event = {
+      key: 'pairing-1',
+      type: 2 as const,
+      message: html`<b>${d.devName}</b>: Pairing of device is unsuccessful.`,
+      time: Date.UTC(2026, 10, 22, 11),
+    };
+    await raiseEvent(ports, d, event);
+    await raiseEvent(ports, d, event); // redelivered
+    const mail = await waitForMail(adminEmail);
+    expect(mail.subject).toBe('Argentum alarm: IEQ_Lobby: Pairing of device is unsuccessful.');
+    expect(mail.text).toContain(`/home?floor=floor-1&highlight=${encodeURIComponent(d.devId)}`);
+    // The queue delivers at least once: the mailer given the same job again mails nobody twice.
+    const notificationId = (await list()).find((n) => n.properties.devID === d.devId)?._id ?? '';
+    const job = { messageId: 'm', body: JSON.stringify({ kind: 'alarm', notificationId }) } as SQSRecord;
+    expect(await mailer({ Records: [job, job] })).toEqual({ batchItemFailures: [] });
+    expect((await mailsTo(adminEmail)).filter((m) => m.subject === mail.subject)).toHaveLength(1);
+    expect((await list()).filter((n) => n.properties.devID === d.devId)).toHaveLength(1);
+  });
+});

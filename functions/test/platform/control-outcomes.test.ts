@@ -1,0 +1,279 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandSentAnswer, DeviceStateAnswer } from '@argentum/events/contracts';
+import {
+  DEVICE_OFFLINE_TEXT,
+  DEVICE_REPLY_TIMEOUT_MS,
+  SOMETHING_WENT_WRONG_TEXT,
+  deviceValueChangeFailedText,
+} from '@argentum/events/contracts';
+import { topics } from '@argentum/events';
+import { handler as confirmations } from '../../src/lambda/control-confirmations';
+import { dynamoCommandStore } from '../../src/stores/commands';
+import {
+  type ControlScene,
+  control,
+  controlScene,
+  deviceConnection,
+  historyOf,
+  waitForCommand,
+} from '../support/control';
+
+let scene: ControlScene;
+beforeAll(async () => {
+  scene = await controlScene();
+});
+afterAll(async () => {
+  await scene.stop();
+});
+
+async function send(path: string, body: Record<string, unknown>): Promise<CommandSentAnswer> {
+  const sent = await control<CommandSentAnswer>(path, body, scene.editor.token);
+  expect(sent.status).toBe(200);
+  // A device that answers at once may settle the command before the call has recorded it sent.
+  expect(['sent', 'confirmed', 'failed']).toContain(sent.body.status);
+  return sent.body;
+}
+
+const lockBody = (devID: string, value: number[]) => ({ value, devID, port: 0, devType: 3 });
+
+describe('the 5 s reply timeout', () => {
+  it('a command the device never answers is pending, then timed out after 5 s, and recorded so', async () => {
+    const { silent } = scene.devices;
+    const sent = await send('setFanValveValue', lockBody(silent.devID, [1, 0, 0, 0]));
+    const [pending] = await historyOf(scene.editor.token, silent.devID, 1);
+    expect(pending).toMatchObject({ commandId: sent.commandId, status: 'sent' });
+    expect(pending?.text).toBeUndefined();
+
+    const timedOut = await waitForCommand(
+      scene.editor.token,
+      silent.devID,
+      sent.commandId,
+      (c) => c.status !== 'sent',
+      DEVICE_REPLY_TIMEOUT_MS + 10_000,
+    );
+    expect(timedOut).toMatchObject({ status: 'timed out', text: SOMETHING_WENT_WRONG_TEXT });
+    expect(timedOut.reply).toBeUndefined();
+    // Timed out no earlier than its deadline.
+    expect(Date.now()).toBeGreaterThan(Date.parse(sent.deadlineAt));
+    // The read recorded it: the stored status is no longer pending.
+    expect((await dynamoCommandStore.get(silent.devID, sent.commandId))?.status).toBe('timed out');
+  });
+
+  it("testDevice to an offline device: 'Device Offline' after 5 s without reply", async () => {
+    const { bacnet } = scene.devices;
+    await scene.simulator.setOnline(bacnet.devID, false);
+    try {
+      const sent = await send('testDevice', { devID: bacnet.devID, devType: 7 });
+      const command = await waitForCommand(
+        scene.editor.token,
+        bacnet.devID,
+        sent.commandId,
+        (c) => c.status !== 'sent',
+        DEVICE_REPLY_TIMEOUT_MS + 10_000,
+      );
+      expect(command).toMatchObject({ call: 'testDevice', status: 'timed out', text: DEVICE_OFFLINE_TEXT });
+    } finally {
+      await scene.simulator.setOnline(bacnet.devID, true);
+    }
+  });
+});
+
+describe('a late confirmation', () => {
+  it('keeps the command timed out (what its user was told) and records the late word and the state', async () => {
+    const { lock } = scene.devices;
+    scene.simulator.script(lock.devID, 'slow');
+    try {
+      const sent = await send('setFanValveValue', lockBody(lock.devID, [1, 0, 0, 0]));
+      const command = await waitForCommand(
+        scene.editor.token,
+        lock.devID,
+        sent.commandId,
+        (c) => c.lateReply !== undefined,
+        DEVICE_REPLY_TIMEOUT_MS + 15_000,
+      );
+      expect(command).toMatchObject({
+        status: 'timed out',
+        text: SOMETHING_WENT_WRONG_TEXT,
+        lateReply: { outcome: 'success', action: 'success', val: [1, 0, 0, 0] },
+      });
+      expect(command.reply).toBeUndefined();
+      expect(Date.parse(command.lateReply?.at ?? '')).toBeGreaterThan(Date.parse(command.deadlineAt));
+      // The late word is still the device's state.
+      const state = await control<DeviceStateAnswer>(
+        'getLockValue',
+        { devID: lock.devID, devType: 3, port: 0 },
+        scene.viewer.token,
+      );
+      expect(state.body).toMatchObject({
+        val: [1, 0, 0, 0],
+        source: 'device',
+        reportedAt: command.lateReply?.at,
+      });
+    } finally {
+      scene.simulator.script(lock.devID, 'answer');
+    }
+  });
+});
+
+describe('a failure reply', () => {
+  it("a lock that refuses: failed, '{name}: Value change failed'", async () => {
+    const { lock } = scene.devices;
+    scene.simulator.script(lock.devID, 'fail');
+    try {
+      const sent = await send('setFanValveValue', lockBody(lock.devID, [0, 0, 0, 0]));
+      const command = await waitForCommand(
+        scene.editor.token,
+        lock.devID,
+        sent.commandId,
+        (c) => c.status !== 'sent',
+      );
+      expect(command).toMatchObject({
+        status: 'failed',
+        text: deviceValueChangeFailedText('LockTest'),
+        reply: { outcome: 'fail', action: 'fail' },
+      });
+      expect(command.text).toBe('LockTest: Value change failed');
+    } finally {
+      scene.simulator.script(lock.devID, 'answer');
+    }
+  });
+
+  it("a light that cannot take the value: failed, 'Value set to {val} unsuccessfully.'", async () => {
+    const { light } = scene.devices;
+    scene.simulator.script(light.devID, 'fail');
+    try {
+      const sent = await send('setBrightness', { value: 30, devID: light.devID, port: 2, devType: 1 });
+      const command = await waitForCommand(
+        scene.editor.token,
+        light.devID,
+        sent.commandId,
+        (c) => c.status !== 'sent',
+      );
+      expect(command).toMatchObject({ status: 'failed', text: 'Value set to 30 unsuccessfully.' });
+    } finally {
+      scene.simulator.script(light.devID, 'answer');
+    }
+  });
+});
+
+describe('confirmations are idempotent (the IoT rule may deliver one twice)', () => {
+  it('a redelivered confirmation, or a second word, changes nothing and is not published again', async () => {
+    const { shades } = scene.devices;
+    const sent = await send('setRollerShadesValue', {
+      value: [1, 1, 1, 1],
+      devID: shades.devID,
+      port: 0,
+      devType: 3,
+    });
+    const confirmed = await waitForCommand(
+      scene.editor.token,
+      shades.devID,
+      sent.commandId,
+      (c) => c.status === 'confirmed',
+    );
+    const event = {
+      action: 'success',
+      devID: shades.devID,
+      commandId: sent.commandId,
+      cmnd: 54,
+      val: [1, 1, 1, 1],
+      orgId: scene.orgId,
+      outcome: 'success',
+      receivedAt: Date.parse(confirmed.reply?.at ?? ''),
+    };
+    expect(await confirmations(event)).toEqual({ result: 'duplicate' });
+    expect(
+      await confirmations({ ...event, action: 'fail', outcome: 'fail', receivedAt: Date.now() }),
+    ).toEqual({
+      result: 'duplicate',
+    });
+    const [after] = await historyOf(scene.editor.token, shades.devID, 1);
+    expect(after).toEqual(confirmed);
+  });
+
+  it('a late confirmation delivered twice is recorded once', async () => {
+    const { silent } = scene.devices;
+    const sent = await send('setFanValveValue', lockBody(silent.devID, [0, 0, 0, 0]));
+    await waitForCommand(
+      scene.editor.token,
+      silent.devID,
+      sent.commandId,
+      (c) => c.status === 'timed out',
+      DEVICE_REPLY_TIMEOUT_MS + 10_000,
+    );
+    const event = {
+      action: 'success',
+      devID: silent.devID,
+      commandId: sent.commandId,
+      cmnd: 54,
+      val: [0, 0, 0, 0],
+      orgId: scene.orgId,
+      outcome: 'success',
+      receivedAt: Date.now(),
+    };
+    expect(await confirmations(event)).toEqual({ result: 'late' });
+    const [late] = await historyOf(scene.editor.token, silent.devID, 1);
+    expect(late).toMatchObject({ status: 'timed out', lateReply: { outcome: 'success', val: [0, 0, 0, 0] } });
+    expect(await confirmations({ ...event, receivedAt: Date.now() })).toEqual({ result: 'duplicate' });
+    expect((await historyOf(scene.editor.token, silent.devID, 1))[0]).toEqual(late);
+  });
+
+  it("ignores confirmations from another organization's topic, unknown commands and non-confirmations", async () => {
+    const { light } = scene.devices;
+    const sent = await send('testDevice', { devID: light.devID, devType: 1 });
+    await waitForCommand(scene.editor.token, light.devID, sent.commandId, (c) => c.status === 'confirmed');
+    const base = { action: 'success', devID: light.devID, commandId: sent.commandId, outcome: 'success' };
+    expect(await confirmations({ ...base, orgId: 'ctl-elsewhere' })).toEqual({ result: 'unknown' });
+    expect(await confirmations({ ...base, orgId: scene.orgId, commandId: '000000000-000000000000' })).toEqual(
+      {
+        result: 'unknown',
+      },
+    );
+    // A device's own news (device online) carries no command id: not a tracked confirmation.
+    expect(
+      await confirmations({
+        action: 'success',
+        devID: light.devID,
+        cmnd: 1,
+        orgId: scene.orgId,
+        outcome: 'success',
+      }),
+    ).toEqual({ result: 'untracked' });
+    expect(await confirmations({ devID: 42, orgId: scene.orgId, outcome: 'success' })).toEqual({
+      result: 'invalid',
+    });
+    expect(
+      await confirmations({ action: 'success', devID: light.devID, orgId: scene.orgId, outcome: 'maybe' }),
+    ).toEqual({ result: 'invalid' });
+  });
+
+  it('a redelivery through the broker leaves the settled command as it was', async () => {
+    const { roomUnit } = scene.devices;
+    const sent = await send('setFanValveValue', { value: 3, devID: roomUnit.devID, port: 0, devType: 2 });
+    const confirmed = await waitForCommand(
+      scene.editor.token,
+      roomUnit.devID,
+      sent.commandId,
+      (c) => c.status === 'confirmed',
+    );
+    const device = await deviceConnection();
+    try {
+      const again = { action: 'success', devID: roomUnit.devID, commandId: sent.commandId, cmnd: 54, val: 3 };
+      await device.publishAsync(topics.controlSuccess(scene.orgId), JSON.stringify(again), { qos: 1 });
+      // A later command's confirmation passes the same rule; once it is settled, the redelivery was seen.
+      const marker = await send('testDevice', { devID: roomUnit.devID, devType: 2 });
+      await waitForCommand(
+        scene.editor.token,
+        roomUnit.devID,
+        marker.commandId,
+        (c) => c.status === 'confirmed',
+      );
+      const settled = (await historyOf(scene.editor.token, roomUnit.devID)).find(
+        (c) => c.commandId === sent.commandId,
+      );
+      expect(settled).toEqual(confirmed);
+    } finally {
+      await device.endAsync();
+    }
+  });
+});

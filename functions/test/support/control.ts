@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { connectAsync, type MqttClient } from 'mqtt';
+import { vi } from 'vitest';
+import type { CommandHistoryAnswer, CommandView } from '@argentum/events/contracts';
+import { topics } from '@argentum/events';
+import { reliableBehaviour, type Simulator, startSimulator } from '../../../infra/local/simulator';
+import { dynamo } from '../../src/aws/dynamo';
+import { config } from '../../src/config';
+import { type Device, deviceItem } from '../../src/stores/devices';
+import { call, createUser, signInAs, stack } from './api';
+
+const dp = (name: string, readonly = false) => ({ dp: name, dn: name, readonly });
+
+/** One device of every controllable kind, in a fresh organization. */
+function devicesOf(orgId: string, prefix: string) {
+  const base = (n: number, devName: string, devType: number, rest: Partial<Device>): Device => ({
+    devID: `${prefix}:${String(n).padStart(2, '0')}`,
+    devName,
+    devType,
+    orgID: orgId,
+    onFloor: false,
+    dataPoints: [],
+    properties: {},
+    updatedAt: new Date(0).toISOString(),
+    ...rest,
+  });
+  return {
+    light: base(1, 'LightsTest', 1, { connDev: 'light', port: 2, dataPoints: [dp('bri')] }),
+    lock: base(2, 'LockTest', 3, { connDev: 'lock', port: 0, dataPoints: [dp('lock')] }),
+    shades: base(3, 'ShadesTest', 3, { connDev: 'rollershades', port: 0, dataPoints: [dp('shade')] }),
+    roomUnit: base(4, 'RoomUnitTest', 2, {
+      connDev: 'valve',
+      port: 0,
+      dataPoints: [dp('temp', true), dp('fan'), dp('valve')],
+    }),
+    bacnet: base(5, 'BacnetTest', 7, { dataPoints: [dp('sat', true), dp('setpoint')] }),
+    silent: base(6, 'SilentTest', 3, { connDev: 'lock', port: 0, dataPoints: [dp('lock')] }),
+  };
+}
+
+export interface ControlScene {
+  orgId: string;
+  devices: ReturnType<typeof devicesOf>;
+  /** Read/write, and read-only, members of the organization. */
+  editor: { token: string; userId: string; userName: string };
+  viewer: { token: string; userId: string };
+  simulator: Simulator;
+  stop(): Promise<void>;
+}
+
+/**
+ * A fresh organization with its devices registered, a read/write and a read-only member, and the
+ * device simulator playing its devices (randomness off: every command answered at once, unless a
+ * test scripts a device otherwise) over the local broker.
+ */
+export async function controlScene(): Promise<ControlScene> {
+  const suffix = randomUUID().slice(0, 8);
+  const orgId = `ctl-${suffix}`;
+  const devices = devicesOf(orgId, `CT:${suffix}`);
+  for (const device of Object.values(devices)) {
+    await dynamo().send(new PutCommand({ TableName: config.platformTable, Item: deviceItem(device) }));
+  }
+  const editorUser = await createUser(1, [orgId], 'Erin Editor');
+  const viewerUser = await createUser(0, [orgId]);
+  const [editorSession, viewerSession] = await Promise.all([signInAs(editorUser), signInAs(viewerUser)]);
+  const simulator = await startSimulator({
+    mqttUrl: `mqtt://127.0.0.1:${stack.mqttPort}`,
+    username: 'device',
+    password: stack.deviceSecret,
+    devices: Object.values(devices),
+    intervalMs: 0,
+    behaviour: reliableBehaviour,
+    seed: 1,
+  });
+  simulator.script(devices.silent.devID, 'silent');
+  return {
+    orgId,
+    devices,
+    editor: { token: editorSession.accessToken, userId: editorUser.userId, userName: 'Erin Editor' },
+    viewer: { token: viewerSession.accessToken, userId: viewerUser.userId },
+    simulator,
+    stop: () => simulator.stop(),
+  };
+}
+
+/** A control call (path under /api/deviceControl). */
+export const control = <T = Record<string, unknown>>(path: string, body: unknown, token: string) =>
+  call<T>(`/api/deviceControl/${path}`, body, { token });
+
+export async function historyOf(token: string, devID: string, limit?: number): Promise<CommandView[]> {
+  const result = await control<CommandHistoryAnswer>(
+    'getCommandHistory',
+    { devID, ...(limit ? { limit } : {}) },
+    token,
+  );
+  if (result.status !== 200) throw new Error(`history: ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body.commands;
+}
+
+/** Waits until the command satisfies `settled` in its device's history, and answers it. */
+export function waitForCommand(
+  token: string,
+  devID: string,
+  commandId: string,
+  settled: (command: CommandView) => boolean,
+  timeout = 15_000,
+): Promise<CommandView> {
+  return vi.waitFor(
+    async () => {
+      const command = (await historyOf(token, devID)).find((c) => c.commandId === commandId);
+      if (!command || !settled(command)) throw new Error(`command ${commandId}: ${JSON.stringify(command)}`);
+      return command;
+    },
+    { timeout, interval: 100 },
+  );
+}
+
+/** A browser's real-time connection to the organization's command outcomes. */
+export async function watchOutcomes(
+  token: string,
+  orgId: string,
+): Promise<{ client: MqttClient; received: CommandView[] }> {
+  const client = await connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
+    username: 'browser',
+    password: token,
+    reconnectPeriod: 0,
+    protocolVersion: 4,
+  });
+  const received: CommandView[] = [];
+  client.on('message', (_topic, payload) => received.push(JSON.parse(payload.toString()) as CommandView));
+  await client.subscribeAsync(topics.commandStatus(orgId));
+  return { client, received };
+}
+
+/** A device's own MQTT connection (what the simulator uses), for tests that play the firmware. */
+export const deviceConnection = () =>
+  connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
+    username: 'device',
+    password: stack.deviceSecret,
+    reconnectPeriod: 0,
+  });

@@ -1,0 +1,65 @@
+import { confirmationFilter, confirmationTopic } from '@argentum/events';
+import type { Broker } from './broker';
+
+/** IoT Core retries a failed asynchronous Lambda invocation twice. */
+const ATTEMPTS = 3;
+
+/**
+ * Plays the IoT topic rule `SELECT *, topic(1) AS orgId, topic(3) AS outcome, timestamp() AS receivedAt
+ * FROM '+/controldata/+' WHERE topic(3) = 'success' OR topic(3) = 'fail'` and its Lambda action: each
+ * device confirmation invokes the confirmation handler (functions/src/lambda/control-confirmations.ts).
+ */
+export function startConfirmationRule(broker: Broker): { stop(): Promise<void>; drained(): Promise<void> } {
+  const inFlight = new Set<Promise<void>>();
+
+  const invoke = async (event: Record<string, unknown>) => {
+    // The Lambda's entry point, loaded once the stack has set the environment it reads.
+    const { handler } = await import('@argentum/functions/lambda/control-confirmations');
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      try {
+        await handler(event);
+        return;
+      } catch (error) {
+        if (attempt === ATTEMPTS) {
+          console.error('confirmation: failed 3 times and was dropped', error);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
+    }
+  };
+
+  const deliver = (packet: { topic: string; payload: Buffer | string }, callback: () => void) => {
+    callback();
+    const where = confirmationTopic(packet.topic);
+    if (!where) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(packet.payload.toString());
+    } catch {
+      return; // A JSON SELECT skips payloads that are not JSON.
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return;
+    const run = invoke({
+      ...(message as Record<string, unknown>),
+      orgId: where.orgId,
+      outcome: where.outcome,
+      receivedAt: Date.now(),
+    }).finally(() => inFlight.delete(run));
+    inFlight.add(run);
+  };
+  broker.aedes.subscribe(confirmationFilter, deliver, () => undefined);
+
+  const drained = async () => {
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+  };
+  return {
+    drained,
+    async stop() {
+      await new Promise<void>((resolve) =>
+        broker.aedes.unsubscribe(confirmationFilter, deliver, () => resolve()),
+      );
+      await drained();
+    },
+  };
+}
