@@ -1,3 +1,4 @@
+import { ENV } from '@argentum/functions/environment';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
@@ -8,7 +9,7 @@ import { type Construct } from 'constructs';
 import { topics } from '@argentum/events';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
 import { FLOOR_PLAN_PREFIX, LOGO_PREFIX, LOGO_STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
-import { commandKeyPrefix } from '@argentum/functions/stores/keys';
+import { commandKeyPrefix, keys } from '@argentum/functions/stores/keys';
 import {
   PlatformFunction,
   type FileGrant,
@@ -21,7 +22,7 @@ import { MailJobs } from './constructs/mail-jobs';
 import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
 import { WebHosting } from './constructs/web-hosting';
-import { treeSweeps } from '../src/definitions';
+import { telemetryRollups, treeSweeps } from '../src/definitions';
 import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from './nag';
 import { type StatefulRefs } from './stateful-stack';
 
@@ -40,6 +41,10 @@ export interface StatelessStackProps extends StackProps {
   realtimeAuthorizerName: string;
   /** The WAF web ACL of the distribution (CloudFront scope, from the us-east-1 edge stack). */
   webAclArn: string;
+  /** The outdoor weather's city and provider key (the data Lambda); Toronto without a key when not given. */
+  weather?: { city: string; apiKey?: string | undefined };
+  /** Seconds the telemetry queue gathers messages before ingest runs; the definitions' when not given. */
+  telemetryBatchingWindowSeconds?: number | undefined;
 }
 
 // MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
@@ -50,6 +55,18 @@ const commandStatusTopics = topics.commandStatus('*');
 
 /** Commands and the states devices confirmed: items under `COMMANDS#` only (stores/commands.ts). */
 const commandItems = (actions: string[]) => ({ actions, partitionKeyPrefix: commandKeyPrefix });
+/** Raising alarms: the device, its organization's members, notifications, inboxes and alarm state. */
+const alarmStatements = [
+  { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.device('').pk },
+  { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.user('').pk },
+  { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.membersPartition('') },
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    partitionKeyPrefix: keys.notification('').pk,
+  },
+  { actions: ['dynamodb:PutItem'], partitionKeyPrefix: keys.inboxPartition('') },
+  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeyPrefix: keys.alarms('').pk },
+];
 
 /**
  * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
@@ -113,6 +130,9 @@ export class StatelessStack extends Stack {
   readonly treeSweeper: PlatformFunction;
   readonly controlConfirmations: PlatformFunction;
   readonly confirmationRule: ControlConfirmations;
+  /** Only with the DynamoDB telemetry store: keeps the hourly roll-ups from the telemetry table's stream. */
+  readonly telemetryRollups?: PlatformFunction;
+  readonly telemetryRollupFailures?: Queue;
   readonly treeSweepFailures: Queue;
   readonly realtime: Realtime;
   readonly web: WebHosting;
@@ -207,23 +227,39 @@ export class StatelessStack extends Stack {
     this.realtime = new Realtime(this, 'Realtime', {
       ingest: this.ingest.function,
       ingestTimeout: Duration.seconds(30),
+      ...(props.telemetryBatchingWindowSeconds !== undefined
+        ? { batchingWindowSeconds: props.telemetryBatchingWindowSeconds }
+        : {}),
       authorizer: this.realtimeAuthorizer.function,
       authorizerName: props.realtimeAuthorizerName,
     });
+    // What ingest cannot store goes to the telemetry dead letters with its reason.
+    this.ingest.function.addEnvironment(
+      ENV.telemetryDeadLetterQueueUrl,
+      this.realtime.telemetryDeadLetters.queueUrl,
+    );
+    this.realtime.telemetryDeadLetters.grantSendMessages(this.ingest.function);
+    apiFunctions.data.function.addEnvironment(ENV.weatherCity, props.weather?.city ?? 'Toronto');
+    if (props.weather?.apiKey)
+      apiFunctions.data.function.addEnvironment(ENV.weatherApiKey, props.weather.apiKey);
 
     this.controlConfirmations = new PlatformFunction(this, 'ControlConfirmations', {
       entry: 'control-confirmations',
       description: "Argentum control: settles commands with their devices' confirmations (IoT rule)",
       resources,
-      // Reads and settles commands only; tells browsers the outcome.
+      // Settles commands and tells browsers the outcome; raises the alarms in devices' messages
+      // (offline, pairing, failed commands): notifications, inboxes, alarm state, alarm mail jobs.
       access: {
         platformTableStatements: [
           commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
+          ...alarmStatements,
         ],
-        publishTopics: [commandStatusTopics],
+        publishTopics: [commandStatusTopics, notificationTopics],
       },
       memorySize: 256,
+      mailQueueUrl: this.mailJobs.queue.queueUrl,
     });
+    this.mailJobs.grantSend(this.controlConfirmations);
     this.confirmationRule = new ControlConfirmations(this, 'ConfirmationRule', {
       handler: this.controlConfirmations.function,
     });
@@ -241,6 +277,18 @@ export class StatelessStack extends Stack {
       timeout: Duration.seconds(treeSweeps.timeoutSeconds),
     });
     this.treeSweepFailures = this.sweepFromStream(props.stateful);
+
+    if (props.telemetryStore === 'dynamodb') {
+      this.telemetryRollups = new PlatformFunction(this, 'TelemetryRollups', {
+        entry: 'telemetry-rollups',
+        description:
+          'Argentum telemetry roll-ups: recomputes the hours of written readings (telemetry table stream)',
+        resources,
+        access: { telemetryTable: 'readWrite' },
+        timeout: Duration.seconds(telemetryRollups.timeoutSeconds),
+      });
+      this.telemetryRollupFailures = this.rollUpFromStream(props.stateful, this.telemetryRollups);
+    }
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web app (and the API under /api)' });
     new CfnOutput(this, 'ApiUrl', {
@@ -302,6 +350,41 @@ export class StatelessStack extends Stack {
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(failures),
         filters: [FilterCriteria.filter(treeSweeps.filter)],
+      }),
+    );
+    return failures;
+  }
+
+  /**
+   * Feeds the raw readings written to the telemetry table to the roll-up function, in batches gathered
+   * for `telemetryRollups.maxBatchingWindowSeconds` (the roll-ups' cadence). A batch that keeps failing
+   * is halved, retried (bounded), and its description lands in the returned queue.
+   */
+  private rollUpFromStream(stateful: StatefulRefs, fn: PlatformFunction): Queue {
+    const failures = new Queue(this, 'TelemetryRollupFailures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledgeRule(
+      failures,
+      'SQS3',
+      "This queue is the on-failure destination of the roll-up function's stream event source (shard and sequence numbers of readings whose hours could not be recomputed); nothing consumes it that could fail.",
+    );
+    const table = TableV2.fromTableAttributes(this, 'TelemetryTable', {
+      tableName: stateful.telemetryTableName,
+      tableStreamArn: stateful.telemetryTableStreamArn,
+    });
+    fn.function.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: telemetryRollups.batchSize,
+        maxBatchingWindow: Duration.seconds(telemetryRollups.maxBatchingWindowSeconds),
+        retryAttempts: telemetryRollups.retryAttempts,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(failures),
+        filters: [FilterCriteria.filter(telemetryRollups.filter)],
       }),
     );
     return failures;

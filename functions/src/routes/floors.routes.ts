@@ -2,7 +2,7 @@ import { treeRequests } from '@argentum/events/contracts/requests';
 import * as z from 'zod';
 import { type TreeEditingPorts, updateFloor } from '../domain/tree/editing';
 import { TREE_MESSAGES } from '../domain/tree/messages';
-import { body, devType, id, notAvailableYet } from '../http/schemas';
+import { body, id, notAvailableYet } from '../http/schemas';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'floors';
@@ -53,14 +53,5 @@ export const floorsRoutes = [
     maxBodyBytes: FLOOR_PLAN_BODY_BYTES,
     request: body({ orgID: id, floorID: id, floorplan: z.string().max(FLOOR_PLAN_BODY_BYTES) }),
     handler: notAvailableYet('Floor plan upload'),
-  }),
-  route({
-    method: 'POST',
-    path: '/api/dashboard/updateSensorSize',
-    domain,
-    access: { minRole: 0 },
-    summary: "Saves the user's icon size for a device type on a floor.",
-    request: body({ userID: id.optional(), value: z.number().min(0.5).max(2), devType, floorId: id }),
-    handler: notAvailableYet('Icon sizes'),
   }),
 ];

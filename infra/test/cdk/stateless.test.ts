@@ -12,7 +12,7 @@ import { confirmationRuleSql } from '../../cdk/constructs/control-confirmations'
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
-import { mailQueue, telemetryBatching, treeSweeps } from '../../src/definitions';
+import { mailQueue, telemetryBatching, telemetryRollups, treeSweeps } from '../../src/definitions';
 import type { PlatformFunction } from '../../cdk/constructs/platform-function';
 import { apiPathPatterns, spaRewriteCode, viewerAddressCode } from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
@@ -23,7 +23,7 @@ const allViewerExceptHostHeader = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 
-// One bundled synthesis for the whole file: esbuild runs once per Lambda (14 of them; on a busy
+// One bundled synthesis for the whole file: esbuild runs once per Lambda (15 of them; on a busy
 // machine that takes more than two minutes).
 let platform: SynthesizedPlatform;
 let template: Template;
@@ -63,11 +63,12 @@ describe('Lambdas', () => {
     platform.stateless.treeSweeper,
     platform.stateless.mailJobs.mailer,
     platform.stateless.controlConfirmations,
+    ...(platform.stateless.telemetryRollups ? [platform.stateless.telemetryRollups] : []),
   ];
 
-  it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper, the mailer and the confirmation handler, with the house defaults', () => {
+  it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper, the mailer, the confirmation handler and the telemetry roll-ups, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
-    expect(functionIds()).toHaveLength(apiDomains.length + 5);
+    expect(functionIds()).toHaveLength(apiDomains.length + 6);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -142,7 +143,7 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 5);
+    expect(bundles.length).toBe(apiDomains.length + 6);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
   });
 
@@ -390,14 +391,14 @@ describe('mail off the request path', () => {
     );
   });
 
-  it('lets the mailer look users up by e-mail, write reset tokens and send from the sender, nothing more', () => {
+  it('lets the mailer look users up by e-mail, write reset tokens and alarm-mail claims, and send from the sender, nothing more', () => {
     const statements = statementsOf(mailJobs().mailer.role);
-    const granted = statements.flatMap((statement) => [statement.Action].flat()).sort();
+    const granted = [...new Set(statements.flatMap((statement) => [statement.Action].flat()))].sort();
     expect(granted).toEqual(
       [
+        'dynamodb:BatchGetItem',
         'dynamodb:DeleteItem',
         'dynamodb:GetItem',
-        'dynamodb:PutItem',
         'dynamodb:PutItem',
         'dynamodb:Query',
         'dynamodb:UpdateItem',
@@ -414,6 +415,16 @@ describe('mail off the request path', () => {
         'xray:PutTraceSegments',
       ].sort(),
     );
+    // Every DynamoDB grant but the e-mail index lookup is limited to its key prefix.
+    for (const statement of statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:'))) {
+      if (JSON.stringify(statement).includes('/index/gsi1"')) continue;
+      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["[A-Z]+#\*"\]/);
+    }
+    const writes = statements.filter((s) =>
+      /dynamodb:(PutItem|DeleteItem|UpdateItem)/.test(JSON.stringify(s.Action)),
+    );
+    for (const statement of writes)
+      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["(TOKEN|RESET|ALARMMAIL)#\*"\]/);
     const statementWith = (action: string) =>
       JSON.stringify(statements.find((statement) => [statement.Action].flat().includes(action)));
     expect(statementWith('dynamodb:Query')).toContain('ArgentumStateful-PlatformTableName');
@@ -422,11 +433,6 @@ describe('mail off the request path', () => {
     expect(statementWith('dynamodb:UpdateItem')).toContain(
       '"Condition":{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["TOKEN#*"]}}',
     );
-    expect(statementWith('dynamodb:DeleteItem')).toContain(
-      '"Condition":{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["RESET#*"]}}',
-    );
-    for (const statement of statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:PutItem')))
-      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["(TOKEN|RESET)#\*"\]/);
     expect(statementWith('dynamodb:UpdateItem')).not.toContain('/index/');
     expect(statementWith('ses:SendEmail')).toContain('"ses:FromAddress":"no-reply@example.com"');
     expect(statementWith('sqs:ReceiveMessage')).toContain(logicalId(mailJobs().queue));
@@ -614,6 +620,25 @@ describe('IoT Core', () => {
     });
   });
 
+  it('feeds the raw readings from the telemetry table stream to the roll-up function, and tells ingest its dead letters', () => {
+    const rollups = platform.stateless.telemetryRollups;
+    expect(rollups).toBeDefined();
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(rollups?.function as IConstruct) },
+      EventSourceArn: { 'Fn::ImportValue': 'ArgentumStateful-TelemetryTableStreamArn' },
+      BatchSize: telemetryRollups.batchSize,
+      MaximumBatchingWindowInSeconds: telemetryRollups.maxBatchingWindowSeconds,
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(telemetryRollups.filter) }] },
+    });
+    const ingest =
+      template.findResources('AWS::Lambda::Function')[logicalId(platform.stateless.ingest.function)];
+    expect(ingest?.Properties.Environment.Variables.TELEMETRY_DEAD_LETTER_QUEUE_URL).toEqual({
+      Ref: logicalId(platform.stateless.realtime.telemetryDeadLetters),
+    });
+  });
+
   it('has an active custom authorizer (signing disabled) that IoT may invoke', () => {
     const authorizerFn = logicalId(platform.stateless.realtimeAuthorizer.function);
     template.hasResourceProperties('AWS::IoT::Authorizer', {
@@ -651,31 +676,41 @@ describe('IoT Core', () => {
     });
   });
 
-  it('lets control write only command items and publish only commands; confirmations only settle and tell', () => {
-    const commandWrites = (fn: PlatformFunction) =>
-      statementsOf(fn.role).filter((statement) =>
-        [statement.Action].flat().some((action) => action === 'dynamodb:UpdateItem'),
-      );
-    for (const fn of [platform.stateless.apiFunctions.control, platform.stateless.controlConfirmations]) {
-      const writing = commandWrites(fn);
-      expect(writing).toHaveLength(1);
-      expect(writing[0]?.Condition).toEqual({
-        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['COMMANDS#*'] },
-      });
-    }
+  it('lets control write only command items and publish only commands; confirmations settle, tell and raise alarms', () => {
+    const writtenKeys = (fn: PlatformFunction) =>
+      statementsOf(fn.role)
+        .filter((statement) =>
+          [statement.Action]
+            .flat()
+            .some((action) => action === 'dynamodb:UpdateItem' || action === 'dynamodb:PutItem'),
+        )
+        .map(
+          (statement) =>
+            (statement.Condition as { 'ForAllValues:StringLike'?: Record<string, string[]> } | undefined)?.[
+              'ForAllValues:StringLike'
+            ]?.['dynamodb:LeadingKeys'],
+        );
+    expect(writtenKeys(platform.stateless.apiFunctions.control)).toEqual([['COMMANDS#*']]);
+    expect(writtenKeys(platform.stateless.controlConfirmations)).toEqual([
+      ['COMMANDS#*'],
+      ['NOTIF#*'],
+      ['INBOX#*'],
+      ['ALARMS#*'],
+    ]);
     const published = (fn: PlatformFunction) =>
       statementsOf(fn.role)
         .filter((statement) => statement.Action === 'iot:Publish')
         .map((statement) => JSON.stringify(statement.Resource));
     expect(published(platform.stateless.apiFunctions.control).join()).toContain(':topic/*/controldata/*');
-    expect(published(platform.stateless.controlConfirmations)).toEqual([
-      expect.stringContaining(':topic/*/commandstatus'),
-    ]);
+    expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/commandstatus');
+    expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/notification');
     const granted = actionsOf(platform.stateless.controlConfirmations.role);
+    // Alarm mail goes to the mail queue; nothing else beyond the table, IoT and telemetry of itself.
     expect([...new Set(granted.map((action) => action.split(':')[0]))].sort()).toEqual([
       'dynamodb',
       'iot',
       'logs',
+      'sqs',
       'xray',
     ]);
   });
