@@ -218,6 +218,7 @@ export class StatelessStack extends Stack {
         ...apiSizing[domain],
         originSecret: this.web.originSecret.secretValue.unsafeUnwrap(),
         ...(domain === 'auth' ? { mailQueueUrl: this.mailJobs.queue.queueUrl } : {}),
+        ...(domain === 'integrations' ? this.integrationsAccess(props.stateful) : {}),
       });
     }
     this.mailJobs.grantSend(apiFunctions.auth);
@@ -325,6 +326,21 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, 'UserPoolClientId', { value: props.stateful.userPoolClientId });
     new CfnOutput(this, 'IotEndpoint', { value: this.iotEndpoint });
     new CfnOutput(this, 'IotAuthorizerName', { value: props.realtimeAuthorizerName });
+  }
+
+  /**
+   * The integrations function alone reads the vendor secrets; it may write only Ecobee's, whose
+   * refresh token rotates on every use.
+   */
+  private integrationsAccess(stateful: StatefulRefs) {
+    const arns = stateful.vendorSecretArns;
+    return {
+      access: {
+        ...apiAccess.integrations,
+        secrets: [{ arn: arns.ryse }, { arn: arns.nest }, { arn: arns.ecobee, write: true }],
+      },
+      integrations: { secretIds: arns },
+    };
   }
 
   /**

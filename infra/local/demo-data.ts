@@ -1,6 +1,7 @@
 import type { DataPoint, Device } from '@argentum/functions/stores/devices';
 import type { Building, Floor, Organization } from '@argentum/functions/domain/tree/tree';
 import type { RoleNumber } from '@argentum/events/contracts';
+import { DEMO_VENDOR_IDS } from './vendor-standins';
 
 /** The demo data set `npm start` loads on first start. Ids are readable so links can be shared. */
 export const organizations: Organization[] = [
@@ -261,6 +262,7 @@ const groundFloorKinds: DeviceSeed[] = [
       hvacMode: 'cool',
       desiredCoolRange: [18, 33],
       desiredHeatRange: [7, 26],
+      ecobeeThermostatId: DEMO_VENDOR_IDS.ecobee,
     },
   },
   {
@@ -277,6 +279,7 @@ const groundFloorKinds: DeviceSeed[] = [
       eco: { mode: 'OFF', coolCelsius: 26, heatCelsius: 17 },
       min: 16,
       max: 30,
+      sdmDeviceId: DEMO_VENDOR_IDS.nest,
     },
   },
   {
@@ -286,7 +289,7 @@ const groundFloorKinds: DeviceSeed[] = [
     x: 40,
     y: 60,
     dataPoints: [dp('position', 'Position', false)],
-    properties: { conndev: 'shades', position: 40 },
+    properties: { conndev: 'shades', position: 40, ryseShadeId: DEMO_VENDOR_IDS.ryse },
   },
 ];
 

@@ -183,7 +183,7 @@ describe('least privilege per domain', () => {
       control: ['dynamodb', 'iot', 'logs', 'xray'],
       data: ['dynamodb', 'logs', 'xray'],
       notifications: ['dynamodb', 'logs', 'xray'],
-      integrations: ['dynamodb', 'iot', 'logs', 'xray'],
+      integrations: ['dynamodb', 'iot', 'logs', 'secretsmanager', 'xray'],
     };
     for (const domain of apiDomains) expect(services(actions(domain)), domain).toEqual(expected[domain]);
     expect(services(actionsOf(platform.stateless.ingest.role))).toEqual([
@@ -474,6 +474,60 @@ describe('mail off the request path', () => {
       expect(actionsOf(platform.stateless.apiFunctions[domain].role).some((a) => a.startsWith('sqs:'))).toBe(
         false,
       );
+    }
+  });
+});
+
+describe('vendor secrets', () => {
+  const importOf = (name: string) => ({ 'Fn::ImportValue': `ArgentumStateful-${name}` });
+
+  it("lets only the integrations function read them, and write only Ecobee's (rotating refresh tokens)", () => {
+    const statements = statementsOf(platform.stateless.apiFunctions.integrations.role).filter((s) =>
+      [s.Action].flat().some((a) => a.startsWith('secretsmanager:')),
+    );
+    expect(statements.map((s) => ({ Action: s.Action, Resource: s.Resource }))).toEqual([
+      {
+        Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
+        Resource: importOf('RyseSecretArn'),
+      },
+      {
+        Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
+        Resource: importOf('NestSecretArn'),
+      },
+      {
+        Action: [
+          'secretsmanager:GetSecretValue',
+          'secretsmanager:DescribeSecret',
+          'secretsmanager:PutSecretValue',
+        ],
+        Resource: importOf('EcobeeSecretArn'),
+      },
+    ]);
+    const others = [
+      ...apiDomains.filter((d) => d !== 'integrations').map((d) => platform.stateless.apiFunctions[d]),
+      platform.stateless.ingest,
+      platform.stateless.realtimeAuthorizer,
+      platform.stateless.treeSweeper,
+      platform.stateless.mailJobs.mailer,
+    ];
+    for (const fn of others) {
+      expect(actionsOf(fn.role).some((a) => a.startsWith('secretsmanager:'))).toBe(false);
+    }
+  });
+
+  it("names the secrets (not their values) in the integrations function's environment only", () => {
+    const variablesOf = (fn: PlatformFunction) =>
+      (
+        (template.toJSON() as { Resources: Resources }).Resources[logicalId(fn.function)]?.Properties
+          .Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+    expect(variablesOf(platform.stateless.apiFunctions.integrations)).toMatchObject({
+      [ENV.ryseSecretId]: importOf('RyseSecretArn'),
+      [ENV.nestSecretId]: importOf('NestSecretArn'),
+      [ENV.ecobeeSecretId]: importOf('EcobeeSecretArn'),
+    });
+    for (const domain of apiDomains.filter((d) => d !== 'integrations')) {
+      expect(variablesOf(platform.stateless.apiFunctions[domain])[ENV.nestSecretId]).toBeUndefined();
     }
   });
 });
