@@ -236,7 +236,10 @@ export class StatelessStack extends Stack {
         publishTopics: [liveTopics, notificationTopics],
       },
       timeout: Duration.seconds(30),
+      // Comfort alarms; an error alarm's mail is queued for the mailer.
+      mailQueueUrl: this.mailJobs.queue.queueUrl,
     });
+    this.mailJobs.grantSend(this.ingest);
     this.realtimeAuthorizer = new PlatformFunction(this, 'RealtimeAuthorizer', {
       entry: 'realtime-authorizer',
       description: 'Argentum IoT custom authorizer for browser MQTT connections',

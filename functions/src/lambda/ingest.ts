@@ -12,7 +12,9 @@ import {
 } from '../domain/telemetry/ingest';
 import { ENV } from '../environment';
 import { log } from '../http/log';
-import { dynamoDevices } from '../stores/devices';
+import { observeReadings, type StoredReading } from '../domain/notifications/alarms';
+import { dynamoDevices, getDevice } from '../stores/devices';
+import { alarmDevice, alarmPorts } from './wiring/notifications';
 import { ingestTelemetryStore } from './wiring/telemetry';
 
 // A misconfigured function fails its cold start, naming what is missing.
@@ -144,10 +146,28 @@ export async function handleTelemetry(
   return { batchItemFailures: retry.map((itemIdentifier) => ({ itemIdentifier })) };
 }
 
+const alarms = alarmPorts();
 const ports = {
   telemetry: ingestTelemetryStore,
   devices: dynamoDevices,
   deadLetters: sqsTelemetryDeadLetters,
+  // Comfort alarms are evaluated as readings arrive (domain/notifications/alarms.ts).
+  readings: {
+    stored: (points: readonly StoredReading[]) =>
+      observeReadings(
+        {
+          ...alarms,
+          devices: {
+            get: async (devId: string) => {
+              const device = await getDevice(devId);
+              return device ? alarmDevice(device) : undefined;
+            },
+          },
+        },
+        points,
+      ),
+  },
+  logger: { log },
 };
 
 /**

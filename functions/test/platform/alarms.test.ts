@@ -17,7 +17,18 @@ import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { handler as mailer } from '@argentum/functions/lambda/mailer';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, createOwnOrganization, createUser, mailsTo, signInAs, waitForMail } from '../support/api';
+import { topics } from '@argentum/events';
+import { connectAsync } from 'mqtt';
+import {
+  call,
+  createOwnOrganization,
+  createUser,
+  mailsTo,
+  signInAs,
+  stack,
+  waitForMail,
+} from '../support/api';
+import { newDevices, newPlace } from './devices-fixtures';
 
 const ports: AlarmPorts = {
   notifications: dynamoNotificationStore,
@@ -98,6 +109,47 @@ describe('alarm rules', () => {
     await reading(d, t0, 40);
     await Promise.all(Array.from({ length: 6 }, () => reading(d, t0 + 11 * MINUTE, 41)));
     expect((await list()).filter((n) => n.properties.devID === d.devId)).toHaveLength(1);
+  });
+
+  it('raises and resolves a comfort alarm from telemetry a device publishes (broker -> rule -> ingest)', async () => {
+    const place = await newPlace('Alarm Place');
+    const member = await createUser({ [place.orgId]: 0 });
+    const memberToken = (await signInAs(member)).accessToken;
+    const [sensor] = await newDevices(place, [{ devType: 5, devName: 'IEQ_Hall' }], place.floorId);
+    if (!sensor) throw new Error('no sensor');
+    const device = await connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
+      username: 'device',
+      password: stack.deviceSecret,
+      reconnectPeriod: 0,
+    });
+    const send = (time: number, co2: number) =>
+      device.publishAsync(
+        topics.sensorData(place.orgId, sensor.devID),
+        JSON.stringify({ devID: sensor.devID, devType: 5, time, values: { co2, temp: 23 } }),
+        { qos: 1 },
+      );
+    const alarmsOf = async () =>
+      (
+        await call<NotificationPage>(
+          '/api/notification/getNotifications',
+          { skip: 0, limit: 10 },
+          { token: memberToken },
+        )
+      ).body.list.filter((n) => n.properties.devID === sensor.devID);
+    try {
+      const t0 = Date.now() - 30 * MINUTE;
+      await send(t0, 1450);
+      await send(t0 + 11 * MINUTE, 1500);
+      await expect
+        .poll(async () => (await alarmsOf()).map((n) => n.message))
+        .toEqual(['<b>IEQ_Hall</b>: CO2 1500 PPM is not in comfort zone (0-800 PPM).']);
+      await send(t0 + 15 * MINUTE, 600);
+      await expect
+        .poll(async () => (await alarmsOf())[0]?.clearedAt)
+        .toBe(new Date(t0 + 15 * MINUTE).toISOString());
+    } finally {
+      await device.endAsync();
+    }
   });
 
   it('ignores comfort zones for device types 2, 7, 8 and 9', () => {

@@ -225,3 +225,38 @@ export async function raiseEvent(
 ): Promise<void> {
   await raise(deps, device, { ...event, key: `event#${event.key}` });
 }
+
+/** A reading as ingest stored it. */
+export interface StoredReading {
+  devId: string;
+  time: number;
+  values: Record<string, number>;
+}
+
+/**
+ * The comfort alarms of a batch of stored readings. A device with no open condition whose readings
+ * are all in their zones costs nothing (no read); otherwise its alarm state is read once per batch.
+ */
+export async function observeReadings(
+  deps: AlarmPorts & { devices: { get(devId: string): Promise<AlarmDevice | undefined> } },
+  readings: readonly StoredReading[],
+  now = Date.now(),
+): Promise<void> {
+  const byDevice = new Map<string, StoredReading[]>();
+  for (const r of readings) byDevice.set(r.devId, [...(byDevice.get(r.devId) ?? []), r]);
+  for (const [devId, own] of byDevice) {
+    const outOfZone = own.some((r) =>
+      comfortObservations({ devType: 5, devName: '' }, r.time, r.values).some((o) => o.active),
+    );
+    const quietUntil = quiet.get(devId);
+    if (!outOfZone && quietUntil !== undefined && quietUntil > now) continue;
+    const device = await deps.devices.get(devId);
+    if (!device) continue;
+    await observeDevice(
+      deps,
+      device,
+      own.flatMap((r) => comfortObservations(device, r.time, r.values)),
+      now,
+    );
+  }
+}

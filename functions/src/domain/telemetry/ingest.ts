@@ -1,3 +1,4 @@
+import type { Logger } from '../ports';
 import { telemetryMessageSchema } from '@argentum/events';
 import { mapLimited } from '../../lib/concurrency';
 import type { TelemetryPoint, TelemetryStore } from './telemetry';
@@ -33,6 +34,9 @@ export interface IngestPorts {
     /** Records a device's latest readings; older readings never overwrite newer ones. */
     recordLatest(devId: string, time: number, values: Record<string, number>): Promise<void>;
   };
+  /** Told the readings that were stored, for the alarms they raise or resolve. */
+  readings?: { stored(points: readonly TelemetryPoint[]): Promise<void> };
+  logger?: Logger;
 }
 
 /**
@@ -136,6 +140,15 @@ export async function ingestTelemetry(
       latestFailed.add(p.devId);
     }
   });
+
+  // Alarms follow the readings; one that fails to be evaluated is evaluated with the next reading.
+  if (deps.readings) {
+    try {
+      await deps.readings.stored(toStore.filter((p) => !failedDevices.has(p.devId)));
+    } catch (error) {
+      deps.logger?.log('warn', 'alarms of stored readings not evaluated', { error: errorText(error) });
+    }
+  }
 
   return outcomes.map((outcome, i) => {
     const point = points[i];
