@@ -105,7 +105,7 @@ const floorViewBench: Bench = async () => {
       await page.goto(`${origin}/?devices=${DEVICES}`, { waitUntil: 'commit' });
       const timeOf = async (expression: string) =>
         Number(
-          await (await page.waitForFunction(expression, null, { timeout: 60_000, polling: 50 })).jsonValue(),
+          await (await page.waitForFunction(expression, null, { timeout: 180_000, polling: 50 })).jsonValue(),
         );
       const visible = await timeOf('window.benchDevicesVisibleAt');
       const responseEnd = await page.evaluate<number>(

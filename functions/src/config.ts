@@ -85,6 +85,28 @@ export const config = {
   get mailQueueUrl() {
     return required(ENV.mailQueueUrl);
   },
+  /** The queue where telemetry that cannot be stored goes, with its reason (the ingest Lambda). */
+  get telemetryDeadLetterQueueUrl() {
+    return required(ENV.telemetryDeadLetterQueueUrl);
+  },
+  /** Which telemetry store the functions use: DynamoDB unless the deployment selected Timestream. */
+  get telemetryStore(): 'dynamodb' | 'timestream' {
+    return process.env[ENV.telemetryStore] === 'timestream' ? 'timestream' : 'dynamodb';
+  },
+  get timestreamDatabase() {
+    return required(ENV.timestreamDatabase);
+  },
+  get timestreamTable() {
+    return required(ENV.timestreamTable);
+  },
+  /** The city of the outdoor weather, and where its provider answers (OpenWeatherMap's API shape). */
+  get weather() {
+    return {
+      city: process.env[ENV.weatherCity] ?? 'Toronto',
+      apiUrl: process.env[ENV.weatherApiUrl] ?? 'https://api.openweathermap.org/data/2.5/weather',
+      apiKey: process.env[ENV.weatherApiKey] || undefined,
+    };
+  },
   /** The secret of CloudFront's origin header; without it no viewer address is believed. */
   get originSecret(): string | undefined {
     return process.env[ENV.originSecret] || undefined;

@@ -23,6 +23,12 @@ export const ENV = {
   accountId: 'AWS_ACCOUNT_ID',
   /** Only where mail jobs are queued (the auth Lambda). */
   mailQueueUrl: 'MAIL_QUEUE_URL',
+  /** Only in the ingest Lambda: where telemetry that cannot be stored goes, with its reason. */
+  telemetryDeadLetterQueueUrl: 'TELEMETRY_DEAD_LETTER_QUEUE_URL',
+  /** Only in the data Lambda: the city of the outdoor weather, and its provider's API key (if any). */
+  weatherCity: 'WEATHER_CITY',
+  weatherApiUrl: 'WEATHER_API_URL',
+  weatherApiKey: 'WEATHER_API_KEY',
   /** Sign-in and reset-mail limits other than production's (JSON; the local test stack's short locks). */
   throttlePolicy: 'THROTTLE_POLICY',
   /** Only in the API functions: the value CloudFront's origin header carries (http/client-address.ts). */
@@ -50,6 +56,10 @@ export interface PlatformSettings {
   accountId?: string | undefined;
   /** URL of the queue of mail jobs, for the functions that queue them. */
   mailQueueUrl?: string | undefined;
+  /** URL of the telemetry dead-letter queue, for the ingest function. */
+  telemetryDeadLetterQueueUrl?: string | undefined;
+  /** The outdoor weather's city and provider, for the data function. */
+  weather?: { city: string; apiUrl: string; apiKey?: string | undefined } | undefined;
   /** Limits of the sign-in and reset-mail throttle; production's (`defaultThrottlePolicy`) when not set. */
   throttlePolicy?: ThrottlePolicy | undefined;
   /** The secret CloudFront adds to API requests, so the API believes the viewer address it sends. */
@@ -72,6 +82,16 @@ export function lambdaEnvironment(settings: PlatformSettings): Record<string, st
     [ENV.iotDataEndpoint]: settings.iotDataEndpointUrl,
     ...(settings.accountId ? { [ENV.accountId]: settings.accountId } : {}),
     ...(settings.mailQueueUrl ? { [ENV.mailQueueUrl]: settings.mailQueueUrl } : {}),
+    ...(settings.telemetryDeadLetterQueueUrl
+      ? { [ENV.telemetryDeadLetterQueueUrl]: settings.telemetryDeadLetterQueueUrl }
+      : {}),
+    ...(settings.weather
+      ? {
+          [ENV.weatherCity]: settings.weather.city,
+          [ENV.weatherApiUrl]: settings.weather.apiUrl,
+          ...(settings.weather.apiKey ? { [ENV.weatherApiKey]: settings.weather.apiKey } : {}),
+        }
+      : {}),
     ...(settings.throttlePolicy ? { [ENV.throttlePolicy]: JSON.stringify(settings.throttlePolicy) } : {}),
     ...(settings.originSecret ? { [ENV.originSecret]: settings.originSecret } : {}),
     ...(settings.timestream

@@ -15,6 +15,11 @@ export interface PlatformConfig {
   stackPrefix: string;
   region: string;
   account?: string;
+  /** The city whose outdoor pressure the app shows (GET /api/weather), and the provider's API key. */
+  weatherCity: string;
+  weatherApiKey?: string;
+  /** Seconds the telemetry queue gathers messages before ingest runs (docs/cost.md); 1 when not given. */
+  telemetryBatchingWindowSeconds?: number;
 }
 
 const defaultRegion = 'eu-west-1';
@@ -24,6 +29,14 @@ function optionalString(app: App, key: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw new Error(`Context ${key} must be a string`);
   return value;
+}
+
+function batchingWindow(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > 300)
+    throw new Error(`Context telemetryBatchingWindow must be whole seconds from 0 to 300, not "${value}"`);
+  return seconds;
 }
 
 export function readConfig(app: App): PlatformConfig {
@@ -43,5 +56,8 @@ export function readConfig(app: App): PlatformConfig {
     stackPrefix: optionalString(app, 'stackPrefix') ?? 'Argentum',
     region: optionalString(app, 'region') ?? process.env.CDK_DEFAULT_REGION ?? defaultRegion,
     account: process.env.CDK_DEFAULT_ACCOUNT,
+    weatherCity: optionalString(app, 'weatherCity') ?? 'Toronto',
+    weatherApiKey: optionalString(app, 'weatherApiKey'),
+    telemetryBatchingWindowSeconds: batchingWindow(optionalString(app, 'telemetryBatchingWindow')),
   };
 }

@@ -45,6 +45,8 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     siteAssetPath: options.siteAssetPath,
     realtimeAuthorizerName: `${config.stackPrefix}-realtime`,
     webAclArn: edge.webAclArn,
+    weather: { city: config.weatherCity, apiKey: config.weatherApiKey },
+    telemetryBatchingWindowSeconds: config.telemetryBatchingWindowSeconds,
   });
   Annotations.of(stateless).acknowledgeWarning(
     '@aws-cdk/core:crossStackReferencesDefaultStrong',

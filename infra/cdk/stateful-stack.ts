@@ -40,6 +40,8 @@ export interface StatefulRefs {
   /** The platform table's stream, which feeds the tree sweeper. */
   platformTableStreamArn: string;
   telemetryTableName: string;
+  /** The telemetry table's stream (keys only), which feeds the roll-ups (DynamoDB telemetry store). */
+  telemetryTableStreamArn: string;
   filesBucketName: string;
   userPoolId: string;
   userPoolClientId: string;
@@ -194,6 +196,10 @@ export class StatefulStack extends Stack {
         this.streamArnOf(this.platformTable),
       ),
       telemetryTableName: this.exportForStateless('TelemetryTableName', this.telemetryTable.tableName),
+      telemetryTableStreamArn: this.exportForStateless(
+        'TelemetryTableStreamArn',
+        this.streamArnOf(this.telemetryTable),
+      ),
       filesBucketName: this.exportForStateless('FilesBucketName', this.filesBucket.bucketName),
       userPoolId: this.exportForStateless('UserPoolId', this.userPool.userPoolId),
       userPoolClientId: this.exportForStateless('UserPoolClientId', this.userPoolClient.userPoolClientId),

@@ -1,3 +1,4 @@
+import { ENV } from '@argentum/functions/environment';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
@@ -26,7 +27,7 @@ import { MailJobs } from './constructs/mail-jobs';
 import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
 import { WebHosting } from './constructs/web-hosting';
-import { treeSweeps } from '../src/definitions';
+import { telemetryRollups, treeSweeps } from '../src/definitions';
 import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from './nag';
 import { type StatefulRefs } from './stateful-stack';
 
@@ -45,6 +46,10 @@ export interface StatelessStackProps extends StackProps {
   realtimeAuthorizerName: string;
   /** The WAF web ACL of the distribution (CloudFront scope, from the us-east-1 edge stack). */
   webAclArn: string;
+  /** The outdoor weather's city and provider key (the data Lambda); Toronto without a key when not given. */
+  weather?: { city: string; apiKey?: string | undefined };
+  /** Seconds the telemetry queue gathers messages before ingest runs; the definitions' when not given. */
+  telemetryBatchingWindowSeconds?: number | undefined;
 }
 
 // MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
@@ -141,6 +146,9 @@ export class StatelessStack extends Stack {
   readonly treeSweeper: PlatformFunction;
   readonly controlConfirmations: PlatformFunction;
   readonly confirmationRule: ControlConfirmations;
+  /** Only with the DynamoDB telemetry store: keeps the hourly roll-ups from the telemetry table's stream. */
+  readonly telemetryRollups?: PlatformFunction;
+  readonly telemetryRollupFailures?: Queue;
   readonly treeSweepFailures: Queue;
   readonly realtime: Realtime;
   readonly web: WebHosting;
@@ -234,9 +242,21 @@ export class StatelessStack extends Stack {
     this.realtime = new Realtime(this, 'Realtime', {
       ingest: this.ingest.function,
       ingestTimeout: Duration.seconds(30),
+      ...(props.telemetryBatchingWindowSeconds !== undefined
+        ? { batchingWindowSeconds: props.telemetryBatchingWindowSeconds }
+        : {}),
       authorizer: this.realtimeAuthorizer.function,
       authorizerName: props.realtimeAuthorizerName,
     });
+    // What ingest cannot store goes to the telemetry dead letters with its reason.
+    this.ingest.function.addEnvironment(
+      ENV.telemetryDeadLetterQueueUrl,
+      this.realtime.telemetryDeadLetters.queueUrl,
+    );
+    this.realtime.telemetryDeadLetters.grantSendMessages(this.ingest.function);
+    apiFunctions.data.function.addEnvironment(ENV.weatherCity, props.weather?.city ?? 'Toronto');
+    if (props.weather?.apiKey)
+      apiFunctions.data.function.addEnvironment(ENV.weatherApiKey, props.weather.apiKey);
 
     this.controlConfirmations = new PlatformFunction(this, 'ControlConfirmations', {
       entry: 'control-confirmations',
@@ -272,6 +292,18 @@ export class StatelessStack extends Stack {
       timeout: Duration.seconds(treeSweeps.timeoutSeconds),
     });
     this.treeSweepFailures = this.sweepFromStream(props.stateful);
+
+    if (props.telemetryStore === 'dynamodb') {
+      this.telemetryRollups = new PlatformFunction(this, 'TelemetryRollups', {
+        entry: 'telemetry-rollups',
+        description:
+          'Argentum telemetry roll-ups: recomputes the hours of written readings (telemetry table stream)',
+        resources,
+        access: { telemetryTable: 'readWrite' },
+        timeout: Duration.seconds(telemetryRollups.timeoutSeconds),
+      });
+      this.telemetryRollupFailures = this.rollUpFromStream(props.stateful, this.telemetryRollups);
+    }
 
     new CfnOutput(this, 'SiteUrl', { value: siteUrl, description: 'The web app (and the API under /api)' });
     new CfnOutput(this, 'ApiUrl', {
@@ -318,6 +350,41 @@ export class StatelessStack extends Stack {
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(failures),
         filters: [FilterCriteria.filter(treeSweeps.filter)],
+      }),
+    );
+    return failures;
+  }
+
+  /**
+   * Feeds the raw readings written to the telemetry table to the roll-up function, in batches gathered
+   * for `telemetryRollups.maxBatchingWindowSeconds` (the roll-ups' cadence). A batch that keeps failing
+   * is halved, retried (bounded), and its description lands in the returned queue.
+   */
+  private rollUpFromStream(stateful: StatefulRefs, fn: PlatformFunction): Queue {
+    const failures = new Queue(this, 'TelemetryRollupFailures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledgeRule(
+      failures,
+      'SQS3',
+      "This queue is the on-failure destination of the roll-up function's stream event source (shard and sequence numbers of readings whose hours could not be recomputed); nothing consumes it that could fail.",
+    );
+    const table = TableV2.fromTableAttributes(this, 'TelemetryTable', {
+      tableName: stateful.telemetryTableName,
+      tableStreamArn: stateful.telemetryTableStreamArn,
+    });
+    fn.function.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: telemetryRollups.batchSize,
+        maxBatchingWindow: Duration.seconds(telemetryRollups.maxBatchingWindowSeconds),
+        retryAttempts: telemetryRollups.retryAttempts,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(failures),
+        filters: [FilterCriteria.filter(telemetryRollups.filter)],
       }),
     );
     return failures;

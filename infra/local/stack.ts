@@ -13,6 +13,7 @@ import {
   buckets,
   corsMaxAgeSeconds,
   platformTable,
+  telemetryRollups as telemetryRollupsSource,
   telemetryTable,
   treeSweeps,
   userPool,
@@ -29,11 +30,12 @@ import { close } from './http-util';
 import { startIotDataShim } from './iot-data-shim';
 import { localMailQueueUrl, startMailQueue } from './mail-queue';
 import { provisionTables, provisionUserPool } from './provision';
-import { startRuleRunner } from './rule-runner';
+import { type LocalDeadLetter, startDeadLetterQueue, startRuleRunner } from './rule-runner';
 import { startConfirmationRule } from './confirmation-rule';
 import { type SimulatorBehaviour, startSimulator } from './simulator';
 import { seedDemoData } from './seed';
 import { startSesCapture } from './ses-capture';
+import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
 
 export interface LocalStackOptions {
@@ -66,6 +68,12 @@ export interface LocalStack {
   seeded: boolean;
   /** Resolves when every telemetry message received so far has been ingested. */
   ingestDrained(): Promise<void>;
+  /** Resolves when the roll-ups of every raw reading written so far have been recomputed. */
+  rollupsDrained(): Promise<void>;
+  /** Delivers again the recent telemetry batches with a record containing `match` (at-least-once). */
+  redeliverTelemetry(match: string): Promise<number>;
+  /** What could not be stored, with its reason. */
+  telemetryDeadLetters: LocalDeadLetter[];
   /** The platform table's stream as the Lambdas it feeds see it (the tree sweeper). */
   streams: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
   /** Resolves when every mail job queued so far has been worked off. */
@@ -158,6 +166,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     dynamodb.destroy();
     const pool = await provisionUserPool(cognito, options.dataDir);
 
+    const deadLetters = await startDeadLetterQueue();
+    stops.push(() => deadLetters.stop());
+    const weather = await startWeatherStandIn();
+    stops.push(() => close(weather.server));
+
     const appOrigin = `http://localhost:${ports.app}`;
     const env: Record<string, string> = {
       ...lambdaEnvironment({
@@ -173,6 +186,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         refreshTokenValidityDays: userPool.refreshTokenValidityDays,
         iotDataEndpointUrl: endpoint(ports.iotData),
         mailQueueUrl: localMailQueueUrl(ports.sqs),
+        telemetryDeadLetterQueueUrl: deadLetters.url,
+        weather: { city: weather.city, apiUrl: weather.url },
         throttlePolicy: options.throttlePolicy,
         // No CloudFront here: no request carries it, so the handlers count by the socket's address.
         originSecret: randomBytes(24).toString('hex'),
@@ -219,7 +234,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     cognito.destroy();
 
-    const ruleRunner = startRuleRunner(broker);
+    const ruleRunner = startRuleRunner(broker, deadLetters);
     stops.push(() => ruleRunner.stop());
     const confirmationRule = startConfirmationRule(broker);
     stops.push(() => confirmationRule.stop());
@@ -231,6 +246,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     // The sweeper is imported now that the environment it reads is set.
     const { handler: treeSweeper } = await import('@argentum/functions/lambda/tree-sweeper');
+    // The telemetry table's stream feeds the roll-ups, records handed on at once (no batching window here).
+    const { handler: telemetryRollups } = await import('@argentum/functions/lambda/telemetry-rollups');
+    const telemetryStreams = await startStreamRunner({
+      client: { endpoint: endpoint(ports.dynamodb), region: 'us-east-1', credentials: awsCredentials },
+      tableName: telemetryTable.localName,
+      consumers: [
+        {
+          name: 'telemetry-rollups',
+          handler: telemetryRollups,
+          filter: telemetryRollupsSource.filter,
+          batchSize: telemetryRollupsSource.batchSize,
+          retryAttempts: telemetryRollupsSource.retryAttempts,
+          timeoutSeconds: telemetryRollupsSource.timeoutSeconds,
+        },
+      ],
+    });
+    stops.push(() => telemetryStreams.stop());
     const streams = await startStreamRunner({
       client: { endpoint: endpoint(ports.dynamodb), region: 'us-east-1', credentials: awsCredentials },
       tableName: platformTable.localName,
@@ -282,6 +314,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deviceSecret,
       seeded,
       ingestDrained: () => ruleRunner.drained(),
+      rollupsDrained: () => telemetryStreams.drained(),
+      redeliverTelemetry: (match) => ruleRunner.redeliver(match),
+      telemetryDeadLetters: deadLetters.letters,
       streams,
       mailDrained: () => mailJobs.drained(),
       stop: stopAll,

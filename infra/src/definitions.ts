@@ -57,11 +57,13 @@ export const platformTable: TableDefinition = {
 export const telemetryTable: TableDefinition = {
   id: 'TelemetryTable',
   localName: 'telemetry',
-  // `{devId}#{resolution}` with resolution raw | hour | day; sort key epoch milliseconds.
+  // `{devId}#{resolution}` with resolution raw | hour; sort key epoch milliseconds.
   partitionKey: { name: 'series', type: 'S' },
   sortKey: { name: 't', type: 'N' },
   globalIndexes: [],
   timeToLiveAttribute: 'expiresAt',
+  // Written raw readings reach the roll-up function through it (telemetryRollups).
+  stream: 'KEYS_ONLY',
 };
 
 export const tables: TableDefinition[] = [platformTable, telemetryTable];
@@ -114,6 +116,21 @@ export const rawTelemetryRetentionDays = 35;
  * takes up to `batchSize` messages at once, waiting at most `maxBatchingWindowSeconds` to fill a batch.
  */
 export const telemetryBatching = { batchSize: 500, maxBatchingWindowSeconds: 1 } as const;
+
+/**
+ * How written raw readings reach the roll-up function (functions/src/lambda/telemetry-rollups.ts): the
+ * telemetry table's stream (keys only), inserts and changes. The function recomputes each hour it sees
+ * once per batch, so the batching window is the roll-ups' cadence: hourly graphs are at most that far
+ * behind (raw readings, which ranges up to 2 days show, never are), and each device's hour is rewritten
+ * once per window instead of once per reading (docs/cost.md). Locally the runner hands records on at once.
+ */
+export const telemetryRollups = {
+  filter: { eventName: ['INSERT', 'MODIFY'] },
+  batchSize: 1000,
+  maxBatchingWindowSeconds: 300,
+  retryAttempts: 10,
+  timeoutSeconds: 60,
+} as const;
 
 /**
  * How committed tree deletes reach the sweeper (functions/src/lambda/tree-sweeper.ts): the platform

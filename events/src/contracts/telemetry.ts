@@ -81,3 +81,42 @@ export interface WeatherAnswer {
   pressureKpa: number | null;
   time: number | null;
 }
+
+/** A device that does not exist, or belongs to none of the caller's organizations: the same answer. */
+export const UNKNOWN_DEVICE_TEXT = 'Device not found';
+/** The longest date range a data query takes (days); longer ranges answer 400 with `dateRangeTooLongText`. */
+export const MAX_DATE_RANGE_DAYS = 366;
+export const INVALID_DATE_TEXT = 'startDate and endDate must be dates (ISO 8601 or epoch milliseconds)';
+export const DATE_RANGE_ORDER_TEXT = 'endDate must not be before startDate';
+export const dateRangeTooLongText = (days: number) => `The date range may span at most ${days} days`;
+
+/**
+ * Which resolution a range answer reads, by the range's span: raw readings up to 2 days, hourly roll-ups
+ * up to 60 days, daily roll-ups beyond. Raw readings fall back to hourly roll-ups when a range holds more
+ * than `RAW_READ_LIMIT` readings.
+ */
+export const RAW_MAX_SPAN_DAYS = 2;
+export const HOURLY_MAX_SPAN_DAYS = 60;
+export const RAW_READ_LIMIT = 20_000;
+
+/**
+ * The comfort graph's second data point for the first (the y against the first's x): humidity against
+ * temperature, temperature against humidity and against every other data point.
+ */
+export const comfortGraphSecondParam = (param: string) => (param === 'temp' ? 'hum' : 'temp');
+
+/** The data point of a motion sensor's occupancy (1 occupied, 0 not). */
+export const MOTION_DATA_POINT = 'mState';
+
+/** getAllDeviceData (export): rows of readings (raw) or averages (hourly or daily), a page at a time. */
+export interface AllDeviceDataAnswer {
+  resolution: 'raw' | 'hour' | 'day';
+  /** The data points the rows hold (the requested ones, or every one found). */
+  params: string[];
+  /** Oldest first per device, devices in the requested order. An average row's time is its bucket's start. */
+  rows: { devID: string; time: number; values: Record<string, number> }[];
+  /** Send it back as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+/** Rows per getAllDeviceData page. */
+export const EXPORT_PAGE_ROWS = 5000;

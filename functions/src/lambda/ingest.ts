@@ -1,43 +1,157 @@
 import { assertConfigured } from '../config';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { ingestTelemetry, type TelemetryDelivery } from '../domain/telemetry/ingest';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { sqsTelemetryDeadLetters } from '../adapters/telemetry-dead-letters';
+import {
+  type DeadLetter,
+  type DeadLetters,
+  type IngestOutcome,
+  type IngestPorts,
+  ingestTelemetry,
+  TELEMETRY_MAX_RECEIVES,
+  type TelemetryDelivery,
+} from '../domain/telemetry/ingest';
+import { ENV } from '../environment';
 import { log } from '../http/log';
 import { dynamoDevices } from '../stores/devices';
-import { dynamoTelemetryStore } from '../stores/telemetry-dynamodb';
+import { ingestTelemetryStore } from './wiring/telemetry';
 
 // A misconfigured function fails its cold start, naming what is missing.
-assertConfigured();
+assertConfigured(process.env, [ENV.telemetryDeadLetterQueueUrl]);
+
+/** The body the IoT rule sends: the device's message plus `orgId` (topic(1)) and `receivedAt` (timestamp()). */
+function deliveryOf(record: SQSRecord): TelemetryDelivery | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { orgId, receivedAt, ...message } = body as Record<string, unknown>;
+  if (typeof orgId !== 'string' || orgId === '') return undefined;
+  const sent = Number(record.attributes.SentTimestamp);
+  return {
+    orgId,
+    message,
+    receivedAt:
+      typeof receivedAt === 'number' && Number.isFinite(receivedAt)
+        ? receivedAt
+        : Number.isFinite(sent) && sent > 0
+          ? sent
+          : Date.now(),
+  };
+}
+
+/** One CloudWatch embedded-metric line: the counts become metrics without an API call. */
+function emitMetrics(
+  counts: Record<'Stored' | 'Invalid' | 'UnknownDevice' | 'Failed' | 'DeadLettered', number>,
+) {
+  const level = counts.Invalid + counts.UnknownDevice + counts.Failed > 0 ? 'warn' : 'info';
+  log(level, 'telemetry batch', {
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: 'Argentum/Telemetry',
+          Dimensions: [[]],
+          Metrics: Object.keys(counts).map((Name) => ({ Name, Unit: 'Count' })),
+        },
+      ],
+    },
+    ...counts,
+  });
+}
 
 /**
- * The IoT rule `SELECT *, topic(1) AS orgId FROM '+/sensordata/+'` sends each telemetry message to a
- * queue; this function takes them in batches. Messages that are not telemetry are dropped (a retry
- * would not help); if storing fails, the whole batch is reported failed and comes back.
+ * Takes batches from the telemetry queue (SQS, at least once). Each record's fate is its own:
+ * stored (or already stored: writing is idempotent), retried (reported in `batchItemFailures`: storing
+ * failed, or the device is not registered yet), or sent to the dead letters with its reason (not a
+ * reading; a device still unknown at the last delivery). If the dead letters cannot be reached, those
+ * records are retried too, and the queue's own redrive takes them after the last attempt.
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const deliveries: TelemetryDelivery[] = [];
-  for (const record of event.Records) {
-    let body: unknown;
-    try {
-      body = JSON.parse(record.body);
-    } catch {
-      body = undefined;
-    }
-    const { orgId, ...message } =
-      typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-    deliveries.push({ orgId: typeof orgId === 'string' ? orgId : '', message });
-  }
+export async function handleTelemetry(
+  ports: IngestPorts & { deadLetters: DeadLetters },
+  event: SQSEvent,
+): Promise<SQSBatchResponse> {
+  const entries = event.Records.map((record) => ({ record, delivery: deliveryOf(record) }));
+  const valid = entries.filter((e): e is { record: SQSRecord; delivery: TelemetryDelivery } => !!e.delivery);
+  let outcomes: IngestOutcome[];
   try {
-    const outcomes = await ingestTelemetry(
-      { telemetry: dynamoTelemetryStore, devices: dynamoDevices },
-      deliveries,
+    outcomes = await ingestTelemetry(
+      ports,
+      valid.map((e) => e.delivery),
     );
-    const dropped = outcomes.filter((o) => o !== 'stored').length;
-    if (dropped > 0) log('warn', 'telemetry dropped', { dropped, received: outcomes.length });
-    return { batchItemFailures: [] };
   } catch (error) {
-    log('error', 'telemetry batch not stored', {
-      error: error instanceof Error ? error.message : String(error),
-    });
-    return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
+    const reason = `ingest failed: ${error instanceof Error ? error.message : String(error)}`;
+    outcomes = valid.map(() => ({ kind: 'failed', reason }));
   }
+  const outcomeOf = new Map(valid.map((e, i) => [e.record.messageId, outcomes[i]]));
+
+  const retry: string[] = [];
+  const letters: DeadLetter[] = [];
+  const counts = { Stored: 0, Invalid: 0, UnknownDevice: 0, Failed: 0, DeadLettered: 0 };
+  for (const { record } of entries) {
+    const outcome: IngestOutcome = outcomeOf.get(record.messageId) ?? {
+      kind: 'invalid',
+      reason: 'not a JSON object with the topic organization',
+    };
+    const receives = Number(record.attributes.ApproximateReceiveCount) || 1;
+    switch (outcome.kind) {
+      case 'stored':
+        counts.Stored++;
+        break;
+      case 'invalid':
+        counts.Invalid++;
+        letters.push({ messageId: record.messageId, body: record.body, reason: outcome.reason });
+        break;
+      case 'unknown-device':
+        counts.UnknownDevice++;
+        log('warn', 'telemetry from an unknown device', {
+          messageId: record.messageId,
+          devId: outcome.devId,
+          receives,
+        });
+        if (receives >= TELEMETRY_MAX_RECEIVES)
+          letters.push({ messageId: record.messageId, body: record.body, reason: outcome.reason });
+        else retry.push(record.messageId);
+        break;
+      case 'failed':
+        counts.Failed++;
+        log('warn', 'telemetry not stored, will come again', {
+          messageId: record.messageId,
+          reason: outcome.reason,
+          receives,
+        });
+        retry.push(record.messageId);
+        break;
+    }
+  }
+  if (letters.length > 0) {
+    try {
+      await ports.deadLetters.send(letters);
+      counts.DeadLettered = letters.length;
+      for (const letter of letters)
+        log('warn', 'telemetry dead letter', { messageId: letter.messageId, reason: letter.reason });
+    } catch (error) {
+      log('error', 'telemetry dead letters not sent, will come again', {
+        error: error instanceof Error ? error.message : String(error),
+        count: letters.length,
+      });
+      retry.push(...letters.map((l) => l.messageId));
+    }
+  }
+  emitMetrics(counts);
+  return { batchItemFailures: retry.map((itemIdentifier) => ({ itemIdentifier })) };
 }
+
+const ports = {
+  telemetry: ingestTelemetryStore,
+  devices: dynamoDevices,
+  deadLetters: sqsTelemetryDeadLetters,
+};
+
+/**
+ * The IoT rule `SELECT *, topic(1) AS orgId, timestamp() AS receivedAt FROM '+/sensordata/+'` sends each
+ * telemetry message to a queue; this function takes them in batches.
+ */
+export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => handleTelemetry(ports, event);

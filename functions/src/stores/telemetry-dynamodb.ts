@@ -1,41 +1,60 @@
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import { DAY_MS, HOUR_MS, type TelemetryPoint, type TelemetryStore } from '../domain/telemetry/telemetry';
+import {
+  addValue,
+  type Bucket,
+  bucketSize,
+  bucketStart,
+  mergeStats,
+  type PointStats,
+  type RollupResolution,
+  type TelemetryPoint,
+  type TelemetryStore,
+} from '../domain/telemetry/telemetry';
 import { mapLimited } from '../lib/concurrency';
 
+/** Raw readings are kept this long (infra/src/definitions.ts rawTelemetryRetentionDays); roll-ups for good. */
 const RAW_RETENTION_DAYS = 35;
 const BATCH = 25;
+/** Requests in flight per write: DynamoDB Local is saturated by about this many. */
+const CONCURRENCY = 8;
 
 export const seriesKey = (devId: string, resolution: 'raw' | 'hour' | 'day') => `${devId}#${resolution}`;
 
-interface Rollup {
-  series: string;
-  t: number;
-  sums: Map<string, number>;
-  counts: Map<string, number>;
-}
+type Item = Record<string, unknown>;
 
-/** Sums and counts per device, data point and hour/day bucket: averages come from these. */
-function rollups(points: readonly TelemetryPoint[]): Rollup[] {
-  const byKey = new Map<string, Rollup>();
-  for (const point of points) {
-    for (const [resolution, size] of [['hour', HOUR_MS] as const, ['day', DAY_MS] as const]) {
-      const t = Math.floor(point.time / size) * size;
-      const series = seriesKey(point.devId, resolution);
-      const key = `${series}@${t}`;
-      let rollup = byKey.get(key);
-      if (!rollup) byKey.set(key, (rollup = { series, t, sums: new Map(), counts: new Map() }));
-      for (const [dp, value] of Object.entries(point.values)) {
-        rollup.sums.set(dp, (rollup.sums.get(dp) ?? 0) + value);
-        rollup.counts.set(dp, (rollup.counts.get(dp) ?? 0) + 1);
-      }
-    }
+/** A roll-up item: `n` readings, and per data point `sum_`, `count_`, `min_`, `max_` attributes. */
+function rollupItem(series: string, t: number, n: number, stats: Record<string, PointStats>): Item {
+  const item: Item = { series, t, n };
+  for (const [dp, s] of Object.entries(stats)) {
+    item[`sum_${dp}`] = s.sum;
+    item[`count_${dp}`] = s.count;
+    item[`min_${dp}`] = s.min;
+    item[`max_${dp}`] = s.max;
   }
-  return [...byKey.values()];
+  return item;
 }
 
-async function writeBatch(items: Record<string, unknown>[]): Promise<void> {
+function statsOf(item: Item): Record<string, PointStats> {
+  const stats: Record<string, PointStats> = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (!name.startsWith('sum_') || typeof value !== 'number') continue;
+    const dp = name.slice(4);
+    const count = Number(item[`count_${dp}`] ?? 0);
+    // Items written before min and max were kept have the mean for both.
+    const mean = count > 0 ? value / count : 0;
+    stats[dp] = {
+      sum: value,
+      count,
+      min: typeof item[`min_${dp}`] === 'number' ? (item[`min_${dp}`] as number) : mean,
+      max: typeof item[`max_${dp}`] === 'number' ? (item[`max_${dp}`] as number) : mean,
+    };
+  }
+  return stats;
+}
+
+async function writeBatch(items: Item[]): Promise<void> {
   let pending = items.map((Item) => ({ PutRequest: { Item } }));
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
@@ -49,43 +68,219 @@ async function writeBatch(items: Record<string, unknown>[]): Promise<void> {
   }
 }
 
-/** Raw readings with a TTL, plus hourly and daily roll-ups updated atomically (ADD). */
-export const dynamoTelemetryStore: TelemetryStore = {
-  async write(points) {
-    if (points.length === 0) return;
-    const expiresAt = (time: number) => Math.floor(time / 1000) + RAW_RETENTION_DAYS * 24 * 3600;
-    const raw = points.map((p) => ({
+/** Every item of a series in [from, to] (strongly consistent), only the named attributes. */
+async function queryAll(series: string, from: number, to: number, projection?: string): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: QueryCommandOutput['LastEvaluatedKey'];
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: config.telemetryTable,
+        KeyConditionExpression: 'series = :s AND t BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':s': series, ':from': from, ':to': to },
+        ConsistentRead: true,
+        ...(projection ? { ProjectionExpression: projection } : {}),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/**
+ * Writes a roll-up unless the stored one was computed from more readings. Readings only ever get added
+ * to a bucket, so among concurrent recomputations the one that counted the most readings saw them all
+ * (each one reads after its own raw write: the last writer's read sees every earlier write).
+ */
+async function putRollup(item: Item): Promise<void> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: config.telemetryTable,
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(n) OR n < :n',
+        ExpressionAttributeValues: { ':n': item.n },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return;
+    throw error;
+  }
+}
+
+/** Recomputes a device's hour bucket from its raw readings. */
+async function recomputeHour(devId: string, hour: number): Promise<void> {
+  const size = bucketSize('hour');
+  const items = await queryAll(seriesKey(devId, 'raw'), hour, hour + size - 1, 'v');
+  const stats: Record<string, PointStats> = {};
+  for (const item of items) {
+    for (const [dp, value] of Object.entries((item.v ?? {}) as Record<string, unknown>)) {
+      if (typeof value === 'number') addValue(stats, dp, value);
+    }
+  }
+  if (items.length > 0) await putRollup(rollupItem(seriesKey(devId, 'hour'), hour, items.length, stats));
+}
+
+/**
+ * Daily buckets, merged from the hourly ones when read: a day item would cost another write per device
+ * and batch (the biggest DynamoDB cost after the raw items, docs/cost.md), while a year of hours is
+ * 8,784 small items read only for ranges over 60 days.
+ */
+async function readDays(devId: string, from: number, to: number, limit: number) {
+  const start = bucketStart(from, 'day');
+  const hours = await queryAll(
+    seriesKey(devId, 'hour'),
+    start,
+    bucketStart(to, 'day') + bucketSize('day') - 1,
+  );
+  const days = new Map<number, Bucket>();
+  for (const hour of hours) {
+    const day = bucketStart(Number(hour.t), 'day');
+    let bucket = days.get(day);
+    if (!bucket) days.set(day, (bucket = { time: day, stats: {} }));
+    mergeStats(bucket.stats, statsOf(hour));
+  }
+  const items = [...days.values()].sort((a, b) => a.time - b.time);
+  return { items: items.slice(0, limit), more: items.length > limit };
+}
+
+async function readPage(series: string, from: number, to: number, limit: number) {
+  const items: Item[] = [];
+  let startKey: QueryCommandOutput['LastEvaluatedKey'];
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: config.telemetryTable,
+        KeyConditionExpression: 'series = :s AND t BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':s': series, ':from': from, ':to': to },
+        Limit: limit + 1 - items.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && items.length <= limit);
+  return { items: items.slice(0, limit), more: items.length > limit };
+}
+
+/**
+ * Raw readings (one item per device and time, with a TTL) plus hourly roll-ups (min, max, sum, count
+ * per data point); daily buckets are merged from the hours when read.
+ *
+ * Idempotent without conditional writes on the hot path: a raw item's key is device + time, so a
+ * redelivered reading overwrites itself (batch-written, 25 a request). Roll-ups are never added to:
+ * each hour a write touched is recomputed from the raw readings stored (a strongly consistent Query) and
+ * put only if it counts more readings than the stored one, which makes a redelivery a no-op and
+ * concurrent writers converge on the complete bucket.
+ */
+/**
+ * Writes raw readings only (one item per device and time); answers the devices whose items could not
+ * all be written. The roll-ups follow from the table's stream (recomputeHours).
+ */
+export async function writeRawReadings(points: readonly TelemetryPoint[]): Promise<{
+  failedDevices: Set<string>;
+  unique: TelemetryPoint[];
+}> {
+  const failedDevices = new Set<string>();
+  // One item per device and time (BatchWrite refuses two puts of one key in a request).
+  const byKey = new Map<string, TelemetryPoint>();
+  for (const p of points) byKey.set(`${p.devId}@${p.time}`, p);
+  const unique = [...byKey.values()];
+  const raw = unique.map((p) => ({
+    devId: p.devId,
+    item: {
       series: seriesKey(p.devId, 'raw'),
       t: p.time,
       v: p.values,
-      expiresAt: expiresAt(p.time),
-    }));
-    const batches: Record<string, unknown>[][] = [];
-    for (let i = 0; i < raw.length; i += BATCH) batches.push(raw.slice(i, i + BATCH));
-    await mapLimited(batches, 8, writeBatch);
+      expiresAt: Math.floor(p.time / 1000) + RAW_RETENTION_DAYS * 24 * 3600,
+    },
+  }));
+  const batches: (typeof raw)[] = [];
+  for (let i = 0; i < raw.length; i += BATCH) batches.push(raw.slice(i, i + BATCH));
+  await mapLimited(batches, CONCURRENCY, async (batch) => {
+    try {
+      await writeBatch(batch.map((r) => r.item));
+    } catch {
+      for (const r of batch) failedDevices.add(r.devId);
+    }
+  });
+  return { failedDevices, unique };
+}
 
-    await mapLimited(rollups(points), 8, async (rollup) => {
-      const names: Record<string, string> = {};
-      const values: Record<string, number> = {};
-      const adds: string[] = [];
-      let i = 0;
-      for (const [dp, sum] of rollup.sums) {
-        names[`#s${i}`] = `sum_${dp}`;
-        names[`#c${i}`] = `count_${dp}`;
-        values[`:s${i}`] = sum;
-        values[`:c${i}`] = rollup.counts.get(dp) ?? 0;
-        adds.push(`#s${i} :s${i}`, `#c${i} :c${i}`);
-        i++;
-      }
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: config.telemetryTable,
-          Key: { series: rollup.series, t: rollup.t },
-          UpdateExpression: `ADD ${adds.join(', ')}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
-    });
+/** Recomputes the hourly roll-ups of the given devices' hours; answers the devices that failed. */
+export async function recomputeHours(
+  hours: readonly { devId: string; hour: number }[],
+): Promise<Set<string>> {
+  const failedDevices = new Set<string>();
+  const unique = new Map(hours.map((h) => [`${h.devId}@${bucketStart(h.hour, 'hour')}`, h] as const));
+  await mapLimited([...unique.values()], CONCURRENCY, async ({ devId, hour }) => {
+    try {
+      await recomputeHour(devId, bucketStart(hour, 'hour'));
+    } catch {
+      failedDevices.add(devId);
+    }
+  });
+  return failedDevices;
+}
+
+/** The device and hour of a raw item's key, or undefined for any other item (roll-ups). */
+export function rawKeyHour(key: {
+  series?: unknown;
+  t?: unknown;
+}): { devId: string; hour: number } | undefined {
+  if (typeof key.series !== 'string' || !key.series.endsWith('#raw')) return undefined;
+  const t = Number(key.t);
+  if (!Number.isFinite(t)) return undefined;
+  return { devId: key.series.slice(0, -'#raw'.length), hour: bucketStart(t, 'hour') };
+}
+
+/**
+ * Raw readings (one item per device and time, with a TTL) plus hourly roll-ups (min, max, sum, count
+ * per data point); daily buckets are merged from the hours when read.
+ *
+ * Idempotent without conditional writes on the hot path: a raw item's key is device + time, so a
+ * redelivered reading overwrites itself (batch-written, 25 a request). Roll-ups are never added to:
+ * each hour a write touched is recomputed from the raw readings stored (a strongly consistent Query) and
+ * put only if it counts more readings than the stored one, which makes a redelivery a no-op and
+ * concurrent writers converge on the complete bucket. `write` does both; ingest writes only the raw
+ * items (`dynamoRawTelemetryStore`) and the table's stream has the hours recomputed off its path.
+ */
+export const dynamoTelemetryStore: TelemetryStore = {
+  async write(points) {
+    const { failedDevices, unique } = await writeRawReadings(points);
+    const hours = unique
+      .filter((p) => !failedDevices.has(p.devId))
+      .map((p) => ({ devId: p.devId, hour: p.time }));
+    for (const devId of await recomputeHours(hours)) failedDevices.add(devId);
+    return { failedDevices };
   },
+
+  async readRaw(devId, from, to, limit) {
+    const page = await readPage(seriesKey(devId, 'raw'), from, to, limit);
+    return {
+      more: page.more,
+      items: page.items.map((item) => ({
+        devId,
+        time: Number(item.t),
+        values: (item.v ?? {}) as Record<string, number>,
+      })),
+    };
+  },
+
+  async readBuckets(devId, resolution: RollupResolution, from, to, limit) {
+    if (resolution === 'day') return readDays(devId, from, to, limit);
+    const page = await readPage(seriesKey(devId, resolution), from, to, limit);
+    return {
+      more: page.more,
+      items: page.items.map((item): Bucket => ({ time: Number(item.t), stats: statsOf(item) })),
+    };
+  },
+};
+
+/** The same store for ingest: `write` stores the raw readings; their roll-ups follow from the stream. */
+export const dynamoRawTelemetryStore: TelemetryStore = {
+  ...dynamoTelemetryStore,
+  write: async (points) => ({ failedDevices: (await writeRawReadings(points)).failedDevices }),
 };

@@ -7,15 +7,23 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { telemetryFilter } from '@argentum/events';
+import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
 import { telemetryBatching } from '../../src/definitions';
 
 /** The IoT rule that feeds device telemetry, through a queue, to the ingest Lambda. */
-export const telemetryRuleSql = `SELECT *, topic(1) AS orgId FROM '${telemetryFilter}'`;
+export const telemetryRuleSql = `SELECT *, topic(1) AS orgId, timestamp() AS receivedAt FROM '${telemetryFilter}'`;
 
 export interface RealtimeProps {
   ingest: IFunction;
   /** The ingest function's timeout: the queue's visibility timeout must exceed it. */
   ingestTimeout: Duration;
+  /**
+   * How long the queue's event source gathers telemetry before it invokes ingest (s; default
+   * `telemetryBatching.maxBatchingWindowSeconds`). Longer windows put several readings of each device
+   * in one batch, so one roll-up and one latest-values write serve them all (docs/cost.md); stored
+   * latest values and graphs are then up to that long behind.
+   */
+  batchingWindowSeconds?: number;
   authorizer: IFunction;
   /** Name of the IoT custom authorizer browsers connect through. */
   authorizerName: string;
@@ -37,6 +45,7 @@ export class Realtime extends Construct {
   constructor(scope: Construct, id: string, props: RealtimeProps) {
     super(scope, id);
     const stack = Stack.of(this);
+    const window = props.batchingWindowSeconds ?? telemetryBatching.maxBatchingWindowSeconds;
 
     // Messages the rule could not hand to Lambda (throttling, permission) land here instead of vanishing.
     this.ruleErrors = new LogGroup(this, 'TelemetryRuleErrors', {
@@ -58,9 +67,10 @@ export class Realtime extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(4),
-      // AWS's guidance for Lambda event sources: at least six times the function timeout.
-      visibilityTimeout: Duration.seconds(props.ingestTimeout.toSeconds() * 6),
-      deadLetterQueue: { queue: this.telemetryDeadLetters, maxReceiveCount: 5 },
+      // AWS's guidance for Lambda event sources: at least six times the function timeout
+      // (plus the batching window, which the event source holds messages for).
+      visibilityTimeout: Duration.seconds(props.ingestTimeout.toSeconds() * 6 + (window > 1 ? window : 0)),
+      deadLetterQueue: { queue: this.telemetryDeadLetters, maxReceiveCount: TELEMETRY_MAX_RECEIVES },
     });
     const ruleRole = new Role(this, 'TelemetryRuleRole', {
       assumedBy: new ServicePrincipal('iot.amazonaws.com'),
@@ -84,8 +94,9 @@ export class Realtime extends Construct {
     });
     props.ingest.addEventSource(
       new SqsEventSource(this.telemetryQueue, {
-        batchSize: telemetryBatching.batchSize,
-        maxBatchingWindow: Duration.seconds(telemetryBatching.maxBatchingWindowSeconds),
+        // A long window needs batches big enough to hold it (SQS caps them at 10,000 and 6 MB).
+        batchSize: window > telemetryBatching.maxBatchingWindowSeconds ? 10_000 : telemetryBatching.batchSize,
+        maxBatchingWindow: Duration.seconds(window),
         reportBatchItemFailures: true,
       }),
     );

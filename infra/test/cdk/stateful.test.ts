@@ -179,6 +179,7 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
         'ArgentumStateful-PlatformTableName',
         'ArgentumStateful-PlatformTableStreamArn',
         'ArgentumStateful-TelemetryTableName',
+        'ArgentumStateful-TelemetryTableStreamArn',
         'ArgentumStateful-FilesBucketName',
         'ArgentumStateful-UserPoolId',
         'ArgentumStateful-UserPoolClientId',

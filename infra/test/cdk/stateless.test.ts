@@ -12,7 +12,7 @@ import { confirmationRuleSql } from '../../cdk/constructs/control-confirmations'
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
-import { mailQueue, telemetryBatching, treeSweeps } from '../../src/definitions';
+import { mailQueue, telemetryBatching, telemetryRollups, treeSweeps } from '../../src/definitions';
 import type { PlatformFunction } from '../../cdk/constructs/platform-function';
 import { apiPathPatterns, spaRewriteCode, viewerAddressCode } from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
@@ -63,11 +63,12 @@ describe('Lambdas', () => {
     platform.stateless.treeSweeper,
     platform.stateless.mailJobs.mailer,
     platform.stateless.controlConfirmations,
+    ...(platform.stateless.telemetryRollups ? [platform.stateless.telemetryRollups] : []),
   ];
 
-  it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper, the mailer and the confirmation handler, with the house defaults', () => {
+  it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper, the mailer, the confirmation handler and the telemetry roll-ups, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
-    expect(functionIds()).toHaveLength(apiDomains.length + 5);
+    expect(functionIds()).toHaveLength(apiDomains.length + 6);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -142,7 +143,7 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 5);
+    expect(bundles.length).toBe(apiDomains.length + 6);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
   });
 
@@ -575,6 +576,25 @@ describe('IoT Core', () => {
       BatchSize: telemetryBatching.batchSize,
       MaximumBatchingWindowInSeconds: telemetryBatching.maxBatchingWindowSeconds,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('feeds the raw readings from the telemetry table stream to the roll-up function, and tells ingest its dead letters', () => {
+    const rollups = platform.stateless.telemetryRollups;
+    expect(rollups).toBeDefined();
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(rollups?.function as IConstruct) },
+      EventSourceArn: { 'Fn::ImportValue': 'ArgentumStateful-TelemetryTableStreamArn' },
+      BatchSize: telemetryRollups.batchSize,
+      MaximumBatchingWindowInSeconds: telemetryRollups.maxBatchingWindowSeconds,
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(telemetryRollups.filter) }] },
+    });
+    const ingest =
+      template.findResources('AWS::Lambda::Function')[logicalId(platform.stateless.ingest.function)];
+    expect(ingest?.Properties.Environment.Variables.TELEMETRY_DEAD_LETTER_QUEUE_URL).toEqual({
+      Ref: logicalId(platform.stateless.realtime.telemetryDeadLetters),
     });
   });
 

@@ -7,7 +7,7 @@ import { readConfig } from '../../cdk/config';
 import { synthPlatform } from './synth';
 
 /** The environment of each platform function (the ones that read the platform table). */
-function platformEnvironments(template: Template): Record<string, unknown>[] {
+function platformEnvironments(template: Template, rollups: boolean): Record<string, unknown>[] {
   const environments = Object.values(
     template.findResources('AWS::Lambda::Function') as Record<
       string,
@@ -16,8 +16,9 @@ function platformEnvironments(template: Template): Record<string, unknown>[] {
   )
     .map((fn) => fn.Properties.Environment?.Variables ?? {})
     .filter((variables) => 'PLATFORM_TABLE' in variables);
-  // One per API domain, ingest, the realtime authorizer, the tree sweeper, the mailer and confirmations.
-  expect(environments).toHaveLength(apiDomains.length + 5);
+  // One per API domain, ingest, the realtime authorizer, the tree sweeper, the mailer and confirmations,
+  // and with the DynamoDB telemetry store the roll-up function (Timestream aggregates when queried).
+  expect(environments).toHaveLength(apiDomains.length + (rollups ? 6 : 5));
   return environments;
 }
 
@@ -42,7 +43,7 @@ describe('telemetryStore=timestream', () => {
   });
 
   it('tells every platform Lambda to use Timestream, with its names', () => {
-    for (const variables of platformEnvironments(stateless)) {
+    for (const variables of platformEnvironments(stateless, false)) {
       expect(variables).toMatchObject({
         TELEMETRY_STORE: 'timestream',
         TIMESTREAM_DATABASE: { 'Fn::ImportValue': 'ArgentumStateful-TimestreamDatabaseName' },
@@ -83,7 +84,7 @@ describe('without a front-end build, with appOrigin and iotEndpoint given', () =
   });
 
   it('uses the given origin for e-mail links and the given IoT endpoint without a lookup', () => {
-    for (const variables of platformEnvironments(template)) {
+    for (const variables of platformEnvironments(template, true)) {
       expect(variables).toMatchObject({
         APP_ORIGIN: 'https://iot.example.com',
         AWS_ENDPOINT_URL_IOT_DATA_PLANE: 'https://abc123-ats.iot.eu-west-1.amazonaws.com',

@@ -122,13 +122,14 @@ export function PlanViewport({
   }, []);
 
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setImageWanted(true), 0);
+    // Two frames: the first paints the devices, the second starts the image.
+    let second = 0;
+    const first = requestAnimationFrame(() => {
+      second = requestAnimationFrame(() => setImageWanted(true));
     });
     return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
+      cancelAnimationFrame(first);
+      cancelAnimationFrame(second);
     };
   }, []);
 

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { connectAsync, type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { topics } from '@argentum/events';
+import { ENV } from '../src/environment';
+import { dynamoTelemetryStore } from '../src/stores/telemetry-dynamodb';
+import { stack } from './support/api';
+import { freshDevId, registerDevice, seriesItems, waitUntil } from './support/telemetry';
+
+interface DeadLetter {
+  messageId: string;
+  body: string;
+  reason: string;
+}
+
+const deadLettersUrl = () => stack.env[ENV.telemetryDeadLetterQueueUrl] as string;
+const deadLetters = async () => (await (await fetch(deadLettersUrl())).json()) as DeadLetter[];
+/** Makes the local queue deliver again every batch that held a record containing `match` (at least once). */
+async function redeliver(match: string): Promise<number> {
+  const response = await fetch(`${deadLettersUrl()}/redeliver`, {
+    method: 'POST',
+    body: JSON.stringify({ match }),
+  });
+  return ((await response.json()) as { records: number }).records;
+}
+
+let publisher: MqttClient;
+beforeAll(async () => {
+  publisher = await connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
+    username: 'device',
+    password: stack.deviceSecret,
+    reconnectPeriod: 0,
+  });
+});
+afterAll(async () => {
+  await publisher.endAsync();
+});
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const publish = (orgId: string, devId: string, message: unknown) =>
+  publisher.publishAsync(
+    topics.sensorData(orgId, devId),
+    typeof message === 'string' ? message : JSON.stringify(message),
+    {
+      qos: 1,
+    },
+  );
+
+const sum = (items: Record<string, unknown>[], attribute: string) =>
+  items.reduce((n, item) => n + Number(item[attribute] ?? 0), 0);
+
+describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)', () => {
+  it('stores a burst with every message published twice and every batch delivered again: nothing lost, nothing doubled', async () => {
+    const orgId = `tel-${randomUUID()}`;
+    const devices = [freshDevId(), freshDevId()];
+    for (const devId of devices) await registerDevice(devId, orgId);
+    const base = Date.UTC(2026, 1, 3, 22, 10);
+    const readings = Array.from({ length: 600 }, (_, i) => ({
+      devId: devices[i % 2] as string,
+      message: {
+        devID: devices[i % 2],
+        devType: 5,
+        time: base + Math.floor(i / 2) * 40_000, // 300 readings a device, 40 s apart, over midnight
+        values: { temp: 20 + (i % 10), hum: 40 + (i % 5) },
+      },
+    }));
+    // The burst: everything at once, and each message twice (a device that resends, QoS 1 duplicates).
+    await Promise.all(
+      readings.flatMap((r) => [publish(orgId, r.devId, r.message), publish(orgId, r.devId, r.message)]),
+    );
+
+    const expected = (devId: string) => {
+      const mine = readings.filter((r) => r.devId === devId).map((r) => r.message.values);
+      return {
+        count: mine.length,
+        temp: mine.reduce((n, v) => n + v.temp, 0),
+        hum: mine.reduce((n, v) => n + v.hum, 0),
+        minTemp: Math.min(...mine.map((v) => v.temp)),
+        maxTemp: Math.max(...mine.map((v) => v.temp)),
+      };
+    };
+    const settled = async (devId: string) => {
+      const want = expected(devId);
+      await waitUntil(async () =>
+        (await seriesItems(devId, 'raw')).length === want.count ? true : undefined,
+      );
+      await waitUntil(async () =>
+        sum(await seriesItems(devId, 'hour'), 'n') === want.count ? true : undefined,
+      );
+    };
+    for (const devId of devices) await settled(devId);
+
+    // SQS delivers at least once: the same batches again.
+    for (const devId of devices) expect(await redeliver(devId)).toBeGreaterThan(0);
+
+    for (const devId of devices) {
+      const want = expected(devId);
+      const raw = await seriesItems(devId, 'raw');
+      expect(raw).toHaveLength(want.count);
+      const hours = await seriesItems(devId, 'hour');
+      expect(sum(hours, 'n')).toBe(want.count);
+      expect(sum(hours, 'count_temp')).toBe(want.count);
+      expect(sum(hours, 'sum_temp')).toBe(want.temp);
+      expect(sum(hours, 'sum_hum')).toBe(want.hum);
+      const days = (await dynamoTelemetryStore.readBuckets(devId, 'day', base - DAY, base + DAY, 10)).items;
+      expect(days.map((d) => d.time)).toEqual([Date.UTC(2026, 1, 3), Date.UTC(2026, 1, 4)]);
+      expect(days.reduce((n, d) => n + (d.stats.temp?.count ?? 0), 0)).toBe(want.count);
+      expect(days.reduce((n, d) => n + (d.stats.temp?.sum ?? 0), 0)).toBe(want.temp);
+      expect(Math.min(...days.map((d) => d.stats.temp?.min ?? NaN))).toBe(want.minTemp);
+      expect(Math.max(...days.map((d) => d.stats.temp?.max ?? NaN))).toBe(want.maxTemp);
+      expect(hours.every((h) => Number(h.t) % HOUR === 0)).toBe(true);
+    }
+  }, 150_000);
+
+  it('sends what is not a reading to the dead letters with its reason', async () => {
+    const marker = randomUUID();
+    await publish('tel-x', 'x', { devID: 'x', values: 'nope', marker });
+    await publish('tel-x', 'x', `not json ${marker}`);
+    const letters = await waitUntil(async () => {
+      const found = (await deadLetters()).filter((l) => l.body.includes(marker));
+      return found.length === 2 ? found : undefined;
+    });
+    expect(letters.map((l) => l.reason).sort()).toEqual([
+      'not JSON (topic tel-x/sensordata/x)',
+      'not a reading: devType: devType is required.',
+    ]);
+  });
+
+  it('tries a device that is not registered again, and dead-letters it after the last delivery', async () => {
+    const orgId = `tel-${randomUUID()}`;
+    const stranger = freshDevId();
+    const time = Date.UTC(2026, 1, 5, 9);
+    await publish(orgId, stranger, { devID: stranger, devType: 5, time, values: { temp: 21 } });
+    const letter = await waitUntil(
+      async () => (await deadLetters()).find((l) => l.body.includes(stranger)),
+      30_000,
+    );
+    expect(letter.reason).toBe(`device ${stranger} is not registered in organization ${orgId}`);
+    expect(await seriesItems(stranger, 'raw')).toEqual([]);
+  });
+
+  it('stores the readings of a device registered a moment after they arrived', async () => {
+    const orgId = `tel-${randomUUID()}`;
+    const known = freshDevId();
+    const late = freshDevId();
+    await registerDevice(known, orgId);
+    const time = Date.UTC(2026, 1, 6, 9);
+    await publish(orgId, late, { devID: late, devType: 5, time, values: { temp: 22 } });
+    await publish(orgId, known, { devID: known, devType: 5, time, values: { temp: 23 } });
+    // The known device's reading was in the same batch: the late one has been refused once by now.
+    await waitUntil(async () => ((await seriesItems(known, 'raw')).length === 1 ? true : undefined));
+    expect(await seriesItems(late, 'raw')).toEqual([]);
+    await registerDevice(late, orgId);
+    const [stored] = await waitUntil(async () => {
+      const items = await seriesItems(late, 'raw');
+      return items.length === 1 ? items : undefined;
+    });
+    expect(stored).toMatchObject({ t: time, v: { temp: 22 } });
+  });
+});

@@ -1,0 +1,310 @@
+/**
+ * Monthly AWS cost of the platform for a number of devices and a message rate, from AWS's published
+ * unit prices (docs/cost.md explains the model and the choices that keep it low).
+ *
+ *   npm run cost -- --devices 1000 --rate 1
+ *   npm run cost -- --devices 1000 --rate 1 --window 300 --basic-ingest
+ *   npm run cost -- --curve
+ */
+import { parseArgs } from 'node:util';
+import { telemetryBatching, telemetryRollups } from '../infra/src/definitions';
+
+/**
+ * Unit prices, US East (N. Virginia), as published on the pages named, read on PRICES_AS_OF. Free tiers
+ * are left out (the figures are what a second account would pay), except CloudFront's and Cognito's
+ * always-free allowances, which a deployment of this size stays inside.
+ */
+export const PRICES_AS_OF = '2025-06-30';
+export const PRICES = {
+  /** https://aws.amazon.com/iot-core/pricing/ */
+  iotConnectivityPerMillionMinutes: 0.08,
+  iotMessagesPerMillion: 1.0, // first billion a month, metered in 5 KB increments
+  iotMessageMeteringBytes: 5 * 1024,
+  iotRulesTriggeredPerMillion: 0.15,
+  iotRuleActionsPerMillion: 0.15,
+  /** https://aws.amazon.com/sqs/pricing/ (standard queue, 64 KB chunks) */
+  sqsRequestsPerMillion: 0.4,
+  /** https://aws.amazon.com/lambda/pricing/ (Arm) */
+  lambdaRequestsPerMillion: 0.2,
+  lambdaGbSecondArm: 0.0000133334,
+  /** https://aws.amazon.com/dynamodb/pricing/on-demand/ (prices of 2024-11-01) */
+  dynamoWritePerMillion: 0.625,
+  dynamoReadPerMillion: 0.125,
+  dynamoStorageGbMonth: 0.25,
+  /** https://aws.amazon.com/s3/pricing/ */
+  s3StorageGbMonth: 0.023,
+  s3PutPerThousand: 0.005,
+  s3GetPerThousand: 0.0004,
+  /** https://aws.amazon.com/cloudfront/pricing/ (always free: 1 TB out, 10 M requests a month) */
+  cloudFrontFreeGb: 1024,
+  cloudFrontPerGb: 0.085,
+  /** https://aws.amazon.com/cognito/pricing/ (Essentials: 10,000 monthly active users free) */
+  cognitoFreeMau: 10_000,
+  cognitoPerMau: 0.015,
+  /** https://aws.amazon.com/api-gateway/pricing/ (HTTP API) */
+  httpApiPerMillion: 1.0,
+  /** https://aws.amazon.com/cloudwatch/pricing/ (logs ingested) */
+  logsPerGb: 0.5,
+} as const;
+
+const MINUTES_A_MONTH = 730 * 60;
+
+export interface CostInput {
+  devices: number;
+  /** Messages a minute per device. */
+  rate: number;
+  /** Bytes per device message. */
+  payloadBytes: number;
+  /** The queue event source's batching window (s) and batch size. */
+  windowSeconds: number;
+  batchSize: number;
+  /** The roll-up function's stream batching window (s): each device's hour is recomputed once per window. */
+  rollupWindowSeconds: number;
+  /** Devices publish to the rule through Basic Ingest ($aws/rules/...): no messaging charge. */
+  basicIngest: boolean;
+  /** Signed-in users a month, and hours they keep a floor open (live messages, one per 5 s coalesced). */
+  users: number;
+  viewerHoursPerUser: number;
+  /** API calls per user a month (page loads, graphs, device control). */
+  apiCallsPerUser: number;
+}
+
+export interface CostLine {
+  service: string;
+  item: string;
+  quantity: number;
+  unit: string;
+  usd: number;
+}
+
+const KB = 1024;
+const GB = 1024 ** 3;
+
+/** The month's cost, line by line. */
+export function monthlyCost(input: CostInput): CostLine[] {
+  const p = PRICES;
+  const readings = input.devices * input.rate * MINUTES_A_MONTH;
+  const messagesPerSecond = readings / (MINUTES_A_MONTH * 60);
+  const perBatch = Math.max(1, Math.min(input.batchSize, messagesPerSecond * input.windowSeconds));
+  const invocations = readings / perBatch;
+  // Each device's readings in one ingest batch share one latest-values update; its readings in one
+  // roll-up window (the stream's batching window) share one recomputation of their hour.
+  const deviceBatches = readings / Math.max(1, (input.rate * input.windowSeconds) / 60);
+  const deviceRollups = readings / Math.max(1, (input.rate * input.rollupWindowSeconds) / 60);
+  const rawItemBytes = 100 + Math.min(input.payloadBytes, 400);
+  const hourItemBytes = 400;
+  const lines: CostLine[] = [];
+  const line = (service: string, item: string, quantity: number, unit: string, usd: number) =>
+    lines.push({ service, item, quantity, unit, usd });
+
+  line(
+    'IoT Core',
+    'connectivity',
+    input.devices * MINUTES_A_MONTH,
+    'connection-minutes',
+    ((input.devices * MINUTES_A_MONTH) / 1e6) * p.iotConnectivityPerMillionMinutes,
+  );
+  const deviceMessages = input.basicIngest
+    ? 0
+    : readings * Math.ceil(input.payloadBytes / p.iotMessageMeteringBytes);
+  line(
+    'IoT Core',
+    input.basicIngest ? 'device messages (Basic Ingest: free)' : 'device messages',
+    deviceMessages,
+    'messages',
+    (deviceMessages / 1e6) * p.iotMessagesPerMillion,
+  );
+  const liveMessages = (input.users * input.viewerHoursPerUser * 3600) / 5;
+  line(
+    'IoT Core',
+    'live messages to browsers (coalesced, 1 per 5 s)',
+    liveMessages,
+    'messages',
+    (liveMessages / 1e6) * p.iotMessagesPerMillion,
+  );
+  line(
+    'IoT Core',
+    'rules triggered + SQS actions',
+    readings * 2,
+    'rules/actions',
+    (readings / 1e6) * (p.iotRulesTriggeredPerMillion + p.iotRuleActionsPerMillion),
+  );
+
+  // SendMessage per reading; the Lambda poller receives and deletes 10 a request; 5 pollers long-poll (20 s).
+  const sqsRequests = readings + (2 * readings) / 10 + 5 * 3 * MINUTES_A_MONTH;
+  line(
+    'SQS',
+    'send, receive, delete',
+    sqsRequests,
+    'requests',
+    (sqsRequests / 1e6) * p.sqsRequestsPerMillion,
+  );
+
+  const ingestSeconds = invocations * (0.05 + perBatch * 0.0004);
+  line(
+    'Lambda',
+    'ingest invocations',
+    invocations,
+    'requests',
+    (invocations / 1e6) * p.lambdaRequestsPerMillion,
+  );
+  line(
+    'Lambda',
+    'ingest duration (512 MB, Arm)',
+    ingestSeconds * 0.5,
+    'GB-s',
+    ingestSeconds * 0.5 * p.lambdaGbSecondArm,
+  );
+  // Roll-ups: one invocation per stream shard and window (about a shard per 1,000 writes a second).
+  const rollupInvocations =
+    ((MINUTES_A_MONTH * 60) / Math.max(1, input.rollupWindowSeconds)) *
+    Math.max(1, Math.ceil(messagesPerSecond / 1000));
+  const rollupSeconds = rollupInvocations * 0.05 + deviceRollups * 0.004;
+  line(
+    'Lambda',
+    'roll-ups (stream; reads of the stream are free)',
+    rollupInvocations,
+    'requests',
+    (rollupInvocations / 1e6) * p.lambdaRequestsPerMillion + rollupSeconds * 0.5 * p.lambdaGbSecondArm,
+  );
+  const apiCalls = input.users * input.apiCallsPerUser;
+  line(
+    'Lambda',
+    'API (512 MB, 60 ms a call)',
+    apiCalls,
+    'requests',
+    (apiCalls / 1e6) * p.lambdaRequestsPerMillion + apiCalls * 0.06 * 0.5 * p.lambdaGbSecondArm,
+  );
+  line('API Gateway', 'HTTP API requests', apiCalls, 'requests', (apiCalls / 1e6) * p.httpApiPerMillion);
+
+  const rawWrites = readings * Math.ceil(rawItemBytes / KB);
+  line(
+    'DynamoDB',
+    'raw readings (1 write each)',
+    rawWrites,
+    'WRU',
+    (rawWrites / 1e6) * p.dynamoWritePerMillion,
+  );
+  line(
+    'DynamoDB',
+    'hourly roll-up puts (1 per device and roll-up window)',
+    deviceRollups,
+    'WRU',
+    (deviceRollups / 1e6) * p.dynamoWritePerMillion,
+  );
+  line(
+    'DynamoDB',
+    'latest values (1 per device and batch)',
+    deviceBatches,
+    'WRU',
+    (deviceBatches / 1e6) * p.dynamoWritePerMillion,
+  );
+  // Recomputing an hour reads its raw items strongly consistently (half-full on average); device lookups.
+  const hourReadUnits = Math.max(1, Math.ceil((input.rate * 30 * rawItemBytes) / (4 * KB)));
+  const readUnits = deviceRollups * hourReadUnits + deviceBatches * 0.5 + apiCalls * 4;
+  line(
+    'DynamoDB',
+    'roll-up recomputation, device lookups, API reads',
+    readUnits,
+    'RRU',
+    (readUnits / 1e6) * p.dynamoReadPerMillion,
+  );
+  const rawGb = (input.devices * input.rate * 1440 * 35 * rawItemBytes) / GB;
+  const rollupGb = (input.devices * 24 * 365 * hourItemBytes) / GB;
+  line(
+    'DynamoDB',
+    'storage (35 days raw with TTL, a year of hours)',
+    rawGb + rollupGb,
+    'GB-month',
+    (rawGb + rollupGb) * p.dynamoStorageGbMonth,
+  );
+
+  line(
+    'S3',
+    'floor plans and logos (2 GB), their requests',
+    2,
+    'GB-month',
+    2 * p.s3StorageGbMonth + (apiCalls / 10 / 1000) * p.s3GetPerThousand + 0.01 * p.s3PutPerThousand * 1000,
+  );
+  const transferGb = (input.users * 20 * 2 * 1024 * 1024) / GB; // 20 sessions of ~2 MB a user
+  line(
+    'CloudFront',
+    'web app and API transfer',
+    transferGb,
+    'GB',
+    Math.max(0, transferGb - p.cloudFrontFreeGb) * p.cloudFrontPerGb,
+  );
+  line(
+    'Cognito',
+    'monthly active users',
+    input.users,
+    'MAU',
+    Math.max(0, input.users - p.cognitoFreeMau) * p.cognitoPerMau,
+  );
+  const logGb = ((invocations + apiCalls) * 600) / GB;
+  line('CloudWatch', 'logs', logGb, 'GB', logGb * p.logsPerGb);
+  return lines;
+}
+
+export const total = (lines: readonly CostLine[]) => lines.reduce((n, l) => n + l.usd, 0);
+
+function main() {
+  const { values } = parseArgs({
+    options: {
+      devices: { type: 'string', default: '1000' },
+      rate: { type: 'string', default: '1' },
+      payload: { type: 'string', default: '200' },
+      window: { type: 'string', default: String(telemetryBatching.maxBatchingWindowSeconds) },
+      'batch-size': { type: 'string', default: String(telemetryBatching.batchSize) },
+      'rollup-window': { type: 'string', default: String(telemetryRollups.maxBatchingWindowSeconds) },
+      'basic-ingest': { type: 'boolean', default: false },
+      users: { type: 'string', default: '100' },
+      'viewer-hours': { type: 'string', default: '40' },
+      'api-calls': { type: 'string', default: '3000' },
+      curve: { type: 'boolean', default: false },
+    },
+  });
+  const input = (devices: number): CostInput => ({
+    devices,
+    rate: Number(values.rate),
+    payloadBytes: Number(values.payload),
+    windowSeconds: Number(values.window),
+    batchSize: Number(values['batch-size']),
+    rollupWindowSeconds: Number(values['rollup-window']),
+    basicIngest: values['basic-ingest'],
+    users: Number(values.users),
+    viewerHoursPerUser: Number(values['viewer-hours']),
+    apiCallsPerUser: Number(values['api-calls']),
+  });
+  const money = (usd: number) => `$${usd.toFixed(2)}`;
+  if (values.curve) {
+    console.log(
+      `Monthly cost by fleet size (rate ${values.rate}/min, window ${values.window} s, basic ingest ${values['basic-ingest']}), prices of ${PRICES_AS_OF}`,
+    );
+    console.table(
+      [1_000, 5_000, 10_000, 50_000, 100_000].map((devices) => {
+        const lines = monthlyCost(input(devices));
+        return { devices, total: money(total(lines)), perDevice: money(total(lines) / devices) };
+      }),
+    );
+    return;
+  }
+  const chosen = input(Number(values.devices));
+  const lines = monthlyCost(chosen);
+  console.log(
+    `${chosen.devices} devices at ${chosen.rate} message(s) a minute; ingest batching window ${chosen.windowSeconds} s (batch up to ${chosen.batchSize}); roll-up window ${chosen.rollupWindowSeconds} s; ` +
+      `Basic Ingest ${chosen.basicIngest ? 'on' : 'off'}; ${chosen.users} users. Prices: US East, ${PRICES_AS_OF}.`,
+  );
+  console.table(
+    lines.map((l) => ({
+      service: l.service,
+      item: l.item,
+      quantity: Number(l.quantity.toPrecision(4)),
+      unit: l.unit,
+      'USD/month': Number(l.usd.toFixed(2)),
+    })),
+  );
+  console.log(`Total: ${money(total(lines))} a month`);
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) main();
