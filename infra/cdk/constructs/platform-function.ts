@@ -172,6 +172,7 @@ export class PlatformFunction extends Construct {
         sourceMap: lambdaBundling.sourcemap,
         sourcesContent: lambdaBundling.sourcesContent,
         externalModules: lambdaBundling.external,
+        define: lambdaBundling.define,
         forceDockerBundling: false,
       },
     });
