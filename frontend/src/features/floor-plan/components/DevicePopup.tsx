@@ -1,6 +1,13 @@
 import { useEffect, useState, type CSSProperties } from 'react';
 import type { DeviceView } from '@argentum/events/contracts';
-import { iconOf, isRegistered, kindName, motionState, TYPE_COLOURS } from '../model/deviceKinds';
+import {
+  iconOf,
+  isRegistered,
+  kindName,
+  motionState,
+  OCCUPIED_COLOUR,
+  TYPE_COLOURS,
+} from '../model/deviceKinds';
 import {
   formatReading,
   formatRelativeTime,
