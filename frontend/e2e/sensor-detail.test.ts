@@ -230,7 +230,14 @@ describe('the sensor detail page in the browser', () => {
         .first()
         .waitFor();
       await page.getByLabel('Data point').selectOption({ label: 'Occupancy' });
-      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      await page
+        .getByTestId('sensor-graph')
+        .locator('canvas')
+        .waitFor(slow)
+        .catch(async (error: unknown) => {
+          await screenshot(page, 'sensor-detail-motion-failure');
+          throw error;
+        });
       await screenshot(page, 'sensor-detail-motion');
 
       // A device of an organization the user is not in: the same answer as an unknown one.
