@@ -44,6 +44,8 @@ export default defineConfig({
           setupFiles: ['infra/test/support/worker-env.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Polls wait on the emulators and the browser: on a loaded machine a second is not enough.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

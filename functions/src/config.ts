@@ -131,6 +131,21 @@ export const config = {
   get refreshTokenValidityDays() {
     return Number(process.env[ENV.refreshTokenValidityDays] ?? '30');
   },
+  /** The integrations function's vendor secrets, base URLs and request timeout. */
+  get integrations() {
+    return {
+      secretIds: {
+        ryse: required(ENV.ryseSecretId),
+        nest: required(ENV.nestSecretId),
+        ecobee: required(ENV.ecobeeSecretId),
+      },
+      ryseApiUrl: process.env[ENV.ryseApiUrl] || undefined,
+      nestApiUrl: process.env[ENV.nestApiUrl] || undefined,
+      googleOauthUrl: process.env[ENV.googleOauthUrl] || undefined,
+      ecobeeApiUrl: process.env[ENV.ecobeeApiUrl] || undefined,
+      timeoutMs: Number(process.env[ENV.vendorTimeoutMs] || 5000),
+    };
+  },
   /** Refresh cookies are Secure everywhere; browsers accept Secure cookies on http://localhost. */
   get cookieSecure() {
     return process.env[ENV.cookieSecure] !== 'false';

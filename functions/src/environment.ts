@@ -35,6 +35,15 @@ export const ENV = {
   originSecret: 'ORIGIN_SECRET',
   /** The one organization whose users may export every device's data ('All device Data'); none when unset. */
   allDeviceExportOrgId: 'ALL_DEVICE_EXPORT_ORG_ID',
+  /** Only in the integrations function: the vendor secrets (ARNs or names) and, locally, the vendors' stand-ins. */
+  ryseSecretId: 'RYSE_SECRET_ID',
+  nestSecretId: 'NEST_SECRET_ID',
+  ecobeeSecretId: 'ECOBEE_SECRET_ID',
+  ryseApiUrl: 'RYSE_API_URL',
+  nestApiUrl: 'NEST_API_URL',
+  googleOauthUrl: 'GOOGLE_OAUTH_URL',
+  ecobeeApiUrl: 'ECOBEE_API_URL',
+  vendorTimeoutMs: 'VENDOR_TIMEOUT_MS',
   /** Read by the AWS SDK itself: the IoT data plane has an endpoint of the account's own. */
   iotDataEndpoint: 'AWS_ENDPOINT_URL_IOT_DATA_PLANE',
 } as const;
@@ -68,6 +77,32 @@ export interface PlatformSettings {
   originSecret?: string | undefined;
   /** The organization offered 'All device Data' in the export popover. */
   allDeviceExportOrgId?: string | undefined;
+  /** Only for the integrations function: vendor secrets and base URLs. */
+  integrations?: IntegrationSettings | undefined;
+}
+
+/** The third-party clouds (integrations function only). */
+export interface IntegrationSettings {
+  /** The Secrets Manager secret (ARN or name) of each vendor's credentials. */
+  secretIds: { ryse: string; nest: string; ecobee: string };
+  /** Base URLs; the vendors' production APIs when not given (Ryse has none: its bridge's URL). */
+  urls?: { ryse?: string; nest?: string; googleOauth?: string; ecobee?: string };
+  /** Hard limit of one vendor request (ms); 5000 when not given. */
+  timeoutMs?: number;
+}
+
+export function integrationEnvironment(settings: IntegrationSettings): Record<string, string> {
+  const { urls = {} } = settings;
+  return {
+    [ENV.ryseSecretId]: settings.secretIds.ryse,
+    [ENV.nestSecretId]: settings.secretIds.nest,
+    [ENV.ecobeeSecretId]: settings.secretIds.ecobee,
+    ...(urls.ryse ? { [ENV.ryseApiUrl]: urls.ryse } : {}),
+    ...(urls.nest ? { [ENV.nestApiUrl]: urls.nest } : {}),
+    ...(urls.googleOauth ? { [ENV.googleOauthUrl]: urls.googleOauth } : {}),
+    ...(urls.ecobee ? { [ENV.ecobeeApiUrl]: urls.ecobee } : {}),
+    ...(settings.timeoutMs ? { [ENV.vendorTimeoutMs]: String(settings.timeoutMs) } : {}),
+  };
 }
 
 /** The environment every platform Lambda gets. */
@@ -99,6 +134,7 @@ export function lambdaEnvironment(settings: PlatformSettings): Record<string, st
     ...(settings.throttlePolicy ? { [ENV.throttlePolicy]: JSON.stringify(settings.throttlePolicy) } : {}),
     ...(settings.originSecret ? { [ENV.originSecret]: settings.originSecret } : {}),
     ...(settings.allDeviceExportOrgId ? { [ENV.allDeviceExportOrgId]: settings.allDeviceExportOrgId } : {}),
+    ...(settings.integrations ? integrationEnvironment(settings.integrations) : {}),
     ...(settings.timestream
       ? {
           [ENV.timestreamDatabase]: settings.timestream.databaseName,

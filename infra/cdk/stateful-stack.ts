@@ -22,6 +22,7 @@ import {
   type TableDefinition,
 } from '../src/definitions';
 import { type TelemetryStoreKind } from './constructs/platform-function';
+import { type IntegrationVendor, VendorSecrets } from './constructs/vendor-secrets';
 import { acknowledgeRule } from './nag';
 
 export interface StatefulStackProps extends StackProps {
@@ -46,6 +47,8 @@ export interface StatefulRefs {
   userPoolId: string;
   userPoolClientId: string;
   timestream?: { databaseName: string; tableName: string };
+  /** The ARN of each third-party cloud's credentials secret (read by the integrations function). */
+  vendorSecretArns: Record<IntegrationVendor, string>;
 }
 
 const attribute = (key: KeyAttribute): Attribute => ({
@@ -96,6 +99,7 @@ export class StatefulStack extends Stack {
   readonly userPoolClient: UserPoolClient;
   readonly timestreamDatabase?: CfnDatabase;
   readonly timestreamTable?: CfnTable;
+  readonly vendorSecrets: VendorSecrets;
   readonly refs: StatefulRefs;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
@@ -189,6 +193,8 @@ export class StatefulStack extends Stack {
       }
     }
 
+    this.vendorSecrets = new VendorSecrets(this, 'VendorSecrets');
+
     this.refs = {
       platformTableName: this.exportForStateless('PlatformTableName', this.platformTable.tableName),
       platformTableStreamArn: this.exportForStateless(
@@ -210,6 +216,11 @@ export class StatefulStack extends Stack {
               tableName: this.exportForStateless('TimestreamTableName', this.timestreamTable.attrName),
             }
           : undefined,
+      vendorSecretArns: {
+        ryse: this.exportForStateless('RyseSecretArn', this.vendorSecrets.secrets.ryse.secretArn),
+        nest: this.exportForStateless('NestSecretArn', this.vendorSecrets.secrets.nest.secretArn),
+        ecobee: this.exportForStateless('EcobeeSecretArn', this.vendorSecrets.secrets.ecobee.secretArn),
+      },
     };
   }
 

@@ -8,9 +8,14 @@ import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from '
 import { type Construct } from 'constructs';
 import { topics } from '@argentum/events';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
-import { FLOOR_PLAN_PREFIX, LOGO_PREFIX, LOGO_STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
+import {
+  FLOOR_PLAN_PREFIX,
+  FLOOR_PLAN_STAGING_PREFIX,
+  LOGO_PREFIX,
+  LOGO_STAGING_PREFIX,
+} from '@argentum/functions/domain/files/keys';
+import { commandKeyPrefix, keys } from '@argentum/functions/stores/keys';
 import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
-import { commandKeyPrefix } from '@argentum/functions/stores/keys';
 import {
   PlatformFunction,
   type FileGrant,
@@ -56,11 +61,24 @@ const commandStatusTopics = topics.commandStatus('*');
 
 /** Commands and the states devices confirmed: items under `COMMANDS#` only (stores/commands.ts). */
 const commandItems = (actions: string[]) => ({ actions, partitionKeyPrefix: commandKeyPrefix });
+/** Raising alarms: the device, its organization's members, notifications, inboxes and alarm state. */
+const alarmStatements = [
+  { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.device('').pk },
+  { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.user('').pk },
+  { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.membersPartition('') },
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    partitionKeyPrefix: keys.notification('').pk,
+  },
+  { actions: ['dynamodb:PutItem'], partitionKeyPrefix: keys.inboxPartition('') },
+  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeyPrefix: keys.alarms('').pk },
+];
 
 /**
  * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
- * prefix and written to logos/ only after the check; logos are read through presigned URLs. Floors:
- * the floor plans. The tree sweeper deletes the plans of deleted floors.
+ * prefix and written to logos/ only after the check; logos are read through presigned URLs. Floor
+ * plans: uploads the same way, written to floorplans/ only once sanitized; the floors Lambda only
+ * reads them (presigned URLs). The tree sweeper deletes the plans of deleted floors.
  */
 const logoFiles: FileGrant[] = [
   { prefix: LOGO_STAGING_PREFIX, read: true, write: true, delete: true },
@@ -86,7 +104,14 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
   tree: { platformTable: 'readWrite' },
   floors: {
     platformTable: 'readWrite',
-    files: [{ prefix: FLOOR_PLAN_PREFIX, read: true, write: true, delete: true }],
+    files: [{ prefix: FLOOR_PLAN_PREFIX, read: true }],
+  },
+  floorplans: {
+    platformTable: 'read',
+    files: [
+      { prefix: FLOOR_PLAN_STAGING_PREFIX, read: true, write: true, delete: true },
+      { prefix: FLOOR_PLAN_PREFIX, read: true, write: true },
+    ],
   },
   devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },
   data: {
@@ -111,6 +136,9 @@ const apiSizing: Partial<Record<ApiDomain, { memorySize: number; timeout: Durati
   data: { memorySize: 1024, timeout: Duration.seconds(25) },
   // Third-party device clouds can be slow.
   integrations: { memorySize: 512, timeout: Duration.seconds(25) },
+  // Sanitizing a 10 MB, 50,000-element plan takes seconds of one CPU and about 0.7 GB (bench/
+  // floor-plans.bench.ts): 2 GB gives a full vCPU and headroom; API Gateway and CloudFront wait 30 s.
+  floorplans: { memorySize: 2048, timeout: Duration.seconds(28) },
 };
 
 /**
@@ -123,11 +151,11 @@ export class StatelessStack extends Stack {
   readonly ingest: PlatformFunction;
   readonly realtimeAuthorizer: PlatformFunction;
   readonly treeSweeper: PlatformFunction;
+  readonly controlConfirmations: PlatformFunction;
+  readonly confirmationRule: ControlConfirmations;
   /** Only with the DynamoDB telemetry store: keeps the hourly roll-ups from the telemetry table's stream. */
   readonly telemetryRollups?: PlatformFunction;
   readonly telemetryRollupFailures?: Queue;
-  readonly controlConfirmations: PlatformFunction;
-  readonly confirmationRule: ControlConfirmations;
   readonly treeSweepFailures: Queue;
   readonly realtime: Realtime;
   readonly web: WebHosting;
@@ -190,6 +218,7 @@ export class StatelessStack extends Stack {
         ...apiSizing[domain],
         originSecret: this.web.originSecret.secretValue.unsafeUnwrap(),
         ...(domain === 'auth' ? { mailQueueUrl: this.mailJobs.queue.queueUrl } : {}),
+        ...(domain === 'integrations' ? this.integrationsAccess(props.stateful) : {}),
       });
     }
     this.mailJobs.grantSend(apiFunctions.auth);
@@ -241,15 +270,19 @@ export class StatelessStack extends Stack {
       entry: 'control-confirmations',
       description: "Argentum control: settles commands with their devices' confirmations (IoT rule)",
       resources,
-      // Reads and settles commands only; tells browsers the outcome.
+      // Settles commands and tells browsers the outcome; raises the alarms in devices' messages
+      // (offline, pairing, failed commands): notifications, inboxes, alarm state, alarm mail jobs.
       access: {
         platformTableStatements: [
           commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
+          ...alarmStatements,
         ],
-        publishTopics: [commandStatusTopics],
+        publishTopics: [commandStatusTopics, notificationTopics],
       },
       memorySize: 256,
+      mailQueueUrl: this.mailJobs.queue.queueUrl,
     });
+    this.mailJobs.grantSend(this.controlConfirmations);
     this.confirmationRule = new ControlConfirmations(this, 'ConfirmationRule', {
       handler: this.controlConfirmations.function,
     });
@@ -293,6 +326,21 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, 'UserPoolClientId', { value: props.stateful.userPoolClientId });
     new CfnOutput(this, 'IotEndpoint', { value: this.iotEndpoint });
     new CfnOutput(this, 'IotAuthorizerName', { value: props.realtimeAuthorizerName });
+  }
+
+  /**
+   * The integrations function alone reads the vendor secrets; it may write only Ecobee's, whose
+   * refresh token rotates on every use.
+   */
+  private integrationsAccess(stateful: StatefulRefs) {
+    const arns = stateful.vendorSecretArns;
+    return {
+      access: {
+        ...apiAccess.integrations,
+        secrets: [{ arn: arns.ryse }, { arn: arns.nest }, { arn: arns.ecobee, write: true }],
+      },
+      integrations: { secretIds: arns },
+    };
   }
 
   /**

@@ -136,6 +136,7 @@ const lambdaEntries: Record<ApiDomain, () => Promise<{ handler: LambdaHandler }>
   users: () => import('@argentum/functions/lambda/api-users'),
   tree: () => import('@argentum/functions/lambda/api-tree'),
   floors: () => import('@argentum/functions/lambda/api-floors'),
+  floorplans: () => import('@argentum/functions/lambda/api-floorplans'),
   devices: () => import('@argentum/functions/lambda/api-devices'),
   control: () => import('@argentum/functions/lambda/api-control'),
   data: () => import('@argentum/functions/lambda/api-data'),

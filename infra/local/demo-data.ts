@@ -1,6 +1,7 @@
 import type { DataPoint, Device } from '@argentum/functions/stores/devices';
 import type { Building, Floor, Organization } from '@argentum/functions/domain/tree/tree';
 import type { RoleNumber } from '@argentum/events/contracts';
+import { DEMO_VENDOR_IDS } from './vendor-standins';
 
 /** The demo data set `npm start` loads on first start. Ids are readable so links can be shared. */
 export const organizations: Organization[] = [
@@ -88,6 +89,11 @@ const ieqPoints = [
 
 type DeviceSeed = Pick<Device, 'devName' | 'devType'> & Partial<Device> & { x: number; y: number };
 
+/** The demo plans' size in user units: seeds give positions in it, devices store them relative (0-1). */
+export const PLAN_WIDTH = 900;
+export const PLAN_HEIGHT = 600;
+const relative = (value: number, size: number) => Math.round((value / size) * 10_000) / 10_000;
+
 /** Every device kind of the specification, placed on the demo floors. */
 function devicesFor(floor: FloorPlanSpec['floor'], prefix: string, kinds: DeviceSeed[]): Device[] {
   return kinds.map((k, i) => {
@@ -98,14 +104,34 @@ function devicesFor(floor: FloorPlanSpec['floor'], prefix: string, kinds: Device
       buildID: floor.buildId,
       floorID: floor.floorId,
       onFloor: true,
-      floorOrigin: { x, y },
+      floorOrigin: { x: relative(x, PLAN_WIDTH), y: relative(y, PLAN_HEIGHT) },
       dataPoints: [],
       properties: {},
       updatedAt: new Date(0).toISOString(),
+      version: 0,
       ...rest,
     };
   });
 }
+
+type OffFloorSeed = Pick<Device, 'devName' | 'devType'> & Partial<Device>;
+
+/** Registered devices of an organization that are on no floor yet: edit mode's tiles. */
+function offFloorDevices(orgId: string, prefix: string, kinds: OffFloorSeed[]): Device[] {
+  return kinds.map((k, i) => ({
+    devID: `${prefix}:${String(k.devType).padStart(2, '0')}:${String(i + 1).padStart(2, '0')}`,
+    orgID: orgId,
+    onFloor: false,
+    dataPoints: [],
+    properties: {},
+    updatedAt: new Date(0).toISOString(),
+    version: 0,
+    ...k,
+  }));
+}
+
+/** The two office lights of the ground floor form a group (group numbers are 1000-9999). */
+export const DEMO_LIGHT_GROUP = 4711;
 
 const groundFloorKinds: DeviceSeed[] = [
   { devName: 'Gateway01', devType: 0, x: 350, y: 470 },
@@ -114,6 +140,7 @@ const groundFloorKinds: DeviceSeed[] = [
     devType: 1,
     connDev: 'light',
     port: 2,
+    groupNumber: DEMO_LIGHT_GROUP,
     x: 400,
     y: 120,
     dataPoints: [dp('bri', 'Brightness', false)],
@@ -124,6 +151,7 @@ const groundFloorKinds: DeviceSeed[] = [
     devType: 1,
     connDev: 'light',
     port: 0,
+    groupNumber: DEMO_LIGHT_GROUP,
     x: 120,
     y: 150,
     dataPoints: [dp('bri', 'Brightness', false)],
@@ -234,6 +262,7 @@ const groundFloorKinds: DeviceSeed[] = [
       hvacMode: 'cool',
       desiredCoolRange: [18, 33],
       desiredHeatRange: [7, 26],
+      ecobeeThermostatId: DEMO_VENDOR_IDS.ecobee,
     },
   },
   {
@@ -250,6 +279,7 @@ const groundFloorKinds: DeviceSeed[] = [
       eco: { mode: 'OFF', coolCelsius: 26, heatCelsius: 17 },
       min: 16,
       max: 30,
+      sdmDeviceId: DEMO_VENDOR_IDS.nest,
     },
   },
   {
@@ -259,7 +289,7 @@ const groundFloorKinds: DeviceSeed[] = [
     x: 40,
     y: 60,
     dataPoints: [dp('position', 'Position', false)],
-    properties: { conndev: 'shades', position: 40 },
+    properties: { conndev: 'shades', position: 40, ryseShadeId: DEMO_VENDOR_IDS.ryse },
   },
 ];
 
@@ -324,10 +354,64 @@ const [ground, first, hall] = floorPlans.map((p) => p.floor) as [
   FloorPlanSpec['floor'],
 ];
 
+const demoOffFloor: OffFloorSeed[] = [
+  {
+    devName: 'LightsSpare1',
+    devType: 1,
+    connDev: 'light',
+    port: 0,
+    dataPoints: [dp('bri', 'Brightness', false)],
+    properties: { volt: 3.3, conndev: 'powernode' },
+  },
+  {
+    devName: 'LightsSpare2',
+    devType: 1,
+    connDev: 'light',
+    port: 1,
+    dataPoints: [dp('bri', 'Brightness', false)],
+    properties: { volt: 3.28, conndev: 'powernode' },
+  },
+  { devName: 'MotionSpare', devType: 4, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.0 } },
+  // Dropped on a floor, an IEQ sensor needs its data points selected first.
+  { devName: 'IEQSpare', devType: 5, dataPoints: [], properties: { volt: 3.1 } },
+  { devName: 'GatewaySpare', devType: 0 },
+  {
+    devName: '',
+    devType: 3,
+    connDev: 'valve',
+    dataPoints: [dp('state', 'State', false)],
+    properties: { volt: 3.2, conndev: 'node' },
+  },
+];
+
+const otherOffFloor: OffFloorSeed[] = [
+  { devName: 'MotionDock', devType: 4, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.0 } },
+  {
+    devName: 'LightsDock',
+    devType: 1,
+    connDev: 'light',
+    port: 2,
+    dataPoints: [dp('bri', 'Brightness', false)],
+    properties: { volt: 3.3, conndev: 'powernode' },
+  },
+  { devName: 'IEQDock', devType: 5, dataPoints: ieqPoints, properties: { volt: 3.1 } },
+];
+
 export const devices: Device[] = [
   ...devicesFor(ground, '00:1A:22:00', groundFloorKinds),
   ...devicesFor(first, '00:1A:22:01', firstFloorKinds),
   ...devicesFor(hall, '00:1B:33:00', otherKinds),
+  ...offFloorDevices('org-demo', '00:1A:22:0F', demoOffFloor),
+  ...offFloorDevices('org-other', '00:1B:33:0F', otherOffFloor),
+];
+
+/** The demo device groups: number and members. */
+export const deviceGroups = [
+  {
+    orgId: 'org-demo',
+    groupNumber: DEMO_LIGHT_GROUP,
+    members: devices.filter((d) => d.groupNumber === DEMO_LIGHT_GROUP).map((d) => d.devID),
+  },
 ];
 
 export const floors: Floor[] = floorPlans.map(({ floor }) => ({
@@ -370,6 +454,17 @@ export function readingAt(
   const noise = (scale: number) => (random() - 0.5) * scale;
   const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
   switch (device.devType) {
+    // Gateways send a heartbeat; power nodes, contactors and switches report their state.
+    case 0:
+      return { heartbeat: 1 };
+    case 1:
+      return { bri: occupied ? 100 : daytime > 0.3 ? 60 : 0 };
+    case 3:
+      if (device.connDev === 'lock') return { lock: 1 };
+      if (device.connDev === 'rollershades') return { shade: Math.round(40 + 40 * daytime) };
+      return { state: occupied ? 1 : 0 };
+    case 6:
+      return { state: occupied ? 1 : 0 };
     case 2:
       return { temp: round(21 + 2.5 * daytime + noise(0.6)) };
     case 4:

@@ -50,6 +50,7 @@ ${demoUsers.map((u) => `    ${u.email.padEnd(width)}  ${rolesText(u.orgRoles)}`)
     MQTT                 mqtt://127.0.0.1:${ports.mqtt}  ws://127.0.0.1:${ports.mqttWs}/mqtt
     IoT data plane shim  http://127.0.0.1:${ports.iotData}
     SES capture          http://127.0.0.1:${ports.ses}
+    Vendor stand-ins     ${stack.vendorsUrl}  (Ryse, Nest, Ecobee and Secrets Manager)
   Data in ${dataDir} (reset: npm run reset)
 
 Press Ctrl-C to stop.`);

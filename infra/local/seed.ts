@@ -3,7 +3,8 @@ import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-s
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
-import { deviceItem } from '@argentum/functions/stores/devices';
+import { deviceGroupItem, deviceItem } from '@argentum/functions/stores/devices';
+import { keys } from '@argentum/functions/stores/keys';
 import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
 import { dynamoTelemetryStore } from '@argentum/functions/stores/telemetry-dynamodb';
 import { dynamoUserStore, migrateUserRecords } from '@argentum/functions/stores/users';
@@ -14,6 +15,7 @@ import type { TelemetryPoint } from '@argentum/functions/domain/telemetry/teleme
 import {
   buildings,
   DEFAULT_DEMO_PASSWORD,
+  deviceGroups,
   demoUsers,
   devices,
   floorPlans,
@@ -24,8 +26,11 @@ import {
 } from './demo-data';
 
 const SEED_MARKER = { pk: 'META', sk: 'SEED' };
-/** 2: users have per-organization membership items. 3: roles belong to memberships (orgRoles). */
-const SEED_VERSION = 3;
+/**
+ * 2: users have per-organization membership items. 3: roles belong to memberships (orgRoles).
+ * 4: device positions relative to the plan (0-1), device groups, devices on no floor.
+ */
+const SEED_VERSION = 4;
 
 /** Deterministic pseudo-random numbers, so every fresh start shows the same history. */
 function mulberry32(seed: number) {
@@ -47,10 +52,12 @@ async function putAll(items: Record<string, unknown>[]): Promise<void> {
 
 /**
  * Brings local data written by an earlier version up to date, keeping what the developer changed:
- * user records from before roles belonged to memberships are migrated in place.
+ * user records from before roles belonged to memberships are migrated in place; demo devices get
+ * relative positions, their group and the off-floor devices.
  */
-async function upgradeLocalData(): Promise<void> {
-  await migrateUserRecords();
+async function upgradeLocalData(from: number): Promise<void> {
+  if (from < 3) await migrateUserRecords();
+  if (from < 4) await upgradeDevices();
   await dynamo().send(
     new UpdateCommand({
       TableName: config.platformTable,
@@ -59,6 +66,73 @@ async function upgradeLocalData(): Promise<void> {
       ExpressionAttributeValues: { ':version': SEED_VERSION },
     }),
   );
+}
+
+const ignoreConditionFailed = (error: unknown) => {
+  if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+};
+
+/**
+ * Version 4 of the demo devices, keeping what the developer changed: positions stored in plan units
+ * become relative (only where they are still above 1), the demo group and the off-floor devices are
+ * added where they are missing.
+ */
+async function upgradeDevices(): Promise<void> {
+  const now = new Date().toISOString();
+  for (const device of devices) {
+    if (device.onFloor && device.floorOrigin) {
+      await dynamo()
+        .send(
+          new UpdateCommand({
+            TableName: config.platformTable,
+            Key: keys.device(device.devID),
+            UpdateExpression: 'SET floorOrigin = :origin',
+            ConditionExpression: 'floorOrigin.x > :one OR floorOrigin.y > :one',
+            ExpressionAttributeValues: { ':origin': device.floorOrigin, ':one': 1 },
+          }),
+        )
+        .catch(ignoreConditionFailed);
+    }
+    if (!device.onFloor) {
+      await dynamo()
+        .send(
+          new PutCommand({
+            TableName: config.platformTable,
+            Item: deviceItem(device),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        )
+        .catch(ignoreConditionFailed);
+    }
+  }
+  for (const group of deviceGroups) {
+    const created = await dynamo()
+      .send(
+        new PutCommand({
+          TableName: config.platformTable,
+          Item: deviceGroupItem(group, now),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      )
+      .then(
+        () => true,
+        (error: unknown) => (ignoreConditionFailed(error), false),
+      );
+    if (!created) continue;
+    for (const devID of group.members) {
+      await dynamo()
+        .send(
+          new UpdateCommand({
+            TableName: config.platformTable,
+            Key: keys.device(devID),
+            UpdateExpression: 'SET groupNumber = :group',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(groupNumber)',
+            ExpressionAttributeValues: { ':group': group.groupNumber },
+          }),
+        )
+        .catch(ignoreConditionFailed);
+    }
+  }
 }
 
 export interface SeedOptions {
@@ -73,7 +147,7 @@ export interface SeedOptions {
 export async function seedDemoData(options: SeedOptions): Promise<boolean> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config.platformTable, Key: SEED_MARKER }));
   if (Item) {
-    if (Number(Item.version) < SEED_VERSION) await upgradeLocalData();
+    if (Number(Item.version) < SEED_VERSION) await upgradeLocalData(Number(Item.version));
     return false;
   }
 
@@ -82,6 +156,7 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
     ...buildings.map(buildingItem),
     ...floors.map(floorItem),
     ...devices.map(deviceItem),
+    ...deviceGroups.map((group) => deviceGroupItem(group, new Date().toISOString())),
   ]);
 
   for (const spec of floorPlans) {

@@ -37,6 +37,7 @@ import { seedDemoData } from './seed';
 import { startSesCapture } from './ses-capture';
 import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
+import { startVendorStandins } from './vendor-standins';
 
 export interface LocalStackOptions {
   dataDir: string;
@@ -78,6 +79,8 @@ export interface LocalStack {
   streams: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
   /** Resolves when every mail job queued so far has been worked off. */
   mailDrained(): Promise<void>;
+  /** The stand-ins of the vendor clouds (Ryse, Nest, Ecobee) and of Secrets Manager. */
+  vendorsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -170,6 +173,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(() => deadLetters.stop());
     const weather = await startWeatherStandIn();
     stops.push(() => close(weather.server));
+    // Third-party clouds and the secrets holding their credentials (VENDOR_STANDINS_PORT, or a free port).
+    const vendors = await startVendorStandins(Number(process.env.VENDOR_STANDINS_PORT ?? 0));
+    stops.push(() => vendors.stop());
 
     const appOrigin = `http://localhost:${ports.app}`;
     const env: Record<string, string> = {
@@ -193,6 +199,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         originSecret: randomBytes(24).toString('hex'),
         // The demo organization is the one offered 'All device Data' exports here.
         allDeviceExportOrgId: 'org-demo',
+        integrations: vendors.settings,
       }),
       // The local stand-ins for the AWS services, and the credentials they accept.
       AWS_REGION: 'us-east-1',
@@ -204,6 +211,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: endpoint(ports.cognito),
       AWS_ENDPOINT_URL_SES: endpoint(ports.ses),
       AWS_ENDPOINT_URL_SQS: endpoint(ports.sqs),
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: vendors.secretsEndpoint,
       S3_FORCE_PATH_STYLE: 'true',
     };
     // The handlers run in this process, as each Lambda would, configured only by their environment.
@@ -321,6 +329,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       telemetryDeadLetters: deadLetters.letters,
       streams,
       mailDrained: () => mailJobs.drained(),
+      vendorsUrl: vendors.url,
       stop: stopAll,
     };
   } catch (error) {

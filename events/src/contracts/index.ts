@@ -12,3 +12,4 @@ export * from './devices';
 export * from './telemetry';
 export * from './control';
 export * from './notifications';
+export * from './integrations';

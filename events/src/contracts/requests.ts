@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { SELECT_TO_GROUP_TEXT, SELECT_TO_UNGROUP_TEXT } from './devices';
 
 /**
  * Request schemas of API calls, shared by the route table (functions/src/routes), which validates
@@ -129,8 +130,8 @@ export const deviceRequests = {
     dataPoints: z.array(dataPointRequest).min(1).max(16),
     childNode: body({ type: z.literal('thermistor'), devID: devId.optional() }),
   }),
-  groupDevices: body({ devID: z.array(devId).min(1).max(500) }),
-  ungroupDevices: body({ devID: z.array(devId).min(1).max(500) }),
+  groupDevices: body({ devID: z.array(devId).min(1, { error: SELECT_TO_GROUP_TEXT }).max(500) }),
+  ungroupDevices: body({ devID: z.array(devId).min(1, { error: SELECT_TO_UNGROUP_TEXT }).max(500) }),
 };
 
 export const floorPlanRequests = {

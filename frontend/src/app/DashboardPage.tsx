@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { Suspense, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAccountMenu } from '../features/account';
+import { FloorView } from '../features/floor-plan';
 import { useLogoutMutation } from '../features/auth';
 import { NotificationBell } from '../features/notifications';
 import { OrgLogo, orgLogoQueries } from '../features/org-logo';
@@ -16,7 +17,8 @@ import {
   useSelectedFloorId,
 } from '../features/tree';
 import { useSessionUser } from '../shared/session/sessionStore';
-import { PRODUCT_NAME } from '@argentum/events/contracts';
+import { PRODUCT_NAME, SELECT_FLOOR_PROMPT_TEXT } from '@argentum/events/contracts';
+import { Placeholder } from '@aws-amplify/ui-react';
 import styles from './DashboardPage.module.css';
 
 export const WELCOME_TEXT = 'Welcome to Argentum. Select an organization from the sidebar to start.';
@@ -30,8 +32,9 @@ export function DashboardPage() {
   const queryClient = useQueryClient();
   const organizations = useQuery(treeQueries.organizations()).data ?? [];
   // The logo of the selected floor's organization, else of the user's first organization.
+  const selectedFloor = selectedFloorId === null ? null : findFloor(organizations, selectedFloorId);
   const logoOrgId =
-    (selectedFloorId !== null && findFloor(organizations, selectedFloorId)?.organization.orgID) ||
+    selectedFloor?.organization.orgID ||
     organizations.find((o) => o.orgID === user.org[0])?.orgID ||
     organizations[0]?.orgID;
   const logoOrgName = organizations.find((o) => o.orgID === logoOrgId)?.orgName;
@@ -99,9 +102,31 @@ export function DashboardPage() {
           {selectedFloorId === null ? (
             <div className={styles.welcome}>
               <p>{WELCOME_TEXT}</p>
+              <p>{SELECT_FLOOR_PROMPT_TEXT}</p>
             </div>
           ) : (
-            <FloorHeader floorId={selectedFloorId} />
+            <>
+              <FloorHeader floorId={selectedFloorId} />
+              {selectedFloor && (
+                <Suspense
+                  fallback={
+                    <div className={styles.floorLoading} role="status" aria-label="Loading floor plan">
+                      <Placeholder size="large" height="100%" />
+                    </div>
+                  }
+                >
+                  <FloorView
+                    floor={{
+                      floorId: selectedFloor.floor._id,
+                      orgId: selectedFloor.organization.orgID,
+                      buildId: selectedFloor.building._id,
+                      floorName: selectedFloor.floor.floorName,
+                      floorDevTypes: selectedFloor.floor.floorDevTypes,
+                    }}
+                  />
+                </Suspense>
+              )}
+            </>
           )}
         </main>
       </div>

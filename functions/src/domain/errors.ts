@@ -15,7 +15,9 @@ export type DomainErrorKind =
   | 'unsupported-media-type'
   | 'not-available'
   | 'too-many-requests'
-  | 'upstream';
+  | 'upstream'
+  /** A third-party service did not answer in time. */
+  | 'upstream-timeout';
 
 export class DomainError extends Error {
   constructor(

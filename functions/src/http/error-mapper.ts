@@ -15,6 +15,7 @@ const statusOf: Record<DomainErrorKind, number> = {
   'not-available': 501,
   'too-many-requests': 429,
   upstream: 502,
+  'upstream-timeout': 504,
 };
 
 export const jsonHeaders = {

@@ -4,15 +4,29 @@ import type { RoleNumber } from '@argentum/events/contracts';
 import type { UserStore } from '../domain/users/ports';
 import type { AuthUser } from '../domain/users/user';
 
-/** The Lambdas the API is grouped into: one per domain (fewer cold starts, least-privilege IAM). */
+/**
+ * The Lambdas the API is grouped into: one per domain (fewer cold starts, least-privilege IAM).
+ * `floorplans` takes plan uploads apart from `floors`: its SVG sanitizer (jsdom) would more than
+ * double the floors Lambda's cold start.
+ */
 export type ApiDomain =
-  'auth' | 'users' | 'tree' | 'floors' | 'devices' | 'control' | 'data' | 'notifications' | 'integrations';
+  | 'auth'
+  | 'users'
+  | 'tree'
+  | 'floors'
+  | 'floorplans'
+  | 'devices'
+  | 'control'
+  | 'data'
+  | 'notifications'
+  | 'integrations';
 
 export const apiDomains: readonly ApiDomain[] = [
   'auth',
   'users',
   'tree',
   'floors',
+  'floorplans',
   'devices',
   'control',
   'data',

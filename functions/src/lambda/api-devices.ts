@@ -1,5 +1,12 @@
 import { createApiHandler } from '../http/api-handler';
 import { devicesRoutes } from '../routes/devices.routes';
-import { users } from './wiring/core';
+import { dynamoDevices, dynamoIconSizes } from '../stores/devices';
+import { clock, tree, users } from './wiring/core';
 
-export const handler = createApiHandler(devicesRoutes, { users });
+export const handler = createApiHandler(devicesRoutes, {
+  users,
+  tree,
+  clock,
+  devices: dynamoDevices,
+  iconSizes: dynamoIconSizes,
+});

@@ -1,7 +1,36 @@
+import { confirmationMessageSchema } from '@argentum/events';
 import { assertConfigured } from '../config';
+import { alarmsOfDeviceMessage } from '../domain/notifications/device-messages';
+import { getDevice } from '../stores/devices';
 import { type ConfirmationResult, handleConfirmation } from '../domain/control/confirmations';
 import { log } from '../http/log';
 import { confirmationPorts } from './wiring/control';
+import { alarmDevice, alarmPorts } from './wiring/notifications';
+
+const alarms = alarmPorts();
+
+/** Offline, pairing failures and failed or late commands become notifications (device-messages.ts). */
+async function raiseAlarms(
+  orgId: string,
+  outcome: 'success' | 'fail',
+  message: Record<string, unknown>,
+  settled: ConfirmationResult,
+  /** When the broker received the message: the same for a redelivery, so its event is raised once. */
+  time: number,
+): Promise<void> {
+  if (settled === 'invalid' || settled === 'unknown' || settled === 'duplicate') return;
+  const parsed = confirmationMessageSchema.safeParse(message);
+  if (!parsed.success) return;
+  const device = await getDevice(parsed.data.devID);
+  // Only a device of this organization can raise its alarms.
+  if (!device || device.orgID !== orgId) return;
+  await alarmsOfDeviceMessage(alarms, alarmDevice(device), {
+    outcome,
+    message: parsed.data,
+    settled,
+    time,
+  });
+}
 
 // A misconfigured function fails its cold start, naming what is missing.
 assertConfigured();
@@ -32,6 +61,13 @@ export async function handler(event: ConfirmationEvent): Promise<{ result: Confi
     message,
     ...(typeof receivedAt === 'number' ? { receivedAt } : {}),
   });
+  await raiseAlarms(
+    orgId,
+    outcome,
+    message,
+    result,
+    typeof receivedAt === 'number' ? receivedAt : Date.now(),
+  );
   log(result === 'invalid' || result === 'unknown' ? 'warn' : 'info', 'confirmation', {
     orgId,
     outcome,

@@ -1,121 +1,195 @@
-import * as z from 'zod';
-import { body, devId, devType, id, notAvailableYet } from '../http/schemas';
+import { deviceRequests, floorPlanRequests } from '@argentum/events/contracts/requests';
+import { addThermistor, updateDataPoints, updateDevice } from '../domain/devices/editing';
+import { floorDevices, offlineSensors, sensorsCount } from '../domain/devices/floor-view';
+import { groupDevices, ungroupDevices } from '../domain/devices/grouping';
+import { saveIconSize } from '../domain/devices/icon-sizes';
+import { placeDevice, removeDevice, saveFloorDevices } from '../domain/devices/placement';
+import type { DevicePorts } from '../domain/devices/ports';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'devices';
-const route = routesFor<RoutePorts>();
+/** What the devices' handlers need; lambda/api-devices.ts wires them. */
+export type DevicesRoutePorts = RoutePorts & DevicePorts;
+const route = routesFor<DevicesRoutePorts>();
 const base = '/api/deviceControl';
-const devIds = z.array(devId).min(1).max(500);
-const dataPoint = body({
-  dp: z.string().max(32),
-  dn: z.string().max(64).optional(),
-  val: z.unknown().optional(),
-  readonly: z.boolean().optional(),
-});
 
-interface DeviceCall {
-  name: string;
-  minRole: 0 | 1 | 2;
-  summary: string;
-  request: z.ZodType;
-}
-
-const calls: DeviceCall[] = [
-  {
-    name: 'groupDevices',
-    minRole: 2,
-    summary: 'Groups devices (answers the group id).',
-    request: body({ devID: devIds }),
-  },
-  { name: 'ungroupDevices', minRole: 2, summary: 'Ungroups devices.', request: body({ devID: devIds }) },
-  {
-    name: 'updateOnFloorStatus',
-    minRole: 2,
-    summary: 'Places devices on, or takes them off, a floor.',
-    request: body({
-      dropDevicesList: z.array(z.record(z.string(), z.unknown())).max(2000),
-      onFloorStatus: z.boolean(),
-    }),
-  },
-  {
-    name: 'updateDeviceBuildFloorID',
-    minRole: 2,
-    summary: "Sets a device's building and floor.",
-    request: body({ devID: devId, floorID: id, buildID: id }),
-  },
-  {
-    name: 'updateDevice',
-    minRole: 1,
-    summary: "Updates a device's name, properties or data points.",
-    request: body({
-      devID: devId,
-      devType,
-      devUpdateObj: body({
-        devName: z.string().max(64).optional(),
-        properties: z.record(z.string(), z.unknown()).optional(),
-        dataPoints: z.array(dataPoint).max(64).optional(),
-      }),
-    }),
-  },
-  {
-    name: 'updateDeviceDataPoint',
-    minRole: 1,
-    summary: "Updates a device's data points.",
-    request: body({
-      devID: devId,
-      devType,
-      devUpdateObj: body({
-        dataPoints: z.array(dataPoint).max(64).optional(),
-        devName: z.string().max(64).optional(),
-      }),
-    }),
-  },
-  {
-    name: 'getAllDevicesDataForFloorPlan',
-    minRole: 0,
-    summary: 'Devices of a floor (or off any floor) with their latest values.',
-    request: body({ floorID: id, orgID: id, onFloor: z.boolean().optional() }),
-  },
-  {
-    name: 'getAnalyticsSensorsCount',
-    minRole: 0,
-    summary: 'Sensor counts for the floor details panel.',
-    request: body({ floorID: id, buildID: id, orgID: id }),
-  },
-  {
-    name: 'addThermistor',
-    minRole: 1,
-    summary: 'Adds a thermistor child node to a device.',
-    request: body({
-      dataPoints: z.array(dataPoint).max(64),
-      devType,
-      devID: devId,
-      childNode: z.record(z.string(), z.unknown()),
-      devName: z.string().max(64),
-    }),
-  },
-  {
-    name: 'getOfflineSensors',
-    minRole: 0,
-    summary: 'Offline sensors of a floor, building or organization.',
-    request: body({ orgID: id, buildID: id.optional(), floorID: id.optional() }),
-  },
-  {
-    name: 'removeDeviceFromFloor',
-    minRole: 2,
-    summary: 'Takes an ungrouped device off its floor.',
-    request: body({ devID: devId, floorID: id }),
-  },
-];
-
-export const devicesRoutes = calls.map((call) =>
+/** Devices on floor plans: listing, placement, configuration and grouping (issue: floor plans and devices). */
+const deviceRoutes = [
   route({
     method: 'POST',
-    path: `${base}/${call.name}`,
+    path: `${base}/getAllDevicesDataForFloorPlan`,
     domain,
-    access: { minRole: call.minRole },
-    summary: call.summary,
-    request: call.request,
-    handler: notAvailableYet(`Device control (${call.name})`),
+    access: { minRole: 0 },
+    summary:
+      "A floor's devices (onFloor true or absent), or its organization's devices on no floor (onFloor " +
+      "false); with online state, latest values, versions, and the caller's icon size per device type.",
+    request: deviceRequests.getAllDevicesDataForFloorPlan,
+    handler: async ({ user, body: b, ports }) => ({
+      body: await floorDevices(ports, user, {
+        floorId: b.floorID,
+        orgId: b.orgID,
+        ...(b.onFloor !== undefined ? { onFloor: b.onFloor } : {}),
+      }),
+    }),
   }),
-);
+  route({
+    method: 'POST',
+    path: `${base}/getAnalyticsSensorsCount`,
+    domain,
+    access: { minRole: 0 },
+    summary: "Counts of a floor's devices (total, online, offline, per type, occupied motion sensors).",
+    request: deviceRequests.getAnalyticsSensorsCount,
+    handler: async ({ user, body: b, ports }) => ({
+      body: await sensorsCount(ports, user, { floorId: b.floorID, buildId: b.buildID, orgId: b.orgID }),
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/getOfflineSensors`,
+    domain,
+    access: { minRole: 0 },
+    summary: 'Offline devices of a floor (floorID), a building (buildID) or an organization.',
+    request: deviceRequests.getOfflineSensors,
+    handler: async ({ user, body: b, ports }) => ({
+      body: await offlineSensors(ports, user, {
+        orgId: b.orgID,
+        ...(b.buildID !== undefined ? { buildId: b.buildID } : {}),
+        ...(b.floorID !== undefined ? { floorId: b.floorID } : {}),
+      }),
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/updateOnFloorStatus`,
+    domain,
+    access: { minRole: 2 },
+    summary:
+      "Edit mode's Save, all or nothing: devices placed on, moved on or taken off the floor, and the " +
+      "floor's device types. 410 while the floor's delete is pending; 409 on a stale version.",
+    request: deviceRequests.updateOnFloorStatus,
+    handler: async ({ user, body: b, ports }) => ({
+      body: await saveFloorDevices(ports, user, {
+        floorId: b.floorID,
+        onFloorStatus: b.onFloorStatus,
+        entries: b.dropDevicesList,
+      }),
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/updateDeviceBuildFloorID`,
+    domain,
+    access: { minRole: 2 },
+    summary: 'Places a device on a floor of a building, or moves it there from another floor.',
+    request: deviceRequests.updateDeviceBuildFloorID,
+    handler: async ({ user, body: b, ports }) => ({
+      body: await placeDevice(ports, user, {
+        devId: b.devID,
+        floorId: b.floorID,
+        buildId: b.buildID,
+        ...(b.floorOrigin ? { floorOrigin: b.floorOrigin } : {}),
+        ...(b.version !== undefined ? { version: b.version } : {}),
+      }),
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/removeDeviceFromFloor`,
+    domain,
+    access: { minRole: 2 },
+    summary: 'Takes an ungrouped device off its floor (back to the off-floor devices).',
+    request: deviceRequests.removeDeviceFromFloor,
+    handler: async ({ user, body: b, ports }) => ({
+      body: await removeDevice(ports, user, {
+        devId: b.devID,
+        floorId: b.floorID,
+        ...(b.version !== undefined ? { version: b.version } : {}),
+      }),
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/updateDevice`,
+    domain,
+    access: { minRole: 1 },
+    summary: "Updates a device's name, properties (merged) or selected data points (replaced).",
+    request: deviceRequests.updateDevice,
+    handler: async ({ user, body: b, ports }) => ({
+      body: await updateDevice(ports, user, {
+        devId: b.devID,
+        devType: b.devType,
+        ...(b.version !== undefined ? { version: b.version } : {}),
+        ...b.devUpdateObj,
+      }),
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/updateDeviceDataPoint`,
+    domain,
+    access: { minRole: 1 },
+    summary: "Updates names (dn) of a device's data points, by their key dp.",
+    request: deviceRequests.updateDeviceDataPoint,
+    handler: async ({ user, body: b, ports }) => ({
+      body: await updateDataPoints(ports, user, {
+        devId: b.devID,
+        devType: b.devType,
+        ...(b.version !== undefined ? { version: b.version } : {}),
+        dataPoints: b.devUpdateObj.dataPoints,
+      }),
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/addThermistor`,
+    domain,
+    access: { minRole: 1 },
+    summary: 'Adds a thermistor child node to an IO device (type 2).',
+    request: deviceRequests.addThermistor,
+    handler: async ({ user, body: b, ports }) => ({
+      body: await addThermistor(ports, user, {
+        devId: b.devID,
+        devType: b.devType,
+        devName: b.devName,
+        dataPoints: b.dataPoints,
+        ...(b.childNode.devID !== undefined ? { childDevId: b.childNode.devID } : {}),
+      }),
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/groupDevices`,
+    domain,
+    access: { minRole: 2 },
+    summary: 'Groups 2 or more lights or motion sensors of one organization (answers the group number).',
+    request: deviceRequests.groupDevices,
+    handler: async ({ user, body: b, ports }) => ({ body: await groupDevices(ports, user, b.devID) }),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/ungroupDevices`,
+    domain,
+    access: { minRole: 2 },
+    summary: 'Ungroups devices; a group left with one device is dissolved.',
+    request: deviceRequests.ungroupDevices,
+    handler: async ({ user, body: b, ports }) => ({ body: await ungroupDevices(ports, user, b.devID) }),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/dashboard/updateSensorSize',
+    domain,
+    access: { minRole: 0 },
+    summary: "Saves the caller's icon size for a device type on a floor.",
+    request: floorPlanRequests.updateSensorSize,
+    handler: async ({ user, body: b, ports }) => ({
+      body: await saveIconSize(ports, user, {
+        ...(b.userID !== undefined ? { userId: b.userID } : {}),
+        floorId: b.floorId,
+        devType: b.devType,
+        value: b.value,
+      }),
+    }),
+  }),
+];
+
+export const devicesRoutes = deviceRoutes;

@@ -1,16 +1,18 @@
-import { treeRequests } from '@argentum/events/contracts/requests';
-import * as z from 'zod';
+import { floorPlanRequests, treeRequests } from '@argentum/events/contracts/requests';
+import {
+  FLOOR_PLAN_NOT_FOUND,
+  FLOOR_PLAN_URL_SECONDS,
+  type FloorPlanReadPorts,
+  readFloorPlan,
+} from '../domain/files/floor-plans';
 import { type TreeEditingPorts, updateFloor } from '../domain/tree/editing';
 import { TREE_MESSAGES } from '../domain/tree/messages';
-import { body, devType, id, notAvailableYet } from '../http/schemas';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'floors';
 /** What the floors' handlers need; lambda/api-floors.ts wires them. */
-export type FloorsRoutePorts = RoutePorts & TreeEditingPorts;
+export type FloorsRoutePorts = RoutePorts & TreeEditingPorts & FloorPlanReadPorts;
 const route = routesFor<FloorsRoutePorts>();
-/** Floor plans: SVG under 10 MB. */
-const FLOOR_PLAN_BODY_BYTES = 10 * 1024 * 1024 + 4096;
 
 export const floorsRoutes = [
   route({
@@ -18,9 +20,17 @@ export const floorsRoutes = [
     path: '/api/dashboard/floorPlanFromS3',
     domain,
     access: { minRole: 0 },
-    summary: "A floor's SVG plan (404 when the floor has none).",
-    request: body({ orgID: id, floorID: id }),
-    handler: notAvailableYet('Floor plans'),
+    summary:
+      "A floor's plan, for any member of the floor's organization: `{ data, width, height, updatedAt }`, " +
+      '`data` being a presigned URL of the sanitized SVG, valid for ' +
+      `${FLOOR_PLAN_URL_SECONDS} seconds, served as image/svg+xml and as a download (use it as an image ` +
+      'source, never inline); `width` and `height` are its size in user units (viewBox, else its ' +
+      `width and height), \`updatedAt\` when it was stored. 404 '${FLOOR_PLAN_NOT_FOUND}' when the ` +
+      'floor has none; a floor of another organization answers 404 like one that does not exist.',
+    request: floorPlanRequests.floorPlanFromS3,
+    handler: async ({ user, body: { orgID, floorID }, ports }) => ({
+      body: await readFloorPlan(ports, user, { orgId: orgID, floorId: floorID }),
+    }),
   }),
   route({
     method: 'POST',
@@ -43,24 +53,5 @@ export const floorsRoutes = [
         },
       };
     },
-  }),
-  route({
-    method: 'POST',
-    path: '/api/dashboard/updateFloorPlanS3',
-    domain,
-    access: { minRole: 2 },
-    summary: "Uploads a floor's SVG plan (SVG only, under 10 MB).",
-    maxBodyBytes: FLOOR_PLAN_BODY_BYTES,
-    request: body({ orgID: id, floorID: id, floorplan: z.string().max(FLOOR_PLAN_BODY_BYTES) }),
-    handler: notAvailableYet('Floor plan upload'),
-  }),
-  route({
-    method: 'POST',
-    path: '/api/dashboard/updateSensorSize',
-    domain,
-    access: { minRole: 0 },
-    summary: "Saves the user's icon size for a device type on a floor.",
-    request: body({ userID: id.optional(), value: z.number().min(0.5).max(2), devType, floorId: id }),
-    handler: notAvailableYet('Icon sizes'),
   }),
 ];

@@ -4,6 +4,7 @@ import { controlRoutes } from './control.routes';
 import { dataRoutes } from './data.routes';
 import { devicesRoutes } from './devices.routes';
 import { exportRoutes } from './export.routes';
+import { floorPlanUploadRoutes } from './floor-plan-uploads.routes';
 import { floorsRoutes } from './floors.routes';
 import { integrationsRoutes } from './integrations.routes';
 import { notificationsRoutes } from './notifications.routes';
@@ -16,6 +17,7 @@ export const routesByDomain: Record<ApiDomain, readonly Route[]> = {
   users: usersRoutes,
   tree: treeRoutes,
   floors: floorsRoutes,
+  floorplans: floorPlanUploadRoutes,
   devices: devicesRoutes,
   control: controlRoutes,
   data: [...dataRoutes, ...exportRoutes],

@@ -1,37 +1,35 @@
-import { GetCommand, QueryCommand, type QueryCommandOutput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
+import type { DataPoint, Device } from '../domain/devices/device';
+import type {
+  CommitOutcome,
+  DeviceChange,
+  DeviceCommit,
+  DeviceGroup,
+  DeviceStore,
+  GroupChange,
+  IconSizeStore,
+} from '../domain/devices/ports';
+import type { NodeRef } from '../domain/tree/ports';
 import { keys } from './keys';
+import { nodeKey } from './tree';
 
-export interface DataPoint {
-  dp: string;
-  dn?: string;
-  val?: unknown;
-  readonly?: boolean;
-}
+export type { DataPoint, Device };
 
-/** A device as stored (specification: Device). */
-export interface Device {
-  devID: string;
-  devName: string;
-  devType: number;
-  connDev?: string;
-  port?: number | string;
-  gatewayID?: string;
-  groupNumber?: number;
-  orgID: string;
-  buildID?: string;
-  floorID?: string;
-  onFloor: boolean;
-  floorOrigin?: { x: number; y: number };
-  dataPoints: DataPoint[];
-  properties: Record<string, unknown>;
-  childNode?: { type: 'thermistor'; devID: string; dataPoints: DataPoint[] };
-  /** Latest value per data point, and when it arrived (epoch ms). */
-  latest?: Record<string, number>;
-  lastSeen?: number;
-  updatedAt: string;
-}
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export const deviceItem = (device: Device) => ({
   ...keys.device(device.devID),
@@ -41,12 +39,103 @@ export const deviceItem = (device: Device) => ({
   ...device,
 });
 
+/** A device group's item: its number is claimed in the organization while the item exists. */
+export const deviceGroupItem = (group: Omit<DeviceGroup, 'version'> & { version?: number }, now: string) => ({
+  ...keys.deviceGroup(group.orgId, group.groupNumber),
+  entity: 'deviceGroup',
+  orgId: group.orgId,
+  groupNumber: group.groupNumber,
+  members: group.members,
+  version: group.version ?? 0,
+  createdAt: now,
+  updatedAt: now,
+});
+
+/**
+ * The device an item holds, its key attributes left out. Items written by older clients may name
+ * fields as the specification also allows (name, type, conndev) and lack lists: read as a Device.
+ */
+function deviceFrom(item: Item): Device {
+  const {
+    pk: _pk,
+    sk: _sk,
+    gsi1pk: _g1,
+    gsi1sk: _g1s,
+    gsi2pk: _g2,
+    gsi2sk: _g2s,
+    entity: _e,
+    ...rest
+  } = item;
+  const { name, type, conndev, ...device } = rest;
+  const connDev = device.connDev ?? conndev;
+  return {
+    ...device,
+    devName: String(device.devName ?? name ?? ''),
+    devType: Number(device.devType ?? type ?? -1),
+    ...(typeof connDev === 'string' ? { connDev } : {}),
+    onFloor: device.onFloor === true,
+    dataPoints: Array.isArray(device.dataPoints) ? device.dataPoints : [],
+    properties: typeof device.properties === 'object' && device.properties !== null ? device.properties : {},
+  } as Device;
+}
+
+/** A device's item as stored (key attributes included), read consistently. */
 export async function getDevice(devId: string): Promise<Device | undefined> {
   const { Item } = await dynamo().send(
-    new GetCommand({ TableName: config.platformTable, Key: keys.device(devId) }),
+    new GetCommand({ TableName: config.platformTable, Key: keys.device(devId), ConsistentRead: true }),
   );
   return Item as Device | undefined;
 }
+
+async function getDevices(devIds: readonly string[]): Promise<Device[]> {
+  const ids = [...new Set(devIds)];
+  const found: Device[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    let request: Record<string, { Keys: Item[]; ConsistentRead: boolean }> | undefined = {
+      [config.platformTable]: {
+        Keys: ids.slice(i, i + 100).map((id) => keys.device(id)),
+        ConsistentRead: true,
+      },
+    };
+    while (request && Object.keys(request).length > 0) {
+      const page = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+      found.push(...(page.Responses?.[config.platformTable] ?? []).map(deviceFrom));
+      request = page.UnprocessedKeys as typeof request;
+    }
+  }
+  return found;
+}
+
+async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: QueryCommandOutput['LastEvaluatedKey'];
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({ TableName: config.platformTable, ...input, ExclusiveStartKey: startKey }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+const devicesOnFloor = async (floorId: string) =>
+  (
+    await queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.deviceOnFloor(floorId, '').gsi1pk },
+    })
+  ).map(deviceFrom);
+
+const devicesOfOrganization = async (orgId: string) =>
+  (
+    await queryAll({
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.deviceOfOrg(orgId, '').gsi2pk },
+    })
+  ).map(deviceFrom);
 
 /** Records a device's latest readings; older readings never overwrite newer ones. */
 export async function recordLatest(
@@ -95,9 +184,16 @@ export async function moveDevicesOffFloor(floorId: string, now: string): Promise
             TableName: config.platformTable,
             Key: keys.device(String(item.devID)),
             UpdateExpression:
-              'SET onFloor = :false, updatedAt = :now REMOVE gsi1pk, gsi1sk, floorID, buildID, floorOrigin',
+              'SET onFloor = :false, updatedAt = :now, version = if_not_exists(version, :zero) + :one ' +
+              'REMOVE gsi1pk, gsi1sk, floorID, buildID, floorOrigin',
             ConditionExpression: 'floorID = :floorId',
-            ExpressionAttributeValues: { ':false': false, ':now': now, ':floorId': floorId },
+            ExpressionAttributeValues: {
+              ':false': false,
+              ':now': now,
+              ':floorId': floorId,
+              ':zero': 0,
+              ':one': 1,
+            },
           }),
         );
         moved++;
@@ -110,9 +206,245 @@ export async function moveDevicesOffFloor(floorId: string, now: string): Promise
   return moved;
 }
 
-/** The DynamoDB adapter of the registered devices, as ingest and the tree's sweep use them. */
+/** A condition on a counter: at `expected`, a missing counter counting as 0. */
+function counterIs(attribute: string, placeholder: string, expected: number) {
+  return expected === 0
+    ? `(attribute_not_exists(${attribute}) OR ${attribute} = ${placeholder})`
+    : `${attribute} = ${placeholder}`;
+}
+
+const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletedAt)';
+
+/** Fields a device change may set, with their attribute names. */
+const SETTABLE = ['devName', 'port', 'dataPoints', 'properties', 'childNode', 'groupNumber'] as const;
+
+function deviceUpdate(change: DeviceChange, now: string): TransactItem {
+  const sets = ['version = :next', 'updatedAt = :now'];
+  const removes: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {
+    ':next': change.expectedVersion + 1,
+    ':expected': change.expectedVersion,
+    ':now': now,
+    ':org': change.orgId,
+  };
+  for (const field of SETTABLE) {
+    const value = change.set?.[field];
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    sets.push(`#${field} = :${field}`);
+  }
+  if (change.removeGroup) removes.push('groupNumber');
+  const placement = change.placement;
+  if (placement === 'off') {
+    sets.push('onFloor = :false');
+    values[':false'] = false;
+    removes.push('gsi1pk', 'gsi1sk', 'floorID', 'buildID', 'floorOrigin');
+  } else if (placement) {
+    const lookup = keys.deviceOnFloor(placement.floorId, change.devId);
+    sets.push(
+      'onFloor = :true',
+      'floorID = :floorId',
+      'buildID = :buildId',
+      'floorOrigin = :origin',
+      'gsi1pk = :gsi1pk',
+      'gsi1sk = :gsi1sk',
+    );
+    Object.assign(values, {
+      ':true': true,
+      ':floorId': placement.floorId,
+      ':buildId': placement.buildId,
+      ':origin': placement.floorOrigin,
+      ':gsi1pk': lookup.gsi1pk,
+      ':gsi1sk': lookup.gsi1sk,
+    });
+  }
+  return {
+    Update: {
+      TableName: config.platformTable,
+      Key: keys.device(change.devId),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: `attribute_exists(pk) AND orgID = :org AND ${counterIs('version', ':expected', change.expectedVersion)}`,
+      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+function groupWrite(change: GroupChange, now: string): TransactItem {
+  const Key = keys.deviceGroup(change.orgId, change.groupNumber);
+  if (change.kind === 'create') {
+    return {
+      Put: {
+        TableName: config.platformTable,
+        Item: deviceGroupItem(change, now),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+  }
+  if (change.kind === 'update') {
+    return {
+      Update: {
+        TableName: config.platformTable,
+        Key,
+        UpdateExpression: 'SET members = :members, version = :next, updatedAt = :now',
+        ConditionExpression: 'version = :expected',
+        ExpressionAttributeValues: {
+          ':members': change.members,
+          ':next': change.expectedVersion + 1,
+          ':expected': change.expectedVersion,
+          ':now': now,
+        },
+      },
+    };
+  }
+  return {
+    Delete: {
+      TableName: config.platformTable,
+      Key,
+      ConditionExpression: 'version = :expected',
+      ExpressionAttributeValues: { ':expected': change.expectedVersion },
+    },
+  };
+}
+
+/** Whether a floor is gone (removed, or its delete committed), after a refused commit. */
+async function floorGone(floor: NodeRef): Promise<boolean> {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config.platformTable, Key: nodeKey(floor), ConsistentRead: true }),
+  );
+  return !Item || typeof Item.deletedAt === 'string';
+}
+
+/** Everything one use case writes, in one transaction: all of it or nothing. */
+export async function commitDevices(write: DeviceCommit): Promise<CommitOutcome> {
+  type Reason = Extract<CommitOutcome, { outcome: 'refused' }>['reason'];
+  const items: { item: TransactItem; refused: () => Promise<Reason> }[] = [
+    ...write.devices.map((change) => ({
+      item: deviceUpdate(change, write.now),
+      refused: async (): Promise<Reason> => 'device-changed',
+    })),
+    ...write.floors.map((change) => ({
+      item: {
+        Update: {
+          TableName: config.platformTable,
+          Key: nodeKey(change.floor),
+          UpdateExpression: 'SET floorDevTypes = :types, devicesVersion = :next, updatedAt = :now',
+          ConditionExpression: `${LIVE} AND ${counterIs('devicesVersion', ':expected', change.expectedDevicesVersion)}`,
+          ExpressionAttributeValues: {
+            ':types': change.floorDevTypes,
+            ':next': change.expectedDevicesVersion + 1,
+            ':expected': change.expectedDevicesVersion,
+            ':now': write.now,
+          },
+        },
+      } satisfies TransactItem,
+      refused: async (): Promise<Reason> =>
+        (await floorGone(change.floor)) ? 'floor-gone' : 'floor-changed',
+    })),
+    ...write.groups.map((change) => ({
+      item: groupWrite(change, write.now),
+      refused: async (): Promise<Reason> => (change.kind === 'create' ? 'group-taken' : 'group-changed'),
+    })),
+    ...write.live.map((node) => ({
+      item: {
+        ConditionCheck: { TableName: config.platformTable, Key: nodeKey(node), ConditionExpression: LIVE },
+      } satisfies TransactItem,
+      refused: async (): Promise<Reason> => 'floor-gone',
+    })),
+  ];
+  if (items.length === 0) return { outcome: 'written' };
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: items.map((i) => i.item) }));
+    return { outcome: 'written' };
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const reasons = error.CancellationReasons ?? [];
+    // A failed condition names what changed; without one, a concurrent transaction got in the way.
+    for (const [index, reason] of reasons.entries()) {
+      if (reason.Code === 'ConditionalCheckFailed') {
+        const refused = items[index]?.refused;
+        return { outcome: 'refused', reason: refused ? await refused() : 'device-changed' };
+      }
+    }
+    if (reasons.some((r) => r.Code === 'TransactionConflict'))
+      return { outcome: 'refused', reason: 'device-changed' };
+    throw error;
+  }
+}
+
+async function floorDevicesVersion(floor: NodeRef): Promise<number | undefined> {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: config.platformTable,
+      Key: nodeKey(floor),
+      ConsistentRead: true,
+      ProjectionExpression: 'pk, devicesVersion',
+    }),
+  );
+  if (!Item) return undefined;
+  return typeof Item.devicesVersion === 'number' ? Item.devicesVersion : 0;
+}
+
+async function getGroup(orgId: string, groupNumber: number): Promise<DeviceGroup | undefined> {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: config.platformTable,
+      Key: keys.deviceGroup(orgId, groupNumber),
+      ConsistentRead: true,
+    }),
+  );
+  if (!Item) return undefined;
+  return {
+    orgId,
+    groupNumber,
+    members: Array.isArray(Item.members) ? Item.members.map(String) : [],
+    version: typeof Item.version === 'number' ? Item.version : 0,
+  };
+}
+
+/** The DynamoDB adapter of the registered devices (device calls, ingest and the tree's sweep). */
 export const dynamoDevices = {
+  get: async (devId: string) => {
+    const item = await getDevice(devId);
+    return item ? deviceFrom(item as unknown as Item) : undefined;
+  },
+  getMany: getDevices,
+  onFloor: devicesOnFloor,
+  ofOrganization: devicesOfOrganization,
+  floorDevicesVersion,
+  getGroup,
+  commit: commitDevices,
   ownerOf: async (devId: string) => (await getDevice(devId))?.orgID,
   recordLatest,
   moveDevicesOffFloor,
+} satisfies DeviceStore & Record<string, unknown>;
+
+/** The users' icon sizes: one item per user, floor and device type. */
+export const dynamoIconSizes: IconSizeStore = {
+  async get(userId, floorId) {
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.iconSizesPartition(userId, floorId) },
+      ConsistentRead: true,
+    });
+    return Object.fromEntries(
+      items.filter((i) => typeof i.value === 'number').map((i) => [String(i.devType), i.value as number]),
+    );
+  },
+  async set(userId, floorId, devType, value, now) {
+    await dynamo().send(
+      new PutCommand({
+        TableName: config.platformTable,
+        Item: {
+          ...keys.iconSize(userId, floorId, devType),
+          entity: 'iconsize',
+          devType,
+          value,
+          updatedAt: now,
+        },
+      }),
+    );
+  },
 };

@@ -35,7 +35,12 @@ export const s3FileStore: FileStore = {
   async describe(key) {
     try {
       const head = await s3().send(new HeadObjectCommand({ Bucket: config.filesBucket, Key: key }));
-      return { size: head.ContentLength ?? 0, contentType: head.ContentType };
+      return {
+        size: head.ContentLength ?? 0,
+        contentType: head.ContentType,
+        lastModified: head.LastModified,
+        metadata: head.Metadata,
+      };
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
       throw error;
@@ -57,9 +62,15 @@ export const s3FileStore: FileStore = {
     }
   },
 
-  async write(key, bytes, contentType) {
+  async write(key, bytes, contentType, metadata) {
     await s3().send(
-      new PutObjectCommand({ Bucket: config.filesBucket, Key: key, Body: bytes, ContentType: contentType }),
+      new PutObjectCommand({
+        Bucket: config.filesBucket,
+        Key: key,
+        Body: bytes,
+        ContentType: contentType,
+        ...(metadata ? { Metadata: metadata } : {}),
+      }),
     );
   },
 
@@ -67,10 +78,18 @@ export const s3FileStore: FileStore = {
     await s3().send(new DeleteObjectCommand({ Bucket: config.filesBucket, Key: key }));
   },
 
-  async readUrl(key, { contentType, expiresInSeconds }) {
+  async readUrl(key, { contentType, expiresInSeconds, contentDisposition, cacheControl }) {
+    // S3 serves the response headers a presigned GET names (Content-Type, Content-Disposition,
+    // Cache-Control); it cannot add others such as X-Content-Type-Options or Content-Security-Policy.
     return getSignedUrl(
       s3(),
-      new GetObjectCommand({ Bucket: config.filesBucket, Key: key, ResponseContentType: contentType }),
+      new GetObjectCommand({
+        Bucket: config.filesBucket,
+        Key: key,
+        ResponseContentType: contentType,
+        ...(contentDisposition ? { ResponseContentDisposition: contentDisposition } : {}),
+        ...(cacheControl ? { ResponseCacheControl: cacheControl } : {}),
+      }),
       { expiresIn: expiresInSeconds },
     );
   },

@@ -8,6 +8,8 @@
  *   building   ORG#{orgId}         BUILDING#{buildId}         NODE#{buildId} / BUILDING     -
  *   floor      ORG#{orgId}         FLOOR#{buildId}#{floorId}  NODE#{floorId} / FLOOR        -
  *   device     DEVICE#{devId}      DEVICE                     FLOOR#{floorId} / {devId}     ORGDEV#{orgId} / {devId}
+ *   devgroup   DEVGROUP#{orgId}#{groupNumber}  GROUP          -                             -
+ *   iconsize   ICONSIZE#{userId}#{floorId}     TYPE#{devType} -                             -
  *   token      TOKEN#{sha256}      TOKEN                      -                             -
  *   reset      RESET#{email}       LATEST                     -                             -
  *   connection CONN#{userId}       CLIENT#{clientId}          -                             -
@@ -22,6 +24,11 @@
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
  * `expiresAt`, when the broker drops it anyway); the authorizer may write only items under `CONN#`.
+ * A device carries `version` (raised by every API change; missing counts as 0); its gsi1 key is set
+ * only while it is on a floor. A floor item also carries `devicesVersion`, raised by every commit that
+ * changes its devices or `floorDevTypes`. A device group item (members, version) claims its number in
+ * the organization while the group exists; its devices carry `groupNumber`. An icon size is one
+ * user's size of one device type's icons on one floor (`value`).
  * Attempt counters (sign-in failures, reset-mail requests) are keyed by the SHA-256 of the counted
  * e-mail or address, also with TTL `expiresAt`.
  * Commands to a device sort by time (a command id starts with its request time) beside the values the
@@ -56,6 +63,15 @@ export const keys = {
   device: (devId: string) => ({ pk: `DEVICE#${devId}`, sk: 'DEVICE' }),
   deviceOnFloor: (floorId: string, devId: string) => ({ gsi1pk: `FLOOR#${floorId}`, gsi1sk: devId }),
   deviceOfOrg: (orgId: string, devId: string) => ({ gsi2pk: `ORGDEV#${orgId}`, gsi2sk: devId }),
+  deviceGroup: (orgId: string, groupNumber: number) => ({
+    pk: `DEVGROUP#${orgId}#${groupNumber}`,
+    sk: 'GROUP',
+  }),
+  iconSizesPartition: (userId: string, floorId: string) => `ICONSIZE#${userId}#${floorId}`,
+  iconSize: (userId: string, floorId: string, devType: number) => ({
+    pk: `ICONSIZE#${userId}#${floorId}`,
+    sk: `TYPE#${devType}`,
+  }),
 
   accountToken: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
   /** Names the latest password-reset token of an e-mail; earlier ones are superseded. */

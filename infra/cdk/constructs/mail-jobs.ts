@@ -37,7 +37,7 @@ export class MailJobs extends Construct {
     });
     this.mailer = new PlatformFunction(this, 'Mailer', {
       entry: 'mailer',
-      description: 'Argentum mailer: password-reset mail from the mail queue',
+      description: 'Argentum mailer: password-reset and alarm mail from the mail queue',
       resources: props.resources,
       access: {
         platformTableStatements: [
@@ -52,6 +52,19 @@ export class MailJobs extends Construct {
           {
             actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
             partitionKeyPrefix: keys.latestReset('').pk,
+          },
+          // An alarm's mail: the notification, its organization's name and admins, and the ledger
+          // that lets each alarm be mailed once.
+          { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.notification('').pk },
+          { actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], partitionKeyPrefix: keys.user('').pk },
+          { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.membersPartition('') },
+          {
+            actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
+            partitionKeyPrefix: keys.orgPartition(''),
+          },
+          {
+            actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+            partitionKeyPrefix: keys.alarmMail('').pk,
           },
         ],
         sendMail: true,

@@ -4,7 +4,11 @@ import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { lambdaEnvironment, type PlatformSettings } from '@argentum/functions/environment';
+import {
+  type IntegrationSettings,
+  lambdaEnvironment,
+  type PlatformSettings,
+} from '@argentum/functions/environment';
 import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
 import { lambdaBundling, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
@@ -71,6 +75,8 @@ export interface FunctionAccess {
   recordConnections?: boolean;
   /** Close MQTT connections (IoT data plane DeleteConnection), to revoke a user's real-time access. */
   closeConnections?: boolean;
+  /** Secrets Manager secrets by ARN: read them, and (write) store new values (rotated refresh tokens). */
+  secrets?: readonly { arn: string; write?: boolean }[];
 }
 
 export interface PlatformFunctionProps {
@@ -85,6 +91,8 @@ export interface PlatformFunctionProps {
   mailQueueUrl?: string;
   /** For the API functions: the secret CloudFront's origin header carries (ORIGIN_SECRET). */
   originSecret?: string;
+  /** For the integrations function: its vendor secrets (grant them in `access.secrets`). */
+  integrations?: IntegrationSettings;
 }
 
 const dynamoRead = [
@@ -162,6 +170,7 @@ export class PlatformFunction extends Construct {
       environment: platformEnvironment(Stack.of(this), resources, {
         mailQueueUrl: props.mailQueueUrl,
         originSecret: props.originSecret,
+        integrations: props.integrations,
       }),
       bundling: {
         format: lambdaBundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
@@ -172,6 +181,7 @@ export class PlatformFunction extends Construct {
         sourceMap: lambdaBundling.sourcemap,
         sourcesContent: lambdaBundling.sourcesContent,
         externalModules: lambdaBundling.external,
+        define: lambdaBundling.define,
         forceDockerBundling: false,
       },
     });
@@ -253,6 +263,19 @@ export class PlatformFunction extends Construct {
           resources: [stack.formatArn({ service: 'iot', resource: 'client', resourceName: '*' })],
         }),
         'Browsers pick their MQTT client ids when they connect; revoking a user closes the connections the realtime authorizer recorded for them, whatever their ids.',
+      );
+    }
+
+    for (const secret of access.secrets ?? []) {
+      this.allow(
+        new PolicyStatement({
+          actions: [
+            'secretsmanager:GetSecretValue',
+            'secretsmanager:DescribeSecret',
+            ...(secret.write ? ['secretsmanager:PutSecretValue'] : []),
+          ],
+          resources: [secret.arn],
+        }),
       );
     }
 
@@ -348,7 +371,7 @@ export class PlatformFunction extends Construct {
 export function platformEnvironment(
   stack: Stack,
   resources: PlatformResources,
-  only: Pick<PlatformSettings, 'mailQueueUrl' | 'originSecret'> = {},
+  only: Pick<PlatformSettings, 'mailQueueUrl' | 'originSecret' | 'integrations'> = {},
 ): Record<string, string> {
   return {
     ...lambdaEnvironment({

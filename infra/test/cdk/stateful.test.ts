@@ -183,7 +183,27 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
         'ArgentumStateful-FilesBucketName',
         'ArgentumStateful-UserPoolId',
         'ArgentumStateful-UserPoolClientId',
+        'ArgentumStateful-RyseSecretArn',
+        'ArgentumStateful-NestSecretArn',
+        'ArgentumStateful-EcobeeSecretArn',
       ].sort(),
     );
+  });
+
+  it('creates one retained secret per vendor for its credentials, never with their values', () => {
+    const secrets = template.findResources('AWS::SecretsManager::Secret', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    }) as Record<string, { Properties: Record<string, unknown> }>;
+    const properties = Object.values(secrets).map((secret) => secret.Properties);
+    expect(properties.map((p) => p.Name).sort()).toEqual([
+      'ArgentumStateful/integrations/ecobee',
+      'ArgentumStateful/integrations/nest',
+      'ArgentumStateful/integrations/ryse',
+    ]);
+    for (const p of properties) {
+      expect(p.SecretString).toBeUndefined();
+      expect(p.GenerateSecretString).toEqual({});
+    }
   });
 });

@@ -23,8 +23,8 @@ const allViewerExceptHostHeader = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 
-// One bundled synthesis for the whole file: esbuild runs once per Lambda (14 of them; on a busy
-// machine that takes more than two minutes).
+// One bundled synthesis for the whole file: esbuild runs once per Lambda (15 of them, the floorplans
+// one with jsdom; on a busy machine that takes more than two minutes).
 let platform: SynthesizedPlatform;
 let template: Template;
 beforeAll(() => {
@@ -68,7 +68,7 @@ describe('Lambdas', () => {
 
   it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper, the mailer, the confirmation handler and the telemetry roll-ups, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
-    expect(functionIds()).toHaveLength(apiDomains.length + 5);
+    expect(functionIds()).toHaveLength(apiDomains.length + 6);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -143,7 +143,7 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 5);
+    expect(bundles.length).toBe(apiDomains.length + 6);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
   });
 
@@ -178,11 +178,12 @@ describe('least privilege per domain', () => {
       // Deletes only commit; the tree sweeper removes the plans and memberships.
       tree: ['dynamodb', 'logs', 'xray'],
       floors: ['dynamodb', 'logs', 's3', 'xray'],
+      floorplans: ['dynamodb', 'logs', 's3', 'xray'],
       devices: ['dynamodb', 'iot', 'logs', 'xray'],
       control: ['dynamodb', 'iot', 'logs', 'xray'],
       data: ['dynamodb', 'logs', 'xray'],
       notifications: ['dynamodb', 'logs', 'xray'],
-      integrations: ['dynamodb', 'iot', 'logs', 'xray'],
+      integrations: ['dynamodb', 'iot', 'logs', 'secretsmanager', 'xray'],
     };
     for (const domain of apiDomains) expect(services(actions(domain)), domain).toEqual(expected[domain]);
     expect(services(actionsOf(platform.stateless.ingest.role))).toEqual([
@@ -288,7 +289,7 @@ describe('least privilege per domain', () => {
     for (const fn of others) expect(actionsOf(fn.role)).not.toContain('iot:DeleteConnection');
   });
 
-  it('scopes file access by key prefix: logo uploads and logos for users, floor plans for tree and floors', () => {
+  it('scopes file access by key prefix: logo uploads and logos for users, plan uploads and plans for floorplans, plans for floors', () => {
     const fileAccess = (domain: ApiDomain) => {
       const roleId = logicalId(platform.stateless.apiFunctions[domain].role);
       const policies = template.findResources('AWS::IAM::Policy') as Resources;
@@ -320,10 +321,22 @@ describe('least privilege per domain', () => {
     ]);
     // Tree deletes only commit; the sweeper removes the plans (tested above).
     expect(fileAccess('tree')).toEqual([]);
+    // Floors only read plans (presigned URLs); plan uploads are checked, sanitized and written apart.
     expect(fileAccess('floors')).toEqual([
-      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], keys: '/floorplans/*' },
+      { actions: ['s3:GetObject'], keys: '/floorplans/*' },
       { actions: ['s3:ListBucket'], keys: 'bucket' },
     ]);
+    expect(fileAccess('floorplans')).toEqual([
+      { actions: ['s3:GetObject', 's3:PutObject'], keys: '/floorplans/*' },
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], keys: '/uploads/floorplans/*' },
+      { actions: ['s3:ListBucket'], keys: 'bucket' },
+    ]);
+  });
+
+  it('gives the plan upload function the memory and time to sanitize a 10 MB plan within the 30 s API limit', () => {
+    const resources = template.toJSON().Resources as Resources;
+    const uploads = resources[logicalId(platform.stateless.apiFunctions.floorplans.function)]?.Properties;
+    expect(uploads).toMatchObject({ MemorySize: 2048, Timeout: 28 });
   });
 
   it('scopes IoT publishing to topic kinds and SES to the configured sender', () => {
@@ -391,14 +404,14 @@ describe('mail off the request path', () => {
     );
   });
 
-  it('lets the mailer look users up by e-mail, write reset tokens and send from the sender, nothing more', () => {
+  it('lets the mailer look users up by e-mail, write reset tokens and alarm-mail claims, and send from the sender, nothing more', () => {
     const statements = statementsOf(mailJobs().mailer.role);
-    const granted = statements.flatMap((statement) => [statement.Action].flat()).sort();
+    const granted = [...new Set(statements.flatMap((statement) => [statement.Action].flat()))].sort();
     expect(granted).toEqual(
       [
+        'dynamodb:BatchGetItem',
         'dynamodb:DeleteItem',
         'dynamodb:GetItem',
-        'dynamodb:PutItem',
         'dynamodb:PutItem',
         'dynamodb:Query',
         'dynamodb:UpdateItem',
@@ -415,6 +428,16 @@ describe('mail off the request path', () => {
         'xray:PutTraceSegments',
       ].sort(),
     );
+    // Every DynamoDB grant but the e-mail index lookup is limited to its key prefix.
+    for (const statement of statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:'))) {
+      if (JSON.stringify(statement).includes('/index/gsi1"')) continue;
+      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["[A-Z]+#\*"\]/);
+    }
+    const writes = statements.filter((s) =>
+      /dynamodb:(PutItem|DeleteItem|UpdateItem)/.test(JSON.stringify(s.Action)),
+    );
+    for (const statement of writes)
+      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["(TOKEN|RESET|ALARMMAIL)#\*"\]/);
     const statementWith = (action: string) =>
       JSON.stringify(statements.find((statement) => [statement.Action].flat().includes(action)));
     expect(statementWith('dynamodb:Query')).toContain('ArgentumStateful-PlatformTableName');
@@ -423,11 +446,6 @@ describe('mail off the request path', () => {
     expect(statementWith('dynamodb:UpdateItem')).toContain(
       '"Condition":{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["TOKEN#*"]}}',
     );
-    expect(statementWith('dynamodb:DeleteItem')).toContain(
-      '"Condition":{"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["RESET#*"]}}',
-    );
-    for (const statement of statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:PutItem')))
-      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["(TOKEN|RESET)#\*"\]/);
     expect(statementWith('dynamodb:UpdateItem')).not.toContain('/index/');
     expect(statementWith('ses:SendEmail')).toContain('"ses:FromAddress":"no-reply@example.com"');
     expect(statementWith('sqs:ReceiveMessage')).toContain(logicalId(mailJobs().queue));
@@ -456,6 +474,60 @@ describe('mail off the request path', () => {
       expect(actionsOf(platform.stateless.apiFunctions[domain].role).some((a) => a.startsWith('sqs:'))).toBe(
         false,
       );
+    }
+  });
+});
+
+describe('vendor secrets', () => {
+  const importOf = (name: string) => ({ 'Fn::ImportValue': `ArgentumStateful-${name}` });
+
+  it("lets only the integrations function read them, and write only Ecobee's (rotating refresh tokens)", () => {
+    const statements = statementsOf(platform.stateless.apiFunctions.integrations.role).filter((s) =>
+      [s.Action].flat().some((a) => a.startsWith('secretsmanager:')),
+    );
+    expect(statements.map((s) => ({ Action: s.Action, Resource: s.Resource }))).toEqual([
+      {
+        Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
+        Resource: importOf('RyseSecretArn'),
+      },
+      {
+        Action: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
+        Resource: importOf('NestSecretArn'),
+      },
+      {
+        Action: [
+          'secretsmanager:GetSecretValue',
+          'secretsmanager:DescribeSecret',
+          'secretsmanager:PutSecretValue',
+        ],
+        Resource: importOf('EcobeeSecretArn'),
+      },
+    ]);
+    const others = [
+      ...apiDomains.filter((d) => d !== 'integrations').map((d) => platform.stateless.apiFunctions[d]),
+      platform.stateless.ingest,
+      platform.stateless.realtimeAuthorizer,
+      platform.stateless.treeSweeper,
+      platform.stateless.mailJobs.mailer,
+    ];
+    for (const fn of others) {
+      expect(actionsOf(fn.role).some((a) => a.startsWith('secretsmanager:'))).toBe(false);
+    }
+  });
+
+  it("names the secrets (not their values) in the integrations function's environment only", () => {
+    const variablesOf = (fn: PlatformFunction) =>
+      (
+        (template.toJSON() as { Resources: Resources }).Resources[logicalId(fn.function)]?.Properties
+          .Environment as { Variables: Record<string, unknown> }
+      ).Variables;
+    expect(variablesOf(platform.stateless.apiFunctions.integrations)).toMatchObject({
+      [ENV.ryseSecretId]: importOf('RyseSecretArn'),
+      [ENV.nestSecretId]: importOf('NestSecretArn'),
+      [ENV.ecobeeSecretId]: importOf('EcobeeSecretArn'),
+    });
+    for (const domain of apiDomains.filter((d) => d !== 'integrations')) {
+      expect(variablesOf(platform.stateless.apiFunctions[domain])[ENV.nestSecretId]).toBeUndefined();
     }
   });
 });
@@ -617,31 +689,41 @@ describe('IoT Core', () => {
     });
   });
 
-  it('lets control write only command items and publish only commands; confirmations only settle and tell', () => {
-    const commandWrites = (fn: PlatformFunction) =>
-      statementsOf(fn.role).filter((statement) =>
-        [statement.Action].flat().some((action) => action === 'dynamodb:UpdateItem'),
-      );
-    for (const fn of [platform.stateless.apiFunctions.control, platform.stateless.controlConfirmations]) {
-      const writing = commandWrites(fn);
-      expect(writing).toHaveLength(1);
-      expect(writing[0]?.Condition).toEqual({
-        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['COMMANDS#*'] },
-      });
-    }
+  it('lets control write only command items and publish only commands; confirmations settle, tell and raise alarms', () => {
+    const writtenKeys = (fn: PlatformFunction) =>
+      statementsOf(fn.role)
+        .filter((statement) =>
+          [statement.Action]
+            .flat()
+            .some((action) => action === 'dynamodb:UpdateItem' || action === 'dynamodb:PutItem'),
+        )
+        .map(
+          (statement) =>
+            (statement.Condition as { 'ForAllValues:StringLike'?: Record<string, string[]> } | undefined)?.[
+              'ForAllValues:StringLike'
+            ]?.['dynamodb:LeadingKeys'],
+        );
+    expect(writtenKeys(platform.stateless.apiFunctions.control)).toEqual([['COMMANDS#*']]);
+    expect(writtenKeys(platform.stateless.controlConfirmations)).toEqual([
+      ['COMMANDS#*'],
+      ['NOTIF#*'],
+      ['INBOX#*'],
+      ['ALARMS#*'],
+    ]);
     const published = (fn: PlatformFunction) =>
       statementsOf(fn.role)
         .filter((statement) => statement.Action === 'iot:Publish')
         .map((statement) => JSON.stringify(statement.Resource));
     expect(published(platform.stateless.apiFunctions.control).join()).toContain(':topic/*/controldata/*');
-    expect(published(platform.stateless.controlConfirmations)).toEqual([
-      expect.stringContaining(':topic/*/commandstatus'),
-    ]);
+    expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/commandstatus');
+    expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/notification');
     const granted = actionsOf(platform.stateless.controlConfirmations.role);
+    // Alarm mail goes to the mail queue; nothing else beyond the table, IoT and telemetry of itself.
     expect([...new Set(granted.map((action) => action.split(':')[0]))].sort()).toEqual([
       'dynamodb',
       'iot',
       'logs',
+      'sqs',
       'xray',
     ]);
   });

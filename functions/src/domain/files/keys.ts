@@ -9,8 +9,13 @@ export const STAGING_PREFIX = 'uploads/';
 export const LOGO_PREFIX = 'logos/';
 /** Staged logo uploads, one folder per organization. */
 export const LOGO_STAGING_PREFIX = `${STAGING_PREFIX}logos/`;
+/** Floor plans: one sanitized SVG per floor, written only after sanitizing. */
 export const FLOOR_PLAN_PREFIX = 'floorplans/';
+/** Staged floor plan uploads, one folder per floor. */
+export const FLOOR_PLAN_STAGING_PREFIX = `${STAGING_PREFIX}floorplans/`;
 
 export const logoKey = (orgId: string) => `${LOGO_PREFIX}${orgId}`;
 export const logoStagingFolder = (orgId: string) => `${LOGO_STAGING_PREFIX}${orgId}/`;
 export const floorPlanKey = (orgId: string, floorId: string) => `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}.svg`;
+export const floorPlanStagingFolder = (orgId: string, floorId: string) =>
+  `${FLOOR_PLAN_STAGING_PREFIX}${orgId}/${floorId}/`;

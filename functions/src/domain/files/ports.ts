@@ -18,6 +18,10 @@ export interface UploadForm {
 export interface StoredObject {
   size: number;
   contentType?: string;
+  /** When the object was last written. */
+  lastModified?: Date;
+  /** The small metadata it was written with (names in lower case). */
+  metadata?: Record<string, string>;
 }
 
 export interface FileStore {
@@ -30,14 +34,55 @@ export interface FileStore {
    * long without reading it all); undefined when there is none.
    */
   read(key: string, limit: { maxBytes: number }): Promise<Uint8Array | undefined>;
-  /** Stores an object, replacing any previous one. */
-  write(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Stores an object, replacing any previous one, with optional small metadata (a few short strings). */
+  write(
+    key: string,
+    bytes: Uint8Array,
+    contentType: string,
+    metadata?: Record<string, string>,
+  ): Promise<void>;
   /** Removes an object; removing one that is not there is no error. */
   delete(key: string): Promise<void>;
-  /** A URL that reads the object, served as `contentType`, for `expiresInSeconds`. */
-  readUrl(key: string, options: { contentType: string; expiresInSeconds: number }): Promise<string>;
+  /**
+   * A URL that reads the object, served as `contentType` (and with `contentDisposition` and
+   * `cacheControl` when given), for `expiresInSeconds`.
+   */
+  readUrl(
+    key: string,
+    options: {
+      contentType: string;
+      expiresInSeconds: number;
+      contentDisposition?: string;
+      cacheControl?: string;
+    },
+  ): Promise<string>;
 }
 
 export interface FilePorts {
   files: FileStore;
+}
+
+/** An SVG made safe to show: what is left of it, and its size in user units. */
+export interface SanitizedSvg {
+  svg: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Why an SVG is refused: `entity` when it declares entities or carries a DTD internal subset (never
+ * parsed), `unreadable` when it is not well-formed XML or its root is not an SVG `<svg>` element, `no-size`
+ * when it gives neither a viewBox nor an absolute width and height.
+ */
+export type SvgRefusal = 'entity' | 'unreadable' | 'no-size';
+
+export type SvgVerdict = ({ ok: true } & SanitizedSvg) | { ok: false; reason: SvgRefusal };
+
+/**
+ * Makes an untrusted SVG safe to show (adapters/svg-sanitizer.ts): no script, no event handlers, no
+ * foreignObject, no reference outside the document, no entity expansion. Geometry, text, fills,
+ * transforms and the viewBox stay.
+ */
+export interface SvgSanitizer {
+  sanitize(text: string): Promise<SvgVerdict>;
 }

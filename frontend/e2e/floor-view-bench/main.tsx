@@ -1,0 +1,110 @@
+/**
+ * The floor view alone, for `npm run bench` (bench/floor-view.bench.ts): the production build of the
+ * real components against a served fixture floor. The bench drives live values through
+ * window.benchApplyDeviceUpdates, the cache update the real-time client uses.
+ */
+import '@aws-amplify/ui-react/styles.css';
+import '../../src/app/styles.css';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import { createRoot } from 'react-dom/client';
+import { applyDeviceUpdates, FloorView, type DeviceUpdate } from '../../src/features/floor-plan';
+import { establishSession } from '../../src/shared/session/sessionStore';
+import { BENCH_FLOOR } from './fixtures';
+
+declare global {
+  interface Window {
+    benchApplyDeviceUpdates(updates: DeviceUpdate[]): void;
+    /** performance.now() when every marker was on screen, and when the plan image had loaded. */
+    benchDevicesVisibleAt?: number;
+    benchPlanLoadedAt?: number;
+    /** Drives `perSecond` value changes for `driveMs`; answers the frame times after `measureAfterMs`. */
+    benchDrive(options: { perSecond: number; driveMs: number; measureAfterMs: number }): Promise<number[]>;
+  }
+}
+
+const markers = () => document.querySelectorAll('[data-testid="floor-plan-stage"] [data-devid]');
+const deviceIds = () => [...markers()].map((marker) => (marker as HTMLElement).dataset.devid ?? '');
+
+function watchDevices(count: number) {
+  const check = () => {
+    if (markers().length >= count) {
+      requestAnimationFrame(() => (window.benchDevicesVisibleAt = performance.now()));
+      return;
+    }
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+  document.addEventListener(
+    'load',
+    (event) => {
+      if ((event.target as Element).tagName === 'IMG') window.benchPlanLoadedAt = performance.now();
+    },
+    true,
+  );
+}
+
+window.benchDrive = ({ perSecond, driveMs, measureAfterMs }) =>
+  new Promise((resolve) => {
+    const ids = deviceIds();
+    const tick = 10;
+    const perTick = Math.round((perSecond * tick) / 1000);
+    let next = 0;
+    let value = 0;
+    const driver = setInterval(() => {
+      const updates: DeviceUpdate[] = [];
+      for (let i = 0; i < perTick; i++) {
+        value = (value + 0.37) % 15;
+        updates.push({
+          devID: ids[next++ % ids.length] ?? '',
+          latest: { temp: 18 + value, hum: 40 + value },
+          lastSeen: Date.now(),
+        });
+      }
+      window.benchApplyDeviceUpdates(updates);
+    }, tick);
+    const deltas: number[] = [];
+    const start = performance.now();
+    let last = start;
+    const frame = (now: number) => {
+      if (now - start > measureAfterMs) deltas.push(now - last);
+      last = now;
+      if (now - start < driveMs) requestAnimationFrame(frame);
+      else {
+        clearInterval(driver);
+        resolve(deltas);
+      }
+    };
+    requestAnimationFrame(frame);
+  });
+
+const params = new URLSearchParams(location.search);
+watchDevices(Number(params.get('devices') ?? 2000));
+
+establishSession({
+  accessToken: 'bench',
+  user: {
+    id: 'bench-user',
+    userName: 'bench',
+    email: 'bench@example.com',
+    roles: 2,
+    org: [BENCH_FLOOR.orgId],
+    orgID: [BENCH_FLOOR.orgId],
+    orgRoles: { [BENCH_FLOOR.orgId]: 2 },
+  },
+});
+
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+window.benchApplyDeviceUpdates = (updates) => applyDeviceUpdates(queryClient, BENCH_FLOOR.floorId, updates);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('no #root');
+createRoot(container).render(
+  <QueryClientProvider client={queryClient}>
+    <main style={{ padding: 16 }}>
+      <Suspense fallback={null}>
+        <FloorView floor={{ ...BENCH_FLOOR, floorName: 'Bench Floor', floorDevTypes: [1, 2, 3, 4, 5, 9] }} />
+      </Suspense>
+    </main>
+  </QueryClientProvider>,
+);

@@ -1,0 +1,84 @@
+import { QueryClient } from '@tanstack/react-query';
+import type { DeviceView, FloorDevicesAnswer } from '@argentum/events/contracts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { applyDeviceUpdates, flushDeviceUpdates, mergeDevices } from './deviceUpdates';
+import { floorPlanQueries } from './floorPlanQueries';
+
+const device = (devID: string, latest: Record<string, number> = {}): DeviceView => ({
+  devID,
+  devName: devID,
+  devType: 5,
+  orgID: 'org',
+  onFloor: true,
+  dataPoints: [],
+  properties: {},
+  latest,
+  online: true,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  version: 1,
+});
+
+describe('mergeDevices', () => {
+  it('replaces only the changed devices and merges their latest values', () => {
+    const devices = [device('a', { temp: 20, hum: 40 }), device('b'), device('c')];
+    const next = mergeDevices(devices, new Map([['a', { devID: 'a', latest: { temp: 21 }, lastSeen: 5 }]]));
+    expect(next).not.toBe(devices);
+    expect(next[0]).toMatchObject({ latest: { temp: 21, hum: 40 }, lastSeen: 5 });
+    expect(next[1]).toBe(devices[1]);
+    expect(next[2]).toBe(devices[2]);
+  });
+
+  it('keeps the list when no update concerns it', () => {
+    const devices = [device('a')];
+    expect(mergeDevices(devices, new Map([['zz', { devID: 'zz', online: false }]]))).toBe(devices);
+  });
+});
+
+describe('applyDeviceUpdates', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('coalesces many updates into one cache write per interval', () => {
+    const queryClient = new QueryClient();
+    const key = floorPlanQueries.devicesKey('floor-1');
+    queryClient.setQueryData<FloorDevicesAnswer>(key, {
+      devices: [device('a'), device('b')],
+      sensorSizes: {},
+    });
+    let writes = 0;
+    const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'success') writes++;
+    });
+    for (let i = 0; i < 100; i++) {
+      applyDeviceUpdates(queryClient, 'floor-1', [
+        { devID: 'a', latest: { temp: i } },
+        { devID: 'b', latest: { co2: 400 + i }, online: i % 2 === 0 },
+      ]);
+    }
+    expect(writes).toBe(0);
+    vi.runAllTimers();
+    expect(writes).toBe(1);
+    const answer = queryClient.getQueryData<FloorDevicesAnswer>(key);
+    expect(answer?.devices[0]?.latest).toEqual({ temp: 99 });
+    expect(answer?.devices[1]).toMatchObject({ latest: { co2: 499 }, online: false });
+
+    // The next batch waits for the interval after the last write.
+    applyDeviceUpdates(queryClient, 'floor-1', [{ devID: 'a', latest: { hum: 50 } }]);
+    vi.advanceTimersByTime(100);
+    expect(writes).toBe(1);
+    vi.advanceTimersByTime(200);
+    expect(writes).toBe(2);
+    expect(queryClient.getQueryData<FloorDevicesAnswer>(key)?.devices[0]?.latest).toEqual({
+      temp: 99,
+      hum: 50,
+    });
+    unsubscribe();
+  });
+
+  it('drops updates for a floor that is not loaded', () => {
+    const queryClient = new QueryClient();
+    applyDeviceUpdates(queryClient, 'floor-x', [{ devID: 'a', online: true }]);
+    flushDeviceUpdates(queryClient, 'floor-x');
+    expect(queryClient.getQueryData(floorPlanQueries.devicesKey('floor-x'))).toBeUndefined();
+  });
+});

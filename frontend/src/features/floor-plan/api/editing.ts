@@ -1,0 +1,217 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  DEVICE_NAME_UPDATED_TEXT,
+  type DeviceView,
+  type FloorDevicesAnswer,
+  FLOOR_PLAN_UPDATED_TEXT,
+  GROUPED_TEXT,
+  GROUPING_FAILED_TEXT,
+  SAVE_EDITS_FAILED_TEXT,
+  THERMISTOR_ADDED_TEXT,
+  UNGROUPED_TEXT,
+  UNGROUPING_FAILED_TEXT,
+  VALUE_UPDATED_TEXT,
+} from '@argentum/events/contracts';
+import type { DeviceRequest } from '@argentum/events/contracts/requests';
+import { ApiError, apiPost } from '../../../shared/api/client';
+import { showToast } from '../../../shared/ui/toastStore';
+
+/**
+ * Edit mode, device configuration and grouping calls of the floor view (/api/deviceControl). Bodies
+ * are typed by the route table's schemas (shared through the contracts).
+ */
+const paths = {
+  getAllDevicesDataForFloorPlan: '/api/deviceControl/getAllDevicesDataForFloorPlan',
+  updateOnFloorStatus: '/api/deviceControl/updateOnFloorStatus',
+  updateDevice: '/api/deviceControl/updateDevice',
+  updateDeviceDataPoint: '/api/deviceControl/updateDeviceDataPoint',
+  addThermistor: '/api/deviceControl/addThermistor',
+  groupDevices: '/api/deviceControl/groupDevices',
+  ungroupDevices: '/api/deviceControl/ungroupDevices',
+} as const;
+
+const deviceCall = <Call extends keyof typeof paths, Answer = unknown>(
+  call: Call,
+  body: DeviceRequest<Call>,
+  options: { silent?: boolean } = {},
+) => apiPost<Answer>(paths[call], body, options);
+
+/** /testDevice is the device-control work's call; its body is the specification's {devID, devType}. */
+const TEST_DEVICE_PATH = '/api/deviceControl/testDevice';
+
+/** Root of every floor-view query key: a change made here refetches what the floor view shows. */
+export const FLOOR_PLAN_QUERY_ROOT = 'floor-plan';
+
+export const editingQueries = {
+  /** The organization's devices that are on no floor: the tiles of edit mode's drawer. */
+  offFloorDevices: (orgID: string, floorID: string) =>
+    queryOptions({
+      queryKey: [FLOOR_PLAN_QUERY_ROOT, 'off-floor', orgID, floorID] as const,
+      queryFn: ({ signal }) =>
+        apiPost<FloorDevicesAnswer>(
+          paths.getAllDevicesDataForFloorPlan,
+          { orgID, floorID, onFloor: false } satisfies DeviceRequest<'getAllDevicesDataForFloorPlan'>,
+          { signal },
+        ).then((answer) => answer.devices),
+      staleTime: 0,
+    }),
+};
+
+/** The device changed since it was read: the write is refused and the device read again. */
+export const DEVICE_CHANGED_TEXT =
+  'This device was changed by someone else meanwhile. It has been reloaded: check it and try again.';
+export const FLOOR_CHANGED_TEXT =
+  'Devices on this floor were changed by someone else meanwhile. Your edits are still here: reload the floor to see theirs.';
+
+const isConflict = (error: unknown) => error instanceof ApiError && error.status === 409;
+
+/** The message of a refused call (4xx): the server's text; else the caller's fallback. */
+const refusalText = (error: unknown, fallback: string) =>
+  error instanceof ApiError && error.isClientError && error.status !== 409 ? error.message : fallback;
+
+function useRefreshFloor() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: [FLOOR_PLAN_QUERY_ROOT] });
+}
+
+/**
+ * Edit mode's Save: one all-or-nothing /updateOnFloorStatus. On failure nothing is lost on screen
+ * (the session stays); on success the floor is fetched again.
+ */
+export function useSaveFloorEdits() {
+  const refresh = useRefreshFloor();
+  return useMutation({
+    mutationFn: (body: DeviceRequest<'updateOnFloorStatus'>) =>
+      deviceCall('updateOnFloorStatus', body, { silent: true }),
+    onSuccess: async () => {
+      showToast(FLOOR_PLAN_UPDATED_TEXT, 'success');
+      await refresh();
+    },
+    onError: (error) => {
+      showToast(SAVE_EDITS_FAILED_TEXT, 'error');
+      // Say why when the server did (a refused gateway, a floor being deleted, a conflict).
+      if (isConflict(error)) showToast(FLOOR_CHANGED_TEXT, 'warning');
+      else if (error instanceof ApiError && error.isClientError) showToast(error.message, 'warning');
+    },
+  });
+}
+
+export interface TestOutcome {
+  ok: boolean;
+  message: string;
+}
+
+/** The unregister popup's Test: the server's answer, shown as it is (501 until device control lands). */
+export async function testDevice(device: Pick<DeviceView, 'devID' | 'devType'>): Promise<TestOutcome> {
+  try {
+    const answer = await apiPost<unknown>(
+      TEST_DEVICE_PATH,
+      { devID: device.devID, devType: device.devType },
+      { silent: true },
+    );
+    const message =
+      typeof answer === 'object' &&
+      answer !== null &&
+      'message' in answer &&
+      typeof answer.message === 'string'
+        ? answer.message
+        : 'Test sent to the device.';
+    return { ok: true, message };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Name and data-point edits of the configuration drawer, and the thermistor child node. */
+export function useDeviceConfiguration() {
+  const refresh = useRefreshFloor();
+  const onError = async (error: unknown) => {
+    if (isConflict(error)) {
+      await refresh();
+      showToast(DEVICE_CHANGED_TEXT, 'warning');
+      return;
+    }
+    if (error instanceof ApiError && error.isClientError) showToast(error.message, 'error');
+  };
+
+  const rename = useMutation({
+    mutationFn: ({ device, devName }: { device: DeviceView; devName: string }) =>
+      deviceCall('updateDevice', {
+        devID: device.devID,
+        devType: device.devType,
+        devUpdateObj: { devName },
+        version: device.version,
+      }),
+    onSuccess: async () => {
+      showToast(DEVICE_NAME_UPDATED_TEXT, 'success');
+      await refresh();
+    },
+    onError,
+  });
+
+  const renameDataPoint = useMutation({
+    mutationFn: ({ device, dp, dn }: { device: DeviceView; dp: string; dn: string }) =>
+      deviceCall('updateDeviceDataPoint', {
+        devID: device.devID,
+        devType: device.devType,
+        devUpdateObj: {
+          dataPoints: device.dataPoints.map((point) => ({
+            dp: point.dp,
+            ...(point.dp === dp ? { dn } : point.dn !== undefined ? { dn: point.dn } : {}),
+            ...(point.readonly !== undefined ? { readonly: point.readonly } : {}),
+          })),
+        },
+        version: device.version,
+      }),
+    onSuccess: async () => {
+      showToast(VALUE_UPDATED_TEXT, 'success');
+      await refresh();
+    },
+    onError,
+  });
+
+  const addThermistor = useMutation({
+    mutationFn: (body: DeviceRequest<'addThermistor'>) => deviceCall('addThermistor', body),
+    onSuccess: async () => {
+      showToast(THERMISTOR_ADDED_TEXT, 'success');
+      await refresh();
+    },
+    onError,
+  });
+
+  return { rename, renameDataPoint, addThermistor };
+}
+
+export type GroupingOutcome = { kind: 'grouping' | 'ungrouping'; ok: boolean };
+
+/**
+ * The single place a grouping result is shown and the floor refreshed. Today the HTTP answer drives
+ * it; the real-time confirmation (commands 62/63, and 3/4 for power nodes) will call it too.
+ */
+export function announceGroupingOutcome({ kind, ok }: GroupingOutcome): void {
+  if (kind === 'grouping') showToast(ok ? GROUPED_TEXT : GROUPING_FAILED_TEXT, ok ? 'success' : 'error');
+  else showToast(ok ? UNGROUPED_TEXT : UNGROUPING_FAILED_TEXT, ok ? 'success' : 'error');
+}
+
+export function useGroupingCalls() {
+  const refresh = useRefreshFloor();
+  const settle = async (outcome: GroupingOutcome, error?: unknown) => {
+    announceGroupingOutcome(outcome);
+    if (error instanceof ApiError && error.isClientError && error.status !== 409)
+      showToast(error.message, 'warning');
+    // On failure too: the group attributes are read again (section 4).
+    await refresh();
+  };
+  return useMutation({
+    mutationFn: ({ kind, devIDs }: { kind: 'grouping' | 'ungrouping'; devIDs: string[] }) =>
+      deviceCall(
+        kind === 'grouping' ? 'groupDevices' : 'ungroupDevices',
+        { devID: devIDs },
+        { silent: true },
+      ),
+    onSuccess: (_answer, { kind }) => settle({ kind, ok: true }),
+    onError: (error, { kind }) => settle({ kind, ok: false }, error),
+  });
+}
+
+export { refusalText };

@@ -1,0 +1,155 @@
+import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { FloorDevicesAnswer, FloorPlanAnswer, SensorsCountAnswer } from '@argentum/events/contracts';
+import type { DeviceRequest, FloorPlanRequest } from '@argentum/events/contracts/requests';
+import { ApiError, apiPost } from '../../../shared/api/client';
+import { postFile, type UploadForm } from '../../../shared/api/upload';
+
+/** The floor the view shows: the ids its calls need. */
+export interface FloorRef {
+  floorId: string;
+  orgId: string;
+  buildId: string;
+}
+
+async function fetchPlan(floor: FloorRef, signal: AbortSignal): Promise<FloorPlanAnswer | null> {
+  const body: FloorPlanRequest<'floorPlanFromS3'> = { orgID: floor.orgId, floorID: floor.floorId };
+  try {
+    const answer = await apiPost<FloorPlanAnswer | undefined>('/api/dashboard/floorPlanFromS3', body, {
+      signal,
+    });
+    // 404 or an empty answer: the floor has no plan yet (the upload panel opens).
+    return answer && typeof answer.data === 'string' && answer.data !== '' ? answer : null;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+async function fetchDevices(floor: FloorRef, signal: AbortSignal): Promise<FloorDevicesAnswer> {
+  const body: DeviceRequest<'getAllDevicesDataForFloorPlan'> = {
+    floorID: floor.floorId,
+    orgID: floor.orgId,
+    onFloor: true,
+  };
+  const answer = await apiPost<Partial<FloorDevicesAnswer>>(
+    '/api/deviceControl/getAllDevicesDataForFloorPlan',
+    body,
+    { signal },
+  );
+  return { devices: answer.devices ?? [], sensorSizes: answer.sensorSizes ?? {} };
+}
+
+async function fetchCounts(floor: FloorRef, signal: AbortSignal): Promise<SensorsCountAnswer> {
+  const body: DeviceRequest<'getAnalyticsSensorsCount'> = {
+    floorID: floor.floorId,
+    buildID: floor.buildId,
+    orgID: floor.orgId,
+  };
+  // The details panel is optional: its failure is only logged (specification section 8).
+  return apiPost<SensorsCountAnswer>('/api/deviceControl/getAnalyticsSensorsCount', body, {
+    signal,
+    silent: true,
+  });
+}
+
+/** The only place the floor view's query keys are written. Keys hold the floor id only. */
+export const floorPlanQueries = {
+  all: () => ['floor-plan'] as const,
+  floor: (floorId: string) => [...floorPlanQueries.all(), floorId] as const,
+  devicesKey: (floorId: string) => [...floorPlanQueries.floor(floorId), 'devices'] as const,
+  plan: (floor: FloorRef) =>
+    queryOptions({
+      queryKey: [...floorPlanQueries.floor(floor.floorId), 'plan'] as const,
+      queryFn: ({ signal }) => fetchPlan(floor, signal),
+      // The answer holds a short-lived URL: fetch it again well before it expires.
+      staleTime: 4 * 60_000,
+    }),
+  devices: (floor: FloorRef) =>
+    queryOptions({
+      queryKey: floorPlanQueries.devicesKey(floor.floorId),
+      queryFn: ({ signal }) => fetchDevices(floor, signal),
+    }),
+  /** The user's icon size per device type on the floor: part of the devices answer. */
+  sensorSizes: (floor: FloorRef) =>
+    queryOptions({
+      ...floorPlanQueries.devices(floor),
+      select: (answer: FloorDevicesAnswer) => answer.sensorSizes,
+    }),
+  counts: (floor: FloorRef) =>
+    queryOptions({
+      queryKey: [...floorPlanQueries.floor(floor.floorId), 'counts'] as const,
+      queryFn: ({ signal }) => fetchCounts(floor, signal),
+      retry: false,
+    }),
+};
+
+interface SensorSizeChange {
+  floor: FloorRef;
+  devType: number;
+  value: number;
+}
+
+interface PlanUpload {
+  floor: FloorRef;
+  file: File;
+  onProgress?: (sent: number) => void;
+}
+
+const QUIET = { silent: true } as const;
+
+export const floorPlanMutations = {
+  /** Saves an icon size; the cache changes first so the icons follow the slider at once. */
+  sensorSize: (queryClient: QueryClient, userId: string) =>
+    mutationOptions({
+      mutationFn: ({ floor, devType, value }: SensorSizeChange) => {
+        const body: FloorPlanRequest<'updateSensorSize'> = {
+          userID: userId,
+          value,
+          devType,
+          floorId: floor.floorId,
+        };
+        return apiPost<unknown>('/api/dashboard/updateSensorSize', body);
+      },
+      onMutate: ({ floor, devType, value }: SensorSizeChange) => {
+        setSensorSize(queryClient, floor.floorId, devType, value);
+      },
+      onError: (_error, { floor }) =>
+        queryClient.invalidateQueries({ queryKey: floorPlanQueries.devicesKey(floor.floorId) }),
+    }),
+  /**
+   * A plan goes straight to storage: the API presigns a form for one SVG, the file is posted with it
+   * (progress from 0 to 1), and the API then sanitizes it and makes it the floor's plan.
+   */
+  uploadPlan: (queryClient: QueryClient) =>
+    mutationOptions({
+      mutationFn: async ({ floor, file, onProgress }: PlanUpload) => {
+        const request: FloorPlanRequest<'createFloorPlanUpload'> = {
+          orgID: floor.orgId,
+          floorID: floor.floorId,
+          contentType: file.type || 'image/svg+xml',
+          size: file.size,
+        };
+        const form = await apiPost<UploadForm & { key: string }>(
+          '/api/dashboard/createFloorPlanUpload',
+          request,
+          QUIET,
+        );
+        await postFile(form, file, onProgress);
+        const commit: FloorPlanRequest<'updateFloorPlanS3'> = {
+          orgID: floor.orgId,
+          floorID: floor.floorId,
+          floorplan: form.key,
+        };
+        return apiPost<unknown>('/api/dashboard/updateFloorPlanS3', commit, QUIET);
+      },
+      onSuccess: (_answer, { floor }) =>
+        queryClient.invalidateQueries({ queryKey: floorPlanQueries.plan(floor).queryKey }),
+    }),
+};
+
+/** Changes one icon size in the cached devices answer. */
+export function setSensorSize(queryClient: QueryClient, floorId: string, devType: number, value: number) {
+  queryClient.setQueryData<FloorDevicesAnswer>(floorPlanQueries.devicesKey(floorId), (answer) =>
+    answer ? { ...answer, sensorSizes: { ...answer.sensorSizes, [String(devType)]: value } } : answer,
+  );
+}

@@ -1,0 +1,175 @@
+import { memo, useDeferredValue, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import type { DeviceView } from '@argentum/events/contracts';
+import {
+  iconOf,
+  isRegistered,
+  kindName,
+  motionState,
+  OCCUPIED_COLOUR,
+  TYPE_COLOURS,
+} from '../model/deviceKinds';
+import { formatReading, occupancyText, truncateName } from '../model/format';
+import type { ModeMark } from '../model/modeReducer';
+import { DeviceIcon } from './DeviceIcons';
+import { readingsOf } from './DevicePopup';
+import styles from './FloorView.module.css';
+
+interface DevicePanelProps {
+  devices: readonly DeviceView[];
+  marks: ReadonlyMap<string, ModeMark>;
+  selectedId: string | null;
+  onActivate(devID: string): void;
+  /** Keyboard focus on a row shows the device's popup on the plan. */
+  onFocusDevice(devID: string | null): void;
+}
+
+/** The lower device panel: every device of the floor with its latest values; a click selects it. */
+export const DevicePanel = memo(function DevicePanel({
+  devices,
+  marks,
+  selectedId,
+  onActivate,
+  onFocusDevice,
+}: DevicePanelProps) {
+  const [query, setQuery] = useState('');
+  const deferredQuery = useDeferredValue(query.trim().toLowerCase());
+  const shown =
+    deferredQuery === ''
+      ? devices
+      : devices.filter(
+          (device) =>
+            device.devName.toLowerCase().includes(deferredQuery) ||
+            device.devID.toLowerCase().includes(deferredQuery),
+        );
+  return (
+    <section className={styles.devicePanel} aria-label="Devices on this floor">
+      <div className={styles.devicePanelHeader}>
+        <h2>Devices ({devices.length})</h2>
+        <input
+          type="search"
+          className={styles.deviceFilter}
+          placeholder="Find a device"
+          aria-label="Find a device"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+      </div>
+      {devices.length === 0 ? (
+        <p className={styles.muted}>No devices are placed on this floor yet.</p>
+      ) : (
+        <VirtualList devices={shown} onLeave={() => onFocusDevice(null)}>
+          {(device) => (
+            <DeviceRow
+              key={device.devID}
+              device={device}
+              mark={marks.get(device.devID)}
+              selected={device.devID === selectedId}
+              onActivate={onActivate}
+              onFocusDevice={onFocusDevice}
+            />
+          )}
+        </VirtualList>
+      )}
+    </section>
+  );
+});
+
+const ROW_HEIGHT = 36;
+const LIST_HEIGHT = 288;
+const OVERSCAN = 6;
+
+/**
+ * Only the rows in view (and a few around) are in the page: a floor of 2,000 devices costs a couple of
+ * dozen rows to lay out and to update.
+ */
+function VirtualList({
+  devices,
+  onLeave,
+  children,
+}: {
+  devices: readonly DeviceView[];
+  onLeave(): void;
+  children(device: DeviceView): ReactNode;
+}) {
+  const [scrollTop, setScrollTop] = useState(0);
+  const frame = useRef(0);
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(devices.length, Math.ceil((scrollTop + LIST_HEIGHT) / ROW_HEIGHT) + OVERSCAN);
+  return (
+    <div
+      className={styles.deviceList}
+      style={{ maxHeight: LIST_HEIGHT }}
+      onMouseLeave={onLeave}
+      onScroll={(event) => {
+        const top = event.currentTarget.scrollTop;
+        cancelAnimationFrame(frame.current);
+        frame.current = requestAnimationFrame(() => setScrollTop(top));
+      }}
+    >
+      <ul
+        style={{ height: devices.length * ROW_HEIGHT, paddingTop: first * ROW_HEIGHT }}
+        aria-rowcount={devices.length}
+      >
+        {devices.slice(first, last).map(children)}
+      </ul>
+    </div>
+  );
+}
+
+interface DeviceRowProps {
+  device: DeviceView;
+  mark: ModeMark;
+  selected: boolean;
+  onActivate(devID: string): void;
+  onFocusDevice(devID: string | null): void;
+}
+
+const DeviceRow = memo(function DeviceRow({
+  device,
+  mark,
+  selected,
+  onActivate,
+  onFocusDevice,
+}: DeviceRowProps) {
+  const registered = isRegistered(device);
+  const status = !registered ? 'Unregistered' : device.online ? 'Online' : 'Offline';
+  const values =
+    device.devType === 4
+      ? occupancyText(motionState(device))
+      : readingsOf(device)
+          .slice(0, 3)
+          .map(({ dp, value }) => formatReading(dp, value))
+          .join(' · ');
+  const occupied = device.devType === 4 && motionState(device) === 1;
+  return (
+    <li className={styles.deviceItem}>
+      <button
+        type="button"
+        className={styles.deviceRow}
+        data-devid={device.devID}
+        data-selected={selected ? '' : undefined}
+        data-mark={mark}
+        aria-pressed={selected || mark !== undefined}
+        aria-describedby={`device-popup-${device.devID}`}
+        onClick={() => onActivate(device.devID)}
+        onFocus={() => onFocusDevice(device.devID)}
+        onBlur={() => onFocusDevice(null)}
+      >
+        <span
+          className={styles.rowIcon}
+          style={{ '--colour': occupied ? OCCUPIED_COLOUR : TYPE_COLOURS[device.devType] } as CSSProperties}
+        >
+          <DeviceIcon name={iconOf(device)} size={16} />
+        </span>
+        <span className={styles.rowName} title={device.devName}>
+          {truncateName(device.devName)}
+        </span>
+        <span className={styles.rowKind}>{kindName(device)}</span>
+        <span className={styles.rowStatus} data-status={status.toLowerCase()}>
+          {status}
+        </span>
+        <span className={styles.rowValues}>{values}</span>
+      </button>
+    </li>
+  );
+});

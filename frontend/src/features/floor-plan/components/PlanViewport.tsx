@@ -1,0 +1,462 @@
+import {
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+  type Ref,
+} from 'react';
+import { CTRL_ZOOM_HINT_MS, type DeviceView, type FloorPlanAnswer } from '@argentum/events/contracts';
+import type { ModeMark } from '../model/modeReducer';
+import {
+  ctrlZoomHintShown,
+  DEFAULT_VIEW,
+  fitPlan,
+  loadView,
+  rememberCtrlZoomHint,
+  saveView,
+  steppedZoom,
+  zoomAround,
+  type PlanView,
+} from '../model/view';
+import { DeviceLayer } from './DeviceLayer';
+import { DevicePopup } from './DevicePopup';
+import styles from './FloorView.module.css';
+
+export const CTRL_ZOOM_HINT_TEXT = 'Use ctrl + scroll to zoom';
+const PAN_STEP = 40;
+/** A pointer that moved less than this is a tap or a click, not a drag. */
+const DRAG_THRESHOLD = 5;
+
+/** What the floor view (and the edit-mode drawer, through it) can ask of the plan. */
+export interface PlanViewportHandle {
+  /** A point of the page as a position on the plan (0-1 of its width and height), null when off it. */
+  clientToPlan(clientX: number, clientY: number): { x: number; y: number } | null;
+  zoomIn(): void;
+  zoomOut(): void;
+}
+
+interface PlanViewportProps {
+  ref?: Ref<PlanViewportHandle>;
+  floorId: string;
+  floorName: string;
+  plan: FloorPlanAnswer;
+  devices: readonly DeviceView[];
+  sizes: Record<string, number>;
+  marks: ReadonlyMap<string, ModeMark>;
+  selectedId: string | null;
+  pinnedId: string | null;
+  popupDevice: DeviceView | null;
+  showLinks: boolean;
+  editing: boolean;
+  /** A device was clicked or tapped. */
+  onActivate(devID: string): void;
+  /** The pointer entered (devID) or left (null) a device. */
+  onHover(devID: string | null): void;
+  /** Edit mode: a device was dragged to a new position. */
+  onMove?(devID: string, point: { x: number; y: number }): void;
+  /** The plan image could not be loaded (an expired URL): fetch it again. */
+  onPlanError(): void;
+}
+
+interface Gesture {
+  pointers: Map<number, { x: number; y: number }>;
+  startView: PlanView;
+  start: Map<number, { x: number; y: number }>;
+  moved: boolean;
+  /** Edit mode: the device being dragged, and where it is. */
+  devID: string | null;
+}
+
+const distance = (a: { x: number; y: number }, b: { x: number; y: number }) =>
+  Math.hypot(a.x - b.x, a.y - b.y);
+const middle = (a: { x: number; y: number }, b: { x: number; y: number }) => ({
+  x: (a.x + b.x) / 2,
+  y: (a.y + b.y) / 2,
+});
+
+export function PlanViewport({
+  ref,
+  floorId,
+  floorName,
+  plan,
+  devices,
+  sizes,
+  marks,
+  selectedId,
+  pinnedId,
+  popupDevice,
+  showLinks,
+  editing,
+  onActivate,
+  onHover,
+  onMove,
+  onPlanError,
+}: PlanViewportProps) {
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const [box, setBox] = useState({ width: 0, height: 0 });
+  const [view, setView] = useState<PlanView>(() => loadView(floorId));
+  const [hint, setHint] = useState(false);
+  const [dragPoint, setDragPoint] = useState<{ devID: string; x: number; y: number } | null>(null);
+  // The plan image is requested once the devices are on screen: a big SVG is parsed on the main
+  // thread when it arrives (seconds for 10 MB), and the devices should not wait for that.
+  const [imageWanted, setImageWanted] = useState(false);
+  const gesture = useRef<Gesture | null>(null);
+  const suppressClick = useRef(false);
+  /** The marker a press started on: with the pointer captured, the click lands on the viewport. */
+  const pressedId = useRef<string | null>(null);
+
+  useLayoutEffect(() => {
+    const element = viewportRef.current;
+    if (!element) return;
+    const measure = () => setBox({ width: element.clientWidth, height: element.clientHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    // Two frames: the first paints the devices, the second starts the image.
+    let second = 0;
+    const first = requestAnimationFrame(() => {
+      second = requestAnimationFrame(() => setImageWanted(true));
+    });
+    return () => {
+      cancelAnimationFrame(first);
+      cancelAnimationFrame(second);
+    };
+  }, []);
+
+  // Remembered per floor; written once the view has settled.
+  useEffect(() => {
+    const timer = setTimeout(() => saveView(floorId, view), 150);
+    return () => clearTimeout(timer);
+  }, [floorId, view]);
+
+  const base = fitPlan(box, plan);
+  const centre = { x: (box.width - base.width) / 2, y: (box.height - base.height) / 2 };
+  // For the handlers added by hand (wheel) and the imperative handle.
+  const centreRef = useRef(centre);
+  const baseRef = useRef(base);
+  const viewRef = useRef(view);
+  useLayoutEffect(() => {
+    centreRef.current = centre;
+    baseRef.current = base;
+    viewRef.current = view;
+  });
+
+  const zoomBy = useCallback(
+    (direction: 'in' | 'out') =>
+      setView((current) =>
+        zoomAround(
+          current,
+          steppedZoom(current.zoom, direction, editing),
+          { x: box.width / 2, y: box.height / 2 },
+          centreRef.current,
+        ),
+      ),
+    [box.width, box.height, editing],
+  );
+
+  const toPlan = useCallback((clientX: number, clientY: number) => {
+    const element = viewportRef.current;
+    const { width, height } = baseRef.current;
+    const current = viewRef.current;
+    if (!element || width === 0) return null;
+    const rect = element.getBoundingClientRect();
+    const x = (clientX - rect.left - centreRef.current.x - current.x) / (width * current.zoom);
+    const y = (clientY - rect.top - centreRef.current.y - current.y) / (height * current.zoom);
+    return x >= 0 && x <= 1 && y >= 0 && y <= 1 ? { x, y } : null;
+  }, []);
+
+  useImperativeHandle(
+    ref,
+    () => ({ clientToPlan: toPlan, zoomIn: () => zoomBy('in'), zoomOut: () => zoomBy('out') }),
+    [toPlan, zoomBy],
+  );
+
+  // Ctrl + wheel zooms around the pointer. React's wheel listener is passive: it cannot prevent the
+  // page's own zoom, so this one is added by hand.
+  useEffect(() => {
+    const element = viewportRef.current;
+    if (!element) return;
+    let hintTimer: ReturnType<typeof setTimeout> | undefined;
+    const onWheel = (event: WheelEvent) => {
+      if (!event.ctrlKey) {
+        if (!ctrlZoomHintShown()) {
+          rememberCtrlZoomHint();
+          setHint(true);
+          hintTimer = setTimeout(() => setHint(false), CTRL_ZOOM_HINT_MS);
+        }
+        return;
+      }
+      event.preventDefault();
+      const rect = element.getBoundingClientRect();
+      const anchor = { x: event.clientX - rect.left, y: event.clientY - rect.top };
+      const factor = Math.exp(-Math.max(-100, Math.min(100, event.deltaY)) * 0.004);
+      setView((current) => zoomAround(current, current.zoom * factor, anchor, centreRef.current));
+    };
+    element.addEventListener('wheel', onWheel, { passive: false });
+    return () => {
+      element.removeEventListener('wheel', onWheel);
+      clearTimeout(hintTimer);
+    };
+  }, []);
+
+  const localPoint = (event: PointerEvent) => {
+    const rect = viewportRef.current?.getBoundingClientRect();
+    return { x: event.clientX - (rect?.left ?? 0), y: event.clientY - (rect?.top ?? 0) };
+  };
+
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    if (event.pointerType === 'mouse' && event.button !== 0) return;
+    if ((event.target as Element).closest('[data-control]')) return;
+    const point = localPoint(event);
+    const marker = (event.target as Element).closest<HTMLElement>('[data-devid]');
+    const current = gesture.current;
+    if (current) {
+      // A second finger: pinch from here.
+      current.pointers.set(event.pointerId, point);
+      current.start = new Map(current.pointers);
+      current.startView = view;
+      current.moved = true;
+      current.devID = null;
+      setDragPoint(null);
+    } else {
+      // A new press: a drag that ended without a click event (pointer capture) must not eat this one.
+      suppressClick.current = false;
+      pressedId.current = marker?.dataset.devid ?? null;
+      gesture.current = {
+        pointers: new Map([[event.pointerId, point]]),
+        start: new Map([[event.pointerId, point]]),
+        startView: view,
+        moved: false,
+        devID: editing && onMove && marker ? (marker.dataset.devid ?? null) : null,
+      };
+    }
+  };
+
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    const current = gesture.current;
+    if (!current || !current.pointers.has(event.pointerId)) {
+      if (event.pointerType === 'mouse') {
+        const marker = (event.target as Element).closest<HTMLElement>('[data-devid]');
+        onHover(marker?.dataset.devid ?? null);
+      }
+      return;
+    }
+    const point = localPoint(event);
+    current.pointers.set(event.pointerId, point);
+    const [first, second] = [...current.pointers.values()];
+    const [startFirst, startSecond] = [...current.start.values()];
+    if (!first || !startFirst) return;
+    if (!current.moved && distance(first, startFirst) < DRAG_THRESHOLD) return;
+    if (!current.moved) {
+      // A drag from here on: keep its pointers when they leave the plan. (Captured only now, so
+      // that a click keeps its target: the device under the pointer.)
+      for (const id of current.pointers.keys()) {
+        if (event.currentTarget.hasPointerCapture(id)) continue;
+        try {
+          event.currentTarget.setPointerCapture(id);
+        } catch {
+          // The pointer has already been released.
+        }
+      }
+    }
+    current.moved = true;
+    if (second && startSecond) {
+      const startMiddle = middle(startFirst, startSecond);
+      const nowMiddle = middle(first, second);
+      const ratio = distance(first, second) / Math.max(1, distance(startFirst, startSecond));
+      const zoomed = zoomAround(
+        current.startView,
+        current.startView.zoom * ratio,
+        startMiddle,
+        centreRef.current,
+      );
+      setView({
+        ...zoomed,
+        x: zoomed.x + nowMiddle.x - startMiddle.x,
+        y: zoomed.y + nowMiddle.y - startMiddle.y,
+      });
+    } else if (current.devID) {
+      const planPoint = toPlan(event.clientX, event.clientY);
+      if (planPoint) setDragPoint({ devID: current.devID, ...planPoint });
+    } else {
+      setView({
+        ...current.startView,
+        x: current.startView.x + first.x - startFirst.x,
+        y: current.startView.y + first.y - startFirst.y,
+      });
+    }
+  };
+
+  const endPointer = (event: PointerEvent<HTMLDivElement>) => {
+    const current = gesture.current;
+    if (!current) return;
+    current.pointers.delete(event.pointerId);
+    if (current.pointers.size > 0) {
+      // One finger left after a pinch: continue as a pan from here.
+      current.start = new Map(current.pointers);
+      current.startView = view;
+      return;
+    }
+    gesture.current = null;
+    if (current.moved) {
+      suppressClick.current = true;
+      if (current.devID && dragPoint && onMove) onMove(current.devID, { x: dragPoint.x, y: dragPoint.y });
+    }
+    setDragPoint(null);
+  };
+
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    if (suppressClick.current) {
+      suppressClick.current = false;
+      return;
+    }
+    const marker = (event.target as Element).closest<HTMLElement>('[data-devid]');
+    const devID = marker?.dataset.devid ?? pressedId.current;
+    pressedId.current = null;
+    if (devID) onActivate(devID);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget) return;
+    const pan = (dx: number, dy: number) => setView((v) => ({ ...v, x: v.x + dx, y: v.y + dy }));
+    const handled: Record<string, () => void> = {
+      '+': () => zoomBy('in'),
+      '=': () => zoomBy('in'),
+      '-': () => zoomBy('out'),
+      _: () => zoomBy('out'),
+      '0': () => setView(DEFAULT_VIEW),
+      ArrowLeft: () => pan(PAN_STEP, 0),
+      ArrowRight: () => pan(-PAN_STEP, 0),
+      ArrowUp: () => pan(0, PAN_STEP),
+      ArrowDown: () => pan(0, -PAN_STEP),
+    };
+    const action = handled[event.key];
+    if (action && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      action();
+    }
+  };
+
+  const stageStyle = {
+    width: base.width,
+    height: base.height,
+    transform: `translate(${centre.x + view.x}px, ${centre.y + view.y}px) scale(${view.zoom})`,
+    '--zoom': view.zoom,
+    ...Object.fromEntries(Object.entries(sizes).map(([type, size]) => [`--size-${type}`, size])),
+  } as CSSProperties;
+
+  const popupAt = (device: DeviceView) => {
+    const origin = device.floorOrigin;
+    if (!origin) return null;
+    return {
+      x: centre.x + view.x + origin.x * base.width * view.zoom,
+      y: centre.y + view.y + origin.y * base.height * view.zoom,
+    };
+  };
+  const popupPoint = popupDevice ? popupAt(popupDevice) : null;
+  const dragged = dragPoint ? devices.find((device) => device.devID === dragPoint.devID) : undefined;
+
+  return (
+    <div className={styles.viewportFrame}>
+      <div
+        ref={viewportRef}
+        className={styles.viewport}
+        role="application"
+        aria-roledescription="floor plan"
+        aria-label={`Floor plan of ${floorName}. Plus and minus zoom, arrow keys pan, 0 resets.`}
+        tabIndex={0}
+        data-zoom={view.zoom}
+        data-testid="floor-plan-viewport"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={endPointer}
+        onPointerCancel={endPointer}
+        onPointerLeave={(event) => {
+          // A press that never became a drag ends when the pointer leaves (it was not captured).
+          if (gesture.current && !gesture.current.moved) gesture.current = null;
+          if (event.pointerType === 'mouse' && !gesture.current) onHover(null);
+        }}
+        onClick={onClick}
+        onKeyDown={onKeyDown}
+      >
+        <div className={styles.stage} style={stageStyle} data-testid="floor-plan-stage">
+          {/* An image, never inline: nothing in an uploaded plan can run. */}
+          <img
+            className={styles.planImage}
+            src={imageWanted ? plan.data : undefined}
+            alt={`Floor plan of ${floorName}`}
+            draggable={false}
+            decoding="async"
+            onError={onPlanError}
+          />
+          {showLinks && <LinkLines devices={devices} />}
+          <DeviceLayer devices={devices} marks={marks} selectedId={selectedId} pinnedId={pinnedId} />
+          {dragged && dragPoint && (
+            <div
+              className={styles.dragGhost}
+              style={{ left: `${dragPoint.x * 100}%`, top: `${dragPoint.y * 100}%` }}
+              aria-hidden="true"
+            />
+          )}
+        </div>
+      </div>
+      <div className={styles.zoomControls} data-control="">
+        <button type="button" aria-label="Zoom in" title="Zoom in" onClick={() => zoomBy('in')}>
+          +
+        </button>
+        <button type="button" aria-label="Zoom out" title="Zoom out" onClick={() => zoomBy('out')}>
+          −
+        </button>
+        <button
+          type="button"
+          aria-label="Reset zoom"
+          title="Reset zoom"
+          onClick={() => setView(DEFAULT_VIEW)}
+        >
+          {Math.round(view.zoom * 100)}%
+        </button>
+      </div>
+      {hint && (
+        <div className={styles.hint} role="status">
+          {CTRL_ZOOM_HINT_TEXT}
+        </div>
+      )}
+      {popupDevice && popupPoint && (
+        <DevicePopup device={popupDevice} x={popupPoint.x} y={popupPoint.y} viewport={box} />
+      )}
+    </div>
+  );
+}
+
+/** Sensor-Node(link): a line from each node or sensor to the device it reports through (gatewayID). */
+function LinkLines({ devices }: { devices: readonly DeviceView[] }) {
+  const byId = new Map(devices.map((device) => [device.devID, device]));
+  return (
+    <svg className={styles.links} viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
+      {devices.map((device) => {
+        const gateway = device.gatewayID ? byId.get(device.gatewayID) : undefined;
+        if (!gateway?.floorOrigin || !device.floorOrigin || gateway === device) return null;
+        return (
+          <line
+            key={device.devID}
+            x1={device.floorOrigin.x}
+            y1={device.floorOrigin.y}
+            x2={gateway.floorOrigin.x}
+            y2={gateway.floorOrigin.y}
+            vectorEffect="non-scaling-stroke"
+          />
+        );
+      })}
+    </svg>
+  );
+}

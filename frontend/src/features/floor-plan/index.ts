@@ -1,0 +1,20 @@
+import { lazy } from 'react';
+
+/**
+ * The floor view, loaded on demand: the plan, its devices and their tools are not part of the
+ * initial bundle. Everything else exported here is small (the real-time client imports
+ * applyDeviceUpdates without pulling the view in).
+ */
+// With edit mode, grouping, device configuration and the compare hand-off wired into its slots.
+export const FloorView = lazy(() => import('./components/edit/EditableFloorView'));
+export type { FloorModeContext, FloorViewFloor, FloorViewProps } from './components/FloorView';
+export { applyDeviceUpdates, DEVICE_UPDATE_INTERVAL_MS, type DeviceUpdate } from './api/deviceUpdates';
+export { floorPlanQueries, type FloorRef } from './api/floorPlanQueries';
+export {
+  floorModeReducer,
+  initialModeState,
+  type FloorMode,
+  type FloorModeAction,
+  type FloorModeState,
+  type ModeDevice,
+} from './model/modeReducer';

@@ -1,0 +1,46 @@
+import { COMFORT_ZONES, truncateName } from '@argentum/events/contracts';
+
+export { truncateName };
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const MONTH = 30 * DAY;
+const YEAR = 365 * DAY;
+
+/**
+ * How long ago `time` was, shortened as the specification writes it: 1m, 1h, 1d, 1mth, 1y (whole
+ * units, rounded down; under a minute is 0m, a time in the future counts as now).
+ */
+export function formatRelativeTime(time: number, now: number): string {
+  const elapsed = Math.max(0, now - time);
+  if (elapsed >= YEAR) return `${Math.floor(elapsed / YEAR)}y`;
+  if (elapsed >= MONTH) return `${Math.floor(elapsed / MONTH)}mth`;
+  if (elapsed >= DAY) return `${Math.floor(elapsed / DAY)}d`;
+  if (elapsed >= HOUR) return `${Math.floor(elapsed / HOUR)}h`;
+  return `${Math.floor(elapsed / MINUTE)}m`;
+}
+
+/** A battery or supply voltage: 2 decimals. */
+export const formatVoltage = (volts: number) => `${volts.toFixed(2)} V`;
+
+/** Data points whose unit the popup shows; pressure arrives in Pa and is shown in kPa (divided by 1000). */
+const UNITS: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(COMFORT_ZONES).map(([dp, zone]) => [dp, zone.unit])),
+  actualTemperature: '°C',
+  ambientTemperatureCelsius: '°C',
+  actualHumidity: '%',
+  ambientHumidityPercent: '%',
+  position: '%',
+  bri: '%',
+};
+
+/** A reading as the popup shows it: 1 decimal, pressure / 1000, with its unit when known. */
+export function formatReading(dataPoint: string, value: number): string {
+  const shown = dataPoint === 'pressure' ? value / 1000 : value;
+  const unit = UNITS[dataPoint];
+  return unit ? `${shown.toFixed(1)} ${unit}` : shown.toFixed(1);
+}
+
+/** Motion: 1 is Occupied, anything else Unoccupied. */
+export const occupancyText = (mState: number | undefined) => (mState === 1 ? 'Occupied' : 'Unoccupied');

@@ -1,0 +1,91 @@
+import {
+  Role,
+  type FloorDevicesAnswer,
+  type SensorsCountAnswer,
+  type DeviceView,
+} from '@argentum/events/contracts';
+import type { AuthUser } from '../users/user';
+import { accessibleBuilding, accessibleFloor, accessibleOrganization } from './access';
+import { type Device, isOnline, MOTION_TYPE, toDeviceView } from './device';
+import type { DevicePorts } from './ports';
+
+const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare;
+const sorted = (devices: Device[]) => [...devices].sort((a, b) => byName(a.devName, b.devName));
+
+/**
+ * getAllDevicesDataForFloorPlan: the devices on a floor (onFloor true or absent), or the organization's
+ * devices that are on no floor (onFloor false: edit mode's tiles); and the caller's icon sizes there.
+ */
+export async function floorDevices(
+  deps: DevicePorts,
+  user: AuthUser,
+  request: { floorId: string; orgId: string; onFloor?: boolean },
+): Promise<FloorDevicesAnswer> {
+  const floor = await accessibleFloor(deps, user, request.floorId, {
+    minRole: Role.readOnly,
+    orgId: request.orgId,
+  });
+  const [devices, sensorSizes] = await Promise.all([
+    request.onFloor === false
+      ? deps.devices.ofOrganization(floor.orgId).then((all) => all.filter((d) => !d.onFloor))
+      : deps.devices
+          .onFloor(floor.id)
+          .then((all) => all.filter((d) => d.onFloor && d.floorID === floor.id && d.orgID === floor.orgId)),
+    deps.iconSizes.get(user.userId, floor.id),
+  ]);
+  const now = deps.clock.now().getTime();
+  return { devices: sorted(devices).map((d) => toDeviceView(d, now)), sensorSizes };
+}
+
+/** getAnalyticsSensorsCount: counts of a floor's devices for the floor details panel. */
+export async function sensorsCount(
+  deps: DevicePorts,
+  user: AuthUser,
+  request: { floorId: string; buildId: string; orgId: string },
+): Promise<SensorsCountAnswer> {
+  const floor = await accessibleFloor(deps, user, request.floorId, {
+    minRole: Role.readOnly,
+    orgId: request.orgId,
+    buildId: request.buildId,
+  });
+  const devices = (await deps.devices.onFloor(floor.id)).filter((d) => d.onFloor && d.floorID === floor.id);
+  const now = deps.clock.now().getTime();
+  const answer: SensorsCountAnswer = { total: 0, online: 0, offline: 0, byType: {}, occupied: 0 };
+  for (const device of devices) {
+    const online = isOnline(device, now);
+    answer.total++;
+    if (online) answer.online++;
+    else answer.offline++;
+    answer.byType[String(device.devType)] = (answer.byType[String(device.devType)] ?? 0) + 1;
+    if (online && device.devType === MOTION_TYPE && device.latest?.mState === 1) answer.occupied++;
+  }
+  return answer;
+}
+
+/** getOfflineSensors: the offline devices of a floor, a building (its floors) or a whole organization. */
+export async function offlineSensors(
+  deps: DevicePorts,
+  user: AuthUser,
+  request: { orgId: string; buildId?: string; floorId?: string },
+): Promise<{ devices: DeviceView[]; count: number }> {
+  let devices: Device[];
+  if (request.floorId !== undefined) {
+    const floor = await accessibleFloor(deps, user, request.floorId, {
+      minRole: Role.readOnly,
+      orgId: request.orgId,
+      ...(request.buildId !== undefined ? { buildId: request.buildId } : {}),
+    });
+    devices = (await deps.devices.onFloor(floor.id)).filter((d) => d.onFloor && d.floorID === floor.id);
+  } else if (request.buildId !== undefined) {
+    const building = await accessibleBuilding(deps, user, request.buildId, request.orgId);
+    devices = (await deps.devices.ofOrganization(building.orgId)).filter(
+      (d) => d.onFloor && d.buildID === building.id,
+    );
+  } else {
+    await accessibleOrganization(deps, user, request.orgId);
+    devices = await deps.devices.ofOrganization(request.orgId);
+  }
+  const now = deps.clock.now().getTime();
+  const offline = sorted(devices.filter((d) => !isOnline(d, now))).map((d) => toDeviceView(d, now));
+  return { devices: offline, count: offline.length };
+}

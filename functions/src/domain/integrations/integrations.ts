@@ -1,0 +1,244 @@
+import {
+  COOLING_MODE_SET_TEXT,
+  ECO_MODE_REMOVED_TEXT,
+  ECO_MODE_SET_TEXT,
+  ECOBEE_HVAC_MODES,
+  ECOBEE_MODE_INVALID_TEXT,
+  ECOBEE_MODE_SET_TEXT,
+  ECOBEE_TEMPERATURE_SET_TEXT,
+  type EcobeeHoldType,
+  type EcobeeHvacMode,
+  type EcobeeStatsAnswer,
+  ecobeeRangeText,
+  HEATING_MODE_SET_TEXT,
+  hasRole,
+  type IntegrationMessageAnswer,
+  NEST_TEMPERATURE_MAX,
+  NEST_TEMPERATURE_MIN,
+  NEST_TEMPERATURE_SET_TEXT,
+  NEST_TEMPERATURE_STEP,
+  type NestAmbienceAnswer,
+  type NestEcoMode,
+  nestRangeText,
+  notVendorDeviceText,
+  type OrgRoles,
+  type RoleNumber,
+  type RysePositionAnswer,
+  type RyseSetAnswer,
+  THIRD_PARTY_DEVICE_NOT_FOUND_TEXT,
+  type IntegrationVendor,
+  VALUE_HAS_BEEN_SET_TEXT,
+  vendorNotLinkedText,
+} from '@argentum/events/contracts';
+import { forbidden, notFound, validationError } from '../errors';
+import type {
+  EcobeeThermostats,
+  IntegrationDevice,
+  IntegrationDeviceDirectory,
+  NestCommand,
+  NestThermostats,
+  RyseShades,
+} from './ports';
+
+/** The caller, as far as these use cases need them: their role in each of their organizations. */
+export interface Caller {
+  orgRoles: OrgRoles;
+}
+
+/** The device's `connDev` for each vendor, and the property holding the vendor's id of the device. */
+const VENDOR_DEVICES: Record<IntegrationVendor, { connDev: string; idProperty: string }> = {
+  ryse: { connDev: 'shades', idProperty: 'ryseShadeId' },
+  nest: { connDev: 'nest', idProperty: 'sdmDeviceId' },
+  ecobee: { connDev: 'ecobee', idProperty: 'ecobeeThermostatId' },
+};
+
+/** Reads need a membership of the device's organization; writes a role above 0 in it. */
+const READ: RoleNumber = 0;
+const WRITE: RoleNumber = 1;
+
+/**
+ * The device the call is about and the vendor's id of it. An unknown device and one of an organization
+ * the caller is not in get the same 404; a member without the role gets 403; a device of another kind 400.
+ */
+async function vendorDevice(
+  deps: { devices: IntegrationDeviceDirectory },
+  caller: Caller,
+  devId: string,
+  vendor: IntegrationVendor,
+  minRole: RoleNumber,
+): Promise<{ device: IntegrationDevice; vendorId: string }> {
+  const device = await deps.devices.get(devId);
+  if (!device || !hasRole(caller.orgRoles, device.orgID, READ)) {
+    throw notFound(THIRD_PARTY_DEVICE_NOT_FOUND_TEXT);
+  }
+  if (!hasRole(caller.orgRoles, device.orgID, minRole)) throw forbidden();
+  const { connDev, idProperty } = VENDOR_DEVICES[vendor];
+  if (device.connDev !== connDev) throw validationError(notVendorDeviceText(vendor));
+  const vendorId = device.properties[idProperty];
+  if (typeof vendorId !== 'string' || !vendorId) throw validationError(vendorNotLinkedText(vendor));
+  return { device, vendorId };
+}
+
+// Ryse shades.
+
+export async function getRysePosition(
+  deps: { devices: IntegrationDeviceDirectory; ryse: RyseShades },
+  caller: Caller,
+  devId: string,
+): Promise<RysePositionAnswer> {
+  const { vendorId } = await vendorDevice(deps, caller, devId, 'ryse', READ);
+  return { position: await deps.ryse.getPosition(vendorId) };
+}
+
+export async function setRysePosition(
+  deps: { devices: IntegrationDeviceDirectory; ryse: RyseShades },
+  caller: Caller,
+  devId: string,
+  position: number,
+): Promise<RyseSetAnswer> {
+  const { vendorId } = await vendorDevice(deps, caller, devId, 'ryse', WRITE);
+  return { message: VALUE_HAS_BEEN_SET_TEXT, position: await deps.ryse.setPosition(vendorId, position) };
+}
+
+// Google Nest.
+
+type NestDeps = { devices: IntegrationDeviceDirectory; nest: NestThermostats };
+
+/** The device's set-point range: its own min and max (properties), within 16-30 °C. */
+function nestRange(device: IntegrationDevice): { min: number; max: number } {
+  const own = (key: 'min' | 'max', fallback: number) => {
+    const value = device.properties[key];
+    return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  };
+  const min = Math.max(NEST_TEMPERATURE_MIN, own('min', NEST_TEMPERATURE_MIN));
+  const max = Math.min(NEST_TEMPERATURE_MAX, own('max', NEST_TEMPERATURE_MAX));
+  return min <= max ? { min, max } : { min: NEST_TEMPERATURE_MIN, max: NEST_TEMPERATURE_MAX };
+}
+
+function assertNestTemperature(celsius: number, range: { min: number; max: number }): void {
+  const onStep = Number.isInteger(celsius / NEST_TEMPERATURE_STEP);
+  if (celsius < range.min || celsius > range.max || !onStep) {
+    throw validationError(nestRangeText(range.min, range.max));
+  }
+}
+
+/** The specification's mode values: 0 cooling, 1 heating; the names are accepted too. */
+export type HeatOrCool = 0 | 1 | 'COOL' | 'HEAT' | 'cool' | 'heat';
+const heatOrCool = (mode: HeatOrCool): 'HEAT' | 'COOL' =>
+  mode === 1 || mode === 'HEAT' || mode === 'heat' ? 'HEAT' : 'COOL';
+
+/**
+ * Sets the set point of the given mode (one temperature), or both (a [heat, cool] pair: the
+ * thermostat must be in HEATCOOL). 16-30 °C in steps of 0.5, or the device's narrower range.
+ */
+export async function setNestTemperature(
+  deps: NestDeps,
+  caller: Caller,
+  request: { devId: string; temp: number | number[]; mode: HeatOrCool },
+): Promise<IntegrationMessageAnswer> {
+  const { device, vendorId } = await vendorDevice(deps, caller, request.devId, 'nest', WRITE);
+  const range = nestRange(device);
+  const temps = Array.isArray(request.temp) ? request.temp : [request.temp];
+  const [first, second] = temps;
+  if (first === undefined || temps.length > 2) throw validationError(nestRangeText(range.min, range.max));
+  for (const t of temps) assertNestTemperature(t, range);
+  let command: NestCommand;
+  if (second !== undefined) {
+    command = {
+      command: 'setRange',
+      heatCelsius: Math.min(first, second),
+      coolCelsius: Math.max(first, second),
+    };
+  } else {
+    command =
+      heatOrCool(request.mode) === 'HEAT'
+        ? { command: 'setHeat', heatCelsius: first }
+        : { command: 'setCool', coolCelsius: first };
+  }
+  await deps.nest.execute(vendorId, command);
+  return { message: NEST_TEMPERATURE_SET_TEXT };
+}
+
+export async function setNestMode(
+  deps: NestDeps,
+  caller: Caller,
+  request: { devId: string; mode: HeatOrCool },
+): Promise<IntegrationMessageAnswer> {
+  const { vendorId } = await vendorDevice(deps, caller, request.devId, 'nest', WRITE);
+  const mode = heatOrCool(request.mode);
+  await deps.nest.execute(vendorId, { command: 'setMode', mode });
+  return { message: mode === 'HEAT' ? HEATING_MODE_SET_TEXT : COOLING_MODE_SET_TEXT };
+}
+
+export async function setNestEco(
+  deps: NestDeps,
+  caller: Caller,
+  request: { devId: string; eco: boolean | NestEcoMode },
+): Promise<IntegrationMessageAnswer> {
+  const { vendorId } = await vendorDevice(deps, caller, request.devId, 'nest', WRITE);
+  const mode: NestEcoMode = request.eco === true || request.eco === 'MANUAL_ECO' ? 'MANUAL_ECO' : 'OFF';
+  await deps.nest.execute(vendorId, { command: 'setEco', mode });
+  return { message: mode === 'MANUAL_ECO' ? ECO_MODE_SET_TEXT : ECO_MODE_REMOVED_TEXT };
+}
+
+export async function getNestAmbience(
+  deps: NestDeps,
+  caller: Caller,
+  devId: string,
+): Promise<NestAmbienceAnswer> {
+  const { device, vendorId } = await vendorDevice(deps, caller, devId, 'nest', READ);
+  const state = await deps.nest.read(vendorId);
+  return { ...state, ...nestRange(device) };
+}
+
+// Ecobee.
+
+type EcobeeDeps = { devices: IntegrationDeviceDirectory; ecobee: EcobeeThermostats };
+
+export async function getEcobeeStats(
+  deps: EcobeeDeps,
+  caller: Caller,
+  devId: string,
+): Promise<EcobeeStatsAnswer> {
+  const { vendorId } = await vendorDevice(deps, caller, devId, 'ecobee', READ);
+  return deps.ecobee.read(vendorId);
+}
+
+function ecobeeMode(mode: string): EcobeeHvacMode {
+  const found = ECOBEE_HVAC_MODES.find((m) => m.toLowerCase() === mode.trim().toLowerCase());
+  if (!found) throw validationError(ECOBEE_MODE_INVALID_TEXT);
+  return found;
+}
+
+/** Set points within the thermostat's own ranges (floored, as the panel's limits are). */
+function assertEcobeeRange(which: 'heat' | 'cool', celsius: number, range: [number, number]): void {
+  const min = Math.floor(range[0]);
+  const max = Math.floor(range[1]);
+  if (celsius < min || celsius > max) throw validationError(ecobeeRangeText(which, min, max));
+}
+
+/**
+ * Holds both set points (°C) with `holdType` (`state`; default until the next program transition) and
+ * sets the HVAC mode, in one request to Ecobee. The answer names what changed: the mode when it is
+ * not the thermostat's current one, otherwise the temperature.
+ */
+export async function setEcobeeTemperatureAndMode(
+  deps: EcobeeDeps,
+  caller: Caller,
+  request: { devId: string; mode: string; heatTemp: number; coolTemp: number; state?: EcobeeHoldType },
+): Promise<IntegrationMessageAnswer> {
+  const { vendorId } = await vendorDevice(deps, caller, request.devId, 'ecobee', WRITE);
+  const hvacMode = ecobeeMode(request.mode);
+  const current = await deps.ecobee.read(vendorId);
+  assertEcobeeRange('heat', request.heatTemp, current.desiredHeatRange);
+  assertEcobeeRange('cool', request.coolTemp, current.desiredCoolRange);
+  await deps.ecobee.update(vendorId, {
+    hvacMode,
+    hold: {
+      heatCelsius: request.heatTemp,
+      coolCelsius: request.coolTemp,
+      holdType: request.state ?? 'nextTransition',
+    },
+  });
+  return { message: hvacMode !== current.hvacMode ? ECOBEE_MODE_SET_TEXT : ECOBEE_TEMPERATURE_SET_TEXT };
+}

@@ -1,0 +1,18 @@
+import type { SvgSanitizer } from '../domain/files/ports';
+import { createApiHandler } from '../http/api-handler';
+import { floorPlanUploadRoutes } from '../routes/floor-plan-uploads.routes';
+import { files } from './wiring/files';
+import { clock, tree, users } from './wiring/core';
+
+/**
+ * Floor plan uploads. The sanitizer (DOMPurify over jsdom) is evaluated on the first commit, so the
+ * cold start of a request for an upload form does not run it.
+ */
+const svg: SvgSanitizer = {
+  async sanitize(text) {
+    const { svgSanitizer } = await import('../adapters/svg-sanitizer');
+    return svgSanitizer.sanitize(text);
+  },
+};
+
+export const handler = createApiHandler(floorPlanUploadRoutes, { users, tree, clock, files, svg });

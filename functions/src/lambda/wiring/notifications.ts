@@ -1,0 +1,27 @@
+/** Notifications and the alarms that raise them: what ingest and the confirmation handler wire. */
+import { sqsMailQueue } from '../../adapters/job-queue';
+import { iotNotificationPublisher } from '../../adapters/notification-publisher';
+import type { AlarmDevice, AlarmPorts } from '../../domain/notifications/alarms';
+import { dynamoAlarmStore } from '../../stores/alarms';
+import type { Device } from '../../stores/devices';
+import { dynamoNotificationStore } from '../../stores/notifications';
+import { logger, users } from './core';
+
+export const alarmPorts = (): AlarmPorts => ({
+  notifications: dynamoNotificationStore,
+  publisher: iotNotificationPublisher,
+  users,
+  alarms: dynamoAlarmStore,
+  alarmMail: sqsMailQueue,
+  logger,
+});
+
+/** A registered device as alarms name it. */
+export const alarmDevice = (device: Device): AlarmDevice => ({
+  devId: device.devID,
+  orgId: device.orgID,
+  devName: device.devName,
+  devType: device.devType,
+  ...(device.floorID ? { floorId: device.floorID } : {}),
+  ...(device.buildID ? { buildId: device.buildID } : {}),
+});

@@ -1,0 +1,354 @@
+import { randomUUID } from 'node:crypto';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EcobeeStatsAnswer, NestAmbienceAnswer } from '@argentum/events/contracts';
+import { dynamo } from '../../src/aws/dynamo';
+import { config } from '../../src/config';
+import { ENV } from '../../src/environment';
+import { deviceItem } from '../../src/stores/devices';
+import { call, createOwnOrganization, createUser, signInAs, stack } from '../support/api';
+
+/**
+ * The integrations through the API, against the local stand-ins of the vendor clouds
+ * (infra/local/vendor-standins.ts) and of Secrets Manager, which hold the credentials.
+ */
+
+const standins = new URL(stack.env[ENV.ryseApiUrl] ?? '').origin;
+type Vendor = 'ryse' | 'nest' | 'ecobee';
+
+async function control(path: string, body: Record<string, unknown> = {}) {
+  const response = await fetch(`${standins}/_standin/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** A device of the vendor at its stand-in, registered in the organization and linked to it. */
+async function vendorDevice(orgId: string, vendor: Vendor, state: Record<string, unknown> = {}, link = true) {
+  const vendorId =
+    vendor === 'ecobee' ? String(Date.now()).slice(-12) + randomUUID().slice(0, 4) : randomUUID();
+  await control('devices', { vendor, id: vendorId, state });
+  const connDev = { ryse: 'shades', nest: 'nest', ecobee: 'ecobee' }[vendor];
+  const idProperty = { ryse: 'ryseShadeId', nest: 'sdmDeviceId', ecobee: 'ecobeeThermostatId' }[vendor];
+  const devID = `TP:${randomUUID().slice(0, 13)}`;
+  await dynamo().send(
+    new PutCommand({
+      TableName: config.platformTable,
+      Item: deviceItem({
+        devID,
+        devName: `${vendor}Test`,
+        devType: 8,
+        connDev,
+        orgID: orgId,
+        onFloor: false,
+        dataPoints: [],
+        properties: link ? { [idProperty]: vendorId } : {},
+        updatedAt: new Date().toISOString(),
+      }),
+    }),
+  );
+  return devID;
+}
+
+/** Sets how a vendor's stand-in behaves for the duration of `work`. */
+async function whileVendor<T>(vendor: Vendor, behaviour: string, work: () => Promise<T>): Promise<T> {
+  await control('behaviour', { vendor, behaviour });
+  try {
+    return await work();
+  } finally {
+    await control('behaviour', { vendor, behaviour: 'ok' });
+  }
+}
+
+let writer: string;
+let reader: string;
+let outsider: string;
+let orgId: string;
+
+beforeAll(async () => {
+  const owner = await createUser(1, []);
+  orgId = await createOwnOrganization(owner.userId, 1, 'Integrations Org');
+  const readOnly = await createUser(0, [orgId]);
+  const stranger = await createUser(3, []);
+  await createOwnOrganization(stranger.userId, 3, 'Elsewhere');
+  const [w, r, o] = await Promise.all(
+    [owner, readOnly, stranger].map(async (u) => (await signInAs(u)).accessToken),
+  );
+  if (!w || !r || !o) throw new Error('Sign-in failed');
+  [writer, reader, outsider] = [w, r, o];
+});
+
+const post = <T = Record<string, unknown>>(path: string, body: Record<string, unknown>, token = writer) =>
+  call<T>(`/integrations/${path}`, body, { token });
+
+describe('Ryse shades', () => {
+  it('reads and moves a shade; the move shows in the next read', async () => {
+    const devID = await vendorDevice(orgId, 'ryse', { position: 40 });
+    expect(await post('ryse/getRyseGearPosition', { devID, devType: 8 })).toMatchObject({
+      status: 200,
+      body: { position: 40 },
+    });
+    expect(await post('ryse/setRyseGearPosition', { devID, devType: 8, value: 75 })).toMatchObject({
+      status: 200,
+      body: { message: 'Value has been set successfully', position: 75 },
+    });
+    expect((await post('ryse/getRyseGearPosition', { devID, devType: 8 }, reader)).body).toEqual({
+      position: 75,
+    });
+  });
+
+  it('refuses positions outside 0-100 or between steps', async () => {
+    const devID = await vendorDevice(orgId, 'ryse');
+    for (const value of [101, -1, 50.5]) {
+      expect((await post('ryse/setRyseGearPosition', { devID, devType: 8, value })).status).toBe(400);
+    }
+  });
+});
+
+describe('Google Nest', () => {
+  it('reads the Nest-like fields; mode, set point and eco changes show in later reads', async () => {
+    const devID = await vendorDevice(orgId, 'nest');
+    const ambience = await post<NestAmbienceAnswer>(
+      'google/GoogleThermostatGetAmbience',
+      { devID, devType: 8 },
+      reader,
+    );
+    expect(ambience.status).toBe(200);
+    expect(ambience.body).toEqual({
+      ambientTemperatureCelsius: expect.any(Number) as number,
+      ambientHumidityPercent: 41,
+      mode: 'COOL',
+      eco: { mode: 'OFF', heatCelsius: 17, coolCelsius: 26 },
+      coolCelsius: 23,
+      heatCelsius: null,
+      min: 16,
+      max: 30,
+    });
+
+    expect(await post('google/setGoogleThermostatMode', { devID, devType: 8, mode: 1 })).toEqual(
+      expect.objectContaining({ status: 200, body: { message: 'Heating Mode set Successfully' } }),
+    );
+    expect(await post('google/setGoogleThermostatTemp', { devID, devType: 8, temp: 21.5, mode: 1 })).toEqual(
+      expect.objectContaining({ status: 200, body: { message: 'Temperature set Successfully.' } }),
+    );
+    expect((await post('google/GoogleThermostatGetAmbience', { devID, devType: 8 })).body).toMatchObject({
+      mode: 'HEAT',
+      heatCelsius: 21.5,
+      coolCelsius: null,
+    });
+
+    expect(await post('google/setGoogleThermostatEco', { devID, devType: 8, eco: true })).toEqual(
+      expect.objectContaining({ status: 200, body: { message: 'Eco mode set successfully' } }),
+    );
+    expect((await post('google/GoogleThermostatGetAmbience', { devID, devType: 8 })).body).toMatchObject({
+      eco: { mode: 'MANUAL_ECO' },
+    });
+    // Nest itself refuses a set point while eco mode is on.
+    expect(await post('google/setGoogleThermostatTemp', { devID, devType: 8, temp: 22, mode: 1 })).toEqual(
+      expect.objectContaining({
+        status: 409,
+        body: expect.objectContaining({
+          message: 'Nest refused the change: Cannot change setpoint while in eco mode.',
+        }) as object,
+      }),
+    );
+    expect((await post('google/setGoogleThermostatEco', { devID, devType: 8, eco: false })).body).toEqual({
+      message: 'Eco mode Removed',
+    });
+    expect((await post('google/setGoogleThermostatMode', { devID, devType: 8, mode: 0 })).body).toEqual({
+      message: 'Cooling Mode set Successfully',
+    });
+  });
+
+  it('holds set points to 16-30 °C in steps of 0.5 on the server', async () => {
+    const devID = await vendorDevice(orgId, 'nest');
+    for (const temp of [15.5, 30.5, 22.3]) {
+      expect(await post('google/setGoogleThermostatTemp', { devID, devType: 8, temp, mode: 0 })).toEqual(
+        expect.objectContaining({
+          status: 400,
+          body: { message: 'Temperature must be between 16 and 30 °C in steps of 0.5.' },
+        }),
+      );
+    }
+    expect(
+      (await post('google/setGoogleThermostatTemp', { devID, devType: 8, temp: 30, mode: 0 })).status,
+    ).toBe(200);
+  });
+});
+
+describe('Ecobee', () => {
+  it('reads the Ecobee-like fields in °C; set points and mode show in later reads', async () => {
+    const devID = await vendorDevice(orgId, 'ecobee');
+    const stats = await post<EcobeeStatsAnswer>(
+      'ecobee/EcobeeGetThermostatStats',
+      { devID, devType: 8 },
+      reader,
+    );
+    expect(stats).toEqual(
+      expect.objectContaining({
+        status: 200,
+        body: {
+          actualTemperature: 22,
+          actualHumidity: 43,
+          desiredHeat: 21,
+          desiredCool: 24,
+          hvacMode: 'cool',
+          desiredHeatRange: [7.2, 26.1],
+          desiredCoolRange: [18.3, 33.3],
+          holdClimateRef: null,
+        },
+      }),
+    );
+    const set = (mode: string, heatTemp: number, coolTemp: number) =>
+      post('ecobee/EcobeeSetTemperatureAndMode', { devID, devType: 8, mode, heatTemp, coolTemp });
+    expect((await set('heat', 21.5, 25)).body).toEqual({ message: 'heating/cooling mode set successfully' });
+    expect((await set('heat', 22, 25)).body).toEqual({ message: 'Temperature set successfully.' });
+    expect((await post('ecobee/EcobeeGetThermostatStats', { devID, devType: 8 })).body).toMatchObject({
+      desiredHeat: 22,
+      desiredCool: 25,
+      hvacMode: 'heat',
+      holdClimateRef: '',
+    });
+    expect(await set('heat', 30, 31)).toEqual(
+      expect.objectContaining({
+        status: 400,
+        body: { message: 'The heating temperature must be between 7 and 26 °C.' },
+      }),
+    );
+    expect((await set('fan', 21, 25)).body).toEqual({
+      message: 'Mode must be one of auto, auxHeatOnly, cool, heat, off.',
+    });
+  });
+});
+
+describe('tokens', () => {
+  it('refreshes expired access tokens and keeps working; Ecobee rotates its refresh token into the secret', async () => {
+    const nest = await vendorDevice(orgId, 'nest');
+    const ecobee = await vendorDevice(orgId, 'ecobee');
+    const secrets = new SecretsManagerClient({});
+    const storedRefreshToken = async () => {
+      const { SecretString } = await secrets.send(
+        new GetSecretValueCommand({ SecretId: stack.env[ENV.ecobeeSecretId] }),
+      );
+      return (JSON.parse(SecretString ?? '{}') as { refreshToken?: string }).refreshToken;
+    };
+    try {
+      for (let round = 0; round < 2; round++) {
+        await control('expire-tokens');
+        const before = (await control('state')) as {
+          counters: { ecobeeRefreshes: number; googleRefreshes: number };
+        };
+        expect((await post('google/GoogleThermostatGetAmbience', { devID: nest, devType: 8 })).status).toBe(
+          200,
+        );
+        expect((await post('ecobee/EcobeeGetThermostatStats', { devID: ecobee, devType: 8 })).status).toBe(
+          200,
+        );
+        const after = (await control('state')) as {
+          counters: { ecobeeRefreshes: number; googleRefreshes: number };
+          ecobeeRefreshToken: string;
+        };
+        expect(after.counters.googleRefreshes).toBe(before.counters.googleRefreshes + 1);
+        expect(after.counters.ecobeeRefreshes).toBe(before.counters.ecobeeRefreshes + 1);
+        // The stand-in accepts only the newest refresh token: the next round proves it was kept.
+        expect(await storedRefreshToken()).toBe(after.ecobeeRefreshToken);
+      }
+    } finally {
+      secrets.destroy();
+    }
+  });
+});
+
+describe('access', () => {
+  it('refuses writes to read-only members (403) and answers a foreign device like an unknown one (404)', async () => {
+    const shade = await vendorDevice(orgId, 'ryse');
+    const nest = await vendorDevice(orgId, 'nest');
+    const ecobee = await vendorDevice(orgId, 'ecobee');
+    const writes: [string, Record<string, unknown>][] = [
+      ['ryse/setRyseGearPosition', { devID: shade, devType: 8, value: 10 }],
+      ['google/setGoogleThermostatTemp', { devID: nest, devType: 8, temp: 22, mode: 0 }],
+      ['google/setGoogleThermostatMode', { devID: nest, devType: 8, mode: 1 }],
+      ['google/setGoogleThermostatEco', { devID: nest, devType: 8, eco: true }],
+      [
+        'ecobee/EcobeeSetTemperatureAndMode',
+        { devID: ecobee, devType: 8, mode: 'cool', heatTemp: 20, coolTemp: 25 },
+      ],
+    ];
+    const reads: [string, Record<string, unknown>][] = [
+      ['ryse/getRyseGearPosition', { devID: shade, devType: 8 }],
+      ['google/GoogleThermostatGetAmbience', { devID: nest, devType: 8 }],
+      ['ecobee/EcobeeGetThermostatStats', { devID: ecobee, devType: 8 }],
+    ];
+    for (const [path, body] of writes) {
+      expect(await post(path, body, reader), path).toEqual(
+        expect.objectContaining({ status: 403, body: { message: 'User is unAuthorized' } }),
+      );
+    }
+    for (const [path, body] of [...writes, ...reads]) {
+      const foreign = await post(path, body, outsider);
+      const unknown = await post(path, { ...body, devID: 'TP:unknown-device' }, writer);
+      expect(foreign, path).toEqual(
+        expect.objectContaining({ status: 404, body: { message: 'Device not found.' } }),
+      );
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual(foreign.body);
+    }
+    expect((await call('/integrations/ryse/getRyseGearPosition', { devID: shade, devType: 8 })).status).toBe(
+      401,
+    );
+  });
+
+  it("refuses a device of another vendor, and one not linked to its vendor's account", async () => {
+    const ecobee = await vendorDevice(orgId, 'ecobee');
+    expect(await post('google/GoogleThermostatGetAmbience', { devID: ecobee, devType: 8 })).toEqual(
+      expect.objectContaining({ status: 400, body: { message: 'This device is not a Nest device.' } }),
+    );
+    const unlinked = await vendorDevice(orgId, 'nest', {}, false);
+    expect(await post('google/GoogleThermostatGetAmbience', { devID: unlinked, devType: 8 })).toEqual(
+      expect.objectContaining({
+        status: 400,
+        body: { message: 'This device is not linked to its Nest account yet.' },
+      }),
+    );
+  });
+});
+
+describe('a vendor that is down or slow', () => {
+  it('answers 504 "<Vendor> is not responding" within the 5 s limit when the vendor hangs', async () => {
+    const nest = await vendorDevice(orgId, 'nest');
+    await whileVendor('nest', 'hang', async () => {
+      const started = Date.now();
+      const result = await post('google/GoogleThermostatGetAmbience', { devID: nest, devType: 8 });
+      expect(result.status).toBe(504);
+      expect(result.body).toMatchObject({ message: 'Nest is not responding, please try again.' });
+      expect(Date.now() - started).toBeLessThan(9_000);
+    });
+  });
+
+  it('answers 502 at once when the vendor fails or drops the connection', async () => {
+    const ecobee = await vendorDevice(orgId, 'ecobee');
+    const shade = await vendorDevice(orgId, 'ryse');
+    await whileVendor('ecobee', 'fail', async () => {
+      const started = Date.now();
+      const result = await post('ecobee/EcobeeGetThermostatStats', { devID: ecobee, devType: 8 });
+      expect(result).toEqual(
+        expect.objectContaining({
+          status: 502,
+          body: expect.objectContaining({ message: 'Ecobee is not responding, please try again.' }) as object,
+        }),
+      );
+      expect(Date.now() - started).toBeLessThan(3_000);
+    });
+    await whileVendor('ryse', 'reset', async () => {
+      const result = await post('ryse/setRyseGearPosition', { devID: shade, devType: 8, value: 20 });
+      expect(result.status).toBe(502);
+      expect(result.body).toMatchObject({ message: 'Ryse is not responding, please try again.' });
+    });
+    // And back to normal once the vendor is.
+    expect((await post('ryse/getRyseGearPosition', { devID: shade, devType: 8 })).status).toBe(200);
+  });
+});
