@@ -82,11 +82,14 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
     };
     const settled = async (devId: string) => {
       const want = expected(devId);
-      await waitUntil(async () =>
-        (await seriesItems(devId, 'raw')).length === want.count ? true : undefined,
+      // A shared, busy DynamoDB Local: give the burst time, the test's timeout bounds it.
+      await waitUntil(
+        async () => ((await seriesItems(devId, 'raw')).length === want.count ? true : undefined),
+        120_000,
       );
-      await waitUntil(async () =>
-        sum(await seriesItems(devId, 'hour'), 'n') === want.count ? true : undefined,
+      await waitUntil(
+        async () => (sum(await seriesItems(devId, 'hour'), 'n') === want.count ? true : undefined),
+        120_000,
       );
     };
     for (const devId of devices) await settled(devId);
@@ -111,7 +114,7 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
       expect(Math.max(...days.map((d) => d.stats.temp?.max ?? NaN))).toBe(want.maxTemp);
       expect(hours.every((h) => Number(h.t) % HOUR === 0)).toBe(true);
     }
-  }, 150_000);
+  }, 280_000);
 
   it('sends what is not a reading to the dead letters with its reason', async () => {
     const marker = randomUUID();

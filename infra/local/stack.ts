@@ -261,6 +261,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const telemetryStreams = await startStreamRunner({
       client: { endpoint: endpoint(ports.dynamodb), region: 'us-east-1', credentials: awsCredentials },
       tableName: telemetryTable.localName,
+      // Roll-ups may lag a moment; polling less leaves DynamoDB Local to the requests being measured.
+      pollIntervalMs: 500,
       consumers: [
         {
           name: 'telemetry-rollups',
