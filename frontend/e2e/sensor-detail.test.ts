@@ -74,6 +74,13 @@ describe('the sensor detail page in the browser', () => {
       await page.getByLabel('Compare To').selectOption({ label: 'IEQMeeting' });
       await page.getByRole('alert').getByText('Please select the data points from the dropdown.').waitFor();
       expect(page.url()).not.toContain('compare=');
+      await screenshot(page, 'sensor-detail-empty');
+
+      // A week of temperature.
+      await page.getByRole('button', { name: /^Select Dates/ }).click();
+      await page.getByRole('button', { name: 'Last 7 days' }).click();
+      await page.getByLabel('Data point').selectOption({ label: 'Temperature' });
+      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
       await page
         .getByTestId('comfort-graph')
         .locator('canvas')
@@ -83,13 +90,6 @@ describe('the sensor detail page in the browser', () => {
           await screenshot(page, 'sensor-detail-failure');
           throw error;
         });
-      await screenshot(page, 'sensor-detail-empty');
-
-      // A week of temperature.
-      await page.getByRole('button', { name: /^Select Dates/ }).click();
-      await page.getByRole('button', { name: 'Last 7 days' }).click();
-      await page.getByLabel('Data point').selectOption({ label: 'Temperature' });
-      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
       await screenshot(page, 'sensor-detail-temperature-week');
 
       // The comfort graph of an IEQ sensor: humidity against temperature, with its description.
@@ -103,11 +103,16 @@ describe('the sensor detail page in the browser', () => {
       await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
       await screenshot(page, 'sensor-detail-compare');
 
-      // Today only: the axis reads Time.
+      // One day: the axis reads Time. The seeded day of readings ends now: today after noon, else yesterday.
+      const oneDay = new Date();
+      if (oneDay.getHours() < 12) oneDay.setDate(oneDay.getDate() - 1);
       await page.getByRole('button', { name: /^Select Dates/ }).click();
-      await page.getByRole('button', { name: 'Today' }).click();
+      const dayPicker = page.getByRole('dialog', { name: 'Select Dates' });
+      await dayPicker.getByLabel('From', { exact: true }).fill(isoDay(oneDay));
+      await dayPicker.getByLabel('To', { exact: true }).fill(isoDay(oneDay));
+      await dayPicker.getByRole('button', { name: 'Apply' }).click();
       await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
-      await screenshot(page, 'sensor-detail-today');
+      await screenshot(page, 'sensor-detail-one-day');
 
       // Pressure in kPa, and its difference to the outdoor pressure.
       await page.getByLabel('Data point').selectOption({ label: 'Pressure' });
@@ -225,7 +230,14 @@ describe('the sensor detail page in the browser', () => {
         .first()
         .waitFor();
       await page.getByLabel('Data point').selectOption({ label: 'Occupancy' });
-      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      await page
+        .getByTestId('sensor-graph')
+        .locator('canvas')
+        .waitFor(slow)
+        .catch(async (error: unknown) => {
+          await screenshot(page, 'sensor-detail-motion-failure');
+          throw error;
+        });
       await screenshot(page, 'sensor-detail-motion');
 
       // A device of an organization the user is not in: the same answer as an unknown one.

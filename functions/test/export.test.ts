@@ -214,5 +214,5 @@ describe('sensor devices and exports', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes);
     expect(text.trimEnd().split('\r\n')).toHaveLength(3 * 24 * 60 + 1);
-  });
+  }, 180_000);
 });

@@ -170,7 +170,8 @@ const dateRangeRequest = body({
 export const exportRequests = {
   getSensorDevices: body({ devID: devId }),
   createExport: body({
-    kind: z.enum(['average', 'raw', 'all']),
+    // One of EXPORT_KINDS; the use case answers anything else with its message.
+    kind: z.string().max(16),
     // Any text: an unknown format is answered with the documented 'File not supported'.
     format: z.string().max(16),
     devID: devId,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   EXPORT_FORMATS,
+  EXPORT_KINDS,
   type ExportAnswer,
   type ExportFormat,
   type ExportKind,
@@ -79,7 +80,7 @@ export async function readSensorDevices(
 }
 
 export interface ExportRequest {
-  kind: ExportKind;
+  kind: string;
   format: string;
   devID: string;
   cusDate: { startDate: string | number; endDate: string | number };
@@ -134,6 +135,8 @@ export function exportFileName(
   return `${safeSubject}_${KIND_LABELS[kind]}_${dayLabel(from, timeZone)}_to_${dayLabel(to, timeZone)}.${format}`;
 }
 
+const isKind = (kind: string): kind is ExportKind => (EXPORT_KINDS as readonly string[]).includes(kind);
+export const UNKNOWN_EXPORT_KIND_TEXT = 'Please choose Average Data, Raw Data or All device Data.';
 const isFormat = (format: string): format is ExportFormat =>
   (EXPORT_FORMATS as readonly string[]).includes(format);
 
@@ -241,6 +244,8 @@ export async function createExport(
 ): Promise<ExportAnswer> {
   if (!isFormat(request.format)) throw validationError(FILE_NOT_SUPPORTED_TEXT);
   const format = request.format;
+  if (!isKind(request.kind)) throw validationError(UNKNOWN_EXPORT_KIND_TEXT);
+  const kind = request.kind;
   const from = instant(request.cusDate.startDate);
   const to = instant(request.cusDate.endDate);
   if (to < from || to - from > EXPORT_MAX_DAYS * DAY_MS) throw validationError(EXPORT_RANGE_TEXT);
@@ -248,22 +253,22 @@ export async function createExport(
 
   const device = await readableDevice(deps, user, request.devID);
   let devices = [device];
-  if (request.kind === 'all') {
+  if (kind === 'all') {
     if (deps.exportSettings.allDeviceExportOrgId !== device.orgID) throw forbidden();
     devices = (await deps.exportDevices.listOfOrg(device.orgID)).filter((d) => d.dataPoints.length > 0);
   }
   const { table: raw, dps } = await rawTable(
     deps,
     devices,
-    request.kind === 'all' ? undefined : request.dataPoints,
+    kind === 'all' ? undefined : request.dataPoints,
     from,
     to,
   );
-  const table = request.kind === 'average' ? averageTable(raw, dps) : raw;
+  const table = kind === 'average' ? averageTable(raw, dps) : raw;
   const bytes = await encode(deps, format, table);
   const fileName = exportFileName(
-    request.kind === 'all' ? 'AllDevices' : device.devName,
-    request.kind,
+    kind === 'all' ? 'AllDevices' : device.devName,
+    kind,
     from,
     to,
     timeZone,
