@@ -181,7 +181,8 @@ describe('least privilege per domain', () => {
       floorplans: ['dynamodb', 'logs', 's3', 'xray'],
       devices: ['dynamodb', 'iot', 'logs', 'xray'],
       control: ['dynamodb', 'iot', 'logs', 'xray'],
-      data: ['dynamodb', 'logs', 'xray'],
+      // Large exports are written to the files bucket and read back through presigned links.
+      data: ['dynamodb', 'logs', 's3', 'xray'],
       notifications: ['dynamodb', 'logs', 'xray'],
       integrations: ['dynamodb', 'iot', 'logs', 'secretsmanager', 'xray'],
     };
@@ -602,7 +603,9 @@ describe('HTTP API', () => {
 
 describe('IoT Core', () => {
   it('routes device telemetry through a queue to ingest in batches, with an error action and dead letters', () => {
-    expect(telemetryRuleSql).toBe("SELECT *, topic(1) AS orgId FROM '+/sensordata/+'");
+    expect(telemetryRuleSql).toBe(
+      "SELECT *, topic(1) AS orgId, timestamp() AS receivedAt FROM '+/sensordata/+'",
+    );
     const queue = logicalId(platform.stateless.realtime.telemetryQueue);
     template.hasResourceProperties('AWS::IoT::TopicRule', {
       TopicRulePayload: {

@@ -23,6 +23,7 @@ import {
   type DeviceView,
 } from '@argentum/events/contracts';
 import { DeviceType } from '@argentum/events';
+import { useSearchParams } from 'react-router';
 import { canIn, useSessionUser } from '../../../shared/session/sessionStore';
 import { floorPlanMutations, floorPlanQueries, setSensorSize, type FloorRef } from '../api/floorPlanQueries';
 import {
@@ -166,6 +167,28 @@ function FloorScreen({
     const timer = setTimeout(() => setPinnedId(null), DEVICE_HIGHLIGHT_MS);
     return () => clearTimeout(timer);
   }, [pinnedId]);
+
+  // 'View Device' from a notification opens the floor with ?highlight=<devID>: pinned for
+  // DEVICE_HIGHLIGHT_MS once the device is on screen, and the parameter is dropped (a reload does not repeat it).
+  const [searchParams, setSearchParams] = useSearchParams();
+  const highlight = searchParams.get('highlight');
+  const highlightShown = highlight !== null && devicesById.has(highlight);
+  useEffect(() => {
+    if (!highlight || !highlightShown) return;
+    // After this render: the pin's own effect then times it out.
+    const timer = setTimeout(() => {
+      setPinnedId(highlight);
+      setPopupId(highlight);
+      setSearchParams(
+        (params) => {
+          params.delete('highlight');
+          return params;
+        },
+        { replace: true },
+      );
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [highlight, highlightShown, setSearchParams]);
 
   // Compare IEQ: both chosen, the comparison opens.
   const { compareFirst, compareSecond } = modeState;

@@ -1,6 +1,8 @@
 import { Button } from '@aws-amplify/ui-react';
 import { type DeviceView, MIN_ROLE, type RoleNumber } from '@argentum/events/contracts';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { sensorDetailPath } from '../../../../shared/routes/sensorDetail';
 import { CheckIcon, CloseIcon, PencilIcon } from '../../../../shared/ui/icons';
 import { useDeviceConfiguration } from '../../api/editing';
 import { deviceLabel, typeName } from './deviceLabels';
@@ -46,6 +48,12 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
         <h2 id={headingId} ref={headingRef} tabIndex={-1} className={styles.bottomTitle}>
           Device configuration: {deviceLabel(device)}
         </h2>
+        {device.dataPoints.length > 0 && (
+          // Its history, graphs and export: the sensor detail page.
+          <Link className={styles.historyLink} to={sensorDetailPath(device.devID)}>
+            Sensor data
+          </Link>
+        )}
         <button
           type="button"
           className={styles.iconButton}

@@ -1,12 +1,12 @@
 import type { DeviceView } from '@argentum/events/contracts';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
+import { sensorDetailPath } from '../../../../shared/routes/sensorDetail';
 import { showToast } from '../../../../shared/ui/toastStore';
 import { compareProblem } from './rules';
 
-/** The sensor detail page, comparing with another sensor (the telemetry work's route). */
-export const sensorCompareHref = (devID: string, otherDevID: string) =>
-  `/home/sensor/${encodeURIComponent(devID)}?${new URLSearchParams({ compare: otherDevID }).toString()}`;
+/** The sensor detail page, comparing with another sensor. */
+export const sensorCompareHref = (devID: string, otherDevID: string) => sensorDetailPath(devID, otherDevID);
 
 /** Compare IEQ's hand-off: the floor view calls it with the first and the second sensor. */
 export function useCompareNavigation() {
