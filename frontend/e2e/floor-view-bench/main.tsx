@@ -8,6 +8,7 @@ import '../../src/app/styles.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
+import { MemoryRouter } from 'react-router';
 import { applyDeviceUpdates, FloorView, type DeviceUpdate } from '../../src/features/floor-plan';
 import { establishSession } from '../../src/shared/session/sessionStore';
 import { BENCH_FLOOR } from './fixtures';
@@ -101,10 +102,15 @@ const container = document.getElementById('root');
 if (!container) throw new Error('no #root');
 createRoot(container).render(
   <QueryClientProvider client={queryClient}>
-    <main style={{ padding: 16 }}>
-      <Suspense fallback={null}>
-        <FloorView floor={{ ...BENCH_FLOOR, floorName: 'Bench Floor', floorDevTypes: [1, 2, 3, 4, 5, 9] }} />
-      </Suspense>
-    </main>
+    {/* The floor view reads and writes its URL (a notification's highlight, Compare IEQ's navigation). */}
+    <MemoryRouter>
+      <main style={{ padding: 16 }}>
+        <Suspense fallback={null}>
+          <FloorView
+            floor={{ ...BENCH_FLOOR, floorName: 'Bench Floor', floorDevTypes: [1, 2, 3, 4, 5, 9] }}
+          />
+        </Suspense>
+      </main>
+    </MemoryRouter>
   </QueryClientProvider>,
 );
