@@ -1,18 +1,7 @@
 import type { DeviceView } from '@argentum/events/contracts';
 
-/** Display names per device type (the specification's names; the same table as `deviceTypeDisplayName`). */
-const TYPE_NAMES: Record<number, string> = {
-  0: 'Gateway',
-  1: 'Lights',
-  2: 'IO Devices',
-  3: 'Contactor Device',
-  4: 'Motion Sensors',
-  5: 'IEQ Sensors',
-  6: 'Switch Devices',
-  7: 'Bacnet Device',
-  8: 'Third-party Devices',
-  9: 'Air Flow',
-};
+/** Display names per device type: the floor view's one table (the contracts' names). */
+export { typeName } from '../../model/deviceKinds';
 
 /** A short mark per type for the edit markers and tiles (the floor view draws the real icons). */
 const TYPE_MARKS: Record<number, string> = {
@@ -28,7 +17,6 @@ const TYPE_MARKS: Record<number, string> = {
   9: 'AF',
 };
 
-export const typeName = (devType: number) => TYPE_NAMES[devType] ?? `Type ${devType}`;
 export const typeMark = (devType: number) => TYPE_MARKS[devType] ?? String(devType);
 
 /** A device's name for people, or its id when it has none yet. */
