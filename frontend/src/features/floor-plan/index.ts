@@ -18,3 +18,4 @@ export {
   type FloorModeState,
   type ModeDevice,
 } from './model/modeReducer';
+export { applyCommandStatus, commandKey } from './api/commands';

@@ -1,0 +1,16 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { type CommandView, isPending } from '@argentum/events/contracts';
+
+/**
+ * Tracked commands in the query cache. A control call answers `{commandId, status: 'sent'}`; the
+ * platform's word on it (a `CommandView` on `{orgId}/commandstatus`, or a read of the device's command
+ * history) is written under `commandKey(commandId)`, where the panel that sent it is waiting.
+ */
+export const commandKey = (commandId: string) => ['command', commandId] as const;
+
+/** Records a command's settled (or pending) state; an older pending state never replaces a settled one. */
+export function applyCommandStatus(queryClient: QueryClient, view: CommandView): void {
+  queryClient.setQueryData<CommandView>(commandKey(view.commandId), (known) =>
+    known && !isPending(known.status) && isPending(view.status) ? known : view,
+  );
+}
