@@ -31,7 +31,10 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
   const queryClient = useQueryClient();
   const orgKey = memberOrgIds(orgRoles).sort().join(',');
 
+  // The channel admits members only: a user of no organization has nothing to receive.
+  const member = orgKey !== '';
   useEffect(() => {
+    if (!member) return;
     const stopListening = realtimeChannel.onMessage((event: RealtimeEvent) => {
       switch (event.kind) {
         case 'live':
@@ -59,7 +62,7 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
       stopListening();
       realtimeChannel.stop();
     };
-  }, [queryClient]);
+  }, [queryClient, member]);
 
   useEffect(() => {
     const releases = orgKey

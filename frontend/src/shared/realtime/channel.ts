@@ -1,4 +1,4 @@
-import type { MqttClient } from 'mqtt';
+import type { connect as mqttConnect, MqttClient } from 'mqtt';
 import { ApiError, refreshSession } from '../api/client';
 import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';
 import { getAccessToken } from '../session/sessionStore';
@@ -16,6 +16,17 @@ export type RealtimeStatus = 'off' | 'connecting' | 'connected' | 'lost';
 type Listener = (event: RealtimeEvent) => void;
 
 const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * mqtt.js, loaded on first use (about 100 kB gzipped, needed only once signed in). Its browser build
+ * is one CommonJS-style bundle with only a default export: `connect` is read from it.
+ */
+async function loadConnect(): Promise<typeof mqttConnect> {
+  const module = await import('mqtt');
+  const connect = module.connect ?? module.default.connect;
+  if (typeof connect !== 'function') throw new Error('mqtt.js has no connect()');
+  return connect;
+}
 
 /**
  * The browser's one MQTT-over-WebSocket connection (specification: real-time channel; reconnect at
@@ -139,7 +150,13 @@ export class RealtimeChannel {
       if (error instanceof ApiError && error.isClientError) return this.stop();
       return this.scheduleReconnect();
     }
-    const { connect } = await import('mqtt');
+    let connect: typeof mqttConnect;
+    try {
+      connect = await loadConnect();
+    } catch {
+      // The chunk could not be loaded (network, a new deployment): try again later.
+      return current() ? this.scheduleReconnect() : undefined;
+    }
     if (!current()) return;
     this.drop();
     const client = connect(endpoint.url, {
