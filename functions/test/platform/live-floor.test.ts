@@ -48,6 +48,20 @@ async function member(place: Place) {
   return (await signInAs(user)).accessToken;
 }
 
+describe('runtime configuration', () => {
+  it("serves /config.json with the local broker's WebSocket URL", async () => {
+    const response = await fetch(`${stack.url}/config.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual({
+      region: 'us-east-1',
+      userPoolId: expect.any(String),
+      userPoolClientId: expect.any(String),
+      realtimeUrl: `ws://127.0.0.1:${stack.mqttWsPort}/mqtt`,
+    });
+  });
+});
+
 describe('live floor topic', () => {
   it('brings a reading a device publishes to a browser watching its floor, and only that floor', async () => {
     const place = await newPlace('Live One');
