@@ -30,12 +30,14 @@ export default defineConfig({
     proxy: {
       '^/api/': { target: apiServer, changeOrigin: false },
       '^/integrations(/|$)': { target: apiServer, changeOrigin: false },
+      '^/config\\.json$': { target: apiServer, changeOrigin: false },
     },
   },
   preview: {
     proxy: {
       '^/api/': { target: apiServer, changeOrigin: false },
       '^/integrations(/|$)': { target: apiServer, changeOrigin: false },
+      '^/config\\.json$': { target: apiServer, changeOrigin: false },
     },
   },
 });

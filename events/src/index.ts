@@ -1,3 +1,4 @@
 export * from './devices';
 export * from './topics';
 export * from './messages';
+export * from './browser-messages';

@@ -233,14 +233,17 @@ describe('accounts in the browser', () => {
     expect(cookies).toEqual([expect.objectContaining({ httpOnly: true, path: '/api' })]);
     const revoked = await call('/api/userLogout', {}, { cookie: `refreshToken=${cookies[0]?.value}` });
     expect(revoked).toMatchObject({ status: 200, body: { message: 'Signed out.' } });
+    // Signing out closes the page's real-time connection; its reconnect asks for a fresh token first,
+    // refused: the channel stops, and the next call finds the session over.
+    await expect.poll(() => refreshes).toEqual([200, 401]);
     await swapTokenOnce(page, '/api/changeUsername', await expiredAccessTokenOf(user.email, user.password));
     await openAccountMenuItem(page, 'Change Username');
     await page.getByRole('dialog', { name: 'Change Username' }).getByLabel('User name').fill('Never Saved');
     await page.getByRole('button', { name: 'Update' }).click();
     await page.waitForURL(/\/login$/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    // The refused refresh, then (the page reloads on /login) the load-time attempt, refused too.
-    await expect.poll(() => refreshes).toEqual([200, 401, 401]);
+    // The call's refused refresh, then (the page reloads on /login) the load-time attempt, refused too.
+    await expect.poll(() => refreshes).toEqual([200, 401, 401, 401]);
     await screenshot(page, 'accounts-session-expired');
     expect(errors).toEqual([]);
     await context.close();

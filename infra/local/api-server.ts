@@ -30,6 +30,11 @@ export interface ApiServerOptions {
   /** The browser's real-time endpoint, allowed by the content security policy. */
   realtimeUrl: string;
   /**
+   * What the web app reads from `/config.json` at startup (on AWS the deployment writes that file next
+   * to the app); here with `realtimeUrl`, the local broker's WebSocket URL.
+   */
+  runtimeConfig: Record<string, string>;
+  /**
    * The table's stream runner, controlled through `POST /_local/streams/{pause,resume,drained}` (for
    * tests in other processes: pause it to look at a delete before the sweeper runs, wait for it).
    */
@@ -220,6 +225,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
         console.error('local API server failure', error);
         if (!response.headersSent) send(response, 500, { message: 'Internal Server Error' });
       });
+      return;
+    }
+    if (url.pathname === '/config.json' && (request.method === 'GET' || request.method === 'HEAD')) {
+      response.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-cache',
+        ...securityHeaders,
+      });
+      response.end(request.method === 'HEAD' ? undefined : JSON.stringify(options.runtimeConfig));
       return;
     }
     if (url.pathname === '/_local/mail') {

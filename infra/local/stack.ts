@@ -308,6 +308,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       userPoolClientId: pool.userPoolClientId,
       mailDir,
       realtimeUrl: `ws://${HOST}:${ports.mqttWs} ws://localhost:${ports.mqttWs}`,
+      runtimeConfig: {
+        region: 'us-east-1',
+        userPoolId: pool.userPoolId,
+        userPoolClientId: pool.userPoolClientId,
+        realtimeUrl: `ws://${HOST}:${ports.mqttWs}/mqtt`,
+      },
       streams,
       // Presigned upload forms and logo URLs name the S3 endpoint the handlers use.
       filesOrigin: endpoint(ports.s3),

@@ -20,6 +20,7 @@ import { useSessionUser } from '../shared/session/sessionStore';
 import { PRODUCT_NAME, SELECT_FLOOR_PROMPT_TEXT } from '@argentum/events/contracts';
 import { Placeholder } from '@aws-amplify/ui-react';
 import styles from './DashboardPage.module.css';
+import { useRealtimeFeeds } from './realtimeFeeds';
 
 export const WELCOME_TEXT = 'Welcome to Argentum. Select an organization from the sidebar to start.';
 
@@ -38,6 +39,10 @@ export function DashboardPage() {
     organizations.find((o) => o.orgID === user.org[0])?.orgID ||
     organizations[0]?.orgID;
   const logoOrgName = organizations.find((o) => o.orgID === logoOrgId)?.orgName;
+  useRealtimeFeeds(
+    user.orgRoles,
+    selectedFloor ? { orgId: selectedFloor.organization.orgID, floorId: selectedFloor.floor._id } : null,
+  );
   const sidebarId = useId();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const navigate = useNavigate();

@@ -14,6 +14,8 @@ import { ENV } from '../environment';
 import { log } from '../http/log';
 import { observeReadings, type StoredReading } from '../domain/notifications/alarms';
 import { dynamoDevices, getDevice } from '../stores/devices';
+import { iotLiveFloorPublisher } from '../adapters/live-floor-publisher';
+import { type LiveFloorPorts, type NewestReading, publishLiveFloors } from '../domain/realtime/live-floor';
 import { alarmDevice, alarmPorts } from './wiring/notifications';
 import { ingestTelemetryStore } from './wiring/telemetry';
 
@@ -147,6 +149,16 @@ export async function handleTelemetry(
 }
 
 const alarms = alarmPorts();
+const liveFloors: LiveFloorPorts = {
+  placements: {
+    placementOf: async (devId) => {
+      const device = await getDevice(devId);
+      return device && { orgId: device.orgID, floorId: device.onFloor ? device.floorID : undefined };
+    },
+  },
+  publisher: iotLiveFloorPublisher,
+  logger: { log },
+};
 const ports = {
   telemetry: ingestTelemetryStore,
   devices: dynamoDevices,
@@ -167,6 +179,8 @@ const ports = {
         points,
       ),
   },
+  // Browsers watching a floor get its devices' newest values, one message per floor and batch.
+  live: { recorded: (newest: readonly NewestReading[]) => publishLiveFloors(liveFloors, newest) },
   logger: { log },
 };
 

@@ -36,6 +36,8 @@ export interface IngestPorts {
   };
   /** Told the readings that were stored, for the alarms they raise or resolve. */
   readings?: { stored(points: readonly TelemetryPoint[]): Promise<void> };
+  /** Told each device's newest reading whose latest values were recorded, for browsers watching its floor. */
+  live?: { recorded(newest: readonly TelemetryPoint[]): Promise<void> };
   logger?: Logger;
 }
 
@@ -140,6 +142,14 @@ export async function ingestTelemetry(
       latestFailed.add(p.devId);
     }
   });
+
+  if (deps.live) {
+    try {
+      await deps.live.recorded([...newest.values()].filter((p) => !latestFailed.has(p.devId)));
+    } catch (error) {
+      deps.logger?.log('warn', 'live floor updates not published', { error: errorText(error) });
+    }
+  }
 
   // Alarms follow the readings; one that fails to be evaluated is evaluated with the next reading.
   if (deps.readings) {

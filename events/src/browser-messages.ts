@@ -1,0 +1,78 @@
+import * as z from 'zod';
+import { commandStatuses, controlCalls, type CommandView } from './contracts/control';
+import type { NotificationPush } from './contracts/notifications';
+import { commandValueSchema, messageDevId } from './messages';
+
+/**
+ * What the platform publishes to browsers, validated on both ends: the publisher before sending (the
+ * live floor topic), the browser on receipt (every message; a malformed one is dropped). Objects are
+ * not strict: a field added later does not make an older browser drop the message.
+ */
+
+/** Longest live-floor message the publisher sends (IoT Core's limit is 128 KB; a batch is split below). */
+export const LIVE_FLOOR_MESSAGE_MAX_BYTES = 120 * 1024;
+
+/** One device's newest reading, as the floor view merges it into its cached devices. */
+export const liveDeviceUpdateSchema = z.object({
+  devID: messageDevId,
+  /** The values of the newest reading, by data point. */
+  latest: z.record(z.string().min(1).max(32), z.number().finite()),
+  /** When it was read (epoch ms). */
+  lastSeen: z.number().int().positive(),
+  online: z.literal(true),
+});
+export type LiveDeviceUpdate = z.infer<typeof liveDeviceUpdateSchema>;
+
+/** `{orgId}/live/{floorId}`: the devices of the floor that changed in one ingest batch. */
+export const liveFloorMessageSchema = z.object({
+  floorId: z.string().min(1).max(64),
+  updates: z.array(liveDeviceUpdateSchema).min(1).max(5000),
+});
+export type LiveFloorMessage = z.infer<typeof liveFloorMessageSchema>;
+
+const commandReplySchema = z.object({
+  outcome: z.enum(['success', 'fail']),
+  action: z.string(),
+  val: commandValueSchema.optional(),
+  str: z.string().optional(),
+  at: z.string(),
+});
+
+/** `{orgId}/commandstatus`: a command's tracked state (contracts/control.ts `CommandView`). */
+export const commandViewSchema = z.object({
+  commandId: z.string().min(1).max(64),
+  devID: messageDevId,
+  devName: z.string(),
+  devType: z.number().int(),
+  call: z.enum(controlCalls),
+  cmnd: z.number().int(),
+  val: commandValueSchema.optional(),
+  key: z.string().optional(),
+  port: z.union([z.number(), z.string()]).optional(),
+  requestedBy: z.object({ userId: z.string(), userName: z.string() }),
+  requestedAt: z.string(),
+  sentAt: z.string().optional(),
+  deadlineAt: z.string(),
+  status: z.enum(commandStatuses),
+  reply: commandReplySchema.optional(),
+  lateReply: commandReplySchema.optional(),
+  text: z.string().optional(),
+}) satisfies z.ZodType<CommandView>;
+
+/** `{orgId}/notification`: a notification pushed to the organization's signed-in users. */
+export const notificationPushSchema = z.object({
+  kind: z.literal('notification'),
+  notification: z.object({
+    _id: z.string().min(1),
+    type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+    message: z.string(),
+    createdAt: z.string(),
+    properties: z.object({
+      orgID: z.string(),
+      floorID: z.string().optional(),
+      buildID: z.string().optional(),
+      devID: z.string().optional(),
+    }),
+    clearedAt: z.string().optional(),
+  }),
+}) satisfies z.ZodType<NotificationPush>;

@@ -1,0 +1,85 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Command, topics } from '@argentum/events';
+import { memberOrgIds, type OrgRoles } from '@argentum/events/contracts';
+import {
+  announceGroupingOutcome,
+  applyCommandStatus,
+  applyDeviceUpdates,
+  FLOOR_PLAN_QUERY_ROOT,
+} from '../features/floor-plan';
+import { applyNotificationPush } from '../features/notifications';
+import { realtimeChannel } from '../shared/realtime/channel';
+import type { RealtimeEvent } from '../shared/realtime/messages';
+
+/** Device words on grouping that arrive on their own (power nodes: 3 and 4; 62 and 63). */
+const groupingKind = (cmnd: number | undefined): 'grouping' | 'ungrouping' | undefined =>
+  cmnd === Command.grouped || cmnd === Command.powerNodeGroupFailure
+    ? 'grouping'
+    : cmnd === Command.ungrouped || cmnd === Command.powerNodeUngroupFailure
+      ? 'ungrouping'
+      : undefined;
+
+/**
+ * The real-time channel while a user is signed in, and where its messages go: the open floor's live
+ * values into its cached devices (coalesced), command outcomes to the panel waiting on them,
+ * notifications to the bell, and a device's grouping failure to the edit-mode announcement (which
+ * reads the floor again). Subscribes only to what the screen needs: the open floor's live topic, and
+ * each of the user's organizations' command status, notification and failure topics.
+ */
+export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; floorId: string } | null) {
+  const queryClient = useQueryClient();
+  const orgKey = memberOrgIds(orgRoles).sort().join(',');
+
+  // The channel admits members only: a user of no organization has nothing to receive.
+  const member = orgKey !== '';
+  useEffect(() => {
+    if (!member) return;
+    const stopListening = realtimeChannel.onMessage((event: RealtimeEvent) => {
+      switch (event.kind) {
+        case 'live':
+          applyDeviceUpdates(queryClient, event.floorId, event.message.updates);
+          break;
+        case 'commandStatus':
+          applyCommandStatus(queryClient, event.view);
+          break;
+        case 'notification':
+          applyNotificationPush(queryClient, event.push);
+          break;
+        case 'confirmation': {
+          // A grouping's success is announced by its call's answer; a device's later failure is not.
+          const kind = groupingKind(event.message.cmnd);
+          if (kind && event.outcome === 'fail' && !event.message.commandId) {
+            announceGroupingOutcome({ kind, ok: false });
+            void queryClient.invalidateQueries({ queryKey: [FLOOR_PLAN_QUERY_ROOT] });
+          }
+          break;
+        }
+      }
+    });
+    realtimeChannel.start();
+    return () => {
+      stopListening();
+      realtimeChannel.stop();
+    };
+  }, [queryClient, member]);
+
+  useEffect(() => {
+    const releases = orgKey
+      .split(',')
+      .filter(Boolean)
+      .flatMap((orgId) => [
+        realtimeChannel.subscribe(topics.commandStatus(orgId)),
+        realtimeChannel.subscribe(topics.notification(orgId)),
+        realtimeChannel.subscribe(topics.controlFail(orgId)),
+      ]);
+    return () => releases.forEach((release) => release());
+  }, [orgKey]);
+
+  const floorOrgId = floor?.orgId;
+  const floorId = floor?.floorId;
+  useEffect(() => {
+    if (!floorOrgId || !floorId) return;
+    return realtimeChannel.subscribe(topics.floorLive(floorOrgId, floorId));
+  }, [floorOrgId, floorId]);
+}

@@ -1,0 +1,193 @@
+import type { connect as mqttConnect, MqttClient } from 'mqtt';
+import { ApiError, refreshSession } from '../api/client';
+import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';
+import { getAccessToken } from '../session/sessionStore';
+import { reconnectDelay } from './backoff';
+import { parseRealtimeMessage, type RealtimeEvent } from './messages';
+
+/**
+ * - `off`: not started, stopped, or no real-time endpoint configured;
+ * - `connecting`: the first connection is being made;
+ * - `connected`;
+ * - `lost`: the connection closed (or could not be made) and a reconnect is scheduled.
+ */
+export type RealtimeStatus = 'off' | 'connecting' | 'connected' | 'lost';
+
+type Listener = (event: RealtimeEvent) => void;
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * mqtt.js, loaded on first use (about 100 kB gzipped, needed only once signed in). Its browser build
+ * is one CommonJS-style bundle with only a default export: `connect` is read from it.
+ */
+async function loadConnect(): Promise<typeof mqttConnect> {
+  const module = await import('mqtt');
+  const connect = module.connect ?? module.default.connect;
+  if (typeof connect !== 'function') throw new Error('mqtt.js has no connect()');
+  return connect;
+}
+
+/**
+ * The browser's one MQTT-over-WebSocket connection (specification: real-time channel; reconnect at
+ * most 8000 ms apart). A random client id per page; the password is the user's access token, and a
+ * fresh token is fetched before every reconnect (the one in memory may have expired, or the
+ * connection may have been closed because the user's access changed). Subscriptions are counted per
+ * topic, so screens ask for what they show and the channel keeps each topic once; they are made again
+ * after every reconnect. Messages reach the listeners only once validated (messages.ts).
+ */
+export class RealtimeChannel {
+  readonly clientId = `web-${crypto.randomUUID()}`;
+  private statusNow: RealtimeStatus = 'off';
+  private readonly statusListeners = new Set<() => void>();
+  private readonly listeners = new Set<Listener>();
+  private readonly wanted = new Map<string, number>();
+  private client: MqttClient | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private attempt = 0;
+  private running = false;
+  /** Raised by start, stop and each connection attempt: a stale attempt gives up. */
+  private generation = 0;
+
+  constructor(
+    private readonly endpoint: () => Promise<RealtimeEndpoint | undefined> = async () =>
+      realtimeEndpointOf(await loadRuntimeConfig()),
+  ) {}
+
+  get status(): RealtimeStatus {
+    return this.statusNow;
+  }
+
+  onStatus(listener: () => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  onMessage(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Keeps a topic (or filter) subscribed until the returned function is called. */
+  subscribe(topic: string): () => void {
+    const count = this.wanted.get(topic) ?? 0;
+    this.wanted.set(topic, count + 1);
+    if (count === 0 && this.client?.connected) this.client.subscribe(topic, { qos: 0 }, () => undefined);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.wanted.get(topic) ?? 1) - 1;
+      if (left > 0) return void this.wanted.set(topic, left);
+      this.wanted.delete(topic);
+      if (this.client?.connected) this.client.unsubscribe(topic, () => undefined);
+    };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.attempt = 0;
+    this.setStatus('connecting');
+    window.addEventListener('online', this.reconnectNow);
+    void this.connect(false);
+  }
+
+  stop(): void {
+    this.running = false;
+    this.generation++;
+    window.removeEventListener('online', this.reconnectNow);
+    clearTimeout(this.timer);
+    this.drop();
+    this.setStatus('off');
+  }
+
+  /** The browser is back online: no need to wait for the back-off. */
+  private readonly reconnectNow = () => {
+    if (!this.running || this.client?.connected) return;
+    clearTimeout(this.timer);
+    this.attempt = 0;
+    void this.connect(true);
+  };
+
+  private setStatus(status: RealtimeStatus): void {
+    if (status === this.statusNow) return;
+    this.statusNow = status;
+    for (const listener of this.statusListeners) listener();
+  }
+
+  private drop(): void {
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    client.removeAllListeners();
+    client.on('error', () => undefined);
+    client.end(true);
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.running) return;
+    this.drop();
+    this.setStatus('lost');
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.connect(true), reconnectDelay(this.attempt++, Math.random()));
+  }
+
+  private async connect(freshToken: boolean): Promise<void> {
+    const generation = ++this.generation;
+    const current = () => this.running && generation === this.generation;
+    let endpoint: RealtimeEndpoint | undefined;
+    let token: string | null;
+    try {
+      endpoint = await this.endpoint();
+      if (!current()) return;
+      if (!endpoint) return this.stop();
+      token = getAccessToken();
+      if (freshToken || !token) token = (await refreshSession({ silent: true })).accessToken;
+    } catch (error) {
+      if (!current()) return;
+      // The session is over (the refresh token is gone): the next API call signs the user out.
+      if (error instanceof ApiError && error.isClientError) return this.stop();
+      return this.scheduleReconnect();
+    }
+    let connect: typeof mqttConnect;
+    try {
+      connect = await loadConnect();
+    } catch {
+      // The chunk could not be loaded (network, a new deployment): try again later.
+      return current() ? this.scheduleReconnect() : undefined;
+    }
+    if (!current()) return;
+    this.drop();
+    const client = connect(endpoint.url, {
+      clientId: this.clientId,
+      username: endpoint.username,
+      password: token,
+      protocolVersion: 4,
+      clean: true,
+      // Reconnects are ours: each one with a fresh token, at most 8000 ms apart.
+      reconnectPeriod: 0,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      resubscribe: false,
+    });
+    this.client = client;
+    client.on('connect', () => {
+      this.attempt = 0;
+      for (const topic of this.wanted.keys()) client.subscribe(topic, { qos: 0 }, () => undefined);
+      this.setStatus('connected');
+    });
+    client.on('message', (topic, payload) => {
+      const event = parseRealtimeMessage(topic, payload);
+      if (!event) return;
+      for (const listener of this.listeners) listener(event);
+    });
+    // A refused connection, a dropped socket, a closed connection: 'close' follows each.
+    client.on('error', () => undefined);
+    client.on('close', () => {
+      if (this.client === client && current()) this.scheduleReconnect();
+    });
+  }
+}
+
+/** The page's channel; started while a user is signed in (app/realtimeFeeds.ts). */
+export const realtimeChannel = new RealtimeChannel();

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { parseRealtimeMessage } from './messages';
+
+const enc = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+const update = { devID: 'AA:BB', latest: { temp: 21.5 }, lastSeen: 1_700_000_000_000, online: true };
+const view = {
+  commandId: 'abcdefghi-0123456789ab',
+  devID: 'AA:BB',
+  devName: 'Light 1',
+  devType: 4,
+  call: 'setBrightness',
+  cmnd: 54,
+  val: 60,
+  requestedBy: { userId: 'u1', userName: 'Ann' },
+  requestedAt: '2026-11-23T01:00:00.000Z',
+  deadlineAt: '2026-11-23T01:00:05.000Z',
+  status: 'confirmed',
+  text: 'Value set to 60 successfully.',
+};
+const push = {
+  kind: 'notification',
+  notification: {
+    _id: 'n1',
+    type: 1,
+    message: '<b>IEQ</b> out of range',
+    createdAt: '2026-11-23T01:00:00.000Z',
+    properties: { orgID: 'org-a' },
+  },
+};
+
+describe('real-time messages', () => {
+  it('reads each topic with its schema', () => {
+    expect(
+      parseRealtimeMessage('org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [update] })),
+    ).toEqual({
+      kind: 'live',
+      orgId: 'org-a',
+      floorId: 'floor-1',
+      message: { floorId: 'floor-1', updates: [update] },
+    });
+    expect(parseRealtimeMessage('org-a/commandstatus', enc(view))).toEqual({
+      kind: 'commandStatus',
+      orgId: 'org-a',
+      view,
+    });
+    expect(parseRealtimeMessage('org-a/notification', JSON.stringify(push))).toEqual({
+      kind: 'notification',
+      orgId: 'org-a',
+      push,
+    });
+    expect(
+      parseRealtimeMessage('org-a/controldata/fail', enc({ action: 'fail', devID: 'AA:BB', cmnd: 3 })),
+    ).toEqual({
+      kind: 'confirmation',
+      orgId: 'org-a',
+      outcome: 'fail',
+      message: { action: 'fail', devID: 'AA:BB', cmnd: 3 },
+    });
+  });
+
+  it('drops malformed messages', () => {
+    const dropped: [string, Uint8Array | string][] = [
+      ['org-a/live/floor-1', 'not json{'],
+      ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [] })],
+      ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [{ ...update, latest: { temp: 'hot' } }] })],
+      ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [{ ...update, online: false }] })],
+      // A message naming another floor than its topic.
+      ['org-a/live/floor-1', enc({ floorId: 'floor-2', updates: [update] })],
+      ['org-a/commandstatus', enc({ ...view, status: 'done' })],
+      ['org-a/commandstatus', enc({ ...view, call: 'deleteEverything' })],
+      ['org-a/notification', enc({ ...push, kind: 'other' })],
+      // A notification of another organization than its topic.
+      [
+        'org-a/notification',
+        enc({ ...push, notification: { ...push.notification, properties: { orgID: 'org-b' } } }),
+      ],
+      ['org-a/controldata/fail', enc({ action: 'fail' })],
+      ['org-a/controldata/AA:BB', enc({ action: 'set', devID: 'AA:BB' })],
+      ['org-a/sensordata/AA:BB', enc({ devID: 'AA:BB', devType: 5, values: { temp: 1 } })],
+      ['org-a/unknown', enc({})],
+      ['', enc({})],
+    ];
+    for (const [topic, payload] of dropped) expect(parseRealtimeMessage(topic, payload)).toBeUndefined();
+  });
+});

@@ -1,0 +1,59 @@
+import {
+  commandViewSchema,
+  type ConfirmationMessage,
+  confirmationMessageSchema,
+  confirmationTopic,
+  type LiveFloorMessage,
+  liveFloorMessageSchema,
+  notificationPushSchema,
+} from '@argentum/events';
+import type { CommandView, NotificationPush } from '@argentum/events/contracts';
+
+/** A message of the real-time channel the web app acts on, validated. */
+export type RealtimeEvent =
+  | { kind: 'live'; orgId: string; floorId: string; message: LiveFloorMessage }
+  | { kind: 'commandStatus'; orgId: string; view: CommandView }
+  | { kind: 'notification'; orgId: string; push: NotificationPush }
+  | { kind: 'confirmation'; orgId: string; outcome: 'success' | 'fail'; message: ConfirmationMessage };
+
+function json(payload: Uint8Array | string): unknown {
+  try {
+    return JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads a message by its topic (events/src/topics.ts) and checks it against its schema. Anything else
+ * (unknown topic, not JSON, not what the topic carries, a live message naming another floor) answers
+ * undefined and is dropped: the cache only ever holds what the platform's contracts describe.
+ */
+export function parseRealtimeMessage(topic: string, payload: Uint8Array | string): RealtimeEvent | undefined {
+  const [orgId, kind, third, ...rest] = topic.split('/');
+  if (!orgId || !kind) return undefined;
+  const body = json(payload);
+  if (body === undefined) return undefined;
+  if (kind === 'live' && third && rest.length === 0) {
+    const parsed = liveFloorMessageSchema.safeParse(body);
+    if (!parsed.success || parsed.data.floorId !== third) return undefined;
+    return { kind: 'live', orgId, floorId: third, message: parsed.data };
+  }
+  if (kind === 'commandstatus' && third === undefined) {
+    const parsed = commandViewSchema.safeParse(body);
+    return parsed.success ? { kind: 'commandStatus', orgId, view: parsed.data } : undefined;
+  }
+  if (kind === 'notification' && third === undefined) {
+    const parsed = notificationPushSchema.safeParse(body);
+    if (!parsed.success || parsed.data.notification.properties.orgID !== orgId) return undefined;
+    return { kind: 'notification', orgId, push: parsed.data };
+  }
+  const confirmation = confirmationTopic(topic);
+  if (confirmation) {
+    const parsed = confirmationMessageSchema.safeParse(body);
+    return parsed.success
+      ? { kind: 'confirmation', orgId, outcome: confirmation.outcome, message: parsed.data }
+      : undefined;
+  }
+  return undefined;
+}

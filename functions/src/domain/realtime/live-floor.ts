@@ -1,0 +1,140 @@
+import {
+  LIVE_FLOOR_MESSAGE_MAX_BYTES,
+  type LiveDeviceUpdate,
+  type LiveFloorMessage,
+  liveFloorMessageSchema,
+} from '@argentum/events';
+import { mapLimited } from '../../lib/concurrency';
+import type { Logger } from '../ports';
+
+/** Where a device is placed: its organization and floor (undefined floor: not on a floor). */
+export interface DevicePlacement {
+  orgId: string;
+  floorId: string | undefined;
+}
+
+/** Publishes a floor's live message on `{orgId}/live/{floorId}` (IoT data plane; aedes locally). */
+export interface LiveFloorPublisher {
+  publish(orgId: string, floorId: string, message: LiveFloorMessage): Promise<void>;
+}
+
+/** What publishing live floor updates needs. */
+export interface LiveFloorPorts {
+  placements: { placementOf(devId: string): Promise<DevicePlacement | undefined> };
+  publisher: LiveFloorPublisher;
+  logger?: Logger;
+}
+
+/** A stored reading: the newest of its device in an ingest batch. */
+export interface NewestReading {
+  devId: string;
+  time: number;
+  values: Record<string, number>;
+}
+
+/**
+ * Placements are cached a few seconds: ingest sees the same devices every batch, and a device moved to
+ * another floor only shows its values on the old floor that long.
+ */
+const placementCache = new Map<string, { placement: DevicePlacement | undefined; until: number }>();
+const PLACEMENT_TTL_MS = 10_000;
+
+async function placementOf(deps: LiveFloorPorts, devId: string, now: number) {
+  const cached = placementCache.get(devId);
+  if (cached && cached.until > now) return cached.placement;
+  const placement = await deps.placements.placementOf(devId);
+  placementCache.set(devId, { placement, until: now + PLACEMENT_TTL_MS });
+  return placement;
+}
+
+/** Splits a floor's updates into messages under the size limit (IoT Core takes at most 128 KB). */
+export function liveFloorMessages(
+  floorId: string,
+  updates: readonly LiveDeviceUpdate[],
+  maxBytes = LIVE_FLOOR_MESSAGE_MAX_BYTES,
+): LiveFloorMessage[] {
+  const envelope = Buffer.byteLength(JSON.stringify({ floorId, updates: [] }));
+  const messages: LiveFloorMessage[] = [];
+  let current: LiveDeviceUpdate[] = [];
+  let size = envelope;
+  for (const update of updates) {
+    const bytes = Buffer.byteLength(JSON.stringify(update)) + 1;
+    if (current.length > 0 && size + bytes > maxBytes) {
+      messages.push({ floorId, updates: current });
+      current = [];
+      size = envelope;
+    }
+    current.push(update);
+    size += bytes;
+  }
+  if (current.length > 0) messages.push({ floorId, updates: current });
+  return messages;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * After an ingest batch is stored: one message per floor the batch touched (split only when it would
+ * exceed the size limit), with each changed device's newest values, for the browsers that have that
+ * floor open. Best effort: the values are stored, and a browser that misses a message gets the next
+ * reading (or reads the floor again), so a failure is logged and never fails the batch.
+ */
+export async function publishLiveFloors(
+  deps: LiveFloorPorts,
+  readings: readonly NewestReading[],
+  now = Date.now(),
+): Promise<void> {
+  const floors = new Map<
+    string,
+    { orgId: string; floorId: string; updates: Map<string, LiveDeviceUpdate> }
+  >();
+  const placed = await mapLimited(readings, 16, async (reading) => {
+    try {
+      return { reading, placement: await placementOf(deps, reading.devId, now) };
+    } catch (error) {
+      deps.logger?.log('warn', 'live floor: device placement not read', {
+        devId: reading.devId,
+        error: errorText(error),
+      });
+      return { reading, placement: undefined };
+    }
+  });
+  for (const { reading, placement } of placed) {
+    if (!placement?.floorId) continue;
+    const key = `${placement.orgId}/${placement.floorId}`;
+    let floor = floors.get(key);
+    if (!floor) floors.set(key, (floor = { ...placement, floorId: placement.floorId, updates: new Map() }));
+    const seen = floor.updates.get(reading.devId);
+    if (seen && seen.lastSeen > reading.time) continue;
+    floor.updates.set(reading.devId, {
+      devID: reading.devId,
+      latest: reading.values,
+      lastSeen: reading.time,
+      online: true,
+    });
+  }
+  const messages = [...floors.values()].flatMap((floor) =>
+    liveFloorMessages(floor.floorId, [...floor.updates.values()]).map((message) => ({
+      orgId: floor.orgId,
+      message,
+    })),
+  );
+  await mapLimited(messages, 8, async ({ orgId, message }) => {
+    const checked = liveFloorMessageSchema.safeParse(message);
+    if (!checked.success) {
+      deps.logger?.log('warn', 'live floor: message not valid, not sent', {
+        floorId: message.floorId,
+        error: checked.error.issues[0]?.message,
+      });
+      return;
+    }
+    try {
+      await deps.publisher.publish(orgId, message.floorId, checked.data);
+    } catch (error) {
+      deps.logger?.log('warn', 'live floor: message not published', {
+        floorId: message.floorId,
+        error: errorText(error),
+      });
+    }
+  });
+}
