@@ -134,6 +134,20 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
     ]);
   });
 
+  it("refuses a device's reading of a sibling device on its own topic, and stores its own", async () => {
+    const orgId = `tel-${randomUUID()}`;
+    const [device, sibling] = [freshDevId(), freshDevId()];
+    await registerDevice(device, orgId);
+    await registerDevice(sibling, orgId);
+    const time = Date.UTC(2026, 1, 7, 9);
+    await publish(orgId, device, { devID: sibling, devType: 5, time, values: { temp: 40 } });
+    await publish(orgId, device, { devID: device, devType: 5, time, values: { temp: 21 } });
+    const letter = await waitUntil(async () => (await deadLetters()).find((l) => l.body.includes(sibling)));
+    expect(letter.reason).toBe(`device ${device} published a reading of device ${sibling}`);
+    await waitUntil(async () => ((await seriesItems(device, 'raw')).length === 1 ? true : undefined));
+    expect(await seriesItems(sibling, 'raw')).toEqual([]);
+  });
+
   it('tries a device that is not registered again, and dead-letters it after the last delivery', async () => {
     const orgId = `tel-${randomUUID()}`;
     const stranger = freshDevId();

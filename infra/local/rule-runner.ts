@@ -132,8 +132,8 @@ export interface RuleRunner {
 const KEPT_BATCHES = 2000;
 
 /**
- * Plays the IoT topic rule `SELECT *, topic(1) AS orgId, timestamp() AS receivedAt FROM
- * '+/sensordata/+'` and the queue behind it: messages are collected into batches (size or time
+ * Plays the IoT topic rule `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS
+ * receivedAt FROM '+/sensordata/+'` and the queue behind it: messages are collected into batches (size or time
  * window, as the SQS event source does) and each batch is one invocation of the ingest handler.
  * Records reported failed come again (the receive count grows), up to the queue's maximum receives;
  * then they go to the dead-letter list, as the queue's redrive does.
@@ -211,10 +211,12 @@ export function startRuleRunner(broker: Broker, deadLetters: LocalDeadLetterQueu
       });
       return;
     }
-    const orgId = packet.topic.split('/')[0];
+    const [orgId, , topicDevId] = packet.topic.split('/');
     const receivedAt = Date.now();
     const fields = typeof message === 'object' && message !== null && !Array.isArray(message) ? message : {};
-    pending.push(sqsRecord(JSON.stringify({ ...fields, orgId, receivedAt }), randomUUID(), 1, receivedAt));
+    pending.push(
+      sqsRecord(JSON.stringify({ ...fields, orgId, topicDevId, receivedAt }), randomUUID(), 1, receivedAt),
+    );
     if (pending.length >= BATCH_SIZE) flush();
     else timer ??= setTimeout(flush, BATCHING_WINDOW_MS);
   };

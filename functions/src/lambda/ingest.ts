@@ -22,7 +22,10 @@ import { ingestTelemetryStore } from './wiring/telemetry';
 // A misconfigured function fails its cold start, naming what is missing.
 assertConfigured(process.env, [ENV.telemetryDeadLetterQueueUrl]);
 
-/** The body the IoT rule sends: the device's message plus `orgId` (topic(1)) and `receivedAt` (timestamp()). */
+/**
+ * The body the IoT rule sends: the device's message plus `orgId` (topic(1)), `topicDevId` (topic(3))
+ * and `receivedAt` (timestamp()).
+ */
 function deliveryOf(record: SQSRecord): TelemetryDelivery | undefined {
   let body: unknown;
   try {
@@ -31,11 +34,13 @@ function deliveryOf(record: SQSRecord): TelemetryDelivery | undefined {
     return undefined;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { orgId, receivedAt, ...message } = body as Record<string, unknown>;
+  const { orgId, topicDevId, receivedAt, ...message } = body as Record<string, unknown>;
   if (typeof orgId !== 'string' || orgId === '') return undefined;
+  if (typeof topicDevId !== 'string' || topicDevId === '') return undefined;
   const sent = Number(record.attributes.SentTimestamp);
   return {
     orgId,
+    topicDevId,
     message,
     receivedAt:
       typeof receivedAt === 'number' && Number.isFinite(receivedAt)
@@ -185,7 +190,7 @@ const ports = {
 };
 
 /**
- * The IoT rule `SELECT *, topic(1) AS orgId, timestamp() AS receivedAt FROM '+/sensordata/+'` sends each
+ * The IoT rule `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '+/sensordata/+'` sends each
  * telemetry message to a queue; this function takes them in batches.
  */
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => handleTelemetry(ports, event);

@@ -32,11 +32,23 @@ async function browser(token: string) {
   return { received, subscribe };
 }
 
+/** Publishes readings as the devices themselves: the broker binds each connection to one device. */
 async function device() {
-  const connection = await deviceConnection();
-  clients.push(connection);
-  return (place: Place, devID: string, time: number, values: Record<string, number>) =>
-    connection.publishAsync(
+  const connections = new Map<string, Promise<MqttClient>>();
+  const connectionOf = (orgId: string, devID: string) => {
+    const key = `${orgId}/${devID}`;
+    let connection = connections.get(key);
+    if (!connection) {
+      connection = deviceConnection(orgId, devID).then((c) => {
+        clients.push(c);
+        return c;
+      });
+      connections.set(key, connection);
+    }
+    return connection;
+  };
+  return async (place: Place, devID: string, time: number, values: Record<string, number>) =>
+    (await connectionOf(place.orgId, devID)).publishAsync(
       topics.sensorData(place.orgId, devID),
       JSON.stringify({ devID, devType: 5, time, values }),
       { qos: 1 },

@@ -17,7 +17,7 @@ import { telemetryBatching } from '../../src/definitions';
  * the Basic Ingest prefix is not part of the topic the rule's functions see (AWS IoT developer guide,
  * "Reducing messaging costs with Basic Ingest").
  */
-export const telemetryRuleSql = `SELECT *, topic(1) AS orgId, timestamp() AS receivedAt FROM '${telemetryFilter}'`;
+export const telemetryRuleSql = `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '${telemetryFilter}'`;
 
 export interface RealtimeProps {
   ingest: IFunction;

@@ -604,7 +604,7 @@ describe('HTTP API', () => {
 describe('IoT Core', () => {
   it('routes device telemetry through a queue to ingest in batches, with an error action and dead letters', () => {
     expect(telemetryRuleSql).toBe(
-      "SELECT *, topic(1) AS orgId, timestamp() AS receivedAt FROM '+/sensordata/+'",
+      "SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '+/sensordata/+'",
     );
     const queue = logicalId(platform.stateless.realtime.telemetryQueue);
     template.hasResourceProperties('AWS::IoT::TopicRule', {

@@ -20,6 +20,8 @@ export type IngestOutcome =
 /** A telemetry message as the IoT rule hands it over: the payload plus the topic's organization. */
 export interface TelemetryDelivery {
   orgId: string;
+  /** The device id of the topic it came on; a device may only publish its own readings. */
+  topicDevId?: string;
   message: unknown;
   /** When IoT Core received it (the rule's timestamp()): the reading's time when the device sent none. */
   receivedAt: number;
@@ -100,6 +102,13 @@ export async function ingestTelemetry(
       continue;
     }
     const { devID, values, time } = result.data;
+    if (delivery.topicDevId !== undefined && delivery.topicDevId !== devID) {
+      outcomes.push({
+        kind: 'invalid',
+        reason: `device ${delivery.topicDevId} published a reading of device ${devID}`,
+      });
+      continue;
+    }
     const owner = owners.get(devID);
     if (owner instanceof Error) {
       outcomes.push({ kind: 'failed', reason: `device lookup failed: ${owner.message}` });
