@@ -1,5 +1,13 @@
 import { useSyncExternalStore } from 'react';
-import { hasRole, Role, type RoleNumber, type SessionUser, toRole } from '@argentum/events/contracts';
+import {
+  DEFAULT_THEME,
+  hasRole,
+  isThemePreference,
+  Role,
+  type RoleNumber,
+  type SessionUser,
+  toRole,
+} from '@argentum/events/contracts';
 
 export type { SessionUser };
 
@@ -89,6 +97,7 @@ export function parseAuthResponse(body: unknown): AuthResponse | null {
       org: ids(user.org),
       orgID: ids(user.orgID),
       orgRoles,
+      theme: isThemePreference(user.theme) ? user.theme : DEFAULT_THEME,
     },
   };
 }
