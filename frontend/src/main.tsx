@@ -4,12 +4,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { bootstrapSession } from './app/sessionBootstrap';
+import { startThemeSync } from './app/themeSync';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
 // Started before the first render so the refresh runs in parallel with React's startup.
 bootstrapSession();
+// The boot script (public/theme-boot.js) painted this device's copy; the session brings the server's.
+startThemeSync();
 
 createRoot(container).render(
   <StrictMode>

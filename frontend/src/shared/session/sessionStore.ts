@@ -62,6 +62,9 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Calls `listener` on every change of the session (outside React, e.g. to apply the user's theme). */
+export const subscribeSession = subscribe;
+
 export function useSession(): SessionState {
   return useSyncExternalStore(subscribe, getSession, getSession);
 }
