@@ -109,6 +109,9 @@ async function captureScreens(page: Page, mode: 'light' | 'dark') {
   await page.keyboard.press('Escape');
 
   await openFloor(page);
+  await page.locator(`[data-testid="floor-plan-stage"] [data-devid="${IEQ_OFFICE}"]`).hover();
+  await page.getByTestId('device-popup').waitFor();
+  await shot(page, `floor-view-popup-${mode}`);
   const row = page.getByRole('button', { name: /IEQOffice/ }).first();
   await row.focus();
   await page.getByTestId('device-popup').waitFor();

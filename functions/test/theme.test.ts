@@ -50,7 +50,7 @@ describe('the colour theme preference', () => {
     for (const theme of ['Dark', 'blue', '', 1, null, ['dark']]) {
       expect(await setTheme({ theme })).toMatchObject({ status: 400, body: { message: INVALID } });
     }
-    expect(await setTheme({})).toMatchObject({ status: 400, body: { message: INVALID } });
+    expect(await setTheme({})).toMatchObject({ status: 400, body: { message: 'theme is required.' } });
     // No way to name another user: an extra field is refused, and bob keeps his theme.
     expect(await setTheme({ theme: 'dark', userId: bob.userId })).toMatchObject({
       status: 400,

@@ -167,7 +167,12 @@ export const authRoutes = [
       "device's preference); it applies to the user only and returns with the session user (`user.theme` " +
       'of login and refresh; light until chosen). Answers `{ message, data: { theme } }`; any other value ' +
       `answers 400 "${THEME_INVALID_TEXT}"`,
-    request: body({ theme: z.enum(THEME_PREFERENCES, { error: THEME_INVALID_TEXT }) }),
+    request: body({
+      // A missing theme is named like any missing field.
+      theme: z.enum(THEME_PREFERENCES, {
+        error: (issue) => (issue.input === undefined ? 'theme is required.' : THEME_INVALID_TEXT),
+      }),
+    }),
     handler: async ({ body: { theme }, user, ports }) => {
       const saved = await setTheme(ports, user, theme);
       return { body: { message: THEME_SAVED_TEXT, data: { theme: saved.theme } } };
