@@ -49,6 +49,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // Classic scripts served as they are (public/theme-boot.js runs before the app's bundle).
+    files: ['frontend/public/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+  },
+  {
     // Domain code names the ports it needs; adapters, HTTP, AWS and configuration are wired by the
     // Lambda entry points (the composition roots).
     files: ['functions/src/domain/**/*.ts'],

@@ -13,3 +13,4 @@ export * from './telemetry';
 export * from './control';
 export * from './notifications';
 export * from './integrations';
+export * from './theme';

@@ -1,4 +1,5 @@
 import type { OrgRoles, RoleNumber } from './roles';
+import type { ThemePreference } from './theme';
 
 /**
  * What the API answers, as the front end reads it: one definition for the functions that build
@@ -19,6 +20,8 @@ export interface SessionUser {
   orgID: string[];
   /** The role in each organization, for the controls the UI shows per organization. */
   orgRoles: OrgRoles;
+  /** The colour theme the user chose (light when they never chose). */
+  theme: ThemePreference;
 }
 
 /** getUsersOrganisations (specification: Organization, Building, Floor). */

@@ -92,6 +92,7 @@ establishSession({
     org: [BENCH_FLOOR.orgId],
     orgID: [BENCH_FLOOR.orgId],
     orgRoles: { [BENCH_FLOOR.orgId]: 2 },
+    theme: 'light',
   },
 });
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { changeUserName } from '../domain/auth/account';
+import { THEME_INVALID_TEXT, THEME_PREFERENCES, THEME_SAVED_TEXT } from '@argentum/events/contracts';
+import { changeUserName, setTheme } from '../domain/auth/account';
 import { type InvitationPorts, lookUpToken, registerInvitedUser } from '../domain/auth/invitations';
 import { requestResetMail } from '../domain/auth/mail-jobs';
 import {
@@ -154,6 +155,27 @@ export const authRoutes = [
     handler: async ({ body, user, ports }) => {
       const changed = await changeUserName(ports, user, body.username);
       return { body: { message: USERNAME_CHANGED, data: { userName: changed.userName } } };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/setTheme',
+    domain,
+    access: { minRole: 0 },
+    summary:
+      "Sets the signed-in user's colour theme (`theme`: 'light', 'dark' or 'system', which follows the " +
+      "device's preference); it applies to the user only and returns with the session user (`user.theme` " +
+      'of login and refresh; light until chosen). Answers `{ message, data: { theme } }`; any other value ' +
+      `answers 400 "${THEME_INVALID_TEXT}"`,
+    request: body({
+      // A missing theme is named like any missing field.
+      theme: z.enum(THEME_PREFERENCES, {
+        error: (issue) => (issue.input === undefined ? 'theme is required.' : THEME_INVALID_TEXT),
+      }),
+    }),
+    handler: async ({ body: { theme }, user, ports }) => {
+      const saved = await setTheme(ports, user, theme);
+      return { body: { message: THEME_SAVED_TEXT, data: { theme: saved.theme } } };
     },
   }),
   route({

@@ -10,7 +10,7 @@ import {
   GetCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { toRole, type OrgRoles, type RoleNumber } from '@argentum/events/contracts';
+import { isThemePreference, toRole, type OrgRoles, type RoleNumber } from '@argentum/events/contracts';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { SaveOutcome, UserStore } from '../domain/users/ports';
@@ -45,6 +45,7 @@ function fromItem(item: Item): UserRecord {
     updatedAt: String(item.updatedAt ?? ''),
     version: typeof item.version === 'number' ? item.version : 0,
     ...(typeof item.sessionsValidAfter === 'number' ? { sessionsValidAfter: item.sessionsValidAfter } : {}),
+    ...(isThemePreference(item.theme) ? { theme: item.theme } : {}),
   };
 }
 
@@ -61,6 +62,7 @@ const userItem = (user: UserRecord): Item => ({
   updatedAt: user.updatedAt,
   version: user.version,
   ...(user.sessionsValidAfter !== undefined ? { sessionsValidAfter: user.sessionsValidAfter } : {}),
+  ...(user.theme !== undefined ? { theme: user.theme } : {}),
 });
 
 type WriteAction = NonNullable<

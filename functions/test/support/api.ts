@@ -53,7 +53,7 @@ export function refreshCookieOf(headers: Headers): string | undefined {
 export interface SignedIn {
   accessToken: string;
   cookie: string;
-  user: { id: string; userName: string; email: string; roles: number; org: string[] };
+  user: { id: string; userName: string; email: string; roles: number; org: string[]; theme: string };
 }
 
 export async function signIn(email: string, password = stack.demoPassword): Promise<SignedIn> {

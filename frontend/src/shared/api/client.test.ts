@@ -25,7 +25,7 @@ describe('apiPost', () => {
     vi.stubGlobal('window', { location: { assign } });
     establishSession({
       accessToken: 'old',
-      user: { ...user, roles: 2, orgID: ['org-1'], orgRoles: { 'org-1': 2 } },
+      user: { ...user, roles: 2, orgID: ['org-1'], orgRoles: { 'org-1': 2 }, theme: 'light' },
     });
   });
 

@@ -1,5 +1,13 @@
 import { useSyncExternalStore } from 'react';
-import { hasRole, Role, type RoleNumber, type SessionUser, toRole } from '@argentum/events/contracts';
+import {
+  DEFAULT_THEME,
+  hasRole,
+  isThemePreference,
+  Role,
+  type RoleNumber,
+  type SessionUser,
+  toRole,
+} from '@argentum/events/contracts';
 
 export type { SessionUser };
 
@@ -54,6 +62,9 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Calls `listener` on every change of the session (outside React, e.g. to apply the user's theme). */
+export const subscribeSession = subscribe;
+
 export function useSession(): SessionState {
   return useSyncExternalStore(subscribe, getSession, getSession);
 }
@@ -89,6 +100,7 @@ export function parseAuthResponse(body: unknown): AuthResponse | null {
       org: ids(user.org),
       orgID: ids(user.orgID),
       orgRoles,
+      theme: isThemePreference(user.theme) ? user.theme : DEFAULT_THEME,
     },
   };
 }

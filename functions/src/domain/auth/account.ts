@@ -1,4 +1,4 @@
-import { checkName } from '@argentum/events/contracts';
+import { checkName, type ThemePreference } from '@argentum/events/contracts';
 import { unauthenticated, validationError } from '../errors';
 import type { UserStore } from '../users/ports';
 import { nextVersionOf, updateUser } from '../users/update';
@@ -19,4 +19,18 @@ export async function changeUserName(
   );
   if (!renamed) throw unauthenticated();
   return renamed;
+}
+
+/** The signed-in user chooses their colour theme: their own setting, whatever their roles. */
+export async function setTheme(
+  deps: { users: UserStore; clock: { now(): Date } },
+  user: AuthUser,
+  theme: ThemePreference,
+): Promise<UserRecord> {
+  const now = deps.clock.now();
+  const saved = await updateUser(deps.users, user.userId, (current) =>
+    nextVersionOf(current, { theme }, now),
+  );
+  if (!saved) throw unauthenticated();
+  return saved;
 }

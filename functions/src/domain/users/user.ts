@@ -1,9 +1,11 @@
 import {
   administeredOrgIds,
+  DEFAULT_THEME,
   highestRole,
   memberOrgIds,
   type OrgRoles,
   type SessionUser,
+  type ThemePreference,
 } from '@argentum/events/contracts';
 
 export type { SessionUser };
@@ -28,10 +30,12 @@ export interface UserRecord {
    * sign-out ends every session of theirs), changes or resets their password, or is deleted.
    */
   sessionsValidAfter?: number;
+  /** The colour theme the user chose; absent until they choose (DEFAULT_THEME). */
+  theme?: ThemePreference;
 }
 
 /** The signed-in user every protected handler receives, read from the store on each request. */
-export type AuthUser = Pick<UserRecord, 'userId' | 'email' | 'userName' | 'orgRoles' | 'version'>;
+export type AuthUser = Pick<UserRecord, 'userId' | 'email' | 'userName' | 'orgRoles' | 'version' | 'theme'>;
 
 export const toSessionUser = (user: AuthUser): SessionUser => ({
   id: user.userId,
@@ -41,6 +45,7 @@ export const toSessionUser = (user: AuthUser): SessionUser => ({
   org: memberOrgIds(user.orgRoles),
   orgID: administeredOrgIds(user.orgRoles),
   orgRoles: user.orgRoles,
+  theme: user.theme ?? DEFAULT_THEME,
 });
 
 /** The organizations the user belongs to. */

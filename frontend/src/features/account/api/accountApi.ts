@@ -1,6 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiPost, refreshSession } from '../../../shared/api/client';
+import type { ThemePreference } from '@argentum/events/contracts';
 import { establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
+import { chooseTheme, currentThemePreference, themeSaved } from '../../../shared/theme/theme';
 
 /**
  * A password change ends every other session of the user; this one goes on with the new session the
@@ -41,4 +43,36 @@ export function useChangeUsernameMutation() {
       return userName;
     },
   });
+}
+
+/**
+ * Saves the user's colour theme. The choice is applied at once (see `choose`), before the save; a
+ * refused save puts the previous theme back unless another choice came meanwhile.
+ */
+export function useSetThemeMutation() {
+  const mutation = useMutation({
+    // One save at a time, in the order chosen: the last choice is the one stored.
+    scope: { id: 'theme' },
+    mutationFn: async ({
+      userId,
+      theme,
+    }: {
+      userId: string;
+      theme: ThemePreference;
+      previous: ThemePreference;
+    }) => {
+      await apiPost<unknown>('/api/setTheme', { theme }, { silent: true });
+      themeSaved(userId, theme);
+      return theme;
+    },
+    onError: (_error, { userId, theme, previous }) => {
+      if (currentThemePreference() === theme) chooseTheme(userId, previous);
+    },
+  });
+  const choose = (userId: string, theme: ThemePreference) => {
+    const previous = currentThemePreference();
+    chooseTheme(userId, theme);
+    mutation.mutate({ userId, theme, previous });
+  };
+  return { choose, isError: mutation.isError };
 }

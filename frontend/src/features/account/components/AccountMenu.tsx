@@ -3,8 +3,9 @@ import { useCallback, useState } from 'react';
 import { Dialog } from '../../../shared/ui/Dialog';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { ChangeUsernameForm } from './ChangeUsernameForm';
+import { ThemePanel } from './ThemePanel';
 
-type OpenDialog = 'username' | 'password' | null;
+type OpenDialog = 'username' | 'password' | 'theme' | null;
 
 /**
  * The account entries of the user menu and their dialogs. The app layer places `menuItems` in the
@@ -23,6 +24,9 @@ export function useAccountMenu() {
       <MenuItem size="small" onClick={() => setOpen('password')}>
         Change Password
       </MenuItem>
+      <MenuItem size="small" onClick={() => setOpen('theme')}>
+        Dark Mode
+      </MenuItem>
     </>
   );
 
@@ -33,6 +37,9 @@ export function useAccountMenu() {
       </Dialog>
       <Dialog title="Change Password" open={open === 'password'} onClose={close}>
         <ChangePasswordForm onDone={close} />
+      </Dialog>
+      <Dialog title="Dark Mode" open={open === 'theme'} onClose={close}>
+        <ThemePanel />
       </Dialog>
     </>
   );

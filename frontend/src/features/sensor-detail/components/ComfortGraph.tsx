@@ -1,6 +1,8 @@
 import { ScatterPlotCanvas, type ScatterPlotCustomCanvasLayer } from '@nivo/scatterplot';
 import { useMemo } from 'react';
 import { COMFORT_ZONES, NOT_IN_COMFORT_ZONE_TEXT } from '@argentum/events/contracts';
+import { useTheme } from '../../../shared/theme/theme';
+import { chartTheme, comfortColors } from './chartTheme';
 import { comfortAxis, inComfortZone } from './format';
 
 export const IN_COMFORT_ZONE_TEXT = 'In comfort zone';
@@ -19,12 +21,6 @@ interface ComfortGraphProps {
   width: number;
   height?: number;
 }
-
-const theme = {
-  text: { fontSize: 12, fill: '#3d4753' },
-  axis: { legend: { text: { fontSize: 13, fontWeight: 600, fill: '#1f3a5f' } } },
-  grid: { line: { stroke: '#e3e8ef' } },
-};
 
 /** The comfort zone as a shaded rectangle under the points. */
 function zoneLayer(xDp: string, yDp: string): ScatterPlotCustomCanvasLayer<Datum> {
@@ -57,6 +53,15 @@ export function ComfortGraph({ points, xDp, yDp, xLegend, yLegend, width, height
       { id: NOT_IN_COMFORT_ZONE_TEXT, data: outside },
     ];
   }, [points, xDp, yDp]);
+  const { mode } = useTheme();
+  const theme = useMemo(() => chartTheme(mode), [mode]);
+  // By series, not by position: nivo hands out an array's colours in the order it meets the series,
+  // which put the wrong colour on each when the comfort zone has no reading.
+  const colors = useMemo(() => {
+    const [inside, outside] = comfortColors(mode);
+    return ({ serieId }: { serieId: string | number }) =>
+      serieId === IN_COMFORT_ZONE_TEXT ? inside : outside;
+  }, [mode]);
   const widen = (dp: string, values: number[]) => {
     const range = comfortAxis(dp);
     if (!range) return { min: 'auto' as const, max: 'auto' as const };
@@ -78,7 +83,7 @@ export function ComfortGraph({ points, xDp, yDp, xLegend, yLegend, width, height
       margin={{ top: 36, right: 24, bottom: 56, left: 72 }}
       xScale={{ type: 'linear', ...x }}
       yScale={{ type: 'linear', ...y }}
-      colors={['#2ea043', '#d1242f']}
+      colors={colors}
       nodeSize={5}
       axisBottom={{ legend: xLegend, legendOffset: 42, legendPosition: 'middle', tickValues: 6 }}
       axisLeft={{ legend: yLegend, legendOffset: -58, legendPosition: 'middle', tickValues: 6 }}

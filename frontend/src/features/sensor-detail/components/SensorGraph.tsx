@@ -1,6 +1,8 @@
 import { LineCanvas } from '@nivo/line';
 import { useEffect, useMemo } from 'react';
+import { useTheme } from '../../../shared/theme/theme';
 import { GRAPH_DRAWN_MARK } from '../perf';
+import { chartTheme, seriesColors } from './chartTheme';
 import { type DateRange, formatDateTime, timeAxis, timeTicks, valueAxis } from './format';
 
 export interface GraphSeries {
@@ -19,18 +21,6 @@ interface SensorGraphProps {
   height?: number;
 }
 
-export const SERIES_COLORS = ['#2b5185', '#d9822b'];
-
-const theme = {
-  text: { fontSize: 12, fill: '#3d4753' },
-  axis: {
-    legend: { text: { fontSize: 13, fontWeight: 600, fill: '#1f3a5f' } },
-    ticks: { text: { fontSize: 11, fill: '#3d4753' } },
-  },
-  grid: { line: { stroke: '#e3e8ef' } },
-  legends: { text: { fontSize: 12 } },
-};
-
 /**
  * A data point's readings over the range, of one device or two compared: nivo's canvas line, so a
  * long series (a month of minutes, downsampled by the server to about 1,000 points) draws in one pass.
@@ -41,6 +31,9 @@ export function SensorGraph({ series, dp, label, unit, range, width, height = 38
   const values = useMemo(() => series.flatMap((s) => s.data.map((p) => p.y)), [series]);
   const y = useMemo(() => valueAxis(dp, values), [dp, values]);
   const yLegend = unit ? `${label} (${unit})` : label;
+  const { mode } = useTheme();
+  const theme = useMemo(() => chartTheme(mode), [mode]);
+  const colors = useMemo(() => seriesColors(mode), [mode]);
   useEffect(() => {
     // nivo has drawn the canvas in its own effect (children's run first); mark once the frame is painted.
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -51,7 +44,7 @@ export function SensorGraph({ series, dp, label, unit, range, width, height = 38
       cancelAnimationFrame(frame);
       clearTimeout(timer);
     };
-  }, [series, width]);
+  }, [series, width, mode]);
   return (
     <LineCanvas<GraphSeries>
       data={series}
@@ -63,7 +56,7 @@ export function SensorGraph({ series, dp, label, unit, range, width, height = 38
       xFormat={(value) => formatDateTime(Number(value))}
       yFormat={(value) => `${Number(value).toFixed(dp === 'voc' ? 2 : 1)}${unit ? ` ${unit}` : ''}`}
       curve={dp === 'mState' ? 'stepAfter' : 'linear'}
-      colors={SERIES_COLORS}
+      colors={colors}
       lineWidth={1.5}
       enablePoints={false}
       enableGridX={false}
