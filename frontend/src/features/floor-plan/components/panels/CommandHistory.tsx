@@ -1,0 +1,61 @@
+import { useQuery } from '@tanstack/react-query';
+import { type CommandView, formatValue } from '@argentum/events/contracts';
+import { controlQueries } from '../../api/control';
+import styles from './panels.module.css';
+
+const CALL_NAMES: Record<CommandView['call'], string> = {
+  setBrightness: 'Brightness',
+  setRollerShadesValue: 'Shades',
+  setFanValveValue: 'Value',
+  setbacnetinfo: 'BACnet',
+  testDevice: 'Test',
+  setValueOnDevices: 'Value (several devices)',
+};
+
+const what = (command: CommandView) =>
+  command.call === 'testDevice'
+    ? CALL_NAMES.testDevice
+    : `${CALL_NAMES[command.call]}${command.key ? ` ${command.key}` : ''}: ${formatValue(command.val)}`;
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+
+/** The device's commands, newest first: who asked what, when, and how it ended (with its text). */
+export function CommandHistory({ devID }: { devID: string }) {
+  const { data, isPending, isError } = useQuery(controlQueries.history(devID));
+  return (
+    <section className={styles.panel} aria-label="Command history">
+      <h3 className={styles.panelTitle}>Command history</h3>
+      {isPending ? (
+        <p className={styles.muted}>Loading…</p>
+      ) : isError ? (
+        <p className={styles.muted}>The history could not be read.</p>
+      ) : data.commands.length === 0 ? (
+        <p className={styles.muted}>No commands yet.</p>
+      ) : (
+        <table className={styles.history}>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.commands.slice(0, 10).map((command) => (
+              <tr key={command.commandId}>
+                <td>{when(command.requestedAt)}</td>
+                <td>{command.requestedBy.userName}</td>
+                <td>{what(command)}</td>
+                <td className={styles.outcome} data-status={command.status}>
+                  {command.text ?? command.status}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
