@@ -12,16 +12,23 @@ const CALL_NAMES: Record<CommandView['call'], string> = {
   setValueOnDevices: 'Value (several devices)',
 };
 
-const what = (command: CommandView) =>
-  command.call === 'testDevice'
-    ? CALL_NAMES.testDevice
-    : `${CALL_NAMES[command.call]}${command.key ? ` ${command.key}` : ''}: ${formatValue(command.val)}`;
+const what = (command: CommandView, connDev: string | undefined) => {
+  if (command.call === 'testDevice') return CALL_NAMES.testDevice;
+  if (connDev === 'lock' && Array.isArray(command.val))
+    return `${command.val[0] === 1 ? 'Lock' : 'Unlock'} ${formatValue(command.val)}`;
+  return `${CALL_NAMES[command.call]}${command.key ? ` ${command.key}` : ''}: ${formatValue(command.val)}`;
+};
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+/** The time today, else the date and time. */
+const when = (iso: string) => {
+  const at = new Date(iso);
+  return at.toDateString() === new Date().toDateString()
+    ? at.toLocaleTimeString()
+    : at.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+};
 
 /** The device's commands, newest first: who asked what, when, and how it ended (with its text). */
-export function CommandHistory({ devID }: { devID: string }) {
+export function CommandHistory({ devID, connDev }: { devID: string; connDev?: string }) {
   const { data, isPending, isError } = useQuery(controlQueries.history(devID));
   return (
     <section className={styles.panel} aria-label="Command history">
@@ -47,7 +54,7 @@ export function CommandHistory({ devID }: { devID: string }) {
               <tr key={command.commandId}>
                 <td>{when(command.requestedAt)}</td>
                 <td>{command.requestedBy.userName}</td>
-                <td>{what(command)}</td>
+                <td>{what(command, connDev)}</td>
                 <td className={styles.outcome} data-status={command.status}>
                   {command.text ?? command.status}
                 </td>

@@ -73,7 +73,7 @@ export function DeviceControls({ device, canControl }: DeviceControlsProps) {
       {takesCommands(device) && (
         <>
           <TestDevicePanel {...props} />
-          <CommandHistory devID={device.devID} />
+          <CommandHistory devID={device.devID} connDev={device.connDev} />
         </>
       )}
     </div>

@@ -42,79 +42,83 @@ export function NestPanel({ device, canControl }: { device: DeviceView; canContr
     <section className={styles.panel} aria-label="Nest thermostat">
       <h3 className={styles.panelTitle}>Nest thermostat</h3>
       {isError && <p className={styles.muted}>The thermostat could not be read.</p>}
-      <ThermostatDial
-        min={min}
-        max={max}
-        step={NEST_TEMPERATURE_STEP}
-        target={target}
-        ambient={data ? data.ambientTemperatureCelsius : THERMOSTAT_DIAL.ambient}
-        tone={eco ? 'eco' : mode === 1 ? 'heat' : 'cool'}
-        disabled={disabled}
-        onChange={setDraft}
-      />
-      <div className={styles.row}>
-        <Button
-          size="small"
-          aria-label="Lower the temperature"
-          isDisabled={disabled}
-          onClick={() => step(-NEST_TEMPERATURE_STEP)}
-        >
-          −
-        </Button>
-        <Button
-          size="small"
-          aria-label="Raise the temperature"
-          isDisabled={disabled}
-          onClick={() => step(NEST_TEMPERATURE_STEP)}
-        >
-          +
-        </Button>
-        <Button
-          size="small"
-          variation="primary"
-          isDisabled={disabled || draft === null || draft === setPoint}
-          onClick={() => run({ kind: 'temp', temp: target, mode })}
-        >
-          Set temperature
-        </Button>
+      <div className={styles.thermostat}>
+        <ThermostatDial
+          min={min}
+          max={max}
+          step={NEST_TEMPERATURE_STEP}
+          target={target}
+          ambient={data ? data.ambientTemperatureCelsius : THERMOSTAT_DIAL.ambient}
+          tone={eco ? 'eco' : mode === 1 ? 'heat' : 'cool'}
+          disabled={disabled}
+          onChange={setDraft}
+        />
+        <div className={styles.thermostatControls}>
+          <div className={styles.row}>
+            <Button
+              size="small"
+              aria-label="Lower the temperature"
+              isDisabled={disabled}
+              onClick={() => step(-NEST_TEMPERATURE_STEP)}
+            >
+              −
+            </Button>
+            <Button
+              size="small"
+              aria-label="Raise the temperature"
+              isDisabled={disabled}
+              onClick={() => step(NEST_TEMPERATURE_STEP)}
+            >
+              +
+            </Button>
+            <Button
+              size="small"
+              variation="primary"
+              isDisabled={disabled || draft === null || draft === setPoint}
+              onClick={() => run({ kind: 'temp', temp: target, mode })}
+            >
+              Set temperature
+            </Button>
+          </div>
+          <div className={styles.row} role="group" aria-label="Mode">
+            {(['Cooling', 'Heating'] as const).map((label, value) => (
+              <Button
+                key={label}
+                size="small"
+                className={styles.levelButton}
+                aria-pressed={mode === value}
+                isDisabled={disabled || mode === value}
+                onClick={() => run({ kind: 'mode', mode: value as Mode })}
+              >
+                {label}
+              </Button>
+            ))}
+            <Button
+              size="small"
+              className={styles.levelButton}
+              aria-pressed={eco}
+              isDisabled={disabled}
+              onClick={() => run({ kind: 'eco', eco: !eco })}
+            >
+              Eco
+            </Button>
+          </div>
+          <dl className={styles.values}>
+            <div>
+              <dt>State</dt>
+              <dd>{eco ? 'Away' : 'Home'}</dd>
+            </div>
+            <div>
+              <dt>Humidity</dt>
+              <dd>{data?.ambientHumidityPercent == null ? '–' : `${data.ambientHumidityPercent}%`}</dd>
+            </div>
+            <div>
+              <dt>Set point</dt>
+              <dd>{setPoint.toFixed(1)} °C</dd>
+            </div>
+          </dl>
+        </div>
       </div>
-      <div className={styles.row} role="group" aria-label="Mode">
-        {(['Cooling', 'Heating'] as const).map((label, value) => (
-          <Button
-            key={label}
-            size="small"
-            className={styles.levelButton}
-            aria-pressed={mode === value}
-            isDisabled={disabled || mode === value}
-            onClick={() => run({ kind: 'mode', mode: value as Mode })}
-          >
-            {label}
-          </Button>
-        ))}
-        <Button
-          size="small"
-          className={styles.levelButton}
-          aria-pressed={eco}
-          isDisabled={disabled}
-          onClick={() => run({ kind: 'eco', eco: !eco })}
-        >
-          Eco
-        </Button>
-      </div>
-      <dl className={styles.values}>
-        <div>
-          <dt>State</dt>
-          <dd>{eco ? 'Away' : 'Home'}</dd>
-        </div>
-        <div>
-          <dt>Humidity</dt>
-          <dd>{data?.ambientHumidityPercent == null ? '–' : `${data.ambientHumidityPercent}%`}</dd>
-        </div>
-        <div>
-          <dt>Set point</dt>
-          <dd>{setPoint.toFixed(1)} °C</dd>
-        </div>
-      </dl>
       <IntegrationStatus
         label="Thermostat"
         pending={write.isPending}
