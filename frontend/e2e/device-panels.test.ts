@@ -14,6 +14,7 @@ import {
   HEATING_MODE_SET_TEXT,
   lockedText,
   NEST_TEMPERATURE_SET_TEXT,
+  PAIRING_FAILED_TEXT,
   unlockedText,
   USER_UNAUTHORIZED_TEXT,
   VALUE_HAS_BEEN_SET_TEXT,
@@ -162,6 +163,8 @@ beforeAll(async () => {
       connDev: 'rollershades',
       port: 0,
       dataPoints: [dp('shade', 'Shade')],
+      // A pairing failure flipped its pairing mode flag.
+      properties: { pairingMode: false },
     },
     {
       devName: 'RoomUnitA',
@@ -308,6 +311,10 @@ describe('device control panels in the browser', () => {
     );
     expect(command).toMatchObject({ port: 0, actionHandler: 'setBrightness' });
     expect(Math.abs(Number(command.val) - 50)).toBeLessThanOrEqual(3);
+    // While pending the slider stayed at the requested value; confirmed, it is the device's.
+    expect(await panel.getByRole('slider', { name: 'Brightness' }).getAttribute('aria-valuenow')).toBe(
+      String(command.val),
+    );
     await panel.getByRole('button', { name: '20%' }).click();
     const level = await expectPendingThenSettled(
       panel,
@@ -323,6 +330,8 @@ describe('device control panels in the browser', () => {
   it('moves roller shades and sets a room unit fan and valve', async () => {
     let region = await openDevice(page, 'ShadesWest');
     const shades = region.getByRole('region', { name: 'Roller shades' });
+    await region.getByText(PAIRING_FAILED_TEXT, { exact: true }).waitFor();
+    await shot(region.getByRole('region', { name: 'Device control' }), 'panel-shades-pairing-failed');
     await shades.getByRole('button', { name: 'Slide Up' }).click();
     const up = await expectPendingThenSettled(
       shades,

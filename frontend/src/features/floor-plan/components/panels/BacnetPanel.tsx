@@ -2,7 +2,7 @@ import { Button } from '@aws-amplify/ui-react';
 import { type FormEvent, useState } from 'react';
 import type { DataPointView, DeviceView } from '@argentum/events/contracts';
 import { sendControl } from '../../api/control';
-import { CommandStatus, confirmedValue, ReportedValue } from './CommandStatus';
+import { CommandStatus, ReportedValue } from './CommandStatus';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
 
@@ -29,7 +29,7 @@ function BacnetPoint({
   point: DataPointView;
   canControl: boolean;
 }) {
-  const { state, send } = useTrackedCommand(device.devID);
+  const { state, confirmed, send } = useTrackedCommand(device.devID);
   const latest = device.latest?.[point.dp];
   const [draft, setDraft] = useState(latest === undefined ? '' : String(latest));
   const name = point.dn ?? point.dp;
@@ -51,7 +51,7 @@ function BacnetPoint({
   return (
     <form className={styles.row} onSubmit={submit} aria-label={name}>
       <label className={styles.row}>
-        <span>{name}</span>
+        <span className={styles.pointName}>{name}</span>
         <input
           className={styles.input}
           value={draft}
@@ -63,7 +63,7 @@ function BacnetPoint({
       <Button size="small" type="submit" isDisabled={!canControl || draft.trim() === ''}>
         Send
       </Button>
-      <ReportedValue label={`${name} values`} reported={confirmedValue(state) ?? latest} state={state} />
+      <ReportedValue label={`${name} values`} reported={confirmed ?? latest} state={state} />
       <CommandStatus state={state} label={name} />
     </form>
   );

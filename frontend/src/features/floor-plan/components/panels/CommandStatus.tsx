@@ -62,8 +62,13 @@ export function ReportedValue({
   );
 }
 
-/** The value a settled, confirmed command left on the device (its reply), if it did. */
-export function confirmedValue(state: TrackedState): ControlValue | undefined {
-  if (state.phase !== 'settled' || state.view.status !== 'confirmed') return undefined;
-  return state.view.reply?.val ?? state.view.val;
+/** What a slider shows: the requested value while it is on its way, else the reported one. */
+export function shownValue(
+  state: TrackedState,
+  reported: ControlValue | undefined,
+  fallback: number,
+): number {
+  if ((state.phase === 'sending' || state.phase === 'pending') && typeof state.requested === 'number')
+    return state.requested;
+  return typeof reported === 'number' ? reported : fallback;
 }

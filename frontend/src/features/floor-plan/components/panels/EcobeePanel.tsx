@@ -59,8 +59,8 @@ export function EcobeePanel({ device, canControl }: { device: DeviceView; canCon
             size="small"
             className={styles.levelButton}
             aria-pressed={data?.hvacMode === mode}
-            isDisabled={disabled || data?.hvacMode === mode}
-            onClick={() => data && change(data, { mode })}
+            isDisabled={disabled}
+            onClick={() => data && data.hvacMode !== mode && change(data, { mode })}
           >
             {label}
           </Button>

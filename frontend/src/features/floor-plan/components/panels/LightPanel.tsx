@@ -7,7 +7,7 @@ import {
   powerNodeLevel,
 } from '@argentum/events/contracts';
 import { sendControl } from '../../api/control';
-import { CommandStatus, confirmedValue, ReportedValue } from './CommandStatus';
+import { CommandStatus, ReportedValue, shownValue } from './CommandStatus';
 import { ControlSlider } from './ControlSlider';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
@@ -25,8 +25,8 @@ const initialPort = (device: DeviceView) => {
  */
 export function LightPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
   const [port, setPort] = useState(() => initialPort(device));
-  const { state, send } = useTrackedCommand(device.devID);
-  const reported = confirmedValue(state) ?? device.latest?.bri;
+  const { state, confirmed, send } = useTrackedCommand(device.devID);
+  const reported = confirmed ?? device.latest?.bri;
   const level = typeof reported === 'number' ? powerNodeLevel(reported) : 0;
   const disabled = !canControl || port === '';
   const setBrightness = (value: number) =>
@@ -59,7 +59,7 @@ export function LightPanel({ device, canControl }: { device: DeviceView; canCont
       <ControlSlider
         label="Brightness"
         range={BRIGHTNESS_RANGE}
-        value={typeof reported === 'number' ? reported : 0}
+        value={shownValue(state, reported, 0)}
         unit="%"
         disabled={disabled}
         onCommit={setBrightness}

@@ -2,7 +2,7 @@ import { Button } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { type ControlValue, type DeviceView, LOCK_VALUE, UNLOCK_VALUE } from '@argentum/events/contracts';
 import { controlQueries, sendControl } from '../../api/control';
-import { CommandStatus, confirmedValue, ReportedValue } from './CommandStatus';
+import { CommandStatus, ReportedValue } from './CommandStatus';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
 
@@ -17,8 +17,8 @@ const lockState = (value: ControlValue | undefined) =>
 export function LockPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
   const port = device.port ?? 0;
   const { data } = useQuery(controlQueries.state('getLockValue', device.devID, device.devType, port));
-  const { state, send } = useTrackedCommand(device.devID);
-  const reported = confirmedValue(state) ?? data?.val ?? device.latest?.lock;
+  const { state, confirmed, send } = useTrackedCommand(device.devID);
+  const reported = data?.val ?? confirmed ?? device.latest?.lock;
   const set = (value: readonly number[]) =>
     send([...value], () =>
       sendControl('setFanValveValue', {

@@ -87,8 +87,8 @@ export function NestPanel({ device, canControl }: { device: DeviceView; canContr
                 size="small"
                 className={styles.levelButton}
                 aria-pressed={mode === value}
-                isDisabled={disabled || mode === value}
-                onClick={() => run({ kind: 'mode', mode: value as Mode })}
+                isDisabled={disabled}
+                onClick={() => mode !== value && run({ kind: 'mode', mode: value as Mode })}
               >
                 {label}
               </Button>

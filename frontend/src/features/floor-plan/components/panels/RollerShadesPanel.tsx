@@ -7,7 +7,7 @@ import {
   SHADES_UP_VALUE,
 } from '@argentum/events/contracts';
 import { sendControl } from '../../api/control';
-import { CommandStatus, confirmedValue, ReportedValue } from './CommandStatus';
+import { CommandStatus, ReportedValue, shownValue } from './CommandStatus';
 import { ControlSlider } from './ControlSlider';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
@@ -23,8 +23,8 @@ const describe = (value: ControlValue) =>
 
 /** Roller shades: Slide Up [1,1,1,1], Pause and Slide Down [0,0,0,0], or a position 0-100. */
 export function RollerShadesPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
-  const { state, send } = useTrackedCommand(device.devID);
-  const reported = confirmedValue(state) ?? device.latest?.shade;
+  const { state, confirmed, send } = useTrackedCommand(device.devID);
+  const reported = confirmed ?? device.latest?.shade;
   const port = device.port ?? 0;
   const move = (value: readonly number[] | number) => {
     const sent: ControlValue = typeof value === 'number' ? value : [...value];
@@ -50,7 +50,7 @@ export function RollerShadesPanel({ device, canControl }: { device: DeviceView; 
       <ControlSlider
         label="Shade position"
         range={SHADE_RANGE}
-        value={typeof reported === 'number' ? reported : 0}
+        value={shownValue(state, reported, 0)}
         unit="%"
         disabled={!canControl}
         onCommit={move}

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type DeviceView, FAN_SPEED_RANGE, VALVE_RANGE } from '@argentum/events/contracts';
 import { formatReading } from '../../model/format';
 import { controlQueries, sendControl } from '../../api/control';
-import { CommandStatus, confirmedValue, ReportedValue } from './CommandStatus';
+import { CommandStatus, ReportedValue, shownValue } from './CommandStatus';
 import { ControlSlider } from './ControlSlider';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
@@ -45,14 +45,14 @@ interface PortControlProps {
 
 function PortControl({ device, canControl, label, point, port, range }: PortControlProps) {
   const { data } = useQuery(controlQueries.state('getFanValveValue', device.devID, device.devType, port));
-  const { state, send } = useTrackedCommand(device.devID);
-  const reported = confirmedValue(state) ?? data?.val ?? data?.latest?.[point] ?? device.latest?.[point];
+  const { state, confirmed, send } = useTrackedCommand(device.devID);
+  const reported = data?.val ?? confirmed ?? data?.latest?.[point] ?? device.latest?.[point];
   return (
     <div className={styles.panel} role="group" aria-label={label}>
       <ControlSlider
         label={label}
         range={range}
-        value={typeof reported === 'number' ? reported : range.min}
+        value={shownValue(state, reported, range.min)}
         disabled={!canControl}
         onCommit={(value) =>
           send(value, () =>

@@ -4,6 +4,8 @@ import { type CommandView, DEVICE_REPLY_TIMEOUT_MS, lockedText } from '@argentum
 import { applyCommandStatus, commandKey } from '../../api/commands';
 import {
   awaitedCommand,
+  controlReducer,
+  idleControl,
   fallbackDelay,
   HISTORY_FALLBACK_GRACE_MS,
   idleCommand,
@@ -101,5 +103,24 @@ describe('a tracked command', () => {
       { type: 'status', view: queryClient.getQueryData<CommandView>(commandKey('c1')) as CommandView },
     ]);
     expect(state.phase === 'settled' && state.view.text).toBe('Something went wrong');
+  });
+
+  it('keeps the value the device confirmed last across a failed command', () => {
+    const events = (id: string, value: number, status: CommandView['status']): TrackedEvent[] => [
+      { type: 'send', value, seq: 1 },
+      { type: 'sent', answer: answer(id), seq: 1 },
+      {
+        type: 'status',
+        view: view(id, status, {
+          val: value,
+          reply: { outcome: 'success', action: 'success', val: value, at: '' },
+        }),
+      },
+    ];
+    const first = [...events('c1', 50, 'confirmed')].reduce(controlReducer, idleControl);
+    expect(first.confirmed).toBe(50);
+    const second = events('c2', 20, 'failed').reduce(controlReducer, first);
+    expect(second.command.phase).toBe('settled');
+    expect(second.confirmed).toBe(50);
   });
 });

@@ -74,3 +74,21 @@ export const settledView = (state: TrackedState) => (state.phase === 'settled' ?
 
 /** Whether the control waits (spinner, 'Sending…'). */
 export const isBusy = (state: TrackedState) => state.phase === 'sending' || state.phase === 'pending';
+
+/** A control: its current command, and the value the device confirmed last (kept across commands). */
+export interface ControlState {
+  command: TrackedState;
+  confirmed?: ControlValue;
+}
+
+export const idleControl: ControlState = { command: idleCommand };
+
+export function controlReducer(state: ControlState, event: TrackedEvent): ControlState {
+  const command = trackedReducer(state.command, event);
+  if (command === state.command) return state;
+  const confirmed =
+    command.phase === 'settled' && command.view.status === 'confirmed'
+      ? (command.view.reply?.val ?? command.view.val)
+      : state.confirmed;
+  return confirmed === undefined ? { command } : { command, confirmed };
+}

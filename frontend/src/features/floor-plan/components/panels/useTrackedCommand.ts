@@ -9,13 +9,15 @@ import {
   fallbackDelay,
   HISTORY_MAX_READS,
   HISTORY_RETRY_MS,
-  idleCommand,
+  controlReducer,
+  idleControl,
   type TrackedState,
-  trackedReducer,
 } from './trackedCommand';
 
 export interface TrackedCommand {
   state: TrackedState;
+  /** The value the device confirmed last (its reply), across this control's commands. */
+  confirmed: ControlValue | undefined;
   /** Sends `value` with `call` (a control call answering `{commandId, status, deadlineAt}`). */
   send(value: ControlValue, call: () => Promise<CommandSentAnswer>): void;
 }
@@ -26,9 +28,9 @@ export interface TrackedCommand {
  * and the documented text (toasted once). If nothing arrived by the deadline (+1 s), the device's
  * command history is read instead, so a control never stays pending.
  */
-export function useTrackedCommand(devID: string, onSettled?: (view: CommandView) => void): TrackedCommand {
+export function useTrackedCommand(devID: string): TrackedCommand {
   const queryClient = useQueryClient();
-  const [state, dispatch] = useReducer(trackedReducer, idleCommand);
+  const [{ command: state, confirmed }, dispatch] = useReducer(controlReducer, idleControl);
   const commandId = awaitedCommand(state);
   // Subscribes to the command's cache entry: applyCommandStatus (real time or history) fills it.
   const { data: cached } = useQuery<CommandView>({
@@ -60,15 +62,10 @@ export function useTrackedCommand(devID: string, onSettled?: (view: CommandView)
 
   // Once settled: the documented text, and the panel's reads and the history refreshed.
   const settled = state.phase === 'settled' ? state.view : undefined;
-  const onSettledRef = useRef(onSettled);
-  useEffect(() => {
-    onSettledRef.current = onSettled;
-  });
   useEffect(() => {
     if (!settled) return;
     if (settled.text) showToast(settled.text, settled.status === 'confirmed' ? 'success' : 'warning');
     void queryClient.invalidateQueries({ queryKey: controlQueries.all(devID) });
-    onSettledRef.current?.(settled);
   }, [settled, devID, queryClient]);
 
   const sends = useRef(0);
@@ -87,5 +84,5 @@ export function useTrackedCommand(devID: string, onSettled?: (view: CommandView)
     },
     [devID, queryClient],
   );
-  return { state, send };
+  return { state, confirmed, send };
 }
