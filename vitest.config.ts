@@ -16,6 +16,7 @@ export default defineConfig({
             'frontend/src/**/*.test.ts',
             'events/test/**/*.test.ts',
             'functions/test/unit/**/*.test.ts',
+            'tools/**/*.test.ts',
           ],
           environment: 'node',
         },

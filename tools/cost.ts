@@ -3,7 +3,7 @@
  * unit prices (docs/cost.md explains the model and the choices that keep it low).
  *
  *   npm run cost -- --devices 1000 --rate 1
- *   npm run cost -- --devices 1000 --rate 1 --window 300 --basic-ingest
+ *   npm run cost -- --devices 1000 --rate 1 --window 300 --batch-size 10000
  *   npm run cost -- --curve
  */
 import { parseArgs } from 'node:util';
@@ -62,7 +62,9 @@ export interface CostInput {
   rollupWindowSeconds: number;
   /** Devices publish to the rule through Basic Ingest ($aws/rules/...): no messaging charge. */
   basicIngest: boolean;
-  /** Signed-in users a month, and hours they keep a floor open (live messages, one per 5 s coalesced). */
+  /** Devices on a floor: ingest publishes one live message per floor its batch touched. */
+  devicesPerFloor: number;
+  /** Signed-in users a month, and hours they keep a floor open (each receives that floor's live messages). */
   users: number;
   viewerHoursPerUser: number;
   /** API calls per user a month (page loads, graphs, device control). */
@@ -114,13 +116,20 @@ export function monthlyCost(input: CostInput): CostLine[] {
     'messages',
     (deviceMessages / 1e6) * p.iotMessagesPerMillion,
   );
-  const liveMessages = (input.users * input.viewerHoursPerUser * 3600) / 5;
+  // Live values: ingest publishes one message per floor its batch touched (whether or not anyone
+  // watches: a publish is metered), and IoT Core meters each delivery to a browser watching that floor.
+  const floors = Math.max(1, Math.ceil(input.devices / input.devicesPerFloor));
+  const batchesPerSecond = messagesPerSecond / perBatch;
+  const floorsTouched = floors * (1 - (1 - 1 / floors) ** perBatch);
+  const livePublishes = batchesPerSecond * floorsTouched * MINUTES_A_MONTH * 60;
+  const liveDeliveries =
+    input.users * input.viewerHoursPerUser * 3600 * batchesPerSecond * (floorsTouched / floors);
   line(
     'IoT Core',
-    'live messages to browsers (coalesced, 1 per 5 s)',
-    liveMessages,
+    `live floor messages (${floors} floors; published per ingest batch, delivered to viewers)`,
+    livePublishes + liveDeliveries,
     'messages',
-    (liveMessages / 1e6) * p.iotMessagesPerMillion,
+    ((livePublishes + liveDeliveries) / 1e6) * p.iotMessagesPerMillion,
   );
   line(
     'IoT Core',
@@ -257,7 +266,9 @@ function main() {
       window: { type: 'string', default: String(telemetryBatching.maxBatchingWindowSeconds) },
       'batch-size': { type: 'string', default: String(telemetryBatching.batchSize) },
       'rollup-window': { type: 'string', default: String(telemetryRollups.maxBatchingWindowSeconds) },
-      'basic-ingest': { type: 'boolean', default: false },
+      // Provisioned devices publish telemetry through Basic Ingest (docs/deploy.md); this prices the plain topic.
+      'plain-topics': { type: 'boolean', default: false },
+      'devices-per-floor': { type: 'string', default: '50' },
       users: { type: 'string', default: '100' },
       'viewer-hours': { type: 'string', default: '40' },
       'api-calls': { type: 'string', default: '3000' },
@@ -271,7 +282,8 @@ function main() {
     windowSeconds: Number(values.window),
     batchSize: Number(values['batch-size']),
     rollupWindowSeconds: Number(values['rollup-window']),
-    basicIngest: values['basic-ingest'],
+    basicIngest: !values['plain-topics'],
+    devicesPerFloor: Number(values['devices-per-floor']),
     users: Number(values.users),
     viewerHoursPerUser: Number(values['viewer-hours']),
     apiCallsPerUser: Number(values['api-calls']),
@@ -279,7 +291,7 @@ function main() {
   const money = (usd: number) => `$${usd.toFixed(2)}`;
   if (values.curve) {
     console.log(
-      `Monthly cost by fleet size (rate ${values.rate}/min, window ${values.window} s, basic ingest ${values['basic-ingest']}), prices of ${PRICES_AS_OF}`,
+      `Monthly cost by fleet size (rate ${values.rate}/min, window ${values.window} s, Basic Ingest ${values['plain-topics'] ? 'off' : 'on'}), prices of ${PRICES_AS_OF}`,
     );
     console.table(
       [1_000, 5_000, 10_000, 50_000, 100_000].map((devices) => {

@@ -9,9 +9,9 @@ import type { Broker } from './broker';
 import { HOST } from './config';
 import { close, listen, readBody } from './http-util';
 
-/** As configured on the queue's event source in CDK. */
+/** The batch size of the queue's event source in CDK; the window is the local one (definitions.ts). */
 const BATCH_SIZE = telemetryBatching.batchSize;
-const BATCHING_WINDOW_MS = telemetryBatching.maxBatchingWindowSeconds * 1000;
+const BATCHING_WINDOW_MS = telemetryBatching.localBatchingWindowMs;
 /** Lambda polls a queue with a few concurrent batches; enough to keep DynamoDB busy. */
 const MAX_CONCURRENT_BATCHES = 4;
 /** Delay before a failed record comes again (the queue's visibility timeout, 180 s in AWS, shortened). */

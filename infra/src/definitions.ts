@@ -115,8 +115,17 @@ export const rawTelemetryRetentionDays = 35;
 /**
  * How telemetry reaches the ingest Lambda: the IoT rule sends each message to a queue, and the Lambda
  * takes up to `batchSize` messages at once, waiting at most `maxBatchingWindowSeconds` to fill a batch.
+ * Ingest publishes one live message per floor a batch touched, so the window is both how far live
+ * values and stored latest values trail the devices and what the live messages cost: 10 s keeps the
+ * floor view current and costs a few dollars a month at 1,000 devices, where 1 s would cost ten times
+ * that (docs/cost.md). Locally the rule runner gathers for `localBatchingWindowMs` only, so a reading
+ * shows at once while you try the product.
  */
-export const telemetryBatching = { batchSize: 500, maxBatchingWindowSeconds: 1 } as const;
+export const telemetryBatching = {
+  batchSize: 500,
+  maxBatchingWindowSeconds: 10,
+  localBatchingWindowMs: 1000,
+} as const;
 
 /**
  * How written raw readings reach the roll-up function (functions/src/lambda/telemetry-rollups.ts): the

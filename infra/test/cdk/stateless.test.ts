@@ -619,7 +619,8 @@ describe('IoT Core', () => {
     });
     template.hasResourceProperties('AWS::SQS::Queue', {
       SqsManagedSseEnabled: true,
-      VisibilityTimeout: 180,
+      // Six times the ingest timeout (30 s), plus the batching window the event source holds messages for.
+      VisibilityTimeout: 180 + telemetryBatching.maxBatchingWindowSeconds,
       RedrivePolicy: {
         deadLetterTargetArn: {
           'Fn::GetAtt': [logicalId(platform.stateless.realtime.telemetryDeadLetters), 'Arn'],

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { type CostInput, monthlyCost, total } from './cost';
+
+/** The fleet of the cost goal: 1,000 devices at one message a minute. */
+const goal: CostInput = {
+  devices: 1000,
+  rate: 1,
+  payloadBytes: 200,
+  windowSeconds: 10,
+  batchSize: 500,
+  rollupWindowSeconds: 300,
+  basicIngest: true,
+  devicesPerFloor: 50,
+  users: 100,
+  viewerHoursPerUser: 40,
+  apiCallsPerUser: 3000,
+};
+const usdOf = (input: CostInput, item: RegExp) =>
+  monthlyCost(input)
+    .filter((l) => item.test(l.item))
+    .reduce((n, l) => n + l.usd, 0);
+
+describe('monthly cost model', () => {
+  it('meets the goal of at most $100 a month for 1,000 devices at a message a minute with a 5-minute window', () => {
+    expect(total(monthlyCost({ ...goal, windowSeconds: 300, batchSize: 10_000 }))).toBeLessThanOrEqual(100);
+  });
+
+  it('charges device messages only when devices publish on the plain topic', () => {
+    expect(usdOf(goal, /device messages/)).toBe(0);
+    // 43.8 million messages of 200 bytes, one 5 KB metering unit each, at $1 a million.
+    expect(usdOf({ ...goal, basicIngest: false }, /device messages/)).toBeCloseTo(43.8, 1);
+  });
+
+  it('writes latest values once per device and batch, so a longer window writes fewer', () => {
+    expect(usdOf(goal, /latest values/)).toBeCloseTo(27.38, 1);
+    expect(usdOf({ ...goal, windowSeconds: 300, batchSize: 10_000 }, /latest values/)).toBeCloseTo(5.48, 1);
+  });
+
+  it('prices live floor messages by batches and floors touched: a 1 s window costs far more than 10 s', () => {
+    const oneSecond = usdOf({ ...goal, windowSeconds: 1 }, /live floor/);
+    const tenSeconds = usdOf(goal, /live floor/);
+    expect(oneSecond).toBeGreaterThan(5 * tenSeconds);
+    // No device readings, no live messages.
+    expect(usdOf({ ...goal, rate: 0.000001 }, /live floor/)).toBeLessThan(0.01);
+  });
+
+  it('grows about linearly with the fleet', () => {
+    const small = total(monthlyCost(goal));
+    const large = total(monthlyCost({ ...goal, devices: 10_000 }));
+    expect(large / small).toBeGreaterThan(8);
+    expect(large / small).toBeLessThan(11);
+  });
+});
