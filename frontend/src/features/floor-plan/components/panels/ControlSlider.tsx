@@ -32,6 +32,8 @@ export function ControlSlider({ label, range, value, disabled, unit = '', onComm
       step={range.step}
       value={Math.min(range.max, Math.max(range.min, shown))}
       isDisabled={disabled}
+      // Disabled: the filled part still reads as the value (the theme would invert the two greys).
+      {...(disabled ? { emptyTrackColor: '#e4e7eb', filledTrackColor: '#a7b0ba' } : {})}
       size="small"
       onChange={setDraft}
       formatValue={(v: number) => `${v.toFixed(decimals)}${unit}`}

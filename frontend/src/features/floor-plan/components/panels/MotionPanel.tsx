@@ -28,7 +28,13 @@ export function MotionPanel({ device }: { device: DeviceView }) {
       <ul className={styles.occupancy}>
         {sensors.map((sensor) => (
           <li key={sensor.devID}>
-            <span>{sensor.devID === device.devID ? <strong>{sensor.devName}</strong> : sensor.devName}</span>
+            <span>
+              {sensor.devID === device.devID ? (
+                <strong>{`${sensor.devName} (this sensor)`}</strong>
+              ) : (
+                sensor.devName
+              )}
+            </span>
             <span className={styles.badge} data-occupied={motionState(sensor) === 1}>
               {occupancyText(motionState(sensor))}
             </span>
