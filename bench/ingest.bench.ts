@@ -1,11 +1,11 @@
 import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { connectAsync } from 'mqtt';
 import { topics } from '@argentum/events';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { mapLimited } from '@argentum/functions/lib/concurrency';
 import { seriesKey } from '@argentum/functions/stores/telemetry-dynamodb';
 import { devices } from '../infra/local/demo-data';
+import { connectLocalDevice } from '../infra/local/device-credentials';
 import { storeCalls } from './store-calls';
 import type { Bench } from './types';
 
@@ -55,20 +55,26 @@ const ingestBench: Bench = async ({ stack }) => {
 
   /** Publishes `count` readings from `from` on, one a second per series, and waits until ingest stored them. */
   const ingest = async (from: number, count: number) => {
-    const client = await connectAsync(`mqtt://127.0.0.1:${stack.ports.mqtt}`, {
-      username: 'device',
-      password: stack.deviceSecret,
-    });
+    // One connection per device: the broker binds a device's connection to its organization and id.
+    const clients = await Promise.all(
+      sensors.map((d) =>
+        connectLocalDevice(`mqtt://127.0.0.1:${stack.ports.mqtt}`, stack.deviceSecret, {
+          orgId: d.orgID,
+          devId: d.devID,
+        }),
+      ),
+    );
     const started = performance.now();
     for (let i = 0; i < count; i++) {
       const device = sensors[i % sensors.length];
-      if (!device) continue;
+      const client = clients[i % sensors.length];
+      if (!device || !client) continue;
       client.publish(
         topics.sensorData(device.orgID, device.devID),
         JSON.stringify({ devID: device.devID, devType: 5, time: from + i * 1000, values: values(i) }),
       );
     }
-    await client.endAsync();
+    await Promise.all(clients.map((c) => c.endAsync()));
     // Give the broker a moment to hand every message to the rule runner, then wait for ingest to finish.
     await new Promise((r) => setTimeout(r, 200));
     await stack.ingestDrained();

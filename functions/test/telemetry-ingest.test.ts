@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { connectAsync, type MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MqttClient } from 'mqtt';
+import { afterAll, describe, expect, it } from 'vitest';
 import { topics } from '@argentum/events';
+import { connectLocalDevice } from '../../infra/local/device-credentials';
 import { ENV } from '../src/environment';
 import { dynamoTelemetryStore } from '../src/stores/telemetry-dynamodb';
 import { stack } from './support/api';
@@ -24,22 +25,25 @@ async function redeliver(match: string): Promise<number> {
   return ((await response.json()) as { records: number }).records;
 }
 
-let publisher: MqttClient;
-beforeAll(async () => {
-  publisher = await connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
-    username: 'device',
-    password: stack.deviceSecret,
-    reconnectPeriod: 0,
-  });
-});
+/** Each device publishes over its own connection (the broker binds a connection to one device). */
+const publishers = new Map<string, Promise<MqttClient>>();
+const publisherOf = (orgId: string, devId: string) => {
+  const key = `${orgId}/${devId}`;
+  if (!publishers.has(key))
+    publishers.set(
+      key,
+      connectLocalDevice(`mqtt://127.0.0.1:${stack.mqttPort}`, stack.deviceSecret, { orgId, devId }),
+    );
+  return publishers.get(key) as Promise<MqttClient>;
+};
 afterAll(async () => {
-  await publisher.endAsync();
+  await Promise.all([...publishers.values()].map(async (client) => (await client).endAsync()));
 });
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const publish = (orgId: string, devId: string, message: unknown) =>
-  publisher.publishAsync(
+const publish = async (orgId: string, devId: string, message: unknown) =>
+  (await publisherOf(orgId, devId)).publishAsync(
     topics.sensorData(orgId, devId),
     typeof message === 'string' ? message : JSON.stringify(message),
     {

@@ -44,6 +44,7 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     iotEndpoint: config.iotEndpoint,
     siteAssetPath: options.siteAssetPath,
     realtimeAuthorizerName: `${config.stackPrefix}-realtime`,
+    stackPrefix: config.stackPrefix,
     webAclArn: edge.webAclArn,
     weather: { city: config.weatherCity, apiKey: config.weatherApiKey },
     telemetryBatchingWindowSeconds: config.telemetryBatchingWindowSeconds,

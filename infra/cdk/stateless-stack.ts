@@ -27,6 +27,7 @@ import { ControlConfirmations } from './constructs/control-confirmations';
 import { MailJobs } from './constructs/mail-jobs';
 import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
+import { DeviceAccess } from './constructs/device-access';
 import { WebHosting } from './constructs/web-hosting';
 import { telemetryRollups, treeSweeps } from '../src/definitions';
 import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from './nag';
@@ -51,6 +52,8 @@ export interface StatelessStackProps extends StackProps {
   weather?: { city: string; apiKey?: string | undefined };
   /** Seconds the telemetry queue gathers messages before ingest runs; the definitions' when not given. */
   telemetryBatchingWindowSeconds?: number | undefined;
+  /** Prefix of the stack names: names the device policy and its SSM parameters ('Argentum' when not given). */
+  stackPrefix?: string;
 }
 
 // MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
@@ -158,6 +161,7 @@ export class StatelessStack extends Stack {
   readonly telemetryRollupFailures?: Queue;
   readonly treeSweepFailures: Queue;
   readonly realtime: Realtime;
+  readonly deviceAccess: DeviceAccess;
   readonly web: WebHosting;
   readonly mailJobs: MailJobs;
   readonly iotEndpoint: string;
@@ -258,6 +262,11 @@ export class StatelessStack extends Stack {
         : {}),
       authorizer: this.realtimeAuthorizer.function,
       authorizerName: props.realtimeAuthorizerName,
+    });
+    this.deviceAccess = new DeviceAccess(this, 'DeviceAccess', {
+      stackPrefix: props.stackPrefix ?? 'Argentum',
+      telemetryRuleName: this.realtime.topicRule.ref,
+      platformTableName: props.stateful.platformTableName,
     });
     // What ingest cannot store goes to the telemetry dead letters with its reason.
     this.ingest.function.addEnvironment(

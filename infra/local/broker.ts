@@ -6,23 +6,34 @@ import {
   authorizeRealtime,
   mayReceive,
   type RealtimeGrant,
-  topicMatches,
 } from '@argentum/functions/domain/realtime/authorizer';
+import { isReservedDeviceId, topics } from '@argentum/events';
 import { poolAccessTokens } from '@argentum/functions/adapters/access-token';
 import { systemClock } from '@argentum/functions/domain/ports';
 import { dynamoConnectionRegistry } from '@argentum/functions/stores/connections';
 import { dynamoUserStore } from '@argentum/functions/stores/users';
 import { HOST } from './config';
+import { type LocalDeviceIdentity, verifyLocalDeviceCredential } from './device-credentials';
 
 /**
- * Devices authenticate with X.509 certificates in IoT Core. Locally they present this user name and
- * a per-stack secret instead, and may publish telemetry and confirmations and receive commands.
+ * Devices authenticate with X.509 certificates in IoT Core, and one IoT policy confines each to its own
+ * organization (the thing attribute `orgID`) and id (the thing name = client id). Locally a device
+ * presents its id and a credential bound to its organization (device-credentials.ts), and the same
+ * rule applies: it publishes only its own telemetry and its organization's confirmations, and
+ * subscribes only to its own command topic.
  */
-export const DEVICE_USERNAME = 'device';
-const deviceMayPublish = ['+/sensordata/+', '+/controldata/success', '+/controldata/fail'];
-const deviceMaySubscribe = ['+/controldata/+'];
+const devicePrincipal = (identity: LocalDeviceIdentity) => ({
+  kind: 'device' as const,
+  publish: [
+    topics.sensorData(identity.orgId, identity.devId),
+    topics.controlSuccess(identity.orgId),
+    topics.controlFail(identity.orgId),
+  ],
+  subscribe: topics.control(identity.orgId, identity.devId),
+});
+const isTopicLevel = (value: string) => value !== '' && !/[+#/]/.test(value);
 
-type Principal = { kind: 'device' } | { kind: 'user'; grant: RealtimeGrant };
+type Principal = ReturnType<typeof devicePrincipal> | { kind: 'user'; grant: RealtimeGrant };
 
 export interface Broker {
   aedes: Aedes;
@@ -57,12 +68,14 @@ export async function startBroker(options: {
   const aedes = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
       const secret = password?.toString('utf8');
-      if (username === DEVICE_USERNAME) {
-        if (secret === options.deviceSecret) {
-          admit(client, { kind: 'device' });
-          return done(null, true);
-        }
-        return done(authError(), false);
+      const device = verifyLocalDeviceCredential(options.deviceSecret, username, secret);
+      if (device) {
+        // As the IoT policy's iot:Connect: the client id is the device's own id.
+        const allowed =
+          client.id === device.devId && !isReservedDeviceId(device.devId) && isTopicLevel(device.orgId);
+        if (!allowed) return done(authError(), false);
+        admit(client, devicePrincipal(device));
+        return done(null, true);
       }
       authorizeRealtime(
         {
@@ -84,15 +97,14 @@ export async function startBroker(options: {
       // The broker's own publishes (IoT data-plane shim, rule runner) have no client.
       if (!client) return callback(null);
       const principal = principals.get(client);
-      const allowed =
-        principal?.kind === 'device' && deviceMayPublish.some((f) => topicMatches(f, packet.topic));
+      const allowed = principal?.kind === 'device' && principal.publish.includes(packet.topic);
       callback(allowed ? null : new Error('Publishing to this topic is not allowed'));
     },
     authorizeSubscribe: (client, subscription, callback) => {
       const principal = principals.get(client);
       const allowed =
         principal?.kind === 'device'
-          ? deviceMaySubscribe.some((f) => f === subscription.topic || topicMatches(f, subscription.topic))
+          ? subscription.topic === principal.subscribe
           : principal?.kind === 'user' && mayReceive(principal.grant, subscription.topic);
       // A null subscription answers SUBACK 128 (refused) and keeps the connection, as IoT Core does.
       callback(null, allowed ? subscription : null);

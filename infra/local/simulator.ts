@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { type MqttClient, connect } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import {
   Command,
   type CommandMessage,
@@ -11,6 +10,7 @@ import {
 } from '@argentum/events';
 import type { Device } from '@argentum/functions/stores/devices';
 import { readingAt } from './demo-data';
+import { connectLocalDevice } from './device-credentials';
 
 /**
  * How the simulated devices misbehave. Every chance is per event (a command, a telemetry round) and
@@ -56,8 +56,8 @@ export type DeviceScript = 'answer' | 'fail' | 'silent' | 'slow';
 
 export interface SimulatorOptions {
   mqttUrl: string;
-  username: string;
-  password: string;
+  /** The local stack's device secret: each simulated device connects with its own credential. */
+  deviceSecret: string;
   devices: Device[];
   /** Milliseconds between two telemetry rounds; 0: no telemetry (commands are still answered). */
   intervalMs: number;
@@ -90,6 +90,8 @@ export function seededRandom(seed: number): () => number {
 
 interface SimulatedDevice {
   device: Device;
+  /** The device's own connection (as a real device, it may use only its own topics). */
+  client?: MqttClient;
   /** Controllable values, by data point: reported in telemetry, changed by commands. */
   state: Record<string, number>;
   /** Telemetry rounds left offline; 0 when online. */
@@ -151,7 +153,8 @@ export function applyValue(
 }
 
 /**
- * Plays every demo device: each round, every online device publishes a plausible reading (and its
+ * Plays every demo device, each over its own connection with its own credential (the broker confines
+ * a device to its organization's and its own topics): each round, every online device publishes a plausible reading (and its
  * controllable state) on its telemetry topic; each command on a device's control topic is answered
  * on `controldata/success|fail` with the command's commandId, devID, cmnd and the device's value, as
  * the firmware does: after a short delay, sometimes refused, sometimes too late, never while offline.
@@ -160,19 +163,6 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const behaviour = options.behaviour ?? lifelikeBehaviour;
   const random = seededRandom(options.seed ?? Date.now());
   const between = ([min, max]: readonly [number, number]) => min + (max - min) * random();
-  const client: MqttClient = await new Promise((resolve, reject) => {
-    const c = connect(options.mqttUrl, {
-      username: options.username,
-      password: options.password,
-      // Not from the seeded source: two simulators with one seed must not take over each other's session.
-      clientId: `simulator-${randomUUID().slice(0, 8)}`,
-      reconnectPeriod: 1000,
-      protocolVersion: 4,
-    });
-    c.once('connect', () => resolve(c));
-    c.once('error', reject);
-  });
-
   const simulated = new Map<string, SimulatedDevice>(
     options.devices.map((device) => [
       device.devID,
@@ -198,7 +188,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const checked = confirmationMessageSchema.parse(reply);
     const topic =
       outcome === 'success' ? topics.controlSuccess(sim.device.orgID) : topics.controlFail(sim.device.orgID);
-    client.publish(topic, JSON.stringify(checked), { qos: 1 });
+    sim.client?.publish(topic, JSON.stringify(checked), { qos: 1 });
   };
 
   const announce = (sim: SimulatedDevice, online: boolean) =>
@@ -250,13 +240,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     });
   };
 
-  for (const sim of simulated.values()) {
-    await client.subscribeAsync(topics.control(sim.device.orgID, sim.device.devID), { qos: 1 });
-  }
-  client.on('message', (topic, payload) => {
-    const devId = topic.split('/')[2];
-    const sim = devId ? simulated.get(devId) : undefined;
-    if (!sim || topic !== topics.control(sim.device.orgID, sim.device.devID)) return;
+  const onCommand = (sim: SimulatedDevice, topic: string, payload: Buffer) => {
+    if (topic !== topics.control(sim.device.orgID, sim.device.devID)) return;
     let json: unknown;
     try {
       json = JSON.parse(payload.toString());
@@ -267,7 +252,26 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const parsed = commandMessageSchema.safeParse(json);
     if (!parsed.success || parsed.data.devID !== sim.device.devID) return;
     answer(sim, parsed.data);
-  });
+  };
+  // One connection per device, a few at a time; each subscribes to its own command topic.
+  const connectOne = async (sim: SimulatedDevice) => {
+    const client = await connectLocalDevice(
+      options.mqttUrl,
+      options.deviceSecret,
+      { orgId: sim.device.orgID, devId: sim.device.devID },
+      { reconnectPeriod: 1000 },
+    );
+    sim.client = client;
+    client.on('message', (topic, payload) => onCommand(sim, topic, payload));
+    await client.subscribeAsync(topics.control(sim.device.orgID, sim.device.devID), { qos: 1 });
+  };
+  const all = [...simulated.values()];
+  try {
+    for (let i = 0; i < all.length; i += 8) await Promise.all(all.slice(i, i + 8).map(connectOne));
+  } catch (error) {
+    await Promise.all(all.map((sim) => sim.client?.endAsync()));
+    throw error;
+  }
 
   const round = () => {
     const now = Date.now();
@@ -284,7 +288,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       }
       const values = { ...readingAt(sim.device, now, random), ...sim.state };
       if (Object.keys(values).length === 0) continue;
-      client.publish(
+      sim.client?.publish(
         topics.sensorData(sim.device.orgID, sim.device.devID),
         JSON.stringify({ devID: sim.device.devID, devType: sim.device.devType, time: now, values }),
       );
@@ -317,7 +321,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       if (interval) clearInterval(interval);
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      await client.endAsync();
+      await Promise.all(all.map((sim) => sim.client?.endAsync()));
     },
   };
 }

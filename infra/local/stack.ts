@@ -19,7 +19,8 @@ import {
   userPool,
 } from '../src/definitions';
 import { startApiServer } from './api-server';
-import { type Broker, DEVICE_USERNAME, startBroker } from './broker';
+import { type Broker, startBroker } from './broker';
+import { deviceSecretFor, writeDeviceAccess } from './device-credentials';
 import { lambdaEnvironment } from '@argentum/functions/environment';
 import type { ManagedChild } from './child';
 import { startCognito } from './cognito';
@@ -153,7 +154,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await s3rver.run();
     stops.push(() => s3rver.close());
 
-    const deviceSecret = randomBytes(16).toString('hex');
+    // Kept from one start to the next (device-access.json), so provisioned devices stay admitted.
+    const deviceSecret = deviceSecretFor(options.dataDir, options.ephemeral ?? false);
     const endpoint = (port: number) => `http://${HOST}:${port}`;
     const cognito = new CognitoIdentityProviderClient({
       endpoint: endpoint(ports.cognito),
@@ -219,6 +221,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const broker = await startBroker({ mqttPort: ports.mqtt, wsPort: ports.mqttWs, deviceSecret });
     stops.push(() => broker.close());
+    writeDeviceAccess(options.dataDir, {
+      mqttUrl: `mqtt://${HOST}:${ports.mqtt}`,
+      deviceSecret,
+      dynamodbEndpoint: endpoint(ports.dynamodb),
+      platformTable: platformTable.localName,
+      region: 'us-east-1',
+      credentials: awsCredentials,
+    });
     const servers: Server[] = [
       await startIotDataShim(ports.iotData, broker),
       await startSesCapture(ports.ses, mailDir),
@@ -307,8 +317,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (options.simulator) {
       const simulator = await startSimulator({
         mqttUrl: `mqtt://${HOST}:${ports.mqtt}`,
-        username: DEVICE_USERNAME,
-        password: deviceSecret,
+        deviceSecret,
         devices,
         intervalMs: options.simulatorIntervalMs ?? 30_000,
         ...(options.simulatorSeed !== undefined ? { seed: options.simulatorSeed } : {}),

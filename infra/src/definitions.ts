@@ -177,3 +177,16 @@ export const mailQueue = {
   /** A dead job is kept this long for a look and a redrive. */
   deadLetterRetentionDays: 14,
 } as const;
+
+/**
+ * Where the device provisioning command (`npm run provision-device`) finds what the stateless stack
+ * made for devices: SSM parameters under the stack prefix, also shown as stack outputs.
+ */
+export const deviceProvisioningParameters = (stackPrefix: string) => ({
+  /** The one IoT policy every device certificate gets. */
+  policyName: `/${stackPrefix}/devices/iot-policy-name`,
+  /** The telemetry rule's name: devices publish to `$aws/rules/{name}/{org}/sensordata/{devID}` (Basic Ingest). */
+  telemetryRuleName: `/${stackPrefix}/devices/telemetry-rule-name`,
+  /** The platform table, where the command registers the device in its organization. */
+  platformTableName: `/${stackPrefix}/devices/platform-table-name`,
+});

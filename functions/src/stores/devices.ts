@@ -1,4 +1,4 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   GetCommand,
@@ -404,6 +404,27 @@ async function getGroup(orgId: string, groupNumber: number): Promise<DeviceGroup
   };
 }
 
+/** A new device's item, unless the id is registered already (conditional put). */
+async function registerDevice(
+  device: Device,
+): Promise<{ outcome: 'written' } | { outcome: 'exists'; device: Device }> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: config.platformTable,
+        Item: deviceItem(device),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return { outcome: 'written' };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const existing = await getDevice(device.devID);
+    if (!existing) throw error;
+    return { outcome: 'exists', device: deviceFrom(existing as unknown as Item) };
+  }
+}
+
 /** The DynamoDB adapter of the registered devices (device calls, ingest and the tree's sweep). */
 export const dynamoDevices = {
   get: async (devId: string) => {
@@ -416,6 +437,7 @@ export const dynamoDevices = {
   floorDevicesVersion,
   getGroup,
   commit: commitDevices,
+  register: registerDevice,
   ownerOf: async (devId: string) => (await getDevice(devId))?.orgID,
   recordLatest,
   moveDevicesOffFloor,

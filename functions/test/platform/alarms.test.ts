@@ -18,17 +18,9 @@ import type { SQSRecord } from 'aws-lambda';
 import { handler as mailer } from '@argentum/functions/lambda/mailer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '@argentum/events';
-import { connectAsync } from 'mqtt';
-import {
-  call,
-  createOwnOrganization,
-  createUser,
-  mailsTo,
-  signInAs,
-  stack,
-  waitForMail,
-} from '../support/api';
+import { call, createOwnOrganization, createUser, mailsTo, signInAs, waitForMail } from '../support/api';
 import { newDevices, newPlace } from './devices-fixtures';
+import { deviceConnection } from '../support/control';
 
 const ports: AlarmPorts = {
   notifications: dynamoNotificationStore,
@@ -117,11 +109,7 @@ describe('alarm rules', () => {
     const memberToken = (await signInAs(member)).accessToken;
     const [sensor] = await newDevices(place, [{ devType: 5, devName: 'IEQ_Hall' }], place.floorId);
     if (!sensor) throw new Error('no sensor');
-    const device = await connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
-      username: 'device',
-      password: stack.deviceSecret,
-      reconnectPeriod: 0,
-    });
+    const device = await deviceConnection(place.orgId, sensor.devID);
     const send = (time: number, co2: number) =>
       device.publishAsync(
         topics.sensorData(place.orgId, sensor.devID),

@@ -256,7 +256,7 @@ describe('confirmations are idempotent (the IoT rule may deliver one twice)', ()
       sent.commandId,
       (c) => c.status === 'confirmed',
     );
-    const device = await deviceConnection();
+    const device = await deviceConnection(scene.orgId);
     try {
       const again = { action: 'success', devID: roomUnit.devID, commandId: sent.commandId, cmnd: 54, val: 3 };
       await device.publishAsync(topics.controlSuccess(scene.orgId), JSON.stringify(again), { qos: 1 });

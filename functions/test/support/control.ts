@@ -5,6 +5,7 @@ import { vi } from 'vitest';
 import type { CommandHistoryAnswer, CommandView } from '@argentum/events/contracts';
 import { topics } from '@argentum/events';
 import { reliableBehaviour, type Simulator, startSimulator } from '../../../infra/local/simulator';
+import { connectLocalDevice } from '../../../infra/local/device-credentials';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
 import { type Device, deviceItem } from '../../src/stores/devices';
@@ -66,8 +67,7 @@ export async function controlScene(): Promise<ControlScene> {
   const [editorSession, viewerSession] = await Promise.all([signInAs(editorUser), signInAs(viewerUser)]);
   const simulator = await startSimulator({
     mqttUrl: `mqtt://127.0.0.1:${stack.mqttPort}`,
-    username: 'device',
-    password: stack.deviceSecret,
+    deviceSecret: stack.deviceSecret,
     devices: Object.values(devices),
     intervalMs: 0,
     behaviour: reliableBehaviour,
@@ -133,10 +133,10 @@ export async function watchOutcomes(
   return { client, received };
 }
 
-/** A device's own MQTT connection (what the simulator uses), for tests that play the firmware. */
-export const deviceConnection = () =>
-  connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
-    username: 'device',
-    password: stack.deviceSecret,
-    reconnectPeriod: 0,
-  });
+/**
+ * A device's own MQTT connection, bound to its organization and id as the broker's device rule
+ * requires (what the simulator uses), for tests that play the firmware. A device the simulator plays
+ * too would take over its session: give an id of its own (the default is a fresh one).
+ */
+export const deviceConnection = (orgId: string, devId = `fw-${randomUUID().slice(0, 8)}`) =>
+  connectLocalDevice(`mqtt://127.0.0.1:${stack.mqttPort}`, stack.deviceSecret, { orgId, devId });

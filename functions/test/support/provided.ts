@@ -7,7 +7,10 @@ export interface ProvidedStack {
   mailDir: string;
   mqttPort: number;
   mqttWsPort: number;
+  /** The stack's device secret: tests issue device credentials with it (infra/local/device-credentials.ts). */
   deviceSecret: string;
+  /** The stack's data folder (its device-access.json, for the local provisioning path). */
+  dataDir: string;
   demoPassword: string;
   /** The sign-in and reset-mail limits the local API runs with in this test run. */
   throttlePolicy: ThrottlePolicy;

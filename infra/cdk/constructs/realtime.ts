@@ -10,7 +10,13 @@ import { telemetryFilter } from '@argentum/events';
 import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
 import { telemetryBatching } from '../../src/definitions';
 
-/** The IoT rule that feeds device telemetry, through a queue, to the ingest Lambda. */
+/**
+ * The IoT rule that feeds device telemetry, through a queue, to the ingest Lambda. Devices may publish
+ * to `{org}/sensordata/{devID}` or, without the messaging charge, straight to the rule through Basic
+ * Ingest: `$aws/rules/{ruleName}/{org}/sensordata/{devID}`. Either way `topic(1)` is the organization:
+ * the Basic Ingest prefix is not part of the topic the rule's functions see (AWS IoT developer guide,
+ * "Reducing messaging costs with Basic Ingest").
+ */
 export const telemetryRuleSql = `SELECT *, topic(1) AS orgId, timestamp() AS receivedAt FROM '${telemetryFilter}'`;
 
 export interface RealtimeProps {

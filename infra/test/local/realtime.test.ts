@@ -31,18 +31,22 @@ import { dynamoUserStore } from '@argentum/functions/stores/users';
 import { ITEM_DELETED_TEXT, USER_DELETED_TEXT, USER_ROLE_UPDATED_TEXT } from '@argentum/events/contracts';
 import { seriesKey } from '@argentum/functions/stores/telemetry-dynamodb';
 import { readMailbox } from '../../local/ses-capture';
+import { connectLocalDevice } from '../../local/device-credentials';
 import { call, createUser, signIn, stack } from '../../../functions/test/support/api';
 
 const clients: MqttClient[] = [];
+/** One device connection per organization, for the confirmations a test publishes there. */
+const confirmers = new Map<string, Promise<MqttClient>>();
 afterEach(async () => {
+  confirmers.clear();
   await Promise.all(clients.splice(0).map((c) => c.endAsync()));
 });
 
-async function device(): Promise<MqttClient> {
-  const client = await connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
-    username: 'device',
-    password: stack.deviceSecret,
-    reconnectPeriod: 0,
+/** A device's own connection: bound to its organization and id (a fresh id unless given). */
+async function device(orgId = 'org-demo', devId = `rt-${randomUUID().slice(0, 8)}`): Promise<MqttClient> {
+  const client = await connectLocalDevice(`mqtt://127.0.0.1:${stack.mqttPort}`, stack.deviceSecret, {
+    orgId,
+    devId,
   });
   clients.push(client);
   return client;
@@ -89,12 +93,18 @@ async function watch(connecting: Promise<MqttClient>, orgIds: string[]): Promise
   return watcher;
 }
 
-/** Publishes a confirmation to an organization's topic, as a device does; answers its marker. */
-async function confirm(publisher: MqttClient, orgId: string): Promise<string> {
+/**
+ * Publishes a confirmation to an organization's topic, as a device of that organization does (acknowledged:
+ * the broker has taken it before the next one is sent); answers its marker.
+ */
+async function confirm(orgId: string): Promise<string> {
   const marker = `${orgId}/${randomUUID().slice(0, 8)}`;
+  if (!confirmers.has(orgId)) confirmers.set(orgId, device(orgId));
+  const publisher = await (confirmers.get(orgId) as Promise<MqttClient>);
   await publisher.publishAsync(
     topics.controlSuccess(orgId),
     JSON.stringify({ action: 'success', devID: marker, val: 1 }),
+    { qos: 1 },
   );
   return marker;
 }
@@ -112,7 +122,7 @@ describe('telemetry ingest (IoT rule -> ingest handler)', () => {
   it('stores a reading as raw point and hourly roll-up, and records the device latest values', async () => {
     const devId = '00:1A:22:01:05:03'; // IEQLounge, Demo Org
     const time = Date.UTC(2026, 0, 5, 10, 17);
-    const publisher = await device();
+    const publisher = await device('org-demo', devId);
     await publisher.publishAsync(
       topics.sensorData('org-demo', devId),
       JSON.stringify({ devID: devId, devType: 5, time, values: { temp: 23.5, co2: 640 } }),
@@ -143,22 +153,30 @@ describe('telemetry ingest (IoT rule -> ingest handler)', () => {
   it('drops readings for a device of another organization, and payloads that are not readings', async () => {
     const foreign = '00:1B:33:00:05:03'; // IEQStorage belongs to Other Org
     const time = Date.UTC(2026, 0, 6, 9, 0);
-    const publisher = await device();
-    await publisher.publishAsync(
+    // A thing whose organization attribute is wrong (the broker admits it to org-demo's topics):
+    // ingest still checks the device's registration.
+    const misfiled = await device('org-demo', foreign);
+    await misfiled.publishAsync(
       topics.sensorData('org-demo', foreign),
       JSON.stringify({ devID: foreign, devType: 5, time, values: { temp: 99 } }),
+      { qos: 1 },
     );
-    await publisher.publishAsync(topics.sensorData('org-demo', 'x'), 'not json');
-    await publisher.publishAsync(
-      topics.sensorData('org-demo', 'x'),
-      JSON.stringify({ devID: 'x', values: 'nope' }),
+    const x = `x-${randomUUID().slice(0, 8)}`;
+    const stranger = await device('org-demo', x);
+    await stranger.publishAsync(topics.sensorData('org-demo', x), 'not json', { qos: 1 });
+    await stranger.publishAsync(
+      topics.sensorData('org-demo', x),
+      JSON.stringify({ devID: x, values: 'nope' }),
+      { qos: 1 },
     );
-    // A later valid reading proves the earlier ones were processed (one broker, in order).
+    // A later valid reading proves the earlier ones were processed (acknowledged by one broker, in order).
     const marker = Date.UTC(2026, 0, 6, 9, 5);
     const own = '00:1A:22:01:04:02';
+    const publisher = await device('org-demo', own);
     await publisher.publishAsync(
       topics.sensorData('org-demo', own),
       JSON.stringify({ devID: own, devType: 4, time: marker, values: { mState: 1 } }),
+      { qos: 1 },
     );
     await waitUntil(async () => {
       const { Item } = await dynamo().send(
@@ -209,12 +227,13 @@ describe('real-time access (the IoT custom authorizer guards the broker)', () =>
     expect(JSON.parse(await received)).toMatchObject({ action: 'success', devID: 'd1' });
   });
 
-  it('refuses a connection without a valid access token, and a device with a wrong secret', async () => {
+  it('refuses a connection without a valid access token, and a device with a wrong credential', async () => {
     await expect(browser('not-a-token')).rejects.toThrow();
     await expect(
       connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
-        username: 'device',
-        password: 'wrong',
+        username: 'd1',
+        clientId: 'd1',
+        password: 'org-demo:wrong',
         reconnectPeriod: 0,
       }),
     ).rejects.toThrow();
@@ -223,7 +242,7 @@ describe('real-time access (the IoT custom authorizer guards the broker)', () =>
   it('does not let a browser publish commands or fake device confirmations', async () => {
     const { accessToken } = await signIn('owner@example.com');
     const client = await browser(accessToken);
-    const watcher = await device();
+    const watcher = await device('org-demo', 'd1');
     await watcher.subscribeAsync(topics.control('org-demo', 'd1'));
     const delivered: string[] = [];
     watcher.on('message', (_t, payload) => delivered.push(payload.toString()));
@@ -242,29 +261,33 @@ describe('real-time access (the IoT custom authorizer guards the broker)', () =>
 describe('revoking access reaches connections that are already open', () => {
   /**
    * A browser of `token` subscribed to `orgIds`, that has received a message of `cut` (the organization
-   * about to be revoked); a device that publishes; a device probe subscribed to `cut`'s topic.
+   * about to be revoked); a probe: another user's browser subscribed to a sentinel organization of its
+   * own, which no revocation of the test touches (devices may not subscribe to confirmations).
    */
   async function openScene(token: string, cut: string, orgIds: string[]) {
-    const publisher = await device();
     const watcher = await watch(browser(token), orgIds);
-    const probe = await watch(device(), [cut]);
-    await arrives(watcher, await confirm(publisher, cut));
-    return { publisher, watcher, probe, cut };
+    const sentinel = `rt-s-${randomUUID().slice(0, 8)}`;
+    const member = await createUser(0, [sentinel]);
+    const probe = await watch(browser((await signIn(member.email, member.password)).accessToken), [sentinel]);
+    await arrives(watcher, await confirm(cut));
+    return { watcher, probe, sentinel, cut };
   }
 
-  /** The broker closed the connection, and a message published to `cut` after that did not reach it. */
+  /**
+   * The broker closed the connection, and a message published to `cut` after that did not reach it:
+   * once the sentinel's message, published after it was acknowledged, has arrived, it has been routed.
+   */
   async function expectCutOff(scene: Awaited<ReturnType<typeof openScene>>) {
     await waitUntil(async () => (scene.watcher.closed ? true : undefined));
     const receivedBefore = [...scene.watcher.received];
-    const after = await confirm(scene.publisher, scene.cut);
-    await arrives(scene.probe, after);
+    await confirm(scene.cut);
+    await arrives(scene.probe, await confirm(scene.sentinel));
     expect(scene.watcher.received).toEqual(receivedBefore);
   }
 
   /** Reconnecting with the same token (what a browser does) is admitted for `granted` only. */
   async function expectReconnect(
     token: string,
-    publisher: MqttClient,
     { granted, refused }: { granted: string[]; refused: string[] },
   ) {
     const again = await watch(browser(token), granted);
@@ -274,8 +297,8 @@ describe('revoking access reaches connections that are already open', () => {
       );
     }
     const missed: string[] = [];
-    for (const orgId of refused) missed.push(await confirm(publisher, orgId));
-    for (const orgId of granted) await arrives(again, await confirm(publisher, orgId));
+    for (const orgId of refused) missed.push(await confirm(orgId));
+    for (const orgId of granted) await arrives(again, await confirm(orgId));
     for (const marker of missed) expect(again.received).not.toContain(marker);
   }
 
@@ -296,7 +319,7 @@ describe('revoking access reaches connections that are already open', () => {
     expect(result.body.message).toBe(USER_ROLE_UPDATED_TEXT);
 
     await expectCutOff(scene);
-    await expectReconnect(accessToken, scene.publisher, { granted: [b], refused: [a] });
+    await expectReconnect(accessToken, { granted: [b], refused: [a] });
   });
 
   it('demoting a user closes their connection, so it is authorized again; they keep their organizations', async () => {
@@ -316,7 +339,7 @@ describe('revoking access reaches connections that are already open', () => {
     expect(result.body.user).toMatchObject({ orgRoles: { [a]: 0 } });
 
     await expectCutOff(scene);
-    await expectReconnect(accessToken, scene.publisher, { granted: [a, b], refused: [] });
+    await expectReconnect(accessToken, { granted: [a, b], refused: [] });
   });
 
   it('deleting a user closes their connection and refuses a reconnect', async () => {
@@ -380,7 +403,7 @@ describe('revoking access reaches connections that are already open', () => {
     expect(result).toMatchObject({ status: 200, body: { message: ITEM_DELETED_TEXT } });
 
     await expectCutOff(scene);
-    await expectReconnect(accessToken, scene.publisher, { granted: [b], refused: [a] });
+    await expectReconnect(accessToken, { granted: [b], refused: [a] });
   });
 
   it("never delivers an organization's messages to a user outside it", async () => {
@@ -391,10 +414,9 @@ describe('revoking access reaches connections that are already open', () => {
     for (const filter of [topics.controlSuccess(a), `${a}/#`, '+/controldata/success', '#']) {
       await expect(watcher.client.subscribeAsync(filter)).rejects.toThrow(/Subscribe error/);
     }
-    const publisher = await device();
-    const missed = await confirm(publisher, a);
-    const seen = await confirm(publisher, b);
-    // One publisher, one broker: the earlier message would have arrived first.
+    const missed = await confirm(a);
+    const seen = await confirm(b);
+    // One broker, the first acknowledged before the second was sent: it would have arrived first.
     await arrives(watcher, seen);
     expect(watcher.received).toEqual([seen]);
     expect(watcher.received).not.toContain(missed);
@@ -524,7 +546,7 @@ describe('the connection registry and revocation', () => {
 
 describe('AWS service adapters against their local stand-ins', () => {
   it('IoT data-plane Publish (what device commands use) reaches subscribers of the topic', async () => {
-    const watcher = await device();
+    const watcher = await device('org-demo', 'adapter-check');
     await watcher.subscribeAsync(topics.control('org-demo', 'adapter-check'));
     const received = new Promise<string>((resolve) =>
       watcher.on('message', (_t, p) => resolve(p.toString())),

@@ -45,6 +45,7 @@ export default async function setup(project: TestProject) {
     mqttPort: stack.ports.mqtt,
     mqttWsPort: stack.ports.mqttWs,
     deviceSecret: stack.deviceSecret,
+    dataDir,
     demoPassword: DEFAULT_DEMO_PASSWORD,
     throttlePolicy,
   });

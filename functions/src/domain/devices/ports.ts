@@ -68,6 +68,8 @@ export interface DeviceStore {
   floorDevicesVersion(floor: NodeRef): Promise<number | undefined>;
   getGroup(orgId: string, groupNumber: number): Promise<DeviceGroup | undefined>;
   commit(write: DeviceCommit): Promise<CommitOutcome>;
+  /** Writes a new device unless its id is taken; then answers the device that holds it. */
+  register(device: Device): Promise<{ outcome: 'written' } | { outcome: 'exists'; device: Device }>;
 }
 
 /** The user's icon size per device type, per floor. */

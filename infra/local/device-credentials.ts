@@ -1,0 +1,87 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
+
+/**
+ * Local device credentials, standing in for IoT Core's per-device X.509 certificates. A device
+ * connects with its id as user name and client id, and the password `{orgId}:{mac}`, where mac is an
+ * HMAC of the stack's device secret over the organization and the device id. Like the thing attribute
+ * `orgID` the IoT policy reads, the credential binds the connection to one organization and one device;
+ * only the holder of the stack secret (the provisioning path, test setup) can issue one.
+ */
+export interface LocalDeviceIdentity {
+  orgId: string;
+  devId: string;
+}
+
+const macOf = (secret: string, { orgId, devId }: LocalDeviceIdentity) =>
+  createHmac('sha256', secret).update(`${orgId}\n${devId}`).digest('base64url');
+
+/** The password of a device's local connection. */
+export const localDeviceCredential = (secret: string, identity: LocalDeviceIdentity) =>
+  `${identity.orgId}:${macOf(secret, identity)}`;
+
+/** The identity a user name and password prove, or undefined when they are not a device credential. */
+export function verifyLocalDeviceCredential(
+  secret: string,
+  username: string | undefined,
+  password: string | undefined,
+): LocalDeviceIdentity | undefined {
+  if (!username || !password) return undefined;
+  const split = password.lastIndexOf(':');
+  if (split <= 0) return undefined;
+  const identity = { orgId: password.slice(0, split), devId: username };
+  const given = Buffer.from(password.slice(split + 1));
+  const expected = Buffer.from(macOf(secret, identity));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? identity : undefined;
+}
+
+/** A device's own MQTT connection to the local broker (tests, the simulator, the bench). */
+export function connectLocalDevice(
+  mqttUrl: string,
+  secret: string,
+  identity: LocalDeviceIdentity,
+  options: IClientOptions = {},
+): Promise<MqttClient> {
+  return connectAsync(mqttUrl, {
+    reconnectPeriod: 0,
+    protocolVersion: 4,
+    ...options,
+    clientId: identity.devId,
+    username: identity.devId,
+    password: localDeviceCredential(secret, identity),
+  });
+}
+
+/**
+ * What the local provisioning path needs to reach a running local stack: its broker, its platform
+ * table and the device secret. The stack writes it to `{dataDir}/device-access.json` (0600) when it
+ * starts, and keeps the secret from one start to the next, so issued credentials stay valid.
+ */
+export interface LocalDeviceAccess {
+  mqttUrl: string;
+  deviceSecret: string;
+  dynamodbEndpoint: string;
+  platformTable: string;
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+}
+
+export const deviceAccessFile = (dataDir: string) => path.join(dataDir, 'device-access.json');
+
+export function readDeviceAccess(dataDir: string): LocalDeviceAccess | undefined {
+  const file = deviceAccessFile(dataDir);
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(readFileSync(file, 'utf8')) as LocalDeviceAccess;
+}
+
+/** The device secret of an earlier start (unless `fresh`), or a new one. */
+export const deviceSecretFor = (dataDir: string, fresh: boolean) =>
+  (fresh ? undefined : readDeviceAccess(dataDir)?.deviceSecret) ?? randomBytes(24).toString('base64url');
+
+export function writeDeviceAccess(dataDir: string, access: LocalDeviceAccess): void {
+  const file = deviceAccessFile(dataDir);
+  writeFileSync(file, JSON.stringify(access, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
