@@ -101,24 +101,27 @@ async function vendorDevice(devName: string, vendor: 'ryse' | 'nest' | 'ecobee',
 
 /** The devices' firmware: receives their commands and answers them when the test says so. */
 interface Firmware {
-  client: MqttClient;
   /** The next command to the device (waits for it). */
   next(devID: string): Promise<CommandMessage>;
   reply(command: CommandMessage, outcome: 'success' | 'fail'): Promise<void>;
+  stop(): Promise<void>;
 }
 
-async function startFirmware(orgId: string): Promise<Firmware> {
-  const client = await deviceConnection();
+/** One connection per device, each bound to its organization and id as the broker requires. */
+async function startFirmware(orgId: string, devIDs: string[]): Promise<Firmware> {
   const queues = new Map<string, CommandMessage[]>();
-  client.on('message', (topic, payload) => {
-    const devID = topic.split('/')[2];
-    if (!devID || topic !== topics.control(orgId, devID)) return;
-    const parsed = commandMessageSchema.safeParse(JSON.parse(payload.toString()));
-    if (parsed.success) queues.set(devID, [...(queues.get(devID) ?? []), parsed.data]);
-  });
-  await client.subscribeAsync(`${orgId}/controldata/+`, { qos: 1 });
+  const clients = new Map<string, MqttClient>();
+  for (const devID of devIDs) {
+    const client = await deviceConnection(orgId, devID);
+    client.on('message', (topic, payload) => {
+      if (topic !== topics.control(orgId, devID)) return;
+      const parsed = commandMessageSchema.safeParse(JSON.parse(payload.toString()));
+      if (parsed.success) queues.set(devID, [...(queues.get(devID) ?? []), parsed.data]);
+    });
+    await client.subscribeAsync(topics.control(orgId, devID), { qos: 1 });
+    clients.set(devID, client);
+  }
   return {
-    client,
     next: (devID) =>
       expect
         .poll(() => queues.get(devID)?.[0], { timeout: 15_000 })
@@ -129,6 +132,8 @@ async function startFirmware(orgId: string): Promise<Firmware> {
           return first as CommandMessage;
         }),
     reply: async (command, outcome) => {
+      const client = clients.get(command.devID);
+      if (!client) throw new Error(`No firmware for ${command.devID}`);
       await client.publishAsync(
         outcome === 'success' ? topics.controlSuccess(orgId) : topics.controlFail(orgId),
         JSON.stringify({
@@ -141,6 +146,9 @@ async function startFirmware(orgId: string): Promise<Firmware> {
         }),
         { qos: 1 },
       );
+    },
+    stop: async () => {
+      await Promise.all([...clients.values()].map((client) => client.endAsync()));
     },
   };
 }
@@ -192,14 +200,17 @@ beforeAll(async () => {
   ids.RyseLobby = await vendorDevice('RyseLobby', 'ryse', 0.94);
   editor = await createUser(1, [place.orgId], 'Erin Editor');
   viewer = await createUser(0, [place.orgId], 'Vic Viewer');
-  firmware = await startFirmware(place.orgId);
+  firmware = await startFirmware(
+    place.orgId,
+    devices.map((device) => device.devID),
+  );
   context = await browser.newContext({ viewport: { width: 1440, height: 1200 } });
   page = await context.newPage();
   await signIn(page, stack.url, editor.email, editor.password);
 });
 
 afterAll(async () => {
-  await firmware?.client.endAsync();
+  await firmware?.stop();
   await browser?.close();
 });
 
