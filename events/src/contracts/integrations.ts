@@ -47,6 +47,9 @@ export const ecobeeRangeText = (which: 'heat' | 'cool', min: number, max: number
 export const NEST_TEMPERATURE_MIN = 16;
 export const NEST_TEMPERATURE_MAX = 30;
 export const NEST_TEMPERATURE_STEP = 0.5;
+/** The thermostat dial (section 9): 28 ticks over 16-30 °C; 26 ambient and 22 target until read. */
+export const THERMOSTAT_DIAL = { ticks: 28, min: 16, max: 30, ambient: 26, target: 22 } as const;
+
 /** Shade position: 0 (open) to 100 (closed), step 1. */
 export const SHADE_POSITION_MIN = 0;
 export const SHADE_POSITION_MAX = 100;

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { sensorDetailPath } from '../../../../shared/routes/sensorDetail';
 import { CheckIcon, CloseIcon, PencilIcon } from '../../../../shared/ui/icons';
 import { useDeviceConfiguration } from '../../api/editing';
+import { DeviceControls } from '../panels/DeviceControls';
 import { deviceLabel, typeName } from './deviceLabels';
 import styles from './edit.module.css';
 import { configSaveProblem, deviceNameProblem } from './rules';
@@ -119,6 +120,11 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
             </p>
           )}
           {canEdit && canAddThermistor(device) && <ThermistorForm device={device} />}
+        </div>
+        <div className={styles.bottomColumn} aria-label="Device control" role="region">
+          <h3 className={styles.subTitle}>Control</h3>
+          {/* Keyed by device: a control's pending command belongs to the device it was sent to. */}
+          <DeviceControls key={device.devID} device={device} canControl={canEdit} />
         </div>
       </div>
     </section>

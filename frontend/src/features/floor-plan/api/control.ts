@@ -1,0 +1,127 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type {
+  CommandHistoryAnswer,
+  CommandSentAnswer,
+  CommandView,
+  DeviceStateAnswer,
+  EcobeeStatsAnswer,
+  IntegrationMessageAnswer,
+  NestAmbienceAnswer,
+  RysePositionAnswer,
+  RyseSetAnswer,
+} from '@argentum/events/contracts';
+import type { ControlRequest } from '@argentum/events/contracts/control-requests';
+import { apiPost } from '../../../shared/api/client';
+import { applyCommandStatus } from './commands';
+
+/** Device control (/api/deviceControl) and the third-party integrations (/integrations), for the panels. */
+const control = '/api/deviceControl';
+
+/** The control calls that send a tracked command, with their request bodies. */
+export type SendingCall =
+  'setBrightness' | 'setRollerShadesValue' | 'setFanValveValue' | 'setbacnetinfo' | 'testDevice';
+
+export function sendControl<Call extends SendingCall>(
+  call: Call,
+  body: ControlRequest<Call>,
+): Promise<CommandSentAnswer> {
+  // Failures (403 'User is unAuthorized', 400) are toasted by the client with the server's text.
+  return apiPost<CommandSentAnswer>(`${control}/${call}`, body);
+}
+
+export async function fetchHistory(devID: string, signal?: AbortSignal): Promise<CommandView[]> {
+  const body: ControlRequest<'getCommandHistory'> = { devID };
+  const answer = await apiPost<CommandHistoryAnswer>(`${control}/getCommandHistory`, body, {
+    signal,
+    silent: true,
+  });
+  return answer.commands;
+}
+
+/**
+ * The fallback when no word came on the real-time channel: the device's history has the command
+ * (timed out is derived on read). Writes it to the cache like a real-time message would.
+ */
+export async function readCommandFromHistory(
+  queryClient: QueryClient,
+  devID: string,
+  commandId: string,
+): Promise<CommandView | undefined> {
+  const commands = await fetchHistory(devID);
+  queryClient.setQueryData(controlQueries.historyKey(devID), { devID, commands });
+  const view = commands.find((command) => command.commandId === commandId);
+  if (view) applyCommandStatus(queryClient, view);
+  return view;
+}
+
+type StateCall = 'getLockValue' | 'getFanValveValue';
+
+const integrationCall = <T>(path: string, body: unknown, signal?: AbortSignal) =>
+  apiPost<T>(`/integrations/${path}`, body, { signal });
+
+export const controlQueries = {
+  all: (devID: string) => ['device-control', devID] as const,
+  historyKey: (devID: string) => [...controlQueries.all(devID), 'history'] as const,
+  history: (devID: string) =>
+    queryOptions({
+      queryKey: controlQueries.historyKey(devID),
+      queryFn: async ({ signal }) => ({ devID, commands: await fetchHistory(devID, signal) }),
+    }),
+  state: (call: StateCall, devID: string, devType: number, port: number | string) =>
+    queryOptions({
+      queryKey: [...controlQueries.all(devID), call, String(port)] as const,
+      queryFn: ({ signal }) => {
+        const body: ControlRequest<StateCall> = { devID, devType, port };
+        return apiPost<DeviceStateAnswer>(`${control}/${call}`, body, { signal, silent: true });
+      },
+    }),
+  rysePosition: (devID: string, devType: number) =>
+    queryOptions({
+      queryKey: [...controlQueries.all(devID), 'ryse'] as const,
+      queryFn: ({ signal }) =>
+        integrationCall<RysePositionAnswer>('ryse/getRyseGearPosition', { devID, devType }, signal),
+    }),
+  nest: (devID: string, devType: number, floorId?: string) =>
+    queryOptions({
+      queryKey: [...controlQueries.all(devID), 'nest'] as const,
+      queryFn: ({ signal }) =>
+        integrationCall<NestAmbienceAnswer>(
+          'google/GoogleThermostatGetAmbience',
+          { devID, devType, ...(floorId ? { floorId } : {}) },
+          signal,
+        ),
+    }),
+  ecobee: (devID: string, devType: number) =>
+    queryOptions({
+      queryKey: [...controlQueries.all(devID), 'ecobee'] as const,
+      queryFn: ({ signal }) =>
+        integrationCall<EcobeeStatsAnswer>('ecobee/EcobeeGetThermostatStats', { devID, devType }, signal),
+    }),
+};
+
+/** The integrations' writes: they answer at once with the documented text. */
+export const integrationWrites = {
+  ryse: (devID: string, devType: number, value: number) =>
+    integrationCall<RyseSetAnswer>('ryse/setRyseGearPosition', { devID, devType, value }),
+  nestTemperature: (devID: string, devType: number, temp: number, mode: 0 | 1) =>
+    integrationCall<IntegrationMessageAnswer>('google/setGoogleThermostatTemp', {
+      devID,
+      devType,
+      temp,
+      mode,
+    }),
+  nestMode: (devID: string, devType: number, mode: 0 | 1) =>
+    integrationCall<IntegrationMessageAnswer>('google/setGoogleThermostatMode', { devID, devType, mode }),
+  nestEco: (devID: string, devType: number, eco: boolean) =>
+    integrationCall<IntegrationMessageAnswer>('google/setGoogleThermostatEco', { devID, devType, eco }),
+  ecobee: (
+    devID: string,
+    devType: number,
+    change: { mode: string; heatTemp: number; coolTemp: number; state?: 'nextTransition' | 'indefinite' },
+  ) =>
+    integrationCall<IntegrationMessageAnswer>('ecobee/EcobeeSetTemperatureAndMode', {
+      devID,
+      devType,
+      ...change,
+    }),
+};

@@ -1,0 +1,81 @@
+import { Alert } from '@aws-amplify/ui-react';
+import type { ReactNode } from 'react';
+import { type DeviceView, PAIRING_FAILED_TEXT } from '@argentum/events/contracts';
+import { DeviceType } from '@argentum/events';
+import { BacnetPanel } from './BacnetPanel';
+import { CommandHistory } from './CommandHistory';
+import { EcobeePanel } from './EcobeePanel';
+import { LightPanel } from './LightPanel';
+import { LockPanel } from './LockPanel';
+import { MotionPanel } from './MotionPanel';
+import { NestPanel } from './NestPanel';
+import { RollerShadesPanel } from './RollerShadesPanel';
+import { RoomUnitPanel } from './RoomUnitPanel';
+import { RyseShadesPanel } from './RyseShadesPanel';
+import { TestDevicePanel } from './TestDevicePanel';
+import styles from './panels.module.css';
+
+export type PanelKind =
+  'light' | 'lock' | 'roomUnit' | 'rollerShades' | 'ryseShades' | 'bacnet' | 'motion' | 'nest' | 'ecobee';
+
+/** The control panel a device gets, by its connDev and type; null: none (test and history only). */
+export function panelKind(device: Pick<DeviceView, 'devType' | 'connDev' | 'dataPoints'>): PanelKind | null {
+  switch (device.connDev) {
+    case 'lock':
+      return 'lock';
+    case 'rollershades':
+      return 'rollerShades';
+    case 'shades':
+      return 'ryseShades';
+    case 'nest':
+      return 'nest';
+    case 'ecobee':
+      return 'ecobee';
+  }
+  if (device.devType === DeviceType.powerNode || device.connDev === 'light') return 'light';
+  if (device.dataPoints.some((p) => p.dp === 'fan' || p.dp === 'valve')) return 'roomUnit';
+  if (device.devType === DeviceType.bacnet) return 'bacnet';
+  if (device.devType === DeviceType.motion) return 'motion';
+  return null;
+}
+
+/** Third-party devices answer through their vendor's cloud, not the platform's commands. */
+const takesCommands = (device: DeviceView) => device.devType !== DeviceType.thirdParty;
+
+interface DeviceControlsProps {
+  device: DeviceView;
+  /** Role above 0 in the device's organization (the server refuses the others anyway). */
+  canControl: boolean;
+}
+
+/** The selected device's controls: its panel, Test device, the pairing flag and its command history. */
+export function DeviceControls({ device, canControl }: DeviceControlsProps) {
+  const props = { device, canControl };
+  const panels: Record<PanelKind, () => ReactNode> = {
+    light: () => <LightPanel {...props} />,
+    lock: () => <LockPanel {...props} />,
+    roomUnit: () => <RoomUnitPanel {...props} />,
+    rollerShades: () => <RollerShadesPanel {...props} />,
+    ryseShades: () => <RyseShadesPanel {...props} />,
+    bacnet: () => <BacnetPanel {...props} />,
+    motion: () => <MotionPanel device={device} />,
+    nest: () => <NestPanel {...props} />,
+    ecobee: () => <EcobeePanel {...props} />,
+  };
+  const kind = panelKind(device);
+  return (
+    <div className={styles.controls} data-panel={kind ?? 'none'}>
+      {device.properties.pairingMode === false && (
+        // A pairing failure (command 17) flips the device's pairing mode flag.
+        <Alert variation="warning">{PAIRING_FAILED_TEXT}</Alert>
+      )}
+      {kind && panels[kind]()}
+      {takesCommands(device) && (
+        <>
+          <TestDevicePanel {...props} />
+          <CommandHistory devID={device.devID} connDev={device.connDev} />
+        </>
+      )}
+    </div>
+  );
+}

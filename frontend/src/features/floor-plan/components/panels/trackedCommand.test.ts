@@ -1,0 +1,126 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { type CommandView, DEVICE_REPLY_TIMEOUT_MS, lockedText } from '@argentum/events/contracts';
+import { applyCommandStatus, commandKey } from '../../api/commands';
+import {
+  awaitedCommand,
+  controlReducer,
+  idleControl,
+  fallbackDelay,
+  HISTORY_FALLBACK_GRACE_MS,
+  idleCommand,
+  isBusy,
+  type TrackedEvent,
+  type TrackedState,
+  trackedReducer,
+} from './trackedCommand';
+
+const view = (
+  commandId: string,
+  status: CommandView['status'],
+  extra: Partial<CommandView> = {},
+): CommandView => ({
+  commandId,
+  devID: 'AA:01',
+  devName: 'LockA',
+  devType: 3,
+  call: 'setFanValveValue',
+  cmnd: 54,
+  val: [1, 0, 0, 0],
+  requestedBy: { userId: 'u1', userName: 'Erin' },
+  requestedAt: '2026-01-01T00:00:00.000Z',
+  deadlineAt: '2026-01-01T00:00:05.000Z',
+  status,
+  ...extra,
+});
+const answer = (commandId: string) => ({
+  commandId,
+  status: 'sent' as const,
+  deadlineAt: '2026-01-01T00:00:05.000Z',
+});
+const run = (events: TrackedEvent[], from: TrackedState = idleCommand) => events.reduce(trackedReducer, from);
+
+describe('a tracked command', () => {
+  it('is pending from the send until its settled word, then shows it', () => {
+    const sending = run([{ type: 'send', value: [1, 0, 0, 0], seq: 1 }]);
+    expect(sending).toEqual({ phase: 'sending', requested: [1, 0, 0, 0], seq: 1 });
+    expect(isBusy(sending)).toBe(true);
+    const pending = trackedReducer(sending, { type: 'sent', answer: answer('c1'), seq: 1 });
+    expect(pending).toEqual({
+      phase: 'pending',
+      requested: [1, 0, 0, 0],
+      commandId: 'c1',
+      deadlineAt: '2026-01-01T00:00:05.000Z',
+    });
+    expect(awaitedCommand(pending)).toBe('c1');
+    // The same command still pending (e.g. 'sent' on the channel) changes nothing.
+    expect(trackedReducer(pending, { type: 'status', view: view('c1', 'sent') })).toBe(pending);
+    const confirmed = view('c1', 'confirmed', { text: lockedText('LockA') });
+    const settled = trackedReducer(pending, { type: 'status', view: confirmed });
+    expect(settled).toEqual({ phase: 'settled', requested: [1, 0, 0, 0], view: confirmed });
+    expect(isBusy(settled)).toBe(false);
+    expect(awaitedCommand(settled)).toBeNull();
+  });
+
+  it('ignores a late pending word, a second settled word and other commands', () => {
+    const pending = run([
+      { type: 'send', value: 7, seq: 1 },
+      { type: 'sent', answer: answer('c1'), seq: 1 },
+    ]);
+    expect(trackedReducer(pending, { type: 'status', view: view('other', 'confirmed') })).toBe(pending);
+    const failed = trackedReducer(pending, { type: 'status', view: view('c1', 'failed') });
+    expect(failed.phase).toBe('settled');
+    expect(trackedReducer(failed, { type: 'status', view: view('c1', 'sent') })).toBe(failed);
+    expect(trackedReducer(failed, { type: 'status', view: view('c1', 'confirmed') })).toBe(failed);
+  });
+
+  it("keeps only the latest send's answer; a refused call ends the wait", () => {
+    const second = run([
+      { type: 'send', value: 3, seq: 1 },
+      { type: 'send', value: 4, seq: 2 },
+      { type: 'sent', answer: answer('old'), seq: 1 },
+    ]);
+    expect(second).toEqual({ phase: 'sending', requested: 4, seq: 2 });
+    expect(trackedReducer(second, { type: 'refused', seq: 1 })).toBe(second);
+    expect(trackedReducer(second, { type: 'refused', seq: 2 })).toEqual({ phase: 'refused', requested: 4 });
+  });
+
+  it('reads the history one second after the deadline (at once when it has passed)', () => {
+    const now = Date.parse('2026-01-01T00:00:00.000Z');
+    expect(fallbackDelay('2026-01-01T00:00:05.000Z', now)).toBe(5000 + HISTORY_FALLBACK_GRACE_MS);
+    expect(fallbackDelay('2026-01-01T00:00:05.000Z', now + 9000)).toBe(0);
+    expect(fallbackDelay('not a date', now)).toBe(DEVICE_REPLY_TIMEOUT_MS + HISTORY_FALLBACK_GRACE_MS);
+  });
+
+  it('in the cache: a settled view is not replaced by an older pending one (history fallback vs channel)', () => {
+    const queryClient = new QueryClient();
+    applyCommandStatus(queryClient, view('c1', 'timed out', { text: 'Something went wrong' }));
+    applyCommandStatus(queryClient, view('c1', 'sent'));
+    expect(queryClient.getQueryData<CommandView>(commandKey('c1'))?.status).toBe('timed out');
+    const state = run([
+      { type: 'send', value: 1, seq: 1 },
+      { type: 'sent', answer: answer('c1'), seq: 1 },
+      { type: 'status', view: queryClient.getQueryData<CommandView>(commandKey('c1')) as CommandView },
+    ]);
+    expect(state.phase === 'settled' && state.view.text).toBe('Something went wrong');
+  });
+
+  it('keeps the value the device confirmed last across a failed command', () => {
+    const events = (id: string, value: number, status: CommandView['status']): TrackedEvent[] => [
+      { type: 'send', value, seq: 1 },
+      { type: 'sent', answer: answer(id), seq: 1 },
+      {
+        type: 'status',
+        view: view(id, status, {
+          val: value,
+          reply: { outcome: 'success', action: 'success', val: value, at: '' },
+        }),
+      },
+    ];
+    const first = [...events('c1', 50, 'confirmed')].reduce(controlReducer, idleControl);
+    expect(first.confirmed).toBe(50);
+    const second = events('c2', 20, 'failed').reduce(controlReducer, first);
+    expect(second.command.phase).toBe('settled');
+    expect(second.confirmed).toBe(50);
+  });
+});

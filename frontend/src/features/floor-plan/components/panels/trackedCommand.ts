@@ -1,0 +1,94 @@
+import {
+  type CommandSentAnswer,
+  type CommandView,
+  type ControlValue,
+  DEVICE_REPLY_TIMEOUT_MS,
+  isPending,
+} from '@argentum/events/contracts';
+
+/**
+ * One control's tracked command, as its panel shows it: idle, sending (the call is on its way),
+ * pending (sent; waiting for the device's word), settled (the platform's CommandView with its text) or
+ * refused (the call itself failed, e.g. 403). Pure, so the rules are unit-tested without a browser.
+ */
+export type TrackedState =
+  | { phase: 'idle' }
+  | { phase: 'sending'; requested: ControlValue; seq: number }
+  | { phase: 'pending'; requested: ControlValue; commandId: string; deadlineAt: string }
+  | { phase: 'settled'; requested: ControlValue; view: CommandView }
+  | { phase: 'refused'; requested: ControlValue };
+
+export type TrackedEvent =
+  /** `seq` numbers the sends: only the answer of the latest one counts. */
+  | { type: 'send'; value: ControlValue; seq: number }
+  | { type: 'sent'; answer: CommandSentAnswer; seq: number }
+  | { type: 'status'; view: CommandView }
+  | { type: 'refused'; seq: number };
+
+export const idleCommand: TrackedState = { phase: 'idle' };
+
+export function trackedReducer(state: TrackedState, event: TrackedEvent): TrackedState {
+  switch (event.type) {
+    case 'send':
+      return { phase: 'sending', requested: event.value, seq: event.seq };
+    case 'sent':
+      // Only the answer of the call in flight counts (a newer send replaced it otherwise).
+      if (state.phase !== 'sending' || state.seq !== event.seq) return state;
+      return {
+        phase: 'pending',
+        requested: state.requested,
+        commandId: event.answer.commandId,
+        deadlineAt: event.answer.deadlineAt,
+      };
+    case 'status':
+      // Only the awaited command settles the control; a pending word (late, or out of order) never
+      // does, and once settled the control keeps the first settled word.
+      if (state.phase !== 'pending' || state.commandId !== event.view.commandId) return state;
+      if (isPending(event.view.status)) return state;
+      return { phase: 'settled', requested: state.requested, view: event.view };
+    case 'refused':
+      return state.phase === 'sending' && state.seq === event.seq
+        ? { phase: 'refused', requested: state.requested }
+        : state;
+  }
+}
+
+/** The command the panel waits for, if any. */
+export const awaitedCommand = (state: TrackedState) => (state.phase === 'pending' ? state.commandId : null);
+
+/** How long after the call's answer the device's history is read if no word arrived: deadline + 1 s. */
+export const HISTORY_FALLBACK_GRACE_MS = 1000;
+/** Further reads (a clock ahead of the server's) come this much later, at most this many times. */
+export const HISTORY_RETRY_MS = 1500;
+export const HISTORY_MAX_READS = 5;
+
+/** Milliseconds from `now` until the history is read for a command with this deadline. */
+export function fallbackDelay(deadlineAt: string, now: number): number {
+  const deadline = Date.parse(deadlineAt);
+  const at = Number.isFinite(deadline) ? deadline : now + DEVICE_REPLY_TIMEOUT_MS;
+  return Math.max(0, at + HISTORY_FALLBACK_GRACE_MS - now);
+}
+
+/** The state's settled view, if any. */
+export const settledView = (state: TrackedState) => (state.phase === 'settled' ? state.view : undefined);
+
+/** Whether the control waits (spinner, 'Sending…'). */
+export const isBusy = (state: TrackedState) => state.phase === 'sending' || state.phase === 'pending';
+
+/** A control: its current command, and the value the device confirmed last (kept across commands). */
+export interface ControlState {
+  command: TrackedState;
+  confirmed?: ControlValue;
+}
+
+export const idleControl: ControlState = { command: idleCommand };
+
+export function controlReducer(state: ControlState, event: TrackedEvent): ControlState {
+  const command = trackedReducer(state.command, event);
+  if (command === state.command) return state;
+  const confirmed =
+    command.phase === 'settled' && command.view.status === 'confirmed'
+      ? (command.view.reply?.val ?? command.view.val)
+      : state.confirmed;
+  return confirmed === undefined ? { command } : { command, confirmed };
+}

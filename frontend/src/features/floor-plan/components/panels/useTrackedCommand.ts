@@ -1,0 +1,88 @@
+import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { CommandSentAnswer, CommandView, ControlValue } from '@argentum/events/contracts';
+import { showToast } from '../../../../shared/ui/toastStore';
+import { commandKey } from '../../api/commands';
+import { controlQueries, readCommandFromHistory } from '../../api/control';
+import {
+  awaitedCommand,
+  fallbackDelay,
+  HISTORY_MAX_READS,
+  HISTORY_RETRY_MS,
+  controlReducer,
+  idleControl,
+  type TrackedState,
+} from './trackedCommand';
+
+export interface TrackedCommand {
+  state: TrackedState;
+  /** The value the device confirmed last (its reply), across this control's commands. */
+  confirmed: ControlValue | undefined;
+  /** Sends `value` with `call` (a control call answering `{commandId, status, deadlineAt}`). */
+  send(value: ControlValue, call: () => Promise<CommandSentAnswer>): void;
+}
+
+/**
+ * A control's tracked command: pending from the call until the settled CommandView is in the query
+ * cache (the real-time client writes it with applyCommandStatus), then settled with the device's word
+ * and the documented text (toasted once). If nothing arrived by the deadline (+1 s), the device's
+ * command history is read instead, so a control never stays pending.
+ */
+export function useTrackedCommand(devID: string): TrackedCommand {
+  const queryClient = useQueryClient();
+  const [{ command: state, confirmed }, dispatch] = useReducer(controlReducer, idleControl);
+  const commandId = awaitedCommand(state);
+  // Subscribes to the command's cache entry: applyCommandStatus (real time or history) fills it.
+  const { data: cached } = useQuery<CommandView>({
+    queryKey: commandKey(commandId ?? 'none'),
+    queryFn: skipToken,
+    enabled: commandId !== null,
+  });
+
+  useEffect(() => {
+    if (cached && commandId === cached.commandId) dispatch({ type: 'status', view: cached });
+  }, [cached, commandId]);
+
+  // The fallback: the history once the deadline has passed, again a little later while still pending.
+  const deadlineAt = state.phase === 'pending' ? state.deadlineAt : null;
+  useEffect(() => {
+    if (!commandId || !deadlineAt) return;
+    let reads = 0;
+    let timer: ReturnType<typeof setTimeout>;
+    const read = async () => {
+      reads++;
+      const view = await readCommandFromHistory(queryClient, devID, commandId).catch(() => undefined);
+      if ((!view || view.status === 'sent' || view.status === 'requested') && reads < HISTORY_MAX_READS) {
+        timer = setTimeout(() => void read(), HISTORY_RETRY_MS);
+      }
+    };
+    timer = setTimeout(() => void read(), fallbackDelay(deadlineAt, Date.now()));
+    return () => clearTimeout(timer);
+  }, [commandId, deadlineAt, devID, queryClient]);
+
+  // Once settled: the documented text, and the panel's reads and the history refreshed.
+  const settled = state.phase === 'settled' ? state.view : undefined;
+  useEffect(() => {
+    if (!settled) return;
+    if (settled.text) showToast(settled.text, settled.status === 'confirmed' ? 'success' : 'warning');
+    void queryClient.invalidateQueries({ queryKey: controlQueries.all(devID) });
+  }, [settled, devID, queryClient]);
+
+  const sends = useRef(0);
+  const send = useCallback(
+    (value: ControlValue, call: () => Promise<CommandSentAnswer>) => {
+      const seq = ++sends.current;
+      dispatch({ type: 'send', value, seq });
+      call().then(
+        (answer) => {
+          dispatch({ type: 'sent', answer, seq });
+          void queryClient.invalidateQueries({ queryKey: controlQueries.historyKey(devID) });
+        },
+        // The client toasted the server's text (e.g. 403 'User is unAuthorized').
+        () => dispatch({ type: 'refused', seq }),
+      );
+    },
+    [devID, queryClient],
+  );
+  return { state, confirmed, send };
+}
