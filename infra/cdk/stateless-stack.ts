@@ -288,6 +288,8 @@ export class StatelessStack extends Stack {
         platformTableStatements: [
           commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
           ...alarmStatements,
+          // A device's reported pairing mode and port values (one-item transaction on the device).
+          { actions: ['dynamodb:UpdateItem'], partitionKeyPrefix: keys.device('').pk },
         ],
         publishTopics: [commandStatusTopics, notificationTopics],
       },

@@ -1,16 +1,21 @@
 import { confirmationMessageSchema } from '@argentum/events';
 import { assertConfigured } from '../config';
 import { alarmsOfDeviceMessage } from '../domain/notifications/device-messages';
-import { getDevice } from '../stores/devices';
+import { applyDeviceReport } from '../domain/devices/reports';
+import { dynamoDevices, getDevice } from '../stores/devices';
 import { type ConfirmationResult, handleConfirmation } from '../domain/control/confirmations';
 import { log } from '../http/log';
 import { confirmationPorts } from './wiring/control';
+import { clock } from './wiring/core';
 import { alarmDevice, alarmPorts } from './wiring/notifications';
 
 const alarms = alarmPorts();
 
-/** Offline, pairing failures and failed or late commands become notifications (device-messages.ts). */
-async function raiseAlarms(
+/**
+ * A device's own word: its reported state is stored (domain/devices/reports.ts), and offline, pairing
+ * failures and failed or late commands become notifications (device-messages.ts).
+ */
+async function actOnDeviceMessage(
   orgId: string,
   outcome: 'success' | 'fail',
   message: Record<string, unknown>,
@@ -21,6 +26,8 @@ async function raiseAlarms(
   if (settled === 'invalid' || settled === 'unknown' || settled === 'duplicate') return;
   const parsed = confirmationMessageSchema.safeParse(message);
   if (!parsed.success) return;
+  // What the device says about itself (pairing mode, power node ports) becomes its stored state.
+  await applyDeviceReport({ devices: dynamoDevices, clock }, { orgId, outcome, message: parsed.data });
   const device = await getDevice(parsed.data.devID);
   // Only a device of this organization can raise its alarms.
   if (!device || device.orgID !== orgId) return;
@@ -61,7 +68,7 @@ export async function handler(event: ConfirmationEvent): Promise<{ result: Confi
     message,
     ...(typeof receivedAt === 'number' ? { receivedAt } : {}),
   });
-  await raiseAlarms(
+  await actOnDeviceMessage(
     orgId,
     outcome,
     message,

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { MqttClient } from 'mqtt';
+import { topics } from '@argentum/events';
+import { getDevice } from '@argentum/functions/stores/devices';
+import { deviceConnection } from '../support/control';
+import { newDevices, newPlace } from './devices-fixtures';
+
+const connections: MqttClient[] = [];
+afterAll(async () => {
+  await Promise.all(connections.map((c) => c.endAsync()));
+});
+
+async function deviceOf(orgId: string, devID: string) {
+  const connection = await deviceConnection(orgId, devID);
+  connections.push(connection);
+  return (outcome: 'success' | 'fail', message: Record<string, unknown>) =>
+    connection.publishAsync(
+      outcome === 'success' ? topics.controlSuccess(orgId) : topics.controlFail(orgId),
+      JSON.stringify({ action: outcome, devID, ...message }),
+      { qos: 1 },
+    );
+}
+
+describe("a device's own word becomes its stored state (broker -> confirmation rule)", () => {
+  it('a pairing failure turns pairing mode off, once however often it comes', async () => {
+    const place = await newPlace('Reports');
+    const [shade] = await newDevices(place, [{ devType: 2, properties: { pairingMode: true, volt: 12 } }]);
+    if (!shade) throw new Error('no device');
+    const send = await deviceOf(place.orgId, shade.devID);
+    await send('fail', { cmnd: 17 });
+    await send('fail', { cmnd: 17 });
+    await expect
+      .poll(async () => (await getDevice(shade.devID))?.properties)
+      .toEqual({
+        pairingMode: false,
+        volt: 12,
+      });
+    // The repeat found it off already: one change, one version.
+    expect((await getDevice(shade.devID))?.version).toBe(1);
+  });
+
+  it("stores the power node's reported port values (201, 202, 203) and ignores other values", async () => {
+    const place = await newPlace('Ports');
+    const [node] = await newDevices(place, [{ devType: 1, connDev: 'powernode', properties: {} }]);
+    if (!node) throw new Error('no device');
+    const send = await deviceOf(place.orgId, node.devID);
+    await send('success', { cmnd: 201, val: 1 });
+    await expect.poll(async () => (await getDevice(node.devID))?.properties).toEqual({ portOneValue: 1 });
+    await send('success', { cmnd: 202, val: 7 });
+    await send('fail', { cmnd: 203, val: 0 });
+    await send('success', { cmnd: 203, val: 0 });
+    await expect
+      .poll(async () => (await getDevice(node.devID))?.properties)
+      .toEqual({ portOneValue: 0, portTwoValue: 0 });
+  });
+
+  it("leaves a device of another organization alone (a device cannot speak for another tenant's device)", async () => {
+    const [mine, theirs] = [await newPlace('Mine'), await newPlace('Theirs')];
+    const [foreign] = await newDevices(theirs, [{ devType: 2, properties: { pairingMode: true } }]);
+    const [own] = await newDevices(mine, [{ devType: 2, properties: { pairingMode: true } }]);
+    if (!foreign || !own) throw new Error('no device');
+    const connection = await deviceConnection(mine.orgId, `fw-${randomUUID().slice(0, 8)}`);
+    connections.push(connection);
+    // On its own organization's confirmation topic, naming the other organization's device, then its own.
+    await connection.publishAsync(
+      topics.controlFail(mine.orgId),
+      JSON.stringify({ action: 'fail', devID: foreign.devID, cmnd: 17 }),
+      { qos: 1 },
+    );
+    await connection.publishAsync(
+      topics.controlFail(mine.orgId),
+      JSON.stringify({ action: 'fail', devID: own.devID, cmnd: 17 }),
+      { qos: 1 },
+    );
+    await expect.poll(async () => (await getDevice(own.devID))?.properties.pairingMode).toBe(false);
+    expect((await getDevice(foreign.devID))?.properties).toEqual({ pairingMode: true });
+  });
+});
