@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type CommandView, formatValue } from '@argentum/events/contracts';
+import { formatDateTime } from '../../../../shared/format/date';
 import { controlQueries } from '../../api/control';
 import styles from './panels.module.css';
 
@@ -19,12 +20,12 @@ const what = (command: CommandView, connDev: string | undefined) => {
   return `${CALL_NAMES[command.call]}${command.key ? ` ${command.key}` : ''}: ${formatValue(command.val)}`;
 };
 
-/** The time today, else the date and time. */
+/** The time today (hh:mm:ss), else the date and time as the specification shows them (dd-mm-yyyy hh:mm). */
 const when = (iso: string) => {
   const at = new Date(iso);
   return at.toDateString() === new Date().toDateString()
-    ? at.toLocaleTimeString()
-    : at.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+    ? at.toLocaleTimeString('en-GB', { hour12: false })
+    : formatDateTime(at);
 };
 
 /** The device's commands, newest first: who asked what, when, and how it ended (with its text). */
