@@ -276,6 +276,10 @@ describe('device control panels in the browser', () => {
   it("locks and unlocks a lock: pending, then the lock's word", async () => {
     const region = await openDevice(page, 'LockDoor');
     const panel = region.getByRole('region', { name: 'Lock' });
+    // The device's word comes over the real-time channel ({org}/commandstatus): with every read of
+    // the command history refused meanwhile, nothing else could settle the panel.
+    const historyCall = '**/api/deviceControl/getCommandHistory';
+    await page.route(historyCall, (route) => route.abort());
     await panel.getByRole('button', { name: 'Lock', exact: true }).click();
     await panel.getByTestId('requested').getByText('Locked').waitFor();
     await expectPendingThenSettled(
@@ -286,6 +290,7 @@ describe('device control panels in the browser', () => {
       () => lockedText('LockDoor'),
       'panel-lock-locked',
     );
+    await page.unroute(historyCall);
     await expect.poll(() => panel.getByTestId('reported').textContent()).toBe('Locked');
     await panel.getByRole('button', { name: 'Unlock', exact: true }).click();
     await expectPendingThenSettled(
@@ -430,6 +435,9 @@ describe('device control panels in the browser', () => {
     const dial = nest.getByRole('slider', { name: 'Target temperature' });
     await expect.poll(() => dial.getAttribute('aria-valuenow')).not.toBeNull();
     expect(await dial.locator('line').count()).toBe(28);
+    // The thermostat's state has arrived once its controls are enabled (until then the dial shows a default).
+    const raise = nest.getByRole('button', { name: 'Raise the temperature' });
+    await expect.poll(() => raise.isEnabled()).toBe(true);
     await shot(nest, 'panel-nest');
     const before = Number(await dial.getAttribute('aria-valuenow'));
     await nest.getByRole('button', { name: 'Raise the temperature' }).click();

@@ -6,7 +6,8 @@ import { raiseNotification } from '@argentum/functions/domain/notifications/noti
 import { dynamoConnectionRegistry } from '@argentum/functions/stores/connections';
 import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
 import { dynamoUserStore } from '@argentum/functions/stores/users';
-import { connectAsync, type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
+import { deviceConnection } from '../../functions/test/support/control';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
@@ -73,11 +74,8 @@ beforeAll(async () => {
   const admin = await createUser({ [place.orgId]: 2 });
   await uploadPlan((await apiSignIn(admin.email, admin.password)).accessToken);
   member = await createUser({ [place.orgId]: 1 });
-  device = await connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
-    username: 'device',
-    password: stack.deviceSecret,
-    reconnectPeriod: 0,
-  });
+  // The sensor publishes as itself: the broker binds a connection to one device of one organization.
+  device = await deviceConnection(place.orgId, sensorId);
 });
 
 afterAll(async () => {

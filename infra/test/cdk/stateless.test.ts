@@ -713,6 +713,8 @@ describe('IoT Core', () => {
       ['NOTIF#*'],
       ['INBOX#*'],
       ['ALARMS#*'],
+      // What a device reports about itself (pairing mode, power node ports).
+      ['DEVICE#*'],
     ]);
     const published = (fn: PlatformFunction) =>
       statementsOf(fn.role)
