@@ -77,7 +77,15 @@ async function openSensor(page: Page) {
   await open(page, `${stack.url}/home/sensor/${encodeURIComponent(IEQ_OFFICE)}`);
   await page.getByRole('heading', { name: 'IEQOffice' }).waitFor(slow);
   await page.getByLabel('Data point').selectOption({ label: 'Temperature' });
-  await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+  await page
+    .getByTestId('sensor-graph')
+    .locator('canvas')
+    .waitFor(slow)
+    .catch(async (error: unknown) => {
+      // What the page showed instead, for whoever reads the failure.
+      await page.screenshot({ path: join(DIR, 'sensor-detail-failure.png') });
+      throw error;
+    });
 }
 
 /** Every screen of the brief, in the theme in effect, as <screen>-<mode>.png. */

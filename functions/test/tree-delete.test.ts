@@ -50,9 +50,14 @@ const organization = async (admin: Admin, orgId: string) =>
 const deleteItem = (admin: Admin, body: Record<string, unknown>) =>
   call('/api/dashboard/deleteOrgBuildFloor', body, { token: admin.token });
 
-/** The local stack's stream runner: paused, the sweeper gets nothing until it is resumed. */
+/** This file's name for its pauses of the shared stream runner (other files pause it too). */
+const streamHolder = randomUUID();
+
+/** The local stack's stream runner: paused, the sweeper gets nothing until every holder resumed it. */
 async function streams(action: 'pause' | 'resume' | 'drained') {
-  const response = await fetch(`${stack.url}/_local/streams/${action}`, { method: 'POST' });
+  const response = await fetch(`${stack.url}/_local/streams/${action}?holder=${streamHolder}`, {
+    method: 'POST',
+  });
   expect(response.status).toBe(200);
 }
 

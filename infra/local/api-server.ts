@@ -36,7 +36,8 @@ export interface ApiServerOptions {
   runtimeConfig: Record<string, string>;
   /**
    * The table's stream runner, controlled through `POST /_local/streams/{pause,resume,drained}` (for
-   * tests in other processes: pause it to look at a delete before the sweeper runs, wait for it).
+   * tests in other processes: pause it to look at a delete before the sweeper runs, wait for it). A
+   * pause names its holder (`?holder=`); the runner resumes when every holder has resumed it.
    */
   streams?: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
   /** Origin of the local S3: browsers post uploads to it and load logos from it. */
@@ -156,6 +157,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
     ),
   );
   const table = new Map(routes.map((r) => [routeKey(r), r]));
+  /** Who holds the stream runner paused (see `streams`). */
+  const streamHolders = new Set<string>();
   const securityHeaders = {
     'content-security-policy': [
       "default-src 'self'",
@@ -242,11 +245,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
     const streamControl = /^\/_local\/streams\/(pause|resume|drained)$/.exec(url.pathname)?.[1];
     if (streamControl && request.method === 'POST' && options.streams) {
       const streams = options.streams;
+      // Test files run side by side: the runner stays paused while any holder (`?holder=`) holds it.
+      const holder = url.searchParams.get('holder') ?? '';
+      if (streamControl === 'pause') streamHolders.add(holder);
+      if (streamControl === 'resume') streamHolders.delete(holder);
       const done =
         streamControl === 'pause'
           ? streams.pause()
           : streamControl === 'resume'
-            ? Promise.resolve(streams.resume())
+            ? Promise.resolve(streamHolders.size === 0 ? streams.resume() : undefined)
             : streams.drained();
       done.then(
         () => send(response, 200, { [streamControl]: true }),

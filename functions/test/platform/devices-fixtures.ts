@@ -132,9 +132,14 @@ export type Caller = Awaited<ReturnType<typeof userWith>>;
 
 export const dc = (name: string) => `/api/deviceControl/${name}`;
 
+/** This test file's name for its pauses of the shared stream runner (other files pause it too). */
+const streamHolder = randomUUID();
+
 /** The local stack's stream runner (the tree sweeper's feed): paused, committed deletes stay pending. */
 export async function streams(action: 'pause' | 'resume') {
-  const response = await fetch(`${stack.url}/_local/streams/${action}`, { method: 'POST' });
+  const response = await fetch(`${stack.url}/_local/streams/${action}?holder=${streamHolder}`, {
+    method: 'POST',
+  });
   expect(response.status).toBe(200);
 }
 
