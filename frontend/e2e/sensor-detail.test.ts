@@ -247,4 +247,25 @@ describe('the sensor detail page in the browser', () => {
     },
     LONG_TEST_MS,
   );
+  it(
+    'draws the graph when the sensor itself loads slowly (its container appears late)',
+    async () => {
+      const viewer = await createUser(0, ['org-demo']);
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      await signIn(page, stack.url, viewer.email, viewer.password);
+      // The sensor's own lookup answers well after the page mounted (a slow network or a cold start).
+      await page.route('**/api/dataQuery/getSensorDevices', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
+      await open(page, `${stack.url}/home/sensor/${encodeURIComponent(IEQ_OFFICE)}?dp=temp`);
+      await page.getByRole('heading', { name: 'IEQOffice' }).waitFor(slow);
+      await page.getByLabel('Data point').selectOption({ label: 'Temperature' });
+      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      expect(await chartWidth(page, 'sensor-graph')).toBeGreaterThan(300);
+      await context.close();
+    },
+    LONG_TEST_MS,
+  );
 });

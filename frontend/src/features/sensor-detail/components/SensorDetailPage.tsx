@@ -54,11 +54,12 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [compareWarning, setCompareWarning] = useState(false);
   const chartRef = useRef<HTMLDivElement>(null);
-  const width = useChartWidth(chartRef, drawerOpen);
   const drawerId = useId();
 
   const lookup = useQuery(sensorQueries.devices(devID));
   const device = lookup.data?.device;
+  // The chart's container is rendered once the sensor is known: measure it then.
+  const width = useChartWidth(chartRef, drawerOpen, device !== undefined);
   const compareDevice = lookup.data?.orgDevices.find((d) => d.devID === compareId);
   const args: RangeArgs | null = device ? { orgId: device.orgID, ...range } : null;
 
