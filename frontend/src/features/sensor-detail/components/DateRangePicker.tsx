@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { SELECT_DATES_TEXT } from '@argentum/events/contracts';
 import { type DateRange, daysRange, formatDate, lastDays, todayRange } from './format';
 import styles from './SensorDetail.module.css';
+import { useDismiss } from '../../../shared/ui/useDismiss';
 
 interface DateRangePickerProps {
   value: DateRange;
@@ -25,24 +26,9 @@ export function DateRangePicker({ value, onChange }: DateRangePickerProps) {
   const [to, setTo] = useState(inputValue(value.endDate));
   const panelId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
+  const closePopover = useCallback(() => setOpen(false), []);
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: MouseEvent | KeyboardEvent) => {
-      if (
-        event instanceof KeyboardEvent
-          ? event.key === 'Escape'
-          : !rootRef.current?.contains(event.target as Node)
-      )
-        setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
+  useDismiss(open, rootRef, closePopover);
 
   const choose = (range: DateRange) => {
     onChange(range);

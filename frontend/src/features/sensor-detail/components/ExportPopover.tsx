@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { EXPORT_PREPARING_TEXT, type ExportKind, FILE_NOT_SUPPORTED_TEXT } from '@argentum/events/contracts';
 import { ApiError } from '../../../shared/api/client';
 import { showToast } from '../../../shared/ui/toastStore';
 import { type ExportProgress, exportFile } from '../api/exportFile';
 import { type DateRange, isExportFormat } from './format';
 import styles from './SensorDetail.module.css';
+import { useDismiss } from '../../../shared/ui/useDismiss';
 
 interface ExportPopoverProps {
   devID: string;
@@ -41,24 +42,9 @@ export function ExportPopover({ devID, range, allDeviceExport }: ExportPopoverPr
   const [open, setOpen] = useState(false);
   const [progress, setProgress] = useState<ExportProgress | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
+  const closePopover = useCallback(() => setOpen(false), []);
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: MouseEvent | KeyboardEvent) => {
-      if (
-        event instanceof KeyboardEvent
-          ? event.key === 'Escape'
-          : !rootRef.current?.contains(event.target as Node)
-      )
-        setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
+  useDismiss(open, rootRef, closePopover);
 
   const start = async (kind: ExportKind, format: string) => {
     if (!isExportFormat(format)) {

@@ -6,7 +6,8 @@ import { sensorDetailPath } from '../../../../shared/routes/sensorDetail';
 import { CheckIcon, CloseIcon, PencilIcon } from '../../../../shared/ui/icons';
 import { useDeviceConfiguration } from '../../api/editing';
 import { DeviceControls } from '../panels/DeviceControls';
-import { deviceLabel, typeName } from './deviceLabels';
+import { deviceLabel } from './deviceLabels';
+import { DeviceFacts } from './DeviceFacts';
 import styles from './edit.module.css';
 import { configSaveProblem, deviceNameProblem } from './rules';
 
@@ -66,18 +67,7 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
       </header>
       <div className={styles.bottomBody}>
         <div className={styles.bottomColumn}>
-          <dl className={styles.facts}>
-            <dt>Type</dt>
-            <dd>{typeName(device.devType)}</dd>
-            <dt>Device ID</dt>
-            <dd>{device.devID}</dd>
-            {device.groupNumber !== undefined && (
-              <>
-                <dt>Group</dt>
-                <dd>{device.groupNumber}</dd>
-              </>
-            )}
-          </dl>
+          <DeviceFacts device={device} />
           {!canEdit && <p className={styles.muted}>{READ_ONLY_CONFIG_TEXT}</p>}
           <h3 className={styles.subTitle}>Device name</h3>
           <EditableName

@@ -3,7 +3,8 @@ import type { DeviceView } from '@argentum/events/contracts';
 import { useState } from 'react';
 import { Dialog } from '../../../../shared/ui/Dialog';
 import { testDevice, type TestOutcome } from '../../api/editing';
-import { deviceLabel, typeName } from './deviceLabels';
+import { deviceLabel } from './deviceLabels';
+import { DeviceFacts } from './DeviceFacts';
 import styles from './edit.module.css';
 import { removeRefusal } from './rules';
 
@@ -60,18 +61,7 @@ export function UnregisterDialog({ device, onRemove, onMove, onClose }: Unregist
         </>
       }
     >
-      <dl className={styles.facts}>
-        <dt>Type</dt>
-        <dd>{typeName(device.devType)}</dd>
-        <dt>Device ID</dt>
-        <dd>{device.devID}</dd>
-        {device.groupNumber !== undefined && (
-          <>
-            <dt>Group</dt>
-            <dd>{device.groupNumber}</dd>
-          </>
-        )}
-      </dl>
+      <DeviceFacts device={device} />
       {outcome && (
         <p className={outcome.ok ? styles.success : styles.error} role="status">
           {outcome.message}
