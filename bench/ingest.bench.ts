@@ -50,7 +50,8 @@ async function batchWriteRate(devIds: readonly string[], from: number, concurren
 const ingestBench: Bench = async ({ stack }) => {
   const sensors = devices.filter((d) => d.devType === 5 && d.orgID === 'org-demo');
   const devIds = sensors.map((d) => d.devID);
-  const base = Date.UTC(2020, 0, 1);
+  // Three days ago, on the hour: ingest refuses readings more than 7 days old (READING_WINDOW).
+  const base = Math.floor((Date.now() - 3 * 24 * 3600_000) / 3600_000) * 3600_000;
   const end = base + POINTS * 1000;
 
   /** Publishes `count` readings from `from` on, one a second per series, and waits until ingest stored them. */

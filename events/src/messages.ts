@@ -113,13 +113,23 @@ export const confirmationMessageSchema = z.object({
 });
 export type ConfirmationMessage = z.infer<typeof confirmationMessageSchema>;
 
+/**
+ * The largest magnitude a reading's value may have. Every data point a device reports (degrees, %,
+ * ppm, lux, W, Wh counters) fits with room, and an hour's roll-up sums stay far inside what DynamoDB's
+ * document client takes (±2^53): a value of 2^53 + 1 or 1e300 comes from a broken device.
+ */
+export const TELEMETRY_VALUE_LIMIT = 1e9;
+
 /** Telemetry a device publishes on `{orgId}/sensordata/{devId}`. */
 export const telemetryMessageSchema = z.object({
   devID: z.string().min(1).max(64),
   devType: z.number().int().min(0).max(9),
-  /** Epoch milliseconds; the ingest stamps arrival time when absent. */
+  /** Epoch milliseconds; the ingest stamps arrival time when absent, and refuses one far from it. */
   time: z.number().int().positive().optional(),
-  /** One value per data point name, e.g. { temp: 22.4, hum: 41 }. */
-  values: z.record(z.string().min(1).max(32), z.number().finite()),
+  /** One value per data point name, e.g. { temp: 22.4, hum: 41 }: finite, within ±TELEMETRY_VALUE_LIMIT. */
+  values: z.record(
+    z.string().min(1).max(32),
+    z.number().finite().min(-TELEMETRY_VALUE_LIMIT).max(TELEMETRY_VALUE_LIMIT),
+  ),
 });
 export type TelemetryMessage = z.infer<typeof telemetryMessageSchema>;

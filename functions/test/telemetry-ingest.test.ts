@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { topics } from '@argentum/events';
 import { connectLocalDevice } from '../../infra/local/device-credentials';
 import { ENV } from '../src/environment';
+import { getDevice } from '../src/stores/devices';
 import { dynamoTelemetryStore } from '../src/stores/telemetry-dynamodb';
 import { stack } from './support/api';
 import { freshDevId, registerDevice, seriesItems, waitUntil } from './support/telemetry';
@@ -42,6 +43,7 @@ afterAll(async () => {
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+const startOfDayUtc = (time: number) => Math.floor(time / DAY) * DAY;
 const publish = async (orgId: string, devId: string, message: unknown) =>
   (await publisherOf(orgId, devId)).publishAsync(
     topics.sensorData(orgId, devId),
@@ -59,7 +61,8 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
     const orgId = `tel-${randomUUID()}`;
     const devices = [freshDevId(), freshDevId()];
     for (const devId of devices) await registerDevice(devId, orgId);
-    const base = Date.UTC(2026, 1, 3, 22, 10);
+    // Two days ago, 22:10 UTC: recent enough for ingest's window, and the readings run over midnight.
+    const base = startOfDayUtc(Date.now() - 2 * DAY) + 22 * HOUR + 10 * 60_000;
     const readings = Array.from({ length: 600 }, (_, i) => ({
       devId: devices[i % 2] as string,
       message: {
@@ -111,7 +114,7 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
       expect(sum(hours, 'sum_temp')).toBe(want.temp);
       expect(sum(hours, 'sum_hum')).toBe(want.hum);
       const days = (await dynamoTelemetryStore.readBuckets(devId, 'day', base - DAY, base + DAY, 10)).items;
-      expect(days.map((d) => d.time)).toEqual([Date.UTC(2026, 1, 3), Date.UTC(2026, 1, 4)]);
+      expect(days.map((d) => d.time)).toEqual([startOfDayUtc(base), startOfDayUtc(base) + DAY]);
       expect(days.reduce((n, d) => n + (d.stats.temp?.count ?? 0), 0)).toBe(want.count);
       expect(days.reduce((n, d) => n + (d.stats.temp?.sum ?? 0), 0)).toBe(want.temp);
       expect(Math.min(...days.map((d) => d.stats.temp?.min ?? NaN))).toBe(want.minTemp);
@@ -139,7 +142,7 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
     const [device, sibling] = [freshDevId(), freshDevId()];
     await registerDevice(device, orgId);
     await registerDevice(sibling, orgId);
-    const time = Date.UTC(2026, 1, 7, 9);
+    const time = Date.now() - HOUR;
     await publish(orgId, device, { devID: sibling, devType: 5, time, values: { temp: 40 } });
     await publish(orgId, device, { devID: device, devType: 5, time, values: { temp: 21 } });
     const letter = await waitUntil(async () => (await deadLetters()).find((l) => l.body.includes(sibling)));
@@ -151,7 +154,7 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
   it('tries a device that is not registered again, and dead-letters it after the last delivery', async () => {
     const orgId = `tel-${randomUUID()}`;
     const stranger = freshDevId();
-    const time = Date.UTC(2026, 1, 5, 9);
+    const time = Date.now() - HOUR;
     await publish(orgId, stranger, { devID: stranger, devType: 5, time, values: { temp: 21 } });
     const letter = await waitUntil(
       async () => (await deadLetters()).find((l) => l.body.includes(stranger)),
@@ -166,7 +169,7 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
     const known = freshDevId();
     const late = freshDevId();
     await registerDevice(known, orgId);
-    const time = Date.UTC(2026, 1, 6, 9);
+    const time = Date.now() - HOUR;
     await publish(orgId, late, { devID: late, devType: 5, time, values: { temp: 22 } });
     await publish(orgId, known, { devID: known, devType: 5, time, values: { temp: 23 } });
     // The known device's reading was in the same batch: the late one has been refused once by now.
@@ -178,5 +181,59 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
       return items.length === 1 ? items : undefined;
     });
     expect(stored).toMatchObject({ t: time, v: { temp: 22 } });
+  });
+  it("stores the other readings of a batch that holds a poison value: another organization's and a sibling's", async () => {
+    const [orgA, orgB] = [`tel-${randomUUID()}`, `tel-${randomUUID()}`];
+    const [poisoned, sibling, foreign] = [freshDevId(), freshDevId(), freshDevId()];
+    await registerDevice(poisoned, orgA);
+    await registerDevice(sibling, orgA);
+    await registerDevice(foreign, orgB);
+    const time = Date.now() - 60_000;
+    const normal = (devID: string) => ({ devID, devType: 5, time, values: { temp: 21.5 } });
+    // 2^53 + 1 as the device wrote it: JSON.parse makes it 2^53, past DynamoDB's safe integers.
+    const poison = `{"devID":"${poisoned}","devType":5,"time":${time},"values":{"temp":9007199254740993}}`;
+    // Published together, they travel in one batch (the local window is 1 s).
+    await Promise.all([
+      publish(orgA, poisoned, poison),
+      publish(orgB, foreign, normal(foreign)),
+      publish(orgA, sibling, normal(sibling)),
+      publish(orgA, poisoned, { devID: poisoned, devType: 5, time, values: { temp: 1e300 } }),
+    ]);
+    for (const devId of [foreign, sibling])
+      await waitUntil(async () => ((await seriesItems(devId, 'raw')).length === 1 ? true : undefined));
+    const letters = await waitUntil(async () => {
+      const found = (await deadLetters()).filter((l) => l.body.includes(poisoned));
+      return found.length === 2 ? found : undefined;
+    });
+    expect(letters.map((l) => l.reason)).toEqual([
+      expect.stringMatching(/^not a reading: values\.temp: /),
+      expect.stringMatching(/^not a reading: values\.temp: /),
+    ]);
+    expect(await seriesItems(poisoned, 'raw')).toEqual([]);
+  });
+
+  it("refuses readings dated in the future or in 1970: dead letters with the reason, the device's latest values stay current", async () => {
+    const orgId = `tel-${randomUUID()}`;
+    const devId = freshDevId();
+    await registerDevice(devId, orgId);
+    const now = Date.now();
+    await publish(orgId, devId, { devID: devId, devType: 5, time: now + 365 * DAY, values: { temp: 99 } });
+    await publish(orgId, devId, { devID: devId, devType: 5, time: 1000, values: { temp: 98 } });
+    const letters = await waitUntil(async () => {
+      const found = (await deadLetters()).filter((l) => l.body.includes(devId));
+      return found.length === 2 ? found : undefined;
+    });
+    for (const letter of letters)
+      expect(letter.reason).toMatch(
+        /^reading time \S+ is outside the window around its arrival at \S+ \(at most 7 days before, 5 minutes after\)$/,
+      );
+    const current = now - 30_000;
+    await publish(orgId, devId, { devID: devId, devType: 5, time: current, values: { temp: 22 } });
+    const device = await waitUntil(async () => {
+      const found = await getDevice(devId);
+      return found?.lastSeen === current ? found : undefined;
+    });
+    expect(device.latest).toEqual({ temp: 22 });
+    expect((await seriesItems(devId, 'raw')).map((item) => item.t)).toEqual([current]);
   });
 });

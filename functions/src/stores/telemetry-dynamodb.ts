@@ -203,7 +203,15 @@ export async function writeRawReadings(points: readonly TelemetryPoint[]): Promi
     try {
       await writeBatch(batch.map((r) => r.item));
     } catch {
-      for (const r of batch) failedDevices.add(r.devId);
+      // One item DynamoDB refuses fails the whole request (other devices, other organizations): each
+      // item is tried alone, so only the devices whose own items cannot be written are reported.
+      for (const r of batch) {
+        try {
+          await writeBatch([r.item]);
+        } catch {
+          failedDevices.add(r.devId);
+        }
+      }
     }
   });
   return { failedDevices, unique };

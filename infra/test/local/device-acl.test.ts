@@ -78,7 +78,7 @@ describe('device connections are confined to their organization and id (broker A
     await registerDevice(sibling, a);
     await registerDevice(victim, b);
     const reading = (devID: string, temp: number) =>
-      JSON.stringify({ devID, devType: 5, time: Date.UTC(2026, 2, 1, 8), values: { temp } });
+      JSON.stringify({ devID, devType: 5, time: Date.now() - 60_000, values: { temp } });
 
     const forbidden = [
       { topic: topics.sensorData(b, victim), payload: reading(victim, 91) },

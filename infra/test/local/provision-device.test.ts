@@ -109,7 +109,7 @@ describe('provision-device --local', () => {
       reconnectPeriod: 0,
     });
     try {
-      const time = Date.UTC(2026, 3, 1, 12);
+      const time = Date.now() - 60_000;
       await client.publishAsync(
         credential.topics.telemetry,
         JSON.stringify({ devID: devId, devType: 5, time, values: { temp: 22.5 } }),

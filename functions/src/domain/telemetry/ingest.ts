@@ -27,6 +27,30 @@ export interface TelemetryDelivery {
   receivedAt: number;
 }
 
+/**
+ * How far a reading's own time may be from when the broker received it (the rule's `receivedAt`).
+ * Ahead: 5 minutes, the clock skew AWS itself allows a signed request; a reading from further in the
+ * future would pin the device's latest values and lastSeen until that time comes. Behind: 7 days, so a
+ * device that buffered its readings through a long weekend without network still delivers them, well
+ * inside the 35 days raw readings are kept; anything older (a clock reset to 1970) is not telemetry.
+ */
+export const READING_WINDOW = { aheadMs: 5 * 60_000, behindMs: 7 * 24 * 3_600_000 } as const;
+
+const isoOf = (time: number) => {
+  const date = new Date(time);
+  return Number.isNaN(date.getTime()) ? String(time) : date.toISOString();
+};
+
+/** Why a reading's time is refused, or undefined when it is inside the window around its arrival. */
+export function outsideReadingWindow(time: number, receivedAt: number): string | undefined {
+  if (time >= receivedAt - READING_WINDOW.behindMs && time <= receivedAt + READING_WINDOW.aheadMs)
+    return undefined;
+  return (
+    `reading time ${isoOf(time)} is outside the window around its arrival at ${isoOf(receivedAt)} ` +
+    '(at most 7 days before, 5 minutes after)'
+  );
+}
+
 /** What ingest needs: where readings go, and the registered devices. */
 export interface IngestPorts {
   telemetry: Pick<TelemetryStore, 'write'>;
@@ -102,6 +126,11 @@ export async function ingestTelemetry(
       continue;
     }
     const { devID, values, time } = result.data;
+    const late = time === undefined ? undefined : outsideReadingWindow(time, delivery.receivedAt);
+    if (late) {
+      outcomes.push({ kind: 'invalid', reason: late });
+      continue;
+    }
     if (delivery.topicDevId !== undefined && delivery.topicDevId !== devID) {
       outcomes.push({
         kind: 'invalid',
@@ -191,4 +220,139 @@ export interface DeadLetter {
 /** Where messages that cannot be stored go: nothing is dropped silently. */
 export interface DeadLetters {
   send(letters: readonly DeadLetter[]): Promise<void>;
+}
+
+/** One message of the telemetry queue, as the event source hands it over. */
+export interface QueuedReading {
+  /** The queue's message id: what a partial batch failure names. */
+  id: string;
+  /** The JSON the IoT rule sent: the device's message plus `orgId`, `topicDevId` and `receivedAt`. */
+  body: string;
+  /** How often the queue has delivered it (this delivery included). */
+  receives: number;
+  /** When the queue received it (epoch ms): the arrival time when the body carries none. */
+  sentAt: number;
+}
+
+/** What became of a batch: the messages to deliver again, and the counts (CloudWatch metrics). */
+export interface BatchResult {
+  retry: string[];
+  counts: Record<'Stored' | 'Invalid' | 'UnknownDevice' | 'Failed' | 'DeadLettered', number>;
+}
+
+/**
+ * The rule's body: the device's message plus `orgId` (topic(1)), `topicDevId` (topic(3)) and
+ * `receivedAt` (timestamp()); undefined when it is not a JSON object with the topic's organization
+ * and device.
+ */
+export function deliveryOf(record: QueuedReading, now: number): TelemetryDelivery | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { orgId, topicDevId, receivedAt, ...message } = body as Record<string, unknown>;
+  if (typeof orgId !== 'string' || orgId === '') return undefined;
+  if (typeof topicDevId !== 'string' || topicDevId === '') return undefined;
+  return {
+    orgId,
+    topicDevId,
+    message,
+    receivedAt:
+      typeof receivedAt === 'number' && Number.isFinite(receivedAt)
+        ? receivedAt
+        : Number.isFinite(record.sentAt) && record.sentAt > 0
+          ? record.sentAt
+          : now,
+  };
+}
+
+/**
+ * Ingests a batch of the telemetry queue (at least once). Each message's fate is its own: stored (or
+ * already stored: writing is idempotent), retried (storing failed, or the device is not registered
+ * yet), or sent to the dead letters with its reason (not a reading, a value or time out of range, a
+ * device still unknown at the last delivery). One bad message never holds back the others. If the dead
+ * letters cannot be reached, those messages are retried too, and the queue's own redrive takes them
+ * after the last attempt.
+ */
+export async function ingestBatch(
+  deps: IngestPorts & { deadLetters: DeadLetters },
+  records: readonly QueuedReading[],
+  now = Date.now(),
+): Promise<BatchResult> {
+  const entries = records.map((record) => ({ record, delivery: deliveryOf(record, now) }));
+  const valid = entries.filter(
+    (e): e is { record: QueuedReading; delivery: TelemetryDelivery } => e.delivery !== undefined,
+  );
+  let outcomes: IngestOutcome[];
+  try {
+    outcomes = await ingestTelemetry(
+      deps,
+      valid.map((e) => e.delivery),
+      now,
+    );
+  } catch (error) {
+    const reason = `ingest failed: ${errorText(error)}`;
+    outcomes = valid.map(() => ({ kind: 'failed', reason }));
+  }
+  const outcomeOf = new Map(valid.map((e, i) => [e.record, outcomes[i]]));
+
+  const retry: string[] = [];
+  const letters: DeadLetter[] = [];
+  const counts = { Stored: 0, Invalid: 0, UnknownDevice: 0, Failed: 0, DeadLettered: 0 };
+  for (const record of records) {
+    const outcome: IngestOutcome = outcomeOf.get(record) ?? {
+      kind: 'invalid',
+      reason: 'not a JSON object with the topic organization',
+    };
+    const letter = (reason: string) => letters.push({ messageId: record.id, body: record.body, reason });
+    switch (outcome.kind) {
+      case 'stored':
+        counts.Stored++;
+        break;
+      case 'invalid':
+        counts.Invalid++;
+        letter(outcome.reason);
+        break;
+      case 'unknown-device':
+        counts.UnknownDevice++;
+        deps.logger?.log('warn', 'telemetry from an unknown device', {
+          messageId: record.id,
+          devId: outcome.devId,
+          receives: record.receives,
+        });
+        if (record.receives >= TELEMETRY_MAX_RECEIVES) letter(outcome.reason);
+        else retry.push(record.id);
+        break;
+      case 'failed':
+        counts.Failed++;
+        deps.logger?.log('warn', 'telemetry not stored, will come again', {
+          messageId: record.id,
+          reason: outcome.reason,
+          receives: record.receives,
+        });
+        retry.push(record.id);
+        break;
+    }
+  }
+  if (letters.length > 0) {
+    try {
+      await deps.deadLetters.send(letters);
+      counts.DeadLettered = letters.length;
+      for (const letter of letters)
+        deps.logger?.log('warn', 'telemetry dead letter', {
+          messageId: letter.messageId,
+          reason: letter.reason,
+        });
+    } catch (error) {
+      deps.logger?.log('error', 'telemetry dead letters not sent, will come again', {
+        error: errorText(error),
+        count: letters.length,
+      });
+      retry.push(...letters.map((l) => l.messageId));
+    }
+  }
+  return { retry, counts };
 }
