@@ -1,12 +1,14 @@
-import { confirmationFilter, confirmationTopic } from '@argentum/events';
+import type { AedesPublishPacket, Client } from 'aedes';
+import { confirmationTopic } from '@argentum/events';
 import type { Broker } from './broker';
 
 /** IoT Core retries a failed asynchronous Lambda invocation twice. */
 const ATTEMPTS = 3;
 
 /**
- * Plays the IoT topic rule `SELECT *, topic(1) AS orgId, topic(3) AS outcome, timestamp() AS receivedAt
- * FROM '+/controldata/+' WHERE topic(3) = 'success' OR topic(3) = 'fail'` and its Lambda action: each
+ * Plays the IoT topic rule `SELECT *, topic(1) AS orgId, topic(3) AS outcome, clientid() AS clientId,
+ * timestamp() AS receivedAt FROM '+/controldata/+' WHERE topic(3) = 'success' OR topic(3) = 'fail'`
+ * (infra/cdk/constructs/control-confirmations.ts) and its Lambda action: each
  * device confirmation invokes the confirmation handler (functions/src/lambda/control-confirmations.ts).
  */
 export function startConfirmationRule(broker: Broker): { stop(): Promise<void>; drained(): Promise<void> } {
@@ -29,8 +31,9 @@ export function startConfirmationRule(broker: Broker): { stop(): Promise<void>; 
     }
   };
 
-  const deliver = (packet: { topic: string; payload: Buffer | string }, callback: () => void) => {
-    callback();
+  // The broker's 'publish' event names the publishing client, which the rule's clientid() returns (the
+  // device's authenticated client id = its id; "n/a" for what did not come over MQTT).
+  const deliver = (packet: AedesPublishPacket, client: Client | null) => {
     const where = confirmationTopic(packet.topic);
     if (!where) return;
     let message: unknown;
@@ -44,11 +47,12 @@ export function startConfirmationRule(broker: Broker): { stop(): Promise<void>; 
       ...(message as Record<string, unknown>),
       orgId: where.orgId,
       outcome: where.outcome,
+      clientId: client ? client.id : 'n/a',
       receivedAt: Date.now(),
     }).finally(() => inFlight.delete(run));
     inFlight.add(run);
   };
-  broker.aedes.subscribe(confirmationFilter, deliver, () => undefined);
+  broker.aedes.on('publish', deliver);
 
   const drained = async () => {
     while (inFlight.size > 0) await Promise.all([...inFlight]);
@@ -56,9 +60,7 @@ export function startConfirmationRule(broker: Broker): { stop(): Promise<void>; 
   return {
     drained,
     async stop() {
-      await new Promise<void>((resolve) =>
-        broker.aedes.unsubscribe(confirmationFilter, deliver, () => resolve()),
-      );
+      broker.aedes.off('publish', deliver);
       await drained();
     },
   };

@@ -1,21 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { telemetryFilter } from '@argentum/events';
 import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
 import { telemetryBatching } from '../src/definitions';
 import type { Broker } from './broker';
 import { HOST } from './config';
 import { close, listen, readBody } from './http-util';
+import { startEventSource } from './sqs-event-source';
 
-/** The batch size of the queue's event source in CDK; the window is the local one (definitions.ts). */
-const BATCH_SIZE = telemetryBatching.batchSize;
-const BATCHING_WINDOW_MS = telemetryBatching.localBatchingWindowMs;
 /** Lambda polls a queue with a few concurrent batches; enough to keep DynamoDB busy. */
 const MAX_CONCURRENT_BATCHES = 4;
-/** Delay before a failed record comes again (the queue's visibility timeout, 180 s in AWS, shortened). */
-const RETRY_DELAY_MS = 1000;
 const DEAD_LETTER_PATH = '/000000000000/telemetry-dead-letters';
 
 /** A message on the dead-letter list: its body and why it could not be stored. */
@@ -99,26 +94,9 @@ export async function startDeadLetterQueue(): Promise<LocalDeadLetterQueue> {
   return queue;
 }
 
-const sqsRecord = (body: string, messageId: string, receives: number, sentAt: number): SQSRecord => ({
-  messageId,
-  receiptHandle: 'local',
-  body,
-  attributes: {
-    ApproximateReceiveCount: String(receives),
-    SentTimestamp: String(sentAt),
-    SenderId: 'iot',
-    ApproximateFirstReceiveTimestamp: String(sentAt),
-  },
-  messageAttributes: {},
-  md5OfBody: '',
-  eventSource: 'aws:sqs',
-  eventSourceARN: 'arn:aws:sqs:local:000000000000:telemetry',
-  awsRegion: 'local',
-});
-
 export interface RuleRunner {
   stop(): Promise<void>;
-  /** Resolves when every message received so far has been ingested, retries included. */
+  /** Resolves when every message received so far has met its fate, retries included. */
   drained(): Promise<void>;
   /**
    * Delivers again every recent batch holding a record whose body contains `match`, as SQS does when
@@ -128,74 +106,30 @@ export interface RuleRunner {
   redeliver(match: string): Promise<number>;
 }
 
-/** Batches kept for redelivery (recent ones only: the local stack runs for days). */
-const KEPT_BATCHES = 2000;
-
 /**
  * Plays the IoT topic rule `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS
- * receivedAt FROM '+/sensordata/+'` and the queue behind it: messages are collected into batches (size or time
- * window, as the SQS event source does) and each batch is one invocation of the ingest handler.
- * Records reported failed come again (the receive count grows), up to the queue's maximum receives;
- * then they go to the dead-letter list, as the queue's redrive does.
+ * receivedAt FROM '+/sensordata/+'` (infra/cdk/constructs/realtime.ts) and the queue and event source
+ * behind it (sqs-event-source.ts, with the queue's settings from definitions.ts): batches by size,
+ * bytes or window, partial batch responses, failed records received again after the visibility
+ * timeout, the dead-letter queue after `maxReceiveCount` receives.
  */
 export function startRuleRunner(broker: Broker, deadLetters: LocalDeadLetterQueue): RuleRunner {
-  let pending: SQSRecord[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  const inFlight = new Set<Promise<void>>();
-  const waiting: SQSRecord[][] = [];
-  const delivered: SQSRecord[][] = [];
-
-  const invoke = async (records: SQSRecord[]): Promise<void> => {
-    // The ingest Lambda's entry point, loaded once the stack has set the environment it reads.
-    const { handler: ingest } = await import('@argentum/functions/lambda/ingest');
-    const result = await ingest({ Records: records } satisfies SQSEvent).catch(() => ({
-      batchItemFailures: records.map((r) => ({ itemIdentifier: r.messageId })),
-    }));
-    const failed = new Set(result.batchItemFailures.map((f) => f.itemIdentifier));
-    if (failed.size === 0) return;
-    const again: SQSRecord[] = [];
-    for (const record of records) {
-      if (!failed.has(record.messageId)) continue;
-      const receives = Number(record.attributes.ApproximateReceiveCount);
-      if (receives >= TELEMETRY_MAX_RECEIVES) {
-        deadLetters.add({
-          messageId: record.messageId,
-          body: record.body,
-          reason: `failed ${receives} times (the queue's redrive)`,
-        });
-      } else {
-        again.push({
-          ...record,
-          attributes: { ...record.attributes, ApproximateReceiveCount: String(receives + 1) },
-        });
-      }
-    }
-    if (again.length === 0) return;
-    await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
-    await invoke(again);
-  };
-
-  const pump = () => {
-    while (inFlight.size < MAX_CONCURRENT_BATCHES && waiting.length > 0) {
-      const batch = waiting.shift() as SQSRecord[];
-      delivered.push(batch);
-      if (delivered.length > KEPT_BATCHES) delivered.shift();
-      const run = invoke(batch).finally(() => {
-        inFlight.delete(run);
-        pump();
-      });
-      inFlight.add(run);
-    }
-  };
-
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (pending.length === 0) return;
-    waiting.push(pending);
-    pending = [];
-    pump();
-  };
+  const source = startEventSource(
+    {
+      batchSize: telemetryBatching.batchSize,
+      batchingWindowMs: telemetryBatching.localBatchingWindowMs,
+      visibilityTimeoutMs: telemetryBatching.localVisibilityTimeoutMs,
+      maxReceiveCount: TELEMETRY_MAX_RECEIVES,
+      maxConcurrentBatches: MAX_CONCURRENT_BATCHES,
+      queueName: 'telemetry',
+    },
+    async (event) => {
+      // The ingest Lambda's entry point, loaded once the stack has set the environment it reads.
+      const { handler: ingest } = await import('@argentum/functions/lambda/ingest');
+      return ingest(event);
+    },
+    (record, reason) => deadLetters.add({ messageId: record.messageId, body: record.body, reason }),
+  );
 
   const deliver = (packet: { topic: string; payload: Buffer | string }, callback: () => void) => {
     callback();
@@ -214,45 +148,19 @@ export function startRuleRunner(broker: Broker, deadLetters: LocalDeadLetterQueu
     const [orgId, , topicDevId] = packet.topic.split('/');
     const receivedAt = Date.now();
     const fields = typeof message === 'object' && message !== null && !Array.isArray(message) ? message : {};
-    pending.push(
-      sqsRecord(JSON.stringify({ ...fields, orgId, topicDevId, receivedAt }), randomUUID(), 1, receivedAt),
-    );
-    if (pending.length >= BATCH_SIZE) flush();
-    else timer ??= setTimeout(flush, BATCHING_WINDOW_MS);
+    source.send(JSON.stringify({ ...fields, orgId, topicDevId, receivedAt }), receivedAt);
   };
   broker.aedes.subscribe(telemetryFilter, deliver, () => undefined);
 
-  const drained = async () => {
-    flush();
-    while (inFlight.size > 0 || waiting.length > 0) await Promise.all([...inFlight]);
-  };
-  const redeliver = async (match: string) => {
-    await drained();
-    const batches = delivered.filter((batch) => batch.some((r) => r.body.includes(match)));
-    await Promise.all(
-      batches.map((batch) =>
-        invoke(
-          batch.map((r) => ({
-            ...r,
-            attributes: {
-              ...r.attributes,
-              ApproximateReceiveCount: String(Number(r.attributes.ApproximateReceiveCount) + 1),
-            },
-          })),
-        ),
-      ),
-    );
-    return batches.reduce((n, batch) => n + batch.length, 0);
-  };
-  deadLetters.onRedeliver = redeliver;
+  deadLetters.onRedeliver = source.redeliver;
   return {
-    drained,
-    redeliver,
+    drained: source.drained,
+    redeliver: source.redeliver,
     async stop() {
       await new Promise<void>((resolve) =>
         broker.aedes.unsubscribe(telemetryFilter, deliver, () => resolve()),
       );
-      await drained();
+      await source.stop();
     },
   };
 }

@@ -119,12 +119,14 @@ export const rawTelemetryRetentionDays = 35;
  * values and stored latest values trail the devices and what the live messages cost: 10 s keeps the
  * floor view current and costs a few dollars a month at 1,000 devices, where 1 s would cost ten times
  * that (docs/cost.md). Locally the rule runner gathers for `localBatchingWindowMs` only, so a reading
- * shows at once while you try the product.
+ * shows at once while you try the product, and a failed record comes again after
+ * `localVisibilityTimeoutMs` where the queue's visibility timeout is 6 x the ingest timeout + the window.
  */
 export const telemetryBatching = {
   batchSize: 500,
   maxBatchingWindowSeconds: 10,
   localBatchingWindowMs: 1000,
+  localVisibilityTimeoutMs: 1000,
 } as const;
 
 /**

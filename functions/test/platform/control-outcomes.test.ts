@@ -179,6 +179,7 @@ describe('confirmations are idempotent (the IoT rule may deliver one twice)', ()
       val: [1, 1, 1, 1],
       orgId: scene.orgId,
       outcome: 'success',
+      clientId: shades.devID,
       receivedAt: Date.parse(confirmed.reply?.at ?? ''),
     };
     expect(await confirmations(event)).toEqual({ result: 'duplicate' });
@@ -209,6 +210,7 @@ describe('confirmations are idempotent (the IoT rule may deliver one twice)', ()
       val: [0, 0, 0, 0],
       orgId: scene.orgId,
       outcome: 'success',
+      clientId: silent.devID,
       receivedAt: Date.now(),
     };
     expect(await confirmations(event)).toEqual({ result: 'late' });
@@ -222,7 +224,13 @@ describe('confirmations are idempotent (the IoT rule may deliver one twice)', ()
     const { light } = scene.devices;
     const sent = await send('testDevice', { devID: light.devID, devType: 1 });
     await waitForCommand(scene.editor.token, light.devID, sent.commandId, (c) => c.status === 'confirmed');
-    const base = { action: 'success', devID: light.devID, commandId: sent.commandId, outcome: 'success' };
+    const base = {
+      action: 'success',
+      devID: light.devID,
+      commandId: sent.commandId,
+      outcome: 'success',
+      clientId: light.devID,
+    };
     expect(await confirmations({ ...base, orgId: 'ctl-elsewhere' })).toEqual({ result: 'unknown' });
     expect(await confirmations({ ...base, orgId: scene.orgId, commandId: '000000000-000000000000' })).toEqual(
       {
@@ -237,6 +245,7 @@ describe('confirmations are idempotent (the IoT rule may deliver one twice)', ()
         cmnd: 1,
         orgId: scene.orgId,
         outcome: 'success',
+        clientId: light.devID,
       }),
     ).toEqual({ result: 'untracked' });
     expect(await confirmations({ devID: 42, orgId: scene.orgId, outcome: 'success' })).toEqual({
@@ -245,6 +254,29 @@ describe('confirmations are idempotent (the IoT rule may deliver one twice)', ()
     expect(
       await confirmations({ action: 'success', devID: light.devID, orgId: scene.orgId, outcome: 'maybe' }),
     ).toEqual({ result: 'invalid' });
+  });
+
+  it("counts a confirmation only from the device the command went to, not from a sibling's connection", async () => {
+    const { silent, light } = scene.devices;
+    const sent = await send('setFanValveValue', lockBody(silent.devID, [1, 0, 1, 0]));
+    const word = {
+      action: 'success',
+      devID: silent.devID,
+      commandId: sent.commandId,
+      cmnd: 54,
+      val: [1, 0, 1, 0],
+      orgId: scene.orgId,
+      outcome: 'success',
+      receivedAt: Date.now(),
+    };
+    // The rule passes the publishing client: a sibling, or what did not come over MQTT.
+    expect(await confirmations({ ...word, clientId: light.devID })).toEqual({ result: 'unknown' });
+    expect(await confirmations({ ...word, clientId: 'n/a' })).toEqual({ result: 'unknown' });
+    expect(await confirmations({ ...word, clientId: undefined })).toEqual({ result: 'unknown' });
+    const [pending] = await historyOf(scene.editor.token, silent.devID, 1);
+    expect(pending).toMatchObject({ commandId: sent.commandId, status: 'sent' });
+    // The device's own word still settles it (in time: none of the above took it).
+    expect(await confirmations({ ...word, clientId: silent.devID })).toEqual({ result: 'confirmed' });
   });
 
   it('a redelivery through the broker leaves the settled command as it was', async () => {

@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { topics } from '@argentum/events';
+import type { NotificationPage } from '@argentum/events/contracts';
 import { getDevice } from '@argentum/functions/stores/devices';
+import { call, createUser, signInAs } from '../support/api';
 import { deviceConnection } from '../support/control';
 import { newDevices, newPlace } from './devices-fixtures';
 
@@ -60,20 +61,42 @@ describe("a device's own word becomes its stored state (broker -> confirmation r
     const [foreign] = await newDevices(theirs, [{ devType: 2, properties: { pairingMode: true } }]);
     const [own] = await newDevices(mine, [{ devType: 2, properties: { pairingMode: true } }]);
     if (!foreign || !own) throw new Error('no device');
-    const connection = await deviceConnection(mine.orgId, `fw-${randomUUID().slice(0, 8)}`);
+    const connection = await deviceConnection(mine.orgId, own.devID);
     connections.push(connection);
-    // On its own organization's confirmation topic, naming the other organization's device, then its own.
-    await connection.publishAsync(
-      topics.controlFail(mine.orgId),
-      JSON.stringify({ action: 'fail', devID: foreign.devID, cmnd: 17 }),
-      { qos: 1 },
-    );
-    await connection.publishAsync(
-      topics.controlFail(mine.orgId),
-      JSON.stringify({ action: 'fail', devID: own.devID, cmnd: 17 }),
-      { qos: 1 },
-    );
+    // On its own organization's confirmation topic, naming the other organization's device, then itself.
+    for (const devID of [foreign.devID, own.devID])
+      await connection.publishAsync(
+        topics.controlFail(mine.orgId),
+        JSON.stringify({ action: 'fail', devID, cmnd: 17 }),
+        { qos: 1 },
+      );
     await expect.poll(async () => (await getDevice(own.devID))?.properties.pairingMode).toBe(false);
     expect((await getDevice(foreign.devID))?.properties).toEqual({ pairingMode: true });
+  });
+
+  it('does not let a device speak for a sibling: its pairing failure changes nothing and raises no alarm', async () => {
+    const place = await newPlace('Siblings');
+    const [speaker, sibling] = await newDevices(place, [
+      { devType: 2, properties: { pairingMode: true } },
+      { devType: 2, properties: { pairingMode: true } },
+    ]);
+    if (!speaker || !sibling) throw new Error('no device');
+    const { accessToken } = await signInAs(await createUser({ [place.orgId]: 0 }));
+    const notifiedDevices = async () =>
+      (
+        await call<NotificationPage>(
+          '/api/notification/getNotifications',
+          { skip: 0, limit: 50 },
+          { token: accessToken },
+        )
+      ).body.list.map((n) => n.properties.devID);
+    const send = await deviceOf(place.orgId, speaker.devID);
+    // The speaker names its sibling, then itself: only its own word counts.
+    await send('fail', { cmnd: 17, devID: sibling.devID });
+    await send('fail', { cmnd: 17 });
+    await expect.poll(async () => (await getDevice(speaker.devID))?.properties.pairingMode).toBe(false);
+    await expect.poll(notifiedDevices).toContain(speaker.devID);
+    expect(await notifiedDevices()).not.toContain(sibling.devID);
+    expect((await getDevice(sibling.devID))?.properties).toEqual({ pairingMode: true });
   });
 });

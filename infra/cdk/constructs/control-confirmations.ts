@@ -9,10 +9,13 @@ import { confirmationFilter } from '@argentum/events';
 /**
  * The IoT rule that hands each device confirmation to the confirmation Lambda. Commands share the
  * topic level (`{org}/controldata/{dev}`), so the rule keeps only success and fail. The arrival time
- * is IoT Core's, so a reply is judged against the 5 s deadline by when it arrived.
+ * is IoT Core's, so a reply is judged against the 5 s deadline by when it arrived. The publishing
+ * client (clientid(): a device connects only as its thing name, device-access.ts) says who speaks: a
+ * device's word counts only for itself.
  */
 export const confirmationRuleSql =
-  `SELECT *, topic(1) AS orgId, topic(3) AS outcome, timestamp() AS receivedAt FROM '${confirmationFilter}' ` +
+  `SELECT *, topic(1) AS orgId, topic(3) AS outcome, clientid() AS clientId, timestamp() AS receivedAt ` +
+  `FROM '${confirmationFilter}' ` +
   `WHERE topic(3) = 'success' OR topic(3) = 'fail'`;
 
 export interface ControlConfirmationsProps {

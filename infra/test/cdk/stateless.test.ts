@@ -672,7 +672,8 @@ describe('IoT Core', () => {
   });
   it('routes device confirmations (success and fail only) to the confirmation Lambda, with an error action', () => {
     expect(confirmationRuleSql).toBe(
-      "SELECT *, topic(1) AS orgId, topic(3) AS outcome, timestamp() AS receivedAt FROM '+/controldata/+' " +
+      'SELECT *, topic(1) AS orgId, topic(3) AS outcome, clientid() AS clientId, timestamp() AS receivedAt ' +
+        "FROM '+/controldata/+' " +
         "WHERE topic(3) = 'success' OR topic(3) = 'fail'",
     );
     const handler = logicalId(platform.stateless.controlConfirmations.function);

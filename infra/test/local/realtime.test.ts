@@ -121,7 +121,8 @@ const orgPair = () => {
 describe('telemetry ingest (IoT rule -> ingest handler)', () => {
   it('stores a reading as raw point and hourly roll-up, and records the device latest values', async () => {
     const devId = '00:1A:22:01:05:03'; // IEQLounge, Demo Org
-    const hourStart = Math.floor((Date.now() - 3_600_000) / 3_600_000) * 3_600_000;
+    // An hour five days back, inside ingest's window: the device's live readings are in the current one.
+    const hourStart = Math.floor((Date.now() - 5 * 24 * 3_600_000) / 3_600_000) * 3_600_000;
     const time = hourStart + 17 * 60_000;
     const publisher = await device('org-demo', devId);
     await publisher.publishAsync(

@@ -15,6 +15,8 @@ export interface ConfirmationPorts {
 export interface ConfirmationDelivery {
   orgId: string;
   outcome: ConfirmationOutcome;
+  /** The publishing connection's client id (IoT SQL clientid()): the device's thing name. */
+  clientId: string | undefined;
   message: unknown;
   /** When the broker received it (epoch ms; IoT SQL timestamp()); the handler's clock when absent. */
   receivedAt?: number;
@@ -23,7 +25,7 @@ export interface ConfirmationDelivery {
 /**
  * What became of a delivery: the command confirmed or failed in time; a word after the timeout
  * ('late'); a redelivery or a second word ('duplicate'); no such command of this organization's
- * device ('unknown'); a device's own news without a command id ('untracked'); not a confirmation.
+ * device, or a message naming another device than its sender ('unknown'); a device's own news without a command id ('untracked'); not a confirmation.
  */
 export type ConfirmationResult =
   'confirmed' | 'failed' | 'late' | 'duplicate' | 'unknown' | 'untracked' | 'invalid';
@@ -42,6 +44,8 @@ export async function handleConfirmation(
   const parsed = confirmationMessageSchema.safeParse(delivery.message);
   if (!parsed.success) return 'invalid';
   const message = parsed.data;
+  // A device speaks only for itself: another device's command or news is answered like an unknown one.
+  if (message.devID !== delivery.clientId) return 'unknown';
   if (message.commandId === undefined) return 'untracked';
   const record = await deps.commands.get(message.devID, message.commandId);
   // A device can only confirm its own organization's commands.

@@ -1,0 +1,64 @@
+import { confirmationMessageSchema } from '@argentum/events';
+import type { DevicePorts } from '../devices/ports';
+import { applyDeviceReport } from '../devices/reports';
+import type { AlarmDevice, AlarmPorts } from '../notifications/alarms';
+import { alarmsOfDeviceMessage } from '../notifications/device-messages';
+import { type ConfirmationPorts, type ConfirmationResult, handleConfirmation } from './confirmations';
+
+/** What the confirmation rule delivers: the device's message and what the broker knows about it. */
+export interface DeviceWordEvent {
+  /** topic(1): the organization of the confirmation topic. */
+  orgId?: unknown;
+  /** topic(3): success or fail. */
+  outcome?: unknown;
+  /** clientid(): the publishing connection's client id, which IoT Core binds to the device's thing name. */
+  clientId?: unknown;
+  /** timestamp(): when the broker received it. */
+  receivedAt?: unknown;
+  [field: string]: unknown;
+}
+
+export interface DeviceWordPorts extends ConfirmationPorts {
+  reports: Pick<DevicePorts, 'devices' | 'clock'>;
+  alarms: AlarmPorts;
+  /** A registered device as alarms name it (its organization included); undefined for an unknown one. */
+  alarmDevice(devId: string): Promise<AlarmDevice | undefined>;
+}
+
+/**
+ * A device's word on `{orgId}/controldata/success|fail`: it settles the tracked command
+ * (confirmations.ts), what the device says about itself becomes its stored state (devices/reports.ts),
+ * and offline, pairing failures and failed or late commands become notifications
+ * (notifications/device-messages.ts). A device speaks only for itself: a message naming another device
+ * than the publishing connection's (clientId = thing name) counts for nothing, like an unknown one.
+ */
+export async function receiveDeviceWord(
+  deps: DeviceWordPorts,
+  event: DeviceWordEvent,
+): Promise<ConfirmationResult> {
+  const { orgId, outcome, clientId, receivedAt, ...message } = event;
+  if (typeof orgId !== 'string' || (outcome !== 'success' && outcome !== 'fail')) return 'invalid';
+  const arrivedAt = typeof receivedAt === 'number' && Number.isFinite(receivedAt) ? receivedAt : undefined;
+  const settled = await handleConfirmation(deps, {
+    orgId,
+    outcome,
+    clientId: typeof clientId === 'string' ? clientId : undefined,
+    message,
+    ...(arrivedAt !== undefined ? { receivedAt: arrivedAt } : {}),
+  });
+  if (settled === 'invalid' || settled === 'unknown' || settled === 'duplicate') return settled;
+  const parsed = confirmationMessageSchema.safeParse(message);
+  if (!parsed.success) return settled;
+  await applyDeviceReport(deps.reports, { orgId, outcome, message: parsed.data });
+  const device = await deps.alarmDevice(parsed.data.devID);
+  // Only a device of this organization raises its alarms. When the broker received the message is the
+  // same for a redelivery, so its event is raised once.
+  if (device && device.orgId === orgId)
+    await alarmsOfDeviceMessage(deps.alarms, device, {
+      outcome,
+      message: parsed.data,
+      settled,
+      time: arrivedAt ?? deps.clock.now().getTime(),
+    });
+  return settled;
+}
