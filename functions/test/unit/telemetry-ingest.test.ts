@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  type DeadLetter,
+  ingestBatch,
+  type QueuedReading,
+  READING_WINDOW,
+  TELEMETRY_MAX_RECEIVES,
+} from '../../src/domain/telemetry/ingest';
+import type { TelemetryPoint } from '../../src/domain/telemetry/telemetry';
+
+const NOW = Date.UTC(2026, 10, 24, 12);
+
+/** The ingest use case against in-memory ports: registered devices, stored points, dead letters. */
+function scene(owners: Record<string, string>, failing: ReadonlySet<string> = new Set()) {
+  const stored: TelemetryPoint[] = [];
+  const latest = new Map<string, number>();
+  const letters: DeadLetter[] = [];
+  const ports = {
+    telemetry: {
+      write: async (points: readonly TelemetryPoint[]) => {
+        stored.push(...points.filter((p) => !failing.has(p.devId)));
+        return { failedDevices: new Set(points.filter((p) => failing.has(p.devId)).map((p) => p.devId)) };
+      },
+    },
+    devices: {
+      ownerOf: async (devId: string) => owners[devId],
+      recordLatest: async (devId: string, time: number) => {
+        latest.set(devId, Math.max(time, latest.get(devId) ?? 0));
+      },
+    },
+    deadLetters: { send: async (sent: readonly DeadLetter[]) => void letters.push(...sent) },
+  };
+  return { ports, stored, latest, letters };
+}
+
+let n = 0;
+const record = (
+  orgId: string,
+  devID: string,
+  fields: Record<string, unknown>,
+  receives = 1,
+): QueuedReading => ({
+  id: `m${n++}`,
+  body: JSON.stringify({
+    devID,
+    devType: 5,
+    values: { temp: 21 },
+    ...fields,
+    orgId,
+    topicDevId: devID,
+    receivedAt: NOW,
+  }),
+  receives,
+  sentAt: NOW,
+});
+const devId = () => `U${randomUUID().slice(0, 8)}`;
+
+describe('ingestBatch (the telemetry use case)', () => {
+  it("fails only the poison record: the other organization's and the sibling's readings are stored", async () => {
+    const [bad, sibling, foreign] = [devId(), devId(), devId()];
+    const { ports, stored, letters } = scene({ [bad]: 'a', [sibling]: 'a', [foreign]: 'b' });
+    const batch = [
+      record('a', bad, { values: { temp: 2 ** 53 } }),
+      record('b', foreign, { time: NOW - 1000 }),
+      record('a', bad, { values: { temp: Number.MAX_VALUE } }),
+      record('a', sibling, { time: NOW - 2000 }),
+    ];
+    const { retry, counts } = await ingestBatch(ports, batch, NOW);
+    expect(retry).toEqual([]);
+    expect(stored.map((p) => p.devId).sort()).toEqual([foreign, sibling].sort());
+    expect(letters.map((l) => [l.messageId, l.reason.split(':')[0]])).toEqual([
+      [batch[0]?.id, 'not a reading'],
+      [batch[2]?.id, 'not a reading'],
+    ]);
+    expect(counts).toMatchObject({ Stored: 2, Invalid: 2, DeadLettered: 2 });
+  });
+
+  it('takes readings from 7 days before to 5 minutes after their arrival, and dead-letters the others', async () => {
+    const dev = devId();
+    const { ports, stored, latest, letters } = scene({ [dev]: 'a' });
+    const times = {
+      oldest: NOW - READING_WINDOW.behindMs,
+      newest: NOW + READING_WINDOW.aheadMs,
+      tooOld: NOW - READING_WINDOW.behindMs - 1,
+      tooNew: NOW + READING_WINDOW.aheadMs + 1,
+      epoch: 1000,
+      nextYear: NOW + 365 * 24 * 3_600_000,
+    };
+    const batch = Object.values(times).map((time) => record('a', dev, { time }));
+    await ingestBatch(ports, batch, NOW);
+    expect(stored.map((p) => p.time)).toEqual([times.oldest, times.newest]);
+    expect(latest.get(dev)).toBe(times.newest);
+    expect(letters.map((l) => l.reason)).toEqual(
+      [times.tooOld, times.tooNew, times.epoch, times.nextYear].map(
+        (time) =>
+          `reading time ${new Date(time).toISOString()} is outside the window around its arrival at ` +
+          `${new Date(NOW).toISOString()} (at most 7 days before, 5 minutes after)`,
+      ),
+    );
+  });
+
+  it('retries only the records of a device whose readings could not be stored', async () => {
+    const [down, up] = [devId(), devId()];
+    const { ports, stored } = scene({ [down]: 'a', [up]: 'a' }, new Set([down]));
+    const batch = [record('a', down, {}), record('a', up, {})];
+    const { retry } = await ingestBatch(ports, batch, NOW);
+    expect(retry).toEqual([batch[0]?.id]);
+    expect(stored.map((p) => p.devId)).toEqual([up]);
+  });
+
+  it('retries an unknown device until the last receive, then dead-letters it', async () => {
+    const stranger = devId();
+    const { ports, letters } = scene({});
+    const first = record('a', stranger, {});
+    expect((await ingestBatch(ports, [first], NOW)).retry).toEqual([first.id]);
+    const last = { ...first, receives: TELEMETRY_MAX_RECEIVES };
+    expect((await ingestBatch(ports, [last], NOW + 2000)).retry).toEqual([]);
+    expect(letters.map((l) => l.reason)).toEqual([`device ${stranger} is not registered in organization a`]);
+  });
+});
