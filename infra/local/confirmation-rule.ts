@@ -2,12 +2,29 @@ import type { AedesPublishPacket, Client } from 'aedes';
 import { confirmationTopic } from '@argentum/events';
 import type { Broker } from './broker';
 
+/**
+ * What the rule's SQL makes of a JSON object published on a confirmation topic: its fields, then
+ * topic(1) AS orgId, topic(3) AS outcome, clientid() AS clientId, timestamp() AS receivedAt.
+ * Undefined for what the WHERE clause drops: another topic, or a `devID` that is not the client's.
+ */
+export function confirmationRuleEvent(
+  topic: string,
+  message: Record<string, unknown>,
+  clientId: string,
+  receivedAt: number,
+): Record<string, unknown> | undefined {
+  const where = confirmationTopic(topic);
+  if (!where || message.devID !== clientId) return undefined;
+  return { ...message, orgId: where.orgId, outcome: where.outcome, clientId, receivedAt };
+}
+
 /** IoT Core retries a failed asynchronous Lambda invocation twice. */
 const ATTEMPTS = 3;
 
 /**
  * Plays the IoT topic rule `SELECT *, topic(1) AS orgId, topic(3) AS outcome, clientid() AS clientId,
- * timestamp() AS receivedAt FROM '+/controldata/+' WHERE topic(3) = 'success' OR topic(3) = 'fail'`
+ * timestamp() AS receivedAt FROM '+/controldata/+' WHERE (topic(3) = 'success' OR topic(3) = 'fail') AND
+ * devID = clientid()`
  * (infra/cdk/constructs/control-confirmations.ts) and its Lambda action: each
  * device confirmation invokes the confirmation handler (functions/src/lambda/control-confirmations.ts).
  */
@@ -43,13 +60,14 @@ export function startConfirmationRule(broker: Broker): { stop(): Promise<void>; 
       return; // A JSON SELECT skips payloads that are not JSON.
     }
     if (typeof message !== 'object' || message === null || Array.isArray(message)) return;
-    const run = invoke({
-      ...(message as Record<string, unknown>),
-      orgId: where.orgId,
-      outcome: where.outcome,
-      clientId: client ? client.id : 'n/a',
-      receivedAt: Date.now(),
-    }).finally(() => inFlight.delete(run));
+    const event = confirmationRuleEvent(
+      packet.topic,
+      message as Record<string, unknown>,
+      client ? client.id : 'n/a',
+      Date.now(),
+    );
+    if (!event) return;
+    const run = invoke(event).finally(() => inFlight.delete(run));
     inFlight.add(run);
   };
   broker.aedes.on('publish', deliver);

@@ -94,6 +94,19 @@ export async function startDeadLetterQueue(): Promise<LocalDeadLetterQueue> {
   return queue;
 }
 
+/**
+ * What the telemetry rule's SQL makes of a JSON object published on `{org}/sensordata/{dev}`: its
+ * fields, then topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt.
+ */
+export function telemetryRuleBody(
+  topic: string,
+  message: object,
+  receivedAt: number,
+): Record<string, unknown> {
+  const [orgId, , topicDevId] = topic.split('/');
+  return { ...message, orgId, topicDevId, receivedAt };
+}
+
 export interface RuleRunner {
   stop(): Promise<void>;
   /** Resolves when every message received so far has met its fate, retries included. */
@@ -145,10 +158,9 @@ export function startRuleRunner(broker: Broker, deadLetters: LocalDeadLetterQueu
       });
       return;
     }
-    const [orgId, , topicDevId] = packet.topic.split('/');
     const receivedAt = Date.now();
     const fields = typeof message === 'object' && message !== null && !Array.isArray(message) ? message : {};
-    source.send(JSON.stringify({ ...fields, orgId, topicDevId, receivedAt }), receivedAt);
+    source.send(JSON.stringify(telemetryRuleBody(packet.topic, fields, receivedAt)), receivedAt);
   };
   broker.aedes.subscribe(telemetryFilter, deliver, () => undefined);
 

@@ -11,12 +11,13 @@ import { confirmationFilter } from '@argentum/events';
  * topic level (`{org}/controldata/{dev}`), so the rule keeps only success and fail. The arrival time
  * is IoT Core's, so a reply is judged against the 5 s deadline by when it arrived. The publishing
  * client (clientid(): a device connects only as its thing name, device-access.ts) says who speaks: a
- * device's word counts only for itself.
+ * device's word counts only for itself. The WHERE clause compares the payload's own `devID` with it,
+ * so the check holds whatever a payload carries under the selected names; the Lambda checks again.
  */
 export const confirmationRuleSql =
   `SELECT *, topic(1) AS orgId, topic(3) AS outcome, clientid() AS clientId, timestamp() AS receivedAt ` +
   `FROM '${confirmationFilter}' ` +
-  `WHERE topic(3) = 'success' OR topic(3) = 'fail'`;
+  `WHERE (topic(3) = 'success' OR topic(3) = 'fail') AND devID = clientid()`;
 
 export interface ControlConfirmationsProps {
   handler: IFunction;

@@ -674,7 +674,7 @@ describe('IoT Core', () => {
     expect(confirmationRuleSql).toBe(
       'SELECT *, topic(1) AS orgId, topic(3) AS outcome, clientid() AS clientId, timestamp() AS receivedAt ' +
         "FROM '+/controldata/+' " +
-        "WHERE topic(3) = 'success' OR topic(3) = 'fail'",
+        "WHERE (topic(3) = 'success' OR topic(3) = 'fail') AND devID = clientid()",
     );
     const handler = logicalId(platform.stateless.controlConfirmations.function);
     template.hasResourceProperties('AWS::IoT::TopicRule', {
