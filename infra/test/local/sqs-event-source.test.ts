@@ -1,6 +1,11 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type BatchHandler, failedRecords, startEventSource } from '../../local/sqs-event-source';
+
+const started: { stop(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((source) => source.stop()));
+});
 
 /** A queue and its event source with short local timings, recording every batch handed over. */
 function queue(
@@ -28,6 +33,7 @@ function queue(
     run,
     (record, reason) => dead.push({ body: record.body, reason }),
   );
+  started.push(source);
   return { source, batches, dead };
 }
 
