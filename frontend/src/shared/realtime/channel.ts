@@ -169,6 +169,11 @@ export class RealtimeChannel {
       reconnectPeriod: 0,
       connectTimeout: CONNECT_TIMEOUT_MS,
       resubscribe: false,
+      keepalive: endpoint.keepAliveSeconds,
+      // Keep-alive timers on the page's own clock. mqtt.js's default in a browser runs them in a Web
+      // Worker made from a blob: URL, which the app's CSP (default-src 'self') refuses: no PINGREQ was
+      // ever sent and the broker closed the connection after 1.5 keep-alives.
+      timerVariant: 'native',
     });
     this.client = client;
     client.on('connect', () => {
