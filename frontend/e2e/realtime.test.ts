@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
 import '../../functions/test/support/provided';
+import { contentSecurityPolicy } from '../../infra/src/content-security-policy';
 import { REALTIME_KEEPALIVE_SECONDS } from '../src/shared/config/runtimeConfig';
 import { cspViolations, launchBrowser, screenshot, signIn } from './browser';
 
@@ -198,6 +199,17 @@ describe('the real-time channel in the browser', () => {
     await context.close();
   });
 
+  it('is served the same CSP as CloudFront sends, built by one function', async () => {
+    // CloudFront's: IoT Core's WebSocket and the bucket; here the broker (by either loopback name) and s3rver.
+    const broker = `ws://127.0.0.1:${stack.mqttWsPort} ws://localhost:${stack.mqttWsPort}`;
+    for (const path of ['/', '/home', '/config.json']) {
+      const response = await fetch(`${stack.url}${path}`);
+      expect(response.headers.get('content-security-policy'), path).toBe(
+        contentSecurityPolicy({ realtime: broker, files: stack.env.AWS_ENDPOINT_URL_S3 ?? '' }),
+      );
+    }
+  });
+
   it('stays up for several keep-alive periods: pings answered, no reconnect, every message arrives', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     // A short keep-alive for this page (the same code path reads the production one from /config.json).
@@ -246,6 +258,10 @@ describe('the real-time channel in the browser', () => {
       await expect.poll(() => popupText(page)).toContain(`${temp}.0 °C`);
     }
     await screenshot(page, 'realtime-keepalive-held');
+    // The pings came from the keep-alive worker, a same-origin file (a hidden tab keeps its pace).
+    expect(page.workers().map((worker) => new URL(worker.url()).pathname)).toEqual([
+      expect.stringMatching(/^\/assets\/keepaliveWorker-[\w-]+\.js$/) as string,
+    ]);
     expect(frames.pingsSent).toBeGreaterThanOrEqual(periods);
     expect(frames.connects).toHaveLength(1);
     expect(frames.closed).toBe(0);

@@ -4,8 +4,8 @@
  * that breaks it locally breaks it on AWS too. Its own origin, plus the real-time WebSocket (IoT Core;
  * locally the broker) and the files bucket (uploads are posted to it, logos are loaded from it).
  *
- * No `worker-src`/`blob:` scripts: the MQTT client runs its keep-alive timers on the page
- * (shared/realtime/channel.ts), not in a worker made from a blob: URL.
+ * No `blob:` scripts or workers: the MQTT client runs its keep-alive timers in a worker built as a
+ * same-origin file (frontend/src/shared/realtime/keepaliveWorker.ts), which script-src 'self' allows.
  */
 export function contentSecurityPolicy(origins: { realtime: string; files: string }): string {
   return [
