@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { commandStatuses, controlCalls, type CommandView } from './contracts/control';
+import { commandCalls, commandStatuses, type CommandView } from './contracts/control';
 import type { NotificationPush } from './contracts/notifications';
 import { commandValueSchema, messageDevId } from './messages';
 
@@ -36,6 +36,7 @@ const commandReplySchema = z.object({
   val: commandValueSchema.optional(),
   str: z.string().optional(),
   at: z.string(),
+  message: z.string().optional(),
 });
 
 /** `{orgId}/commandstatus`: a command's tracked state (contracts/control.ts `CommandView`). */
@@ -44,7 +45,7 @@ export const commandViewSchema = z.object({
   devID: messageDevId,
   devName: z.string(),
   devType: z.number().int(),
-  call: z.enum(controlCalls),
+  call: z.enum(commandCalls),
   cmnd: z.number().int(),
   val: commandValueSchema.optional(),
   key: z.string().optional(),

@@ -91,6 +91,29 @@ describe('texts of outcomes', () => {
     expect(commandText({ ...test, status: 'timed out' }, light)).toBe('Device Offline');
   });
 
+  it("confirmed late: the text of the device's late value, marked late", () => {
+    const lateReply = { outcome: 'success' as const, action: 'success', val: 35, at: '' };
+    const bri = { call: 'setBrightness' as const, val: 60, lateReply };
+    expect(commandText({ ...bri, status: 'confirmed late' }, light)).toBe(
+      'Value set to 35 successfully. (confirmed late)',
+    );
+    // A late failure leaves the command timed out, with the timed-out text.
+    expect(
+      commandText({ ...bri, status: 'timed out', lateReply: { ...lateReply, outcome: 'fail' } }, light),
+    ).toBe('Something went wrong');
+    const lock = { devName: 'LockServerRoom', connDev: 'lock' };
+    expect(
+      commandText(
+        {
+          call: 'setFanValveValue',
+          status: 'confirmed late',
+          lateReply: { ...lateReply, val: [0, 0, 0, 0] },
+        },
+        lock,
+      ),
+    ).toBe('LockServerRoom: is Unlocked (confirmed late)');
+  });
+
   it("names a device's own messages by their command code", () => {
     expect(deviceMessageText('success', { cmnd: 1 })).toBe('Device Online');
     expect(deviceMessageText('fail', { cmnd: 1 })).toBe('Device Offline');

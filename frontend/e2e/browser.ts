@@ -1,10 +1,51 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 
-/** Debian's Chromium (`npx playwright install` cannot run on these machines). */
-export function launchBrowser(): Promise<Browser> {
+/** How Chromium words a Content-Security-Policy violation in the console ("… violates the following …"). */
+const CSP_VIOLATION = /Content Security Policy/i;
+
+/** The CSP violations every page of this process logged, as `<page URL>: <console text>`. */
+const violations: string[] = [];
+
+/** The CSP violations logged so far by any page opened through `launchBrowser`. */
+export const cspViolations = (): readonly string[] => violations;
+
+function recordViolation(message: ConsoleMessage): void {
+  if (CSP_VIOLATION.test(message.text())) violations.push(`${message.page()?.url()}: ${message.text()}`);
+}
+
+/**
+ * Debian's Chromium (`npx playwright install` cannot run on these machines). Every page of every
+ * context it opens has its console read: closing the browser fails when any page logged a violation of
+ * the app's Content-Security-Policy (the one CloudFront sends too), so every browser test checks it.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await launch();
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  const close = browser.close.bind(browser);
+  const watch = (context: BrowserContext) => {
+    context.on('console', recordViolation);
+    return context;
+  };
+  browser.newContext = async (options) => watch(await newContext(options));
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    watch(page.context());
+    return page;
+  };
+  browser.close = async (options) => {
+    await close(options);
+    if (violations.length > 0) {
+      throw new Error(`Pages logged Content-Security-Policy violations:\n${violations.join('\n')}`);
+    }
+  };
+  return browser;
+}
+
+function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [

@@ -5,6 +5,7 @@ import type { MqttClient } from 'mqtt';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
+  confirmedLateText,
   COOLING_MODE_SET_TEXT,
   DEVICE_OFFLINE_TEXT,
   DEVICE_ONLINE_TEXT,
@@ -15,6 +16,7 @@ import {
   lockedText,
   NEST_TEMPERATURE_SET_TEXT,
   PAIRING_FAILED_TEXT,
+  SOMETHING_WENT_WRONG_TEXT,
   unlockedText,
   USER_UNAUTHORIZED_TEXT,
   VALUE_HAS_BEEN_SET_TEXT,
@@ -103,7 +105,8 @@ async function vendorDevice(devName: string, vendor: 'ryse' | 'nest' | 'ecobee',
 interface Firmware {
   /** The next command to the device (waits for it). */
   next(devID: string): Promise<CommandMessage>;
-  reply(command: CommandMessage, outcome: 'success' | 'fail'): Promise<void>;
+  /** Answers a command; `val`: the value the device reports (the command's by default). */
+  reply(command: CommandMessage, outcome: 'success' | 'fail', val?: CommandMessage['val']): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -131,7 +134,7 @@ async function startFirmware(orgId: string, devIDs: string[]): Promise<Firmware>
           queues.set(devID, rest);
           return first as CommandMessage;
         }),
-    reply: async (command, outcome) => {
+    reply: async (command, outcome, val = command.val) => {
       const client = clients.get(command.devID);
       if (!client) throw new Error(`No firmware for ${command.devID}`);
       await client.publishAsync(
@@ -142,7 +145,7 @@ async function startFirmware(orgId: string, devIDs: string[]): Promise<Firmware>
           devType: command.devType,
           commandId: command.commandId,
           cmnd: command.cmnd,
-          ...(command.val !== undefined ? { val: command.val } : {}),
+          ...(val !== undefined ? { val } : {}),
         }),
         { qos: 1 },
       );
@@ -388,6 +391,32 @@ describe('device control panels in the browser', () => {
     expect(Number(valveCommand.val) * 10).toBeCloseTo(Math.round(Number(valveCommand.val) * 10), 6);
   }, 90_000);
 
+  it("a light that answers after the 5 s deadline: 'Something went wrong', then confirmed late with the light's value", async () => {
+    const region = await openDevice(page, 'LightsDesk');
+    const panel = region.getByRole('region', { name: 'Light brightness' });
+    await panel.getByRole('button', { name: '60%' }).click();
+    const command = await expectPendingThenSettled(
+      panel,
+      'Brightness',
+      ids.LightsDesk as string,
+      'none',
+      () => SOMETHING_WENT_WRONG_TEXT,
+      'panel-light-timed-out',
+    );
+    expect(command.val).toBe(60);
+    // The light did act, late, and reports the level it could reach.
+    await firmware.reply(command, 'success', 45);
+    const late = confirmedLateText(valueSetText(45));
+    await statusOf(panel, 'Brightness').getByText(late, { exact: true }).waitFor({ timeout: 20_000 });
+    expect(await statusOf(panel, 'Brightness').getAttribute('data-state')).toBe('confirmed late');
+    await expect.poll(() => panel.getByTestId('reported').textContent()).toBe('45%');
+    expect(await panel.getByRole('slider', { name: 'Brightness' }).getAttribute('aria-valuenow')).toBe('45');
+    await shot(panel, 'panel-light-confirmed-late');
+    const history = region.getByRole('region', { name: 'Command history' });
+    await history.getByRole('cell', { name: late }).waitFor();
+    await shot(history, 'panel-light-history-late');
+  }, 90_000);
+
   it('writes a BACnet value, tests a device (online, then offline without a reply) and shows occupancy', async () => {
     let region = await openDevice(page, 'BacnetAHU');
     const point = region.getByRole('form', { name: 'SetPoint' });
@@ -486,6 +515,11 @@ describe('device control panels in the browser', () => {
       .poll(() => ryse.getByText(/Reported position: \d+%/).textContent())
       .toMatch(/Reported position: (7[7-9]|8[0-3])%/);
     await shot(ryse, 'panel-ryse');
+    // Vendor writes are tracked commands too: the history has who moved the shade and the outcome.
+    const history = region.getByRole('region', { name: 'Command history' });
+    await history.getByRole('cell', { name: VALUE_HAS_BEEN_SET_TEXT }).waitFor();
+    expect(await history.getByRole('cell', { name: 'Erin Editor' }).count()).toBe(1);
+    await shot(history, 'panel-ryse-history');
   }, 90_000);
 
   it('shows a read-only user every control disabled; the server refuses their command with 403', async () => {

@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
 import '../../functions/test/support/provided';
-import { launchBrowser, screenshot, signIn } from './browser';
+import { contentSecurityPolicy } from '../../infra/src/content-security-policy';
+import { REALTIME_KEEPALIVE_SECONDS } from '../src/shared/config/runtimeConfig';
+import { cspViolations, launchBrowser, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -96,6 +98,15 @@ async function popupText(page: Page): Promise<string> {
   return (await page.getByTestId('device-popup').textContent()) ?? '';
 }
 
+/** The keep-alive (seconds) a CONNECT packet asks for: the two bytes after protocol name, level and flags. */
+function keepAliveOf(connect: Buffer): number {
+  const name = connect.indexOf('MQTT', 0, 'latin1');
+  return connect.readUInt16BE(name + 6);
+}
+
+const frameBytes = (payload: string | Buffer) =>
+  typeof payload === 'string' ? Buffer.from(payload, 'latin1') : payload;
+
 const banner = (page: Page, text: string) =>
   page.getByRole(text === OFFLINE_TEXT ? 'alert' : 'status').getByText(text);
 
@@ -130,6 +141,8 @@ describe('the real-time channel in the browser', () => {
       })
       .toContain('25.0 °C');
     await screenshot(page, 'realtime-live-value');
+    // The production keep-alive, set where the test below sets a short one.
+    expect(keepAliveOf(Buffer.from(connectFrames[0] ?? '', 'latin1'))).toBe(REALTIME_KEEPALIVE_SECONDS);
 
     // A notification pushed to the organization raises the badge and is first in the list.
     await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
@@ -185,4 +198,76 @@ describe('the real-time channel in the browser', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('is served the same CSP as CloudFront sends, built by one function', async () => {
+    // CloudFront's: IoT Core's WebSocket and the bucket; here the broker (by either loopback name) and s3rver.
+    const broker = `ws://127.0.0.1:${stack.mqttWsPort} ws://localhost:${stack.mqttWsPort}`;
+    for (const path of ['/', '/home', '/config.json']) {
+      const response = await fetch(`${stack.url}${path}`);
+      expect(response.headers.get('content-security-policy'), path).toBe(
+        contentSecurityPolicy({ realtime: broker, files: stack.env.AWS_ENDPOINT_URL_S3 ?? '' }),
+      );
+    }
+  });
+
+  it('stays up for several keep-alive periods: pings answered, no reconnect, every message arrives', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // A short keep-alive for this page (the same code path reads the production one from /config.json).
+    const keepAlive = 6;
+    await context.route('**/config.json', async (route) => {
+      const response = await route.fetch();
+      const config = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: { ...config, realtimeKeepAliveSeconds: keepAlive } });
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const frames = { connects: [] as Buffer[], pingsSent: 0, pingsAnswered: 0, closed: 0 };
+    page.on('websocket', (socket) => {
+      socket.on('framesent', ({ payload }) => {
+        const bytes = frameBytes(payload);
+        if (bytes[0] === 0x10) frames.connects.push(bytes);
+        if (bytes[0] === 0xc0) frames.pingsSent++;
+      });
+      socket.on('framereceived', ({ payload }) => {
+        if (frameBytes(payload)[0] === 0xd0) frames.pingsAnswered++;
+      });
+      socket.on('close', () => frames.closed++);
+    });
+    await signIn(page, stack.url, member.email, member.password);
+    await page.goto(`${stack.url}/home?floor=${place.floorId}`, { waitUntil: 'commit' });
+    await expect
+      .poll(async () => {
+        await publishReading(21.04);
+        return popupText(page);
+      })
+      .toContain('21.0 °C');
+    expect(frames.connects).toHaveLength(1);
+    expect(keepAliveOf(frames.connects[0] ?? Buffer.alloc(0))).toBe(keepAlive);
+
+    // Held open for four keep-alive periods (the broker closes a connection silent for 1.5 of them):
+    // each period ends with a ping the broker answers, and a reading published then (after the ping,
+    // while idle, at a moment the page cannot foresee) reaches the open floor.
+    const periods = 4;
+    for (let period = 1; period <= periods; period++) {
+      await expect
+        .poll(() => frames.pingsAnswered, { timeout: keepAlive * 2_000, interval: 200 })
+        .toBeGreaterThanOrEqual(period);
+      const temp = 30 + period;
+      await publishReading(temp + 0.04);
+      await expect.poll(() => popupText(page)).toContain(`${temp}.0 °C`);
+    }
+    await screenshot(page, 'realtime-keepalive-held');
+    // The pings came from the keep-alive worker, a same-origin file (a hidden tab keeps its pace).
+    expect(page.workers().map((worker) => new URL(worker.url()).pathname)).toEqual([
+      expect.stringMatching(/^\/assets\/keepaliveWorker-[\w-]+\.js$/) as string,
+    ]);
+    expect(frames.pingsSent).toBeGreaterThanOrEqual(periods);
+    expect(frames.connects).toHaveLength(1);
+    expect(frames.closed).toBe(0);
+    expect(await page.getByRole('alert').getByText(OFFLINE_TEXT).count()).toBe(0);
+    expect(errors).toEqual([]);
+    expect(cspViolations()).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

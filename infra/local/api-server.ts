@@ -15,6 +15,7 @@ import {
 import { routes } from '@argentum/functions/routes/index';
 import { HOST } from './config';
 import { BodyTooLarge, listen, readBody } from './http-util';
+import { contentSecurityPolicy } from '../src/content-security-policy';
 import { readMailbox } from './ses-capture';
 import type { StreamRunner } from './stream-runner';
 
@@ -160,15 +161,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
   /** Who holds the stream runner paused (see `streams`). */
   const streamHolders = new Set<string>();
   const securityHeaders = {
-    'content-security-policy': [
-      "default-src 'self'",
-      `img-src 'self' data: blob: ${options.filesOrigin}`,
-      "style-src 'self' 'unsafe-inline'",
-      `connect-src 'self' ${options.realtimeUrl} ${options.filesOrigin}`,
-      "object-src 'none'",
-      "base-uri 'self'",
-      "frame-ancestors 'none'",
-    ].join('; '),
+    'content-security-policy': contentSecurityPolicy({
+      realtime: options.realtimeUrl,
+      files: options.filesOrigin,
+    }),
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
     'referrer-policy': 'strict-origin-when-cross-origin',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { defaultDataDir, portsFromEnv } from './config';
 import { roleNames, type RoleNumber } from '@argentum/events/contracts';
 import { DEFAULT_DEMO_PASSWORD, demoUsers, organizations } from './demo-data';
-import { reliableBehaviour } from './simulator';
+import { simulatorProfileOf } from './simulator';
 import { startLocalStack } from './stack';
 
 async function main() {
@@ -22,8 +22,9 @@ async function main() {
     simulator: process.env.SIMULATOR !== 'off',
     simulatorIntervalMs: Number(process.env.SIMULATOR_INTERVAL_MS ?? 30_000),
     ...(process.env.SIMULATOR_SEED ? { simulatorSeed: Number(process.env.SIMULATOR_SEED) } : {}),
-    // SIMULATOR=reliable: every command answered at once, no failures, no device away.
-    ...(process.env.SIMULATOR === 'reliable' ? { simulatorBehaviour: reliableBehaviour } : {}),
+    // SIMULATOR_PROFILE: realistic (default), stormy (frequent refusals, late replies, offline
+    // spells) or reliable (every command answered at once, no device away).
+    simulatorBehaviour: simulatorProfileOf(process.env.SIMULATOR_PROFILE),
   });
   writeFileSync(pidFile, String(process.pid));
 

@@ -31,8 +31,26 @@ export interface SimulatorBehaviour {
   offlineRounds: readonly [number, number];
 }
 
-/** `npm start`: now and then a failure, a slow reply, a device away for a few rounds. */
-export const lifelikeBehaviour: SimulatorBehaviour = {
+/**
+ * `npm start` by default: a building on an ordinary day. About one command in a hundred refused and
+ * one in two hundred answered after the 5 s timeout; a device drops off about once in 5,000 rounds
+ * (at the default 30 s pace: once in about 40 hours per device, a couple of times an hour over the
+ * demo's devices) for 2 to 10 minutes, as a power cut or a lost network does.
+ */
+export const realisticBehaviour: SimulatorBehaviour = {
+  failureRate: 0.01,
+  slowRate: 0.005,
+  replyMs: [150, 900],
+  slowReplyMs: [5600, 8000],
+  offlineRate: 0.0002,
+  offlineRounds: [4, 20],
+};
+
+/**
+ * A bad day, for tests of what bad days do (alarm floods, late replies): a command in twelve refused,
+ * one in sixteen late, and each device away for 2-6 rounds once in a hundred.
+ */
+export const stormyBehaviour: SimulatorBehaviour = {
   failureRate: 0.08,
   slowRate: 0.06,
   replyMs: [150, 900],
@@ -51,6 +69,24 @@ export const reliableBehaviour: SimulatorBehaviour = {
   offlineRounds: [1, 1],
 };
 
+/** The simulator's profiles by name (`SIMULATOR_PROFILE`; the stack's `simulatorBehaviour` option). */
+export const simulatorProfiles = {
+  realistic: realisticBehaviour,
+  stormy: stormyBehaviour,
+  reliable: reliableBehaviour,
+} as const satisfies Record<string, SimulatorBehaviour>;
+export type SimulatorProfile = keyof typeof simulatorProfiles;
+export const DEFAULT_SIMULATOR_PROFILE: SimulatorProfile = 'realistic';
+
+/** The profile an environment value names (unset: realistic); an unknown name is an error. */
+export function simulatorProfileOf(value: string | undefined): SimulatorProfile {
+  if (value === undefined || value === '') return DEFAULT_SIMULATOR_PROFILE;
+  if (value in simulatorProfiles) return value as SimulatorProfile;
+  throw new Error(
+    `SIMULATOR_PROFILE must be one of ${Object.keys(simulatorProfiles).join(', ')} (got '${value}')`,
+  );
+}
+
 /** What a test makes one device do with its next commands (instead of chance). */
 export type DeviceScript = 'answer' | 'fail' | 'silent' | 'slow';
 
@@ -61,7 +97,8 @@ export interface SimulatorOptions {
   devices: Device[];
   /** Milliseconds between two telemetry rounds; 0: no telemetry (commands are still answered). */
   intervalMs: number;
-  behaviour?: SimulatorBehaviour;
+  /** A profile by name, or chances of its own (default: the realistic profile). */
+  behaviour?: SimulatorProfile | SimulatorBehaviour;
   /** Seed of the random source (readings, chances, delays); a run with the same seed behaves alike. */
   seed?: number;
 }
@@ -160,7 +197,8 @@ export function applyValue(
  * the firmware does: after a short delay, sometimes refused, sometimes too late, never while offline.
  */
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
-  const behaviour = options.behaviour ?? lifelikeBehaviour;
+  const given = options.behaviour ?? DEFAULT_SIMULATOR_PROFILE;
+  const behaviour = typeof given === 'string' ? simulatorProfiles[given] : given;
   const random = seededRandom(options.seed ?? Date.now());
   const between = ([min, max]: readonly [number, number]) => min + (max - min) * random();
   const simulated = new Map<string, SimulatedDevice>(

@@ -33,7 +33,7 @@ import { localMailQueueUrl, startMailQueue } from './mail-queue';
 import { provisionTables, provisionUserPool } from './provision';
 import { type LocalDeadLetter, startDeadLetterQueue, startRuleRunner } from './rule-runner';
 import { startConfirmationRule } from './confirmation-rule';
-import { type SimulatorBehaviour, startSimulator } from './simulator';
+import { type SimulatorBehaviour, type SimulatorProfile, startSimulator } from './simulator';
 import { seedDemoData } from './seed';
 import { startSesCapture } from './ses-capture';
 import { startWeatherStandIn } from './weather-stand-in';
@@ -49,9 +49,9 @@ export interface LocalStackOptions {
   historyDays: number;
   simulator: boolean;
   simulatorIntervalMs?: number;
-  /** Seed of the simulator's random source; its misbehaviour (lifelike when not given). */
+  /** Seed of the simulator's random source; its misbehaviour (the realistic profile when not given). */
   simulatorSeed?: number;
-  simulatorBehaviour?: SimulatorBehaviour;
+  simulatorBehaviour?: SimulatorProfile | SimulatorBehaviour;
   staticDir?: string;
   /** DynamoDB Local without files: faster, for tests and benchmarks whose data is thrown away. */
   ephemeral?: boolean;

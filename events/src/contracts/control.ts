@@ -22,6 +22,8 @@ export const USER_UNAUTHORIZED_TEXT = 'User is unAuthorized';
 export const DEVICE_ONLINE_TEXT = 'Device Online';
 export const DEVICE_OFFLINE_TEXT = 'Device Offline';
 export const PAIRING_FAILED_TEXT = 'Pairing of device is unsuccessful.';
+/** Ours: a device's success after the reply timeout, after the text of the value it confirmed. */
+export const confirmedLateText = (text: string) => `${text} (confirmed late)`;
 // No confirmation within the reply timeout: SOMETHING_WENT_WRONG_TEXT (texts.ts).
 
 /** A value as the texts show it: lists as [1,0,0,0]. */
@@ -57,9 +59,18 @@ export function powerNodeLevel(value: number): 0 | 20 | 60 | 100 {
 
 /**
  * requested (recorded) -> sent (published) -> confirmed | failed (the device's word within the reply
- * timeout, DEVICE_REPLY_TIMEOUT_MS) | timed out (no word in time; a later word is kept as `lateReply`).
+ * timeout, DEVICE_REPLY_TIMEOUT_MS) | timed out (no word in time). A success after the timeout moves a
+ * timed-out command on to confirmed late (the device did act: its word, with its value, is
+ * `lateReply`); a late failure is kept as `lateReply` of the timed-out command.
  */
-export const commandStatuses = ['requested', 'sent', 'confirmed', 'failed', 'timed out'] as const;
+export const commandStatuses = [
+  'requested',
+  'sent',
+  'confirmed',
+  'failed',
+  'timed out',
+  'confirmed late',
+] as const;
 export type CommandStatus = (typeof commandStatuses)[number];
 export const isPending = (status: CommandStatus) => status === 'requested' || status === 'sent';
 
@@ -74,6 +85,25 @@ export const controlCalls = [
 ] as const;
 export type ControlCall = (typeof controlCalls)[number];
 
+/**
+ * The third-party writes (/integrations/*), tracked like the control calls: recorded when asked,
+ * confirmed by the vendor's answer and the state its cloud reports after it, or failed with its error.
+ */
+export const vendorCalls = [
+  'setRyseGearPosition',
+  'setGoogleThermostatTemp',
+  'setGoogleThermostatMode',
+  'setGoogleThermostatEco',
+  'EcobeeSetTemperatureAndMode',
+] as const;
+export type VendorCall = (typeof vendorCalls)[number];
+export const isVendorCall = (call: string): call is VendorCall =>
+  (vendorCalls as readonly string[]).includes(call);
+
+/** Every call a device's command history records. */
+export const commandCalls = [...controlCalls, ...vendorCalls] as const;
+export type CommandCall = (typeof commandCalls)[number];
+
 export type ControlValue = number | string | boolean | number[];
 
 /** A device's word on a command (a confirmation on `{orgId}/controldata/success|fail`). */
@@ -85,6 +115,8 @@ export interface CommandReply {
   str?: string;
   /** When it arrived (ISO 8601). */
   at: string;
+  /** A vendor's answer in the platform's words: the documented text, or what went wrong. */
+  message?: string;
 }
 
 /** One command as its device's history shows it: who asked what, when, and how it ended. */
@@ -93,7 +125,8 @@ export interface CommandView {
   devID: string;
   devName: string;
   devType: number;
-  call: ControlCall;
+  call: CommandCall;
+  /** The MQTT command code; 0 for a vendor's cloud. */
   cmnd: number;
   val?: ControlValue;
   /** BACnet: the point written. */
@@ -108,7 +141,7 @@ export interface CommandView {
   status: CommandStatus;
   /** The device's word within the timeout. */
   reply?: CommandReply;
-  /** The device's word after the timeout (the status stays 'timed out': what the user was told). */
+  /** The device's word after the timeout: 'confirmed late' on a success, still 'timed out' on a failure. */
   lateReply?: CommandReply;
   /** The documented text of the outcome; absent while pending. */
   text?: string;
@@ -157,14 +190,25 @@ export interface ControlledDevice {
 }
 
 /**
- * The documented text of a command's outcome, or undefined while it is pending. A late reply does not
- * change it: the user was told the command timed out.
+ * The documented text of a command's outcome, or undefined while it is pending. Confirmed late: the
+ * text of the value the device confirmed, marked late; a late failure leaves the timed-out text.
  */
 export function commandText(
-  command: Pick<CommandView, 'call' | 'status' | 'val' | 'reply'>,
+  command: Pick<CommandView, 'call' | 'status' | 'val' | 'reply' | 'lateReply'>,
   device: ControlledDevice,
 ): string | undefined {
   if (isPending(command.status)) return undefined;
+  if (isVendorCall(command.call)) {
+    return command.status === 'timed out' ? SOMETHING_WENT_WRONG_TEXT : command.reply?.message;
+  }
+  if (command.status === 'confirmed late') {
+    const { lateReply, ...rest } = command;
+    const text = commandText(
+      { ...rest, status: 'confirmed', ...(lateReply ? { reply: lateReply } : {}) },
+      device,
+    );
+    return text === undefined ? undefined : confirmedLateText(text);
+  }
   const val = command.reply?.val ?? command.val;
   if (command.call === 'testDevice') {
     return command.status === 'confirmed' ? DEVICE_ONLINE_TEXT : DEVICE_OFFLINE_TEXT;

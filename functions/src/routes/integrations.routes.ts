@@ -10,6 +10,8 @@ import {
   setNestTemperature,
   setRysePosition,
 } from '../domain/integrations/integrations';
+import type { CommandStore } from '../domain/control/ports';
+import type { Clock } from '../domain/ports';
 import type {
   EcobeeThermostats,
   IntegrationDeviceDirectory,
@@ -26,6 +28,9 @@ export type IntegrationRoutePorts = RoutePorts & {
   ryse: RyseShades;
   nest: NestThermostats;
   ecobee: EcobeeThermostats;
+  /** Writes are tracked commands in the device's history (getCommandHistory). */
+  commands: CommandStore;
+  clock: Clock;
 };
 const route = routesFor<IntegrationRoutePorts>();
 const device = { devID: devId, devType };
@@ -39,7 +44,9 @@ const base = '/integrations';
  * Third-party devices. Every call names a registered device of the caller's organizations (a foreign
  * device answers like an unknown one, 404) of the vendor the call is for; writes need a role above 0
  * in the device's organization. A vendor that does not answer within 5 s gets 504, one that fails 502,
- * both with '<Vendor> is not responding, please try again.'
+ * both with '<Vendor> is not responding, please try again.' Every write is recorded in the device's
+ * command history with who asked what, and the vendor's answer (confirmed, with the value its cloud
+ * reports after the change) or its failure.
  */
 export const integrationsRoutes = [
   route({

@@ -105,7 +105,7 @@ export const dynamoCommandStore: CommandStore = {
         Key: keys.command(devId, commandId),
         UpdateExpression: inTime
           ? 'SET #status = :status, reply = :reply'
-          : 'SET #status = :timedOut, lateReply = :reply',
+          : 'SET #status = :late, lateReply = :reply',
         ConditionExpression: inTime
           ? '#status IN (:requested, :sent) AND deadlineAt >= :at'
           : '(#status IN (:requested, :sent) AND deadlineAt < :at) OR (#status = :timedOut AND attribute_not_exists(lateReply))',
@@ -116,7 +116,10 @@ export const dynamoCommandStore: CommandStore = {
           ':at': receivedAt,
           ...(inTime
             ? { ':status': reply.outcome === 'success' ? 'confirmed' : 'failed' }
-            : { ':timedOut': 'timed out' }),
+            : {
+                ':timedOut': 'timed out',
+                ':late': reply.outcome === 'success' ? 'confirmed late' : 'timed out',
+              }),
         },
       }),
     );

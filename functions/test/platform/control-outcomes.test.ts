@@ -4,7 +4,9 @@ import {
   DEVICE_OFFLINE_TEXT,
   DEVICE_REPLY_TIMEOUT_MS,
   SOMETHING_WENT_WRONG_TEXT,
+  confirmedLateText,
   deviceValueChangeFailedText,
+  lockedText,
 } from '@argentum/events/contracts';
 import { topics } from '@argentum/events';
 import { handler as confirmations } from '../../src/lambda/control-confirmations';
@@ -16,6 +18,7 @@ import {
   deviceConnection,
   historyOf,
   waitForCommand,
+  watchOutcomes,
 } from '../support/control';
 
 let scene: ControlScene;
@@ -79,9 +82,10 @@ describe('the 5 s reply timeout', () => {
 });
 
 describe('a late confirmation', () => {
-  it('keeps the command timed out (what its user was told) and records the late word and the state', async () => {
+  it("records the command confirmed late, with the device's value, its text and state", async () => {
     const { lock } = scene.devices;
     scene.simulator.script(lock.devID, 'slow');
+    const browser = await watchOutcomes(scene.editor.token, scene.orgId);
     try {
       const sent = await send('setFanValveValue', lockBody(lock.devID, [1, 0, 0, 0]));
       const command = await waitForCommand(
@@ -92,8 +96,8 @@ describe('a late confirmation', () => {
         DEVICE_REPLY_TIMEOUT_MS + 15_000,
       );
       expect(command).toMatchObject({
-        status: 'timed out',
-        text: SOMETHING_WENT_WRONG_TEXT,
+        status: 'confirmed late',
+        text: confirmedLateText(lockedText(lock.devName)),
         lateReply: { outcome: 'success', action: 'success', val: [1, 0, 0, 0] },
       });
       expect(command.reply).toBeUndefined();
@@ -109,8 +113,13 @@ describe('a late confirmation', () => {
         source: 'device',
         reportedAt: command.lateReply?.at,
       });
+      // Browsers are told on the organization's command status topic.
+      await expect
+        .poll(() => browser.received.find((c) => c.commandId === sent.commandId && c.status !== 'sent'))
+        .toMatchObject({ status: 'confirmed late', lateReply: { val: [1, 0, 0, 0] } });
     } finally {
       scene.simulator.script(lock.devID, 'answer');
+      await browser.client.endAsync();
     }
   });
 });
@@ -207,7 +216,8 @@ describe('confirmations are idempotent (the IoT rule may deliver one twice)', ()
       devID: silent.devID,
       commandId: sent.commandId,
       cmnd: 54,
-      val: [0, 0, 0, 0],
+      // The lock reports the value it ended with: not the one asked.
+      val: [1, 0, 0, 0],
       orgId: scene.orgId,
       outcome: 'success',
       clientId: silent.devID,
@@ -215,7 +225,12 @@ describe('confirmations are idempotent (the IoT rule may deliver one twice)', ()
     };
     expect(await confirmations(event)).toEqual({ result: 'late' });
     const [late] = await historyOf(scene.editor.token, silent.devID, 1);
-    expect(late).toMatchObject({ status: 'timed out', lateReply: { outcome: 'success', val: [0, 0, 0, 0] } });
+    expect(late).toMatchObject({
+      status: 'confirmed late',
+      val: [0, 0, 0, 0],
+      lateReply: { outcome: 'success', val: [1, 0, 0, 0] },
+      text: confirmedLateText(lockedText(silent.devName)),
+    });
     expect(await confirmations({ ...event, receivedAt: Date.now() })).toEqual({ result: 'duplicate' });
     expect((await historyOf(scene.editor.token, silent.devID, 1))[0]).toEqual(late);
   });

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EcobeeStatsAnswer, NestAmbienceAnswer } from '@argentum/events/contracts';
+import {
+  type CommandHistoryAnswer,
+  ECO_MODE_SET_TEXT,
+  ECOBEE_MODE_SET_TEXT,
+  type EcobeeStatsAnswer,
+  HEATING_MODE_SET_TEXT,
+  type NestAmbienceAnswer,
+  NEST_TEMPERATURE_SET_TEXT,
+  VALUE_HAS_BEEN_SET_TEXT,
+} from '@argentum/events/contracts';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
 import { ENV } from '../../src/environment';
@@ -70,7 +79,7 @@ let outsider: string;
 let orgId: string;
 
 beforeAll(async () => {
-  const owner = await createUser(1, []);
+  const owner = await createUser(1, [], 'Vendor Writer');
   orgId = await createOwnOrganization(owner.userId, 1, 'Integrations Org');
   const readOnly = await createUser(0, [orgId]);
   const stranger = await createUser(3, []);
@@ -350,5 +359,102 @@ describe('a vendor that is down or slow', () => {
     });
     // And back to normal once the vendor is.
     expect((await post('ryse/getRyseGearPosition', { devID: shade, devType: 8 })).status).toBe(200);
+  });
+});
+
+describe('vendor writes in the command history', () => {
+  const history = async (devID: string, token = reader) => {
+    const result = await call<CommandHistoryAnswer>(
+      '/api/deviceControl/getCommandHistory',
+      { devID },
+      { token },
+    );
+    expect(result.status).toBe(200);
+    return result.body.commands;
+  };
+
+  it("records every write with who asked what and the vendor's answer: confirmed with the value its cloud reports, or failed", async () => {
+    const shade = await vendorDevice(orgId, 'ryse', { position: 40 });
+    const nest = await vendorDevice(orgId, 'nest');
+    const ecobee = await vendorDevice(orgId, 'ecobee');
+    expect((await post('ryse/setRyseGearPosition', { devID: shade, devType: 8, value: 75 })).status).toBe(
+      200,
+    );
+    await whileVendor('ryse', 'reset', async () => {
+      expect((await post('ryse/setRyseGearPosition', { devID: shade, devType: 8, value: 20 })).status).toBe(
+        502,
+      );
+    });
+    // A refused request (out of range) never reached the vendor: nothing to record.
+    expect((await post('ryse/setRyseGearPosition', { devID: shade, devType: 8, value: 101 })).status).toBe(
+      400,
+    );
+    const [failed, confirmed, ...older] = await history(shade);
+    expect(older).toEqual([]);
+    expect(confirmed).toMatchObject({
+      call: 'setRyseGearPosition',
+      val: 75,
+      status: 'confirmed',
+      reply: { outcome: 'success', val: 75 },
+      text: VALUE_HAS_BEEN_SET_TEXT,
+      requestedBy: { userName: 'Vendor Writer' },
+    });
+    expect(failed).toMatchObject({
+      call: 'setRyseGearPosition',
+      val: 20,
+      status: 'failed',
+      reply: { outcome: 'fail' },
+      text: 'Ryse is not responding, please try again.',
+    });
+
+    expect((await post('google/setGoogleThermostatMode', { devID: nest, devType: 8, mode: 1 })).status).toBe(
+      200,
+    );
+    expect(
+      (await post('google/setGoogleThermostatTemp', { devID: nest, devType: 8, temp: 21.5, mode: 1 })).status,
+    ).toBe(200);
+    expect((await post('google/setGoogleThermostatEco', { devID: nest, devType: 8, eco: true })).status).toBe(
+      200,
+    );
+    expect(await history(nest)).toMatchObject([
+      {
+        call: 'setGoogleThermostatEco',
+        val: 'MANUAL_ECO',
+        status: 'confirmed',
+        reply: { val: 'MANUAL_ECO' },
+        text: ECO_MODE_SET_TEXT,
+      },
+      {
+        call: 'setGoogleThermostatTemp',
+        val: 21.5,
+        key: 'HEAT',
+        status: 'confirmed',
+        reply: { val: 21.5 },
+        text: NEST_TEMPERATURE_SET_TEXT,
+      },
+      {
+        call: 'setGoogleThermostatMode',
+        val: 'HEAT',
+        status: 'confirmed',
+        reply: { val: 'HEAT' },
+        text: HEATING_MODE_SET_TEXT,
+      },
+    ]);
+
+    const set = { devID: ecobee, devType: 8, mode: 'heat', heatTemp: 21.5, coolTemp: 25 };
+    expect((await post('ecobee/EcobeeSetTemperatureAndMode', set)).status).toBe(200);
+    expect(await history(ecobee)).toMatchObject([
+      {
+        call: 'EcobeeSetTemperatureAndMode',
+        val: [21.5, 25],
+        key: 'heat',
+        status: 'confirmed',
+        reply: { val: [21.5, 25] },
+        text: ECOBEE_MODE_SET_TEXT,
+      },
+    ]);
+    // Another organization's member cannot read it.
+    const foreign = await call('/api/deviceControl/getCommandHistory', { devID: shade }, { token: outsider });
+    expect(foreign.status).toBe(404);
   });
 });

@@ -23,6 +23,7 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '@argentum/functions/http/client-address';
+import { contentSecurityPolicy } from '../../src/content-security-policy';
 import { acknowledgeRule, acknowledgePolicyWildcardsAtSynth } from '../nag';
 
 export interface WebHostingProps {
@@ -66,27 +67,6 @@ export const viewerAddressCode = `function handler(event) {
   request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
   return request;
 }`;
-
-/**
- * The Content-Security-Policy of the app: its own origin, plus the MQTT WebSocket to IoT Core and the
- * files bucket (uploads are posted to it, logos are loaded from it).
- */
-export function contentSecurityPolicy(iotEndpoint: string, filesOrigin: string): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    // Component libraries and charts set inline styles.
-    "style-src 'self' 'unsafe-inline'",
-    // Logos come from presigned URLs of the files bucket; floor plans are rendered from blobs.
-    `img-src 'self' data: blob: ${filesOrigin}`,
-    "font-src 'self' data:",
-    `connect-src 'self' wss://${iotEndpoint} ${filesOrigin}`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
 
 /**
  * The web app: a private S3 bucket behind CloudFront (origin access control), security headers on
@@ -145,7 +125,10 @@ export class WebHosting extends Construct {
         // Invite and reset links carry one-time tokens in the path: never leak them in a Referer.
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
         contentSecurityPolicy: {
-          contentSecurityPolicy: contentSecurityPolicy(props.iotEndpoint, props.filesOrigin),
+          contentSecurityPolicy: contentSecurityPolicy({
+            realtime: `wss://${props.iotEndpoint}`,
+            files: props.filesOrigin,
+          }),
           override: true,
         },
       },

@@ -12,6 +12,7 @@ import { confirmationRuleSql } from '../../cdk/constructs/control-confirmations'
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
+import { contentSecurityPolicy } from '../../src/content-security-policy';
 import { mailQueue, telemetryBatching, telemetryRollups, treeSweeps } from '../../src/definitions';
 import type { PlatformFunction } from '../../cdk/constructs/platform-function';
 import { apiPathPatterns, spaRewriteCode, viewerAddressCode } from '../../cdk/constructs/web-hosting';
@@ -878,6 +879,31 @@ describe('web app on CloudFront', () => {
     expect(policy).toMatch(
       /img-src 'self' data: blob: https:\/\/",\{"Fn::ImportValue":"ArgentumStateful-FilesBucketName"\}/,
     );
+    // The very policy the local server sends (one function), with IoT Core's WebSocket and the bucket.
+    const [headers] = Object.values(
+      template.findResources('AWS::CloudFront::ResponseHeadersPolicy') as Record<
+        string,
+        {
+          Properties: {
+            ResponseHeadersPolicyConfig: {
+              SecurityHeadersConfig: {
+                ContentSecurityPolicy: { ContentSecurityPolicy: { 'Fn::Join': [string, unknown[]] } };
+              };
+            };
+          };
+        }
+      >,
+    );
+    const parts =
+      headers?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy
+        .ContentSecurityPolicy['Fn::Join'][1] ?? [];
+    const written = parts.map((part) => (typeof part === 'string' ? part : '§')).join('');
+    const realtime = /connect-src 'self' (wss:\/\/\S+) /.exec(written)?.[1];
+    const files = /img-src 'self' data: blob: (\S+?);/.exec(written)?.[1];
+    expect(realtime).toMatch(/^wss:\/\//);
+    expect(files).toMatch(/^https:\/\/§\.s3\./);
+    expect(written).toBe(contentSecurityPolicy({ realtime: realtime ?? '', files: files ?? '' }));
+    expect(written).not.toMatch(/worker-src|blob: .*script|'unsafe-eval'/);
     const config = distributionConfig();
     const headerPolicies = [config.DefaultCacheBehavior, ...config.CacheBehaviors].map(
       (behavior) => behavior.ResponseHeadersPolicyId,

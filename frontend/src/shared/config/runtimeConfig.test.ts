@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { realtimeEndpointOf, runtimeConfigSchema } from './runtimeConfig';
+import { REALTIME_KEEPALIVE_SECONDS, realtimeEndpointOf, runtimeConfigSchema } from './runtimeConfig';
 
 const base = { region: 'eu-west-1', userPoolId: 'eu-west-1_abc', userPoolClientId: 'client' };
 
@@ -13,7 +13,9 @@ describe('runtime configuration', () => {
     expect(realtimeEndpointOf(config)).toEqual({
       url: 'wss://a1b2c3-ats.iot.eu-west-1.amazonaws.com/mqtt',
       username: 'browser?x-amz-customauthorizer-name=argentum-realtime',
+      keepAliveSeconds: REALTIME_KEEPALIVE_SECONDS,
     });
+    expect(REALTIME_KEEPALIVE_SECONDS).toBe(60);
   });
 
   it('uses a given realtimeUrl as is (the local broker)', () => {
@@ -23,7 +25,23 @@ describe('runtime configuration', () => {
       iotAuthorizerName: 'ignored',
       realtimeUrl: 'ws://127.0.0.1:9883/mqtt',
     });
-    expect(realtimeEndpointOf(config)).toEqual({ url: 'ws://127.0.0.1:9883/mqtt', username: 'browser' });
+    expect(realtimeEndpointOf(config)).toEqual({
+      url: 'ws://127.0.0.1:9883/mqtt',
+      username: 'browser',
+      keepAliveSeconds: REALTIME_KEEPALIVE_SECONDS,
+    });
+  });
+
+  it('takes a given keep-alive (1-1200 s)', () => {
+    const config = runtimeConfigSchema.parse({
+      ...base,
+      realtimeUrl: 'ws://h/mqtt',
+      realtimeKeepAliveSeconds: 6,
+    });
+    expect(realtimeEndpointOf(config)?.keepAliveSeconds).toBe(6);
+    for (const bad of [0, 1201, 2.5]) {
+      expect(runtimeConfigSchema.safeParse({ ...base, realtimeKeepAliveSeconds: bad }).success).toBe(false);
+    }
   });
 
   it('has no endpoint without an authorizer, and refuses malformed files', () => {

@@ -15,13 +15,25 @@ export const runtimeConfigSchema = z.object({
   iotAuthorizerName: z.string().min(1).optional(),
   /** A real-time WebSocket URL given as is (the local stack). */
   realtimeUrl: z.url({ protocol: /^wss?$/ }).optional(),
+  /**
+   * The MQTT keep-alive the browser asks for (seconds; REALTIME_KEEPALIVE_SECONDS when absent). IoT
+   * Core treats less than 30 as 30 and allows at most 1,200; tests of the local broker ask for less.
+   */
+  realtimeKeepAliveSeconds: z.number().int().min(1).max(1200).optional(),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
+
+/**
+ * The keep-alive of the browser's MQTT connection (seconds): a PINGREQ when nothing else was sent for
+ * this long; the broker (IoT Core, aedes) closes a connection silent for 1.5 times it.
+ */
+export const REALTIME_KEEPALIVE_SECONDS = 60;
 
 /** Where and as whom the browser connects to the real-time channel; the password is the access token. */
 export interface RealtimeEndpoint {
   url: string;
   username: string;
+  keepAliveSeconds: number;
 }
 
 /**
@@ -30,11 +42,13 @@ export interface RealtimeEndpoint {
  * documents for custom authentication with MQTT user name and password. Undefined: no real-time channel.
  */
 export function realtimeEndpointOf(config: RuntimeConfig): RealtimeEndpoint | undefined {
-  if (config.realtimeUrl) return { url: config.realtimeUrl, username: 'browser' };
+  const keepAliveSeconds = config.realtimeKeepAliveSeconds ?? REALTIME_KEEPALIVE_SECONDS;
+  if (config.realtimeUrl) return { url: config.realtimeUrl, username: 'browser', keepAliveSeconds };
   if (!config.iotEndpoint || !config.iotAuthorizerName) return undefined;
   return {
     url: `wss://${config.iotEndpoint}/mqtt`,
     username: `browser?x-amz-customauthorizer-name=${encodeURIComponent(config.iotAuthorizerName)}`,
+    keepAliveSeconds,
   };
 }
 

@@ -3,6 +3,7 @@ import { ApiError, refreshSession } from '../api/client';
 import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';
 import { getAccessToken } from '../session/sessionStore';
 import { reconnectDelay } from './backoff';
+import { createKeepaliveTimer, type KeepaliveTimer } from './keepaliveTimer';
 import { parseRealtimeMessage, type RealtimeEvent } from './messages';
 
 /**
@@ -16,6 +17,9 @@ export type RealtimeStatus = 'off' | 'connecting' | 'connected' | 'lost';
 type Listener = (event: RealtimeEvent) => void;
 
 const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The keep-alive clock of every connection of the page (made on the first connection). */
+let keepaliveTimer: KeepaliveTimer | undefined;
 
 /**
  * mqtt.js, loaded on first use (about 100 kB gzipped, needed only once signed in). Its browser build
@@ -169,6 +173,9 @@ export class RealtimeChannel {
       reconnectPeriod: 0,
       connectTimeout: CONNECT_TIMEOUT_MS,
       resubscribe: false,
+      keepalive: endpoint.keepAliveSeconds,
+      // mqtt.js's own browser default makes its timer worker from a blob: URL, which the CSP refuses.
+      timerVariant: (keepaliveTimer ??= createKeepaliveTimer()),
     });
     this.client = client;
     client.on('connect', () => {

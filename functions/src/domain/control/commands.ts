@@ -70,7 +70,10 @@ export function effectiveStatus(
 
 export function toCommandView(record: CommandRecord, now: number): CommandView {
   const status = effectiveStatus(record, now);
-  const text = commandText({ call: record.call, status, val: record.val, reply: record.reply }, record);
+  const text = commandText(
+    { call: record.call, status, val: record.val, reply: record.reply, lateReply: record.lateReply },
+    record,
+  );
   return {
     commandId: record.commandId,
     devID: record.devID,

@@ -33,9 +33,9 @@ export type ConfirmationResult =
 /**
  * Settles a command with its device's word. Idempotent: every write is conditioned on the command's
  * state, so a redelivered confirmation changes nothing and publishes nothing. A word within the
- * deadline confirms or fails the command; after it, the command stays timed out (what its user was
- * told) and the word is kept as `lateReply`. A success is also the device's reported state of the
- * port, late or not. The settled command is published on `{orgId}/commandstatus` for browsers.
+ * deadline confirms or fails the command; after it, a success makes it 'confirmed late' (the device
+ * did act, and its value is shown) and a failure leaves it timed out, the word kept as `lateReply`
+ * either way. A success is also the device's reported state of the port, late or not. The settled command is published on `{orgId}/commandstatus` for browsers.
  */
 export async function handleConfirmation(
   deps: ConfirmationPorts,
@@ -93,7 +93,11 @@ export async function handleConfirmation(
 
   const settled =
     result === 'late'
-      ? { ...record, status: 'timed out' as const, lateReply: reply }
+      ? {
+          ...record,
+          status: delivery.outcome === 'success' ? ('confirmed late' as const) : ('timed out' as const),
+          lateReply: reply,
+        }
       : { ...record, status: result === 'confirmed' ? ('confirmed' as const) : ('failed' as const), reply };
   try {
     await deps.publisher.publish(topics.commandStatus(record.orgID), { ...toCommandView(settled, now) });

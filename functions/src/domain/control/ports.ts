@@ -1,4 +1,4 @@
-import type { CommandReply, CommandStatus, ControlCall, ControlValue } from '@argentum/events/contracts';
+import type { CommandCall, CommandReply, CommandStatus, ControlValue } from '@argentum/events/contracts';
 import type { CommandMessage } from '@argentum/events';
 
 /** What control needs of a registered device (the device registry is the devices domain's). */
@@ -25,7 +25,7 @@ export interface CommandRecord {
   devName: string;
   devType: number;
   connDev?: string;
-  call: ControlCall;
+  call: CommandCall;
   cmnd: number;
   val?: ControlValue;
   key?: string;
@@ -65,8 +65,9 @@ export interface CommandStore {
   recent(devId: string, limit: number): Promise<CommandRecord[]>;
   /**
    * Records the device's word. 'in time': pending and not past its deadline -> confirmed or failed.
-   * 'late': past its deadline (pending or already recorded timed out) and no late word yet ->
-   * timed out with `lateReply`. False when the condition does not hold (e.g. a redelivery).
+   * 'late': past its deadline (pending or already recorded timed out) and no late word yet -> confirmed
+   * late (a success) or timed out (a failure), with `lateReply`. False when the condition does not
+   * hold (e.g. a redelivery).
    */
   recordReply(
     devId: string,

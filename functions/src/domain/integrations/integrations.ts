@@ -27,15 +27,23 @@ import {
   type RyseSetAnswer,
   THIRD_PARTY_DEVICE_NOT_FOUND_TEXT,
   type IntegrationVendor,
+  type CommandReply,
+  type ControlValue,
+  SOMETHING_WENT_WRONG_TEXT,
   VALUE_HAS_BEEN_SET_TEXT,
+  type VendorCall,
   vendorNotLinkedText,
 } from '@argentum/events/contracts';
-import { forbidden, notFound, validationError } from '../errors';
+import { newCommandId } from '../control/commands';
+import type { CommandRecord, CommandStore } from '../control/ports';
+import { DomainError, forbidden, notFound, validationError } from '../errors';
+import type { Clock } from '../ports';
 import type {
   EcobeeThermostats,
   IntegrationDevice,
   IntegrationDeviceDirectory,
   NestCommand,
+  NestThermostatState,
   NestThermostats,
   RyseShades,
 } from './ports';
@@ -43,6 +51,69 @@ import type {
 /** The caller, as far as these use cases need them: their role in each of their organizations. */
 export interface Caller {
   orgRoles: OrgRoles;
+  userId: string;
+  userName: string;
+}
+
+/** Where writes are recorded: the device's command history, shared with the control calls. */
+export interface CommandTracking {
+  commands: CommandStore;
+  clock: Clock;
+}
+
+/**
+ * How long a vendor write may be on its way before its history reads 'timed out' (the Lambda ends
+ * sooner: API Gateway answers within 30 s).
+ */
+export const VENDOR_WRITE_DEADLINE_MS = 30_000;
+
+/**
+ * A vendor write as a tracked command: recorded (sent) before the vendor is asked, then confirmed with
+ * the vendor's answer and the value its cloud reports after the change, or failed with what went
+ * wrong; the history (getCommandHistory) shows it like a device's command. A Lambda cut short leaves
+ * it pending, read as timed out after the deadline.
+ */
+async function tracked<T extends IntegrationMessageAnswer>(
+  deps: CommandTracking,
+  caller: Caller,
+  device: IntegrationDevice,
+  request: { call: VendorCall; val: ControlValue; key?: string },
+  write: () => Promise<{ answer: T; val: ControlValue }>,
+): Promise<T> {
+  const requestedAt = deps.clock.now().getTime();
+  const record: CommandRecord = {
+    commandId: newCommandId(requestedAt),
+    devID: device.devID,
+    orgID: device.orgID,
+    devName: device.devName,
+    devType: device.devType,
+    ...(device.connDev ? { connDev: device.connDev } : {}),
+    call: request.call,
+    cmnd: 0,
+    val: request.val,
+    ...(request.key !== undefined ? { key: request.key } : {}),
+    requestedBy: { userId: caller.userId, userName: caller.userName },
+    requestedAt,
+    sentAt: requestedAt,
+    deadlineAt: requestedAt + VENDOR_WRITE_DEADLINE_MS,
+    status: 'sent',
+  };
+  await deps.commands.create(record);
+  const settle = async (reply: Omit<CommandReply, 'at'>) => {
+    const at = deps.clock.now().getTime();
+    const word: CommandReply = { ...reply, at: new Date(at).toISOString() };
+    await deps.commands.recordReply(device.devID, record.commandId, word, at, 'in time');
+  };
+  let result: { answer: T; val: ControlValue };
+  try {
+    result = await write();
+  } catch (error) {
+    const message = error instanceof DomainError ? error.message : SOMETHING_WENT_WRONG_TEXT;
+    await settle({ outcome: 'fail', action: 'fail', message });
+    throw error;
+  }
+  await settle({ outcome: 'success', action: 'success', val: result.val, message: result.answer.message });
+  return result.answer;
 }
 
 /** The device's `connDev` for each vendor, and the property holding the vendor's id of the device. */
@@ -90,19 +161,49 @@ export async function getRysePosition(
   return { position: await deps.ryse.getPosition(vendorId) };
 }
 
+/** Moves the shade; confirmed by the position the bridge reports. */
 export async function setRysePosition(
-  deps: { devices: IntegrationDeviceDirectory; ryse: RyseShades },
+  deps: { devices: IntegrationDeviceDirectory; ryse: RyseShades } & CommandTracking,
   caller: Caller,
   devId: string,
   position: number,
 ): Promise<RyseSetAnswer> {
-  const { vendorId } = await vendorDevice(deps, caller, devId, 'ryse', WRITE);
-  return { message: VALUE_HAS_BEEN_SET_TEXT, position: await deps.ryse.setPosition(vendorId, position) };
+  const { device, vendorId } = await vendorDevice(deps, caller, devId, 'ryse', WRITE);
+  return tracked(deps, caller, device, { call: 'setRyseGearPosition', val: position }, async () => {
+    const reported = await deps.ryse.setPosition(vendorId, position);
+    return { answer: { message: VALUE_HAS_BEEN_SET_TEXT, position: reported }, val: reported };
+  });
 }
 
 // Google Nest.
 
 type NestDeps = { devices: IntegrationDeviceDirectory; nest: NestThermostats };
+type NestWriteDeps = NestDeps & CommandTracking;
+
+/**
+ * Sends a Nest command and reads the thermostat back: what it reports (`confirmed` of its state) is
+ * the value its history records.
+ */
+function nestWrite(
+  deps: NestWriteDeps,
+  caller: Caller,
+  target: { device: IntegrationDevice; vendorId: string },
+  request: { call: VendorCall; val: ControlValue; key?: string },
+  command: NestCommand,
+  message: string,
+  confirmed: (state: NestThermostatState) => ControlValue,
+): Promise<IntegrationMessageAnswer> {
+  return tracked(deps, caller, target.device, request, async () => {
+    await deps.nest.execute(target.vendorId, command);
+    return { answer: { message }, val: confirmed(await deps.nest.read(target.vendorId)) };
+  });
+}
+
+/** The set points in force, as the thermostat reports them: [heat, cool] in HEATCOOL, else the one. */
+const nestSetPoints = (state: NestThermostatState): ControlValue => {
+  const points = [state.heatCelsius, state.coolCelsius].filter((t): t is number => t !== null);
+  return points.length === 1 ? (points[0] as number) : points;
+};
 
 /** The device's set-point range: its own min and max (properties), within 16-30 °C. */
 function nestRange(device: IntegrationDevice): { min: number; max: number } {
@@ -132,12 +233,12 @@ const heatOrCool = (mode: HeatOrCool): 'HEAT' | 'COOL' =>
  * thermostat must be in HEATCOOL). 16-30 °C in steps of 0.5, or the device's narrower range.
  */
 export async function setNestTemperature(
-  deps: NestDeps,
+  deps: NestWriteDeps,
   caller: Caller,
   request: { devId: string; temp: number | number[]; mode: HeatOrCool },
 ): Promise<IntegrationMessageAnswer> {
-  const { device, vendorId } = await vendorDevice(deps, caller, request.devId, 'nest', WRITE);
-  const range = nestRange(device);
+  const target = await vendorDevice(deps, caller, request.devId, 'nest', WRITE);
+  const range = nestRange(target.device);
   const temps = Array.isArray(request.temp) ? request.temp : [request.temp];
   const [first, second] = temps;
   if (first === undefined || temps.length > 2) throw validationError(nestRangeText(range.min, range.max));
@@ -155,30 +256,55 @@ export async function setNestTemperature(
         ? { command: 'setHeat', heatCelsius: first }
         : { command: 'setCool', coolCelsius: first };
   }
-  await deps.nest.execute(vendorId, command);
-  return { message: NEST_TEMPERATURE_SET_TEXT };
+  return nestWrite(
+    deps,
+    caller,
+    target,
+    {
+      call: 'setGoogleThermostatTemp',
+      val: second !== undefined ? temps : first,
+      key: second !== undefined ? 'HEATCOOL' : heatOrCool(request.mode),
+    },
+    command,
+    NEST_TEMPERATURE_SET_TEXT,
+    nestSetPoints,
+  );
 }
 
 export async function setNestMode(
-  deps: NestDeps,
+  deps: NestWriteDeps,
   caller: Caller,
   request: { devId: string; mode: HeatOrCool },
 ): Promise<IntegrationMessageAnswer> {
-  const { vendorId } = await vendorDevice(deps, caller, request.devId, 'nest', WRITE);
+  const target = await vendorDevice(deps, caller, request.devId, 'nest', WRITE);
   const mode = heatOrCool(request.mode);
-  await deps.nest.execute(vendorId, { command: 'setMode', mode });
-  return { message: mode === 'HEAT' ? HEATING_MODE_SET_TEXT : COOLING_MODE_SET_TEXT };
+  return nestWrite(
+    deps,
+    caller,
+    target,
+    { call: 'setGoogleThermostatMode', val: mode },
+    { command: 'setMode', mode },
+    mode === 'HEAT' ? HEATING_MODE_SET_TEXT : COOLING_MODE_SET_TEXT,
+    (state) => state.mode,
+  );
 }
 
 export async function setNestEco(
-  deps: NestDeps,
+  deps: NestWriteDeps,
   caller: Caller,
   request: { devId: string; eco: boolean | NestEcoMode },
 ): Promise<IntegrationMessageAnswer> {
-  const { vendorId } = await vendorDevice(deps, caller, request.devId, 'nest', WRITE);
+  const target = await vendorDevice(deps, caller, request.devId, 'nest', WRITE);
   const mode: NestEcoMode = request.eco === true || request.eco === 'MANUAL_ECO' ? 'MANUAL_ECO' : 'OFF';
-  await deps.nest.execute(vendorId, { command: 'setEco', mode });
-  return { message: mode === 'MANUAL_ECO' ? ECO_MODE_SET_TEXT : ECO_MODE_REMOVED_TEXT };
+  return nestWrite(
+    deps,
+    caller,
+    target,
+    { call: 'setGoogleThermostatEco', val: mode },
+    { command: 'setEco', mode },
+    mode === 'MANUAL_ECO' ? ECO_MODE_SET_TEXT : ECO_MODE_REMOVED_TEXT,
+    (state) => state.eco.mode,
+  );
 }
 
 export async function getNestAmbience(
@@ -223,22 +349,35 @@ function assertEcobeeRange(which: 'heat' | 'cool', celsius: number, range: [numb
  * not the thermostat's current one, otherwise the temperature.
  */
 export async function setEcobeeTemperatureAndMode(
-  deps: EcobeeDeps,
+  deps: EcobeeDeps & CommandTracking,
   caller: Caller,
   request: { devId: string; mode: string; heatTemp: number; coolTemp: number; state?: EcobeeHoldType },
 ): Promise<IntegrationMessageAnswer> {
-  const { vendorId } = await vendorDevice(deps, caller, request.devId, 'ecobee', WRITE);
+  const { device, vendorId } = await vendorDevice(deps, caller, request.devId, 'ecobee', WRITE);
   const hvacMode = ecobeeMode(request.mode);
   const current = await deps.ecobee.read(vendorId);
   assertEcobeeRange('heat', request.heatTemp, current.desiredHeatRange);
   assertEcobeeRange('cool', request.coolTemp, current.desiredCoolRange);
-  await deps.ecobee.update(vendorId, {
-    hvacMode,
-    hold: {
-      heatCelsius: request.heatTemp,
-      coolCelsius: request.coolTemp,
-      holdType: request.state ?? 'nextTransition',
-    },
+  // Recorded as [heat, cool] set points with the mode as the point written; confirmed by the
+  // thermostat's set points once the hold is in force.
+  const tracking = {
+    call: 'EcobeeSetTemperatureAndMode' as const,
+    val: [request.heatTemp, request.coolTemp],
+    key: hvacMode,
+  };
+  return tracked(deps, caller, device, tracking, async () => {
+    await deps.ecobee.update(vendorId, {
+      hvacMode,
+      hold: {
+        heatCelsius: request.heatTemp,
+        coolCelsius: request.coolTemp,
+        holdType: request.state ?? 'nextTransition',
+      },
+    });
+    const after = await deps.ecobee.read(vendorId);
+    return {
+      answer: { message: hvacMode !== current.hvacMode ? ECOBEE_MODE_SET_TEXT : ECOBEE_TEMPERATURE_SET_TEXT },
+      val: [after.desiredHeat, after.desiredCool],
+    };
   });
-  return { message: hvacMode !== current.hvacMode ? ECOBEE_MODE_SET_TEXT : ECOBEE_TEMPERATURE_SET_TEXT };
 }

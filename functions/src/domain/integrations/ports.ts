@@ -10,6 +10,7 @@ import type { EcobeeHoldType, EcobeeHvacMode, NestEcoMode, NestMode } from '@arg
 export interface IntegrationDevice {
   devID: string;
   orgID: string;
+  devName: string;
   devType: number;
   connDev?: string | undefined;
   properties: Record<string, unknown>;

@@ -7,6 +7,7 @@ import { secretsManagerStore } from '../../adapters/vendors/secrets';
 import { secretsManager } from '../../aws/secrets-manager';
 import { assertConfigured, config } from '../../config';
 import type { IntegrationDeviceDirectory } from '../../domain/integrations/ports';
+import { dynamoCommandStore } from '../../stores/commands';
 import { getDevice } from '../../stores/devices';
 import { ENV } from '../../environment';
 import { clock, logger } from './core';
@@ -28,6 +29,8 @@ export const integrationDevices: IntegrationDeviceDirectory = {
 
 export const integrationPorts = () => ({
   devices: integrationDevices,
+  commands: dynamoCommandStore,
+  clock,
   ryse: createRyseAdapter({
     fetch: fetchVendor,
     secrets,

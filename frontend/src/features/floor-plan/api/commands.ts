@@ -8,9 +8,14 @@ import { type CommandView, isPending } from '@argentum/events/contracts';
  */
 export const commandKey = (commandId: string) => ['command', commandId] as const;
 
-/** Records a command's settled (or pending) state; an older pending state never replaces a settled one. */
+/**
+ * Records a command's settled (or pending) state; an older state never replaces a newer one: pending
+ * never replaces settled, timed out never replaces confirmed late.
+ */
 export function applyCommandStatus(queryClient: QueryClient, view: CommandView): void {
-  queryClient.setQueryData<CommandView>(commandKey(view.commandId), (known) =>
-    known && !isPending(known.status) && isPending(view.status) ? known : view,
-  );
+  queryClient.setQueryData<CommandView>(commandKey(view.commandId), (known) => {
+    if (known && !isPending(known.status) && isPending(view.status)) return known;
+    if (known?.status === 'confirmed late' && view.status === 'timed out') return known;
+    return view;
+  });
 }

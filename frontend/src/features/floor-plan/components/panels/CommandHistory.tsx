@@ -11,10 +11,21 @@ const CALL_NAMES: Record<CommandView['call'], string> = {
   setbacnetinfo: 'BACnet',
   testDevice: 'Test',
   setValueOnDevices: 'Value (several devices)',
+  setRyseGearPosition: 'Shade position',
+  setGoogleThermostatTemp: 'Set point',
+  setGoogleThermostatMode: 'Mode',
+  setGoogleThermostatEco: 'Eco',
+  EcobeeSetTemperatureAndMode: 'Set points',
 };
 
 const what = (command: CommandView, connDev: string | undefined) => {
   if (command.call === 'testDevice') return CALL_NAMES.testDevice;
+  if (command.call === 'EcobeeSetTemperatureAndMode') {
+    return `${CALL_NAMES[command.call]}: ${formatValue(command.val)} °C, ${command.key ?? ''}`;
+  }
+  if (command.call === 'setGoogleThermostatTemp') {
+    return `${CALL_NAMES[command.call]} ${command.key ?? ''}: ${formatValue(command.val)} °C`;
+  }
   if (connDev === 'lock' && Array.isArray(command.val))
     return `${command.val[0] === 1 ? 'Lock' : 'Unlock'} ${formatValue(command.val)}`;
   return `${CALL_NAMES[command.call]}${command.key ? ` ${command.key}` : ''}: ${formatValue(command.val)}`;

@@ -70,12 +70,9 @@ export function DeviceControls({ device, canControl }: DeviceControlsProps) {
         <Alert variation="warning">{PAIRING_FAILED_TEXT}</Alert>
       )}
       {kind && panels[kind]()}
-      {takesCommands(device) && (
-        <>
-          <TestDevicePanel {...props} />
-          <CommandHistory devID={device.devID} connDev={device.connDev} />
-        </>
-      )}
+      {takesCommands(device) && <TestDevicePanel {...props} />}
+      {/* Third-party writes are tracked commands too: their history is the vendor's answers. */}
+      <CommandHistory devID={device.devID} connDev={device.connDev} />
     </div>
   );
 }

@@ -123,4 +123,35 @@ describe('a tracked command', () => {
     expect(second.command.phase).toBe('settled');
     expect(second.confirmed).toBe(50);
   });
+
+  it("a timed-out command stays awaited: the device's late success shows, with the device's value", () => {
+    const timedOut = view('c1', 'timed out', { val: 40, text: 'Something went wrong' });
+    const late = view('c1', 'confirmed late', {
+      val: 40,
+      lateReply: { outcome: 'success', action: 'success', val: 35, at: '2026-01-01T00:00:09.000Z' },
+      text: 'Value set to 35 successfully. (confirmed late)',
+    });
+    const events: TrackedEvent[] = [
+      { type: 'send', value: 40, seq: 1 },
+      { type: 'sent', answer: answer('c1'), seq: 1 },
+      { type: 'status', view: timedOut },
+    ];
+    const before = events.reduce(controlReducer, { command: idleCommand, confirmed: 20 });
+    expect(before.command).toEqual({ phase: 'settled', requested: 40, view: timedOut });
+    expect(before.confirmed).toBe(20);
+    expect(awaitedCommand(before.command)).toBe('c1');
+    const after = controlReducer(before, { type: 'status', view: late });
+    expect(after.command).toEqual({ phase: 'settled', requested: 40, view: late });
+    expect(after.confirmed).toBe(35);
+    expect(awaitedCommand(after.command)).toBeNull();
+    // Another command's late word, or a late word on a failed command, changes nothing.
+    expect(controlReducer(before, { type: 'status', view: { ...late, commandId: 'c2' } })).toBe(before);
+    const failed = controlReducer(before, { type: 'status', view: view('c1', 'failed') });
+    expect(failed).toBe(before);
+    // In the cache, a history read that still says timed out does not undo it.
+    const queryClient = new QueryClient();
+    applyCommandStatus(queryClient, late);
+    applyCommandStatus(queryClient, timedOut);
+    expect(queryClient.getQueryData<CommandView>(commandKey('c1'))?.status).toBe('confirmed late');
+  });
 });

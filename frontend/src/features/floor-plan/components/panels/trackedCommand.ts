@@ -42,7 +42,11 @@ export function trackedReducer(state: TrackedState, event: TrackedEvent): Tracke
       };
     case 'status':
       // Only the awaited command settles the control; a pending word (late, or out of order) never
-      // does, and once settled the control keeps the first settled word.
+      // does, and once settled the control keeps the settled word, unless a timed-out command is
+      // confirmed late: the device did act, and its value is the one to show.
+      if (state.phase === 'settled' && isConfirmedLate(state.view, event.view)) {
+        return { phase: 'settled', requested: state.requested, view: event.view };
+      }
       if (state.phase !== 'pending' || state.commandId !== event.view.commandId) return state;
       if (isPending(event.view.status)) return state;
       return { phase: 'settled', requested: state.requested, view: event.view };
@@ -53,8 +57,26 @@ export function trackedReducer(state: TrackedState, event: TrackedEvent): Tracke
   }
 }
 
-/** The command the panel waits for, if any. */
-export const awaitedCommand = (state: TrackedState) => (state.phase === 'pending' ? state.commandId : null);
+/** A later word on a timed-out command: its device's success after the deadline. */
+const isConfirmedLate = (known: CommandView, view: CommandView) =>
+  known.commandId === view.commandId && known.status === 'timed out' && view.status === 'confirmed late';
+
+/**
+ * The command the panel waits for, if any: a pending one, or one that timed out (its device may still
+ * confirm it late).
+ */
+export function awaitedCommand(state: TrackedState): string | null {
+  if (state.phase === 'pending') return state.commandId;
+  if (state.phase === 'settled' && state.view.status === 'timed out') return state.view.commandId;
+  return null;
+}
+
+/** The value a settled command leaves on its device: its word, else what was asked; none on failure. */
+export function confirmedValue(view: CommandView): ControlValue | undefined {
+  if (view.status === 'confirmed') return view.reply?.val ?? view.val;
+  if (view.status === 'confirmed late') return view.lateReply?.val ?? view.val;
+  return undefined;
+}
 
 /** How long after the call's answer the device's history is read if no word arrived: deadline + 1 s. */
 export const HISTORY_FALLBACK_GRACE_MS = 1000;
@@ -87,8 +109,6 @@ export function controlReducer(state: ControlState, event: TrackedEvent): Contro
   const command = trackedReducer(state.command, event);
   if (command === state.command) return state;
   const confirmed =
-    command.phase === 'settled' && command.view.status === 'confirmed'
-      ? (command.view.reply?.val ?? command.view.val)
-      : state.confirmed;
+    (command.phase === 'settled' ? confirmedValue(command.view) : undefined) ?? state.confirmed;
   return confirmed === undefined ? { command } : { command, confirmed };
 }

@@ -26,7 +26,8 @@ export interface TrackedCommand {
  * A control's tracked command: pending from the call until the settled CommandView is in the query
  * cache (the real-time client writes it with applyCommandStatus), then settled with the device's word
  * and the documented text (toasted once). If nothing arrived by the deadline (+1 s), the device's
- * command history is read instead, so a control never stays pending.
+ * command history is read instead, so a control never stays pending. A timed-out command is still
+ * awaited: the device's success after the deadline ('confirmed late') replaces it, with its value.
  */
 export function useTrackedCommand(devID: string): TrackedCommand {
   const queryClient = useQueryClient();
@@ -44,6 +45,7 @@ export function useTrackedCommand(devID: string): TrackedCommand {
   }, [cached, commandId]);
 
   // The fallback: the history once the deadline has passed, again a little later while still pending.
+  // (A timed-out command is still awaited on the channel, for a late confirmation, but not read.)
   const deadlineAt = state.phase === 'pending' ? state.deadlineAt : null;
   useEffect(() => {
     if (!commandId || !deadlineAt) return;
@@ -64,7 +66,8 @@ export function useTrackedCommand(devID: string): TrackedCommand {
   const settled = state.phase === 'settled' ? state.view : undefined;
   useEffect(() => {
     if (!settled) return;
-    if (settled.text) showToast(settled.text, settled.status === 'confirmed' ? 'success' : 'warning');
+    const success = settled.status === 'confirmed' || settled.status === 'confirmed late';
+    if (settled.text) showToast(settled.text, success ? 'success' : 'warning');
     void queryClient.invalidateQueries({ queryKey: controlQueries.all(devID) });
   }, [settled, devID, queryClient]);
 

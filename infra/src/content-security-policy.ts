@@ -1,0 +1,25 @@
+/**
+ * The Content-Security-Policy of the web app, written once: CloudFront's response headers policy
+ * (cdk/constructs/web-hosting.ts) and the local API server (local/api-server.ts) both send it, so a page
+ * that breaks it locally breaks it on AWS too. Its own origin, plus the real-time WebSocket (IoT Core;
+ * locally the broker) and the files bucket (uploads are posted to it, logos are loaded from it).
+ *
+ * No `blob:` scripts or workers: the MQTT client runs its keep-alive timers in a worker built as a
+ * same-origin file (frontend/src/shared/realtime/keepaliveWorker.ts), which script-src 'self' allows.
+ */
+export function contentSecurityPolicy(origins: { realtime: string; files: string }): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Component libraries and charts set inline styles.
+    "style-src 'self' 'unsafe-inline'",
+    // Logos come from presigned URLs of the files bucket; floor plans are rendered from blobs.
+    `img-src 'self' data: blob: ${origins.files}`,
+    "font-src 'self' data:",
+    `connect-src 'self' ${origins.realtime} ${origins.files}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
