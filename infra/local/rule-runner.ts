@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { telemetryFilter } from '@argentum/events';
+import { basicIngestTopic, ruleSeenTopic, telemetryFilter } from '@argentum/events';
 import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
 import { telemetryBatching } from '../src/definitions';
 import type { Broker } from './broker';
@@ -138,7 +138,12 @@ const KEPT_BATCHES = 2000;
  * Records reported failed come again (the receive count grows), up to the queue's maximum receives;
  * then they go to the dead-letter list, as the queue's redrive does.
  */
-export function startRuleRunner(broker: Broker, deadLetters: LocalDeadLetterQueue): RuleRunner {
+export function startRuleRunner(
+  broker: Broker,
+  deadLetters: LocalDeadLetterQueue,
+  /** The rule's name: devices may also publish to it through Basic Ingest, as on AWS. */
+  ruleName: string,
+): RuleRunner {
   let pending: SQSRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
   const inFlight = new Set<Promise<void>>();
@@ -211,7 +216,7 @@ export function startRuleRunner(broker: Broker, deadLetters: LocalDeadLetterQueu
       });
       return;
     }
-    const [orgId, , topicDevId] = packet.topic.split('/');
+    const [orgId, , topicDevId] = ruleSeenTopic(packet.topic).split('/');
     const receivedAt = Date.now();
     const fields = typeof message === 'object' && message !== null && !Array.isArray(message) ? message : {};
     pending.push(
@@ -220,7 +225,9 @@ export function startRuleRunner(broker: Broker, deadLetters: LocalDeadLetterQueu
     if (pending.length >= BATCH_SIZE) flush();
     else timer ??= setTimeout(flush, BATCHING_WINDOW_MS);
   };
-  broker.aedes.subscribe(telemetryFilter, deliver, () => undefined);
+  // `+` never matches a `$` level (MQTT), so the Basic Ingest form is a filter of its own.
+  const filters = [telemetryFilter, basicIngestTopic(ruleName, telemetryFilter)];
+  for (const filter of filters) broker.aedes.subscribe(filter, deliver, () => undefined);
 
   const drained = async () => {
     flush();
@@ -249,9 +256,8 @@ export function startRuleRunner(broker: Broker, deadLetters: LocalDeadLetterQueu
     drained,
     redeliver,
     async stop() {
-      await new Promise<void>((resolve) =>
-        broker.aedes.unsubscribe(telemetryFilter, deliver, () => resolve()),
-      );
+      for (const filter of filters)
+        await new Promise<void>((resolve) => broker.aedes.unsubscribe(filter, deliver, () => resolve()));
       await drained();
     },
   };
