@@ -18,11 +18,13 @@ export const archiveDayPrefix = (orgId: string, day: string) => `${ARCHIVE_ROOT}
 export const archiveDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /**
- * Firehose's partition-key query (JQ 1.6) over a record: the same rule as `archivePartition`.
- * A record it cannot partition (no organization, no usable time) goes to Firehose's error prefix.
+ * Firehose's partition keys, as JQ 1.6 queries over a record: the same rule as `archivePartition`.
+ * A record they cannot partition (no organization, no usable time) goes to Firehose's error prefix.
  */
-export const ARCHIVE_PARTITION_JQ =
-  '{orgId: .orgId, day: ((if (.time | type) == "number" then .time else .receivedAt end) / 1000 | floor | strftime("%Y-%m-%d"))}';
+export const ARCHIVE_PARTITION_KEYS = {
+  orgId: '.orgId',
+  day: '((if (.time | type) == "number" then .time else .receivedAt end) / 1000 | floor | strftime("%Y-%m-%d"))',
+} as const;
 
 /** The organization and day a record is filed under; undefined where Firehose would fail it too. */
 export function archivePartition(
