@@ -1,4 +1,6 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '@argentum/functions/environment';
 import { ARCHIVE_PARTITION_KEYS, archiveDayPrefix } from '@argentum/functions/domain/telemetry/archive';
@@ -18,7 +20,7 @@ describe('the long-term archive of raw readings', () => {
 
   it('keeps a retained, private, encrypted, TLS-only bucket that outlives the stacks', () => {
     const archive = platform.stateful.readingArchive.bucket;
-    const id = platform.stateful.getLogicalId(archive.node.defaultChild as never);
+    const id = platform.stateful.getLogicalId(archive.node.defaultChild as CfnBucket);
     const bucket = (stateful.findResources('AWS::S3::Bucket') as Resources)[id];
     expect(bucket?.DeletionPolicy).toBe('Retain');
     expect(bucket?.Properties).toMatchObject({
@@ -96,10 +98,10 @@ describe('the long-term archive of raw readings', () => {
     ).Statement.filter((s) => JSON.stringify(s.Resource).includes('ArchiveBucketName'));
     expect(statements.map((s) => s.Action)).toEqual(['s3:ListBucket', 's3:GetObject']);
     expect(JSON.stringify(statements[1]?.Resource)).toContain('/readings/*');
-    const env = platform.stateless.resolve(
-      (platform.stateless.apiFunctions.data.function.node.defaultChild as { environment: unknown })
-        .environment,
-    ) as { variables: Record<string, unknown> };
+    const dataFunction = platform.stateless.apiFunctions.data.function.node.defaultChild as CfnFunction;
+    const env = platform.stateless.resolve(dataFunction.environment) as {
+      variables: Record<string, unknown>;
+    };
     expect(JSON.stringify(env.variables[ENV.archiveBucket])).toContain('ArchiveBucketName');
   });
 });
