@@ -106,14 +106,23 @@ async function awsDevices(target: AwsSmokeTarget): Promise<DeviceAccess> {
         { orgId, devId, policyName: target.devicePolicyName, rotate: false },
       );
       if (!identity.certificate) throw new Error(`thing ${devId} already had a certificate`);
-      // Node's root store holds Amazon Root CA 1, which signs the ATS endpoint.
-      return connectAsync(`mqtts://${target.iotEndpoint}:8883`, {
-        clientId: devId,
-        cert: identity.certificate.certificatePem,
-        key: identity.certificate.privateKey,
-        protocolVersion: 4,
-        reconnectPeriod: 0,
-      });
+      const { certificatePem, privateKey } = identity.certificate;
+      // A new certificate and its policy take a few seconds to reach IoT Core's authorizers: try again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          // Node's root store holds Amazon Root CA 1, which signs the ATS endpoint.
+          return await connectAsync(`mqtts://${target.iotEndpoint}:8883`, {
+            clientId: devId,
+            cert: certificatePem,
+            key: privateKey,
+            protocolVersion: 4,
+            reconnectPeriod: 0,
+          });
+        } catch (error) {
+          if (attempt >= 6) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 5000));
+        }
+      }
     },
     async remove(_orgId, devId) {
       const { principals = [] } = await iot.send(new iotSdk.ListThingPrincipalsCommand({ thingName: devId }));
