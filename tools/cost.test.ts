@@ -14,6 +14,8 @@ const goal: CostInput = {
   users: 100,
   viewerHoursPerUser: 40,
   apiCallsPerUser: 3000,
+  organizations: 5,
+  archiveMonths: 12,
 };
 const usdOf = (input: CostInput, item: RegExp) =>
   monthlyCost(input)
@@ -42,6 +44,17 @@ describe('monthly cost model', () => {
     expect(oneSecond).toBeGreaterThan(5 * tenSeconds);
     // No device readings, no live messages.
     expect(usdOf({ ...goal, rate: 0.000001 }, /live floor/)).toBeLessThan(0.01);
+  });
+
+  it('prices the long-term archive: an IoT rule action and a 5 KB Firehose record per reading dominate it', () => {
+    // 43.8 million readings: $0.15 a million actions, 5 KB each at $0.029 a GB.
+    expect(usdOf(goal, /archive actions/)).toBeCloseTo(6.57, 1);
+    expect(usdOf(goal, /^ingestion \(5 KB/)).toBeCloseTo(6.06, 1);
+    const archive = usdOf(goal, /archive|ingestion \(5 KB|dynamic partitioning/);
+    expect(archive).toBeGreaterThan(12.5);
+    expect(archive).toBeLessThan(14);
+    // A year of gzipped readings in Infrequent Access costs cents, not dollars.
+    expect(usdOf(goal, /archive storage/)).toBeLessThan(0.5);
   });
 
   it('grows about linearly with the fleet', () => {

@@ -45,7 +45,28 @@ export const PRICES = {
   httpApiPerMillion: 1.0,
   /** https://aws.amazon.com/cloudwatch/pricing/ (logs ingested) */
   logsPerGb: 0.5,
+  /**
+   * https://aws.amazon.com/firehose/pricing/ (Direct PUT, first 500 TB a month; each record metered in
+   * 5 KB increments). Dynamic partitioning: per GB delivered, per 1,000 objects delivered, per JQ hour.
+   */
+  firehoseIngestPerGb: 0.029,
+  firehoseMeteringBytes: 5 * 1024,
+  firehosePartitionedPerGb: 0.02,
+  firehoseObjectsPerThousand: 0.005,
+  firehoseJqPerHour: 0.07,
+  /** https://aws.amazon.com/s3/pricing/ (Standard-Infrequent Access, where archived days move after 30) */
+  s3InfrequentGbMonth: 0.0125,
 } as const;
+
+/**
+ * Assumptions of the archive's line (docs/cost.md): gzip shrinks JSON lines about 8-fold; JQ takes about
+ * 50 µs a record (Firehose meters JQ time by the hour); the rule adds ~80 bytes (orgId, topicDevId, receivedAt).
+ */
+const ARCHIVE_GZIP_RATIO = 8;
+const JQ_SECONDS_PER_RECORD = 0.00005;
+const RULE_ADDED_BYTES = 80;
+/** Firehose's buffer interval (reading-archive.ts): one object per active partition and interval. */
+const ARCHIVE_BUFFER_SECONDS = 900;
 
 const MINUTES_A_MONTH = 730 * 60;
 
@@ -69,6 +90,10 @@ export interface CostInput {
   viewerHoursPerUser: number;
   /** API calls per user a month (page loads, graphs, device control). */
   apiCallsPerUser: number;
+  /** Organizations sending readings: each is one archive partition a day. */
+  organizations: number;
+  /** Months of readings the archive holds (its storage grows by one month's a month). */
+  archiveMonths: number;
 }
 
 export interface CostLine {
@@ -138,6 +163,7 @@ export function monthlyCost(input: CostInput): CostLine[] {
     'rules/actions',
     (readings / 1e6) * (p.iotRulesTriggeredPerMillion + p.iotRuleActionsPerMillion),
   );
+  archiveLines(input, readings, line);
 
   // SendMessage per reading; the Lambda poller receives and deletes 10 a request; 5 pollers long-poll (20 s).
   const sqsRequests = readings + (2 * readings) / 10 + 5 * 3 * MINUTES_A_MONTH;
@@ -255,6 +281,49 @@ export function monthlyCost(input: CostInput): CostLine[] {
   return lines;
 }
 
+/**
+ * The long-term archive (infra/cdk/constructs/reading-archive.ts): the telemetry rule's second action
+ * sends each reading to Firehose, which partitions by organization and day and writes gzipped JSON lines.
+ */
+function archiveLines(
+  input: CostInput,
+  readings: number,
+  line: (service: string, item: string, quantity: number, unit: string, usd: number) => void,
+) {
+  const p = PRICES;
+  line(
+    'IoT Core',
+    'archive actions (Firehose)',
+    readings,
+    'actions',
+    (readings / 1e6) * p.iotRuleActionsPerMillion,
+  );
+  const recordBytes = input.payloadBytes + RULE_ADDED_BYTES;
+  const meteredGb =
+    (readings * Math.ceil(recordBytes / p.firehoseMeteringBytes) * p.firehoseMeteringBytes) / GB;
+  line('Firehose', 'ingestion (5 KB a record)', meteredGb, 'GB', meteredGb * p.firehoseIngestPerGb);
+  const deliveredGb = (readings * recordBytes) / GB;
+  const objects = input.organizations * ((MINUTES_A_MONTH * 60) / ARCHIVE_BUFFER_SECONDS);
+  const jqHours = (readings * JQ_SECONDS_PER_RECORD) / 3600;
+  line(
+    'Firehose',
+    'dynamic partitioning (GB, objects, JQ hours)',
+    deliveredGb,
+    'GB',
+    deliveredGb * p.firehosePartitionedPerGb +
+      (objects / 1000) * (p.firehoseObjectsPerThousand + p.s3PutPerThousand) +
+      jqHours * p.firehoseJqPerHour,
+  );
+  const storedGb = (deliveredGb / ARCHIVE_GZIP_RATIO) * input.archiveMonths;
+  line(
+    'S3',
+    `archive storage (${input.archiveMonths} months, gzip, Infrequent Access)`,
+    storedGb,
+    'GB-month',
+    storedGb * p.s3InfrequentGbMonth,
+  );
+}
+
 export const total = (lines: readonly CostLine[]) => lines.reduce((n, l) => n + l.usd, 0);
 
 function main() {
@@ -272,6 +341,8 @@ function main() {
       users: { type: 'string', default: '100' },
       'viewer-hours': { type: 'string', default: '40' },
       'api-calls': { type: 'string', default: '3000' },
+      organizations: { type: 'string', default: '5' },
+      'archive-months': { type: 'string', default: '12' },
       curve: { type: 'boolean', default: false },
     },
   });
@@ -287,6 +358,8 @@ function main() {
     users: Number(values.users),
     viewerHoursPerUser: Number(values['viewer-hours']),
     apiCallsPerUser: Number(values['api-calls']),
+    organizations: Number(values.organizations),
+    archiveMonths: Number(values['archive-months']),
   });
   const money = (usd: number) => `$${usd.toFixed(2)}`;
   if (values.curve) {

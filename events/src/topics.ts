@@ -25,6 +25,19 @@ export const topics = {
 /** MQTT filter the IoT rule (and its local runner) uses to route telemetry to ingest. */
 export const telemetryFilter = '+/sensordata/+';
 
+/**
+ * Basic Ingest: a device publishes straight to an IoT rule on `$aws/rules/{ruleName}/{topic}`, without
+ * the messaging charge. Only that rule receives it (no subscriber does), and the rule's SQL sees the
+ * topic without the prefix (`topic(1)` is still the organization).
+ */
+export const basicIngestTopic = (ruleName: string, topic: string) => `$aws/rules/${ruleName}/${topic}`;
+
+/** The topic a rule sees: a Basic Ingest topic without its `$aws/rules/{ruleName}/` prefix. */
+export function ruleSeenTopic(topic: string): string {
+  const match = /^\$aws\/rules\/[^/]+\/(.+)$/.exec(topic);
+  return match?.[1] ?? topic;
+}
+
 /** The last level of a confirmation topic: the device's word on a command. */
 export const confirmationOutcomes = ['success', 'fail'] as const;
 export type ConfirmationOutcome = (typeof confirmationOutcomes)[number];

@@ -71,6 +71,10 @@ export const config = {
   get filesBucket() {
     return required(ENV.filesBucket);
   },
+  /** The long-term archive of raw readings (exports of ranges older than the hot store). */
+  get archiveBucket() {
+    return required(ENV.archiveBucket);
+  },
   get userPoolId() {
     return required(ENV.userPoolId);
   },

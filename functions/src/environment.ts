@@ -9,6 +9,8 @@ export const ENV = {
   platformTable: 'PLATFORM_TABLE',
   telemetryTable: 'TELEMETRY_TABLE',
   filesBucket: 'FILES_BUCKET',
+  /** The long-term archive of raw readings (gzipped JSON lines by organization and day). */
+  archiveBucket: 'ARCHIVE_BUCKET',
   userPoolId: 'USER_POOL_ID',
   userPoolClientId: 'USER_POOL_CLIENT_ID',
   tokenIssuer: 'TOKEN_ISSUER',
@@ -52,6 +54,8 @@ export interface PlatformSettings {
   platformTableName: string;
   telemetryTableName: string;
   filesBucketName: string;
+  /** The archive of raw readings older than the hot store keeps (read by exports). */
+  archiveBucketName?: string | undefined;
   userPoolId: string;
   userPoolClientId: string;
   /** The user pool's URL, the issuer of its access tokens. */
@@ -111,6 +115,7 @@ export function lambdaEnvironment(settings: PlatformSettings): Record<string, st
     [ENV.platformTable]: settings.platformTableName,
     [ENV.telemetryTable]: settings.telemetryTableName,
     [ENV.filesBucket]: settings.filesBucketName,
+    ...(settings.archiveBucketName ? { [ENV.archiveBucket]: settings.archiveBucketName } : {}),
     [ENV.userPoolId]: settings.userPoolId,
     [ENV.userPoolClientId]: settings.userPoolClientId,
     [ENV.tokenIssuer]: settings.tokenIssuer,

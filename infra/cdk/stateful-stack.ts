@@ -22,6 +22,7 @@ import {
   type TableDefinition,
 } from '../src/definitions';
 import { type TelemetryStoreKind } from './constructs/platform-function';
+import { ReadingArchive } from './constructs/reading-archive';
 import { type IntegrationVendor, VendorSecrets } from './constructs/vendor-secrets';
 import { acknowledgeRule } from './nag';
 
@@ -44,6 +45,10 @@ export interface StatefulRefs {
   /** The telemetry table's stream (keys only), which feeds the roll-ups (DynamoDB telemetry store). */
   telemetryTableStreamArn: string;
   filesBucketName: string;
+  /** The archive of raw readings, and the Firehose stream the telemetry rule feeds it through. */
+  archiveBucketName: string;
+  archiveStreamName: string;
+  archiveStreamArn: string;
   userPoolId: string;
   userPoolClientId: string;
   timestream?: { databaseName: string; tableName: string };
@@ -100,6 +105,7 @@ export class StatefulStack extends Stack {
   readonly timestreamDatabase?: CfnDatabase;
   readonly timestreamTable?: CfnTable;
   readonly vendorSecrets: VendorSecrets;
+  readonly readingArchive: ReadingArchive;
   readonly refs: StatefulRefs;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
@@ -194,6 +200,7 @@ export class StatefulStack extends Stack {
     }
 
     this.vendorSecrets = new VendorSecrets(this, 'VendorSecrets');
+    this.readingArchive = new ReadingArchive(this, 'ReadingArchive');
 
     this.refs = {
       platformTableName: this.exportForStateless('PlatformTableName', this.platformTable.tableName),
@@ -207,6 +214,15 @@ export class StatefulStack extends Stack {
         this.streamArnOf(this.telemetryTable),
       ),
       filesBucketName: this.exportForStateless('FilesBucketName', this.filesBucket.bucketName),
+      archiveBucketName: this.exportForStateless('ArchiveBucketName', this.readingArchive.bucket.bucketName),
+      archiveStreamName: this.exportForStateless(
+        'ArchiveStreamName',
+        this.readingArchive.stream.deliveryStreamName,
+      ),
+      archiveStreamArn: this.exportForStateless(
+        'ArchiveStreamArn',
+        this.readingArchive.stream.deliveryStreamArn,
+      ),
       userPoolId: this.exportForStateless('UserPoolId', this.userPool.userPoolId),
       userPoolClientId: this.exportForStateless('UserPoolClientId', this.userPoolClient.userPoolClientId),
       timestream:

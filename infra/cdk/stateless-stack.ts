@@ -123,6 +123,8 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
     timestream: 'query',
     // Large exports: written, then read back through presigned links.
     files: [{ prefix: EXPORT_PREFIX, read: true, write: true }],
+    // Exports of ranges older than the hot store read the archive of raw readings.
+    readingArchive: 'read',
   },
   // Reads users and devices; writes only commands; publishes only to devices' command topics.
   control: {
@@ -198,6 +200,7 @@ export class StatelessStack extends Stack {
       platformTableName: props.stateful.platformTableName,
       telemetryTableName: props.stateful.telemetryTableName,
       filesBucketName: props.stateful.filesBucketName,
+      archiveBucketName: props.stateful.archiveBucketName,
       userPoolId: props.stateful.userPoolId,
       userPoolClientId: props.stateful.userPoolClientId,
       telemetryStore: props.telemetryStore,
@@ -262,6 +265,7 @@ export class StatelessStack extends Stack {
         : {}),
       authorizer: this.realtimeAuthorizer.function,
       authorizerName: props.realtimeAuthorizerName,
+      archive: { streamName: props.stateful.archiveStreamName, streamArn: props.stateful.archiveStreamArn },
     });
     this.deviceAccess = new DeviceAccess(this, 'DeviceAccess', {
       stackPrefix: props.stackPrefix ?? 'Argentum',

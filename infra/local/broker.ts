@@ -7,7 +7,7 @@ import {
   mayReceive,
   type RealtimeGrant,
 } from '@argentum/functions/domain/realtime/authorizer';
-import { isReservedDeviceId, topics } from '@argentum/events';
+import { basicIngestTopic, isReservedDeviceId, topics } from '@argentum/events';
 import { poolAccessTokens } from '@argentum/functions/adapters/access-token';
 import { systemClock } from '@argentum/functions/domain/ports';
 import { dynamoConnectionRegistry } from '@argentum/functions/stores/connections';
@@ -17,15 +17,17 @@ import { type LocalDeviceIdentity, verifyLocalDeviceCredential } from './device-
 
 /**
  * Devices authenticate with X.509 certificates in IoT Core, and one IoT policy confines each to its own
- * organization (the thing attribute `orgID`) and id (the thing name = client id). Locally a device
+ * organization (the thing attribute `orgID`) and id (the thing name = client id), its telemetry also
+ * through Basic Ingest (`$aws/rules/{rule}/...`). Locally a device
  * presents its id and a credential bound to its organization (device-credentials.ts), and the same
  * rule applies: it publishes only its own telemetry and its organization's confirmations, and
  * subscribes only to its own command topic.
  */
-const devicePrincipal = (identity: LocalDeviceIdentity) => ({
+const devicePrincipal = (identity: LocalDeviceIdentity, telemetryRuleName: string) => ({
   kind: 'device' as const,
   publish: [
     topics.sensorData(identity.orgId, identity.devId),
+    basicIngestTopic(telemetryRuleName, topics.sensorData(identity.orgId, identity.devId)),
     topics.controlSuccess(identity.orgId),
     topics.controlFail(identity.orgId),
   ],
@@ -57,6 +59,8 @@ export async function startBroker(options: {
   mqttPort: number;
   wsPort: number;
   deviceSecret: string;
+  /** The telemetry rule a device may publish to through Basic Ingest. */
+  telemetryRuleName: string;
 }): Promise<Broker> {
   const principals = new WeakMap<object, Principal>();
   // The admitted clients by client id (a client that reconnects with the same id takes over).
@@ -74,7 +78,7 @@ export async function startBroker(options: {
         const allowed =
           client.id === device.devId && !isReservedDeviceId(device.devId) && isTopicLevel(device.orgId);
         if (!allowed) return done(authError(), false);
-        admit(client, devicePrincipal(device));
+        admit(client, devicePrincipal(device, options.telemetryRuleName));
         return done(null, true);
       }
       authorizeRealtime(

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { telemetryFilter } from '@argentum/events';
+import { basicIngestTopic, ruleSeenTopic, telemetryFilter } from '@argentum/events';
 import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
 import { telemetryBatching } from '../src/definitions';
 import type { Broker } from './broker';
@@ -103,7 +103,8 @@ export function telemetryRuleBody(
   message: object,
   receivedAt: number,
 ): Record<string, unknown> {
-  const [orgId, , topicDevId] = topic.split('/');
+  // A Basic Ingest topic ($aws/rules/{rule}/...) reaches the rule without its prefix.
+  const [orgId, , topicDevId] = ruleSeenTopic(topic).split('/');
   return { ...message, orgId, topicDevId, receivedAt };
 }
 
@@ -126,7 +127,12 @@ export interface RuleRunner {
  * bytes or window, partial batch responses, failed records received again after the visibility
  * timeout, the dead-letter queue after `maxReceiveCount` receives.
  */
-export function startRuleRunner(broker: Broker, deadLetters: LocalDeadLetterQueue): RuleRunner {
+export function startRuleRunner(
+  broker: Broker,
+  deadLetters: LocalDeadLetterQueue,
+  /** The rule's name: devices may also publish to it through Basic Ingest, as on AWS. */
+  ruleName: string,
+): RuleRunner {
   const source = startEventSource(
     {
       batchSize: telemetryBatching.batchSize,
@@ -162,16 +168,17 @@ export function startRuleRunner(broker: Broker, deadLetters: LocalDeadLetterQueu
     const fields = typeof message === 'object' && message !== null && !Array.isArray(message) ? message : {};
     source.send(JSON.stringify(telemetryRuleBody(packet.topic, fields, receivedAt)), receivedAt);
   };
-  broker.aedes.subscribe(telemetryFilter, deliver, () => undefined);
+  // `+` never matches a `$` level (MQTT), so the Basic Ingest form is a filter of its own.
+  const filters = [telemetryFilter, basicIngestTopic(ruleName, telemetryFilter)];
+  for (const filter of filters) broker.aedes.subscribe(filter, deliver, () => undefined);
 
   deadLetters.onRedeliver = source.redeliver;
   return {
     drained: source.drained,
     redeliver: source.redeliver,
     async stop() {
-      await new Promise<void>((resolve) =>
-        broker.aedes.unsubscribe(telemetryFilter, deliver, () => resolve()),
-      );
+      for (const filter of filters)
+        await new Promise<void>((resolve) => broker.aedes.unsubscribe(filter, deliver, () => resolve()));
       await source.stop();
     },
   };

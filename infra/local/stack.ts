@@ -9,9 +9,11 @@ import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { ThrottlePolicy } from '@argentum/functions/domain/auth/ports';
 import {
+  archiveBucket,
   type BucketDefinition,
   buckets,
   corsMaxAgeSeconds,
+  localTelemetryRuleName,
   platformTable,
   telemetryRollups as telemetryRollupsSource,
   telemetryTable,
@@ -19,6 +21,7 @@ import {
   userPool,
 } from '../src/definitions';
 import { startApiServer } from './api-server';
+import { startArchiveRule } from './archive-rule';
 import { type Broker, startBroker } from './broker';
 import { deviceSecretFor, writeDeviceAccess } from './device-credentials';
 import { lambdaEnvironment } from '@argentum/functions/environment';
@@ -70,6 +73,10 @@ export interface LocalStack {
   seeded: boolean;
   /** Resolves when every telemetry message received so far has been ingested. */
   ingestDrained(): Promise<void>;
+  /** Resolves when every telemetry message received so far is in the archive bucket. */
+  archiveDrained(): Promise<void>;
+  /** The telemetry rule's name, for Basic Ingest topics. */
+  telemetryRuleName: string;
   /** Resolves when the roll-ups of every raw reading written so far have been recomputed. */
   rollupsDrained(): Promise<void>;
   /** Delivers again the recent telemetry batches with a record containing `match` (at-least-once). */
@@ -185,6 +192,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         platformTableName: platformTable.localName,
         telemetryTableName: telemetryTable.localName,
         filesBucketName: buckets[0]?.localName ?? 'files',
+        archiveBucketName: archiveBucket.localName,
         userPoolId: pool.userPoolId,
         userPoolClientId: pool.userPoolClientId,
         tokenIssuer: `${endpoint(ports.cognito)}/${pool.userPoolId}`,
@@ -219,7 +227,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The handlers run in this process, as each Lambda would, configured only by their environment.
     Object.assign(process.env, env);
 
-    const broker = await startBroker({ mqttPort: ports.mqtt, wsPort: ports.mqttWs, deviceSecret });
+    const broker = await startBroker({
+      mqttPort: ports.mqtt,
+      wsPort: ports.mqttWs,
+      deviceSecret,
+      telemetryRuleName: localTelemetryRuleName,
+    });
     stops.push(() => broker.close());
     writeDeviceAccess(options.dataDir, {
       mqttUrl: `mqtt://${HOST}:${ports.mqtt}`,
@@ -254,8 +267,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     cognito.destroy();
 
-    const ruleRunner = startRuleRunner(broker, deadLetters);
+    const ruleRunner = startRuleRunner(broker, deadLetters, localTelemetryRuleName);
     stops.push(() => ruleRunner.stop());
+    // The telemetry rule's archive action (Firehose on AWS): raw readings kept beyond the hot store.
+    const archiveS3 = new S3Client({
+      endpoint: endpoint(ports.s3),
+      region: 'us-east-1',
+      credentials: awsCredentials,
+      forcePathStyle: true,
+    });
+    const archiveRule = startArchiveRule(broker, {
+      s3: archiveS3,
+      bucket: archiveBucket.localName,
+      ruleName: localTelemetryRuleName,
+    });
+    stops.push(async () => {
+      await archiveRule.stop();
+      archiveS3.destroy();
+    });
     const confirmationRule = startConfirmationRule(broker);
     stops.push(() => confirmationRule.stop());
     const mailJobs = await startMailQueue(ports.sqs);
@@ -341,6 +370,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deviceSecret,
       seeded,
       ingestDrained: () => ruleRunner.drained(),
+      archiveDrained: () => archiveRule.drained(),
+      telemetryRuleName: localTelemetryRuleName,
       rollupsDrained: () => telemetryStreams.drained(),
       redeliverTelemetry: (match) => ruleRunner.redeliver(match),
       telemetryDeadLetters: deadLetters.letters,

@@ -93,7 +93,13 @@ export const filesBucket: BucketDefinition = {
 /** How long browsers may cache the answer to a CORS preflight. */
 export const corsMaxAgeSeconds = 3600;
 
-export const buckets: BucketDefinition[] = [filesBucket];
+/**
+ * The long-term archive of raw readings (gzipped JSON lines under `readings/org={org}/day={day}/`,
+ * functions/src/domain/telemetry/archive.ts). Stateful: kept when the stacks are deleted.
+ */
+export const archiveBucket: BucketDefinition = { id: 'ArchiveBucket', localName: 'archive' };
+
+export const buckets: BucketDefinition[] = [filesBucket, archiveBucket];
 
 export const userPool = {
   id: 'UserPool',
@@ -108,6 +114,12 @@ export const userPool = {
   accessTokenValidityMinutes: 60,
   refreshTokenValidityDays: 30,
 } as const;
+
+/**
+ * The telemetry rule's name on the local stack, where devices may publish through Basic Ingest
+ * (`$aws/rules/{name}/{org}/sensordata/{devID}`) as on AWS.
+ */
+export const localTelemetryRuleName = 'argentum_telemetry';
 
 /** Raw telemetry is kept this long; hourly and daily roll-ups are kept indefinitely. */
 export const rawTelemetryRetentionDays = 35;

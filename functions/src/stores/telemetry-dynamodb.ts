@@ -15,7 +15,7 @@ import {
 import { mapLimited } from '../lib/concurrency';
 
 /** Raw readings are kept this long (infra/src/definitions.ts rawTelemetryRetentionDays); roll-ups for good. */
-const RAW_RETENTION_DAYS = 35;
+export const RAW_RETENTION_DAYS = 35;
 const BATCH = 25;
 /** Requests in flight per write: DynamoDB Local is saturated by about this many. */
 const CONCURRENCY = 8;

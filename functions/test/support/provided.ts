@@ -12,6 +12,8 @@ export interface ProvidedStack {
   /** The stack's data folder (its device-access.json, for the local provisioning path). */
   dataDir: string;
   demoPassword: string;
+  /** The telemetry rule's name: devices publish through Basic Ingest to `$aws/rules/{name}/...`. */
+  telemetryRuleName: string;
   /** The sign-in and reset-mail limits the local API runs with in this test run. */
   throttlePolicy: ThrottlePolicy;
 }

@@ -9,6 +9,7 @@ import {
   lambdaEnvironment,
   type PlatformSettings,
 } from '@argentum/functions/environment';
+import { ARCHIVE_ROOT } from '@argentum/functions/domain/telemetry/archive';
 import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
 import { lambdaBundling, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
@@ -22,6 +23,8 @@ export interface PlatformResources {
   platformTableName: string;
   telemetryTableName: string;
   filesBucketName: string;
+  /** The archive of raw readings (reading-archive.ts). */
+  archiveBucketName: string;
   userPoolId: string;
   userPoolClientId: string;
   telemetryStore: TelemetryStoreKind;
@@ -60,6 +63,8 @@ export interface FunctionAccess {
   telemetryTable?: 'read' | 'readWrite';
   /** Objects of the files bucket (floor plans, logos, uploads), by key prefix. */
   files?: readonly FileGrant[];
+  /** Read the archive of raw readings (objects under `readings/`). */
+  readingArchive?: 'read';
   /** Cognito admin actions on the platform's user pool. */
   userPoolAdmin?: boolean;
   /** SES e-mail, only from the configured sender address. */
@@ -304,6 +309,26 @@ export class PlatformFunction extends Construct {
       }
     }
 
+    if (access.readingArchive) {
+      const archiveArn = stack.formatArn({
+        service: 's3',
+        region: '',
+        account: '',
+        resource: resources.archiveBucketName,
+      });
+      this.allow(
+        new PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [archiveArn],
+          conditions: { StringLike: { 's3:prefix': [`${ARCHIVE_ROOT}*`] } },
+        }),
+      );
+      this.allow(
+        new PolicyStatement({ actions: ['s3:GetObject'], resources: [`${archiveArn}/${ARCHIVE_ROOT}*`] }),
+        `Archived readings are keyed by organization and day (${ARCHIVE_ROOT}org=.../day=.../), known only at run time; read only, and only under that prefix of the one archive bucket.`,
+      );
+    }
+
     if (access.userPoolAdmin) {
       this.allow(
         new PolicyStatement({
@@ -378,6 +403,7 @@ export function platformEnvironment(
       platformTableName: resources.platformTableName,
       telemetryTableName: resources.telemetryTableName,
       filesBucketName: resources.filesBucketName,
+      archiveBucketName: resources.archiveBucketName,
       userPoolId: resources.userPoolId,
       userPoolClientId: resources.userPoolClientId,
       tokenIssuer: `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${resources.userPoolId}`,

@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnAuthorizer, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -33,6 +33,8 @@ export interface RealtimeProps {
   authorizer: IFunction;
   /** Name of the IoT custom authorizer browsers connect through. */
   authorizerName: string;
+  /** The Firehose stream of the archive of raw readings (reading-archive.ts): the rule's second action. */
+  archive: { streamName: string; streamArn: string };
 }
 
 /**
@@ -83,15 +85,29 @@ export class Realtime extends Construct {
       description: 'Lets the telemetry IoT rule send messages to the telemetry queue',
     });
     this.telemetryQueue.grantSendMessages(ruleRole);
+    ruleRole.addToPolicy(
+      new PolicyStatement({
+        actions: ['firehose:PutRecord', 'firehose:PutRecordBatch'],
+        resources: [props.archive.streamArn],
+      }),
+    );
 
     this.topicRule = new CfnTopicRule(this, 'TelemetryRule', {
       topicRulePayload: {
-        description: 'Device telemetry to the ingest queue',
+        description: 'Device telemetry to the ingest queue and the archive',
         sql: telemetryRuleSql,
         awsIotSqlVersion: '2016-03-23',
         ruleDisabled: false,
         actions: [
           { sqs: { queueUrl: this.telemetryQueue.queueUrl, roleArn: ruleRole.roleArn, useBase64: false } },
+          // Every message also goes to the long-term archive (Firehose: by organization and day, GZIP).
+          {
+            firehose: {
+              deliveryStreamName: props.archive.streamName,
+              roleArn: ruleRole.roleArn,
+              batchMode: false,
+            },
+          },
         ],
         errorAction: {
           cloudwatchLogs: { logGroupName: this.ruleErrors.logGroupName, roleArn: errorActionRole.roleArn },

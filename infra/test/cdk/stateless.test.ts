@@ -613,7 +613,11 @@ describe('IoT Core', () => {
         Sql: telemetryRuleSql,
         AwsIotSqlVersion: '2016-03-23',
         RuleDisabled: false,
-        Actions: [{ Sqs: { QueueUrl: { Ref: queue }, RoleArn: Match.anyValue(), UseBase64: false } }],
+        Actions: [
+          { Sqs: { QueueUrl: { Ref: queue }, RoleArn: Match.anyValue(), UseBase64: false } },
+          // The long-term archive (archive.test.ts).
+          { Firehose: Match.objectLike({ DeliveryStreamName: Match.anyValue() }) },
+        ],
         ErrorAction: { CloudwatchLogs: { LogGroupName: Match.anyValue(), RoleArn: Match.anyValue() } },
         Description: Match.anyValue(),
       },

@@ -47,6 +47,7 @@ export default async function setup(project: TestProject) {
     deviceSecret: stack.deviceSecret,
     dataDir,
     demoPassword: DEFAULT_DEMO_PASSWORD,
+    telemetryRuleName: stack.telemetryRuleName,
     throttlePolicy,
   });
   return async () => {

@@ -1,4 +1,4 @@
-import { topics } from '@argentum/events';
+import { basicIngestTopic, topics } from '@argentum/events';
 import { conflict } from '../errors';
 
 /** The attribute of a device's IoT thing that names its organization (the device policy reads it). */
@@ -90,7 +90,7 @@ export function deviceTopics(orgId: string, devId: string, telemetryRuleName?: s
   return {
     /** Telemetry through Basic Ingest (no messaging charge); undefined when the rule is not known. */
     telemetry: telemetryRuleName
-      ? `$aws/rules/${telemetryRuleName}/${topics.sensorData(orgId, devId)}`
+      ? basicIngestTopic(telemetryRuleName, topics.sensorData(orgId, devId))
       : topics.sensorData(orgId, devId),
     telemetryMqtt: topics.sensorData(orgId, devId),
     commands: topics.control(orgId, devId),

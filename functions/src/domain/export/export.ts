@@ -12,6 +12,8 @@ import {
   UNKNOWN_DEVICE_TEXT,
 } from '@argentum/events/contracts';
 import { DomainError, forbidden, notFound, validationError } from '../errors';
+import { readArchivedRaw } from '../telemetry/archive';
+import type { TelemetryPoint } from '../telemetry/telemetry';
 import type { AuthUser } from '../users/user';
 import { type Cell, toCsv, toJson } from './cells';
 import { EXPORT_PREFIX } from './keys';
@@ -147,7 +149,11 @@ interface Table {
 
 const columnName = (p: { dp: string; dn?: string }) => (p.dn && p.dn !== p.dp ? `${p.dn} (${p.dp})` : p.dp);
 
-/** Raw readings of devices as rows: time, device id, device name, one column per data point. */
+/**
+ * Raw readings of devices as rows: time, device id, device name, one column per data point. The part
+ * of the range older than the hot store keeps (`hotStoreDays`) comes from the archive, the rest from
+ * the hot store.
+ */
 async function rawTable(
   deps: ExportPorts,
   devices: ExportDevice[],
@@ -160,18 +166,33 @@ async function rawTable(
     for (const p of d.dataPoints) if (!points || points.includes(p.dp)) columns.set(p.dp, columnName(p));
   const dps = [...columns.keys()];
   const table: Table = { header: ['time', 'devID', 'device', ...columns.values()], rows: [] };
+  const add = (device: ExportDevice, point: TelemetryPoint) => {
+    table.rows.push([
+      new Date(point.time).toISOString(),
+      device.devID,
+      device.devName,
+      ...dps.map((dp) => point.values[dp] ?? null),
+    ]);
+    if (table.rows.length > EXPORT_MAX_ROWS) throw new DomainError('too-large', EXPORT_TOO_LARGE_TEXT);
+  };
+  const hotFrom = deps.clock.now().getTime() - deps.exportSettings.hotStoreDays * DAY_MS;
+  // One organization per export: a device's, or the organization of 'All device Data'.
+  const archived =
+    from < hotFrom && devices[0]
+      ? await readArchivedRaw(
+          deps.archive,
+          devices[0].orgID,
+          devices.map((d) => d.devID),
+          from,
+          Math.min(to, hotFrom - 1),
+        )
+      : new Map<string, TelemetryPoint[]>();
   for (const device of devices) {
-    for (let start = from; ;) {
+    for (const point of archived.get(device.devID) ?? []) add(device, point);
+    if (to < hotFrom) continue;
+    for (let start = Math.max(from, hotFrom); ;) {
       const page = await deps.telemetry.readRaw(device.devID, start, to, READ_PAGE);
-      for (const point of page.items) {
-        table.rows.push([
-          new Date(point.time).toISOString(),
-          device.devID,
-          device.devName,
-          ...dps.map((dp) => point.values[dp] ?? null),
-        ]);
-        if (table.rows.length > EXPORT_MAX_ROWS) throw new DomainError('too-large', EXPORT_TOO_LARGE_TEXT);
-      }
+      for (const point of page.items) add(device, point);
       const last = page.items.at(-1);
       if (!page.more || !last) break;
       start = last.time + 1;

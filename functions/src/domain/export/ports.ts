@@ -1,3 +1,5 @@
+import type { Clock } from '../ports';
+import type { TelemetryArchive } from '../telemetry/archive';
 import type { TelemetryStore } from '../telemetry/telemetry';
 import type { Cell } from './cells';
 
@@ -38,12 +40,17 @@ export interface XlsWriter {
 export interface ExportSettings {
   /** The one organization whose users may export every device's data ('All device Data'). */
   allDeviceExportOrgId: string | undefined;
+  /** How many days back the hot store holds raw readings; older ones are read from the archive. */
+  hotStoreDays: number;
 }
 
 export interface ExportPorts {
   exportDevices: ExportDeviceStore;
   /** Raw readings, read a page at a time. */
   telemetry: Pick<TelemetryStore, 'readRaw'>;
+  /** Raw readings older than the hot store keeps (the long-term archive). */
+  archive: TelemetryArchive;
+  clock: Clock;
   exportFiles: ExportFileStore;
   xls: XlsWriter;
   exportSettings: ExportSettings;

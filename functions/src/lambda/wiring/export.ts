@@ -1,16 +1,23 @@
-/** The export's adapters: devices in DynamoDB, files in S3, the .xls writer (readings: wiring/telemetry). */
+/** The export's adapters: devices in DynamoDB, files and archived readings in S3, the .xls writer (readings: wiring/telemetry). */
+import { s3TelemetryArchive } from '../../adapters/s3-telemetry-archive';
 import { sheetJsXlsWriter } from '../../adapters/xls';
 import { config } from '../../config';
 import type { ExportPorts } from '../../domain/export/ports';
+import { systemClock } from '../../domain/ports';
+import { RAW_RETENTION_DAYS } from '../../stores/telemetry-dynamodb';
 import { dynamoExportDevices, s3ExportFiles } from '../../stores/export-sources';
 
 export const exportPorts: Omit<ExportPorts, 'telemetry'> = {
   exportDevices: dynamoExportDevices,
   exportFiles: s3ExportFiles,
+  archive: s3TelemetryArchive,
+  clock: systemClock,
   xls: sheetJsXlsWriter,
   exportSettings: {
     get allDeviceExportOrgId() {
       return config.allDeviceExportOrgId;
     },
+    // Raw readings expire from the hot store after this; the archive keeps them.
+    hotStoreDays: RAW_RETENTION_DAYS,
   },
 };

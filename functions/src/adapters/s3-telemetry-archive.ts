@@ -1,0 +1,38 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { s3 } from '../aws/s3';
+import { config } from '../config';
+import { archiveDayPrefix, type TelemetryArchive } from '../domain/telemetry/archive';
+
+/**
+ * The archive in S3: every object under the organization's day prefix, gunzipped (Firehose's GZIP, the
+ * local archive rule's too) and read line by line, so a large day never sits in memory whole.
+ */
+export const s3TelemetryArchive: TelemetryArchive = {
+  async *dayLines(orgId, day) {
+    const bucket = config.archiveBucket;
+    let token: string | undefined;
+    do {
+      const page = await s3().send(
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          Prefix: archiveDayPrefix(orgId, day),
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (!object.Key) continue;
+        const { Body } = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }));
+        if (!Body) continue;
+        const lines = createInterface({
+          input: (Body as Readable).pipe(createGunzip()),
+          crlfDelay: Infinity,
+        });
+        for await (const line of lines) if (line.trim() !== '') yield line;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  },
+};
