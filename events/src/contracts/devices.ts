@@ -46,6 +46,9 @@ export const FLOOR_PLAN_TOO_LARGE_TEXT = 'The floor plan must be under 10 MB.';
 /** An SVG that cannot be read as one (not XML, no <svg> root, an entity declaration). */
 export const FLOOR_PLAN_UNREADABLE_TEXT = 'This file is not a readable SVG floor plan.';
 export const FLOOR_PLAN_UPLOAD_SECONDS = 300;
+/** How deep a plan's elements may nest (drawings nest a few dozen levels); deeper is refused unparsed. */
+export const FLOOR_PLAN_MAX_DEPTH = 256;
+export const FLOOR_PLAN_TOO_DEEP_TEXT = `This floor plan nests its elements more than ${FLOOR_PLAN_MAX_DEPTH} levels deep.`;
 
 // Constants (section 9). The 20-character name display limit is NAME_DISPLAY_LIMIT in names.ts.
 export const DEVICE_REPLY_TIMEOUT_MS = 5000;

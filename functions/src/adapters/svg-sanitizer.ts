@@ -3,6 +3,7 @@
 /// <reference path="./jsdom.d.ts" />
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
 import { JSDOM, type SvgDomDocument, type SvgDomElement, type SvgDomNode, type SvgDomText } from 'jsdom';
+import { FLOOR_PLAN_MAX_DEPTH } from '@argentum/events/contracts';
 import { planSize } from '../domain/files/floor-plans';
 import type { SvgRefusal, SvgSanitizer, SvgVerdict } from '../domain/files/ports';
 
@@ -131,6 +132,45 @@ export function declaresEntities(text: string): boolean {
   return true;
 }
 
+/**
+ * Whether the markup nests elements deeper than `maxDepth`, by one linear scan of the text (comments,
+ * CDATA, processing instructions, declarations and quoted attribute values skipped): a parser and the
+ * sanitizer recurse per level, so a deep document is refused before either sees it.
+ */
+export function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let i = text.indexOf('<');
+  const skipPast = (end: string, from: number) => {
+    const at = text.indexOf(end, from);
+    return at < 0 ? text.length : at + end.length;
+  };
+  while (i >= 0 && i < text.length) {
+    if (text.startsWith('<!--', i)) i = skipPast('-->', i + 4);
+    else if (text.startsWith('<![CDATA[', i)) i = skipPast(']]>', i + 9);
+    else if (text.startsWith('<?', i)) i = skipPast('?>', i + 2);
+    else if (text.startsWith('<!', i)) i = skipPast('>', i + 2);
+    else if (text.startsWith('</', i)) {
+      depth -= 1;
+      i = skipPast('>', i + 2);
+    } else {
+      let quote: string | undefined;
+      let j = i + 1;
+      for (; j < text.length; j++) {
+        const c = text[j];
+        if (quote) {
+          if (c === quote) quote = undefined;
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === '>') break;
+      }
+      if (text[j - 1] !== '/' || quote) depth += 1;
+      if (depth > maxDepth) return true;
+      i = j + 1;
+    }
+    i = text.indexOf('<', i);
+  }
+  return false;
+}
+
 interface Engine {
   window: JSDOM['window'];
   purify: DOMPurify;
@@ -202,6 +242,7 @@ function cdataToText(doc: SvgDomDocument, root: SvgDomElement): void {
 export function sanitizeSvg(input: string): SvgVerdict {
   const text = input.startsWith('\ufeff') ? input.slice(1) : input;
   if (declaresEntities(text)) return refuse('entity');
+  if (nestsDeeperThan(text, FLOOR_PLAN_MAX_DEPTH)) return refuse('too-deep');
   engine ??= createEngine();
   const { window, purify } = engine;
 

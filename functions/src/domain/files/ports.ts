@@ -72,9 +72,10 @@ export interface SanitizedSvg {
 /**
  * Why an SVG is refused: `entity` when it declares entities or carries a DTD internal subset (never
  * parsed), `unreadable` when it is not well-formed XML or its root is not an SVG `<svg>` element, `no-size`
- * when it gives neither a viewBox nor an absolute width and height.
+ * when it gives neither a viewBox nor an absolute width and height, `too-deep` when its elements nest
+ * deeper than FLOOR_PLAN_MAX_DEPTH (never parsed).
  */
-export type SvgRefusal = 'entity' | 'unreadable' | 'no-size';
+export type SvgRefusal = 'entity' | 'unreadable' | 'no-size' | 'too-deep';
 
 export type SvgVerdict = ({ ok: true } & SanitizedSvg) | { ok: false; reason: SvgRefusal };
 
