@@ -38,14 +38,45 @@ function urlsStayInside(text: string): boolean {
   return true;
 }
 
+/**
+ * CSS that can fetch a resource whatever its argument: image-set() and its prefixed forms, image(),
+ * cross-fade(), element(), src(), and the at-rules that load (@import, @font-face).
+ */
+const RESOURCE_CSS =
+  /(?<![\w-])(?:-webkit-|-moz-|-o-|-ms-)?(?:image-set|image|cross-fade|element|src)\s*\(|@import|@font-face/i;
+
+/**
+ * CSS as a browser reads it: escapes decoded (`\75 rl(` is `url(`, `\000075` too, `\:` a colon) and
+ * comments gone. Deciding on the raw text would let an escaped function name through.
+ */
+export function decodeCss(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, '')
+    .replace(
+      /\\(?:([0-9a-f]{1,6})(?:\r\n|[ \t\r\n\f])?|\r\n|\n|\r|\f|([\s\S]))/gi,
+      (_m, hex?: string, other?: string) => {
+        if (hex !== undefined) {
+          const code = parseInt(hex, 16);
+          return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+            ? '\ufffd'
+            : String.fromCodePoint(code);
+        }
+        return other ?? '';
+      },
+    );
+}
+
 /** Characters without which no value can name a scheme, a URL function, an import or a binding. */
 const SUSPECT = /[:(@\\&]/;
 
-/** A value that may carry a script or reach outside the document. */
+/** A value that may carry a script or reach outside the document (decided on its decoded form). */
 function unsafeValue(value: string): boolean {
   // Most values of a plan are numbers, path data and colours: nothing to look into.
   if (!SUSPECT.test(value)) return false;
-  return SCRIPT_SCHEME.test(value.replace(IGNORED_CHARACTERS, '')) || !urlsStayInside(value);
+  const css = decodeCss(value);
+  return (
+    SCRIPT_SCHEME.test(css.replace(IGNORED_CHARACTERS, '')) || RESOURCE_CSS.test(css) || !urlsStayInside(css)
+  );
 }
 
 /** Elements that can run script, embed another document or rewrite a reference over time. */

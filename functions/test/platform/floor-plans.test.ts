@@ -417,6 +417,8 @@ const FORBIDDEN_IN_STORED = [
   /data:image\/svg/i,
   /<(?:[\w-]+:)?(?:iframe|embed|object|animate|set)\b/i,
   /@import/i,
+  /@font-face/i,
+  /image-set|cross-fade/i,
   /<!DOCTYPE|<!ENTITY/i,
 ];
 
@@ -430,6 +432,7 @@ describe('SVG corpus: every attack is stored clean', () => {
         'animate-href.svg',
         'benign-plan.svg',
         'cdata-script.svg',
+        'css-escapes.svg',
         'data-html.svg',
         'entity-bomb.svg',
         'event-handlers.svg',
