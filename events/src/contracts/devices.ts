@@ -72,10 +72,12 @@ export const PLAN_MAX_HEIGHT = (windowHeight: number) => Math.round(windowHeight
 export const PLAN_MAX_WIDTH = 900;
 
 /**
- * Device, data-point and sensor names: letters and digits, no spaces or special characters (the
- * specification's rule). Underscore and hyphen are allowed: device names such as 'Lights_01'.
+ * Device, data-point and sensor names, and data-point keys: letters and digits, no spaces or special
+ * characters (the specification's rule). Underscore and hyphen are allowed: device names such as
+ * 'Lights_01'; but not a leading hyphen, which a spreadsheet reads as a formula, like '=', '+' and
+ * '@' (none of them allowed anywhere): names and keys land in exports.
  */
-export const DEVICE_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
+export const DEVICE_NAME_PATTERN = /^[\p{L}\p{N}_][\p{L}\p{N}_-]*$/u;
 export const DEVICE_NAME_MAX_LENGTH = 64;
 
 // Answers.

@@ -94,6 +94,31 @@ describe('updateDevice', () => {
       status: 400,
       body: { message: 'Special Character and spaces are not allowed' },
     });
+    // Names and keys land in exports: nothing a spreadsheet reads as a formula ('=', '+', '-', '@').
+    for (const devUpdateObj of [
+      { devName: '-2+3' },
+      { devName: '-Lights' },
+      { dataPoints: [{ dp: '=HYPERLINK("x")', dn: 'Occupancy' }] },
+      { dataPoints: [{ dp: '-1', dn: 'Occupancy' }] },
+      { dataPoints: [{ dp: '@SUM', dn: 'Occupancy' }] },
+      { dataPoints: [{ dp: '+cmd', dn: 'Occupancy' }] },
+      { dataPoints: [{ dp: 'mState', dn: '-Total' }] },
+    ]) {
+      expect(await update(devUpdateObj), JSON.stringify(devUpdateObj)).toMatchObject({
+        status: 400,
+        body: { message: 'Special Character and spaces are not allowed' },
+      });
+    }
+    const renamedPoint = (dp: string, dn: string) =>
+      editor.call(dc('updateDeviceDataPoint'), {
+        devID: motion.devID,
+        devType: 4,
+        devUpdateObj: { dataPoints: [{ dp, dn }] },
+      });
+    expect(await renamedPoint('mState', '-Presence')).toMatchObject({ status: 400 });
+    expect((await stored(motion.devID))?.dataPoints).toEqual([
+      { dp: 'mState', dn: 'Occupancy', readonly: true },
+    ]);
     expect(await update({ devName: 'Fine' }, { version: 4 })).toMatchObject({
       status: 409,
       body: {
