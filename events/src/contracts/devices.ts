@@ -80,6 +80,13 @@ export const PLAN_MAX_WIDTH = 900;
 export const DEVICE_NAME_PATTERN = /^[\p{L}\p{N}_][\p{L}\p{N}_-]*$/u;
 export const DEVICE_NAME_MAX_LENGTH = 64;
 
+/**
+ * Device properties that link a device to an account at its vendor (Ryse, Google Nest, Ecobee):
+ * setting or changing one is an admin's act (MIN_ROLE.vendorLinks in the device's organization).
+ */
+export const VENDOR_LINK_PROPERTIES = ['ryseShadeId', 'sdmDeviceId', 'ecobeeThermostatId'] as const;
+export const VENDOR_LINK_ADMIN_TEXT = 'Only an administrator can link a device to a vendor account.';
+
 // Answers.
 
 export interface DataPointView {
