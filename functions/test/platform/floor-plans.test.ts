@@ -9,6 +9,9 @@ import {
   type FloorView,
 } from '@argentum/events/contracts';
 import { floorPlanKey, floorPlanStagingFolder } from '../../src/domain/files/keys';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { s3 } from '../../src/aws/s3';
+import { config } from '../../src/config';
 import { s3FileStore } from '../../src/stores/files';
 import { call, createOwnOrganization, createUser, signInAs, stack, type TestUser } from '../support/api';
 import { png } from '../support/png';
@@ -176,6 +179,15 @@ describe('floor plan upload: presigned POST, then a sanitizing commit', () => {
     const planUrl = new URL(plan.data);
     expect(planUrl.searchParams.get('X-Amz-Expires')).toBe('300');
     expect(planUrl.searchParams.get('response-content-type')).toBe('image/svg+xml');
+    // The object itself carries them too (S3 system metadata), so any GET serves it as a download.
+    const head = await s3().send(
+      new HeadObjectCommand({ Bucket: config.filesBucket, Key: floorPlanKey(floor.orgId, floor.floorId) }),
+    );
+    expect([head.ContentType, head.ContentDisposition, head.CacheControl]).toEqual([
+      'image/svg+xml',
+      'attachment; filename="floor-plan.svg"',
+      'private, max-age=300',
+    ]);
   });
 
   it('answers 404 for a floor without a plan (the front end then opens the upload panel)', async () => {

@@ -158,11 +158,18 @@ export async function commitFloorPlan(
   }
   const key = floorPlanKey(floor.orgId, floor.id);
   const updatedAt = deps.clock.now().toISOString();
-  await deps.files.write(key, new TextEncoder().encode(verdict.svg), FLOOR_PLAN_TYPE, {
-    [META.width]: String(verdict.width),
-    [META.height]: String(verdict.height),
-    [META.updatedAt]: updatedAt,
-  });
+  await deps.files.write(
+    key,
+    new TextEncoder().encode(verdict.svg),
+    FLOOR_PLAN_TYPE,
+    {
+      [META.width]: String(verdict.width),
+      [META.height]: String(verdict.height),
+      [META.updatedAt]: updatedAt,
+    },
+    // Served so by any GET, not only by the presigned URLs' overrides.
+    { contentDisposition: FLOOR_PLAN_DISPOSITION, cacheControl: FLOOR_PLAN_CACHE_CONTROL },
+  );
   await deps.files.delete(request.key);
   return {
     message: FLOOR_PLAN_UPLOADED,

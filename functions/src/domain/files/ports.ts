@@ -34,12 +34,16 @@ export interface FileStore {
    * long without reading it all); undefined when there is none.
    */
   read(key: string, limit: { maxBytes: number }): Promise<Uint8Array | undefined>;
-  /** Stores an object, replacing any previous one, with optional small metadata (a few short strings). */
+  /**
+   * Stores an object, replacing any previous one, with optional small metadata (a few short strings)
+   * and the Content-Disposition and Cache-Control it is served with (S3 system metadata).
+   */
   write(
     key: string,
     bytes: Uint8Array,
     contentType: string,
     metadata?: Record<string, string>,
+    served?: { contentDisposition?: string; cacheControl?: string },
   ): Promise<void>;
   /** Removes an object; removing one that is not there is no error. */
   delete(key: string): Promise<void>;
