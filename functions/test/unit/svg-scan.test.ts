@@ -24,7 +24,7 @@ describe('decodeCss: CSS as a browser reads it', () => {
     expect(decodeCss('\\000075\\000072\\00006c(x)')).toBe('url(x)');
     expect(decodeCss('u\\rl(x)')).toBe('url(x)');
     expect(decodeCss('@\\69mport "x"')).toBe('@import "x"');
-    expect(decodeCss('fill: /* \75 rl( */ url(#a)')).toBe('fill:  url(#a)');
+    expect(decodeCss('fill: /* \\75 rl( */ url(#a)')).toBe('fill:  url(#a)');
     expect(decodeCss('\\0 x')).toBe('\ufffdx');
   });
 });
