@@ -106,6 +106,12 @@ const refused: [string, string, Record<string, unknown>, RegExp | string][] = [
     takesNoValueText('IeqRange'),
   ],
   [
+    'brightness on a room unit',
+    'setBrightness',
+    { devID: roomUnit.devID, devType: 2, port: 1, value: 5 },
+    takesNoValueText('RoomUnitRange'),
+  ],
+  [
     'valve 5.05 (step 0.1)',
     'setFanValveValue',
     { devID: roomUnit.devID, devType: 2, port: 1, value: 5.05 },
