@@ -134,6 +134,33 @@ describe('getDeviceInfoDateRange', () => {
     expect(reversed.status).toBe(400);
     expect(reversed.body).toMatchObject({ message: DATE_RANGE_ORDER_TEXT });
   });
+
+  it('refuses dates no calendar holds (huge numbers, negative) with 400 on every query, not a 500', async () => {
+    const huge: [string | number, string | number][] = [
+      [1e300, 1e300],
+      [2 ** 53 + 2, 2 ** 53 + 2],
+      ['9'.repeat(40), '9'.repeat(40)],
+      [8.64e15 + 1, 8.64e15 + 1],
+      [-1e15, -1e15 + 1],
+    ];
+    for (const [startDate, endDate] of huge) {
+      const cusDate = { startDate, endDate };
+      const answers = await Promise.all([
+        deviceRange({ devID: ieq, cusDate }),
+        call('/api/dataQuery/getAllDeviceData', { device: ieq, param: 'temp', cusDate, orgId }, { token }),
+        call('/api/dataQuery/getComfortGraphInfo', { device: ieq, param: 'temp', cusDate, orgId }, { token }),
+        call(
+          '/api/dataQuery/getMotionSensorData',
+          { deviceIds: [motion], dateRange: cusDate, orgId },
+          { token },
+        ),
+      ]);
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify({ cusDate, body: answer.body })).toBe(400);
+        expect(answer.body).toEqual({ message: INVALID_DATE_TEXT });
+      }
+    }
+  });
 });
 
 describe('getComfortGraphInfo', () => {

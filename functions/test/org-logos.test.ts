@@ -79,7 +79,7 @@ describe('logo upload: presigned POST, then commit', () => {
     const { url, fields, key, expiresIn } = upload.body;
     expect(key).toMatch(new RegExp(`^uploads/logos/${orgId}/[0-9a-f-]{36}$`));
     expect(expiresIn).toBe(300);
-    // Locally the form posts to s3rver, path-style; the browser reaches it as the handlers do.
+    // Locally the form posts to the local S3 (path-style); the browser reaches it as the handlers do.
     expect(url).toBe(`${stack.env.AWS_ENDPOINT_URL_S3}/${stack.env.FILES_BUCKET}`);
     expect(fields).toMatchObject({ key, 'Content-Type': 'image/png', 'X-Amz-Algorithm': 'AWS4-HMAC-SHA256' });
 

@@ -46,7 +46,7 @@ ${demoUsers.map((u) => `    ${u.email.padEnd(width)}  ${rolesText(u.orgRoles)}`)
   Local services (loopback only)
     API + web app        ${stack.url}          captured e-mail: ${stack.url}/_local/mail
     DynamoDB Local       http://127.0.0.1:${ports.dynamodb}
-    S3 (s3rver)          http://127.0.0.1:${ports.s3}
+    S3 (s3rver, gated)   http://127.0.0.1:${ports.s3}
     Cognito (local)      http://127.0.0.1:${ports.cognito}
     MQTT                 mqtt://127.0.0.1:${ports.mqtt}  ws://127.0.0.1:${ports.mqttWs}/mqtt
     IoT data plane shim  http://127.0.0.1:${ports.iotData}

@@ -38,6 +38,7 @@ import { type LocalDeadLetter, startDeadLetterQueue, startRuleRunner } from './r
 import { startConfirmationRule } from './confirmation-rule';
 import { type SimulatorBehaviour, type SimulatorProfile, startSimulator } from './simulator';
 import { seedDemoData } from './seed';
+import { startS3Gate } from './s3-gate';
 import { startSesCapture } from './ses-capture';
 import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
@@ -148,9 +149,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     // The app is opened as localhost or as 127.0.0.1; both may post uploads to the bucket.
     const appOrigins = [`http://localhost:${ports.app}`, `http://${HOST}:${ports.app}`];
+    // s3rver stores and serves the objects on a port of its own; the S3 endpoint is its gate, which
+    // checks signatures, expiry and POST policies as S3 does (s3-gate.ts).
+    const s3rverPort = await freePort();
     const s3rver = new S3rver({
       address: HOST,
-      port: ports.s3,
+      port: s3rverPort,
       silent: true,
       directory: path.join(options.dataDir, 's3'),
       configureBuckets: buckets.map((b) => ({
@@ -160,6 +164,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     await s3rver.run();
     stops.push(() => s3rver.close());
+    const s3Gate = await startS3Gate({
+      host: HOST,
+      port: ports.s3,
+      upstreamPort: s3rverPort,
+      credentials: { [awsCredentials.accessKeyId]: awsCredentials.secretAccessKey },
+      corsOrigins: appOrigins,
+    });
+    stops.push(() => s3Gate.stop());
 
     // Kept from one start to the next (device-access.json), so provisioned devices stay admitted.
     const deviceSecret = deviceSecretFor(options.dataDir, options.ephemeral ?? false);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { COMMAND_HISTORY_MAX_LIMIT } from './control';
+import { brightnessValueText, CONTROL_NUMBER_LIMIT, shadeValueText } from './control-values';
 import { body, devId, devType } from './requests';
 
 /**
@@ -8,6 +9,8 @@ import { body, devId, devType } from './requests';
  */
 
 const valueText = 'value must be a number, a text, true or false, or a list of up to 8 numbers.';
+/** A number a command may carry: beyond CONTROL_NUMBER_LIMIT it is not exact (nor storable as one). */
+const controlNumber = () => z.number().finite().min(-CONTROL_NUMBER_LIMIT).max(CONTROL_NUMBER_LIMIT);
 const required = (field: string, otherwise: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `${field} is required.` : otherwise;
 
@@ -17,12 +20,12 @@ const portStates = (error: string) =>
 /** A number from min to max; `error` for any failure. */
 const numberIn = (min: number, max: number, error: string) =>
   z.number({ error }).min(min, { error }).max(max, { error });
-const brightnessText = 'value must be a number from 0 to 100.';
-const shadesText = 'value must be [1,1,1,1] (up), [0,0,0,0] (pause or down) or a position from 0 to 100.';
+const brightnessText = brightnessValueText;
+const shadesText = shadeValueText;
 const fanValveText =
   'value must be a fan speed or valve opening from 0 to 10, or a lock state such as [1,0,0,0].';
 const anyValue = z.union(
-  [z.number().finite(), z.string().max(64), z.boolean(), z.array(z.number().finite()).max(8)],
+  [controlNumber(), z.string().max(64), z.boolean(), z.array(controlNumber()).max(8)],
   { error: required('value', valueText) },
 );
 export const controlPort = z.union([z.number().int().min(0).max(8), z.string().trim().min(1).max(8)], {
@@ -68,7 +71,7 @@ export const controlRequests = {
     user,
   }),
   setbacnetinfo: body({
-    value: z.union([z.number().finite(), z.string().max(64), z.boolean()], {
+    value: z.union([controlNumber(), z.string().max(64), z.boolean()], {
       error: required('value', 'value must be a number, a text, or true or false.'),
     }),
     devID: devId,

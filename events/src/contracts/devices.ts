@@ -46,6 +46,9 @@ export const FLOOR_PLAN_TOO_LARGE_TEXT = 'The floor plan must be under 10 MB.';
 /** An SVG that cannot be read as one (not XML, no <svg> root, an entity declaration). */
 export const FLOOR_PLAN_UNREADABLE_TEXT = 'This file is not a readable SVG floor plan.';
 export const FLOOR_PLAN_UPLOAD_SECONDS = 300;
+/** How deep a plan's elements may nest (drawings nest a few dozen levels); deeper is refused unparsed. */
+export const FLOOR_PLAN_MAX_DEPTH = 256;
+export const FLOOR_PLAN_TOO_DEEP_TEXT = `This floor plan nests its elements more than ${FLOOR_PLAN_MAX_DEPTH} levels deep.`;
 
 // Constants (section 9). The 20-character name display limit is NAME_DISPLAY_LIMIT in names.ts.
 export const DEVICE_REPLY_TIMEOUT_MS = 5000;
@@ -69,11 +72,20 @@ export const PLAN_MAX_HEIGHT = (windowHeight: number) => Math.round(windowHeight
 export const PLAN_MAX_WIDTH = 900;
 
 /**
- * Device, data-point and sensor names: letters and digits, no spaces or special characters (the
- * specification's rule). Underscore and hyphen are allowed: device names such as 'Lights_01'.
+ * Device, data-point and sensor names, and data-point keys: letters and digits, no spaces or special
+ * characters (the specification's rule). Underscore and hyphen are allowed: device names such as
+ * 'Lights_01'; but not a leading hyphen, which a spreadsheet reads as a formula, like '=', '+' and
+ * '@' (none of them allowed anywhere): names and keys land in exports.
  */
-export const DEVICE_NAME_PATTERN = /^[\p{L}\p{N}_-]+$/u;
+export const DEVICE_NAME_PATTERN = /^[\p{L}\p{N}_][\p{L}\p{N}_-]*$/u;
 export const DEVICE_NAME_MAX_LENGTH = 64;
+
+/**
+ * Device properties that link a device to an account at its vendor (Ryse, Google Nest, Ecobee):
+ * setting or changing one is an admin's act (MIN_ROLE.vendorLinks in the device's organization).
+ */
+export const VENDOR_LINK_PROPERTIES = ['ryseShadeId', 'sdmDeviceId', 'ecobeeThermostatId'] as const;
+export const VENDOR_LINK_ADMIN_TEXT = 'Only an administrator can link a device to a vendor account.';
 
 // Answers.
 

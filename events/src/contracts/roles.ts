@@ -64,4 +64,6 @@ export const MIN_ROLE = {
   administer: Role.admin,
   /** Placing gateways (type 0). */
   gateways: Role.owner,
+  /** Linking a device to a vendor account (its VENDOR_LINK_PROPERTIES). */
+  vendorLinks: Role.admin,
 } as const;

@@ -3,6 +3,7 @@
 /// <reference path="./jsdom.d.ts" />
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
 import { JSDOM, type SvgDomDocument, type SvgDomElement, type SvgDomNode, type SvgDomText } from 'jsdom';
+import { FLOOR_PLAN_MAX_DEPTH } from '@argentum/events/contracts';
 import { planSize } from '../domain/files/floor-plans';
 import type { SvgRefusal, SvgSanitizer, SvgVerdict } from '../domain/files/ports';
 
@@ -37,14 +38,45 @@ function urlsStayInside(text: string): boolean {
   return true;
 }
 
+/**
+ * CSS that can fetch a resource whatever its argument: image-set() and its prefixed forms, image(),
+ * cross-fade(), element(), src(), and the at-rules that load (@import, @font-face).
+ */
+const RESOURCE_CSS =
+  /(?<![\w-])(?:-webkit-|-moz-|-o-|-ms-)?(?:image-set|image|cross-fade|element|src)\s*\(|@import|@font-face/i;
+
+/**
+ * CSS as a browser reads it: escapes decoded (`\75 rl(` is `url(`, `\000075` too, `\:` a colon) and
+ * comments gone. Deciding on the raw text would let an escaped function name through.
+ */
+export function decodeCss(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, '')
+    .replace(
+      /\\(?:([0-9a-f]{1,6})(?:\r\n|[ \t\r\n\f])?|\r\n|\n|\r|\f|([\s\S]))/gi,
+      (_m, hex?: string, other?: string) => {
+        if (hex !== undefined) {
+          const code = parseInt(hex, 16);
+          return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+            ? '\ufffd'
+            : String.fromCodePoint(code);
+        }
+        return other ?? '';
+      },
+    );
+}
+
 /** Characters without which no value can name a scheme, a URL function, an import or a binding. */
 const SUSPECT = /[:(@\\&]/;
 
-/** A value that may carry a script or reach outside the document. */
+/** A value that may carry a script or reach outside the document (decided on its decoded form). */
 function unsafeValue(value: string): boolean {
   // Most values of a plan are numbers, path data and colours: nothing to look into.
   if (!SUSPECT.test(value)) return false;
-  return SCRIPT_SCHEME.test(value.replace(IGNORED_CHARACTERS, '')) || !urlsStayInside(value);
+  const css = decodeCss(value);
+  return (
+    SCRIPT_SCHEME.test(css.replace(IGNORED_CHARACTERS, '')) || RESOURCE_CSS.test(css) || !urlsStayInside(css)
+  );
 }
 
 /** Elements that can run script, embed another document or rewrite a reference over time. */
@@ -131,6 +163,45 @@ export function declaresEntities(text: string): boolean {
   return true;
 }
 
+/**
+ * Whether the markup nests elements deeper than `maxDepth`, by one linear scan of the text (comments,
+ * CDATA, processing instructions, declarations and quoted attribute values skipped): a parser and the
+ * sanitizer recurse per level, so a deep document is refused before either sees it.
+ */
+export function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let i = text.indexOf('<');
+  const skipPast = (end: string, from: number) => {
+    const at = text.indexOf(end, from);
+    return at < 0 ? text.length : at + end.length;
+  };
+  while (i >= 0 && i < text.length) {
+    if (text.startsWith('<!--', i)) i = skipPast('-->', i + 4);
+    else if (text.startsWith('<![CDATA[', i)) i = skipPast(']]>', i + 9);
+    else if (text.startsWith('<?', i)) i = skipPast('?>', i + 2);
+    else if (text.startsWith('<!', i)) i = skipPast('>', i + 2);
+    else if (text.startsWith('</', i)) {
+      depth -= 1;
+      i = skipPast('>', i + 2);
+    } else {
+      let quote: string | undefined;
+      let j = i + 1;
+      for (; j < text.length; j++) {
+        const c = text[j];
+        if (quote) {
+          if (c === quote) quote = undefined;
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === '>') break;
+      }
+      if (text[j - 1] !== '/' || quote) depth += 1;
+      if (depth > maxDepth) return true;
+      i = j + 1;
+    }
+    i = text.indexOf('<', i);
+  }
+  return false;
+}
+
 interface Engine {
   window: JSDOM['window'];
   purify: DOMPurify;
@@ -202,6 +273,7 @@ function cdataToText(doc: SvgDomDocument, root: SvgDomElement): void {
 export function sanitizeSvg(input: string): SvgVerdict {
   const text = input.startsWith('\ufeff') ? input.slice(1) : input;
   if (declaresEntities(text)) return refuse('entity');
+  if (nestsDeeperThan(text, FLOOR_PLAN_MAX_DEPTH)) return refuse('too-deep');
   engine ??= createEngine();
   const { window, purify } = engine;
 

@@ -62,7 +62,7 @@ export const s3FileStore: FileStore = {
     }
   },
 
-  async write(key, bytes, contentType, metadata) {
+  async write(key, bytes, contentType, metadata, served) {
     await s3().send(
       new PutObjectCommand({
         Bucket: config.filesBucket,
@@ -70,6 +70,8 @@ export const s3FileStore: FileStore = {
         Body: bytes,
         ContentType: contentType,
         ...(metadata ? { Metadata: metadata } : {}),
+        ...(served?.contentDisposition ? { ContentDisposition: served.contentDisposition } : {}),
+        ...(served?.cacheControl ? { CacheControl: served.cacheControl } : {}),
       }),
     );
   },

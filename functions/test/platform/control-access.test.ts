@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_DEVICE_FOUND_TEXT, USER_UNAUTHORIZED_TEXT } from '@argentum/events/contracts';
+import {
+  brightnessValueText,
+  NO_DEVICE_FOUND_TEXT,
+  shadeValueText,
+  USER_UNAUTHORIZED_TEXT,
+} from '@argentum/events/contracts';
 import { createUser, signInAs } from '../support/api';
 import { type ControlScene, control, controlScene, historyOf } from '../support/control';
 
@@ -124,18 +129,14 @@ describe('bad payloads: 400 with a message that names the problem', () => {
       { value: { on: true }, devID, port: 0, devType: 2 },
       'value must be a fan speed or valve opening from 0 to 10, or a lock state such as [1,0,0,0].',
     ],
-    [
-      'setRollerShadesValue',
-      { value: [1, 1], devID, port: 0, devType: 3 },
-      'value must be [1,1,1,1] (up), [0,0,0,0] (pause or down) or a position from 0 to 100.',
-    ],
+    ['setRollerShadesValue', { value: [1, 1], devID, port: 0, devType: 3 }, shadeValueText],
     [
       'setbacnetinfo',
       { value: [1], devID, port: 0, key: 'k', devType: 7 },
       'value must be a number, a text, or true or false.',
     ],
-    ['setBrightness', { value: 101, devID, port: 0, devType: 1 }, 'value must be a number from 0 to 100.'],
-    ['setBrightness', { value: '50', devID, port: 0, devType: 1 }, 'value must be a number from 0 to 100.'],
+    ['setBrightness', { value: 101, devID, port: 0, devType: 1 }, brightnessValueText],
+    ['setBrightness', { value: '50', devID, port: 0, devType: 1 }, brightnessValueText],
     [
       'setBrightness',
       { value: 50, devID, port: { a: 1 }, devType: 1 },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { VENDOR_LINK_ADMIN_TEXT, VENDOR_LINK_PROPERTIES } from '@argentum/events/contracts';
 import {
   dc,
   DEVICE_NOT_FOUND,
@@ -42,6 +43,26 @@ async function world() {
 }
 
 describe('updateDevice', () => {
+  it('lets only admins of the device organization link it to a vendor account', async () => {
+    const { a, b, io } = await world();
+    const editor = await userWith({ [a.orgId]: 1, [b.orgId]: 2 });
+    const admin = await userWith({ [a.orgId]: 2 });
+    const update = (user: typeof editor, properties: Record<string, unknown>) =>
+      user.call(dc('updateDevice'), { devID: io.devID, devType: 2, devUpdateObj: { properties } });
+    for (const name of VENDOR_LINK_PROPERTIES) {
+      expect(await update(editor, { [name]: 'vendor-device-1' }), name).toMatchObject({
+        status: 403,
+        body: { message: VENDOR_LINK_ADMIN_TEXT },
+      });
+    }
+    expect((await stored(io.devID))?.properties).toEqual({});
+    expect(await update(admin, { ryseShadeId: 'shade-9', volt: 3 })).toMatchObject({ status: 200 });
+    // Other properties, and a link sent back as it is, stay a read/write member's to save.
+    expect(await update(editor, { ryseShadeId: 'shade-9', volt: 3.1 })).toMatchObject({ status: 200 });
+    expect(await update(editor, { ryseShadeId: 'shade-10' })).toMatchObject({ status: 403 });
+    expect((await stored(io.devID))?.properties).toEqual({ ryseShadeId: 'shade-9', volt: 3.1 });
+  });
+
   it('renames a device, merges properties and replaces data points, raising the version', async () => {
     const { a, motion } = await world();
     const editor = await userWith({ [a.orgId]: 1 });
@@ -94,6 +115,31 @@ describe('updateDevice', () => {
       status: 400,
       body: { message: 'Special Character and spaces are not allowed' },
     });
+    // Names and keys land in exports: nothing a spreadsheet reads as a formula ('=', '+', '-', '@').
+    for (const devUpdateObj of [
+      { devName: '-2+3' },
+      { devName: '-Lights' },
+      { dataPoints: [{ dp: '=HYPERLINK("x")', dn: 'Occupancy' }] },
+      { dataPoints: [{ dp: '-1', dn: 'Occupancy' }] },
+      { dataPoints: [{ dp: '@SUM', dn: 'Occupancy' }] },
+      { dataPoints: [{ dp: '+cmd', dn: 'Occupancy' }] },
+      { dataPoints: [{ dp: 'mState', dn: '-Total' }] },
+    ]) {
+      expect(await update(devUpdateObj), JSON.stringify(devUpdateObj)).toMatchObject({
+        status: 400,
+        body: { message: 'Special Character and spaces are not allowed' },
+      });
+    }
+    const renamedPoint = (dp: string, dn: string) =>
+      editor.call(dc('updateDeviceDataPoint'), {
+        devID: motion.devID,
+        devType: 4,
+        devUpdateObj: { dataPoints: [{ dp, dn }] },
+      });
+    expect(await renamedPoint('mState', '-Presence')).toMatchObject({ status: 400 });
+    expect((await stored(motion.devID))?.dataPoints).toEqual([
+      { dp: 'mState', dn: 'Occupancy', readonly: true },
+    ]);
     expect(await update({ devName: 'Fine' }, { version: 4 })).toMatchObject({
       status: 409,
       body: {

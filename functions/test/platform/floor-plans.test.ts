@@ -2,8 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BuildingView, FloorPlanAnswer, FloorView } from '@argentum/events/contracts';
+import {
+  type BuildingView,
+  FLOOR_PLAN_TOO_DEEP_TEXT,
+  type FloorPlanAnswer,
+  type FloorView,
+} from '@argentum/events/contracts';
 import { floorPlanKey, floorPlanStagingFolder } from '../../src/domain/files/keys';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { s3 } from '../../src/aws/s3';
+import { config } from '../../src/config';
 import { s3FileStore } from '../../src/stores/files';
 import { call, createOwnOrganization, createUser, signInAs, stack, type TestUser } from '../support/api';
 import { png } from '../support/png';
@@ -23,6 +31,7 @@ const NO_SUCH_UPLOAD = {
 const NOT_SVG = { message: 'Please upload an SVG file.' };
 const TOO_LARGE = { message: 'The floor plan must be under 10 MB.' };
 const UNREADABLE = { message: 'This file is not a readable SVG floor plan.' };
+const TOO_DEEP = { message: FLOOR_PLAN_TOO_DEEP_TEXT };
 const UPLOADED = 'Floor plan uploaded successfully.';
 
 interface Upload {
@@ -170,6 +179,15 @@ describe('floor plan upload: presigned POST, then a sanitizing commit', () => {
     const planUrl = new URL(plan.data);
     expect(planUrl.searchParams.get('X-Amz-Expires')).toBe('300');
     expect(planUrl.searchParams.get('response-content-type')).toBe('image/svg+xml');
+    // The object itself carries them too (S3 system metadata), so any GET serves it as a download.
+    const head = await s3().send(
+      new HeadObjectCommand({ Bucket: config.filesBucket, Key: floorPlanKey(floor.orgId, floor.floorId) }),
+    );
+    expect([head.ContentType, head.ContentDisposition, head.CacheControl]).toEqual([
+      'image/svg+xml',
+      'attachment; filename="floor-plan.svg"',
+      'private, max-age=300',
+    ]);
   });
 
   it('answers 404 for a floor without a plan (the front end then opens the upload panel)', async () => {
@@ -244,19 +262,51 @@ describe('floor plan upload: presigned POST, then a sanitizing commit', () => {
     const policy = JSON.parse(Buffer.from(form.body.fields.Policy ?? '', 'base64').toString('utf8')) as {
       conditions: unknown[];
     };
-    // S3 refuses a larger post by this condition (EntityTooLarge); s3rver does not check policies, so
-    // the file lands here, as anything might that got past S3, and the commit measures it again.
     expect(policy.conditions).toContainEqual(['content-length-range', 1, MAX_BYTES]);
-    expect((await post(form.body, tooLarge)).status).toBe(204);
-    const refused = await commit(floor.token, floor.orgId, floor.floorId, form.body.key);
-    expect(refused.status).toBe(400);
-    expect(refused.body).toEqual(TOO_LARGE);
+    // S3 (and the local twin) refuses a larger post by this condition: nothing is stored.
+    const posted = await post(form.body, tooLarge);
+    expect(posted.status).toBe(400);
+    expect(posted.text).toContain('<Code>EntityTooLarge</Code>');
     expect(await s3FileStore.describe(form.body.key)).toBeUndefined();
+    expect((await commit(floor.token, floor.orgId, floor.floorId, form.body.key)).body).toEqual(
+      NO_SUCH_UPLOAD,
+    );
 
+    // Should anything too large get past S3, the commit measures it again.
     const key = `${floorPlanStagingFolder(floor.orgId, floor.floorId)}${randomUUID()}`;
     await s3FileStore.write(key, tooLarge.subarray(0, MAX_BYTES + 1), 'image/svg+xml');
     expect((await commit(floor.token, floor.orgId, floor.floorId, key)).body).toEqual(TOO_LARGE);
     expect((await planOf(floor.token, floor.orgId, floor.floorId)).body).toEqual(NO_PLAN);
+  });
+
+  it('answers an empty file and a plan nested 3,000 or 15,000 deep with a 400, bounded before parsing', async () => {
+    const floor = await floorWithAdmin();
+    const nested = (depth: number) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">${'<g>'.repeat(depth)}${'</g>'.repeat(depth)}</svg>`;
+    for (const [what, content, answer] of [
+      ['nested 3,000 deep', nested(3000), TOO_DEEP],
+      ['nested 15,000 deep', nested(15_000), TOO_DEEP],
+      [
+        'nested 3,000 deep, without closing',
+        `<svg xmlns="http://www.w3.org/2000/svg">${'<g>'.repeat(3000)}`,
+        TOO_DEEP,
+      ],
+      ['an empty <svg> element', '<svg xmlns="http://www.w3.org/2000/svg"></svg>', UNREADABLE],
+      ['only white space', '   \n', NOT_SVG],
+    ] as const) {
+      const key = await stage(floor, content);
+      const refused = await commit(floor.token, floor.orgId, floor.floorId, key);
+      expect(refused.status, what).toBe(400);
+      expect(refused.body, what).toEqual(answer);
+    }
+    // An empty file gets past no S3 policy (its range starts at 1 byte): written as if it had.
+    const key = `${floorPlanStagingFolder(floor.orgId, floor.floorId)}${randomUUID()}`;
+    await s3FileStore.write(key, new Uint8Array(0), 'image/svg+xml');
+    const empty = await commit(floor.token, floor.orgId, floor.floorId, key);
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual(NOT_SVG);
+    // A plan nested as deep as drawings are stays accepted.
+    expect((await upload(floor, nested(60))).body).toMatchObject({ message: UPLOADED });
   });
 
   // The full 10 MB / 50,000-element plan is timed by `npm run bench` (bench/floor-plans.bench.ts), not
@@ -379,6 +429,8 @@ const FORBIDDEN_IN_STORED = [
   /data:image\/svg/i,
   /<(?:[\w-]+:)?(?:iframe|embed|object|animate|set)\b/i,
   /@import/i,
+  /@font-face/i,
+  /image-set|cross-fade/i,
   /<!DOCTYPE|<!ENTITY/i,
 ];
 
@@ -392,6 +444,7 @@ describe('SVG corpus: every attack is stored clean', () => {
         'animate-href.svg',
         'benign-plan.svg',
         'cdata-script.svg',
+        'css-escapes.svg',
         'data-html.svg',
         'entity-bomb.svg',
         'event-handlers.svg',

@@ -24,6 +24,7 @@ import { DomainError, forbidden, notFound } from '../errors';
 import type { Clock, Logger } from '../ports';
 import type { AuthUser } from '../users/user';
 import type { CommandRecord, CommandStore, ControlDevice, DeviceDirectory, MessagePublisher } from './ports';
+import { checkCommandValue } from './values';
 
 /** What the control calls need. */
 export interface ControlPorts {
@@ -193,12 +194,13 @@ export async function sendCommand(
   request: CommandRequest,
 ): Promise<CommandSentAnswer> {
   const device = await deviceFor(deps, user, request.devID, Role.readWrite);
+  checkCommandValue(device, request);
   return dispatch(deps, user, device, request);
 }
 
 /**
- * One value on several devices: every device must be one the caller may control (otherwise nothing is
- * sent); then one tracked command per device.
+ * One value on several devices: every device must be one the caller may control and that takes the
+ * value (otherwise nothing is sent); then one tracked command per device.
  */
 export async function sendToDevices(
   deps: ControlPorts,
@@ -208,6 +210,7 @@ export async function sendToDevices(
   const devIds = [...new Set(request.devIDs)];
   const devices = await Promise.all(devIds.map((devId) => deviceFor(deps, user, devId, Role.readWrite)));
   const { devIDs: _ignored, ...rest } = request;
+  for (const device of devices) checkCommandValue(device, rest);
   const commands = await Promise.all(
     devices.map(async (device) => ({
       devID: device.devID,

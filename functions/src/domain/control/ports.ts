@@ -8,6 +8,8 @@ export interface ControlDevice {
   devName: string;
   devType: number;
   connDev?: string;
+  /** Its data points; which it reports only (`readonly`). */
+  dataPoints: { dp: string; readonly?: boolean }[];
   /** Latest telemetry value per data point and when it arrived (epoch ms). */
   latest?: Record<string, number>;
   lastSeen?: number;

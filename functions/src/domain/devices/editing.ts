@@ -1,12 +1,15 @@
 import {
   DEVICE_NAME_UPDATED_TEXT,
+  hasRole,
   MIN_ROLE,
   SELECT_DATA_POINTS_TEXT,
   THERMISTOR_ADDED_TEXT,
   VALUE_UPDATED_TEXT,
+  VENDOR_LINK_ADMIN_TEXT,
+  VENDOR_LINK_PROPERTIES,
   type DeviceView,
 } from '@argentum/events/contracts';
-import { validationError } from '../errors';
+import { forbidden, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import { accessibleDevice } from './access';
 import { type DataPoint, type Device, IEQ_TYPE, MOTION_TYPE, toDeviceView, versionOf } from './device';
@@ -58,6 +61,19 @@ function mergedDataPoints(current: readonly DataPoint[], edits: readonly DataPoi
   return current.map((p) => ({ ...p, ...byKey.get(p.dp) }));
 }
 
+/**
+ * A change of a vendor link (properties.ryseShadeId, sdmDeviceId, ecobeeThermostatId) needs an admin of
+ * the device's organization; a member who may edit the device can send the links back unchanged.
+ */
+function assertMayLink(user: AuthUser, device: Device, properties: Record<string, unknown>): void {
+  const changesLink = VENDOR_LINK_PROPERTIES.some(
+    (name) => name in properties && JSON.stringify(properties[name]) !== JSON.stringify(device.properties[name]),
+  );
+  if (changesLink && !hasRole(user.orgRoles, device.orgID, MIN_ROLE.vendorLinks)) {
+    throw forbidden(VENDOR_LINK_ADMIN_TEXT);
+  }
+}
+
 /** updateDevice: the device's name, properties (merged) and its selected data points (replaced). */
 export async function updateDevice(
   deps: DevicePorts,
@@ -74,7 +90,10 @@ export async function updateDevice(
   const device = await change(deps, user, request, (current) => {
     const set: DeviceChange['set'] = {};
     if (request.devName !== undefined) set.devName = checkedName(request.devName);
-    if (request.properties !== undefined) set.properties = { ...current.properties, ...request.properties };
+    if (request.properties !== undefined) {
+      assertMayLink(user, current, request.properties);
+      set.properties = { ...current.properties, ...request.properties };
+    }
     if (request.dataPoints !== undefined) {
       if (NEEDS_DATA_POINTS.includes(current.devType) && request.dataPoints.length === 0) {
         throw validationError(SELECT_DATA_POINTS_TEXT);

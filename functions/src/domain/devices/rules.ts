@@ -20,10 +20,10 @@ export function checkedName(value: string, emptyText = DEVICE_NAME_EMPTY_TEXT): 
   return name;
 }
 
-/** Data points as stored: data-point names follow the name rule too. */
+/** Data points as stored: their keys and names follow the name rule too. */
 export function checkedDataPoints(dataPoints: readonly DataPoint[]): DataPoint[] {
   return dataPoints.map((p) => ({
-    dp: p.dp.trim(),
+    dp: checkedName(p.dp),
     ...(p.dn !== undefined ? { dn: checkedName(p.dn) } : {}),
     ...(p.val !== undefined ? { val: p.val } : {}),
     ...(p.readonly !== undefined ? { readonly: p.readonly } : {}),

@@ -2,6 +2,7 @@ import {
   FLOOR_PLAN_INVALID_TYPE_TEXT,
   FLOOR_PLAN_MAX_BYTES,
   FLOOR_PLAN_TOO_LARGE_TEXT,
+  FLOOR_PLAN_TOO_DEEP_TEXT,
   FLOOR_PLAN_UNREADABLE_TEXT,
   FLOOR_PLAN_UPLOAD_SECONDS,
   FLOOR_PLAN_UPLOADED_TEXT,
@@ -58,6 +59,7 @@ const REFUSALS: Record<SvgRefusal, string> = {
   entity: FLOOR_PLAN_UNREADABLE_TEXT,
   unreadable: FLOOR_PLAN_UNREADABLE_TEXT,
   'no-size': FLOOR_PLAN_UNREADABLE_TEXT,
+  'too-deep': FLOOR_PLAN_TOO_DEEP_TEXT,
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -156,11 +158,18 @@ export async function commitFloorPlan(
   }
   const key = floorPlanKey(floor.orgId, floor.id);
   const updatedAt = deps.clock.now().toISOString();
-  await deps.files.write(key, new TextEncoder().encode(verdict.svg), FLOOR_PLAN_TYPE, {
-    [META.width]: String(verdict.width),
-    [META.height]: String(verdict.height),
-    [META.updatedAt]: updatedAt,
-  });
+  await deps.files.write(
+    key,
+    new TextEncoder().encode(verdict.svg),
+    FLOOR_PLAN_TYPE,
+    {
+      [META.width]: String(verdict.width),
+      [META.height]: String(verdict.height),
+      [META.updatedAt]: updatedAt,
+    },
+    // Served so by any GET, not only by the presigned URLs' overrides.
+    { contentDisposition: FLOOR_PLAN_DISPOSITION, cacheControl: FLOOR_PLAN_CACHE_CONTROL },
+  );
   await deps.files.delete(request.key);
   return {
     message: FLOOR_PLAN_UPLOADED,

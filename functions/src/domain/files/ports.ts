@@ -34,12 +34,16 @@ export interface FileStore {
    * long without reading it all); undefined when there is none.
    */
   read(key: string, limit: { maxBytes: number }): Promise<Uint8Array | undefined>;
-  /** Stores an object, replacing any previous one, with optional small metadata (a few short strings). */
+  /**
+   * Stores an object, replacing any previous one, with optional small metadata (a few short strings)
+   * and the Content-Disposition and Cache-Control it is served with (S3 system metadata).
+   */
   write(
     key: string,
     bytes: Uint8Array,
     contentType: string,
     metadata?: Record<string, string>,
+    served?: { contentDisposition?: string; cacheControl?: string },
   ): Promise<void>;
   /** Removes an object; removing one that is not there is no error. */
   delete(key: string): Promise<void>;
@@ -72,9 +76,10 @@ export interface SanitizedSvg {
 /**
  * Why an SVG is refused: `entity` when it declares entities or carries a DTD internal subset (never
  * parsed), `unreadable` when it is not well-formed XML or its root is not an SVG `<svg>` element, `no-size`
- * when it gives neither a viewBox nor an absolute width and height.
+ * when it gives neither a viewBox nor an absolute width and height, `too-deep` when its elements nest
+ * deeper than FLOOR_PLAN_MAX_DEPTH (never parsed).
  */
-export type SvgRefusal = 'entity' | 'unreadable' | 'no-size';
+export type SvgRefusal = 'entity' | 'unreadable' | 'no-size' | 'too-deep';
 
 export type SvgVerdict = ({ ok: true } & SanitizedSvg) | { ok: false; reason: SvgRefusal };
 

@@ -56,14 +56,24 @@ export interface DateRangeInput {
   endDate: string | number;
 }
 
-/** Epoch milliseconds from an ISO 8601 text or an epoch number (seconds when it is below 10^11). */
+/** The latest date a query takes: the end of year 9999 (epoch ms); the earliest is 1970. */
+const LATEST_DATE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * Epoch milliseconds from an ISO 8601 text or an epoch number (seconds when it is below 10^11), when
+ * it is a date from 1970 to 9999: beyond, a number names no date (and could not be stored or shown).
+ */
 function toEpoch(value: string | number): number | undefined {
   const numeric =
     typeof value === 'number' ? value : /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : NaN;
-  if (Number.isFinite(numeric)) return numeric < 1e11 ? Math.round(numeric * 1000) : Math.round(numeric);
-  if (typeof value !== 'string') return undefined;
-  const parsed = Date.parse(value);
-  return Number.isFinite(parsed) ? parsed : undefined;
+  const ms = Number.isFinite(numeric)
+    ? numeric < 1e11
+      ? Math.round(numeric * 1000)
+      : Math.round(numeric)
+    : typeof value === 'string'
+      ? Date.parse(value)
+      : NaN;
+  return Number.isFinite(ms) && ms >= 0 && ms <= LATEST_DATE_MS ? ms : undefined;
 }
 
 /** The range of a date picker (cusDate / dateRange), checked: both dates, in order, at most 366 days. */

@@ -15,6 +15,7 @@ export const controlDevices: DeviceDirectory = {
       orgID: device.orgID,
       devName: device.devName,
       devType: device.devType,
+      dataPoints: device.dataPoints.map((p) => ({ dp: p.dp, ...(p.readonly ? { readonly: true } : {}) })),
       ...(device.connDev !== undefined ? { connDev: device.connDev } : {}),
       ...(device.latest !== undefined ? { latest: device.latest } : {}),
       ...(device.lastSeen !== undefined ? { lastSeen: device.lastSeen } : {}),

@@ -1,6 +1,11 @@
 import { Alert } from '@aws-amplify/ui-react';
 import type { ReactNode } from 'react';
-import { type DeviceView, PAIRING_FAILED_TEXT } from '@argentum/events/contracts';
+import {
+  type ControlKind,
+  controlKindOf,
+  type DeviceView,
+  PAIRING_FAILED_TEXT,
+} from '@argentum/events/contracts';
 import { DeviceType } from '@argentum/events';
 import { BacnetPanel } from './BacnetPanel';
 import { CommandHistory } from './CommandHistory';
@@ -15,28 +20,12 @@ import { RyseShadesPanel } from './RyseShadesPanel';
 import { TestDevicePanel } from './TestDevicePanel';
 import styles from './panels.module.css';
 
-export type PanelKind =
-  'light' | 'lock' | 'roomUnit' | 'rollerShades' | 'ryseShades' | 'bacnet' | 'motion' | 'nest' | 'ecobee';
+export type PanelKind = Exclude<ControlKind, 'switch'>;
 
-/** The control panel a device gets, by its connDev and type; null: none (test and history only). */
+/** The control panel a device gets (its control kind, as the server checks commands); null: none. */
 export function panelKind(device: Pick<DeviceView, 'devType' | 'connDev' | 'dataPoints'>): PanelKind | null {
-  switch (device.connDev) {
-    case 'lock':
-      return 'lock';
-    case 'rollershades':
-      return 'rollerShades';
-    case 'shades':
-      return 'ryseShades';
-    case 'nest':
-      return 'nest';
-    case 'ecobee':
-      return 'ecobee';
-  }
-  if (device.devType === DeviceType.powerNode || device.connDev === 'light') return 'light';
-  if (device.dataPoints.some((p) => p.dp === 'fan' || p.dp === 'valve')) return 'roomUnit';
-  if (device.devType === DeviceType.bacnet) return 'bacnet';
-  if (device.devType === DeviceType.motion) return 'motion';
-  return null;
+  const kind = controlKindOf(device);
+  return kind === 'switch' ? null : kind;
 }
 
 /** Third-party devices answer through their vendor's cloud, not the platform's commands. */
