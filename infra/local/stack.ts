@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import type { Server } from 'node:http';
@@ -38,7 +38,7 @@ import { seedDemoData } from './seed';
 import { startSesCapture } from './ses-capture';
 import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
-import { startVendorStandins } from './vendor-standins';
+import { LOCAL_REALTIME_SIGNING_SECRET_ID, startVendorStandins } from './vendor-standins';
 
 export interface LocalStackOptions {
   dataDir: string;
@@ -176,7 +176,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const weather = await startWeatherStandIn();
     stops.push(() => close(weather.server));
     // Third-party clouds and the secrets holding their credentials (VENDOR_STANDINS_PORT, or a free port).
-    const vendors = await startVendorStandins(Number(process.env.VENDOR_STANDINS_PORT ?? 0));
+    // The real-time token-signing key pair (on AWS: constructs/realtime.ts). The API reads the private
+    // half from its secret; the broker verifies signatures with the public half, as IoT Core does.
+    const realtimeKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const vendors = await startVendorStandins(Number(process.env.VENDOR_STANDINS_PORT ?? 0), {
+      [LOCAL_REALTIME_SIGNING_SECRET_ID]: realtimeKeys.privateKey
+        .export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+    });
     stops.push(() => vendors.stop());
 
     const appOrigin = `http://localhost:${ports.app}`;
@@ -202,6 +209,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         // The demo organization is the one offered 'All device Data' exports here.
         allDeviceExportOrgId: 'org-demo',
         integrations: vendors.settings,
+        realtimeSigningSecretId: LOCAL_REALTIME_SIGNING_SECRET_ID,
       }),
       // The local stand-ins for the AWS services, and the credentials they accept.
       AWS_REGION: 'us-east-1',
@@ -219,7 +227,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The handlers run in this process, as each Lambda would, configured only by their environment.
     Object.assign(process.env, env);
 
-    const broker = await startBroker({ mqttPort: ports.mqtt, wsPort: ports.mqttWs, deviceSecret });
+    const broker = await startBroker({
+      mqttPort: ports.mqtt,
+      wsPort: ports.mqttWs,
+      deviceSecret,
+      realtimePublicKey: realtimeKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    });
     stops.push(() => broker.close());
     writeDeviceAccess(options.dataDir, {
       mqttUrl: `mqtt://${HOST}:${ports.mqtt}`,

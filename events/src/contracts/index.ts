@@ -14,3 +14,4 @@ export * from './control';
 export * from './notifications';
 export * from './integrations';
 export * from './theme';
+export * from './realtime';

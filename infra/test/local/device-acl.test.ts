@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { topics } from '@argentum/events';
 import { connectLocalDevice, localDeviceCredential } from '../../local/device-credentials';
 import { createUser, signIn, stack } from '../../../functions/test/support/api';
+import { connectBrowser } from '../../../functions/test/support/realtime';
 import {
   freshDevId,
   registerDevice,
@@ -33,14 +34,7 @@ const device = async (orgId: string, devId: string) =>
 async function watcher(orgIds: string[]) {
   const member = await createUser(0, orgIds);
   const { accessToken } = await signIn(member.email, member.password);
-  const client = track(
-    await connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
-      username: 'browser',
-      password: accessToken,
-      reconnectPeriod: 0,
-      protocolVersion: 4,
-    }),
-  );
+  const client = track(await connectBrowser(accessToken));
   const received: { topic: string; payload: string }[] = [];
   client.on('message', (topic, payload) => received.push({ topic, payload: payload.toString() }));
   for (const orgId of orgIds) await client.subscribeAsync(`${orgId}/#`);
