@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Command, topics } from '@argentum/events';
-import { memberOrgIds, type OrgRoles } from '@argentum/events/contracts';
+import { memberOrgIds, type OrgRoles, REALTIME_MAX_ORGS } from '@argentum/events/contracts';
 import {
   announceGroupingOutcome,
   applyCommandStatus,
@@ -25,7 +25,9 @@ const groupingKind = (cmnd: number | undefined): 'grouping' | 'ungrouping' | und
  * values into its cached devices (coalesced), command outcomes to the panel waiting on them,
  * notifications to the bell, and a device's grouping failure to the edit-mode announcement (which
  * reads the floor again). Subscribes only to what the screen needs: the open floor's live topic, and
- * each of the user's organizations' command status, notification and failure topics.
+ * the command status, notification and failure topics of the open floor's organization and then the
+ * user's others, at most REALTIME_MAX_ORGS (a connection's scope: IoT Core's policy and subscription
+ * limits; an owner of more organizations sees the others' notifications when the bell reads them).
  */
 export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; floorId: string } | null) {
   const queryClient = useQueryClient();
@@ -64,22 +66,27 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
     };
   }, [queryClient, member]);
 
+  const floorOrgId = floor?.orgId;
+  const floorId = floor?.floorId;
+  // The open floor's live topic first: the connection's organizations are taken in this order.
   useEffect(() => {
-    const releases = orgKey
-      .split(',')
-      .filter(Boolean)
+    if (!floorOrgId || !floorId) return;
+    return realtimeChannel.subscribe(topics.floorLive(floorOrgId, floorId));
+  }, [floorOrgId, floorId]);
+
+  useEffect(() => {
+    const orgIds = orgKey.split(',').filter(Boolean);
+    const watched =
+      floorOrgId && orgIds.includes(floorOrgId)
+        ? [floorOrgId, ...orgIds.filter((orgId) => orgId !== floorOrgId)]
+        : orgIds;
+    const releases = watched
+      .slice(0, REALTIME_MAX_ORGS)
       .flatMap((orgId) => [
         realtimeChannel.subscribe(topics.commandStatus(orgId)),
         realtimeChannel.subscribe(topics.notification(orgId)),
         realtimeChannel.subscribe(topics.controlFail(orgId)),
       ]);
     return () => releases.forEach((release) => release());
-  }, [orgKey]);
-
-  const floorOrgId = floor?.orgId;
-  const floorId = floor?.floorId;
-  useEffect(() => {
-    if (!floorOrgId || !floorId) return;
-    return realtimeChannel.subscribe(topics.floorLive(floorOrgId, floorId));
-  }, [floorOrgId, floorId]);
+  }, [orgKey, floorOrgId]);
 }
