@@ -45,8 +45,6 @@ export interface Broker {
   publish(topic: string, payload: string | Buffer, qos?: 0 | 1): Promise<void>;
   /** Closes the connection of a client id, as IoT Core's DeleteConnection does; false when there is none. */
   disconnect(clientId: string): Promise<boolean>;
-  /** How many times the custom authorizer was invoked (a connection with a bad signature never is). */
-  authorizerInvocations(): number;
   close(): Promise<void>;
 }
 
@@ -87,7 +85,6 @@ export async function startBroker(options: {
   // The Lambda module checks its environment when it loads: the stack sets it before starting the broker.
   const { handler: authorizer } = await import('@argentum/functions/lambda/realtime-authorizer');
   const publicKey = createPublicKey(options.realtimePublicKey);
-  let invocations = 0;
   const principals = new WeakMap<object, Principal>();
   // The admitted clients by client id (a client that reconnects with the same id takes over).
   const clients = new Map<string, Client>();
@@ -98,7 +95,6 @@ export async function startBroker(options: {
 
   /** Invokes the authorizer as IoT Core does; the policy it grants, or undefined when refused. */
   const authorize = async (event: IotAuthorizerEvent) => {
-    invocations++;
     const answer = await authorizer(event);
     if (!answer.isAuthenticated) return undefined;
     const policy = parseAuthorizerPolicy(answer.policyDocuments);
@@ -232,7 +228,6 @@ export async function startBroker(options: {
       await new Promise<void>((resolve) => client.close(() => resolve()));
       return true;
     },
-    authorizerInvocations: () => invocations,
     async close() {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
