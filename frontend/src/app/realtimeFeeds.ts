@@ -21,6 +21,18 @@ const groupingKind = (cmnd: number | undefined): 'grouping' | 'ungrouping' | und
       : undefined;
 
 /**
+ * The organizations whose command outcomes, notifications and failures the page watches: the open
+ * floor's first, then the user's others, at most REALTIME_MAX_ORGS (one connection's scope).
+ */
+export function watchedOrgIds(orgIds: readonly string[], floorOrgId: string | undefined): string[] {
+  const ordered =
+    floorOrgId && orgIds.includes(floorOrgId)
+      ? [floorOrgId, ...orgIds.filter((orgId) => orgId !== floorOrgId)]
+      : [...orgIds];
+  return ordered.slice(0, REALTIME_MAX_ORGS);
+}
+
+/**
  * The real-time channel while a user is signed in, and where its messages go: the open floor's live
  * values into its cached devices (coalesced), command outcomes to the panel waiting on them,
  * notifications to the bell, and a device's grouping failure to the edit-mode announcement (which
@@ -75,18 +87,11 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
   }, [floorOrgId, floorId]);
 
   useEffect(() => {
-    const orgIds = orgKey.split(',').filter(Boolean);
-    const watched =
-      floorOrgId && orgIds.includes(floorOrgId)
-        ? [floorOrgId, ...orgIds.filter((orgId) => orgId !== floorOrgId)]
-        : orgIds;
-    const releases = watched
-      .slice(0, REALTIME_MAX_ORGS)
-      .flatMap((orgId) => [
-        realtimeChannel.subscribe(topics.commandStatus(orgId)),
-        realtimeChannel.subscribe(topics.notification(orgId)),
-        realtimeChannel.subscribe(topics.controlFail(orgId)),
-      ]);
+    const releases = watchedOrgIds(orgKey.split(',').filter(Boolean), floorOrgId).flatMap((orgId) => [
+      realtimeChannel.subscribe(topics.commandStatus(orgId)),
+      realtimeChannel.subscribe(topics.notification(orgId)),
+      realtimeChannel.subscribe(topics.controlFail(orgId)),
+    ]);
     return () => releases.forEach((release) => release());
   }, [orgKey, floorOrgId]);
 }

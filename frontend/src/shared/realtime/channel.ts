@@ -35,6 +35,19 @@ async function loadConnect(): Promise<typeof mqttConnect> {
 }
 
 /**
+ * The organizations a connection token names for these topics: theirs, in the order screens asked for
+ * them, at most REALTIME_MAX_ORGS.
+ */
+export function connectionScope(topics: Iterable<string>): string[] {
+  const orgIds = new Set<string>();
+  for (const topic of topics) {
+    const orgId = orgOfTopic(topic);
+    if (orgId && orgIds.size < REALTIME_MAX_ORGS) orgIds.add(orgId);
+  }
+  return [...orgIds];
+}
+
+/**
  * The browser's one MQTT-over-WebSocket connection (specification: real-time channel; reconnect at
  * most 8000 ms apart). A random browser client id per page (`web-<uuid>`, the only form the authorizer
  * admits). Before every connect it asks the API for a signed connection token for that id and the
@@ -97,14 +110,8 @@ export class RealtimeChannel {
     };
   }
 
-  /** The organizations of the wanted topics, in the order screens asked for them, at most REALTIME_MAX_ORGS. */
   private watchedOrgs(): string[] {
-    const orgIds = new Set<string>();
-    for (const topic of this.wanted.keys()) {
-      const orgId = orgOfTopic(topic);
-      if (orgId && orgIds.size < REALTIME_MAX_ORGS) orgIds.add(orgId);
-    }
-    return [...orgIds];
+    return connectionScope(this.wanted.keys());
   }
 
   /** A wanted topic of an organization the connection's token does not name: reconnect (once) with a new one. */
