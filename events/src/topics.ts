@@ -58,9 +58,24 @@ export function confirmationTopic(
   return last === 'success' || last === 'fail' ? { orgId, outcome: last } : undefined;
 }
 
-/** Device ids that would name a confirmation topic instead of the device's command topic. */
+/**
+ * A browser's MQTT client id: `web-` and a UUID (lower case, as crypto.randomUUID makes it). The realtime
+ * authorizer admits browsers under such ids only, and `iot:DeleteConnection` is granted on `client/web-*`
+ * only, so a browser can never take over (or close) a device's connection, whose id is its thing name.
+ */
+export const BROWSER_CLIENT_ID_PATTERN = /^web-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const isBrowserClientId = (clientId: string) => BROWSER_CLIENT_ID_PATTERN.test(clientId);
+/** The prefix of browser client ids; no device id may start with it (in any case). */
+export const BROWSER_CLIENT_ID_PREFIX = 'web-';
+
+/**
+ * Device ids that would name a confirmation topic instead of the device's command topic, or that
+ * take the form of a browser's client id (reserved for browsers: a device connects under its id).
+ */
 export const isReservedDeviceId = (devId: string) =>
-  (confirmationOutcomes as readonly string[]).includes(devId) || /[+#/]/.test(devId);
+  (confirmationOutcomes as readonly string[]).includes(devId) ||
+  /[+#/]/.test(devId) ||
+  devId.toLowerCase().startsWith(BROWSER_CLIENT_ID_PREFIX);
 
 /** The organization id a topic belongs to, or undefined for a malformed topic. */
 export function orgOfTopic(topic: string): string | undefined {

@@ -3,6 +3,7 @@ import {
   commandMessageSchema,
   confirmationMessageSchema,
   confirmationTopic,
+  isBrowserClientId,
   isReservedDeviceId,
   topics,
 } from '../src';
@@ -61,6 +62,22 @@ describe('topics', () => {
     expect(isReservedDeviceId('success')).toBe(true);
     expect(isReservedDeviceId('a/b')).toBe(true);
     expect(isReservedDeviceId('00:1A:22:00:03:06')).toBe(false);
+  });
+
+  it('reserves the browser client-id form: no device id can take it, and browsers use nothing else', () => {
+    const browserId = `web-${crypto.randomUUID()}`;
+    expect(isBrowserClientId(browserId)).toBe(true);
+    expect(isReservedDeviceId(browserId)).toBe(true);
+    expect(isReservedDeviceId('WEB-anything')).toBe(true);
+    for (const id of [
+      '00:1A:22:00:03:06',
+      'web-',
+      'web-not-a-uuid',
+      `x${browserId}`,
+      `${browserId}x`,
+      'other@',
+    ])
+      expect(isBrowserClientId(id)).toBe(false);
   });
 });
 

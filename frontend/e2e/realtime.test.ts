@@ -1,5 +1,5 @@
 import { topics } from '@argentum/events';
-import { BACK_ONLINE_TEXT, OFFLINE_TEXT } from '@argentum/events/contracts';
+import { BACK_ONLINE_TEXT, OFFLINE_TEXT, type RealtimeTokenView } from '@argentum/events/contracts';
 import { iotConnectionCloser } from '@argentum/functions/adapters/iot-connections';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
 import { raiseNotification } from '@argentum/functions/domain/notifications/notifications';
@@ -111,12 +111,12 @@ const banner = (page: Page, text: string) =>
   page.getByRole(text === OFFLINE_TEXT ? 'alert' : 'status').getByText(text);
 
 describe('the real-time channel in the browser', () => {
-  it('brings live values, notifications, and a reconnect with a fresh token after a lost connection', async () => {
+  it('brings live values, notifications, and a reconnect with a fresh connection token after a lost connection', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    // The MQTT CONNECT packets the page sends (their password is the access token).
+    // The MQTT CONNECT packets the page sends (their user name carries the signed connection token).
     const connectFrames: string[] = [];
     page.on('websocket', (socket) =>
       socket.on('framesent', ({ payload }) => {
@@ -159,9 +159,9 @@ describe('the real-time channel in the browser', () => {
     await page.keyboard.press('Escape');
 
     // The broker closes the connection (as IoT Core's DeleteConnection does). The reconnect waits for
-    // a fresh token (held here): meanwhile the banner says the connection is lost.
+    // a fresh connection token (held here): meanwhile the banner says the connection is lost.
     const held: Route[] = [];
-    await page.route('**/api/refreshToken', (route) => void held.push(route));
+    await page.route('**/api/realtimeToken', (route) => void held.push(route));
     const [connection] = await dynamoConnectionRegistry.ofUser(member.userId);
     if (!connection) throw new Error('the page has no recorded connection');
     const connectsBefore = connectFrames.length;
@@ -172,16 +172,18 @@ describe('the real-time channel in the browser', () => {
     expect(connectFrames.length).toBe(connectsBefore);
 
     // The fresh token comes: the page connects with it, and says it is back.
-    const refreshed = page.waitForResponse('**/api/refreshToken');
+    const minted = page.waitForResponse('**/api/realtimeToken');
     for (const route of held.splice(0)) await route.continue();
-    await page.unroute('**/api/refreshToken');
-    const { accessToken } = (await (await refreshed).json()) as { accessToken: string };
+    await page.unroute('**/api/realtimeToken');
+    const { token, clientId } = (await (await minted).json()) as RealtimeTokenView;
     await banner(page, BACK_ONLINE_TEXT).waitFor();
     await screenshot(page, 'realtime-connection-back');
     expect(connectFrames.length).toBe(connectsBefore + 1);
-    expect(connectFrames.at(-1)).toContain(accessToken);
-    expect(connectFrames[0]).not.toContain(accessToken);
-    // Same client id, and the live values flow again.
+    expect(connectFrames.at(-1)).toContain(token);
+    expect(connectFrames[0]).not.toContain(token);
+    // Same browser client id (web-<uuid>), bound to the token, and the live values flow again.
+    expect(clientId).toBe(connection.clientId);
+    expect(connection.clientId).toMatch(/^web-[0-9a-f-]{36}$/);
     expect(connectFrames.at(-1)).toContain(connection.clientId);
     await expect
       .poll(async () => {

@@ -58,6 +58,10 @@ function parseThrottlePolicy(value: string | undefined): ThrottlePolicy | undefi
 }
 
 export const config = {
+  /** The secret holding the key that signs real-time connection tokens (the auth Lambda). */
+  get realtimeSigningSecretId() {
+    return required(ENV.realtimeSigningSecretId);
+  },
   /** The organization offered 'All device Data' exports; undefined: none. */
   get allDeviceExportOrgId(): string | undefined {
     return process.env[ENV.allDeviceExportOrgId] || undefined;

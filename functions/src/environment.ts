@@ -25,6 +25,8 @@ export const ENV = {
   accountId: 'AWS_ACCOUNT_ID',
   /** Only where mail jobs are queued (the auth Lambda). */
   mailQueueUrl: 'MAIL_QUEUE_URL',
+  /** Only in the auth Lambda: the secret holding the private key that signs real-time connection tokens (PEM). */
+  realtimeSigningSecretId: 'REALTIME_SIGNING_SECRET_ID',
   /** Only in the ingest Lambda: where telemetry that cannot be stored goes, with its reason. */
   telemetryDeadLetterQueueUrl: 'TELEMETRY_DEAD_LETTER_QUEUE_URL',
   /** Only in the data Lambda: the city of the outdoor weather, and its provider's API key (if any). */
@@ -81,6 +83,8 @@ export interface PlatformSettings {
   originSecret?: string | undefined;
   /** The organization offered 'All device Data' in the export popover. */
   allDeviceExportOrgId?: string | undefined;
+  /** The secret (ARN or name) holding the real-time connection token signing key (the auth Lambda). */
+  realtimeSigningSecretId?: string | undefined;
   /** Only for the integrations function: vendor secrets and base URLs. */
   integrations?: IntegrationSettings | undefined;
 }
@@ -126,6 +130,9 @@ export function lambdaEnvironment(settings: PlatformSettings): Record<string, st
     [ENV.iotDataEndpoint]: settings.iotDataEndpointUrl,
     ...(settings.accountId ? { [ENV.accountId]: settings.accountId } : {}),
     ...(settings.mailQueueUrl ? { [ENV.mailQueueUrl]: settings.mailQueueUrl } : {}),
+    ...(settings.realtimeSigningSecretId
+      ? { [ENV.realtimeSigningSecretId]: settings.realtimeSigningSecretId }
+      : {}),
     ...(settings.telemetryDeadLetterQueueUrl
       ? { [ENV.telemetryDeadLetterQueueUrl]: settings.telemetryDeadLetterQueueUrl }
       : {}),

@@ -1,8 +1,9 @@
 import { ENV } from '@argentum/functions/environment';
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { type Construct } from 'constructs';
@@ -155,6 +156,10 @@ export class StatelessStack extends Stack {
   readonly apiFunctions: Record<ApiDomain, PlatformFunction>;
   readonly ingest: PlatformFunction;
   readonly realtimeAuthorizer: PlatformFunction;
+  /** Makes the real-time token-signing key pair at deploy time (a custom resource's function). */
+  readonly realtimeSigningKeyMaker: PlatformFunction;
+  /** Holds the private key that signs real-time connection tokens (read by the auth API function). */
+  readonly realtimeSigningKey: Secret;
   readonly treeSweeper: PlatformFunction;
   readonly controlConfirmations: PlatformFunction;
   readonly confirmationRule: ControlConfirmations;
@@ -257,6 +262,25 @@ export class StatelessStack extends Stack {
       // IoT Core waits at most 5 s for a custom authorizer.
       timeout: Duration.seconds(5),
     });
+    this.realtimeSigningKey = new Secret(this, 'RealtimeSigningKey', {
+      description: 'Private key (PEM) that signs real-time connection tokens; made by the stack',
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledgeRule(
+      this.realtimeSigningKey,
+      'SMG4',
+      'An RSA key pair the stack makes; rotating it means a new public key on the IoT authorizer, done by replacing this secret.',
+    );
+    this.realtimeSigningKeyMaker = new PlatformFunction(this, 'RealtimeSigningKeyMaker', {
+      entry: 'realtime-signing-key',
+      description: 'Argentum deploy-time maker of the real-time token-signing key pair',
+      resources,
+      access: { secrets: [{ arn: this.realtimeSigningKey.secretArn, write: true }] },
+      timeout: Duration.seconds(30),
+    });
+    // The auth API signs connection tokens (POST /api/realtimeToken) with the private key.
+    apiFunctions.auth.function.addEnvironment(ENV.realtimeSigningSecretId, this.realtimeSigningKey.secretArn);
+    this.realtimeSigningKey.grantRead(apiFunctions.auth.function);
     this.realtime = new Realtime(this, 'Realtime', {
       ingest: this.ingest.function,
       ingestTimeout: Duration.seconds(30),
@@ -266,6 +290,8 @@ export class StatelessStack extends Stack {
       authorizer: this.realtimeAuthorizer.function,
       authorizerName: props.realtimeAuthorizerName,
       archive: { streamName: props.stateful.archiveStreamName, streamArn: props.stateful.archiveStreamArn },
+      signingKeyMaker: this.realtimeSigningKeyMaker.function,
+      signingKey: this.realtimeSigningKey,
     });
     this.deviceAccess = new DeviceAccess(this, 'DeviceAccess', {
       stackPrefix: props.stackPrefix ?? 'Argentum',

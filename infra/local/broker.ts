@@ -2,16 +2,15 @@ import { createServer as createNetServer, type Server as NetServer } from 'node:
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
-import {
-  authorizeRealtime,
-  mayReceive,
-  type RealtimeGrant,
-} from '@argentum/functions/domain/realtime/authorizer';
+import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { basicIngestTopic, isReservedDeviceId, topics } from '@argentum/events';
-import { poolAccessTokens } from '@argentum/functions/adapters/access-token';
-import { systemClock } from '@argentum/functions/domain/ports';
-import { dynamoConnectionRegistry } from '@argentum/functions/stores/connections';
-import { dynamoUserStore } from '@argentum/functions/stores/users';
+import {
+  AUTHORIZER_SIGNATURE_PARAM,
+  REALTIME_TOKEN_KEY_NAME,
+  usernameParams,
+} from '@argentum/events/contracts';
+import type { IotAuthorizerEvent } from '@argentum/functions/lambda/realtime-authorizer';
+import { IOT_MAX_MESSAGE_BYTES, type IotPolicy, localIotArn, parseAuthorizerPolicy } from './iot-policy';
 import { HOST } from './config';
 import { type LocalDeviceIdentity, verifyLocalDeviceCredential } from './device-credentials';
 
@@ -35,7 +34,13 @@ const devicePrincipal = (identity: LocalDeviceIdentity, telemetryRuleName: strin
 });
 const isTopicLevel = (value: string) => value !== '' && !/[+#/]/.test(value);
 
-type Principal = ReturnType<typeof devicePrincipal> | { kind: 'user'; grant: RealtimeGrant };
+/** A browser admitted by the custom authorizer: the policy it answered, and its re-authorization timers. */
+interface UserPrincipal {
+  kind: 'user';
+  policy: IotPolicy;
+  timers: NodeJS.Timeout[];
+}
+type Principal = ReturnType<typeof devicePrincipal> | UserPrincipal;
 
 export interface Broker {
   aedes: Aedes;
@@ -49,11 +54,28 @@ function authError(): AuthenticateError {
   return Object.assign(new Error('Not authorized'), { returnCode: 5 as const });
 }
 
+/** IoT Core's check of a signed token: RSA-SHA256 of the token with the authorizer's public key. */
+function signatureValid(publicKey: KeyObject, token: string, signature: string): boolean {
+  try {
+    return verify('sha256', Buffer.from(token, 'utf8'), publicKey, Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
 /**
- * aedes over TCP (devices) and WebSocket (browsers). Browsers are admitted by the same authorizer
- * function that IoT Core calls (which records each connection in the platform table), and may only
- * subscribe to their organizations' topics. `disconnect` is what the IoT data-plane shim's
- * DeleteConnection calls when a user's access is revoked.
+ * aedes over TCP (devices) and WebSocket (browsers), applying what IoT Core applies:
+ * - Browsers present a signed connection token in the MQTT user name
+ *   (`...?x-amz-customauthorizer-signature=...&token=...`). A missing or bad signature is refused
+ *   before the authorizer runs; otherwise the same authorizer Lambda as on AWS is invoked, and its
+ *   answer is applied as IoT Core does (iot-policy.ts): at most 10 documents of 2,048 characters (else
+ *   the connection is refused), `iot:Connect` on `client/{id}`, `iot:Subscribe` on `topicfilter/...`,
+ *   `iot:Receive` on `topic/...` (a message the policy does not let it receive is not delivered),
+ *   `iot:Publish` on `topic/...`. It is invoked again every `refreshAfterInSeconds` with the same token
+ *   (a refusal closes the connection), and the connection is closed after `disconnectAfterInSeconds`.
+ * - A second connection with the same client id closes the older one (aedes, as IoT Core).
+ * - Messages larger than 128 KB are refused, from clients and from the data-plane shim alike.
+ * `disconnect` is what the IoT data-plane shim's DeleteConnection calls when a user's access is revoked.
  */
 export async function startBroker(options: {
   mqttPort: number;
@@ -61,7 +83,12 @@ export async function startBroker(options: {
   deviceSecret: string;
   /** The telemetry rule a device may publish to through Basic Ingest. */
   telemetryRuleName: string;
+  /** The custom authorizer's token-signing public key (PEM). */
+  realtimePublicKey: string;
 }): Promise<Broker> {
+  // The Lambda module checks its environment when it loads: the stack sets it before starting the broker.
+  const { handler: authorizer } = await import('@argentum/functions/lambda/realtime-authorizer');
+  const publicKey = createPublicKey(options.realtimePublicKey);
   const principals = new WeakMap<object, Principal>();
   // The admitted clients by client id (a client that reconnects with the same id takes over).
   const clients = new Map<string, Client>();
@@ -69,6 +96,55 @@ export async function startBroker(options: {
     principals.set(client, principal);
     clients.set(client.id, client);
   };
+
+  /** Invokes the authorizer as IoT Core does; the policy it grants, or undefined when refused. */
+  const authorize = async (event: IotAuthorizerEvent) => {
+    const answer = await authorizer(event);
+    if (!answer.isAuthenticated) return undefined;
+    const policy = parseAuthorizerPolicy(answer.policyDocuments);
+    if ('refused' in policy) return undefined;
+    const clientId = event.protocolData?.mqtt?.clientId ?? '';
+    if (!policy.allows('iot:Connect', localIotArn('client', clientId))) return undefined;
+    return { policy, answer };
+  };
+
+  const authenticateBrowser = async (client: Client, username: string | undefined, password?: Buffer) => {
+    const params = usernameParams(username);
+    const token = params.get(REALTIME_TOKEN_KEY_NAME);
+    const signature = params.get(AUTHORIZER_SIGNATURE_PARAM);
+    if (!token || !signature || !signatureValid(publicKey, token, signature)) return false;
+    const event: IotAuthorizerEvent = {
+      token,
+      signatureVerified: true,
+      protocols: ['mqtt', 'http'],
+      protocolData: {
+        mqtt: {
+          ...(username ? { username } : {}),
+          ...(password ? { password: password.toString('base64') } : {}),
+          clientId: client.id,
+        },
+      },
+    };
+    const granted = await authorize(event);
+    if (!granted) return false;
+    const principal: UserPrincipal = { kind: 'user', policy: granted.policy, timers: [] };
+    const reauthorize = () => {
+      authorize(event)
+        .then((again) => {
+          if (!again) return client.close();
+          principal.policy = again.policy;
+          principal.timers.push(setTimeout(reauthorize, again.answer.refreshAfterInSeconds * 1000).unref());
+        })
+        .catch(() => client.close());
+    };
+    principal.timers.push(
+      setTimeout(reauthorize, granted.answer.refreshAfterInSeconds * 1000).unref(),
+      setTimeout(() => client.close(), granted.answer.disconnectAfterInSeconds * 1000).unref(),
+    );
+    admit(client, principal);
+    return true;
+  };
+
   const aedes = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
       const secret = password?.toString('utf8');
@@ -81,27 +157,21 @@ export async function startBroker(options: {
         admit(client, devicePrincipal(device, options.telemetryRuleName));
         return done(null, true);
       }
-      authorizeRealtime(
-        {
-          users: dynamoUserStore,
-          accessTokens: poolAccessTokens,
-          connections: dynamoConnectionRegistry,
-          clock: systemClock,
-        },
-        { token: secret, clientId: client.id },
-      )
-        .then((grant) => {
-          if (!grant) return done(authError(), false);
-          admit(client, { kind: 'user', grant });
-          done(null, true);
-        })
+      authenticateBrowser(client, username, password)
+        .then((admitted) => (admitted ? done(null, true) : done(authError(), false)))
         .catch(() => done(authError(), false));
     },
     authorizePublish: (client, packet, callback) => {
+      if (packet.payload.length > IOT_MAX_MESSAGE_BYTES)
+        return callback(new Error('A message is at most 128 KB'));
       // The broker's own publishes (IoT data-plane shim, rule runner) have no client.
       if (!client) return callback(null);
       const principal = principals.get(client);
-      const allowed = principal?.kind === 'device' && principal.publish.includes(packet.topic);
+      const allowed =
+        principal?.kind === 'device'
+          ? principal.publish.includes(packet.topic)
+          : principal?.kind === 'user' &&
+            principal.policy.allows('iot:Publish', localIotArn('topic', packet.topic));
       callback(allowed ? null : new Error('Publishing to this topic is not allowed'));
     },
     authorizeSubscribe: (client, subscription, callback) => {
@@ -109,13 +179,26 @@ export async function startBroker(options: {
       const allowed =
         principal?.kind === 'device'
           ? subscription.topic === principal.subscribe
-          : principal?.kind === 'user' && mayReceive(principal.grant, subscription.topic);
+          : principal?.kind === 'user' &&
+            principal.policy.allows('iot:Subscribe', localIotArn('topicfilter', subscription.topic));
       // A null subscription answers SUBACK 128 (refused) and keeps the connection, as IoT Core does.
       callback(null, allowed ? subscription : null);
+    },
+    authorizeForward: (client, packet) => {
+      const principal = principals.get(client);
+      // iot:Receive: a message the policy does not let the client receive is not delivered.
+      if (
+        principal?.kind === 'user' &&
+        !principal.policy.allows('iot:Receive', localIotArn('topic', packet.topic))
+      )
+        return null;
+      return packet;
     },
   });
 
   aedes.on('clientDisconnect', (client) => {
+    const principal = principals.get(client);
+    if (principal?.kind === 'user') principal.timers.forEach(clearTimeout);
     if (clients.get(client.id) === client) clients.delete(client.id);
   });
 
@@ -134,10 +217,12 @@ export async function startBroker(options: {
     aedes,
     publish: (topic, payload, qos = 0) =>
       new Promise((resolve, reject) =>
-        aedes.publish(
-          { cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain: false, dup: false },
-          (error) => (error ? reject(error) : resolve()),
-        ),
+        Buffer.byteLength(payload) > IOT_MAX_MESSAGE_BYTES
+          ? reject(new Error('A message is at most 128 KB'))
+          : aedes.publish(
+              { cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain: false, dup: false },
+              (error) => (error ? reject(error) : resolve()),
+            ),
       ),
     async disconnect(clientId) {
       const client = clients.get(clientId);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import type { Server } from 'node:http';
@@ -42,7 +42,7 @@ import { startS3Gate } from './s3-gate';
 import { startSesCapture } from './ses-capture';
 import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
-import { startVendorStandins } from './vendor-standins';
+import { LOCAL_REALTIME_SIGNING_SECRET_ID, startVendorStandins } from './vendor-standins';
 
 export interface LocalStackOptions {
   dataDir: string;
@@ -195,7 +195,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const weather = await startWeatherStandIn();
     stops.push(() => close(weather.server));
     // Third-party clouds and the secrets holding their credentials (VENDOR_STANDINS_PORT, or a free port).
-    const vendors = await startVendorStandins(Number(process.env.VENDOR_STANDINS_PORT ?? 0));
+    // The real-time token-signing key pair (on AWS: constructs/realtime.ts). The API reads the private
+    // half from its secret; the broker verifies signatures with the public half, as IoT Core does.
+    const realtimeKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const vendors = await startVendorStandins(Number(process.env.VENDOR_STANDINS_PORT ?? 0), {
+      [LOCAL_REALTIME_SIGNING_SECRET_ID]: realtimeKeys.privateKey
+        .export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+    });
     stops.push(() => vendors.stop());
 
     const appOrigin = `http://localhost:${ports.app}`;
@@ -222,6 +229,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         // The demo organization is the one offered 'All device Data' exports here.
         allDeviceExportOrgId: 'org-demo',
         integrations: vendors.settings,
+        realtimeSigningSecretId: LOCAL_REALTIME_SIGNING_SECRET_ID,
       }),
       // The local stand-ins for the AWS services, and the credentials they accept.
       AWS_REGION: 'us-east-1',
@@ -244,6 +252,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       wsPort: ports.mqttWs,
       deviceSecret,
       telemetryRuleName: localTelemetryRuleName,
+      realtimePublicKey: realtimeKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     });
     stops.push(() => broker.close());
     writeDeviceAccess(options.dataDir, {

@@ -105,7 +105,14 @@ export interface VendorStandins {
 
 const ACCESS_TOKEN_SECONDS = 3600;
 
-export async function startVendorStandins(port = 0): Promise<VendorStandins> {
+/** The secret holding the real-time token-signing key locally (the stack puts a fresh key in it). */
+export const LOCAL_REALTIME_SIGNING_SECRET_ID = 'argentum/local/realtime-signing-key';
+
+/** `platformSecrets`: further secrets the stand-in holds from the start (name -> value). */
+export async function startVendorStandins(
+  port = 0,
+  platformSecrets: Record<string, string> = {},
+): Promise<VendorStandins> {
   const behaviour: Record<StandinVendor, Behaviour> = { ryse: 'ok', nest: 'ok', ecobee: 'ok' };
   const nestDevices = new Map<string, NestState>([[DEMO_VENDOR_IDS.nest, defaultNestState()]]);
   const ecobeeDevices = new Map<string, EcobeeState>([[DEMO_VENDOR_IDS.ecobee, defaultEcobeeState()]]);
@@ -121,6 +128,8 @@ export async function startVendorStandins(port = 0): Promise<VendorStandins> {
       { value: JSON.stringify(LOCAL_CREDENTIALS[vendor]), versionId: randomUUID() },
     ]),
   );
+  for (const [name, value] of Object.entries(platformSecrets))
+    secrets.set(name, { value, versionId: randomUUID() });
 
   const json = (
     response: ServerResponse,

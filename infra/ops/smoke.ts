@@ -8,7 +8,15 @@ import {
   liveFloorMessageSchema,
   topics,
 } from '@argentum/events';
-import type { BuildingView, CommandView, DeviceRangeAnswer, FloorView } from '@argentum/events/contracts';
+import {
+  type BuildingView,
+  type CommandView,
+  type DeviceRangeAnswer,
+  type FloorView,
+  REALTIME_TOKEN_PATH,
+  realtimeUsername,
+  type RealtimeTokenView,
+} from '@argentum/events/contracts';
 import { ENV } from '@argentum/functions/environment';
 import { realtimeEndpointOf, runtimeConfigSchema } from '../../frontend/src/shared/config/runtimeConfig';
 
@@ -170,15 +178,27 @@ function api(siteUrl: string) {
  * the access token as the MQTT password; over wss 443 on AWS (the custom authorizer). The one place
  * to change when the browser's credential changes.
  */
-export async function openBrowserChannel(siteUrl: string, accessToken: string): Promise<MqttClient> {
+export async function openBrowserChannel(
+  siteUrl: string,
+  accessToken: string,
+  orgId: string,
+): Promise<MqttClient> {
   const response = await fetch(new URL('/config.json', siteUrl));
   if (!response.ok) throw new Error(`/config.json answered ${response.status}`);
   const endpoint = realtimeEndpointOf(runtimeConfigSchema.parse(await response.json()));
   if (!endpoint) throw new Error('/config.json names no real-time endpoint');
+  // As the web app does: a signed connection token for this client id and the organization watched.
+  const clientId = `web-${randomUUID()}`;
+  const minted = await fetch(new URL(REALTIME_TOKEN_PATH, siteUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+    body: JSON.stringify({ clientId, orgIds: [orgId] }),
+  });
+  if (!minted.ok) throw new Error(`${REALTIME_TOKEN_PATH} answered ${minted.status}`);
+  const grant = (await minted.json()) as RealtimeTokenView;
   const options: IClientOptions = {
-    clientId: `web-${randomUUID()}`,
-    username: endpoint.username,
-    password: accessToken,
+    clientId,
+    username: realtimeUsername(endpoint.username, grant),
     protocolVersion: 4,
     clean: true,
     reconnectPeriod: 0,
@@ -294,7 +314,7 @@ export async function runSmoke(target: SmokeTarget, options: SmokeOptions = {}):
     );
     const browser = await step(
       'open the browser channel',
-      () => openBrowserChannel(target.siteUrl, token),
+      () => openBrowserChannel(target.siteUrl, token, target.orgId),
       (client) => `connected as ${client.options.clientId ?? '?'}`,
     );
     cleanups.push({ step: 'close the browser channel', run: () => browser.endAsync(true) });

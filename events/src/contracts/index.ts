@@ -15,3 +15,4 @@ export * from './notifications';
 export * from './integrations';
 export * from './theme';
 export * from './control-values';
+export * from './realtime';

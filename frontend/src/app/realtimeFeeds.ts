@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Command, topics } from '@argentum/events';
-import { memberOrgIds, type OrgRoles } from '@argentum/events/contracts';
+import { memberOrgIds, type OrgRoles, REALTIME_MAX_ORGS } from '@argentum/events/contracts';
 import {
   announceGroupingOutcome,
   applyCommandStatus,
@@ -21,11 +21,25 @@ const groupingKind = (cmnd: number | undefined): 'grouping' | 'ungrouping' | und
       : undefined;
 
 /**
+ * The organizations whose command outcomes, notifications and failures the page watches: the open
+ * floor's first, then the user's others, at most REALTIME_MAX_ORGS (one connection's scope).
+ */
+export function watchedOrgIds(orgIds: readonly string[], floorOrgId: string | undefined): string[] {
+  const ordered =
+    floorOrgId && orgIds.includes(floorOrgId)
+      ? [floorOrgId, ...orgIds.filter((orgId) => orgId !== floorOrgId)]
+      : [...orgIds];
+  return ordered.slice(0, REALTIME_MAX_ORGS);
+}
+
+/**
  * The real-time channel while a user is signed in, and where its messages go: the open floor's live
  * values into its cached devices (coalesced), command outcomes to the panel waiting on them,
  * notifications to the bell, and a device's grouping failure to the edit-mode announcement (which
  * reads the floor again). Subscribes only to what the screen needs: the open floor's live topic, and
- * each of the user's organizations' command status, notification and failure topics.
+ * the command status, notification and failure topics of the open floor's organization and then the
+ * user's others, at most REALTIME_MAX_ORGS (a connection's scope: IoT Core's policy and subscription
+ * limits; an owner of more organizations sees the others' notifications when the bell reads them).
  */
 export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; floorId: string } | null) {
   const queryClient = useQueryClient();
@@ -64,22 +78,20 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
     };
   }, [queryClient, member]);
 
-  useEffect(() => {
-    const releases = orgKey
-      .split(',')
-      .filter(Boolean)
-      .flatMap((orgId) => [
-        realtimeChannel.subscribe(topics.commandStatus(orgId)),
-        realtimeChannel.subscribe(topics.notification(orgId)),
-        realtimeChannel.subscribe(topics.controlFail(orgId)),
-      ]);
-    return () => releases.forEach((release) => release());
-  }, [orgKey]);
-
   const floorOrgId = floor?.orgId;
   const floorId = floor?.floorId;
+  // The open floor's live topic first: the connection's organizations are taken in this order.
   useEffect(() => {
     if (!floorOrgId || !floorId) return;
     return realtimeChannel.subscribe(topics.floorLive(floorOrgId, floorId));
   }, [floorOrgId, floorId]);
+
+  useEffect(() => {
+    const releases = watchedOrgIds(orgKey.split(',').filter(Boolean), floorOrgId).flatMap((orgId) => [
+      realtimeChannel.subscribe(topics.commandStatus(orgId)),
+      realtimeChannel.subscribe(topics.notification(orgId)),
+      realtimeChannel.subscribe(topics.controlFail(orgId)),
+    ]);
+    return () => releases.forEach((release) => release());
+  }, [orgKey, floorOrgId]);
 }

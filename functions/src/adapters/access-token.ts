@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { config } from '../config';
-import type { TokenCheck } from '../domain/realtime/authorizer';
+import type { TokenCheck } from '../domain/auth/ports';
 
 let jwks: { issuer: string; keys: ReturnType<typeof createRemoteJWKSet> } | undefined;
 

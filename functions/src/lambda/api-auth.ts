@@ -4,7 +4,8 @@ import { createApiHandler } from '../http/api-handler';
 import { authRoutes } from '../routes/auth.routes';
 import { accountPorts } from './wiring/accounts';
 
-// Forgot-password queues its mail: without the queue the function fails its cold start.
-assertConfigured(process.env, [ENV.mailQueueUrl]);
+// Forgot-password queues its mail, and real-time connection tokens are signed with a key held in a
+// secret: without either the function fails its cold start.
+assertConfigured(process.env, [ENV.mailQueueUrl, ENV.realtimeSigningSecretId]);
 
 export const handler = createApiHandler(authRoutes, accountPorts());

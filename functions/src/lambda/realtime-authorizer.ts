@@ -1,10 +1,11 @@
 import { assertConfigured } from '../config';
-import { poolAccessTokens } from '../adapters/access-token';
 import {
   authorizeRealtime,
   DISCONNECT_AFTER_SECONDS,
   REAUTHORIZE_AFTER_SECONDS,
 } from '../domain/realtime/authorizer';
+import { decodeConnectionToken } from '../domain/realtime/connection-token';
+import { realtimePolicyDocuments } from '../domain/realtime/policy';
 import { systemClock } from '../domain/ports';
 import { dynamoConnectionRegistry } from '../stores/connections';
 import { dynamoUserStore } from '../stores/users';
@@ -12,8 +13,9 @@ import { dynamoUserStore } from '../stores/users';
 // A misconfigured function fails its cold start, naming what is missing.
 assertConfigured();
 
-/** The IoT Core custom authorizer event (MQTT over WebSocket with username/password). */
+/** The IoT Core custom authorizer event (MQTT over WebSocket, token and signature in the MQTT user name). */
 export interface IotAuthorizerEvent {
+  /** The value of the authorizer's token key name (`token`), whose signature IoT Core verified. */
   token?: string;
   signatureVerified?: boolean;
   protocols?: string[];
@@ -32,54 +34,39 @@ export interface IotAuthorizerResult {
   policyDocuments: string[];
 }
 
-function tokenOf(event: IotAuthorizerEvent): string | undefined {
-  const password = event.protocolData?.mqtt?.password;
-  // IoT Core hands the MQTT password over base64-encoded.
-  if (password) return Buffer.from(password, 'base64').toString('utf8');
-  return event.token;
-}
-
 const arn = (kind: string, resource: string) =>
   `arn:aws:iot:${process.env.AWS_REGION ?? '*'}:${process.env.AWS_ACCOUNT_ID ?? '*'}:${kind}/${resource}`;
 
+const deny: IotAuthorizerResult = {
+  isAuthenticated: false,
+  principalId: 'anonymous',
+  disconnectAfterInSeconds: 300,
+  refreshAfterInSeconds: 300,
+  policyDocuments: [],
+};
+
+/**
+ * Signing is enabled on the authorizer: IoT Core invokes this function only for a token whose
+ * signature it verified with the public key (the API minted and signed it, POST /api/realtimeToken).
+ * The token names the client id, which must be the connection's, and the organizations; the user
+ * record decides, at connect and at every re-authorization (REAUTHORIZE_AFTER_SECONDS).
+ */
 export async function handler(event: IotAuthorizerEvent): Promise<IotAuthorizerResult> {
-  // The client id names the connection in the policy and in the record that lets a change to the
-  // user's access close it (IoT Core's DeleteConnection).
   const clientId = event.protocolData?.mqtt?.clientId;
+  const claims = event.signatureVerified === true ? decodeConnectionToken(event.token) : undefined;
   const grant = await authorizeRealtime(
-    {
-      users: dynamoUserStore,
-      accessTokens: poolAccessTokens,
-      connections: dynamoConnectionRegistry,
-      clock: systemClock,
-    },
-    { token: tokenOf(event), clientId },
+    { users: dynamoUserStore, connections: dynamoConnectionRegistry, clock: systemClock },
+    { claims, clientId },
   );
-  const deny: IotAuthorizerResult = {
-    isAuthenticated: false,
-    principalId: 'anonymous',
-    disconnectAfterInSeconds: 300,
-    refreshAfterInSeconds: 300,
-    policyDocuments: [],
-  };
-  if (!grant || !clientId || grant.orgIds.length === 0) return deny;
-  const policy = {
-    Version: '2012-10-17',
-    Statement: [
-      { Effect: 'Allow', Action: 'iot:Connect', Resource: arn('client', clientId) },
-      {
-        Effect: 'Allow',
-        Action: 'iot:Subscribe',
-        Resource: grant.orgIds.map((o) => arn('topicfilter', `${o}/*`)),
-      },
-      { Effect: 'Allow', Action: 'iot:Receive', Resource: grant.orgIds.map((o) => arn('topic', `${o}/*`)) },
-    ],
-  };
+  if (!grant || !clientId) return deny;
+  const policyDocuments = realtimePolicyDocuments(arn, clientId, grant.orgIds);
+  if (!policyDocuments) return deny;
   return {
     isAuthenticated: true,
     principalId: grant.principalId,
+    // The token lasts as long as the connection may: re-authorizations keep a live session up.
     disconnectAfterInSeconds: DISCONNECT_AFTER_SECONDS,
     refreshAfterInSeconds: REAUTHORIZE_AFTER_SECONDS,
-    policyDocuments: [JSON.stringify(policy)],
+    policyDocuments,
   };
 }

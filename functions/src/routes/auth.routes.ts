@@ -1,5 +1,11 @@
 import * as z from 'zod';
-import { THEME_INVALID_TEXT, THEME_PREFERENCES, THEME_SAVED_TEXT } from '@argentum/events/contracts';
+import {
+  REALTIME_MAX_ORGS,
+  REALTIME_TOKEN_PATH,
+  THEME_INVALID_TEXT,
+  THEME_PREFERENCES,
+  THEME_SAVED_TEXT,
+} from '@argentum/events/contracts';
 import { changeUserName, setTheme } from '../domain/auth/account';
 import { type InvitationPorts, lookUpToken, registerInvitedUser } from '../domain/auth/invitations';
 import { requestResetMail } from '../domain/auth/mail-jobs';
@@ -16,7 +22,9 @@ import {
 } from '../domain/auth/messages';
 import { changePassword, resetPassword } from '../domain/auth/passwords';
 import { refreshSession, signIn, signOut } from '../domain/auth/session';
-import type { RealtimeAuthPorts } from '../domain/realtime/authorizer';
+import { mintConnectionToken, type TokenSigner } from '../domain/realtime/connection-token';
+import { sessionEnded } from '../domain/errors';
+import type { AccessTokenVerifier } from '../domain/auth/ports';
 import {
   clearedRefreshCookie,
   REFRESH_COOKIE,
@@ -29,8 +37,11 @@ import { type RoutePorts, routesFor } from '../http/types';
 const domain = 'auth';
 /** What the accounts' handlers need; the auth Lambda (lambda/api-auth.ts) wires them. */
 export type AuthRoutePorts = RoutePorts &
-  InvitationPorts &
-  Pick<RealtimeAuthPorts, 'accessTokens'> & { cookies: RefreshCookieSettings };
+  InvitationPorts & {
+    accessTokens: AccessTokenVerifier;
+    signer: TokenSigner;
+    cookies: RefreshCookieSettings;
+  };
 const route = routesFor<AuthRoutePorts>();
 
 /** Cognito accepts passwords of up to 256 characters. */
@@ -86,6 +97,28 @@ export const authRoutes = [
       const userId = check?.ok && typeof check.claims.sub === 'string' ? check.claims.sub : undefined;
       await signOut(ports, { refreshToken: cookies[REFRESH_COOKIE], userId });
       return { body: { message: 'Signed out.' }, cookies: [clearedRefreshCookie(ports.cookies)] };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: REALTIME_TOKEN_PATH,
+    domain,
+    access: { minRole: 0 },
+    summary:
+      'Mints the signed token a browser opens the real-time channel with (MQTT user name ' +
+      '`{base}?x-amz-customauthorizer-signature={signature}&token={token}`): bound to its client id ' +
+      '(`web-<uuid>`, else 400), its session and the organizations it watches (at most ' +
+      `${REALTIME_MAX_ORGS}; one not the caller's: 404; none named: the first ones), valid 24 h.`,
+    request: body({
+      clientId: z.string().max(128),
+      orgIds: z.array(z.string().min(1).max(64)).min(1).max(REALTIME_MAX_ORGS).optional(),
+    }),
+    handler: async ({ body: request, user, bearerToken, ports }) => {
+      // The session the token belongs to: signing out or a password reset ends the connection too.
+      const check = bearerToken ? await ports.accessTokens.verify(bearerToken) : undefined;
+      const authTime = check?.ok ? Number(check.claims.auth_time) : NaN;
+      if (!Number.isInteger(authTime) || authTime < 0) throw sessionEnded();
+      return { body: await mintConnectionToken(ports, { user, authTime }, request) };
     },
   }),
   route({

@@ -16,6 +16,23 @@ function fromItem(item: Record<string, unknown>): RealtimeConnection {
 
 /** The DynamoDB adapter of the connection registry: one item per user and client id, TTL `expiresAt`. */
 export const dynamoConnectionRegistry: ConnectionRegistry = {
+  async claim(clientId, userId, expiresAt, nowSeconds) {
+    try {
+      await dynamo().send(
+        new PutCommand({
+          TableName: config.platformTable,
+          Item: { ...keys.clientIdOwner(clientId), entity: 'clientId', clientId, userId, expiresAt },
+          ConditionExpression: 'attribute_not_exists(pk) OR userId = :me OR expiresAt < :now',
+          ExpressionAttributeValues: { ':me': userId, ':now': nowSeconds },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  },
+
   async record(connection) {
     await dynamo().send(
       new PutCommand({

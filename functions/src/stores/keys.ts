@@ -13,6 +13,7 @@
  *   token      TOKEN#{sha256}      TOKEN                      -                             -
  *   reset      RESET#{email}       LATEST                     -                             -
  *   connection CONN#{userId}       CLIENT#{clientId}          -                             -
+ *   client id  CONN#CLIENT#{clientId}  OWNER                  -                             -
  *   attempts   ATTEMPTS#{kind}#{sha256}  ATTEMPTS             -                             -
  *   command    COMMANDS#{devId}    CMD#{commandId}            -                             -
  *   state      COMMANDS#{devId}    STATE#{port}               -                             -
@@ -24,6 +25,7 @@
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
  * `expiresAt`, when the broker drops it anyway); the authorizer may write only items under `CONN#`.
+ * A client id item binds a browser client id to the one user who connects under it (TTL `expiresAt`).
  * A device carries `version` (raised by every API change; missing counts as 0); its gsi1 key is set
  * only while it is on a floor. A floor item also carries `devicesVersion`, raised by every commit that
  * changes its devices or `floorDevTypes`. A device group item (members, version) claims its number in
@@ -82,6 +84,8 @@ export const keys = {
     pk: `${connectionKeyPrefix}${userId}`,
     sk: `CLIENT#${clientId}`,
   }),
+  /** The owner of a browser client id (user ids are UUIDs: never `CLIENT#...`). */
+  clientIdOwner: (clientId: string) => ({ pk: `${connectionKeyPrefix}CLIENT#${clientId}`, sk: 'OWNER' }),
   commandsPartition: (devId: string) => `${commandKeyPrefix}${devId}`,
   command: (devId: string, commandId: string) => ({
     pk: `${commandKeyPrefix}${devId}`,

@@ -1,7 +1,8 @@
 import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/events';
-import { connectAsync, type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUser, signInAs, stack } from '../support/api';
+import { connectBrowser } from '../support/realtime';
 import { deviceConnection } from '../support/control';
 import { newDevices, newPlace, type Place } from './devices-fixtures';
 
@@ -10,14 +11,9 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.endAsync()));
 });
 
-/** A browser's connection (as the web app makes it: any user name, the access token as password). */
+/** A browser's connection, as the web app makes it (a signed connection token for its client id). */
 async function browser(token: string) {
-  const client = await connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
-    username: 'browser',
-    password: token,
-    reconnectPeriod: 0,
-    protocolVersion: 4,
-  });
+  const client = await connectBrowser(token);
   clients.push(client);
   const received: { topic: string; message: LiveFloorMessage }[] = [];
   client.on('message', (topic, payload) =>

@@ -6,9 +6,10 @@ import { raiseNotification } from '@argentum/functions/domain/notifications/noti
 import type { NotificationPorts } from '@argentum/functions/domain/notifications/ports';
 import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
 import { dynamoUserStore } from '@argentum/functions/stores/users';
-import { connectAsync, type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, createOwnOrganization, createUser, signInAs, stack } from '../support/api';
+import { call, createOwnOrganization, createUser, signInAs } from '../support/api';
+import { connectBrowser } from '../support/realtime';
 
 const ports: NotificationPorts = {
   notifications: dynamoNotificationStore,
@@ -181,12 +182,7 @@ describe('notifications', () => {
 
   it('pushes to the signed-in users of the organization and no one else (real local broker)', async () => {
     const watch = async (token: string, orgId: string) => {
-      const client = await connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
-        username: 'browser',
-        password: token,
-        reconnectPeriod: 0,
-        protocolVersion: 4,
-      });
+      const client = await connectBrowser(token);
       clients.push(client);
       const received: NotificationPush[] = [];
       client.on('message', (_topic, payload) =>

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { connectAsync, type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { vi } from 'vitest';
 import type { CommandHistoryAnswer, CommandView } from '@argentum/events/contracts';
 import { topics } from '@argentum/events';
@@ -10,6 +10,7 @@ import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
 import { type Device, deviceItem } from '../../src/stores/devices';
 import { call, createUser, signInAs, stack } from './api';
+import { connectBrowser } from './realtime';
 
 const dp = (name: string, readonly = false) => ({ dp: name, dn: name, readonly });
 
@@ -121,12 +122,7 @@ export async function watchOutcomes(
   token: string,
   orgId: string,
 ): Promise<{ client: MqttClient; received: CommandView[] }> {
-  const client = await connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
-    username: 'browser',
-    password: token,
-    reconnectPeriod: 0,
-    protocolVersion: 4,
-  });
+  const client = await connectBrowser(token);
   const received: CommandView[] = [];
   client.on('message', (_topic, payload) => received.push(JSON.parse(payload.toString()) as CommandView));
   await client.subscribeAsync(topics.commandStatus(orgId));

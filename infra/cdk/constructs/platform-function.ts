@@ -13,6 +13,7 @@ import { ARCHIVE_ROOT } from '@argentum/functions/domain/telemetry/archive';
 import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
 import { lambdaBundling, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
+import { BROWSER_CLIENT_ID_PREFIX } from '@argentum/events';
 import { acknowledgeWildcards } from '../nag';
 import { lambdaEntry, lockFile, repoRoot } from '../paths';
 
@@ -265,9 +266,17 @@ export class PlatformFunction extends Construct {
       this.allow(
         new PolicyStatement({
           actions: ['iot:DeleteConnection'],
-          resources: [stack.formatArn({ service: 'iot', resource: 'client', resourceName: '*' })],
+          // Browser client ids only (`web-<uuid>`, the only ids the realtime authorizer admits): a device's
+          // connection (its thing name) can never be closed this way.
+          resources: [
+            stack.formatArn({
+              service: 'iot',
+              resource: 'client',
+              resourceName: `${BROWSER_CLIENT_ID_PREFIX}*`,
+            }),
+          ],
         }),
-        'Browsers pick their MQTT client ids when they connect; revoking a user closes the connections the realtime authorizer recorded for them, whatever their ids.',
+        'Browsers make their client id (web-<uuid>) per page; revoking a user closes the connections the realtime authorizer recorded for them, and only browser ids.',
       );
     }
 

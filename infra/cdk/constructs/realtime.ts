@@ -1,12 +1,14 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CustomResource, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnAuthorizer, CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { telemetryFilter } from '@argentum/events';
+import { REALTIME_TOKEN_KEY_NAME } from '@argentum/events/contracts';
 import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
 import { telemetryBatching } from '../../src/definitions';
 
@@ -35,6 +37,13 @@ export interface RealtimeProps {
   authorizerName: string;
   /** The Firehose stream of the archive of raw readings (reading-archive.ts): the rule's second action. */
   archive: { streamName: string; streamArn: string };
+  /**
+   * Makes the token-signing key pair (lambda/realtime-signing-key.ts): stores the private key in
+   * `signingKey` and answers the public key. Granted write on that secret only.
+   */
+  signingKeyMaker: IFunction;
+  /** The secret the private key is kept in (the auth API function reads it to sign tokens). */
+  signingKey: Secret;
 }
 
 /**
@@ -123,11 +132,20 @@ export class Realtime extends Construct {
       }),
     );
 
+    // The key pair: the private half goes straight into the secret, the public half to the authorizer.
+    const signingKey = new CustomResource(this, 'TokenSigningKey', {
+      serviceToken: props.signingKeyMaker.functionArn,
+      properties: { SecretId: props.signingKey.secretArn },
+    });
     this.authorizer = new CfnAuthorizer(this, 'RealtimeAuthorizer', {
       authorizerName: props.authorizerName,
       authorizerFunctionArn: props.authorizer.functionArn,
-      // Browsers present a Cognito access token, verified by the function; there is no token signature.
-      signingDisabled: true,
+      // Browsers present a connection token the API signed (POST /api/realtimeToken) in the MQTT user
+      // name: IoT Core verifies its signature before it invokes the function, so junk connection
+      // attempts never reach (nor bill) the authorizer.
+      signingDisabled: false,
+      tokenKeyName: REALTIME_TOKEN_KEY_NAME,
+      tokenSigningPublicKeys: { realtime: signingKey.getAttString('PublicKey') },
       status: 'ACTIVE',
       enableCachingForHttp: false,
     });

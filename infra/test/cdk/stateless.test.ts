@@ -64,12 +64,13 @@ describe('Lambdas', () => {
     platform.stateless.treeSweeper,
     platform.stateless.mailJobs.mailer,
     platform.stateless.controlConfirmations,
+    platform.stateless.realtimeSigningKeyMaker,
     ...(platform.stateless.telemetryRollups ? [platform.stateless.telemetryRollups] : []),
   ];
 
-  it('has one function per API domain, plus ingest, the realtime authorizer, the tree sweeper, the mailer, the confirmation handler and the telemetry roll-ups, with the house defaults', () => {
+  it('has one function per API domain, plus ingest, the realtime authorizer and its signing-key maker, the tree sweeper, the mailer, the confirmation handler and the telemetry roll-ups, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
-    expect(functionIds()).toHaveLength(apiDomains.length + 6);
+    expect(functionIds()).toHaveLength(apiDomains.length + 7);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -144,7 +145,7 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 6);
+    expect(bundles.length).toBe(apiDomains.length + 7);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
   });
 
@@ -174,7 +175,8 @@ describe('least privilege per domain', () => {
 
   it('grants each domain only the services it needs', () => {
     const expected: Record<ApiDomain, string[]> = {
-      auth: ['cognito-idp', 'dynamodb', 'iot', 'logs', 'sqs', 'xray'],
+      // Reads the real-time token-signing key.
+      auth: ['cognito-idp', 'dynamodb', 'iot', 'logs', 'secretsmanager', 'sqs', 'xray'],
       users: ['cognito-idp', 'dynamodb', 'iot', 'logs', 's3', 'ses', 'xray'],
       // Deletes only commit; the tree sweeper removes the plans and memberships.
       tree: ['dynamodb', 'logs', 'xray'],
@@ -276,9 +278,9 @@ describe('least privilege per domain', () => {
     for (const [name, fn] of Object.entries(closers)) {
       const statement = statementsOf(fn.role).find((s) => s.Action === 'iot:DeleteConnection');
       expect(statement, name).toMatchObject(closing);
-      // Any client id of this account and region, and nothing but clients.
+      // Browser client ids (web-<uuid>) of this account and region only: never a device's connection.
       expect(flattenReference(statement?.Resource)).toBe(
-        `arn:<AWS::Partition>:iot:${platform.stateless.region}:<AWS::AccountId>:client/*`,
+        `arn:<AWS::Partition>:iot:${platform.stateless.region}:<AWS::AccountId>:client/web-*`,
       );
     }
     const others = [
@@ -513,7 +515,11 @@ describe('vendor secrets', () => {
       platform.stateless.mailJobs.mailer,
     ];
     for (const fn of others) {
-      expect(actionsOf(fn.role).some((a) => a.startsWith('secretsmanager:'))).toBe(false);
+      // The auth function reads one secret only: the real-time signing key (tested with the authorizer).
+      const vendorActions = statementsOf(fn.role)
+        .filter((s) => !JSON.stringify(s.Resource).includes(logicalId(platform.stateless.realtimeSigningKey)))
+        .flatMap((s) => [s.Action].flat());
+      expect(vendorActions.some((a) => a.startsWith('secretsmanager:'))).toBe(false);
     }
   });
 
@@ -661,14 +667,44 @@ describe('IoT Core', () => {
     });
   });
 
-  it('has an active custom authorizer (signing disabled) that IoT may invoke', () => {
+  it('has an active custom authorizer with token signing that IoT may invoke; the key pair is made at deploy', () => {
     const authorizerFn = logicalId(platform.stateless.realtimeAuthorizer.function);
+    const keyMaker = logicalId(platform.stateless.realtimeSigningKeyMaker.function);
+    const secret = logicalId(platform.stateless.realtimeSigningKey);
+    const [keyResource] = Object.keys(
+      template.findResources('AWS::CloudFormation::CustomResource', {
+        Properties: { ServiceToken: { 'Fn::GetAtt': [keyMaker, 'Arn'] }, SecretId: { Ref: secret } },
+      }),
+    );
+    expect(keyResource).toBeDefined();
     template.hasResourceProperties('AWS::IoT::Authorizer', {
       AuthorizerName: 'Argentum-realtime',
       AuthorizerFunctionArn: { 'Fn::GetAtt': [authorizerFn, 'Arn'] },
-      SigningDisabled: true,
+      SigningDisabled: false,
+      TokenKeyName: 'token',
+      TokenSigningPublicKeys: { realtime: { 'Fn::GetAtt': [keyResource, 'PublicKey'] } },
       Status: 'ACTIVE',
     });
+    // The auth API function (which signs tokens) reads the private key; the key maker alone writes it.
+    const secretActions = (fn: IConstruct) =>
+      statementsOf(fn)
+        .filter((s) => JSON.stringify(s.Resource).includes(secret))
+        .flatMap((s) => [s.Action].flat());
+    expect(secretActions(platform.stateless.apiFunctions.auth.role)).toContain(
+      'secretsmanager:GetSecretValue',
+    );
+    expect(secretActions(platform.stateless.apiFunctions.auth.role)).not.toContain(
+      'secretsmanager:PutSecretValue',
+    );
+    expect(secretActions(platform.stateless.realtimeSigningKeyMaker.role)).toContain(
+      'secretsmanager:PutSecretValue',
+    );
+    expect(secretActions(platform.stateless.realtimeAuthorizer.role)).toEqual([]);
+    expect(
+      (template.findResources('AWS::Lambda::Function') as Resources)[
+        logicalId(platform.stateless.apiFunctions.auth.function)
+      ]?.Properties,
+    ).toMatchObject({ Environment: { Variables: { REALTIME_SIGNING_SECRET_ID: { Ref: secret } } } });
     template.hasResourceProperties('AWS::Lambda::Permission', {
       FunctionName: { 'Fn::GetAtt': [authorizerFn, 'Arn'] },
       Principal: 'iot.amazonaws.com',

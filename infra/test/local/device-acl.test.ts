@@ -4,7 +4,9 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { topics } from '@argentum/events';
 import { connectLocalDevice, localDeviceCredential } from '../../local/device-credentials';
+import { IOT_MAX_MESSAGE_BYTES, localIotArn, parseAuthorizerPolicy } from '../../local/iot-policy';
 import { createUser, signIn, stack } from '../../../functions/test/support/api';
+import { connectBrowser } from '../../../functions/test/support/realtime';
 import {
   freshDevId,
   registerDevice,
@@ -33,14 +35,7 @@ const device = async (orgId: string, devId: string) =>
 async function watcher(orgIds: string[]) {
   const member = await createUser(0, orgIds);
   const { accessToken } = await signIn(member.email, member.password);
-  const client = track(
-    await connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
-      username: 'browser',
-      password: accessToken,
-      reconnectPeriod: 0,
-      protocolVersion: 4,
-    }),
-  );
+  const client = track(await connectBrowser(accessToken));
   const received: { topic: string; payload: string }[] = [];
   client.on('message', (topic, payload) => received.push({ topic, payload: payload.toString() }));
   for (const orgId of orgIds) await client.subscribeAsync(`${orgId}/#`);
@@ -159,5 +154,93 @@ describe('device connections are confined to their organization and id (broker A
     await expect(connect({ clientId: 'success', username: 'success', password: success })).rejects.toThrow();
     const admitted = await connect({ clientId: devId, username: devId, password: credential });
     expect(admitted.connected).toBe(true);
+  });
+});
+
+describe("the broker applies IoT Core's rules (each on its own)", () => {
+  const arn = localIotArn;
+  const doc = (statements: object[]) => JSON.stringify({ Version: '2012-10-17', Statement: statements });
+  const allow = (Action: string | string[], Resource: string | string[]) => ({
+    Effect: 'Allow',
+    Action,
+    Resource,
+  });
+
+  it('refuses an authorizer answer of more than 10 documents or a document over 2,048 characters', () => {
+    const connect = doc([allow('iot:Connect', arn('client', 'web-x'))]);
+    const padded = (length: number) => {
+      const base = doc([
+        allow('iot:Connect', arn('client', 'web-x')),
+        allow('iot:Receive', arn('topic', 'p/')),
+      ]);
+      return base.replace('topic/p/', `topic/p/${'x'.repeat(length - base.length)}`);
+    };
+    expect(padded(2048)).toHaveLength(2048);
+    expect('allows' in parseAuthorizerPolicy([padded(2048)])).toBe(true);
+    expect(parseAuthorizerPolicy([padded(2049)])).toEqual({ refused: expect.stringContaining('2048') });
+    expect('allows' in parseAuthorizerPolicy(Array.from({ length: 10 }, () => connect))).toBe(true);
+    expect(parseAuthorizerPolicy(Array.from({ length: 11 }, () => connect))).toEqual({
+      refused: expect.stringContaining('10'),
+    });
+    expect(parseAuthorizerPolicy([])).toEqual({ refused: expect.any(String) });
+    expect(parseAuthorizerPolicy(['not json'])).toEqual({ refused: expect.any(String) });
+  });
+
+  it('checks client, topic and topicfilter resources apart, with IoT wildcards (* and ?; + and # literal)', () => {
+    const policy = parseAuthorizerPolicy([
+      doc([
+        allow('iot:Connect', arn('client', 'web-*')),
+        allow('iot:Subscribe', [arn('topicfilter', 'org-a/*'), arn('topicfilter', 'org-b/live/+')]),
+        allow('iot:Receive', arn('topic', 'org-a/*')),
+        allow('iot:Publish', arn('topic', 'org-?/up')),
+        { Effect: 'Deny', Action: 'iot:*', Resource: arn('topic', 'org-a/secret') },
+      ]),
+    ]);
+    if (!('allows' in policy)) throw new Error(policy.refused);
+    expect(policy.allows('iot:Connect', arn('client', 'web-1234'))).toBe(true);
+    expect(policy.allows('iot:Connect', arn('client', '00:1A:22:00:03:06'))).toBe(false);
+    // A topic filter needs a topicfilter resource; a topic a topic resource.
+    expect(policy.allows('iot:Subscribe', arn('topicfilter', 'org-a/#'))).toBe(true);
+    expect(policy.allows('iot:Subscribe', arn('topicfilter', 'org-a/+/x'))).toBe(true);
+    expect(policy.allows('iot:Subscribe', arn('topicfilter', 'org-c/#'))).toBe(false);
+    expect(policy.allows('iot:Receive', arn('topicfilter', 'org-a/x'))).toBe(false);
+    expect(policy.allows('iot:Receive', arn('topic', 'org-a/x'))).toBe(true);
+    // `+` in a resource is the character itself, not an MQTT wildcard.
+    expect(policy.allows('iot:Subscribe', arn('topicfilter', 'org-b/live/+'))).toBe(true);
+    expect(policy.allows('iot:Subscribe', arn('topicfilter', 'org-b/live/floor-1'))).toBe(false);
+    // `?` is one character; an explicit Deny wins; what nothing allows is denied.
+    expect(policy.allows('iot:Publish', arn('topic', 'org-a/up'))).toBe(true);
+    expect(policy.allows('iot:Publish', arn('topic', 'org-aa/up'))).toBe(false);
+    expect(policy.allows('iot:Receive', arn('topic', 'org-a/secret'))).toBe(false);
+    expect(policy.allows('iot:Publish', arn('topic', 'org-a/x'))).toBe(false);
+  });
+
+  it('takes messages of up to 128 KB and refuses larger ones, from a device and from the data plane', async () => {
+    const { a, received } = await scene();
+    const devId = freshDevId();
+    const publisher = await device(a, devId);
+    const body = (bytes: number) => {
+      const base = JSON.stringify({ action: 'success', devID: devId, val: 1, pad: '' });
+      return base.replace('"pad":""', `"pad":"${'x'.repeat(bytes - base.length)}"`);
+    };
+    expect(Buffer.byteLength(body(IOT_MAX_MESSAGE_BYTES))).toBe(128 * 1024);
+    expect(await attempt(publisher, topics.controlSuccess(a), body(IOT_MAX_MESSAGE_BYTES))).toBe(false);
+    await expect.poll(() => received.length).toBe(1);
+    const again = await device(a, freshDevId());
+    expect(await attempt(again, topics.controlSuccess(a), body(IOT_MAX_MESSAGE_BYTES + 1))).toBe(true);
+    const plane = new IoTDataPlaneClient({});
+    await expect(
+      plane.send(
+        new PublishCommand({
+          topic: topics.controlSuccess(a),
+          payload: Buffer.from(body(IOT_MAX_MESSAGE_BYTES + 1)),
+        }),
+      ),
+    ).rejects.toThrow();
+    await plane.send(
+      new PublishCommand({ topic: topics.controlSuccess(a), payload: Buffer.from(body(100)) }),
+    );
+    await expect.poll(() => received.length).toBe(2);
+    expect(received.map((r) => r.payload.length)).toEqual([IOT_MAX_MESSAGE_BYTES, 100]);
   });
 });

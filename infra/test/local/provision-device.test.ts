@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -161,11 +162,12 @@ describe('provision-device --local', () => {
       stdout: '',
       stderr: 'Organization no-such-org does not exist.\n',
     });
-    for (const dev of ['success', 'a/b', 'a+b']) {
+    // ... nor the form of a browser's client id, which a device's connection must never share.
+    for (const dev of ['success', 'a/b', 'a+b', `web-${randomUUID()}`, 'WEB-1']) {
       const refused = await provision(base(place.orgId, dev));
       expect(refused.code).toBe(2);
       expect(refused.stderr).toBe(
-        `Device id "${dev}" is not allowed: letters, digits, ':', '_' and '-' only (at most 128), and not "success" or "fail".\n`,
+        `Device id "${dev}" is not allowed: letters, digits, ':', '_' and '-' only (at most 128), not "success" or "fail", and not starting with "web-" (browsers' client ids).\n`,
       );
     }
     const devId = freshDevId();

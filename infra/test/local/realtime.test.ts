@@ -24,7 +24,10 @@ import {
 import { handler as authorizerLambda } from '@argentum/functions/lambda/realtime-authorizer';
 import type { RealtimeConnection } from '@argentum/functions/domain/realtime/ports';
 import { leaveOrganization } from '@argentum/functions/domain/users/membership';
-import { poolAccessTokens } from '@argentum/functions/adapters/access-token';
+import {
+  CONNECTION_TOKEN_SECONDS,
+  decodeConnectionToken,
+} from '@argentum/functions/domain/realtime/connection-token';
 import { dynamoConnectionRegistry } from '@argentum/functions/stores/connections';
 import { keys } from '@argentum/functions/stores/keys';
 import { dynamoUserStore } from '@argentum/functions/stores/users';
@@ -32,7 +35,14 @@ import { ITEM_DELETED_TEXT, USER_DELETED_TEXT, USER_ROLE_UPDATED_TEXT } from '@a
 import { seriesKey } from '@argentum/functions/stores/telemetry-dynamodb';
 import { readMailbox } from '../../local/ses-capture';
 import { connectLocalDevice } from '../../local/device-credentials';
+import { REALTIME_MAX_ORGS, REALTIME_TEXTS, realtimeUsername } from '@argentum/events/contracts';
 import { call, createUser, signIn, stack } from '../../../functions/test/support/api';
+import {
+  browserClientId,
+  connectBrowser,
+  connectWs as connectRaw,
+  mintConnectionToken,
+} from '../../../functions/test/support/realtime';
 
 const clients: MqttClient[] = [];
 /** One device connection per organization, for the confirmations a test publishes there. */
@@ -52,14 +62,19 @@ async function device(orgId = 'org-demo', devId = `rt-${randomUUID().slice(0, 8)
   return client;
 }
 
-async function browser(token: string, clientId?: string): Promise<MqttClient> {
-  const client = await connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
-    username: 'browser',
-    password: token,
-    reconnectPeriod: 0,
-    protocolVersion: 4,
-    ...(clientId ? { clientId } : {}),
-  });
+const browserId = browserClientId;
+const connectionToken = mintConnectionToken;
+
+/** A browser's connection (closed after each test): a signed connection token for the client id. */
+async function browser(accessToken: string, clientId = browserId(), orgIds?: string[]): Promise<MqttClient> {
+  const client = await connectBrowser(accessToken, { clientId, ...(orgIds ? { orgIds } : {}) });
+  clients.push(client);
+  return client;
+}
+
+/** A connection with a user name of the test's making (tracked like the others). */
+async function connectWs(username: string, clientId: string): Promise<MqttClient> {
+  const client = await connectRaw(username, clientId);
   clients.push(client);
   return client;
 }
@@ -231,6 +246,7 @@ describe('real-time access (the IoT custom authorizer guards the broker)', () =>
 
   it('refuses a connection without a valid access token, and a device with a wrong credential', async () => {
     await expect(browser('not-a-token')).rejects.toThrow();
+    await expect(connectWs('browser', browserId())).rejects.toThrow();
     await expect(
       connectAsync(`mqtt://127.0.0.1:${stack.mqttPort}`, {
         username: 'd1',
@@ -437,7 +453,7 @@ describe('the connection registry and revocation', () => {
     const { a } = orgPair();
     const member = await createUser(0, [a]);
     const { accessToken } = await signIn(member.email, member.password);
-    const [failing, closing] = [`fail-${randomUUID().slice(0, 8)}`, `ok-${randomUUID().slice(0, 8)}`];
+    const [failing, closing] = [browserId(), browserId()];
     const stuck = await watch(browser(accessToken, failing), [a]);
     const cut = await watch(browser(accessToken, closing), [a]);
     const recorded = await dynamoConnectionRegistry.ofUser(member.userId);
@@ -487,12 +503,13 @@ describe('the connection registry and revocation', () => {
     const { a, b } = orgPair();
     const member = await createUser({ [a]: 0, [b]: 1 });
     const { accessToken } = await signIn(member.email, member.password);
-    const clientId = `lambda-${randomUUID().slice(0, 8)}`;
-    const event = (mqtt: { clientId?: string }) => ({
+    const clientId = browserId();
+    const { body: minted } = await connectionToken(accessToken, clientId, [a, b]);
+    const event = (mqtt: { clientId?: string }, signatureVerified = true) => ({
+      token: minted.token,
+      signatureVerified,
       protocols: ['tls', 'http', 'mqtt'],
-      protocolData: {
-        mqtt: { username: 'browser', password: Buffer.from(accessToken).toString('base64'), ...mqtt },
-      },
+      protocolData: { mqtt: { username: realtimeUsername('browser', minted), ...mqtt } },
     });
     const result = await authorizerLambda(event({ clientId }));
     expect(result).toMatchObject({
@@ -515,20 +532,27 @@ describe('the connection registry and revocation', () => {
     const nowSeconds = Math.floor(Date.now() / 1000);
     expect(recorded?.expiresAt).toBeGreaterThan(nowSeconds + DISCONNECT_AFTER_SECONDS - 60);
 
+    const refused = { isAuthenticated: false, policyDocuments: [] };
     // Without a client id the connection could not be closed later: it is refused.
-    expect(await authorizerLambda(event({}))).toMatchObject({ isAuthenticated: false, policyDocuments: [] });
+    expect(await authorizerLambda(event({}))).toMatchObject(refused);
+    // The token is bound to its client id: another browser's, or a device's, is refused.
+    expect(await authorizerLambda(event({ clientId: browserId() }))).toMatchObject(refused);
+    expect(await authorizerLambda(event({ clientId: '00:1A:22:01:05:03' }))).toMatchObject(refused);
+    // IoT Core invokes the function only once it verified the signature; nothing else is trusted.
+    expect(await authorizerLambda(event({ clientId }, false))).toMatchObject(refused);
   });
 
   it('admits a connection without an organization its user lost while it was being admitted', async () => {
     const { a, b } = orgPair();
     const member = await createUser(0, [a, b]);
     const { accessToken } = await signIn(member.email, member.password);
-    const clientId = `race-${randomUUID().slice(0, 8)}`;
+    const clientId = browserId();
+    const claims = decodeConnectionToken((await connectionToken(accessToken, clientId, [a, b])).body.token);
     const deps = {
       users: dynamoUserStore,
-      accessTokens: poolAccessTokens,
       clock: systemClock,
       connections: {
+        claim: dynamoConnectionRegistry.claim,
         // The user leaves `a` right after the record is written (their revocation found nothing yet).
         record: async (connection: RealtimeConnection) => {
           await dynamoConnectionRegistry.record(connection);
@@ -540,9 +564,145 @@ describe('the connection registry and revocation', () => {
         },
       },
     };
-    expect(await authorizeRealtime(deps, { token: accessToken, clientId })).toMatchObject({ orgIds: [b] });
+    expect(await authorizeRealtime(deps, { claims, clientId })).toMatchObject({ orgIds: [b] });
     // No client id: such a connection could not be closed later, so it is not admitted.
-    expect(await authorizeRealtime(deps, { token: accessToken, clientId: undefined })).toBeUndefined();
+    expect(await authorizeRealtime(deps, { claims, clientId: undefined })).toBeUndefined();
+  });
+});
+
+describe('browser client ids (issue 19: a browser never takes over a device or another page)', () => {
+  it("mints connection tokens for browser ids only, and a token for one id opens no other: a device's stays up", async () => {
+    const { a } = orgPair();
+    const member = await createUser(0, [a]);
+    const { accessToken } = await signIn(member.email, member.password);
+    const devId = `00:1A:${randomUUID().slice(0, 2)}:00:03:06`.toUpperCase();
+    const deviceConnection = await device(a, devId);
+
+    // The device's own id, or anything but `web-<uuid>`: 400, and nothing to present.
+    for (const clientId of [devId, 'web-1', `web-${randomUUID()}-x`]) {
+      const refused = await connectionToken(accessToken, clientId);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ message: REALTIME_TEXTS.badClientId });
+    }
+    // A token minted for a browser id does not open a connection under the device's id.
+    const { body: minted } = await connectionToken(accessToken, browserId());
+    await expect(connectWs(realtimeUsername('browser', minted), devId)).rejects.toThrow();
+    // The device is still connected: a confirmation it publishes is taken.
+    await deviceConnection.publishAsync(
+      topics.controlSuccess(a),
+      JSON.stringify({ action: 'success', devID: devId, val: 1 }),
+      { qos: 1 },
+    );
+    expect(deviceConnection.connected).toBe(true);
+  });
+
+  it("does not let another user connect under a page's client id; the same user's reconnect takes over", async () => {
+    const { a } = orgPair();
+    const other = await createUser(0, [a]);
+    const viewer = await createUser(0, [a]);
+    const otherToken = (await signIn(other.email, other.password)).accessToken;
+    const viewerToken = (await signIn(viewer.email, viewer.password)).accessToken;
+    const clientId = browserId();
+    const page = await watch(browser(otherToken, clientId), [a]);
+
+    // viewer@ may mint a token naming other@'s client id, but the authorizer refuses the connection.
+    await expect(browser(viewerToken, clientId)).rejects.toThrow();
+    const marker = await confirm(a);
+    await arrives(page, marker);
+    expect(page.closed).toBe(false);
+
+    // The same user connecting again under the id drops the older connection, as IoT Core does.
+    const again = await watch(browser(otherToken, clientId), [a]);
+    await expect.poll(() => page.closed).toBe(true);
+    const next = await confirm(a);
+    await arrives(again, next);
+  });
+});
+
+describe('signed connection tokens (issue 19: the authorizer runs only for tokens the API signed)', () => {
+  it('refuses a missing, forged or altered signature before the authorizer runs', async () => {
+    const { a, b } = orgPair();
+    const member = await createUser(0, [a]);
+    const { accessToken } = await signIn(member.email, member.password);
+    const clientId = browserId();
+    const { body: minted } = await connectionToken(accessToken, clientId);
+    expect(minted).toMatchObject({ clientId, orgIds: [a], signature: expect.any(String) });
+
+    const forged = Buffer.from(minted.signature, 'base64');
+    forged[0] = (forged[0] ?? 0) ^ 0xff;
+    const altered = Buffer.from(
+      JSON.stringify({ ...decodeConnectionToken(minted.token), orgs: [a, b] }),
+      'utf8',
+    ).toString('base64url');
+    for (const username of [
+      'browser',
+      `browser?token=${minted.token}`,
+      realtimeUsername('browser', { token: minted.token, signature: forged.toString('base64') }),
+      realtimeUsername('browser', { token: altered, signature: minted.signature }),
+    ])
+      await expect(connectWs(username, clientId)).rejects.toThrow();
+    // Had the authorizer run for this valid token, it would have recorded the connection.
+    expect(await dynamoConnectionRegistry.ofUser(member.userId)).toEqual([]);
+
+    // The token as minted opens the connection.
+    const client = await connectWs(realtimeUsername('browser', minted), clientId);
+    expect(client.connected).toBe(true);
+  });
+
+  it('keeps a live session authorized past the access token hour, until the session ends', async () => {
+    const { a } = orgPair();
+    const member = await createUser(0, [a]);
+    const { accessToken } = await signIn(member.email, member.password);
+    const clientId = browserId();
+    const claims = decodeConnectionToken((await connectionToken(accessToken, clientId)).body.token);
+    const at = (offsetSeconds: number) => ({
+      users: dynamoUserStore,
+      connections: dynamoConnectionRegistry,
+      clock: { now: () => new Date(Date.now() + offsetSeconds * 1000) },
+    });
+    // The access token expires after 60 minutes; re-authorizations every 5 minutes go on.
+    for (const minutes of [0, 55, 65, 120, 23 * 60])
+      expect(await authorizeRealtime(at(minutes * 60), { claims, clientId })).toMatchObject({ orgIds: [a] });
+    // Past the connection's 24 h limit the token is over.
+    expect(await authorizeRealtime(at(CONNECTION_TOKEN_SECONDS + 1), { claims, clientId })).toBeUndefined();
+    // Signing out ends it at the next re-authorization.
+    expect((await call('/api/userLogout', {}, { token: accessToken })).status).toBe(200);
+    expect(await authorizeRealtime(at(65 * 60), { claims, clientId })).toBeUndefined();
+  });
+});
+
+describe('policy size (issue 19: an owner of 200 organizations still gets live messages)', () => {
+  it('scopes a connection to at most 16 organizations, answered in documents IoT Core accepts', async () => {
+    const orgIds = Array.from({ length: 200 }, (_, i) => `rt-many-${randomUUID().slice(0, 8)}-${i}`);
+    const owner = await createUser(Object.fromEntries(orgIds.map((o) => [o, 2])));
+    const { accessToken } = await signIn(owner.email, owner.password);
+    const clientId = browserId();
+
+    // Naming more organizations than a connection holds: 400; one not theirs: 404 as an unknown one.
+    expect(
+      (await connectionToken(accessToken, clientId, orgIds.slice(0, REALTIME_MAX_ORGS + 1))).status,
+    ).toBe(400);
+    const foreign = await connectionToken(accessToken, clientId, [orgIds[0] ?? '', 'rt-not-theirs']);
+    expect(foreign.status).toBe(404);
+
+    // None named: the first ones; the page names what it watches (here the last organization).
+    const watched = [orgIds[199] ?? '', ...orgIds.slice(0, REALTIME_MAX_ORGS - 1)];
+    const { body: minted } = await connectionToken(accessToken, clientId, watched);
+    expect(minted.orgIds).toEqual(watched);
+    const answer = await authorizerLambda({
+      token: minted.token,
+      signatureVerified: true,
+      protocolData: { mqtt: { clientId } },
+    });
+    expect(answer.isAuthenticated).toBe(true);
+    expect(answer.policyDocuments.length).toBeLessThanOrEqual(10);
+    for (const document of answer.policyDocuments) expect(document.length).toBeLessThanOrEqual(2048);
+
+    const watcher = await watch(connectWs(realtimeUsername('browser', minted), clientId), [
+      orgIds[199] ?? '',
+    ]);
+    const marker = await confirm(orgIds[199] ?? '');
+    await arrives(watcher, marker);
   });
 });
 
@@ -566,7 +726,7 @@ describe('AWS service adapters against their local stand-ins', () => {
   it("IoT data-plane DeleteConnection closes that client's connection; an unknown one is not found", async () => {
     const member = await createUser(0, ['org-demo']);
     const { accessToken } = await signIn(member.email, member.password);
-    const clientId = `contract-${randomUUID().slice(0, 8)}`;
+    const clientId = browserId();
     const watcher = await watch(browser(accessToken, clientId), ['org-demo']);
     await new IoTDataPlaneClient({}).send(
       new DeleteConnectionCommand({ clientId, cleanSession: true, preventWillMessage: true }),

@@ -1,7 +1,13 @@
 import type { connect as mqttConnect, MqttClient } from 'mqtt';
-import { ApiError, refreshSession } from '../api/client';
+import { orgOfTopic } from '@argentum/events';
+import {
+  REALTIME_MAX_ORGS,
+  REALTIME_TOKEN_PATH,
+  realtimeUsername,
+  type RealtimeTokenView,
+} from '@argentum/events/contracts';
+import { ApiError, apiPost } from '../api/client';
 import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';
-import { getAccessToken } from '../session/sessionStore';
 import { reconnectDelay } from './backoff';
 import { createKeepaliveTimer, type KeepaliveTimer } from './keepaliveTimer';
 import { parseRealtimeMessage, type RealtimeEvent } from './messages';
@@ -33,12 +39,28 @@ async function loadConnect(): Promise<typeof mqttConnect> {
 }
 
 /**
+ * The organizations a connection token names for these topics: theirs, in the order screens asked for
+ * them, at most REALTIME_MAX_ORGS.
+ */
+export function connectionScope(topics: Iterable<string>): string[] {
+  const orgIds = new Set<string>();
+  for (const topic of topics) {
+    const orgId = orgOfTopic(topic);
+    if (orgId && orgIds.size < REALTIME_MAX_ORGS) orgIds.add(orgId);
+  }
+  return [...orgIds];
+}
+
+/**
  * The browser's one MQTT-over-WebSocket connection (specification: real-time channel; reconnect at
- * most 8000 ms apart). A random client id per page; the password is the user's access token, and a
- * fresh token is fetched before every reconnect (the one in memory may have expired, or the
- * connection may have been closed because the user's access changed). Subscriptions are counted per
- * topic, so screens ask for what they show and the channel keeps each topic once; they are made again
- * after every reconnect. Messages reach the listeners only once validated (messages.ts).
+ * most 8000 ms apart). A random browser client id per page (`web-<uuid>`, the only form the authorizer
+ * admits). Before every connect it asks the API for a signed connection token for that id and the
+ * organizations of the topics it wants (at most REALTIME_MAX_ORGS; POST /api/realtimeToken) and
+ * presents it in the MQTT user name; IoT Core checks the signature, and the authorizer re-checks the
+ * user every 5 minutes for the connection's 24 h. A topic of an organization the connection was not
+ * scoped to makes it reconnect with a new token. Subscriptions are counted per topic, so screens ask
+ * for what they show and the channel keeps each topic once; they are made again after every
+ * reconnect. Messages reach the listeners only once validated (messages.ts).
  */
 export class RealtimeChannel {
   readonly clientId = `web-${crypto.randomUUID()}`;
@@ -50,6 +72,9 @@ export class RealtimeChannel {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private attempt = 0;
   private running = false;
+  /** The organizations the current connection's token names. */
+  private scope: readonly string[] = [];
+  private rescopeQueued = false;
   /** Raised by start, stop and each connection attempt: a stale attempt gives up. */
   private generation = 0;
 
@@ -76,6 +101,7 @@ export class RealtimeChannel {
   subscribe(topic: string): () => void {
     const count = this.wanted.get(topic) ?? 0;
     this.wanted.set(topic, count + 1);
+    if (count === 0) this.rescopeIfNeeded();
     if (count === 0 && this.client?.connected) this.client.subscribe(topic, { qos: 0 }, () => undefined);
     let released = false;
     return () => {
@@ -88,13 +114,31 @@ export class RealtimeChannel {
     };
   }
 
+  private watchedOrgs(): string[] {
+    return connectionScope(this.wanted.keys());
+  }
+
+  /** A wanted topic of an organization the connection's token does not name: reconnect (once) with a new one. */
+  private rescopeIfNeeded(): void {
+    if (this.rescopeQueued) return;
+    this.rescopeQueued = true;
+    // Screens subscribe several topics at once: look once they are all in.
+    setTimeout(() => {
+      this.rescopeQueued = false;
+      if (!this.client?.connected) return;
+      if (this.watchedOrgs().every((orgId) => this.scope.includes(orgId))) return;
+      this.attempt = 0;
+      void this.connect();
+    }, 0);
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;
     this.attempt = 0;
     this.setStatus('connecting');
     window.addEventListener('online', this.reconnectNow);
-    void this.connect(false);
+    void this.connect();
   }
 
   stop(): void {
@@ -111,7 +155,7 @@ export class RealtimeChannel {
     if (!this.running || this.client?.connected) return;
     clearTimeout(this.timer);
     this.attempt = 0;
-    void this.connect(true);
+    void this.connect();
   };
 
   private setStatus(status: RealtimeStatus): void {
@@ -134,20 +178,26 @@ export class RealtimeChannel {
     this.drop();
     this.setStatus('lost');
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.connect(true), reconnectDelay(this.attempt++, Math.random()));
+    this.timer = setTimeout(() => void this.connect(), reconnectDelay(this.attempt++, Math.random()));
   }
 
-  private async connect(freshToken: boolean): Promise<void> {
+  private async connect(): Promise<void> {
     const generation = ++this.generation;
     const current = () => this.running && generation === this.generation;
     let endpoint: RealtimeEndpoint | undefined;
-    let token: string | null;
+    let grant: RealtimeTokenView;
     try {
       endpoint = await this.endpoint();
       if (!current()) return;
       if (!endpoint) return this.stop();
-      token = getAccessToken();
-      if (freshToken || !token) token = (await refreshSession({ silent: true })).accessToken;
+      // A signed token for this page's client id and what it watches (the API refreshes an expired
+      // access token on its own); none named yet: the user's first organizations.
+      const orgIds = this.watchedOrgs();
+      grant = await apiPost<RealtimeTokenView>(
+        REALTIME_TOKEN_PATH,
+        { clientId: this.clientId, ...(orgIds.length > 0 ? { orgIds } : {}) },
+        { silent: true },
+      );
     } catch (error) {
       if (!current()) return;
       // The session is over (the refresh token is gone): the next API call signs the user out.
@@ -165,8 +215,7 @@ export class RealtimeChannel {
     this.drop();
     const client = connect(endpoint.url, {
       clientId: this.clientId,
-      username: endpoint.username,
-      password: token,
+      username: realtimeUsername(endpoint.username, grant),
       protocolVersion: 4,
       clean: true,
       // Reconnects are ours: each one with a fresh token, at most 8000 ms apart.
@@ -178,6 +227,7 @@ export class RealtimeChannel {
       timerVariant: (keepaliveTimer ??= createKeepaliveTimer()),
     });
     this.client = client;
+    this.scope = grant.orgIds;
     client.on('connect', () => {
       this.attempt = 0;
       for (const topic of this.wanted.keys()) client.subscribe(topic, { qos: 0 }, () => undefined);

@@ -192,3 +192,11 @@ export type MailJob = PasswordResetJob | AlarmMailJob;
 export interface JobQueue<Job> {
   send(job: Job): Promise<void>;
 }
+
+/** The outcome of verifying an access token (signature, issuer, expiry, token use, client). */
+export type TokenCheck = { ok: true; claims: Record<string, unknown> } | { ok: false; expired: boolean };
+
+/** Verifies the user pool's access tokens (adapters/access-token.ts). */
+export interface AccessTokenVerifier {
+  verify(token: string): Promise<TokenCheck>;
+}

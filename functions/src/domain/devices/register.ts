@@ -17,7 +17,7 @@ export const DEVICE_TYPE_RANGE = { min: 0, max: 9 } as const;
 
 export const REGISTER_MESSAGES = {
   badDeviceId: (devId: string) =>
-    `Device id "${devId}" is not allowed: letters, digits, ':', '_' and '-' only (at most 128), and not "success" or "fail".`,
+    `Device id "${devId}" is not allowed: letters, digits, ':', '_' and '-' only (at most 128), not "success" or "fail", and not starting with "web-" (browsers' client ids).`,
   badDeviceType: (devType: number) =>
     `Device type ${devType} is unknown: a whole number from ${DEVICE_TYPE_RANGE.min} to ${DEVICE_TYPE_RANGE.max}.`,
   noOrganization: (orgId: string) => `Organization ${orgId} does not exist.`,

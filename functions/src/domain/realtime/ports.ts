@@ -13,6 +13,11 @@ export interface RealtimeConnection {
 
 /** Where the authorizer records the connections it admits (the DynamoDB adapter is stores/connections.ts). */
 export interface ConnectionRegistry {
+  /**
+   * Binds a client id to a user until `expiresAt` (epoch seconds): true when it is free, expired or
+   * already theirs; false when another user holds it (who would otherwise take over their page).
+   */
+  claim(clientId: string, userId: string, expiresAt: number, nowSeconds: number): Promise<boolean>;
   /** Records a connection, replacing an earlier record of the same user and client id. */
   record(connection: RealtimeConnection): Promise<void>;
   /** The recorded connections of a user (strongly consistent: a record written before is seen). */

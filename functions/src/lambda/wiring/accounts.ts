@@ -12,6 +12,15 @@ import { dynamoNotificationStore } from '../../stores/notifications';
 import { dynamoTreeStore } from '../../stores/tree';
 import { clock, users } from './core';
 import { realtimeRevocation } from './realtime';
+import { secretKeySigner } from '../../adapters/connection-token-signer';
+import { secretsManagerStore } from '../../adapters/vendors/secrets';
+import { secretsManager } from '../../aws/secrets-manager';
+
+/** Signs real-time connection tokens with the key in its secret (read once per warm Lambda). */
+const realtimeTokenSigner = secretKeySigner(
+  secretsManagerStore(secretsManager, clock),
+  () => config.realtimeSigningSecretId,
+);
 
 /** The names of organizations that exist (deleted ones are left out). */
 export const organizations = {
@@ -31,6 +40,7 @@ export const accountPorts = () => ({
   realtime: realtimeRevocation,
   organizations,
   accessTokens: poolAccessTokens,
+  signer: realtimeTokenSigner,
   cookies: { refreshTokenValidityDays: config.refreshTokenValidityDays, secure: config.cookieSecure },
   attempts: dynamoAttemptCounter,
   throttlePolicy: config.throttlePolicy ?? defaultThrottlePolicy,

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { topics } from '@argentum/events';
+import { REALTIME_MAX_ORGS } from '@argentum/events/contracts';
+import { connectionScope } from '../shared/realtime/channel';
+import { watchedOrgIds } from './realtimeFeeds';
+
+const orgs = Array.from({ length: 200 }, (_, i) => `org-${String(i).padStart(3, '0')}`);
+
+describe('what a page watches in real time (one connection: at most 16 organizations)', () => {
+  it("watches the open floor's organization first, then the others, at most 16", () => {
+    expect(watchedOrgIds(orgs, 'org-150')).toEqual(['org-150', ...orgs.slice(0, REALTIME_MAX_ORGS - 1)]);
+    expect(watchedOrgIds(orgs, undefined)).toEqual(orgs.slice(0, REALTIME_MAX_ORGS));
+    // A floor of an organization the user is not in adds nothing.
+    expect(watchedOrgIds(['org-a', 'org-b'], 'org-x')).toEqual(['org-a', 'org-b']);
+  });
+
+  it('asks for a token naming the organizations of the wanted topics, in order, at most 16', () => {
+    const wanted = [
+      topics.floorLive('org-150', 'floor-1'),
+      ...watchedOrgIds(orgs, 'org-150').flatMap((orgId) => [
+        topics.commandStatus(orgId),
+        topics.notification(orgId),
+      ]),
+      topics.notification('org-199'),
+    ];
+    expect(connectionScope(wanted)).toEqual(watchedOrgIds(orgs, 'org-150'));
+    expect(connectionScope(['+/live/x', 'malformed'])).toEqual([]);
+  });
+});

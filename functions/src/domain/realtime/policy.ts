@@ -1,0 +1,67 @@
+/**
+ * IoT Core's limits on what a custom authorizer answers (developer guide, "Defining your Lambda
+ * function"): at most 10 policy documents, each of at most 2,048 characters. A larger answer refuses the
+ * connection, so the policy is split into documents and a connection names few organizations
+ * (REALTIME_MAX_ORGS): its size never grows with the number of organizations a user has.
+ */
+export const AUTHORIZER_POLICY_LIMITS = { maxDocuments: 10, maxDocumentChars: 2048 } as const;
+
+/** The ARN of an IoT resource: `client/{id}`, `topic/{topic}` or `topicfilter/{filter}`. */
+export type IotArn = (kind: 'client' | 'topic' | 'topicfilter', resource: string) => string;
+
+interface Statement {
+  Effect: 'Allow';
+  Action: string;
+  Resource: string | string[];
+}
+
+const documentOf = (statements: Statement[]) =>
+  JSON.stringify({ Version: '2012-10-17', Statement: statements });
+
+/**
+ * The policy of a browser connection, in as few documents as fit: connect under its own client id only;
+ * subscribe to (topic filters) and receive (topics) everything under each granted organization,
+ * `{org}/*` (in an IoT policy `*` matches any characters, and MQTT's `+` and `#` are literal).
+ * Each organization's two resources stay in one document. Undefined when it would not fit IoT Core's
+ * limits (an organization id far longer than any the platform makes).
+ */
+export function realtimePolicyDocuments(
+  arn: IotArn,
+  clientId: string,
+  orgIds: readonly string[],
+): string[] | undefined {
+  const { maxDocuments, maxDocumentChars } = AUTHORIZER_POLICY_LIMITS;
+  const connect: Statement = { Effect: 'Allow', Action: 'iot:Connect', Resource: arn('client', clientId) };
+  const build = (first: boolean, orgs: readonly string[]) =>
+    documentOf([
+      ...(first ? [connect] : []),
+      ...(orgs.length > 0
+        ? [
+            {
+              Effect: 'Allow' as const,
+              Action: 'iot:Subscribe',
+              Resource: orgs.map((o) => arn('topicfilter', `${o}/*`)),
+            },
+            {
+              Effect: 'Allow' as const,
+              Action: 'iot:Receive',
+              Resource: orgs.map((o) => arn('topic', `${o}/*`)),
+            },
+          ]
+        : []),
+    ]);
+  const documents: string[] = [];
+  let current: string[] = [];
+  for (const orgId of orgIds) {
+    if (build(documents.length === 0, [...current, orgId]).length <= maxDocumentChars) {
+      current.push(orgId);
+      continue;
+    }
+    if (current.length === 0) return undefined;
+    documents.push(build(documents.length === 0, current));
+    current = [orgId];
+    if (build(false, current).length > maxDocumentChars) return undefined;
+  }
+  documents.push(build(documents.length === 0, current));
+  return documents.length <= maxDocuments ? documents : undefined;
+}
