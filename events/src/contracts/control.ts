@@ -22,6 +22,8 @@ export const USER_UNAUTHORIZED_TEXT = 'User is unAuthorized';
 export const DEVICE_ONLINE_TEXT = 'Device Online';
 export const DEVICE_OFFLINE_TEXT = 'Device Offline';
 export const PAIRING_FAILED_TEXT = 'Pairing of device is unsuccessful.';
+/** The `action` recorded for a command refused because presence knows its device is offline. */
+export const DEVICE_OFFLINE_ACTION = 'device offline';
 // No confirmation within the reply timeout: SOMETHING_WENT_WRONG_TEXT (texts.ts).
 
 /** A value as the texts show it: lists as [1,0,0,0]. */
@@ -119,6 +121,8 @@ export interface CommandSentAnswer {
   commandId: string;
   status: CommandStatus;
   deadlineAt: string;
+  /** Settled at once (the device is offline: 'Device Offline'), as the history records it. */
+  command?: CommandView;
 }
 
 /** setValueOnDevices: one command per device. */
@@ -165,6 +169,8 @@ export function commandText(
   device: ControlledDevice,
 ): string | undefined {
   if (isPending(command.status)) return undefined;
+  if (command.status === 'failed' && command.reply?.action === DEVICE_OFFLINE_ACTION)
+    return DEVICE_OFFLINE_TEXT;
   const val = command.reply?.val ?? command.val;
   if (command.call === 'testDevice') {
     return command.status === 'confirmed' ? DEVICE_ONLINE_TEXT : DEVICE_OFFLINE_TEXT;

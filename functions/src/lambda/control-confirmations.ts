@@ -1,4 +1,5 @@
-import { confirmationMessageSchema } from '@argentum/events';
+import { Command, confirmationMessageSchema } from '@argentum/events';
+import { observePresence } from '../domain/devices/presence';
 import { assertConfigured } from '../config';
 import { alarmsOfDeviceMessage } from '../domain/notifications/device-messages';
 import { applyDeviceReport } from '../domain/devices/reports';
@@ -8,8 +9,10 @@ import { log } from '../http/log';
 import { confirmationPorts } from './wiring/control';
 import { clock } from './wiring/core';
 import { alarmDevice, alarmPorts } from './wiring/notifications';
+import { presencePorts } from './wiring/presence';
 
 const alarms = alarmPorts();
+const presence = presencePorts();
 
 /**
  * A device's own word: its reported state is stored (domain/devices/reports.ts), and offline, pairing
@@ -29,8 +32,16 @@ async function actOnDeviceMessage(
   // What the device says about itself (pairing mode, power node ports) becomes its stored state.
   await applyDeviceReport({ devices: dynamoDevices, clock }, { orgId, outcome, message: parsed.data });
   const device = await getDevice(parsed.data.devID);
-  // Only a device of this organization can raise its alarms.
+  // Only a device of this organization can raise its alarms or move its presence.
   if (!device || device.orgID !== orgId) return;
+  // Its own word moves its presence: an announcement (cmnd 1 without a command) or any reply.
+  const announced = parsed.data.cmnd === Command.deviceOnline && !parsed.data.commandId;
+  await observePresence(
+    presence,
+    device.devID,
+    announced ? { kind: 'announced', online: outcome === 'success', at: time } : { kind: 'reply', at: time },
+    Date.now(),
+  );
   await alarmsOfDeviceMessage(alarms, alarmDevice(device), {
     outcome,
     message: parsed.data,

@@ -86,14 +86,33 @@ describe('live floor topic', () => {
     const time = Date.now() - 1000;
     await publish(place, sensor.devID, time, { temp: 21.5, co2: 640 });
 
-    await expect.poll(() => watcher.received.length).toBe(1);
-    expect(watcher.received[0]).toEqual({
-      topic: topics.floorLive(place.orgId, place.floorId),
-      message: {
-        floorId: place.floorId,
-        updates: [{ devID: sensor.devID, latest: { temp: 21.5, co2: 640 }, lastSeen: time, online: true }],
-      },
-    });
+    // The reading's values, and the presence change the reading made (the device was never heard).
+    await expect.poll(() => watcher.received.length).toBe(2);
+    expect(watcher.received).toEqual(
+      expect.arrayContaining([
+        {
+          topic: topics.floorLive(place.orgId, place.floorId),
+          message: {
+            floorId: place.floorId,
+            updates: [{ devID: sensor.devID, latest: { temp: 21.5, co2: 640 }, lastSeen: time }],
+          },
+        },
+        {
+          topic: topics.floorLive(place.orgId, place.floorId),
+          message: {
+            floorId: place.floorId,
+            updates: [
+              {
+                devID: sensor.devID,
+                online: true,
+                lastSeen: time,
+                presence: { online: true, reason: 'reading', since: time, at: time, lastSeen: time },
+              },
+            ],
+          },
+        },
+      ]),
+    );
   });
 
   it("refuses a user of organization A B's topics, and never delivers B's messages to A", async () => {
@@ -150,7 +169,7 @@ describe('live floor topic', () => {
       const seen = new Map<string, { lastSeen: number; temp: number }>();
       for (const { message } of watcher.received)
         for (const { devID, lastSeen, latest } of message.updates)
-          if ((seen.get(devID)?.lastSeen ?? 0) < lastSeen)
+          if (latest && lastSeen !== undefined && (seen.get(devID)?.lastSeen ?? 0) < lastSeen)
             seen.set(devID, { lastSeen, temp: latest.temp ?? -1 });
       return new Map([...seen].map(([devID, { temp }]) => [devID, temp]));
     };
@@ -159,8 +178,12 @@ describe('live floor topic', () => {
       .toEqual(Array.from({ length: 50 }, (_, i) => 450 + i));
     // The rule delivers batches of up to 500 within a 1 s window: a handful of batches at most, and
     // each batch gives one message for the floor, a device in it at most once.
-    expect(watcher.received.length).toBeGreaterThanOrEqual(1);
-    expect(watcher.received.length).toBeLessThanOrEqual(5);
+    // (Besides them, one presence message per floor and batch: these devices were never heard.)
+    const readings = watcher.received.filter(({ message }) => message.updates.some((u) => u.latest));
+    expect(readings.length).toBeGreaterThanOrEqual(1);
+    expect(readings.length).toBeLessThanOrEqual(5);
+    const presence = watcher.received.filter(({ message }) => message.updates.some((u) => u.presence));
+    expect(presence.length).toBeLessThanOrEqual(5);
     for (const { message } of watcher.received) {
       const ids = message.updates.map((u) => u.devID);
       expect(new Set(ids).size).toBe(ids.length);
