@@ -134,14 +134,20 @@ describe('live floor topic', () => {
     expect(await bob.subscribe(topics.floorLive(placeB.orgId, placeB.floorId))).toEqual([1]);
 
     const publish = await device();
+    // Each reading: its values, and the presence change it made (the devices were never heard).
     await publish(placeB, sensorB.devID, Date.now(), { temp: 30 });
-    await expect.poll(() => bob.received.length).toBe(1);
+    await expect.poll(() => bob.received.length).toBe(2);
     await publish(placeA, sensorA.devID, Date.now(), { temp: 20 });
-    await expect.poll(() => alice.received.length).toBe(1);
+    await expect.poll(() => alice.received.length).toBe(2);
 
-    expect(alice.received.map((r) => r.topic)).toEqual([topics.floorLive(placeA.orgId, placeA.floorId)]);
-    expect(alice.received[0]?.message.updates.map((u) => u.devID)).toEqual([sensorA.devID]);
-    expect(bob.received.map((r) => r.topic)).toEqual([topics.floorLive(placeB.orgId, placeB.floorId)]);
+    const floorA = topics.floorLive(placeA.orgId, placeA.floorId);
+    const floorB = topics.floorLive(placeB.orgId, placeB.floorId);
+    expect(alice.received.map((r) => r.topic)).toEqual([floorA, floorA]);
+    expect(alice.received.flatMap((r) => r.message.updates.map((u) => u.devID))).toEqual([
+      sensorA.devID,
+      sensorA.devID,
+    ]);
+    expect(bob.received.map((r) => r.topic)).toEqual([floorB, floorB]);
   });
 
   it('coalesces a burst of 500 readings on one floor into one message per ingest batch', async () => {
