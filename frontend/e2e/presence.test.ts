@@ -1,0 +1,135 @@
+import { topics } from '@argentum/events';
+import { DEVICE_OFFLINE_HINT_TEXT } from '@argentum/events/contracts';
+import type { MqttClient } from 'mqtt';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { floorPlanKey } from '../../functions/src/domain/files/keys';
+import { s3FileStore } from '../../functions/src/stores/files';
+import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
+import { createUser, type TestUser } from '../../functions/test/support/api';
+import { deviceConnection } from '../../functions/test/support/control';
+import '../../functions/test/support/provided';
+import { launchBrowser, open, screenshot, signIn } from './browser';
+
+const stack = inject('stack');
+let browser: Browser;
+let place: Place;
+let lightId: string;
+let editor: TestUser;
+let firmware: MqttClient;
+
+const PLAN_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 600" width="900" height="600">' +
+  '<rect width="900" height="600" fill="#fff"/>' +
+  '<rect x="20" y="20" width="860" height="560" fill="#f7f8fa" stroke="#5f6b7a" stroke-width="3"/>' +
+  '<text x="32" y="46" font-family="sans-serif" font-size="16" fill="#3d4753">East Wing</text></svg>';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  place = await newPlace('Presence Org');
+  await s3FileStore.write(
+    floorPlanKey(place.orgId, place.floorId),
+    new TextEncoder().encode(PLAN_SVG),
+    'image/svg+xml',
+  );
+  const [light] = await newDevices(
+    place,
+    [
+      {
+        devName: 'DeskLight',
+        devType: 1,
+        connDev: 'light',
+        port: 0,
+        dataPoints: [{ dp: 'bri', dn: 'Brightness' }],
+        floorOrigin: { x: 0.4, y: 0.5 },
+      },
+    ],
+    place.floorId,
+  );
+  if (!light) throw new Error('no light');
+  lightId = light.devID;
+  editor = await createUser(1, [place.orgId], 'Erin Editor');
+  firmware = await deviceConnection(place.orgId, lightId);
+  // Its reading makes it online.
+  await firmware.publishAsync(
+    topics.sensorData(place.orgId, lightId),
+    JSON.stringify({ devID: lightId, devType: 1, time: Date.now(), values: { bri: 30 } }),
+    { qos: 1 },
+  );
+});
+
+afterAll(async () => {
+  await firmware?.endAsync();
+  await browser?.close();
+});
+
+const marker = (page: Page) => page.locator(`[data-testid="floor-plan-stage"] [data-devid="${lightId}"]`);
+const listStatus = (page: Page) =>
+  page
+    .getByRole('region', { name: 'Devices on this floor' })
+    .locator(`[data-devid="${lightId}"] [data-status]`);
+const detail = (page: Page, term: string) =>
+  page
+    .getByRole('region', { name: 'Floor details' })
+    .locator(`xpath=.//dt[normalize-space(.)="${term}"]/following-sibling::dd[1]`);
+
+describe('presence in the browser', () => {
+  it('a device announcing itself offline turns offline on the plan, list and counts at once; a command to it answers Device Offline', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signIn(page, stack.url, editor.email, editor.password);
+    await open(page, `${stack.url}/home?floor=${place.floorId}`);
+    await page.getByTestId('floor-plan-stage').locator('img').waitFor();
+    await expect.poll(() => listStatus(page).textContent()).toBe('Online');
+    await page.getByRole('button', { name: 'Floor details' }).click();
+    await expect.poll(() => detail(page, 'Offline').textContent()).toBe('0');
+    expect(await marker(page).getAttribute('data-offline')).toBeNull();
+
+    // The device's own word, published until the page has subscribed (its connection comes up
+    // after the plan); from then on everything must follow within 2 s of the message.
+    await expect
+      .poll(
+        async () => {
+          await firmware.publishAsync(
+            topics.controlFail(place.orgId),
+            JSON.stringify({ action: 'fail', cmnd: 1, devID: lightId }),
+            { qos: 1 },
+          );
+          return listStatus(page).textContent();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe('Offline');
+    await expect.poll(() => marker(page).getAttribute('data-offline'), { timeout: 2000 }).toBe('');
+    await expect.poll(() => detail(page, 'Offline').textContent(), { timeout: 2000 }).toBe('1');
+    expect(await detail(page, 'Online').textContent()).toBe('0');
+    await screenshot(page, 'presence-offline-floor');
+
+    // The popup says so too.
+    await marker(page).hover();
+    await expect
+      .poll(() => page.getByTestId('device-popup').locator('[data-status]').textContent())
+      .toBe('Offline');
+
+    // The drawer knows before sending; a command is answered 'Device Offline' at once (no 6 s wait).
+    await marker(page).click();
+    const drawer = page.getByRole('region', { name: /Device configuration/ });
+    await drawer.getByText(DEVICE_OFFLINE_HINT_TEXT, { exact: false }).waitFor();
+    const panel = drawer.getByRole('region', { name: 'Light brightness' });
+    const slider = panel.getByRole('slider', { name: 'Brightness' });
+    await slider.waitFor();
+    const box = await panel.locator('.amplify-sliderfield__root').boundingBox();
+    if (!box) throw new Error('no slider');
+    await page.mouse.click(box.x + box.width * 0.7, box.y + box.height / 2);
+    await page
+      .getByRole('status')
+      .getByText('Device Offline', { exact: true })
+      .first()
+      .waitFor({ timeout: 2000 });
+    await screenshot(page, 'presence-offline-command');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
