@@ -329,6 +329,8 @@ export class StatelessStack extends Stack {
         platformTableStatements: [
           ...presenceStatements,
           { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
+          // Alarm mail digests that are due (queued for the mailer).
+          { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.alarmDigestPartition },
         ],
         publishTopics: [notificationTopics, liveTopics],
       },

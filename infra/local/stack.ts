@@ -83,7 +83,7 @@ export interface LocalStack {
   /** Resolves when every mail job queued so far has been worked off. */
   mailDrained(): Promise<void>;
   /** Runs the presence sweep now, as the schedule would at `time` (tests drive its clock). */
-  sweepPresence(time?: Date): Promise<{ looked: number; changed: number }>;
+  sweepPresence(time?: Date): Promise<{ looked: number; changed: number; digests: number }>;
   /** The stand-ins of the vendor clouds (Ryse, Nest, Ecobee) and of Secrets Manager. */
   vendorsUrl: string;
   stop(): Promise<void>;

@@ -21,6 +21,8 @@
  *   alarms     ALARMS#{devId}      STATE                      -                             -
  *   alarm mail ALARMMAIL#{notificationId}  SENT               -                             -
  *   watch      PRESENCEWATCH#{0-3} {devId}                   -                             -
+ *   mail rate  ALARMRATE#{sha256 of e-mail}  W#{windowStart}      -                             -
+ *   digest     ALARMDIGEST         {dueAt 13 digits}#{sha256 of e-mail}  -                    -
  *
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
@@ -109,6 +111,12 @@ export const keys = {
     pk: `PRESENCEWATCH#${[...devId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 0) % PRESENCE_WATCH_SHARDS}`,
     sk: devId,
   }),
+  alarmMailRate: (recipientKey: string, windowStart: number) => ({
+    pk: `ALARMRATE#${recipientKey}`,
+    sk: `W#${windowStart}`,
+  }),
+  alarmDigestPartition: 'ALARMDIGEST',
+  alarmDigest: (digestKey: string) => ({ pk: 'ALARMDIGEST', sk: digestKey }),
   alarmMail: (notificationId: string) => ({ pk: `ALARMMAIL#${notificationId}`, sk: 'SENT' }),
   attempts: (kind: string, subjectHash: string) => ({
     pk: `ATTEMPTS#${kind}#${subjectHash}`,

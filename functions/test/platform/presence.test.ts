@@ -1,6 +1,9 @@
 import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/events';
 import type { CommandSentAnswer, FloorDevicesAnswer, NotificationPage } from '@argentum/events/contracts';
+import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
 import { sweepPresence } from '@argentum/functions/domain/devices/presence';
+import { ALARM_MAIL_WINDOW_MS, queueDueDigests } from '@argentum/functions/domain/notifications/alarm-mail';
+import { dynamoAlarmMailRate } from '@argentum/functions/stores/alarms';
 import { handler as confirmation } from '@argentum/functions/lambda/control-confirmations';
 import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { dynamoAlarmSettings } from '@argentum/functions/stores/alarm-settings';
@@ -249,5 +252,44 @@ describe('presence', () => {
     expect((await notificationsOf(spare2.devID)).map((n) => n.message)).toEqual([
       '<b>Spare two</b>: Device Offline',
     ]);
+  });
+
+  it('mails a recipient the first alarm of a window at once and the others due in it as one digest', async () => {
+    const devices = await newDevices(
+      place,
+      [
+        { devType: 5, devName: 'North IEQ' },
+        { devType: 5, devName: 'South IEQ' },
+        { devType: 5, devName: 'West IEQ' },
+      ],
+      place.floorId,
+    );
+    const t0 = Date.now();
+    for (const d of devices) await announce(place.orgId, d.devID, false, t0);
+    const raisedAt = t0 + 11 * MINUTE;
+    await sweepAt(place.orgId, raisedAt);
+    for (const d of devices) expect(await notificationsOf(d.devID)).toHaveLength(1);
+    // The first is mailed at once; the two others wait for the end of the window.
+    await expect.poll(async () => (await mailsTo(adminEmail)).length, { timeout: 15_000 }).toBe(1);
+    const windowEnd =
+      Math.floor(raisedAt / ALARM_MAIL_WINDOW_MS) * ALARM_MAIL_WINDOW_MS + ALARM_MAIL_WINDOW_MS;
+    await queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, windowEnd - 1);
+    expect(await mailsTo(adminEmail)).toHaveLength(1);
+    await queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, windowEnd);
+    await expect.poll(async () => (await mailsTo(adminEmail)).length, { timeout: 15_000 }).toBe(2);
+    const [digest, first] = await mailsTo(adminEmail);
+    expect(digest?.subject).toContain('2 devices need attention');
+    const named = devices.filter((d) => !first?.text?.includes(d.devName));
+    expect(named).toHaveLength(2);
+    for (const d of named) {
+      expect(digest?.text).toContain(`${d.devName}: Device Offline`);
+      expect(digest?.text).toContain(`/home?floor=${place.floorId}&highlight=${d.devID}`);
+    }
+    // Taken once: a second run sends nothing more.
+    await queueDueDigests(
+      { alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue },
+      windowEnd + MINUTE,
+    );
+    expect(await mailsTo(adminEmail)).toHaveLength(2);
   });
 });

@@ -143,7 +143,7 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 6);
+    expect(bundles.length).toBe(apiDomains.length + 7);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
   });
 
@@ -713,8 +713,10 @@ describe('IoT Core', () => {
       ['NOTIF#*'],
       ['INBOX#*'],
       ['ALARMS#*'],
-      // What a device reports about itself (pairing mode, power node ports).
+      // What a device reports about itself (pairing mode, power node ports), and its presence.
       ['DEVICE#*'],
+      // The presence sweep's watch list.
+      ['PRESENCEWATCH#*'],
     ]);
     const published = (fn: PlatformFunction) =>
       statementsOf(fn.role)
@@ -723,6 +725,8 @@ describe('IoT Core', () => {
     expect(published(platform.stateless.apiFunctions.control).join()).toContain(':topic/*/controldata/*');
     expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/commandstatus');
     expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/notification');
+    // A presence change goes to the device's floor.
+    expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/live/*');
     const granted = actionsOf(platform.stateless.controlConfirmations.role);
     // Alarm mail goes to the mail queue; nothing else beyond the table, IoT and telemetry of itself.
     expect([...new Set(granted.map((action) => action.split(':')[0]))].sort()).toEqual([
@@ -978,5 +982,26 @@ describe('web app on CloudFront', () => {
     expect(outputs).toEqual(
       expect.arrayContaining(['SiteUrl', 'ApiUrl', 'UserPoolId', 'UserPoolClientId', 'IotAuthorizerName']),
     );
+  });
+});
+
+describe('presence sweep', () => {
+  it('runs every minute from an EventBridge schedule, with access only to presence, alarms and the live and notification topics', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: Match.arrayWith([
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [logicalId(platform.stateless.presenceSweep.function), 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 0 },
+        }),
+      ]),
+    });
+    const published = statementsOf(platform.stateless.presenceSweep.role)
+      .filter((statement) => statement.Action === 'iot:Publish')
+      .map((statement) => JSON.stringify(statement.Resource))
+      .join();
+    expect(published).toContain(':topic/*/live/*');
+    expect(published).toContain(':topic/*/notification');
+    expect(published).not.toContain('controldata');
   });
 });
