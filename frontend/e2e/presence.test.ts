@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { floorPlanKey } from '../../functions/src/domain/files/keys';
 import { s3FileStore } from '../../functions/src/stores/files';
 import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
-import { createUser, type TestUser } from '../../functions/test/support/api';
+import { sweepPresence } from '../../functions/src/domain/devices/presence';
+import { presencePorts } from '../../functions/src/lambda/wiring/presence';
+import { createUser, mailsTo, type TestUser } from '../../functions/test/support/api';
 import { deviceConnection } from '../../functions/test/support/control';
 import '../../functions/test/support/provided';
 import { launchBrowser, open, screenshot, signIn } from './browser';
@@ -16,6 +18,7 @@ let browser: Browser;
 let place: Place;
 let lightId: string;
 let editor: TestUser;
+let admin: TestUser;
 let firmware: MqttClient;
 
 const PLAN_SVG =
@@ -49,6 +52,7 @@ beforeAll(async () => {
   if (!light) throw new Error('no light');
   lightId = light.devID;
   editor = await createUser(1, [place.orgId], 'Erin Editor');
+  admin = await createUser(2, [place.orgId], 'Ada Admin');
   firmware = await deviceConnection(place.orgId, lightId);
   // Its reading makes it online.
   await firmware.publishAsync(
@@ -129,6 +133,50 @@ describe('presence in the browser', () => {
       .first()
       .waitFor({ timeout: 2000 });
     await screenshot(page, 'presence-offline-command');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the offline alarm's notification and mail open the device on its floor, selected", async () => {
+    // The grace period (10 minutes) has passed: the sweep, at that time, for this organization only.
+    const ports = presencePorts();
+    await sweepPresence(
+      {
+        ...ports,
+        presence: {
+          ...ports.presence,
+          watched: async () => (await ports.presence.watched()).filter((d) => d.orgID === place.orgId),
+        },
+      },
+      Date.now() + 11 * 60_000,
+    );
+    await expect.poll(async () => (await mailsTo(admin.email)).length, { timeout: 15_000 }).toBe(1);
+    const [mail] = await mailsTo(admin.email);
+    const link = /View Device: (\S+)/.exec(mail?.text ?? '')?.[1];
+    expect(link).toBe(
+      `http://localhost:${new URL(stack.url).port}/home?floor=${place.floorId}&highlight=${lightId}`,
+    );
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signIn(page, stack.url, admin.email, admin.password);
+    // The bell's notification names the device; 'View Device' opens its floor with it selected.
+    await page.getByRole('button', { name: /Notifications, 1 unread/ }).click();
+    const popover = page.getByRole('dialog', { name: 'Notifications' });
+    await popover.getByText('DeskLight: Device Offline').waitFor();
+    await screenshot(page, 'presence-alarm-notification');
+    await popover.getByRole('button', { name: 'View Device' }).first().click();
+    await page.waitForURL(new RegExp(`floor=${place.floorId}`));
+    const popup = page.getByTestId('device-popup');
+    await popup.getByText('DeskLight').waitFor();
+    expect(await popup.locator('[data-status]').textContent()).toBe('Offline');
+    await screenshot(page, 'presence-alarm-view-device');
+
+    // The mail's link does the same from outside the app.
+    await open(page, `${stack.url}/home?floor=${place.floorId}&highlight=${lightId}`);
+    await page.getByTestId('device-popup').getByText('DeskLight').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });
