@@ -8,7 +8,13 @@ import { s3FileStore } from '../../functions/src/stores/files';
 import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
 import { sweepPresence } from '../../functions/src/domain/devices/presence';
 import { presencePorts } from '../../functions/src/lambda/wiring/presence';
-import { createUser, mailsTo, type TestUser } from '../../functions/test/support/api';
+import {
+  call,
+  createUser,
+  mailsTo,
+  signIn as apiSignIn,
+  type TestUser,
+} from '../../functions/test/support/api';
 import { deviceConnection } from '../../functions/test/support/control';
 import '../../functions/test/support/provided';
 import { launchBrowser, open, screenshot, signIn } from './browser';
@@ -177,6 +183,43 @@ describe('presence in the browser', () => {
     // The mail's link does the same from outside the app.
     await open(page, `${stack.url}/home?floor=${place.floorId}&highlight=${lightId}`);
     await page.getByTestId('device-popup').getByText('DeskLight').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("lets an organization's admin set the offline grace period and the unplaced-device opt-in", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signIn(page, stack.url, admin.email, admin.password);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Platform Settings' });
+    await settings.getByRole('tab', { name: 'Alarms' }).click();
+    const form = settings.getByRole('form', { name: 'Offline alarms' });
+    const grace = form.getByLabel('Offline grace period (minutes)');
+    // The defaults until the organization sets its own.
+    await expect.poll(() => grace.inputValue()).toBe('10');
+    const unplaced = form.getByLabel('Also alarm for devices on no floor (spares, not yet placed)');
+    expect(await unplaced.isChecked()).toBe(false);
+    await grace.fill('5');
+    // Amplify draws its own box over the input: the label is what a user clicks.
+    await form.getByText('Also alarm for devices on no floor (spares, not yet placed)').click();
+    expect(await unplaced.isChecked()).toBe(true);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Alarm settings saved.', { exact: true }).waitFor();
+    await screenshot(page, 'presence-alarm-settings');
+    const token = (await apiSignIn(admin.email, admin.password)).accessToken;
+    const stored = await call('/api/notification/getAlarmSettings', { orgID: place.orgId }, { token });
+    expect(stored.body).toEqual({ orgID: place.orgId, offlineGraceMinutes: 5, alarmUnplacedDevices: true });
+    // An editor may not change them.
+    const editorToken = (await apiSignIn(editor.email, editor.password)).accessToken;
+    const refused = await call(
+      '/api/notification/setAlarmSettings',
+      { orgID: place.orgId, offlineGraceMinutes: 0, alarmUnplacedDevices: false },
+      { token: editorToken },
+    );
+    expect(refused.status).toBe(403);
     expect(errors).toEqual([]);
     await context.close();
   });

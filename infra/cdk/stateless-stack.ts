@@ -330,7 +330,7 @@ export class StatelessStack extends Stack {
           ...presenceStatements,
           { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
           // Alarm mail digests that are due (queued for the mailer).
-          { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.alarmDigestPartition },
+          { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.alarmDigest('').pk.replace(/DUE$/, '') },
         ],
         publishTopics: [notificationTopics, liveTopics],
       },

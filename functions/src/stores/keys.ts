@@ -22,7 +22,7 @@
  *   alarm mail ALARMMAIL#{notificationId}  SENT               -                             -
  *   watch      PRESENCEWATCH#{0-3} {devId}                   -                             -
  *   mail rate  ALARMRATE#{sha256 of e-mail}  W#{windowStart}      -                             -
- *   digest     ALARMDIGEST         {dueAt 13 digits}#{sha256 of e-mail}  -                    -
+ *   digest     ALARMDIGEST#DUE     {dueAt 13 digits}#{sha256 of e-mail}  -                    -
  *
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
@@ -115,8 +115,8 @@ export const keys = {
     pk: `ALARMRATE#${recipientKey}`,
     sk: `W#${windowStart}`,
   }),
-  alarmDigestPartition: 'ALARMDIGEST',
-  alarmDigest: (digestKey: string) => ({ pk: 'ALARMDIGEST', sk: digestKey }),
+  alarmDigestPartition: 'ALARMDIGEST#DUE',
+  alarmDigest: (digestKey: string) => ({ pk: 'ALARMDIGEST#DUE', sk: digestKey }),
   alarmMail: (notificationId: string) => ({ pk: `ALARMMAIL#${notificationId}`, sk: 'SENT' }),
   attempts: (kind: string, subjectHash: string) => ({
     pk: `ATTEMPTS#${kind}#${subjectHash}`,

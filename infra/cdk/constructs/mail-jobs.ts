@@ -70,7 +70,7 @@ export class MailJobs extends Construct {
           { actions: ['dynamodb:UpdateItem'], partitionKeyPrefix: keys.alarmMailRate('', 0).pk },
           {
             actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-            partitionKeyPrefix: keys.alarmDigestPartition,
+            partitionKeyPrefix: keys.alarmDigest('').pk.replace(/DUE$/, ''),
           },
         ],
         sendMail: true,

@@ -405,7 +405,7 @@ describe('mail off the request path', () => {
     );
   });
 
-  it('lets the mailer look users up by e-mail, write reset tokens and alarm-mail claims, and send from the sender, nothing more', () => {
+  it('lets the mailer look users up by e-mail, write reset tokens, alarm-mail claims, rates and digests, and send from the sender, nothing more', () => {
     const statements = statementsOf(mailJobs().mailer.role);
     const granted = [...new Set(statements.flatMap((statement) => [statement.Action].flat()))].sort();
     expect(granted).toEqual(
@@ -438,7 +438,9 @@ describe('mail off the request path', () => {
       /dynamodb:(PutItem|DeleteItem|UpdateItem)/.test(JSON.stringify(s.Action)),
     );
     for (const statement of writes)
-      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["(TOKEN|RESET|ALARMMAIL)#\*"\]/);
+      expect(JSON.stringify(statement)).toMatch(
+        /"dynamodb:LeadingKeys":\["(TOKEN|RESET|ALARMMAIL|ALARMRATE|ALARMDIGEST)#\*"\]/,
+      );
     const statementWith = (action: string) =>
       JSON.stringify(statements.find((statement) => [statement.Action].flat().includes(action)));
     expect(statementWith('dynamodb:Query')).toContain('ArgentumStateful-PlatformTableName');
