@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { commandCalls, commandStatuses, type CommandView } from './contracts/control';
+import { type DevicePresence, presenceReasons } from './contracts/devices';
 import type { NotificationPush } from './contracts/notifications';
 import { commandValueSchema, messageDevId } from './messages';
 
@@ -12,18 +13,32 @@ import { commandValueSchema, messageDevId } from './messages';
 /** Longest live-floor message the publisher sends (IoT Core's limit is 128 KB; a batch is split below). */
 export const LIVE_FLOOR_MESSAGE_MAX_BYTES = 120 * 1024;
 
-/** One device's newest reading, as the floor view merges it into its cached devices. */
+/** A device's presence as the server decided it (contracts/devices.ts `DevicePresence`). */
+export const devicePresenceSchema = z.object({
+  online: z.boolean(),
+  reason: z.enum(presenceReasons),
+  since: z.number().int().nonnegative(),
+  at: z.number().int().nonnegative(),
+  lastSeen: z.number().int().positive().optional(),
+}) satisfies z.ZodType<DevicePresence>;
+
+/**
+ * One device's change, as the floor view merges it into its cached devices: its newest reading
+ * (ingest), or its presence (online / offline, why, since when: every presence change).
+ */
 export const liveDeviceUpdateSchema = z.object({
   devID: messageDevId,
   /** The values of the newest reading, by data point. */
-  latest: z.record(z.string().min(1).max(32), z.number().finite()),
-  /** When it was read (epoch ms). */
-  lastSeen: z.number().int().positive(),
-  online: z.literal(true),
+  latest: z.record(z.string().min(1).max(32), z.number().finite()).optional(),
+  /** When it was last read (epoch ms). */
+  lastSeen: z.number().int().positive().optional(),
+  /** Sent with presence changes only: a reading alone does not decide presence. */
+  online: z.boolean().optional(),
+  presence: devicePresenceSchema.optional(),
 });
 export type LiveDeviceUpdate = z.infer<typeof liveDeviceUpdateSchema>;
 
-/** `{orgId}/live/{floorId}`: the devices of the floor that changed in one ingest batch. */
+/** `{orgId}/live/{floorId}`: the devices of the floor that changed (an ingest batch, a presence change). */
 export const liveFloorMessageSchema = z.object({
   floorId: z.string().min(1).max(64),
   updates: z.array(liveDeviceUpdateSchema).min(1).max(5000),

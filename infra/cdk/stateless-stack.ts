@@ -5,6 +5,8 @@ import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { type Construct } from 'constructs';
 import { topics } from '@argentum/events';
@@ -76,6 +78,19 @@ const alarmStatements = [
   },
   { actions: ['dynamodb:PutItem'], partitionKeyPrefix: keys.inboxPartition('') },
   { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeyPrefix: keys.alarms('').pk },
+];
+/**
+ * Moving a device's presence (domain/devices/presence.ts): its item's `presence` map, the sweep's
+ * watch list, its organization's alarm settings; raising its offline episodes' alarms.
+ */
+const presenceStatements = [
+  ...alarmStatements,
+  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitionKeyPrefix: keys.device('').pk },
+  {
+    actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
+    partitionKeyPrefix: keys.presenceWatchPartition(0).replace(/0$/, ''),
+  },
+  { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.org('').pk },
 ];
 
 /**
@@ -161,6 +176,7 @@ export class StatelessStack extends Stack {
   /** Holds the private key that signs real-time connection tokens (read by the auth API function). */
   readonly realtimeSigningKey: Secret;
   readonly treeSweeper: PlatformFunction;
+  readonly presenceSweep: PlatformFunction;
   readonly controlConfirmations: PlatformFunction;
   readonly confirmationRule: ControlConfirmations;
   /** Only with the DynamoDB telemetry store: keeps the hourly roll-ups from the telemetry table's stream. */
@@ -317,11 +333,12 @@ export class StatelessStack extends Stack {
       access: {
         platformTableStatements: [
           commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
-          ...alarmStatements,
-          // A device's reported pairing mode and port values (one-item transaction on the device).
-          { actions: ['dynamodb:UpdateItem'], partitionKeyPrefix: keys.device('').pk },
+          // Alarms; the device's presence (its reply or announcement); its reported pairing mode and
+          // port values (one-item transaction on the device).
+          ...presenceStatements,
         ],
-        publishTopics: [commandStatusTopics, notificationTopics],
+        // Command outcomes, notifications, and presence changes on the device's floor.
+        publishTopics: [commandStatusTopics, notificationTopics, liveTopics],
       },
       memorySize: 256,
       mailQueueUrl: this.mailJobs.queue.queueUrl,
@@ -329,6 +346,34 @@ export class StatelessStack extends Stack {
     this.mailJobs.grantSend(this.controlConfirmations);
     this.confirmationRule = new ControlConfirmations(this, 'ConfirmationRule', {
       handler: this.controlConfirmations.function,
+    });
+
+    // Presence: silence past a device's report interval turns it offline; offline episodes raise or
+    // close once their grace period is over. Every minute (EventBridge's finest rate).
+    this.presenceSweep = new PlatformFunction(this, 'PresenceSweep', {
+      entry: 'presence-sweep',
+      description:
+        'Argentum presence sweep: silent devices go offline; offline alarms after their grace period',
+      resources,
+      access: {
+        platformTableStatements: [
+          ...presenceStatements,
+          { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
+          // Alarm mail digests that are due (queued for the mailer).
+          { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.alarmDigest('').pk.replace(/DUE$/, '') },
+        ],
+        publishTopics: [notificationTopics, liveTopics],
+      },
+      memorySize: 256,
+      timeout: Duration.seconds(50),
+      mailQueueUrl: this.mailJobs.queue.queueUrl,
+    });
+    this.mailJobs.grantSend(this.presenceSweep);
+    new Rule(this, 'PresenceSweepSchedule', {
+      description: 'Runs the presence sweep every minute',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      // A missed run is made up by the next one: no retries piling up behind it.
+      targets: [new LambdaFunction(this.presenceSweep.function, { retryAttempts: 0 })],
     });
 
     this.treeSweeper = new PlatformFunction(this, 'TreeSweeper', {

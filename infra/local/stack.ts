@@ -61,6 +61,8 @@ export interface LocalStackOptions {
   ephemeral?: boolean;
   /** Sign-in and reset-mail limits; production's when not given (tests use short locks). */
   throttlePolicy?: ThrottlePolicy;
+  /** How often the presence sweep runs (AWS: every minute); 0: only when `sweepPresence` is called. */
+  presenceSweepMs?: number;
 }
 
 export interface LocalStack {
@@ -88,6 +90,8 @@ export interface LocalStack {
   streams: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
   /** Resolves when every mail job queued so far has been worked off. */
   mailDrained(): Promise<void>;
+  /** Runs the presence sweep now, as the schedule would at `time` (tests drive its clock). */
+  sweepPresence(time?: Date): Promise<{ looked: number; changed: number; digests: number }>;
   /** The stand-ins of the vendor clouds (Ryse, Nest, Ecobee) and of Secrets Manager. */
   vendorsUrl: string;
   stop(): Promise<void>;
@@ -314,6 +318,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await close(mailJobs.server);
     });
 
+    // The presence sweep: the EventBridge schedule's twin is a timer (one run at a time, as the
+    // schedule's minute-apart runs practically are).
+    const { handler: presenceSweep } = await import('@argentum/functions/lambda/presence-sweep');
+    let sweeping: Promise<unknown> = Promise.resolve();
+    const sweepPresence = (time = new Date()) => {
+      const run = sweeping.then(() => presenceSweep({ time: time.toISOString() }));
+      sweeping = run.catch((error: unknown) => console.error('presence sweep failed', error));
+      return run;
+    };
+    const sweepEvery = options.presenceSweepMs ?? 60_000;
+    if (sweepEvery > 0) {
+      const timer = setInterval(() => void sweepPresence().catch(() => undefined), sweepEvery);
+      stops.push(async () => {
+        clearInterval(timer);
+        await sweeping;
+      });
+    }
+
     // The sweeper is imported now that the environment it reads is set.
     const { handler: treeSweeper } = await import('@argentum/functions/lambda/tree-sweeper');
     // The telemetry table's stream feeds the roll-ups, records handed on at once (no batching window here).
@@ -398,6 +420,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       telemetryDeadLetters: deadLetters.letters,
       streams,
       mailDrained: () => mailJobs.drained(),
+      sweepPresence,
       vendorsUrl: vendors.url,
       stop: stopAll,
     };

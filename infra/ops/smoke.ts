@@ -411,7 +411,7 @@ export async function runSmoke(target: SmokeTarget, options: SmokeOptions = {}):
             if (m.topic !== liveTopic) return false;
             const parsed = liveFloorMessageSchema.safeParse(JSON.parse(m.payload));
             return (
-              parsed.success && parsed.data.updates.some((u) => u.devID === devId && u.latest.temp === value)
+              parsed.success && parsed.data.updates.some((u) => u.devID === devId && u.latest?.temp === value)
             );
           }),
         ),

@@ -24,6 +24,8 @@ export const DEVICE_OFFLINE_TEXT = 'Device Offline';
 export const PAIRING_FAILED_TEXT = 'Pairing of device is unsuccessful.';
 /** Ours: a device's success after the reply timeout, after the text of the value it confirmed. */
 export const confirmedLateText = (text: string) => `${text} (confirmed late)`;
+/** The `action` recorded for a command refused because presence knows its device is offline. */
+export const DEVICE_OFFLINE_ACTION = 'device offline';
 // No confirmation within the reply timeout: SOMETHING_WENT_WRONG_TEXT (texts.ts).
 
 /** A value as the texts show it: lists as [1,0,0,0]. */
@@ -152,6 +154,8 @@ export interface CommandSentAnswer {
   commandId: string;
   status: CommandStatus;
   deadlineAt: string;
+  /** Settled at once (the device is offline: 'Device Offline'), as the history records it. */
+  command?: CommandView;
 }
 
 /** setValueOnDevices: one command per device. */
@@ -198,6 +202,8 @@ export function commandText(
   device: ControlledDevice,
 ): string | undefined {
   if (isPending(command.status)) return undefined;
+  if (command.status === 'failed' && command.reply?.action === DEVICE_OFFLINE_ACTION)
+    return DEVICE_OFFLINE_TEXT;
   if (isVendorCall(command.call)) {
     return command.status === 'timed out' ? SOMETHING_WENT_WRONG_TEXT : command.reply?.message;
   }

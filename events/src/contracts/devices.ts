@@ -120,8 +120,10 @@ export interface DeviceView {
   /** Latest value per data point and when it arrived (epoch ms); lastSeen undefined: never heard. */
   latest?: Record<string, number>;
   lastSeen?: number;
-  /** Whether the device reported within its expected interval. */
+  /** Whether the device is online, as its presence record says (see `presence`). */
   online: boolean;
+  /** Why and since when: the server's presence decision (functions/src/domain/devices/presence.ts). */
+  presence?: DevicePresence;
   updatedAt: string;
   /** Raised by every change; writes send the version they saw (409 when it moved on). */
   version: number;
@@ -151,3 +153,61 @@ export interface SensorsCountAnswer {
   /** Motion sensors reporting occupied now. */
   occupied: number;
 }
+
+// Presence (online / offline), decided on the server and pushed on the live floor topic.
+
+/** What last moved a device online or offline. */
+export const presenceReasons = [
+  'announced-online',
+  'announced-offline',
+  'reading',
+  'reply',
+  'silent',
+  'never-seen',
+] as const;
+export type PresenceReason = (typeof presenceReasons)[number];
+
+/** A device's presence: online or not, why, since when, and when it was last heard (epoch ms). */
+export interface DevicePresence {
+  online: boolean;
+  reason: PresenceReason;
+  /** When it entered this state. */
+  since: number;
+  /** The time of the event that decided it (later events with an earlier time change nothing). */
+  at: number;
+  /** When the device was last heard (its newest word that moved it). */
+  lastSeen?: number;
+}
+
+/** The presence reason as people read it. */
+export const PRESENCE_REASON_TEXT: Record<PresenceReason, string> = {
+  'announced-online': 'announced itself online',
+  'announced-offline': 'announced itself offline',
+  reading: 'sent a reading',
+  reply: 'answered a command',
+  silent: 'silent past its report interval',
+  'never-seen': 'never heard from',
+};
+
+/** An organization's offline-alarm settings (set by its admins: setAlarmSettings). */
+export interface OrganizationAlarmSettings {
+  /** An offline episode notifies (and mails) only once it has lasted this long; flapping within it is one episode. */
+  offlineGraceMinutes: number;
+  /** Whether devices on no floor (spares, not yet placed) raise offline alarms. */
+  alarmUnplacedDevices: boolean;
+}
+
+/**
+ * Defaults (docs/architecture.md, "Presence and offline alarms"): 10 minutes of grace is longer than
+ * a gateway reboot or a Wi-Fi roam (1-3 minutes) and than one missed report of the slowest device
+ * kind, and short enough that a dead device is reported within a quarter of an hour. Spares on no
+ * floor are off by default: nobody can act on a device they cannot find on a plan.
+ */
+export const DEFAULT_ALARM_SETTINGS: OrganizationAlarmSettings = {
+  offlineGraceMinutes: 10,
+  alarmUnplacedDevices: false,
+};
+export const OFFLINE_GRACE_MINUTES_RANGE = { min: 0, max: 1440 } as const;
+export const ALARM_SETTINGS_SAVED_TEXT = 'Alarm settings saved.';
+/** Shown in a device's panel when presence already knows it is offline. */
+export const DEVICE_OFFLINE_HINT_TEXT = 'This device is offline: commands will not reach it.';

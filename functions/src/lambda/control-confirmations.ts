@@ -6,6 +6,7 @@ import { log } from '../http/log';
 import { confirmationPorts } from './wiring/control';
 import { clock } from './wiring/core';
 import { alarmDevice, alarmPorts } from './wiring/notifications';
+import { presencePorts } from './wiring/presence';
 
 // A misconfigured function fails its cold start, naming what is missing.
 assertConfigured();
@@ -14,6 +15,7 @@ const ports: DeviceWordPorts = {
   ...confirmationPorts(),
   reports: { devices: dynamoDevices, clock },
   alarms: alarmPorts(),
+  presence: presencePorts(),
   alarmDevice: async (devId) => {
     const device = await getDevice(devId);
     return device && alarmDevice(device);

@@ -15,6 +15,8 @@ import { dynamoDevices, getDevice } from '../stores/devices';
 import { iotLiveFloorPublisher } from '../adapters/live-floor-publisher';
 import { type LiveFloorPorts, type NewestReading, publishLiveFloors } from '../domain/realtime/live-floor';
 import { alarmDevice, alarmPorts } from './wiring/notifications';
+import { presencePorts } from './wiring/presence';
+import { observeReadingsPresence } from '../domain/devices/presence';
 import { ingestTelemetryStore } from './wiring/telemetry';
 
 // A misconfigured function fails its cold start, naming what is missing.
@@ -60,6 +62,7 @@ export async function handleTelemetry(
 }
 
 const alarms = alarmPorts();
+const presence = presencePorts();
 const liveFloors: LiveFloorPorts = {
   placements: {
     placementOf: async (devId) => {
@@ -90,8 +93,14 @@ const ports = {
         points,
       ),
   },
-  // Browsers watching a floor get its devices' newest values, one message per floor and batch.
-  live: { recorded: (newest: readonly NewestReading[]) => publishLiveFloors(liveFloors, newest) },
+  // Browsers watching a floor get its devices' newest values, one message per floor and batch; a
+  // reading moves its device online (domain/devices/presence.ts).
+  live: {
+    recorded: async (newest: readonly NewestReading[]) => {
+      await publishLiveFloors(liveFloors, newest);
+      await observeReadingsPresence(presence, newest, Date.now());
+    },
+  },
   logger: { log },
 };
 

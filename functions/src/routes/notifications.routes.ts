@@ -1,4 +1,13 @@
-import { NOTIFICATION_PAGE_SIZE } from '@argentum/events/contracts';
+import {
+  DEFAULT_ALARM_SETTINGS,
+  NOTIFICATION_PAGE_SIZE,
+  OFFLINE_GRACE_MINUTES_RANGE,
+} from '@argentum/events/contracts';
+import {
+  type AlarmSettingsPorts,
+  getAlarmSettings,
+  setAlarmSettings,
+} from '../domain/notifications/alarm-settings';
 import * as z from 'zod';
 import {
   deleteNotification,
@@ -14,7 +23,7 @@ import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'notifications';
 /** What the notifications' handlers need; lambda/api-notifications.ts wires them. */
-export type NotificationsRoutePorts = RoutePorts & { notifications: NotificationStore };
+export type NotificationsRoutePorts = RoutePorts & { notifications: NotificationStore } & AlarmSettingsPorts;
 const route = routesFor<NotificationsRoutePorts>();
 const base = '/api/notification';
 
@@ -85,5 +94,40 @@ export const notificationsRoutes = [
       await deleteNotification(ports, user, b.notificationID);
       return { body: { message: 'Notification deleted.' } };
     },
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/getAlarmSettings`,
+    domain,
+    access: { minRole: 2 },
+    summary:
+      "An organization's offline-alarm settings (its admins): `{ orgID, offlineGraceMinutes, alarmUnplacedDevices }`; " +
+      `defaults ${DEFAULT_ALARM_SETTINGS.offlineGraceMinutes} minutes and no alarms for devices on no floor.`,
+    request: body({ orgID: id }),
+    handler: async ({ user, body: b, ports }) => ({ body: await getAlarmSettings(ports, user, b.orgID) }),
+  }),
+  route({
+    method: 'POST',
+    path: `${base}/setAlarmSettings`,
+    domain,
+    access: { minRole: 2 },
+    summary:
+      "Sets an organization's offline-alarm settings (its admins): the grace period an offline episode must last " +
+      'before it notifies (flapping within it is one episode), and whether devices on no floor raise offline alarms.',
+    request: body({
+      orgID: id,
+      offlineGraceMinutes: z
+        .number()
+        .int({ error: 'offlineGraceMinutes must be a whole number of minutes.' })
+        .min(OFFLINE_GRACE_MINUTES_RANGE.min, { error: 'offlineGraceMinutes must be 0 to 1440.' })
+        .max(OFFLINE_GRACE_MINUTES_RANGE.max, { error: 'offlineGraceMinutes must be 0 to 1440.' }),
+      alarmUnplacedDevices: z.boolean(),
+    }),
+    handler: async ({ user, body: b, ports }) => ({
+      body: await setAlarmSettings(ports, user, b.orgID, {
+        offlineGraceMinutes: b.offlineGraceMinutes,
+        alarmUnplacedDevices: b.alarmUnplacedDevices,
+      }),
+    }),
   }),
 ];

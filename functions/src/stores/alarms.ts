@@ -1,7 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { AlarmMailLedger } from '../domain/notifications/alarm-mail';
+import type { AlarmMailLedger, AlarmMailRate } from '../domain/notifications/alarm-mail';
 import type { AlarmStore, DeviceAlarms } from '../domain/notifications/alarms';
 import { keys } from './keys';
 
@@ -65,5 +65,95 @@ export const dynamoAlarmMailLedger: AlarmMailLedger = {
     await dynamo().send(
       new DeleteCommand({ TableName: config.platformTable, Key: keys.alarmMail(notificationId) }),
     );
+  },
+};
+
+const DAY_SECONDS = 24 * 3600;
+
+/**
+ * The DynamoDB adapter of per-recipient alarm mail: a counter per recipient and window (atomic ADD,
+ * TTL a day), and the digests waiting for their window's end in one partition sorted by due time.
+ */
+export const dynamoAlarmMailRate: AlarmMailRate = {
+  async count(recipientKey, windowStart) {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: config.platformTable,
+        Key: keys.alarmMailRate(recipientKey, windowStart),
+        UpdateExpression: 'ADD mails :one SET entity = :entity, expiresAt = :expires',
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':entity': 'alarm-mail-rate',
+          ':expires': Math.floor(windowStart / 1000) + DAY_SECONDS,
+        },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(Attributes?.mails ?? 1);
+  },
+
+  async addToDigest(digestKey, recipient, notificationId, dueAt) {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config.platformTable,
+        Key: keys.alarmDigest(digestKey),
+        UpdateExpression:
+          'SET entity = :entity, recipient = :recipient, dueAt = :dueAt, expiresAt = :expires, ' +
+          'notificationIds = list_append(if_not_exists(notificationIds, :empty), :id)',
+        ExpressionAttributeValues: {
+          ':entity': 'alarm-digest',
+          ':recipient': recipient,
+          ':dueAt': dueAt,
+          ':expires': Math.floor(dueAt / 1000) + 7 * DAY_SECONDS,
+          ':empty': [],
+          ':id': [notificationId],
+        },
+      }),
+    );
+  },
+
+  async due(now) {
+    const found: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await dynamo().send(
+        new QueryCommand({
+          TableName: config.platformTable,
+          KeyConditionExpression: 'pk = :pk AND sk <= :now',
+          ExpressionAttributeValues: {
+            ':pk': keys.alarmDigestPartition,
+            ':now': `${String(now).padStart(13, '0')}#~`,
+          },
+          ProjectionExpression: 'sk',
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      found.push(...(page.Items ?? []).map((item) => String(item.sk)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  },
+
+  async take(digestKey) {
+    const { Attributes } = await dynamo().send(
+      new DeleteCommand({
+        TableName: config.platformTable,
+        Key: keys.alarmDigest(digestKey),
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    if (!Attributes) return undefined;
+    return {
+      recipient: String(Attributes.recipient),
+      notificationIds: Array.isArray(Attributes.notificationIds)
+        ? Attributes.notificationIds.map(String)
+        : [],
+    };
+  },
+
+  async restore(digestKey, digest, dueAt) {
+    for (const id of digest.notificationIds)
+      await dynamoAlarmMailRate.addToDigest(digestKey, digest.recipient, id, dueAt);
   },
 };

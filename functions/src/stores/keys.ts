@@ -21,6 +21,9 @@
  *   inbox      INBOX#{userId}      N#{notificationId}         -                             -
  *   alarms     ALARMS#{devId}      STATE                      -                             -
  *   alarm mail ALARMMAIL#{notificationId}  SENT               -                             -
+ *   watch      PRESENCEWATCH#{0-3} {devId}                   -                             -
+ *   mail rate  ALARMRATE#{sha256 of e-mail}  W#{windowStart}      -                             -
+ *   digest     ALARMDIGEST#DUE     {dueAt 13 digits}#{sha256 of e-mail}  -                    -
  *
  * Invite and password-reset tokens are stored only as their SHA-256 hash, with TTL `expiresAt`.
  * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
@@ -35,6 +38,9 @@
  * e-mail or address, also with TTL `expiresAt`.
  * Commands to a device sort by time (a command id starts with its request time) beside the values the
  * device last confirmed per port; commands expire (TTL `expiresAt`) after a year.
+ * A device's presence (online/offline, why, since when, its open offline episode) is its item's
+ * `presence` map; while it is online or has an open episode, a watch item (sharded by the id's hash)
+ * lists it for the presence sweep, so the sweep reads only those devices, never the table.
  * A notification is stored once; each recipient's inbox entry refers to it and carries that user's
  * read and deleted flags (a deleted entry stays as a tombstone, so a redelivered alarm does not bring
  * it back). Notification ids sort by time, so an inbox reads newest first. Both expire (TTL `expiresAt`).
@@ -43,6 +49,8 @@
 export const connectionKeyPrefix = 'CONN#';
 /** The partition-key prefix of commands and reported states (control's IAM policies are limited to it). */
 export const commandKeyPrefix = 'COMMANDS#';
+/** The presence sweep's watch list is spread over this many partitions. */
+export const PRESENCE_WATCH_SHARDS = 4;
 
 export const keys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
@@ -102,6 +110,17 @@ export const keys = {
     sk: `N#${notificationId}`,
   }),
   alarms: (devId: string) => ({ pk: `ALARMS#${devId}`, sk: 'STATE' }),
+  presenceWatchPartition: (shard: number) => `PRESENCEWATCH#${shard}`,
+  presenceWatch: (devId: string) => ({
+    pk: `PRESENCEWATCH#${[...devId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 0) % PRESENCE_WATCH_SHARDS}`,
+    sk: devId,
+  }),
+  alarmMailRate: (recipientKey: string, windowStart: number) => ({
+    pk: `ALARMRATE#${recipientKey}`,
+    sk: `W#${windowStart}`,
+  }),
+  alarmDigestPartition: 'ALARMDIGEST#DUE',
+  alarmDigest: (digestKey: string) => ({ pk: 'ALARMDIGEST#DUE', sk: digestKey }),
   alarmMail: (notificationId: string) => ({ pk: `ALARMMAIL#${notificationId}`, sk: 'SENT' }),
   attempts: (kind: string, subjectHash: string) => ({
     pk: `ATTEMPTS#${kind}#${subjectHash}`,

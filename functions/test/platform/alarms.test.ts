@@ -142,11 +142,13 @@ describe('alarm rules', () => {
 
   it('ignores comfort zones for device types 2, 7, 8 and 9', () => {
     for (const devType of [2, 7, 8, 9])
-      expect(comfortObservations({ devType, devName: 'x' }, 0, { temp: 99 })).toEqual([]);
-    expect(comfortObservations({ devType: 5, devName: 'x' }, 0, { pressure: 101_300 })[0]?.active).toBe(
-      false,
-    );
-    expect(comfortObservations({ devType: 5, devName: 'x' }, 0, { pressure: 90_000 })[0]?.active).toBe(true);
+      expect(comfortObservations({ devType, devName: 'x', devId: 'x' }, 0, { temp: 99 })).toEqual([]);
+    expect(
+      comfortObservations({ devType: 5, devName: 'x', devId: 'x' }, 0, { pressure: 101_300 })[0]?.active,
+    ).toBe(false);
+    expect(
+      comfortObservations({ devType: 5, devName: 'x', devId: 'x' }, 0, { pressure: 90_000 })[0]?.active,
+    ).toBe(true);
   });
 
   it('mails an error alarm to the admins once, with a link to the device', async () => {

@@ -82,14 +82,33 @@ describe('live floor topic', () => {
     const time = Date.now() - 1000;
     await publish(place, sensor.devID, time, { temp: 21.5, co2: 640 });
 
-    await expect.poll(() => watcher.received.length).toBe(1);
-    expect(watcher.received[0]).toEqual({
-      topic: topics.floorLive(place.orgId, place.floorId),
-      message: {
-        floorId: place.floorId,
-        updates: [{ devID: sensor.devID, latest: { temp: 21.5, co2: 640 }, lastSeen: time, online: true }],
-      },
-    });
+    // The reading's values, and the presence change the reading made (the device was never heard).
+    await expect.poll(() => watcher.received.length).toBe(2);
+    expect(watcher.received).toEqual(
+      expect.arrayContaining([
+        {
+          topic: topics.floorLive(place.orgId, place.floorId),
+          message: {
+            floorId: place.floorId,
+            updates: [{ devID: sensor.devID, latest: { temp: 21.5, co2: 640 }, lastSeen: time }],
+          },
+        },
+        {
+          topic: topics.floorLive(place.orgId, place.floorId),
+          message: {
+            floorId: place.floorId,
+            updates: [
+              {
+                devID: sensor.devID,
+                online: true,
+                lastSeen: time,
+                presence: { online: true, reason: 'reading', since: time, at: time, lastSeen: time },
+              },
+            ],
+          },
+        },
+      ]),
+    );
   });
 
   it("refuses a user of organization A B's topics, and never delivers B's messages to A", async () => {
@@ -111,14 +130,20 @@ describe('live floor topic', () => {
     expect(await bob.subscribe(topics.floorLive(placeB.orgId, placeB.floorId))).toEqual([1]);
 
     const publish = await device();
+    // Each reading: its values, and the presence change it made (the devices were never heard).
     await publish(placeB, sensorB.devID, Date.now(), { temp: 30 });
-    await expect.poll(() => bob.received.length).toBe(1);
+    await expect.poll(() => bob.received.length).toBe(2);
     await publish(placeA, sensorA.devID, Date.now(), { temp: 20 });
-    await expect.poll(() => alice.received.length).toBe(1);
+    await expect.poll(() => alice.received.length).toBe(2);
 
-    expect(alice.received.map((r) => r.topic)).toEqual([topics.floorLive(placeA.orgId, placeA.floorId)]);
-    expect(alice.received[0]?.message.updates.map((u) => u.devID)).toEqual([sensorA.devID]);
-    expect(bob.received.map((r) => r.topic)).toEqual([topics.floorLive(placeB.orgId, placeB.floorId)]);
+    const floorA = topics.floorLive(placeA.orgId, placeA.floorId);
+    const floorB = topics.floorLive(placeB.orgId, placeB.floorId);
+    expect(alice.received.map((r) => r.topic)).toEqual([floorA, floorA]);
+    expect(alice.received.flatMap((r) => r.message.updates.map((u) => u.devID))).toEqual([
+      sensorA.devID,
+      sensorA.devID,
+    ]);
+    expect(bob.received.map((r) => r.topic)).toEqual([floorB, floorB]);
   });
 
   it('coalesces a burst of 500 readings on one floor into one message per ingest batch', async () => {
@@ -146,7 +171,7 @@ describe('live floor topic', () => {
       const seen = new Map<string, { lastSeen: number; temp: number }>();
       for (const { message } of watcher.received)
         for (const { devID, lastSeen, latest } of message.updates)
-          if ((seen.get(devID)?.lastSeen ?? 0) < lastSeen)
+          if (latest && lastSeen !== undefined && (seen.get(devID)?.lastSeen ?? 0) < lastSeen)
             seen.set(devID, { lastSeen, temp: latest.temp ?? -1 });
       return new Map([...seen].map(([devID, { temp }]) => [devID, temp]));
     };
@@ -155,8 +180,12 @@ describe('live floor topic', () => {
       .toEqual(Array.from({ length: 50 }, (_, i) => 450 + i));
     // The rule delivers batches of up to 500 within a 1 s window: a handful of batches at most, and
     // each batch gives one message for the floor, a device in it at most once.
-    expect(watcher.received.length).toBeGreaterThanOrEqual(1);
-    expect(watcher.received.length).toBeLessThanOrEqual(5);
+    // (Besides them, one presence message per floor and batch: these devices were never heard.)
+    const readings = watcher.received.filter(({ message }) => message.updates.some((u) => u.latest));
+    expect(readings.length).toBeGreaterThanOrEqual(1);
+    expect(readings.length).toBeLessThanOrEqual(5);
+    const presence = watcher.received.filter(({ message }) => message.updates.some((u) => u.presence));
+    expect(presence.length).toBeLessThanOrEqual(5);
     for (const { message } of watcher.received) {
       const ids = message.updates.map((u) => u.devID);
       expect(new Set(ids).size).toBe(ids.length);

@@ -54,8 +54,8 @@ describe('live floor messages', () => {
         message: {
           floorId: 'f1',
           updates: [
-            { devID: 'U1A', latest: { temp: 1 }, lastSeen: 5, online: true },
-            { devID: 'U1B', latest: { temp: 2 }, lastSeen: 6, online: true },
+            { devID: 'U1A', latest: { temp: 1 }, lastSeen: 5 },
+            { devID: 'U1B', latest: { temp: 2 }, lastSeen: 6 },
           ],
         },
       },
@@ -64,7 +64,7 @@ describe('live floor messages', () => {
         floorId: 'f2',
         message: {
           floorId: 'f2',
-          updates: [{ devID: 'U2A', latest: { temp: 3 }, lastSeen: 7, online: true }],
+          updates: [{ devID: 'U2A', latest: { temp: 3 }, lastSeen: 7 }],
         },
       },
     ]);

@@ -408,7 +408,7 @@ describe('mail off the request path', () => {
     );
   });
 
-  it('lets the mailer look users up by e-mail, write reset tokens and alarm-mail claims, and send from the sender, nothing more', () => {
+  it('lets the mailer look users up by e-mail, write reset tokens, alarm-mail claims, rates and digests, and send from the sender, nothing more', () => {
     const statements = statementsOf(mailJobs().mailer.role);
     const granted = [...new Set(statements.flatMap((statement) => [statement.Action].flat()))].sort();
     expect(granted).toEqual(
@@ -441,7 +441,9 @@ describe('mail off the request path', () => {
       /dynamodb:(PutItem|DeleteItem|UpdateItem)/.test(JSON.stringify(s.Action)),
     );
     for (const statement of writes)
-      expect(JSON.stringify(statement)).toMatch(/"dynamodb:LeadingKeys":\["(TOKEN|RESET|ALARMMAIL)#\*"\]/);
+      expect(JSON.stringify(statement)).toMatch(
+        /"dynamodb:LeadingKeys":\["(TOKEN|RESET|ALARMMAIL|ALARMRATE|ALARMDIGEST)#\*"\]/,
+      );
     const statementWith = (action: string) =>
       JSON.stringify(statements.find((statement) => [statement.Action].flat().includes(action)));
     expect(statementWith('dynamodb:Query')).toContain('ArgentumStateful-PlatformTableName');
@@ -755,8 +757,10 @@ describe('IoT Core', () => {
       ['NOTIF#*'],
       ['INBOX#*'],
       ['ALARMS#*'],
-      // What a device reports about itself (pairing mode, power node ports).
+      // What a device reports about itself (pairing mode, power node ports), and its presence.
       ['DEVICE#*'],
+      // The presence sweep's watch list.
+      ['PRESENCEWATCH#*'],
     ]);
     const published = (fn: PlatformFunction) =>
       statementsOf(fn.role)
@@ -765,6 +769,8 @@ describe('IoT Core', () => {
     expect(published(platform.stateless.apiFunctions.control).join()).toContain(':topic/*/controldata/*');
     expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/commandstatus');
     expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/notification');
+    // A presence change goes to the device's floor.
+    expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/live/*');
     const granted = actionsOf(platform.stateless.controlConfirmations.role);
     // Alarm mail goes to the mail queue; nothing else beyond the table, IoT and telemetry of itself.
     expect([...new Set(granted.map((action) => action.split(':')[0]))].sort()).toEqual([
@@ -1045,5 +1051,26 @@ describe('web app on CloudFront', () => {
     expect(outputs).toEqual(
       expect.arrayContaining(['SiteUrl', 'ApiUrl', 'UserPoolId', 'UserPoolClientId', 'IotAuthorizerName']),
     );
+  });
+});
+
+describe('presence sweep', () => {
+  it('runs every minute from an EventBridge schedule, with access only to presence, alarms and the live and notification topics', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: Match.arrayWith([
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [logicalId(platform.stateless.presenceSweep.function), 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 0 },
+        }),
+      ]),
+    });
+    const published = statementsOf(platform.stateless.presenceSweep.role)
+      .filter((statement) => statement.Action === 'iot:Publish')
+      .map((statement) => JSON.stringify(statement.Resource))
+      .join();
+    expect(published).toContain(':topic/*/live/*');
+    expect(published).toContain(':topic/*/notification');
+    expect(published).not.toContain('controldata');
   });
 });

@@ -37,6 +37,8 @@ export default async function setup(project: TestProject) {
     simulator: false,
     ephemeral: true,
     throttlePolicy,
+    // Tests run the presence sweep themselves, at the time they choose (lambda/presence-sweep.ts).
+    presenceSweepMs: 0,
   });
   project.provide('stack', {
     url: `http://127.0.0.1:${stack.ports.app}`,

@@ -1,4 +1,4 @@
-import { type AlarmMailPorts, sendAlarmMail } from '../notifications/alarm-mail';
+import { type AlarmMailPorts, sendAlarmDigest, sendAlarmMail } from '../notifications/alarm-mail';
 import { normalizeEmail } from '../users/user';
 import { requestPasswordReset } from './passwords';
 import type { AccountPorts, MailJob } from './ports';
@@ -35,7 +35,11 @@ export function decodeMailJob(body: string): MailJob | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { kind, email, notificationId } = value as Record<string, unknown>;
+  const { kind, email, notificationId, digestKey } = value as Record<string, unknown>;
+  if (kind === 'alarm-digest')
+    return typeof digestKey === 'string' && /^[0-9]{13}#[0-9a-f]{64}$/.test(digestKey)
+      ? { kind, digestKey }
+      : undefined;
   if (kind === 'alarm')
     return typeof notificationId === 'string' && /^[0-9a-z]{1,64}$/.test(notificationId)
       ? { kind, notificationId }
@@ -56,5 +60,7 @@ export async function runMailJob(deps: MailerPorts, job: MailJob): Promise<void>
       return requestPasswordReset(deps, job.email);
     case 'alarm':
       return sendAlarmMail(deps, job.notificationId);
+    case 'alarm-digest':
+      return sendAlarmDigest(deps, job.digestKey);
   }
 }

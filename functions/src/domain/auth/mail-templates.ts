@@ -96,3 +96,19 @@ export function alarmMail(input: {
     footer: `You receive this because you administer ${plain(input.organizationName)} on ${PRODUCT_NAME}. One mail is sent per alarm; its end shows in the notifications.`,
   });
 }
+
+/** Several alarms due to one recipient within the rate window: one mail, each alarm with its link. */
+export function alarmDigestMail(input: {
+  to: string;
+  alarms: { text: string; link: string; organizationName: string }[];
+  homeLink: string;
+}): MailMessage {
+  return render({
+    to: input.to,
+    subject: `${PRODUCT_NAME} alarms: ${input.alarms.length} devices need attention`,
+    heading: `${input.alarms.length} devices need attention`,
+    paragraphs: input.alarms.map((a) => `${a.text} (${a.organizationName}) — View Device: ${a.link}`),
+    action: { label: 'Open Argentum', url: input.homeLink },
+    footer: `You receive this because you administer these organizations on ${PRODUCT_NAME}. Alarm mail is sent at once for the first alarm in 15 minutes; the others due in that time come together in one digest.`,
+  });
+}

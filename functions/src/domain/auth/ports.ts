@@ -186,7 +186,13 @@ export interface AlarmMailJob {
   notificationId: string;
 }
 
-export type MailJob = PasswordResetJob | AlarmMailJob;
+/** The alarms collected for one recipient in one rate window (alarm-mail.ts), due now. */
+export interface AlarmDigestJob {
+  kind: 'alarm-digest';
+  digestKey: string;
+}
+
+export type MailJob = PasswordResetJob | AlarmMailJob | AlarmDigestJob;
 
 /** A queue of jobs worked off the request path (SQS in AWS; the adapter is adapters/job-queue.ts). */
 export interface JobQueue<Job> {

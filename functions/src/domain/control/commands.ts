@@ -7,6 +7,7 @@ import {
   commandText,
   type ControlCall,
   type ControlValue,
+  DEVICE_OFFLINE_ACTION,
   DEVICE_REPLY_TIMEOUT_MS,
   type DeviceStateAnswer,
   hasRole,
@@ -157,6 +158,17 @@ async function dispatch(
     usrID: user.userId,
   });
   await deps.commands.create(record);
+  if (device.online === false) {
+    // Presence knows the device is offline: answered at once, and recorded so in its history.
+    await deps.commands.markUnsent(record.devID, record.commandId, {
+      outcome: 'fail',
+      action: DEVICE_OFFLINE_ACTION,
+      at: iso(requestedAt),
+    });
+    const refused = await deps.commands.get(record.devID, record.commandId);
+    const view = toCommandView(refused ?? { ...record, status: 'failed' }, requestedAt);
+    return { commandId: record.commandId, status: view.status, deadlineAt: view.deadlineAt, command: view };
+  }
   try {
     await deps.publisher.publish(topics.control(device.orgID, device.devID), message);
   } catch (error) {

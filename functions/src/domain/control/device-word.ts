@@ -1,5 +1,6 @@
-import { confirmationMessageSchema } from '@argentum/events';
+import { Command, confirmationMessageSchema } from '@argentum/events';
 import type { DevicePorts } from '../devices/ports';
+import { observePresence, type PresencePorts } from '../devices/presence';
 import { applyDeviceReport } from '../devices/reports';
 import type { AlarmDevice, AlarmPorts } from '../notifications/alarms';
 import { alarmsOfDeviceMessage } from '../notifications/device-messages';
@@ -21,6 +22,7 @@ export interface DeviceWordEvent {
 export interface DeviceWordPorts extends ConfirmationPorts {
   reports: Pick<DevicePorts, 'devices' | 'clock'>;
   alarms: AlarmPorts;
+  presence: PresencePorts;
   /** A registered device as alarms name it (its organization included); undefined for an unknown one. */
   alarmDevice(devId: string): Promise<AlarmDevice | undefined>;
 }
@@ -51,14 +53,18 @@ export async function receiveDeviceWord(
   if (!parsed.success) return settled;
   await applyDeviceReport(deps.reports, { orgId, outcome, message: parsed.data });
   const device = await deps.alarmDevice(parsed.data.devID);
-  // Only a device of this organization raises its alarms. When the broker received the message is the
-  // same for a redelivery, so its event is raised once.
-  if (device && device.orgId === orgId)
-    await alarmsOfDeviceMessage(deps.alarms, device, {
-      outcome,
-      message: parsed.data,
-      settled,
-      time: arrivedAt ?? deps.clock.now().getTime(),
-    });
+  // Only a device of this organization moves its presence or raises its alarms. When the broker
+  // received the message is the same for a redelivery, so its event is raised once.
+  if (!device || device.orgId !== orgId) return settled;
+  const time = arrivedAt ?? deps.clock.now().getTime();
+  // Its own word moves its presence: an announcement (cmnd 1 without a command) or any reply.
+  const announced = parsed.data.cmnd === Command.deviceOnline && !parsed.data.commandId;
+  await observePresence(
+    deps.presence,
+    device.devId,
+    announced ? { kind: 'announced', online: outcome === 'success', at: time } : { kind: 'reply', at: time },
+    deps.clock.now().getTime(),
+  );
+  await alarmsOfDeviceMessage(deps.alarms, device, { outcome, message: parsed.data, settled, time });
   return settled;
 }

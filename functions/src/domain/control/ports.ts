@@ -13,6 +13,8 @@ export interface ControlDevice {
   /** Latest telemetry value per data point and when it arrived (epoch ms). */
   latest?: Record<string, number>;
   lastSeen?: number;
+  /** Whether presence knows the device online (domain/devices/presence.ts); false: commands are refused. */
+  online?: boolean;
 }
 
 export interface DeviceDirectory {

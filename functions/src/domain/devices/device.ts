@@ -1,4 +1,7 @@
 import type { DataPointView, DeviceView } from '@argentum/events/contracts';
+import { presenceOf, type StoredPresence } from './presence';
+
+export { OFFLINE_AFTER_INTERVALS, REPORT_INTERVAL_MS } from './presence';
 
 /** A data point of a device: its key, display name, value and whether it can be written. */
 export type DataPoint = DataPointView;
@@ -25,6 +28,8 @@ export interface Device {
   /** Latest value per data point, and when it arrived (epoch ms). */
   latest?: Record<string, number>;
   lastSeen?: number;
+  /** Online or offline, why and since when (domain/devices/presence.ts); written only by presence. */
+  presence?: StoredPresence;
   updatedAt: string;
   /** Raised by every change made through the API (a missing version counts as 0). */
   version?: number;
@@ -33,29 +38,11 @@ export interface Device {
 export const versionOf = (device: Pick<Device, 'version'>) => device.version ?? 0;
 
 /**
- * How often each device type reports (ms). A device is online while its last reading is at most
- * OFFLINE_AFTER_INTERVALS of its intervals old: one or two lost messages do not mark it offline.
- * Sensors report every 5 minutes; BACnet points and air flow every minute; gateways send a heartbeat
- * every minute; power nodes, contactors and switches report their state every 10 minutes.
+ * Whether a device is online: its presence record (domain/devices/presence.ts), the one model every
+ * answer reads.
  */
-export const REPORT_INTERVAL_MS: Record<number, number> = {
-  0: 60_000,
-  1: 600_000,
-  2: 300_000,
-  3: 600_000,
-  4: 300_000,
-  5: 300_000,
-  6: 600_000,
-  7: 60_000,
-  8: 300_000,
-  9: 60_000,
-};
-export const OFFLINE_AFTER_INTERVALS = 3;
-
-export function isOnline(device: Pick<Device, 'devType' | 'lastSeen'>, now: number): boolean {
-  if (device.lastSeen === undefined) return false;
-  const interval = REPORT_INTERVAL_MS[device.devType] ?? 300_000;
-  return now - device.lastSeen <= OFFLINE_AFTER_INTERVALS * interval;
+export function isOnline(device: Pick<Device, 'devType' | 'lastSeen' | 'presence'>, now: number): boolean {
+  return presenceOf(device, now).online;
 }
 
 /** Kinds that are wired to a port (power nodes, IO devices, contactors): placing one needs the port. */
@@ -65,6 +52,7 @@ export const IEQ_TYPE = 5;
 export const MOTION_TYPE = 4;
 
 export function toDeviceView(device: Device, now: number): DeviceView {
+  const presence = presenceOf(device, now);
   return {
     devID: device.devID,
     devName: device.devName,
@@ -83,7 +71,8 @@ export function toDeviceView(device: Device, now: number): DeviceView {
     ...(device.childNode ? { childNode: device.childNode } : {}),
     ...(device.latest ? { latest: device.latest } : {}),
     ...(device.lastSeen !== undefined ? { lastSeen: device.lastSeen } : {}),
-    online: isOnline(device, now),
+    online: presence.online,
+    presence,
     updatedAt: device.updatedAt,
     version: versionOf(device),
   };

@@ -1,6 +1,7 @@
 import { hasRole, Role } from '@argentum/events/contracts';
-import { alarmMail } from '../auth/mail-templates';
-import type { AccountSettings, Mailer } from '../auth/ports';
+import { createHash } from 'node:crypto';
+import { alarmDigestMail, alarmMail } from '../auth/mail-templates';
+import type { AccountSettings, AlarmDigestJob, JobQueue, Mailer } from '../auth/ports';
 import type { UserStore } from '../users/ports';
 import { messageText } from './messages';
 import type { NotificationStore } from './ports';
@@ -13,6 +14,39 @@ export interface AlarmMailLedger {
   release(notificationId: string): Promise<void>;
 }
 
+/**
+ * Alarm mail per recipient: the first alarm in a window is mailed at once, the others due to the same
+ * recipient in that window are collected and mailed as one digest when the window ends. A stormy hour
+ * sends a recipient at most 2 mails per window (8 an hour), whatever the number of devices.
+ * 15 minutes: short enough that a second problem is reported while it is still news, long enough
+ * that a building-wide outage is one or two mails, not one per device.
+ */
+export const ALARM_MAIL_WINDOW_MS = 15 * 60_000;
+export const ALARM_MAILS_AT_ONCE_PER_WINDOW = 1;
+
+/** Where the per-recipient counts and digests live (stores/alarms.ts). */
+export interface AlarmMailRate {
+  /** Counts one alarm mail due to the recipient in the window; answers the count so far (1: the first). */
+  count(recipientKey: string, windowStart: number): Promise<number>;
+  /** Adds a notification to the recipient's digest of the window (due at its end). */
+  addToDigest(digestKey: string, recipient: string, notificationId: string, dueAt: number): Promise<void>;
+  /** The keys of digests due at `now`. */
+  due(now: number): Promise<string[]>;
+  /** Takes a digest (once): its recipient and notifications; undefined when taken before. */
+  take(digestKey: string): Promise<{ recipient: string; notificationIds: string[] } | undefined>;
+  /** Gives a taken digest back (its mail could not be sent). */
+  restore(
+    digestKey: string,
+    digest: { recipient: string; notificationIds: string[] },
+    dueAt: number,
+  ): Promise<void>;
+}
+
+/** A recipient as keys name it: the SHA-256 of the address (no address in a key). */
+export const recipientKey = (email: string) => createHash('sha256').update(email.toLowerCase()).digest('hex');
+const digestKeyOf = (dueAt: number, email: string) =>
+  `${String(dueAt).padStart(13, '0')}#${recipientKey(email)}`;
+
 export interface AlarmMailPorts {
   notifications: Pick<NotificationStore, 'get'>;
   users: Pick<UserStore, 'memberIds' | 'getMany'>;
@@ -20,6 +54,15 @@ export interface AlarmMailPorts {
   settings: AccountSettings;
   alarmMails: AlarmMailLedger;
   organizations: { namesOf(orgIds: readonly string[]): Promise<Map<string, string>> };
+  alarmMailRate: AlarmMailRate;
+}
+
+/** The link of a notification's device: its floor with the device selected, or the app when it is on none. */
+function deviceLink(appOrigin: string, properties: { floorID?: string; devID?: string }): string {
+  const { floorID, devID } = properties;
+  return floorID && devID
+    ? `${appOrigin}/home?${new URLSearchParams({ floor: floorID, highlight: devID }).toString()}`
+    : `${appOrigin}/home`;
 }
 
 /**
@@ -35,16 +78,69 @@ export async function sendAlarmMail(deps: AlarmMailPorts, notificationId: string
     const admins = members.filter((u) => hasRole(u.orgRoles, notification.orgId, Role.admin));
     const organizationName = (await deps.organizations.namesOf([notification.orgId])).get(notification.orgId);
     if (!organizationName) return; // The organization is gone: nobody to alert.
-    const { floorID, devID } = notification.properties;
-    const link =
-      floorID && devID
-        ? `${deps.settings.appOrigin}/home?${new URLSearchParams({ floor: floorID, highlight: devID }).toString()}`
-        : `${deps.settings.appOrigin}/home`;
+    const link = deviceLink(deps.settings.appOrigin, notification.properties);
     const text = messageText(notification.message);
-    for (const admin of admins)
-      await deps.mailer.send(alarmMail({ to: admin.email, organizationName, text, link }));
+    const time = Date.parse(notification.createdAt);
+    const windowStart = Math.floor(time / ALARM_MAIL_WINDOW_MS) * ALARM_MAIL_WINDOW_MS;
+    for (const admin of admins) {
+      const count = await deps.alarmMailRate.count(recipientKey(admin.email), windowStart);
+      if (count <= ALARM_MAILS_AT_ONCE_PER_WINDOW)
+        await deps.mailer.send(alarmMail({ to: admin.email, organizationName, text, link }));
+      else {
+        const dueAt = windowStart + ALARM_MAIL_WINDOW_MS;
+        await deps.alarmMailRate.addToDigest(
+          digestKeyOf(dueAt, admin.email),
+          admin.email,
+          notificationId,
+          dueAt,
+        );
+      }
+    }
   } catch (error) {
     await deps.alarmMails.release(notificationId);
+    throw error;
+  }
+}
+
+/** The scheduled part (the presence sweep runs it every minute): every digest now due becomes a mail job. */
+export async function queueDueDigests(
+  deps: { alarmMailRate: Pick<AlarmMailRate, 'due'>; alarmMail: JobQueue<AlarmDigestJob> },
+  now: number,
+): Promise<number> {
+  const keys = await deps.alarmMailRate.due(now);
+  for (const digestKey of keys) await deps.alarmMail.send({ kind: 'alarm-digest', digestKey });
+  return keys.length;
+}
+
+/** Mails a recipient's digest: once (taken first), every alarm named with its device's link. */
+export async function sendAlarmDigest(deps: AlarmMailPorts, digestKey: string): Promise<void> {
+  const digest = await deps.alarmMailRate.take(digestKey);
+  if (!digest) return;
+  try {
+    const notifications = (
+      await Promise.all(digest.notificationIds.map((id) => deps.notifications.get(id)))
+    ).filter((n) => n !== undefined);
+    const names = await deps.organizations.namesOf([...new Set(notifications.map((n) => n.orgId))]);
+    const alarms = notifications.flatMap((n) => {
+      const organizationName = names.get(n.orgId);
+      return organizationName
+        ? [
+            {
+              text: messageText(n.message),
+              link: deviceLink(deps.settings.appOrigin, n.properties),
+              organizationName,
+            },
+          ]
+        : [];
+    });
+    if (alarms.length === 0) return;
+    await deps.mailer.send(
+      alarms.length === 1 && alarms[0]
+        ? alarmMail({ to: digest.recipient, ...alarms[0] })
+        : alarmDigestMail({ to: digest.recipient, alarms, homeLink: `${deps.settings.appOrigin}/home` }),
+    );
+  } catch (error) {
+    await deps.alarmMailRate.restore(digestKey, digest, Number(digestKey.split('#')[0]));
     throw error;
   }
 }

@@ -1,4 +1,10 @@
-import { COMFORT_ZONES, NotificationType, type NotificationTypeNumber } from '@argentum/events/contracts';
+import {
+  COMFORT_ZONES,
+  DEVICE_OFFLINE_TEXT,
+  DEVICE_ONLINE_TEXT,
+  NotificationType,
+  type NotificationTypeNumber,
+} from '@argentum/events/contracts';
 import type { AlarmMailJob, JobQueue } from '../auth/ports';
 import type { Logger } from '../ports';
 import { html } from './messages';
@@ -58,6 +64,46 @@ export interface AlarmDevice {
   buildId?: string;
 }
 
+/** How notifications and mails name a device: its name, or its id when it has none. */
+export const deviceLabel = (device: Pick<AlarmDevice, 'devName' | 'devId'>) =>
+  device.devName.trim() === '' ? device.devId : device.devName;
+
+/**
+ * An offline episode lasted its grace period (domain/devices/presence.ts decides when): its one
+ * 'Device Offline' notification, mailed to the organization's admins. Answers its id; raising the
+ * same episode again delivers nothing new.
+ */
+export async function raiseOfflineEpisode(
+  deps: AlarmPorts,
+  device: AlarmDevice,
+  episodeSince: number,
+  time: number,
+): Promise<string> {
+  return raise(deps, device, {
+    key: `offline#${episodeSince}`,
+    type: NotificationType.error,
+    message: html`<b>${deviceLabel(device)}</b>: ${DEVICE_OFFLINE_TEXT}`,
+    time,
+  });
+}
+
+/** An offline episode ended: its notification is marked cleared and 'Device Online' is raised. */
+export async function closeOfflineEpisode(
+  deps: AlarmPorts,
+  device: AlarmDevice,
+  episode: { episodeSince: number; notificationId?: string },
+  time: number,
+): Promise<void> {
+  if (!episode.notificationId) return; // Never notified: it ends as quietly as it began.
+  await deps.notifications.markCleared(episode.notificationId, new Date(time).toISOString());
+  await raise(deps, device, {
+    key: `online#${episode.episodeSince}`,
+    type: NotificationType.info,
+    message: html`<b>${deviceLabel(device)}</b>: ${DEVICE_ONLINE_TEXT}`,
+    time,
+  });
+}
+
 /** One observation of a condition: whether it holds at `time`. */
 export interface Observation {
   condition: string;
@@ -97,7 +143,7 @@ const comfortMessage = (
 
 /** The comfort observations of one reading of a device. */
 export function comfortObservations(
-  device: Pick<AlarmDevice, 'devType' | 'devName'>,
+  device: Pick<AlarmDevice, 'devType' | 'devName' | 'devId'>,
   time: number,
   values: Record<string, number>,
 ): Observation[] {
@@ -114,7 +160,12 @@ export function comfortObservations(
         time,
         raiseAfterMs: COMFORT_ALARM_AFTER_MS,
         type: NotificationType.warning,
-        message: comfortMessage(device.devName, label, value, zone),
+        message: comfortMessage(
+          device.devName.trim() === '' ? device.devId : device.devName,
+          label,
+          value,
+          zone,
+        ),
       },
     ];
   });
@@ -246,7 +297,7 @@ export async function observeReadings(
   for (const r of readings) byDevice.set(r.devId, [...(byDevice.get(r.devId) ?? []), r]);
   for (const [devId, own] of byDevice) {
     const outOfZone = own.some((r) =>
-      comfortObservations({ devType: 5, devName: '' }, r.time, r.values).some((o) => o.active),
+      comfortObservations({ devType: 5, devName: '', devId }, r.time, r.values).some((o) => o.active),
     );
     const quietUntil = quiet.get(devId);
     if (!outOfZone && quietUntil !== undefined && quietUntil > now) continue;

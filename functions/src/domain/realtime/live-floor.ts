@@ -4,6 +4,7 @@ import {
   type LiveFloorMessage,
   liveFloorMessageSchema,
 } from '@argentum/events';
+import type { DevicePresence } from '@argentum/events/contracts';
 import { mapLimited } from '../../lib/concurrency';
 import type { Logger } from '../ports';
 
@@ -105,12 +106,11 @@ export async function publishLiveFloors(
     let floor = floors.get(key);
     if (!floor) floors.set(key, (floor = { ...placement, floorId: placement.floorId, updates: new Map() }));
     const seen = floor.updates.get(reading.devId);
-    if (seen && seen.lastSeen > reading.time) continue;
+    if (seen && (seen.lastSeen ?? 0) > reading.time) continue;
     floor.updates.set(reading.devId, {
       devID: reading.devId,
       latest: reading.values,
       lastSeen: reading.time,
-      online: true,
     });
   }
   const messages = [...floors.values()].flatMap((floor) =>
@@ -137,4 +137,35 @@ export async function publishLiveFloors(
       });
     }
   });
+}
+
+/**
+ * Devices' presence changed: one message per floor (split only above the size limit), so every open
+ * view of the floor agrees at once.
+ */
+export async function publishPresenceChanges(
+  publisher: LiveFloorPublisher,
+  changes: readonly { orgId: string; floorId: string; devId: string; presence: DevicePresence }[],
+): Promise<void> {
+  const floors = new Map<
+    string,
+    { orgId: string; floorId: string; updates: Map<string, LiveDeviceUpdate> }
+  >();
+  for (const change of changes) {
+    const key = `${change.orgId}/${change.floorId}`;
+    let floor = floors.get(key);
+    if (!floor)
+      floors.set(key, (floor = { orgId: change.orgId, floorId: change.floorId, updates: new Map() }));
+    const seen = floor.updates.get(change.devId);
+    if (seen?.presence && seen.presence.at > change.presence.at) continue;
+    floor.updates.set(change.devId, {
+      devID: change.devId,
+      online: change.presence.online,
+      presence: change.presence,
+      ...(change.presence.lastSeen !== undefined ? { lastSeen: change.presence.lastSeen } : {}),
+    });
+  }
+  for (const floor of floors.values())
+    for (const message of liveFloorMessages(floor.floorId, [...floor.updates.values()]))
+      await publisher.publish(floor.orgId, floor.floorId, liveFloorMessageSchema.parse(message));
 }

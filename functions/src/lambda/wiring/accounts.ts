@@ -6,7 +6,7 @@ import { mail } from '../../adapters/mail';
 import { config } from '../../config';
 import { defaultThrottlePolicy } from '../../domain/auth/throttle';
 import { dynamoAccountTokenStore } from '../../stores/account-tokens';
-import { dynamoAlarmMailLedger } from '../../stores/alarms';
+import { dynamoAlarmMailLedger, dynamoAlarmMailRate } from '../../stores/alarms';
 import { dynamoAttemptCounter } from '../../stores/attempts';
 import { dynamoNotificationStore } from '../../stores/notifications';
 import { dynamoTreeStore } from '../../stores/tree';
@@ -56,6 +56,7 @@ export const mailerPorts = () => ({
   settings: { appOrigin: config.appOrigin },
   notifications: dynamoNotificationStore,
   alarmMails: dynamoAlarmMailLedger,
+  alarmMailRate: dynamoAlarmMailRate,
   organizations,
 });
 

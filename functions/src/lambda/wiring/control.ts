@@ -19,6 +19,8 @@ export const controlDevices: DeviceDirectory = {
       ...(device.connDev !== undefined ? { connDev: device.connDev } : {}),
       ...(device.latest !== undefined ? { latest: device.latest } : {}),
       ...(device.lastSeen !== undefined ? { lastSeen: device.lastSeen } : {}),
+      // Refused at once only when presence knows (a record says offline), not for a device never heard.
+      ...(device.presence ? { online: device.presence.online } : {}),
     };
   },
 };

@@ -9,6 +9,7 @@ export type DeviceUpdate = { devID: string } & Partial<
     | 'latest'
     | 'lastSeen'
     | 'online'
+    | 'presence'
     | 'devName'
     | 'properties'
     | 'groupNumber'
@@ -83,6 +84,9 @@ export function flushDeviceUpdates(queryClient: QueryClient, floorId: string): v
   queryClient.setQueryData<FloorDevicesAnswer>(floorPlanQueries.devicesKey(floorId), (answer) =>
     answer ? { ...answer, devices: mergeDevices(answer.devices, pending) } : answer,
   );
+  // A presence change moves the Floor details counts too: read them again.
+  if ([...pending.values()].some((update) => update.presence !== undefined))
+    void queryClient.invalidateQueries({ queryKey: floorPlanQueries.countsKey(floorId) });
 }
 
 /** The devices with the updates applied; unchanged devices keep their objects (and the list its order). */

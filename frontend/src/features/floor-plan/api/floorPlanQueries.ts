@@ -57,6 +57,7 @@ export const floorPlanQueries = {
   all: () => ['floor-plan'] as const,
   floor: (floorId: string) => [...floorPlanQueries.all(), floorId] as const,
   devicesKey: (floorId: string) => [...floorPlanQueries.floor(floorId), 'devices'] as const,
+  countsKey: (floorId: string) => [...floorPlanQueries.floor(floorId), 'counts'] as const,
   plan: (floor: FloorRef) =>
     queryOptions({
       queryKey: [...floorPlanQueries.floor(floor.floorId), 'plan'] as const,
@@ -77,7 +78,7 @@ export const floorPlanQueries = {
     }),
   counts: (floor: FloorRef) =>
     queryOptions({
-      queryKey: [...floorPlanQueries.floor(floor.floorId), 'counts'] as const,
+      queryKey: floorPlanQueries.countsKey(floor.floorId),
       queryFn: ({ signal }) => fetchCounts(floor, signal),
       retry: false,
     }),

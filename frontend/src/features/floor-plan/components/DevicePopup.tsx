@@ -1,5 +1,5 @@
 import { useEffect, useState, type CSSProperties } from 'react';
-import type { DeviceView } from '@argentum/events/contracts';
+import { type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/events/contracts';
 import {
   iconOf,
   isRegistered,
@@ -82,7 +82,12 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
         {registered ? (
           <>
             <dt>Status</dt>
-            <dd data-status={device.online ? 'online' : 'offline'}>{device.online ? 'Online' : 'Offline'}</dd>
+            <dd
+              data-status={device.online ? 'online' : 'offline'}
+              title={device.presence ? PRESENCE_REASON_TEXT[device.presence.reason] : undefined}
+            >
+              {device.online ? 'Online' : 'Offline'}
+            </dd>
             {device.lastSeen !== undefined && (
               <>
                 <dt>Last seen</dt>

@@ -1,7 +1,7 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../shared/api/client';
 import { postFile, type UploadForm } from '../../../shared/api/upload';
-import { normalizeEmail } from '@argentum/events/contracts';
+import { normalizeEmail, type OrganizationAlarmSettings } from '@argentum/events/contracts';
 import type { AccessChange, Invitation, ManagedUser } from './types';
 
 /** The only place the settings' query keys are written. */
@@ -12,6 +12,17 @@ export const settingsQueries = {
       queryKey: [...settingsQueries.all(), 'users'] as const,
       queryFn: async ({ signal }) =>
         (await apiPost<{ users?: ManagedUser[] }>('/api/fetchUsers', {}, { signal })).users ?? [],
+    }),
+  /** An organization's offline-alarm settings (admins). */
+  alarms: (orgId: string) =>
+    queryOptions({
+      queryKey: [...settingsQueries.all(), 'alarms', orgId] as const,
+      queryFn: ({ signal }) =>
+        apiPost<OrganizationAlarmSettings>(
+          '/api/notification/getAlarmSettings',
+          { orgID: orgId },
+          { signal },
+        ),
     }),
 };
 
@@ -28,6 +39,13 @@ const refreshUsers = (queryClient: QueryClient) =>
   queryClient.invalidateQueries({ queryKey: settingsQueries.users().queryKey });
 
 export const settingsMutations = {
+  alarms: (queryClient: QueryClient) =>
+    mutationOptions({
+      mutationFn: (settings: OrganizationAlarmSettings & { orgID: string }) =>
+        apiPost<OrganizationAlarmSettings>('/api/notification/setAlarmSettings', settings, QUIET),
+      onSuccess: (_answer, { orgID }) =>
+        queryClient.invalidateQueries({ queryKey: settingsQueries.alarms(orgID).queryKey }),
+    }),
   invite: (queryClient: QueryClient) =>
     mutationOptions({
       mutationFn: ({ email, organizations }: Invitation) =>

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { AdminOrganization } from '../api/types';
 import { Dialog } from '../../../shared/ui/Dialog';
+import { AlarmSettingsTab } from './AlarmSettingsTab';
 import { InviteUsersTab } from './InviteUsersTab';
 import { ManageUsersTab } from './ManageUsersTab';
 import styles from './Settings.module.css';
@@ -10,6 +11,7 @@ const TABS = [
   { value: 'invite', label: 'Invite Users' },
   { value: 'users', label: 'Manage Users' },
   { value: 'logo', label: 'Upload Logo' },
+  { value: 'alarms', label: 'Alarms' },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 
@@ -98,6 +100,7 @@ function SettingsTabs({ organizations, onLogoUploaded }: PlatformSettingsProps) 
         {current === 'invite' && <InviteUsersTab organizations={organizations} />}
         {current === 'users' && <ManageUsersTab organizations={organizations} />}
         {current === 'logo' && <UploadLogoTab organizations={organizations} onUploaded={onLogoUploaded} />}
+        {current === 'alarms' && <AlarmSettingsTab organizations={organizations} />}
       </div>
     </div>
   );

@@ -3,8 +3,10 @@ import type { ReactNode } from 'react';
 import {
   type ControlKind,
   controlKindOf,
+  DEVICE_OFFLINE_HINT_TEXT,
   type DeviceView,
   PAIRING_FAILED_TEXT,
+  PRESENCE_REASON_TEXT,
 } from '@argentum/events/contracts';
 import { DeviceType } from '@argentum/events';
 import { BacnetPanel } from './BacnetPanel';
@@ -54,6 +56,15 @@ export function DeviceControls({ device, canControl }: DeviceControlsProps) {
   const kind = panelKind(device);
   return (
     <div className={styles.controls} data-panel={kind ?? 'none'}>
+      {takesCommands(device) &&
+        device.presence?.online === false &&
+        device.presence.reason !== 'never-seen' && (
+          // Presence already knows: a command would be answered 'Device Offline' at once.
+          <Alert variation="warning" data-presence="offline">
+            {DEVICE_OFFLINE_HINT_TEXT} (It {PRESENCE_REASON_TEXT[device.presence.reason]}
+            {device.presence.since > 0 ? `, ${new Date(device.presence.since).toLocaleString()}` : ''}.)
+          </Alert>
+        )}
       {device.properties.pairingMode === false && (
         // A pairing failure (command 17) flips the device's pairing mode flag.
         <Alert variation="warning">{PAIRING_FAILED_TEXT}</Alert>

@@ -78,6 +78,8 @@ export function useTrackedCommand(devID: string): TrackedCommand {
       dispatch({ type: 'send', value, seq });
       call().then(
         (answer) => {
+          // Settled at once (the device is offline): the answer carries the command as recorded.
+          if (answer.command) queryClient.setQueryData(commandKey(answer.commandId), answer.command);
           dispatch({ type: 'sent', answer, seq });
           void queryClient.invalidateQueries({ queryKey: controlQueries.historyKey(devID) });
         },
