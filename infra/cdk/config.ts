@@ -7,8 +7,10 @@ export interface PlatformConfig {
   telemetryStore: TelemetryStoreKind;
   /** Public origin of the web app for e-mail links; defaults to the CloudFront URL. */
   appOrigin?: string;
-  /** Sender of platform e-mail; must be an SES-verified identity. */
+  /** Sender of platform e-mail; must be an SES-verified identity. Required: there is no default. */
   mailFrom: string;
+  /** Address subscribed to the alarm topic (confirmed by the subscriber); no subscription when not given. */
+  alarmEmail?: string;
   /** The account's IoT data endpoint host; looked up at deploy time when not given. */
   iotEndpoint?: string;
   /** Prefix of the stack names. */
@@ -39,6 +41,32 @@ function batchingWindow(value: string | undefined): number | undefined {
   return seconds;
 }
 
+const mailbox = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+/**
+ * The sender of invites, password resets and alarm mail. No default: SES refuses mail from an
+ * unverified identity, so a made-up default would deploy a platform that silently sends nothing.
+ */
+function sender(value: string | undefined): string {
+  if (value === undefined) {
+    throw new Error(
+      'Context mailFrom is required: the SES-verified sender of platform e-mail, e.g. ' +
+        '`-c mailFrom=no-reply@your-domain.example` or `-c "mailFrom=Argentum <no-reply@your-domain.example>"` ' +
+        '(docs/deploy.md, "Mail").',
+    );
+  }
+  const address = /<([^>]+)>\s*$/.exec(value)?.[1] ?? value.trim();
+  if (!mailbox.test(address))
+    throw new Error(`Context mailFrom must be an e-mail address or "Name <address>", not "${value}"`);
+  return value;
+}
+
+function alarmAddress(value: string | undefined): string | undefined {
+  if (value !== undefined && !mailbox.test(value))
+    throw new Error(`Context alarmEmail must be an e-mail address, not "${value}"`);
+  return value;
+}
+
 export function readConfig(app: App): PlatformConfig {
   const telemetryStore = optionalString(app, 'telemetryStore') ?? 'dynamodb';
   if (telemetryStore !== 'dynamodb' && telemetryStore !== 'timestream') {
@@ -51,7 +79,8 @@ export function readConfig(app: App): PlatformConfig {
   return {
     telemetryStore,
     appOrigin,
-    mailFrom: optionalString(app, 'mailFrom') ?? 'no-reply@example.com',
+    mailFrom: sender(optionalString(app, 'mailFrom')),
+    alarmEmail: alarmAddress(optionalString(app, 'alarmEmail')),
     iotEndpoint: optionalString(app, 'iotEndpoint'),
     stackPrefix: optionalString(app, 'stackPrefix') ?? 'Argentum',
     region: optionalString(app, 'region') ?? process.env.CDK_DEFAULT_REGION ?? defaultRegion,

@@ -25,9 +25,13 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     description: 'Argentum building-IoT platform: data (tables, files, users). Retained on delete.',
     telemetryStore: config.telemetryStore,
     appOrigin: config.appOrigin,
+    stackPrefix: config.stackPrefix,
+    telemetryBatchingWindowSeconds: config.telemetryBatchingWindowSeconds,
     terminationProtection: true,
   });
-  const edge = new EdgeStack(app, `${config.stackPrefix}Edge`, {
+  // The edge stack always lives in us-east-1: its name carries the platform's region, so a copy of
+  // the platform in another region of the same account has its own.
+  const edge = new EdgeStack(app, `${config.stackPrefix}Edge-${config.region}`, {
     env: { region: EDGE_REGION, account: config.account },
     description: 'Argentum building-IoT platform: WAF web ACL of the CloudFront distribution (us-east-1).',
   });
@@ -44,7 +48,6 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     iotEndpoint: config.iotEndpoint,
     siteAssetPath: options.siteAssetPath,
     realtimeAuthorizerName: `${config.stackPrefix}-realtime`,
-    stackPrefix: config.stackPrefix,
     webAclArn: edge.webAclArn,
     weather: { city: config.weatherCity, apiKey: config.weatherApiKey },
     telemetryBatchingWindowSeconds: config.telemetryBatchingWindowSeconds,

@@ -21,7 +21,9 @@ import {
   type KeyAttribute,
   type TableDefinition,
 } from '../src/definitions';
+import { DeviceAccess } from './constructs/device-access';
 import { type TelemetryStoreKind } from './constructs/platform-function';
+import { TelemetryIntake } from './constructs/telemetry-intake';
 import { type IntegrationVendor, VendorSecrets } from './constructs/vendor-secrets';
 import { acknowledgeRule } from './nag';
 
@@ -29,6 +31,10 @@ export interface StatefulStackProps extends StackProps {
   telemetryStore: TelemetryStoreKind;
   /** The web app's public origin, the only one browsers may upload from; any origin when not given. */
   appOrigin?: string;
+  /** Prefix of the stack names: names the device policy and its SSM parameters ('Argentum' when not given). */
+  stackPrefix?: string;
+  /** Seconds the telemetry event source gathers messages (the queue's visibility timeout allows for it). */
+  telemetryBatchingWindowSeconds?: number | undefined;
 }
 
 /**
@@ -49,6 +55,9 @@ export interface StatefulRefs {
   timestream?: { databaseName: string; tableName: string };
   /** The ARN of each third-party cloud's credentials secret (read by the integrations function). */
   vendorSecretArns: Record<IntegrationVendor, string>;
+  /** The queue the telemetry rule fills (ingest's event source) and its dead letters. */
+  telemetryQueue: { arn: string; url: string };
+  telemetryDeadLetters: { arn: string; url: string };
 }
 
 const attribute = (key: KeyAttribute): Attribute => ({
@@ -100,6 +109,8 @@ export class StatefulStack extends Stack {
   readonly timestreamDatabase?: CfnDatabase;
   readonly timestreamTable?: CfnTable;
   readonly vendorSecrets: VendorSecrets;
+  readonly telemetryIntake: TelemetryIntake;
+  readonly deviceAccess: DeviceAccess;
   readonly refs: StatefulRefs;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
@@ -195,6 +206,18 @@ export class StatefulStack extends Stack {
 
     this.vendorSecrets = new VendorSecrets(this, 'VendorSecrets');
 
+    // What devices are provisioned with and publish into outlives the stateless stack: the telemetry
+    // rule (its fixed name is part of the Basic Ingest topic), its queue, and the device policy that
+    // certificates hold (a policy with certificates attached cannot be deleted).
+    this.telemetryIntake = new TelemetryIntake(this, 'TelemetryIntake', {
+      batchingWindowSeconds: props.telemetryBatchingWindowSeconds,
+    });
+    this.deviceAccess = new DeviceAccess(this, 'DeviceAccess', {
+      stackPrefix: props.stackPrefix ?? 'Argentum',
+      telemetryRuleName: this.telemetryIntake.topicRule.ref,
+      platformTableName: this.platformTable.tableName,
+    });
+
     this.refs = {
       platformTableName: this.exportForStateless('PlatformTableName', this.platformTable.tableName),
       platformTableStreamArn: this.exportForStateless(
@@ -220,6 +243,14 @@ export class StatefulStack extends Stack {
         ryse: this.exportForStateless('RyseSecretArn', this.vendorSecrets.secrets.ryse.secretArn),
         nest: this.exportForStateless('NestSecretArn', this.vendorSecrets.secrets.nest.secretArn),
         ecobee: this.exportForStateless('EcobeeSecretArn', this.vendorSecrets.secrets.ecobee.secretArn),
+      },
+      telemetryQueue: {
+        arn: this.exportForStateless('TelemetryQueueArn', this.telemetryIntake.queue.queueArn),
+        url: this.exportForStateless('TelemetryQueueUrl', this.telemetryIntake.queue.queueUrl),
+      },
+      telemetryDeadLetters: {
+        arn: this.exportForStateless('TelemetryDeadLettersArn', this.telemetryIntake.deadLetters.queueArn),
+        url: this.exportForStateless('TelemetryDeadLettersUrl', this.telemetryIntake.deadLetters.queueUrl),
       },
     };
   }
