@@ -7,7 +7,7 @@ import { clientAddress } from './client-address';
 import { jsonResponse } from './error-mapper';
 import './validation-messages';
 import { parseCookies } from './cookies';
-import { authContext, errorMapper, requestLog, validatedBody } from './middleware';
+import { authContext, errorMapper, originCheck, requestLog, validatedBody } from './middleware';
 import type { ApiEvent, ApiResponse, Route, RouteContext, RoutePorts } from './types';
 import { routeKey } from './types';
 
@@ -16,6 +16,7 @@ function routeHandler<Ports extends RoutePorts>(route: Route<z.ZodType, Ports>, 
   return middy<ApiEvent, ApiResponse, Error, RouteContext>()
     .use(requestLog(described))
     .use(errorMapper())
+    .use(originCheck(config.originSecret, config.originRequired))
     .use(authContext(described, ports))
     .use(validatedBody(described))
     .handler(async (event, context) => {

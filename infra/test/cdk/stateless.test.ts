@@ -960,10 +960,12 @@ describe('web app on CloudFront', () => {
         (template.toJSON() as { Resources: Resources }).Resources[logicalId(fn.function)]?.Properties
           .Environment as { Variables: Record<string, unknown> }
       ).Variables;
-    for (const domain of apiDomains)
-      expect(secretReference(variablesOf(platform.stateless.apiFunctions[domain])[ENV.originSecret])).toBe(
-        true,
-      );
+    for (const domain of apiDomains) {
+      const variables = variablesOf(platform.stateless.apiFunctions[domain]);
+      expect(secretReference(variables[ENV.originSecret])).toBe(true);
+      // ... and each refuses a request without it (the execute-api endpoint bypasses CloudFront and WAF).
+      expect(variables[ENV.originRequired]).toBe('true');
+    }
     for (const fn of [
       platform.stateless.ingest,
       platform.stateless.realtimeAuthorizer,
