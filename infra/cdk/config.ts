@@ -1,4 +1,5 @@
 import { type App } from 'aws-cdk-lib';
+import { iotLogLevels, type IotLogLevel } from './constructs/iot-logging';
 import { type TelemetryStoreKind } from './constructs/platform-function';
 
 /** Deployment settings, read once from the CDK context (cdk.json or `-c key=value`). */
@@ -11,6 +12,8 @@ export interface PlatformConfig {
   mailFrom: string;
   /** Address subscribed to the alarm topic (confirmed by the subscriber); no subscription when not given. */
   alarmEmail?: string;
+  /** IoT Core's log level (AWS::IoT::Logging); ERROR when not given. */
+  iotLogLevel: IotLogLevel;
   /** The account's IoT data endpoint host; looked up at deploy time when not given. */
   iotEndpoint?: string;
   /** Prefix of the stack names. */
@@ -67,6 +70,14 @@ function alarmAddress(value: string | undefined): string | undefined {
   return value;
 }
 
+function logLevel(value: string | undefined): IotLogLevel {
+  if (value === undefined) return 'ERROR';
+  const level = iotLogLevels.find((candidate) => candidate === value);
+  if (!level)
+    throw new Error(`Context iotLogLevel must be one of ${iotLogLevels.join(', ')}, not "${value}"`);
+  return level;
+}
+
 export function readConfig(app: App): PlatformConfig {
   const telemetryStore = optionalString(app, 'telemetryStore') ?? 'dynamodb';
   if (telemetryStore !== 'dynamodb' && telemetryStore !== 'timestream') {
@@ -81,6 +92,7 @@ export function readConfig(app: App): PlatformConfig {
     appOrigin,
     mailFrom: sender(optionalString(app, 'mailFrom')),
     alarmEmail: alarmAddress(optionalString(app, 'alarmEmail')),
+    iotLogLevel: logLevel(optionalString(app, 'iotLogLevel')),
     iotEndpoint: optionalString(app, 'iotEndpoint'),
     stackPrefix: optionalString(app, 'stackPrefix') ?? 'Argentum',
     region: optionalString(app, 'region') ?? process.env.CDK_DEFAULT_REGION ?? defaultRegion,

@@ -22,6 +22,8 @@ import {
   type TableDefinition,
 } from '../src/definitions';
 import { DeviceAccess } from './constructs/device-access';
+import { IotLogging, type IotLogLevel } from './constructs/iot-logging';
+import { AlarmTopic } from './constructs/watch';
 import { type TelemetryStoreKind } from './constructs/platform-function';
 import { TelemetryIntake } from './constructs/telemetry-intake';
 import { type IntegrationVendor, VendorSecrets } from './constructs/vendor-secrets';
@@ -35,6 +37,10 @@ export interface StatefulStackProps extends StackProps {
   stackPrefix?: string;
   /** Seconds the telemetry event source gathers messages (the queue's visibility timeout allows for it). */
   telemetryBatchingWindowSeconds?: number | undefined;
+  /** Subscribed to the alarm topic (the subscriber confirms); none when not given. */
+  alarmEmail?: string | undefined;
+  /** IoT Core's log level; ERROR when not given. */
+  iotLogLevel?: IotLogLevel;
 }
 
 /**
@@ -58,6 +64,8 @@ export interface StatefulRefs {
   /** The queue the telemetry rule fills (ingest's event source) and its dead letters. */
   telemetryQueue: { arn: string; url: string };
   telemetryDeadLetters: { arn: string; url: string };
+  /** The topic every alarm notifies. */
+  alarmTopicArn: string;
 }
 
 const attribute = (key: KeyAttribute): Attribute => ({
@@ -111,6 +119,8 @@ export class StatefulStack extends Stack {
   readonly vendorSecrets: VendorSecrets;
   readonly telemetryIntake: TelemetryIntake;
   readonly deviceAccess: DeviceAccess;
+  readonly alarmTopic: AlarmTopic;
+  readonly iotLogging: IotLogging;
   readonly refs: StatefulRefs;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
@@ -218,6 +228,11 @@ export class StatefulStack extends Stack {
       platformTableName: this.platformTable.tableName,
     });
 
+    // Watching: the one alarm topic (its subscriptions outlive stateless deploys) and IoT Core logging
+    // (a setting of the account and region, like the telemetry rule's name).
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', { email: props.alarmEmail });
+    this.iotLogging = new IotLogging(this, 'IotLogging', { level: props.iotLogLevel ?? 'ERROR' });
+
     this.refs = {
       platformTableName: this.exportForStateless('PlatformTableName', this.platformTable.tableName),
       platformTableStreamArn: this.exportForStateless(
@@ -252,6 +267,7 @@ export class StatefulStack extends Stack {
         arn: this.exportForStateless('TelemetryDeadLettersArn', this.telemetryIntake.deadLetters.queueArn),
         url: this.exportForStateless('TelemetryDeadLettersUrl', this.telemetryIntake.deadLetters.queueUrl),
       },
+      alarmTopicArn: this.exportForStateless('AlarmTopicArn', this.alarmTopic.topic.topicArn),
     };
   }
 

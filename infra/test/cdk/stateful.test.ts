@@ -190,6 +190,7 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
         'ArgentumStateful-TelemetryQueueUrl',
         'ArgentumStateful-TelemetryDeadLettersArn',
         'ArgentumStateful-TelemetryDeadLettersUrl',
+        'ArgentumStateful-AlarmTopicArn',
       ].sort(),
     );
   });
