@@ -23,7 +23,7 @@ export interface PlatformConfig {
   /** The city whose outdoor pressure the app shows (GET /api/weather), and the provider's API key. */
   weatherCity: string;
   weatherApiKey?: string;
-  /** Seconds the telemetry queue gathers messages before ingest runs (docs/cost.md); 1 when not given. */
+  /** Seconds the telemetry queue gathers messages before ingest runs (docs/cost.md); 10 when not given. */
   telemetryBatchingWindowSeconds?: number;
 }
 

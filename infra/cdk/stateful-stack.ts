@@ -112,6 +112,7 @@ export class StatefulStack extends Stack {
   readonly platformTable: TableV2;
   readonly telemetryTable: TableV2;
   readonly filesBucket: Bucket;
+  readonly filesAccessLogs: Bucket;
   readonly userPool: UserPool;
   readonly userPoolClient: UserPoolClient;
   readonly timestreamDatabase?: CfnDatabase;
@@ -129,7 +130,27 @@ export class StatefulStack extends Stack {
     this.platformTable = this.table(platformTable);
     this.telemetryTable = this.table(telemetryTable);
 
+    // Browsers read and write user files directly, through presigned URLs: S3's server access logs are
+    // the record of who fetched or posted what (requester, key, status), kept a year.
+    this.filesAccessLogs = new Bucket(this, 'FilesAccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // S3's log delivery writes with the LogDeliveryWrite ACL (no bucket-policy flag in cdk.json).
+      objectOwnership: ObjectOwnership.OBJECT_WRITER,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      lifecycleRules: [{ id: 'Expire', expiration: Duration.days(365) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledgeRule(
+      this.filesAccessLogs,
+      'S1',
+      'This bucket is the server access log destination of the files bucket; logging it into itself would loop.',
+    );
+
     this.filesBucket = new Bucket(this, filesBucket.id, {
+      serverAccessLogsBucket: this.filesAccessLogs,
+      serverAccessLogsPrefix: 'files/',
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       encryption: BucketEncryption.S3_MANAGED,
@@ -144,12 +165,6 @@ export class StatefulStack extends Stack {
       cors: corsRules(filesBucket.browserMethods, props.appOrigin),
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    acknowledgeRule(
-      this.filesBucket,
-      'S1',
-      'Objects are read and written only by the API Lambdas, which log every request with the user id; CloudTrail S3 data events are the audit trail if an organization requires one.',
-    );
-
     this.userPool = new UserPool(this, userPoolDefinition.id, {
       selfSignUpEnabled: false,
       signInAliases: { email: true },
@@ -165,11 +180,6 @@ export class StatefulStack extends Stack {
       this.userPool,
       'COG2',
       'The specification defines e-mail + password sign-in through the platform API (USER_PASSWORD_AUTH) and no second factor flow; MFA is a product change, not an infrastructure switch.',
-    );
-    acknowledgeRule(
-      this.userPool,
-      'COG3',
-      'Threat protection (advanced security) needs the Cognito Plus feature plan; sign-in goes through the auth Lambda, which rate-limits and logs failures, and the pool prevents user-existence errors.',
     );
     acknowledgeRule(
       this.userPool,
@@ -209,7 +219,7 @@ export class StatefulStack extends Stack {
         Validations.of(resource).acknowledge({
           id: 'CloudFormation-Validate::W3697',
           reason:
-            'Timestream for LiveAnalytics is closed to new customers (DESIGN.md); it is only built when an account that has it selects telemetryStore=timestream.',
+            'Timestream for LiveAnalytics is closed to new customers since 2025-06-20 (docs/deploy.md, "Telemetry store"); it is only built when an account that has it selects telemetryStore=timestream.',
         });
       }
     }

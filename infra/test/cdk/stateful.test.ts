@@ -1,3 +1,4 @@
+import { type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { filesBucket, platformTable, tables, userPool } from '../../src/definitions';
@@ -127,9 +128,17 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
         ]),
       },
     });
-    // Nothing but the staging prefix expires.
-    type BucketResource = { Properties: { LifecycleConfiguration?: { Rules: Record<string, unknown>[] } } };
-    const buckets = Object.values(template.findResources('AWS::S3::Bucket')) as BucketResource[];
+    // Nothing of the files bucket but the staging prefix expires (its access logs do, after a year).
+    type BucketResource = {
+      Properties: {
+        LifecycleConfiguration?: { Rules: Record<string, unknown>[] };
+        CorsConfiguration?: unknown;
+      };
+    };
+    const buckets = (Object.values(template.findResources('AWS::S3::Bucket')) as BucketResource[]).filter(
+      (bucket) => bucket.Properties.CorsConfiguration !== undefined,
+    );
+    expect(buckets).toHaveLength(1);
     const rules = buckets.flatMap((bucket) => bucket.Properties.LifecycleConfiguration?.Rules ?? []);
     for (const rule of rules.filter((r) => 'ExpirationInDays' in r || 'ExpiredObjectDeleteMarker' in r)) {
       expect(rule.Prefix).toBe('uploads/');
@@ -208,5 +217,24 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
       expect(p.SecretString).toBeUndefined();
       expect(p.GenerateSecretString).toEqual({});
     }
+  });
+});
+
+describe('files bucket access record', () => {
+  it('logs every request (browsers use presigned URLs) to a retained access-log bucket', () => {
+    const platform = synthPlatform();
+    const template = Template.fromStack(platform.stateful);
+    const logs = platform.stateful.getLogicalId(
+      platform.stateful.filesAccessLogs.node.defaultChild as CfnElement,
+    );
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LoggingConfiguration: { DestinationBucketName: { Ref: logs }, LogFilePrefix: 'files/' },
+    });
+    template.hasResource('AWS::S3::Bucket', {
+      Properties: Match.objectLike({
+        LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 365 })] },
+      }),
+      DeletionPolicy: 'Retain',
+    });
   });
 });
