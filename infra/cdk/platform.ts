@@ -83,6 +83,10 @@ function watchPlatform(stateful: StatefulStack, stateless: StatelessStack): void
     api: stateless.api.api,
     functions: stateless.node.findAll().filter((node) => node instanceof PlatformFunction),
     queues: [stateless.realtime.telemetryQueue, stateless.mailJobs.queue],
-    platformMetrics: [],
+    // Ingest's counts per batch (functions/src/lambda/ingest.ts, embedded metric format).
+    platformMetrics: ['Stored', 'DeadLettered', 'Invalid', 'UnknownDevice', 'Failed'].map((metricName) => ({
+      namespace: 'Argentum/Telemetry',
+      metricName,
+    })),
   });
 }

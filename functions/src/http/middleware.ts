@@ -4,7 +4,7 @@ import { highestRole } from '@argentum/events/contracts';
 import { sessionOpen } from '../domain/users/user';
 import { cameThroughCloudFront } from './client-address';
 import { errorResponse } from './error-mapper';
-import { log } from './log';
+import { addLogFields, log } from './log';
 import type { ApiEvent, ApiResponse, Route, RouteContext, RoutePorts } from './types';
 
 type Middleware = MiddlewareObj<ApiEvent, ApiResponse, Error, RouteContext>;
@@ -93,6 +93,10 @@ export function validatedBody(route: Route): Middleware {
         throw new DomainError('validation', parsed.error.issues[0]?.message ?? 'Invalid request.');
       }
       context.body = parsed.data;
+      // The organization a request concerns, when it names one (orgId or the documented orgID).
+      const named = parsed.data as Record<string, unknown> | null;
+      const orgId = named && typeof named === 'object' ? (named.orgId ?? named.orgID) : undefined;
+      if (typeof orgId === 'string' && orgId !== '') addLogFields({ orgId });
     },
   };
 }
@@ -117,6 +121,7 @@ export function authContext(route: Route, ports: RoutePorts): Middleware {
       if (!sessionOpen(user, claims?.auth_time)) throw sessionEnded();
       if (highestRole(user.orgRoles) < route.access.minRole) throw forbidden();
       request.context.user = user;
+      addLogFields({ userId: subject });
     },
   };
 }

@@ -264,7 +264,8 @@ export function platformDashboard(
     api: HttpApi;
     functions: PlatformFunction[];
     queues: IQueue[];
-    platformMetrics: string[];
+    /** Metrics the Lambdas emit as embedded metric format (namespace, name). */
+    platformMetrics: { namespace: string; metricName: string }[];
   },
 ): Dashboard {
   const stack = Stack.of(scope);
@@ -319,9 +320,9 @@ export function platformDashboard(
       width: 12,
     }),
     new GraphWidget({
-      title: 'Platform: readings stored, dead-lettered, commands, alarms',
+      title: 'Telemetry: readings stored, dead-lettered, refused',
       left: props.platformMetrics.map(
-        (metricName) => new Metric({ namespace: PLATFORM_NAMESPACE, metricName, period, statistic: 'Sum' }),
+        ({ namespace, metricName }) => new Metric({ namespace, metricName, period, statistic: 'Sum' }),
       ),
       width: 12,
     }),

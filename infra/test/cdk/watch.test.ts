@@ -224,8 +224,10 @@ describe('IoT Core logging and the dashboard', () => {
     Template.fromStack(verbose.stateful).resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
-  it('has one dashboard, named with its region (names are per account)', () => {
+  it('has one dashboard, named with its region (names are per account), with the telemetry counts', () => {
     stateless.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    const body = JSON.stringify(stateless.findResources('AWS::CloudWatch::Dashboard'));
+    for (const metric of ['Stored', 'DeadLettered']) expect(body).toContain(`Argentum/Telemetry\\\",\\\"${metric}`);
     stateless.hasResourceProperties('AWS::CloudWatch::Dashboard', {
       DashboardName: 'ArgentumStateless-eu-west-1-health',
     });
