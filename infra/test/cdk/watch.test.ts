@@ -227,7 +227,8 @@ describe('IoT Core logging and the dashboard', () => {
   it('has one dashboard, named with its region (names are per account), with the telemetry counts', () => {
     stateless.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const body = JSON.stringify(stateless.findResources('AWS::CloudWatch::Dashboard'));
-    for (const metric of ['Stored', 'DeadLettered']) expect(body).toContain(`Argentum/Telemetry\\\",\\\"${metric}`);
+    for (const metric of ['Stored', 'DeadLettered'])
+      expect(body).toContain(`Argentum/Telemetry\\\",\\\"${metric}`);
     stateless.hasResourceProperties('AWS::CloudWatch::Dashboard', {
       DashboardName: 'ArgentumStateless-eu-west-1-health',
     });
