@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Stack } from 'aws-cdk-lib';
 import { type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -242,9 +242,15 @@ export function invokedAsynchronously(fn: PlatformFunction, stack: Stack): boole
       .filter((node): node is CfnTopicRule => node instanceof CfnTopicRule)
       .map((rule) => stack.resolve(stack.getLogicalId(rule)) as string),
   );
-  return fn.function.node
+  // A permission may sit under the function or under its invoker (EventBridge rules put it there).
+  const functionId = stack.resolve(stack.getLogicalId(fn.function.node.defaultChild as CfnElement)) as string;
+  return stack.node
     .findAll()
     .filter((node): node is CfnPermission => node instanceof CfnPermission)
+    .filter((permission) => {
+      const target = stack.resolve(permission.functionName) as unknown;
+      return JSON.stringify(target).includes(`"${functionId}"`);
+    })
     .some((permission) => {
       const principal = stack.resolve(permission.principal) as unknown;
       if (typeof principal !== 'string') return false;

@@ -1,13 +1,21 @@
-import { type CfnElement, Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, Duration, Stack } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { type IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PlatformFunction } from '../../cdk/constructs/platform-function';
+import { PlatformFunction, type PlatformResources } from '../../cdk/constructs/platform-function';
 import { ruleErrorLogActions } from '../../cdk/constructs/rule-errors';
 import { IOT_LOG_GROUP } from '../../cdk/constructs/iot-logging';
-import { PLATFORM_NAMESPACE, watchThresholds } from '../../cdk/constructs/watch';
+import {
+  invokedAsynchronously,
+  PLATFORM_NAMESPACE,
+  Watch,
+  watchThresholds,
+} from '../../cdk/constructs/watch';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
@@ -228,9 +236,48 @@ describe('IoT Core logging and the dashboard', () => {
     stateless.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const body = JSON.stringify(stateless.findResources('AWS::CloudWatch::Dashboard'));
     for (const metric of ['Stored', 'DeadLettered'])
-      expect(body).toContain(`Argentum/Telemetry\\\",\\\"${metric}`);
+      expect(body).toContain(JSON.stringify(JSON.stringify(['Argentum/Telemetry', metric])).slice(2, -2));
     stateless.hasResourceProperties('AWS::CloudWatch::Dashboard', {
       DashboardName: 'ArgentumStateless-eu-west-1-health',
     });
+  });
+});
+
+describe('resources added later are watched without edits', () => {
+  it('gives a Lambda that EventBridge invokes (a scheduled sweep) an on-failure queue and alarms on it', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new Stack(app, 'Sweeps', { env: { region: 'eu-west-1', account: '111111111111' } });
+    const resources: PlatformResources = {
+      platformTableName: 'platform',
+      telemetryTableName: 'telemetry',
+      filesBucketName: 'files',
+      userPoolId: 'pool',
+      userPoolClientId: 'client',
+      telemetryStore: 'dynamodb',
+      mailFrom: 'no-reply@example.com',
+      appOrigin: 'https://app.example.com',
+      iotDataEndpoint: 'abc-ats.iot.eu-west-1.amazonaws.com',
+    };
+    const sweep = new PlatformFunction(stack, 'PresenceSweep', {
+      entry: 'tree-sweeper',
+      description: 'a scheduled sweep',
+      resources,
+      access: { platformTable: 'read' },
+    });
+    new Rule(stack, 'EveryMinute', {
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(sweep.function)],
+    });
+    const topic = new Topic(stack, 'Alarms');
+    expect(invokedAsynchronously(sweep, stack)).toBe(true);
+    new Watch(stack, 'Watch', { topic });
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+    const metrics = alarms(template).map((alarm) => alarm.MetricName);
+    expect(metrics).toEqual(
+      expect.arrayContaining(['Errors', 'Throttles', 'ApproximateNumberOfMessagesVisible']),
+    );
   });
 });
