@@ -123,6 +123,10 @@ export const config = {
   get originSecret(): string | undefined {
     return process.env[ENV.originSecret] || undefined;
   },
+  /** Whether API requests without the origin secret are refused (on AWS; docs/deploy.md). */
+  get originRequired(): boolean {
+    return process.env[ENV.originRequired] === 'true';
+  },
   /** Limits of the sign-in and reset-mail throttle, when they are not production's. */
   get throttlePolicy(): ThrottlePolicy | undefined {
     return parseThrottlePolicy(process.env[ENV.throttlePolicy]);

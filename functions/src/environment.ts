@@ -37,6 +37,8 @@ export const ENV = {
   throttlePolicy: 'THROTTLE_POLICY',
   /** Only in the API functions: the value CloudFront's origin header carries (http/client-address.ts). */
   originSecret: 'ORIGIN_SECRET',
+  /** Only on AWS, in the API functions: refuse requests without the origin secret ('true'). */
+  originRequired: 'ORIGIN_REQUIRED',
   /** The one organization whose users may export every device's data ('All device Data'); none when unset. */
   allDeviceExportOrgId: 'ALL_DEVICE_EXPORT_ORG_ID',
   /** Only in the integrations function: the vendor secrets (ARNs or names) and, locally, the vendors' stand-ins. */
@@ -81,6 +83,8 @@ export interface PlatformSettings {
   throttlePolicy?: ThrottlePolicy | undefined;
   /** The secret CloudFront adds to API requests, so the API believes the viewer address it sends. */
   originSecret?: string | undefined;
+  /** Refuse API requests that lack the origin secret (AWS, where the execute-api endpoint is public). */
+  originRequired?: boolean | undefined;
   /** The organization offered 'All device Data' in the export popover. */
   allDeviceExportOrgId?: string | undefined;
   /** The secret (ARN or name) holding the real-time connection token signing key (the auth Lambda). */
@@ -145,6 +149,7 @@ export function lambdaEnvironment(settings: PlatformSettings): Record<string, st
       : {}),
     ...(settings.throttlePolicy ? { [ENV.throttlePolicy]: JSON.stringify(settings.throttlePolicy) } : {}),
     ...(settings.originSecret ? { [ENV.originSecret]: settings.originSecret } : {}),
+    ...(settings.originRequired ? { [ENV.originRequired]: 'true' } : {}),
     ...(settings.allDeviceExportOrgId ? { [ENV.allDeviceExportOrgId]: settings.allDeviceExportOrgId } : {}),
     ...(settings.integrations ? integrationEnvironment(settings.integrations) : {}),
     ...(settings.timestream

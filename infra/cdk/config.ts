@@ -1,4 +1,5 @@
 import { type App } from 'aws-cdk-lib';
+import { iotLogLevels, type IotLogLevel } from './constructs/iot-logging';
 import { type TelemetryStoreKind } from './constructs/platform-function';
 
 /** Deployment settings, read once from the CDK context (cdk.json or `-c key=value`). */
@@ -7,8 +8,12 @@ export interface PlatformConfig {
   telemetryStore: TelemetryStoreKind;
   /** Public origin of the web app for e-mail links; defaults to the CloudFront URL. */
   appOrigin?: string;
-  /** Sender of platform e-mail; must be an SES-verified identity. */
+  /** Sender of platform e-mail; must be an SES-verified identity. Required: there is no default. */
   mailFrom: string;
+  /** Address subscribed to the alarm topic (confirmed by the subscriber); no subscription when not given. */
+  alarmEmail?: string;
+  /** IoT Core's log level (AWS::IoT::Logging); ERROR when not given. */
+  iotLogLevel: IotLogLevel;
   /** The account's IoT data endpoint host; looked up at deploy time when not given. */
   iotEndpoint?: string;
   /** Prefix of the stack names. */
@@ -18,7 +23,7 @@ export interface PlatformConfig {
   /** The city whose outdoor pressure the app shows (GET /api/weather), and the provider's API key. */
   weatherCity: string;
   weatherApiKey?: string;
-  /** Seconds the telemetry queue gathers messages before ingest runs (docs/cost.md); 1 when not given. */
+  /** Seconds the telemetry queue gathers messages before ingest runs (docs/cost.md); 10 when not given. */
   telemetryBatchingWindowSeconds?: number;
 }
 
@@ -39,6 +44,40 @@ function batchingWindow(value: string | undefined): number | undefined {
   return seconds;
 }
 
+const mailbox = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+/**
+ * The sender of invites, password resets and alarm mail. No default: SES refuses mail from an
+ * unverified identity, so a made-up default would deploy a platform that silently sends nothing.
+ */
+function sender(value: string | undefined): string {
+  if (value === undefined) {
+    throw new Error(
+      'Context mailFrom is required: the SES-verified sender of platform e-mail, e.g. ' +
+        '`-c mailFrom=no-reply@your-domain.example` or `-c "mailFrom=Argentum <no-reply@your-domain.example>"` ' +
+        '(docs/deploy.md, "Mail").',
+    );
+  }
+  const address = /<([^>]+)>\s*$/.exec(value)?.[1] ?? value.trim();
+  if (!mailbox.test(address))
+    throw new Error(`Context mailFrom must be an e-mail address or "Name <address>", not "${value}"`);
+  return value;
+}
+
+function alarmAddress(value: string | undefined): string | undefined {
+  if (value !== undefined && !mailbox.test(value))
+    throw new Error(`Context alarmEmail must be an e-mail address, not "${value}"`);
+  return value;
+}
+
+function logLevel(value: string | undefined): IotLogLevel {
+  if (value === undefined) return 'ERROR';
+  const level = iotLogLevels.find((candidate) => candidate === value);
+  if (!level)
+    throw new Error(`Context iotLogLevel must be one of ${iotLogLevels.join(', ')}, not "${value}"`);
+  return level;
+}
+
 export function readConfig(app: App): PlatformConfig {
   const telemetryStore = optionalString(app, 'telemetryStore') ?? 'dynamodb';
   if (telemetryStore !== 'dynamodb' && telemetryStore !== 'timestream') {
@@ -51,7 +90,9 @@ export function readConfig(app: App): PlatformConfig {
   return {
     telemetryStore,
     appOrigin,
-    mailFrom: optionalString(app, 'mailFrom') ?? 'no-reply@example.com',
+    mailFrom: sender(optionalString(app, 'mailFrom')),
+    alarmEmail: alarmAddress(optionalString(app, 'alarmEmail')),
+    iotLogLevel: logLevel(optionalString(app, 'iotLogLevel')),
     iotEndpoint: optionalString(app, 'iotEndpoint'),
     stackPrefix: optionalString(app, 'stackPrefix') ?? 'Argentum',
     region: optionalString(app, 'region') ?? process.env.CDK_DEFAULT_REGION ?? defaultRegion,

@@ -4,6 +4,9 @@ import { type PlatformConfig } from './config';
 import { EDGE_REGION, EdgeStack } from './edge-stack';
 import { StatefulStack } from './stateful-stack';
 import { StatelessStack } from './stateless-stack';
+import { PlatformFunction } from './constructs/platform-function';
+import { platformDashboard, Watch } from './constructs/watch';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 
 export interface PlatformOptions {
   routes: readonly Route[];
@@ -25,9 +28,15 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     description: 'Argentum building-IoT platform: data (tables, files, users). Retained on delete.',
     telemetryStore: config.telemetryStore,
     appOrigin: config.appOrigin,
+    stackPrefix: config.stackPrefix,
+    telemetryBatchingWindowSeconds: config.telemetryBatchingWindowSeconds,
+    alarmEmail: config.alarmEmail,
+    iotLogLevel: config.iotLogLevel,
     terminationProtection: true,
   });
-  const edge = new EdgeStack(app, `${config.stackPrefix}Edge`, {
+  // The edge stack always lives in us-east-1: its name carries the platform's region, so a copy of
+  // the platform in another region of the same account has its own.
+  const edge = new EdgeStack(app, `${config.stackPrefix}Edge-${config.region}`, {
     env: { region: EDGE_REGION, account: config.account },
     description: 'Argentum building-IoT platform: WAF web ACL of the CloudFront distribution (us-east-1).',
   });
@@ -44,7 +53,6 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     iotEndpoint: config.iotEndpoint,
     siteAssetPath: options.siteAssetPath,
     realtimeAuthorizerName: `${config.stackPrefix}-realtime`,
-    stackPrefix: config.stackPrefix,
     webAclArn: edge.webAclArn,
     weather: { city: config.weatherCity, apiKey: config.weatherApiKey },
     telemetryBatchingWindowSeconds: config.telemetryBatchingWindowSeconds,
@@ -56,5 +64,29 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
   // The stateless stack imports the stateful stack's exports by name.
   stateless.addStackDependency(stateful);
   stateless.addStackDependency(edge);
+  watchPlatform(stateful, stateless);
   return { edge, stateful, stateless };
+}
+
+/**
+ * Alarms on everything that can fail silently in both stacks, found by walking them once they are
+ * built (so resources added to either stack are covered), and the health dashboard.
+ */
+function watchPlatform(stateful: StatefulStack, stateless: StatelessStack): void {
+  new Watch(stateful, 'Watch', { topic: stateful.alarmTopic.topic });
+  const watch = new Watch(stateless, 'Watch', {
+    topic: Topic.fromTopicArn(stateless, 'AlarmTopic', stateful.refs.alarmTopicArn),
+  });
+  watch.watchApi(stateless.api.api);
+  platformDashboard(watch, {
+    alarms: watch.alarms,
+    api: stateless.api.api,
+    functions: stateless.node.findAll().filter((node) => node instanceof PlatformFunction),
+    queues: [stateless.realtime.telemetryQueue, stateless.mailJobs.queue],
+    // Ingest's counts per batch (functions/src/lambda/ingest.ts, embedded metric format).
+    platformMetrics: ['Stored', 'DeadLettered', 'Invalid', 'UnknownDevice', 'Failed'].map((metricName) => ({
+      namespace: 'Argentum/Telemetry',
+      metricName,
+    })),
+  });
 }

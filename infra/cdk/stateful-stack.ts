@@ -21,8 +21,12 @@ import {
   type KeyAttribute,
   type TableDefinition,
 } from '../src/definitions';
+import { DeviceAccess } from './constructs/device-access';
+import { IotLogging, type IotLogLevel } from './constructs/iot-logging';
+import { AlarmTopic } from './constructs/watch';
 import { type TelemetryStoreKind } from './constructs/platform-function';
 import { ReadingArchive } from './constructs/reading-archive';
+import { TelemetryIntake } from './constructs/telemetry-intake';
 import { type IntegrationVendor, VendorSecrets } from './constructs/vendor-secrets';
 import { acknowledgeRule } from './nag';
 
@@ -30,6 +34,14 @@ export interface StatefulStackProps extends StackProps {
   telemetryStore: TelemetryStoreKind;
   /** The web app's public origin, the only one browsers may upload from; any origin when not given. */
   appOrigin?: string;
+  /** Prefix of the stack names: names the device policy and its SSM parameters ('Argentum' when not given). */
+  stackPrefix?: string;
+  /** Seconds the telemetry event source gathers messages (the queue's visibility timeout allows for it). */
+  telemetryBatchingWindowSeconds?: number | undefined;
+  /** Subscribed to the alarm topic (the subscriber confirms); none when not given. */
+  alarmEmail?: string | undefined;
+  /** IoT Core's log level; ERROR when not given. */
+  iotLogLevel?: IotLogLevel;
 }
 
 /**
@@ -45,15 +57,18 @@ export interface StatefulRefs {
   /** The telemetry table's stream (keys only), which feeds the roll-ups (DynamoDB telemetry store). */
   telemetryTableStreamArn: string;
   filesBucketName: string;
-  /** The archive of raw readings, and the Firehose stream the telemetry rule feeds it through. */
+  /** The archive of raw readings (the telemetry rule feeds it through Firehose, in this stack). */
   archiveBucketName: string;
-  archiveStreamName: string;
-  archiveStreamArn: string;
   userPoolId: string;
   userPoolClientId: string;
   timestream?: { databaseName: string; tableName: string };
   /** The ARN of each third-party cloud's credentials secret (read by the integrations function). */
   vendorSecretArns: Record<IntegrationVendor, string>;
+  /** The queue the telemetry rule fills (ingest's event source) and its dead letters. */
+  telemetryQueue: { arn: string; url: string };
+  telemetryDeadLetters: { arn: string; url: string };
+  /** The topic every alarm notifies. */
+  alarmTopicArn: string;
 }
 
 const attribute = (key: KeyAttribute): Attribute => ({
@@ -100,12 +115,17 @@ export class StatefulStack extends Stack {
   readonly platformTable: TableV2;
   readonly telemetryTable: TableV2;
   readonly filesBucket: Bucket;
+  readonly filesAccessLogs: Bucket;
   readonly userPool: UserPool;
   readonly userPoolClient: UserPoolClient;
   readonly timestreamDatabase?: CfnDatabase;
   readonly timestreamTable?: CfnTable;
   readonly vendorSecrets: VendorSecrets;
   readonly readingArchive: ReadingArchive;
+  readonly telemetryIntake: TelemetryIntake;
+  readonly deviceAccess: DeviceAccess;
+  readonly alarmTopic: AlarmTopic;
+  readonly iotLogging: IotLogging;
   readonly refs: StatefulRefs;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
@@ -114,7 +134,27 @@ export class StatefulStack extends Stack {
     this.platformTable = this.table(platformTable);
     this.telemetryTable = this.table(telemetryTable);
 
+    // Browsers read and write user files directly, through presigned URLs: S3's server access logs are
+    // the record of who fetched or posted what (requester, key, status), kept a year.
+    this.filesAccessLogs = new Bucket(this, 'FilesAccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // S3's log delivery writes with the LogDeliveryWrite ACL (no bucket-policy flag in cdk.json).
+      objectOwnership: ObjectOwnership.OBJECT_WRITER,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      lifecycleRules: [{ id: 'Expire', expiration: Duration.days(365) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledgeRule(
+      this.filesAccessLogs,
+      'S1',
+      'This bucket is the server access log destination of the files bucket; logging it into itself would loop.',
+    );
+
     this.filesBucket = new Bucket(this, filesBucket.id, {
+      serverAccessLogsBucket: this.filesAccessLogs,
+      serverAccessLogsPrefix: 'files/',
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       encryption: BucketEncryption.S3_MANAGED,
@@ -129,12 +169,6 @@ export class StatefulStack extends Stack {
       cors: corsRules(filesBucket.browserMethods, props.appOrigin),
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    acknowledgeRule(
-      this.filesBucket,
-      'S1',
-      'Objects are read and written only by the API Lambdas, which log every request with the user id; CloudTrail S3 data events are the audit trail if an organization requires one.',
-    );
-
     this.userPool = new UserPool(this, userPoolDefinition.id, {
       selfSignUpEnabled: false,
       signInAliases: { email: true },
@@ -150,11 +184,6 @@ export class StatefulStack extends Stack {
       this.userPool,
       'COG2',
       'The specification defines e-mail + password sign-in through the platform API (USER_PASSWORD_AUTH) and no second factor flow; MFA is a product change, not an infrastructure switch.',
-    );
-    acknowledgeRule(
-      this.userPool,
-      'COG3',
-      'Threat protection (advanced security) needs the Cognito Plus feature plan; sign-in goes through the auth Lambda, which rate-limits and logs failures, and the pool prevents user-existence errors.',
     );
     acknowledgeRule(
       this.userPool,
@@ -194,13 +223,34 @@ export class StatefulStack extends Stack {
         Validations.of(resource).acknowledge({
           id: 'CloudFormation-Validate::W3697',
           reason:
-            'Timestream for LiveAnalytics is closed to new customers (DESIGN.md); it is only built when an account that has it selects telemetryStore=timestream.',
+            'Timestream for LiveAnalytics is closed to new customers since 2025-06-20 (docs/deploy.md, "Telemetry store"); it is only built when an account that has it selects telemetryStore=timestream.',
         });
       }
     }
 
     this.vendorSecrets = new VendorSecrets(this, 'VendorSecrets');
     this.readingArchive = new ReadingArchive(this, 'ReadingArchive');
+
+    // What devices are provisioned with and publish into outlives the stateless stack: the telemetry
+    // rule (its fixed name is part of the Basic Ingest topic), its queue, and the device policy that
+    // certificates hold (a policy with certificates attached cannot be deleted).
+    this.telemetryIntake = new TelemetryIntake(this, 'TelemetryIntake', {
+      batchingWindowSeconds: props.telemetryBatchingWindowSeconds,
+      archive: {
+        streamName: this.readingArchive.stream.deliveryStreamName,
+        streamArn: this.readingArchive.stream.deliveryStreamArn,
+      },
+    });
+    this.deviceAccess = new DeviceAccess(this, 'DeviceAccess', {
+      stackPrefix: props.stackPrefix ?? 'Argentum',
+      telemetryRuleName: this.telemetryIntake.topicRule.ref,
+      platformTableName: this.platformTable.tableName,
+    });
+
+    // Watching: the one alarm topic (its subscriptions outlive stateless deploys) and IoT Core logging
+    // (a setting of the account and region, like the telemetry rule's name).
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', { email: props.alarmEmail });
+    this.iotLogging = new IotLogging(this, 'IotLogging', { level: props.iotLogLevel ?? 'ERROR' });
 
     this.refs = {
       platformTableName: this.exportForStateless('PlatformTableName', this.platformTable.tableName),
@@ -215,14 +265,6 @@ export class StatefulStack extends Stack {
       ),
       filesBucketName: this.exportForStateless('FilesBucketName', this.filesBucket.bucketName),
       archiveBucketName: this.exportForStateless('ArchiveBucketName', this.readingArchive.bucket.bucketName),
-      archiveStreamName: this.exportForStateless(
-        'ArchiveStreamName',
-        this.readingArchive.stream.deliveryStreamName,
-      ),
-      archiveStreamArn: this.exportForStateless(
-        'ArchiveStreamArn',
-        this.readingArchive.stream.deliveryStreamArn,
-      ),
       userPoolId: this.exportForStateless('UserPoolId', this.userPool.userPoolId),
       userPoolClientId: this.exportForStateless('UserPoolClientId', this.userPoolClient.userPoolClientId),
       timestream:
@@ -237,6 +279,15 @@ export class StatefulStack extends Stack {
         nest: this.exportForStateless('NestSecretArn', this.vendorSecrets.secrets.nest.secretArn),
         ecobee: this.exportForStateless('EcobeeSecretArn', this.vendorSecrets.secrets.ecobee.secretArn),
       },
+      telemetryQueue: {
+        arn: this.exportForStateless('TelemetryQueueArn', this.telemetryIntake.queue.queueArn),
+        url: this.exportForStateless('TelemetryQueueUrl', this.telemetryIntake.queue.queueUrl),
+      },
+      telemetryDeadLetters: {
+        arn: this.exportForStateless('TelemetryDeadLettersArn', this.telemetryIntake.deadLetters.queueArn),
+        url: this.exportForStateless('TelemetryDeadLettersUrl', this.telemetryIntake.deadLetters.queueUrl),
+      },
+      alarmTopicArn: this.exportForStateless('AlarmTopicArn', this.alarmTopic.topic.topicArn),
     };
   }
 

@@ -30,7 +30,7 @@ import { ControlConfirmations } from './constructs/control-confirmations';
 import { MailJobs } from './constructs/mail-jobs';
 import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
-import { DeviceAccess } from './constructs/device-access';
+import { INGEST_TIMEOUT_SECONDS } from './constructs/telemetry-intake';
 import { WebHosting } from './constructs/web-hosting';
 import { telemetryRollups, treeSweeps } from '../src/definitions';
 import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from './nag';
@@ -55,8 +55,6 @@ export interface StatelessStackProps extends StackProps {
   weather?: { city: string; apiKey?: string | undefined };
   /** Seconds the telemetry queue gathers messages before ingest runs; the definitions' when not given. */
   telemetryBatchingWindowSeconds?: number | undefined;
-  /** Prefix of the stack names: names the device policy and its SSM parameters ('Argentum' when not given). */
-  stackPrefix?: string;
 }
 
 // MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
@@ -184,7 +182,6 @@ export class StatelessStack extends Stack {
   readonly telemetryRollupFailures?: Queue;
   readonly treeSweepFailures: Queue;
   readonly realtime: Realtime;
-  readonly deviceAccess: DeviceAccess;
   readonly web: WebHosting;
   readonly mailJobs: MailJobs;
   readonly iotEndpoint: string;
@@ -263,7 +260,7 @@ export class StatelessStack extends Stack {
         timestream: 'write',
         publishTopics: [liveTopics, notificationTopics],
       },
-      timeout: Duration.seconds(30),
+      timeout: Duration.seconds(INGEST_TIMEOUT_SECONDS),
       // Comfort alarms; an error alarm's mail is queued for the mailer.
       mailQueueUrl: this.mailJobs.queue.queueUrl,
     });
@@ -299,20 +296,21 @@ export class StatelessStack extends Stack {
     this.realtimeSigningKey.grantRead(apiFunctions.auth.function);
     this.realtime = new Realtime(this, 'Realtime', {
       ingest: this.ingest.function,
-      ingestTimeout: Duration.seconds(30),
+      telemetryQueue: Queue.fromQueueAttributes(this, 'TelemetryQueue', {
+        queueArn: props.stateful.telemetryQueue.arn,
+        queueUrl: props.stateful.telemetryQueue.url,
+      }),
+      telemetryDeadLetters: Queue.fromQueueAttributes(this, 'TelemetryDeadLetters', {
+        queueArn: props.stateful.telemetryDeadLetters.arn,
+        queueUrl: props.stateful.telemetryDeadLetters.url,
+      }),
       ...(props.telemetryBatchingWindowSeconds !== undefined
         ? { batchingWindowSeconds: props.telemetryBatchingWindowSeconds }
         : {}),
       authorizer: this.realtimeAuthorizer.function,
       authorizerName: props.realtimeAuthorizerName,
-      archive: { streamName: props.stateful.archiveStreamName, streamArn: props.stateful.archiveStreamArn },
       signingKeyMaker: this.realtimeSigningKeyMaker.function,
       signingKey: this.realtimeSigningKey,
-    });
-    this.deviceAccess = new DeviceAccess(this, 'DeviceAccess', {
-      stackPrefix: props.stackPrefix ?? 'Argentum',
-      telemetryRuleName: this.realtime.topicRule.ref,
-      platformTableName: props.stateful.platformTableName,
     });
     // What ingest cannot store goes to the telemetry dead letters with its reason.
     this.ingest.function.addEnvironment(

@@ -5,9 +5,10 @@ import { config } from '../config';
 import { unauthenticated } from '../domain/errors';
 import { clientAddress } from './client-address';
 import { jsonResponse } from './error-mapper';
+import { withLogFields } from './log';
 import './validation-messages';
 import { parseCookies } from './cookies';
-import { authContext, errorMapper, requestLog, validatedBody } from './middleware';
+import { authContext, errorMapper, originCheck, requestLog, validatedBody } from './middleware';
 import type { ApiEvent, ApiResponse, Route, RouteContext, RoutePorts } from './types';
 import { routeKey } from './types';
 
@@ -16,6 +17,7 @@ function routeHandler<Ports extends RoutePorts>(route: Route<z.ZodType, Ports>, 
   return middy<ApiEvent, ApiResponse, Error, RouteContext>()
     .use(requestLog(described))
     .use(errorMapper())
+    .use(originCheck(config.originSecret, config.originRequired))
     .use(authContext(described, ports))
     .use(validatedBody(described))
     .handler(async (event, context) => {
@@ -54,6 +56,9 @@ export function createApiHandler<Ports extends RoutePorts>(
   return async (event: ApiEvent, context: Context): Promise<ApiResponse> => {
     const handler = byKey.get(event.routeKey);
     if (!handler) return jsonResponse(404, { message: 'Not found.' });
-    return handler(event, context as RouteContext);
+    // Every line logged for this request names it (and, once known, its user and organization).
+    return withLogFields({ requestId: event.requestContext.requestId }, () =>
+      handler(event, context as RouteContext),
+    );
   };
 }

@@ -18,14 +18,19 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
 /** Compares in constant time (of the digests), so the answer's timing tells nothing of the secret. */
 const sameSecret = (presented: string, secret: string) => timingSafeEqual(digest(presented), digest(secret));
 
+/** Whether the request carries CloudFront's origin secret (never, when no secret is configured). */
+export function cameThroughCloudFront(event: ApiEvent, originSecret: string | undefined): boolean {
+  const presented = event.headers[ORIGIN_SECRET_HEADER];
+  return !!originSecret && presented !== undefined && sameSecret(presented, originSecret);
+}
+
 /**
  * The client's address: the viewer's as CloudFront saw it when the request provably came through
  * CloudFront, API Gateway's `sourceIp` otherwise (and always when no origin secret is configured).
  */
 export function clientAddress(event: ApiEvent, originSecret: string | undefined): string {
   const sourceIp = event.requestContext.http.sourceIp;
-  const presented = event.headers[ORIGIN_SECRET_HEADER];
-  if (!originSecret || presented === undefined || !sameSecret(presented, originSecret)) return sourceIp;
+  if (!cameThroughCloudFront(event, originSecret)) return sourceIp;
   const viewer = event.headers[VIEWER_ADDRESS_HEADER]?.trim();
   return viewer && isIP(viewer) !== 0 ? viewer : sourceIp;
 }

@@ -2,8 +2,9 @@ import type { MiddlewareObj } from '@middy/core';
 import { DomainError, forbidden, sessionEnded, unauthenticated } from '../domain/errors';
 import { highestRole } from '@argentum/events/contracts';
 import { sessionOpen } from '../domain/users/user';
+import { cameThroughCloudFront } from './client-address';
 import { errorResponse } from './error-mapper';
-import { log } from './log';
+import { addLogFields, log } from './log';
 import type { ApiEvent, ApiResponse, Route, RouteContext, RoutePorts } from './types';
 
 type Middleware = MiddlewareObj<ApiEvent, ApiResponse, Error, RouteContext>;
@@ -28,6 +29,24 @@ export function requestLog(route: Route): Middleware {
     },
     after: done,
     onError: done,
+  };
+}
+
+/** The answer to a request that reached the API without passing CloudFront (and its WAF). */
+export const DIRECT_ACCESS_MESSAGE = 'Requests must come through the platform web address.';
+
+/**
+ * On AWS the API is reachable at its execute-api endpoint too, which WAF does not guard: a request
+ * without CloudFront's origin secret is refused before any other work (no session lookup, no body
+ * parsing). Locally there is no CloudFront, and nothing to bypass: `required` is off.
+ */
+export function originCheck(originSecret: string | undefined, required: boolean): Middleware {
+  return {
+    before: (request) => {
+      if (required && !cameThroughCloudFront(request.event, originSecret)) {
+        throw forbidden(DIRECT_ACCESS_MESSAGE);
+      }
+    },
   };
 }
 
@@ -74,6 +93,10 @@ export function validatedBody(route: Route): Middleware {
         throw new DomainError('validation', parsed.error.issues[0]?.message ?? 'Invalid request.');
       }
       context.body = parsed.data;
+      // The organization a request concerns, when it names one (orgId or the documented orgID).
+      const named = parsed.data as Record<string, unknown> | null;
+      const orgId = named && typeof named === 'object' ? (named.orgId ?? named.orgID) : undefined;
+      if (typeof orgId === 'string' && orgId !== '') addLogFields({ orgId });
     },
   };
 }
@@ -98,6 +121,7 @@ export function authContext(route: Route, ports: RoutePorts): Middleware {
       if (!sessionOpen(user, claims?.auth_time)) throw sessionEnded();
       if (highestRole(user.orgRoles) < route.access.minRole) throw forbidden();
       request.context.user = user;
+      addLogFields({ userId: subject });
     },
   };
 }

@@ -5,6 +5,7 @@ import { type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { confirmationFilter } from '@argentum/events';
+import { grantRuleErrorLog } from './rule-errors';
 
 /**
  * The IoT rule that hands each device confirmation to the confirmation Lambda. Commands share the
@@ -42,7 +43,7 @@ export class ControlConfirmations extends Construct {
       assumedBy: new ServicePrincipal('iot.amazonaws.com'),
       description: 'Lets the confirmation IoT rule write failed messages to its error log group',
     });
-    this.ruleErrors.grantWrite(errorActionRole);
+    grantRuleErrorLog(this.ruleErrors, errorActionRole);
 
     this.topicRule = new CfnTopicRule(this, 'ConfirmationRule', {
       topicRulePayload: {

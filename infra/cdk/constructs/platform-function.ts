@@ -176,6 +176,8 @@ export class PlatformFunction extends Construct {
       environment: platformEnvironment(Stack.of(this), resources, {
         mailQueueUrl: props.mailQueueUrl,
         originSecret: props.originSecret,
+        // With the secret, the API refuses requests that did not come through CloudFront (and WAF).
+        originRequired: props.originSecret !== undefined,
         integrations: props.integrations,
       }),
       bundling: {
@@ -405,7 +407,7 @@ export class PlatformFunction extends Construct {
 export function platformEnvironment(
   stack: Stack,
   resources: PlatformResources,
-  only: Pick<PlatformSettings, 'mailQueueUrl' | 'originSecret' | 'integrations'> = {},
+  only: Pick<PlatformSettings, 'mailQueueUrl' | 'originSecret' | 'originRequired' | 'integrations'> = {},
 ): Record<string, string> {
   return {
     ...lambdaEnvironment({

@@ -1,4 +1,4 @@
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { RemovalPolicy } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { acknowledgeRule } from '../nag';
@@ -17,17 +17,17 @@ const contents: Record<IntegrationVendor, string> = {
 /**
  * One Secrets Manager secret per third-party cloud, holding its credentials. CDK creates them with a
  * random placeholder, never their values: until an operator puts the credentials in, the vendor's
- * calls answer that it is not connected. Retained: credentials outlive deployments.
+ * calls answer that it is not connected. Retained: credentials outlive deployments. Their names are
+ * generated (the stack's `<Vendor>SecretArn` outputs give them): a retained secret with a fixed name
+ * would make a redeploy after the stack was deleted fail on that name.
  */
 export class VendorSecrets extends Construct {
   readonly secrets: Record<IntegrationVendor, Secret>;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    const stackName = Stack.of(this).stackName;
     const secret = (vendor: IntegrationVendor) => {
       const created = new Secret(this, vendor, {
-        secretName: `${stackName}/integrations/${vendor}`,
         description: contents[vendor],
         removalPolicy: RemovalPolicy.RETAIN,
       });

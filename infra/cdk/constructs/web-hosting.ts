@@ -14,6 +14,7 @@ import {
   OriginRequestPolicy,
   PriceClass,
   ResponseHeadersPolicy,
+  S3OriginAccessControl,
   ViewerProtocolPolicy,
   type BehaviorOptions,
 } from 'aws-cdk-lib/aws-cloudfront';
@@ -112,7 +113,12 @@ export class WebHosting extends Construct {
       autoDeleteObjects: true,
     });
 
+    // CloudFront is global: names of its policies are unique per account, so they carry the stack's
+    // region (CDK's generated names do not; CloudFront Functions' do). Two regions never collide.
+    const stack = Stack.of(this);
+    const globalName = (kind: string) => `${stack.stackName}-${stack.region}-${kind}`;
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      responseHeadersPolicyName: globalName('security-headers'),
       comment: 'Argentum security headers',
       securityHeadersBehavior: {
         strictTransportSecurity: {
@@ -182,7 +188,11 @@ export class WebHosting extends Construct {
       comment: 'Argentum web app and API',
       defaultRootObject: 'index.html',
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.siteBucket),
+        origin: S3BucketOrigin.withOriginAccessControl(this.siteBucket, {
+          originAccessControl: new S3OriginAccessControl(this, 'SiteAccess', {
+            originAccessControlName: globalName('site'),
+          }),
+        }),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: this.responseHeadersPolicy,
@@ -215,6 +225,9 @@ export class WebHosting extends Construct {
         distribution: this.distribution,
         distributionPaths: ['/*'],
         memoryLimit: 512,
+        // Tabs opened before a deploy lazy-load the previous build's hashed chunks: keep them. Builds
+        // are a few MB; old chunks stay until the site bucket is emptied (docs/deploy.md).
+        prune: false,
       });
       this.acknowledgeDeploymentHandler(this.deployment);
     }

@@ -1,4 +1,5 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnElement } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -70,18 +71,21 @@ describe('the long-term archive of raw readings', () => {
   });
 
   it('feeds every telemetry message to the stream as the rule’s second action, with only PutRecord on it', () => {
-    const rule = platform.stateless.realtime.topicRule;
-    const payload = platform.stateless.resolve(rule.topicRulePayload) as {
+    const rule = platform.stateful.telemetryIntake.topicRule;
+    const payload = platform.stateful.resolve(rule.topicRulePayload) as {
       actions: { sqs?: unknown; firehose?: { deliveryStreamName: unknown; roleArn: unknown } }[];
     };
     expect(payload.actions.map((a) => Object.keys(a)[0])).toEqual(['sqs', 'firehose']);
-    expect(JSON.stringify(payload.actions[1]?.firehose?.deliveryStreamName)).toContain('ArchiveStreamName');
-    stateless.hasResourceProperties('AWS::IAM::Policy', {
+    const streamId = platform.stateful.getLogicalId(
+      platform.stateful.readingArchive.stream.node.defaultChild as CfnElement,
+    );
+    expect(payload.actions[1]?.firehose?.deliveryStreamName).toEqual({ Ref: streamId });
+    stateful.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({
             Action: ['firehose:PutRecord', 'firehose:PutRecordBatch'],
-            Resource: { 'Fn::ImportValue': Match.stringLikeRegexp('ArchiveStreamArn') },
+            Resource: { 'Fn::GetAtt': [streamId, 'Arn'] },
           }),
         ]),
       },

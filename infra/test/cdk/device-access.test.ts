@@ -1,6 +1,6 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { telemetryRuleSql } from '../../cdk/constructs/realtime';
+import { telemetryRuleSql } from '../../cdk/constructs/telemetry-intake';
 import { deviceProvisioningParameters } from '../../src/definitions';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
 
@@ -10,10 +10,13 @@ let platform: SynthesizedPlatform;
 let template: Template;
 beforeAll(() => {
   platform = synthPlatform();
-  template = Template.fromStack(platform.stateless);
+  // Devices' policy and rule outlive the stateless stack: they live with the retained data.
+  template = Template.fromStack(platform.stateful);
 });
 
-const ruleRef = () => ({ Ref: platform.stateless.getLogicalId(platform.stateless.realtime.topicRule) });
+const ruleRef = () => ({
+  Ref: platform.stateful.getLogicalId(platform.stateful.telemetryIntake.topicRule),
+});
 /** An IoT ARN as the template spells it: partition, region and account of the deploying stack. */
 const arn = (...resource: unknown[]) => ({
   'Fn::Join': [

@@ -3,7 +3,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tooManyAttemptsText } from '@argentum/events/contracts';
 import { routes } from '@argentum/functions/routes/index';
-import { authRateLimit, rateLimitedAuthPaths } from '../../cdk/constructs/auth-rate-limit';
+import { addressRateLimit, authRateLimit, rateLimitedAuthPaths } from '../../cdk/constructs/auth-rate-limit';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
 
 let platform: SynthesizedPlatform;
@@ -23,10 +23,10 @@ describe('WAF in front of the distribution', () => {
   it('rate-limits each client IP on exactly the public auth routes, answering 429 with Retry-After', () => {
     expect(authRateLimit.limit).toBe(500);
     edge.hasResourceProperties('AWS::WAFv2::WebACL', {
-      Rules: [
+      Rules: Match.arrayWith([
         {
           Name: 'auth-routes-per-ip',
-          Priority: 0,
+          Priority: 3,
           Action: {
             Block: {
               CustomResponse: {
@@ -67,7 +67,7 @@ describe('WAF in front of the distribution', () => {
             SampledRequestsEnabled: true,
           }),
         },
-      ],
+      ]),
       CustomResponseBodies: {
         'too-many-requests': {
           ContentType: 'APPLICATION_JSON',
@@ -75,6 +75,70 @@ describe('WAF in front of the distribution', () => {
         },
       },
     });
+  });
+
+  it('runs the AWS managed rule groups first: IP reputation, common rules (large bodies only counted), known bad inputs', () => {
+    const [acl] = Object.values(edge.findResources('AWS::WAFv2::WebACL')) as {
+      Properties: { Rules: { Name: string; Priority: number; Statement: Record<string, unknown> }[] };
+    }[];
+    const rules = acl?.Properties.Rules ?? [];
+    const managed = rules.filter((rule) => 'ManagedRuleGroupStatement' in rule.Statement);
+    expect(managed.map((rule) => [rule.Priority, rule.Name])).toEqual([
+      [0, 'AWSManagedRulesAmazonIpReputationList'],
+      [1, 'AWSManagedRulesCommonRuleSet'],
+      [2, 'AWSManagedRulesKnownBadInputsRuleSet'],
+    ]);
+    edge.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Rules: Match.arrayWith([
+        Match.objectLike({
+          Name: 'AWSManagedRulesCommonRuleSet',
+          OverrideAction: { None: {} },
+          Statement: {
+            ManagedRuleGroupStatement: {
+              VendorName: 'AWS',
+              Name: 'AWSManagedRulesCommonRuleSet',
+              RuleActionOverrides: [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }],
+            },
+          },
+        }),
+      ]),
+    });
+    expect(new Set(rules.map((rule) => rule.Priority)).size).toBe(rules.length);
+  });
+
+  it('rate-limits every client IP on all requests as well, with the same 429', () => {
+    expect(addressRateLimit.limit).toBeGreaterThan(authRateLimit.limit);
+    edge.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Rules: Match.arrayWith([
+        Match.objectLike({
+          Name: 'all-requests-per-ip',
+          Action: { Block: Match.objectLike({ CustomResponse: Match.objectLike({ ResponseCode: 429 }) }) },
+          Statement: {
+            RateBasedStatement: {
+              AggregateKeyType: 'IP',
+              Limit: addressRateLimit.limit,
+              EvaluationWindowSec: 300,
+            },
+          },
+        }),
+      ]),
+    });
+  });
+
+  it('logs blocked and counted requests to an aws-waf-logs- group, without tokens or cookies', () => {
+    edge.hasResourceProperties('AWS::Logs::LogGroup', {
+      LogGroupName: `aws-waf-logs-${platform.edge.stackName}`,
+      RetentionInDays: Match.anyValue(),
+    });
+    edge.hasResourceProperties('AWS::WAFv2::LoggingConfiguration', {
+      ResourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('WebAcl'), 'Arn'] },
+      LogDestinationConfigs: [Match.objectLike({ 'Fn::Join': Match.anyValue() })],
+      RedactedFields: [{ SingleHeader: { Name: 'authorization' } }, { SingleHeader: { Name: 'cookie' } }],
+      LoggingFilter: Match.objectLike({ DefaultBehavior: 'DROP' }),
+    });
+    const [logging] = Object.values(edge.findResources('AWS::WAFv2::LoggingConfiguration'));
+    // WAF takes the log group's ARN without CloudWatch's `:*` suffix.
+    expect(JSON.stringify(logging)).not.toContain(':*');
   });
 
   it('names only routes of the route table that are public', () => {

@@ -1,6 +1,10 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { type PolicyValidationPluginReport } from 'aws-cdk-lib';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { repoRoot } from '../../cdk/paths';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
 
@@ -50,6 +54,30 @@ describe.each(variants)('cdk-nag AwsSolutions: $name', ({ context, withSite }) =
       expect(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
       expect(annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
       expect(annotations.findError('*', Match.anyValue())).toEqual([]);
+    }
+  });
+
+  it('acknowledges only rules the installed pack has, with reasons that name only files that exist', () => {
+    // The rule ids of the AWS Solutions pack, as cdk-nag declares them.
+    const pack = readFileSync(
+      path.join(path.dirname(createRequire(import.meta.url).resolve('cdk-nag')), 'packs/aws-solutions.js'),
+      'utf8',
+    );
+    const known = new Set([...pack.matchAll(/ruleSuffixOverride: *'([A-Z0-9]+)'/g)].map((match) => match[1]));
+    expect(known.size).toBeGreaterThan(50);
+    const entries = [platform.edge, platform.stateful, platform.stateless].flatMap((stack) =>
+      stack.node
+        .findAll()
+        .flatMap((construct) => construct.node.metadata)
+        .filter((entry) => entry.type === 'aws:cdk:acknowledged-rules')
+        .flatMap((entry) => Object.entries(entry.data as Record<string, string>)),
+    );
+    for (const [id, reason] of entries) {
+      const rule = /^AwsSolutions-([A-Z0-9]+)/.exec(id)?.[1];
+      if (rule) expect(known.has(rule), id).toBe(true);
+      for (const file of reason.match(/[\w./-]+\.md\b/g) ?? []) {
+        expect(existsSync(path.join(repoRoot, file)), `${id}: ${file}`).toBe(true);
+      }
     }
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { confirmationRuleSql } from '../../cdk/constructs/control-confirmations';
-import { telemetryRuleSql } from '../../cdk/constructs/realtime';
+import { telemetryRuleSql } from '../../cdk/constructs/telemetry-intake';
 import { confirmationRuleEvent } from '../../local/confirmation-rule';
 import { telemetryRuleBody } from '../../local/rule-runner';
 

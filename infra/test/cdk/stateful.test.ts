@@ -1,3 +1,4 @@
+import { type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { filesBucket, platformTable, tables, userPool } from '../../src/definitions';
@@ -127,9 +128,17 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
         ]),
       },
     });
-    // Nothing but the staging prefix expires.
-    type BucketResource = { Properties: { LifecycleConfiguration?: { Rules: Record<string, unknown>[] } } };
-    const buckets = Object.values(template.findResources('AWS::S3::Bucket')) as BucketResource[];
+    // Nothing of the files bucket but the staging prefix expires (its access logs do, after a year).
+    type BucketResource = {
+      Properties: {
+        LifecycleConfiguration?: { Rules: Record<string, unknown>[] };
+        CorsConfiguration?: unknown;
+      };
+    };
+    const buckets = (Object.values(template.findResources('AWS::S3::Bucket')) as BucketResource[]).filter(
+      (bucket) => bucket.Properties.CorsConfiguration !== undefined,
+    );
+    expect(buckets).toHaveLength(1);
     const rules = buckets.flatMap((bucket) => bucket.Properties.LifecycleConfiguration?.Rules ?? []);
     for (const rule of rules.filter((r) => 'ExpirationInDays' in r || 'ExpiredObjectDeleteMarker' in r)) {
       expect(rule.Prefix).toBe('uploads/');
@@ -171,9 +180,9 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
 
   it('exports the names the stateless stack imports, under fixed export names', () => {
     const outputs = template.findOutputs('*');
-    const exportNames = Object.values(outputs).map(
-      (output: { Export?: { Name?: string } }) => output.Export?.Name,
-    );
+    const exportNames = Object.values(outputs)
+      .map((output: { Export?: { Name?: string } }) => output.Export?.Name)
+      .filter((name) => name !== undefined);
     expect(exportNames.sort()).toEqual(
       [
         'ArgentumStateful-PlatformTableName',
@@ -182,31 +191,51 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
         'ArgentumStateful-TelemetryTableStreamArn',
         'ArgentumStateful-FilesBucketName',
         'ArgentumStateful-ArchiveBucketName',
-        'ArgentumStateful-ArchiveStreamName',
-        'ArgentumStateful-ArchiveStreamArn',
         'ArgentumStateful-UserPoolId',
         'ArgentumStateful-UserPoolClientId',
         'ArgentumStateful-RyseSecretArn',
         'ArgentumStateful-NestSecretArn',
         'ArgentumStateful-EcobeeSecretArn',
+        'ArgentumStateful-TelemetryQueueArn',
+        'ArgentumStateful-TelemetryQueueUrl',
+        'ArgentumStateful-TelemetryDeadLettersArn',
+        'ArgentumStateful-TelemetryDeadLettersUrl',
+        'ArgentumStateful-AlarmTopicArn',
       ].sort(),
     );
   });
 
-  it('creates one retained secret per vendor for its credentials, never with their values', () => {
+  it('creates one retained secret per vendor for its credentials, never with their values, under generated names', () => {
     const secrets = template.findResources('AWS::SecretsManager::Secret', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
     }) as Record<string, { Properties: Record<string, unknown> }>;
     const properties = Object.values(secrets).map((secret) => secret.Properties);
-    expect(properties.map((p) => p.Name).sort()).toEqual([
-      'ArgentumStateful/integrations/ecobee',
-      'ArgentumStateful/integrations/nest',
-      'ArgentumStateful/integrations/ryse',
-    ]);
+    expect(properties).toHaveLength(3);
     for (const p of properties) {
+      // A retained secret with a fixed name would block a redeploy after the stack was deleted.
+      expect(p.Name).toBeUndefined();
       expect(p.SecretString).toBeUndefined();
       expect(p.GenerateSecretString).toEqual({});
     }
+  });
+});
+
+describe('files bucket access record', () => {
+  it('logs every request (browsers use presigned URLs) to a retained access-log bucket', () => {
+    const platform = synthPlatform();
+    const template = Template.fromStack(platform.stateful);
+    const logs = platform.stateful.getLogicalId(
+      platform.stateful.filesAccessLogs.node.defaultChild as CfnElement,
+    );
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LoggingConfiguration: { DestinationBucketName: { Ref: logs }, LogFilePrefix: 'files/' },
+    });
+    template.hasResource('AWS::S3::Bucket', {
+      Properties: Match.objectLike({
+        LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 365 })] },
+      }),
+      DeletionPolicy: 'Retain',
+    });
   });
 });

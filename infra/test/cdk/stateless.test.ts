@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '@argentum/functions/environment';
 import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
-import { telemetryRuleSql } from '../../cdk/constructs/realtime';
+import { TELEMETRY_RULE_NAME, telemetryRuleSql } from '../../cdk/constructs/telemetry-intake';
 import { confirmationRuleSql } from '../../cdk/constructs/control-confirmations';
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
@@ -145,7 +145,7 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 7);
+    expect(bundles.length).toBe(apiDomains.length + 8);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
   });
 
@@ -615,8 +615,12 @@ describe('IoT Core', () => {
     expect(telemetryRuleSql).toBe(
       "SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '+/sensordata/+'",
     );
-    const queue = logicalId(platform.stateless.realtime.telemetryQueue);
-    template.hasResourceProperties('AWS::IoT::TopicRule', {
+    // The rule (a fixed name devices publish to) and its queue live in the retained stateful stack.
+    const stateful = Template.fromStack(platform.stateful);
+    const intake = platform.stateful.telemetryIntake;
+    const queue = platform.stateful.getLogicalId(intake.queue.node.defaultChild as CfnElement);
+    stateful.hasResourceProperties('AWS::IoT::TopicRule', {
+      RuleName: TELEMETRY_RULE_NAME,
       TopicRulePayload: {
         Sql: telemetryRuleSql,
         AwsIotSqlVersion: '2016-03-23',
@@ -630,20 +634,24 @@ describe('IoT Core', () => {
         Description: Match.anyValue(),
       },
     });
-    template.hasResourceProperties('AWS::SQS::Queue', {
+    stateful.hasResourceProperties('AWS::SQS::Queue', {
       SqsManagedSseEnabled: true,
       // Six times the ingest timeout (30 s), plus the batching window the event source holds messages for.
       VisibilityTimeout: 180 + telemetryBatching.maxBatchingWindowSeconds,
       RedrivePolicy: {
         deadLetterTargetArn: {
-          'Fn::GetAtt': [logicalId(platform.stateless.realtime.telemetryDeadLetters), 'Arn'],
+          'Fn::GetAtt': [
+            platform.stateful.getLogicalId(intake.deadLetters.node.defaultChild as CfnElement),
+            'Arn',
+          ],
         },
         maxReceiveCount: 5,
       },
     });
+    template.resourceCountIs('AWS::IoT::TopicRule', 1); // the confirmation rule only
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId(platform.stateless.ingest.function) },
-      EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+      EventSourceArn: { 'Fn::ImportValue': 'ArgentumStateful-TelemetryQueueArn' },
       BatchSize: telemetryBatching.batchSize,
       MaximumBatchingWindowInSeconds: telemetryBatching.maxBatchingWindowSeconds,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -665,7 +673,7 @@ describe('IoT Core', () => {
     const ingest =
       template.findResources('AWS::Lambda::Function')[logicalId(platform.stateless.ingest.function)];
     expect(ingest?.Properties.Environment.Variables.TELEMETRY_DEAD_LETTER_QUEUE_URL).toEqual({
-      Ref: logicalId(platform.stateless.realtime.telemetryDeadLetters),
+      'Fn::ImportValue': 'ArgentumStateful-TelemetryDeadLettersUrl',
     });
   });
 
@@ -1025,10 +1033,12 @@ describe('web app on CloudFront', () => {
         (template.toJSON() as { Resources: Resources }).Resources[logicalId(fn.function)]?.Properties
           .Environment as { Variables: Record<string, unknown> }
       ).Variables;
-    for (const domain of apiDomains)
-      expect(secretReference(variablesOf(platform.stateless.apiFunctions[domain])[ENV.originSecret])).toBe(
-        true,
-      );
+    for (const domain of apiDomains) {
+      const variables = variablesOf(platform.stateless.apiFunctions[domain]);
+      expect(secretReference(variables[ENV.originSecret])).toBe(true);
+      // ... and each refuses a request without it (the execute-api endpoint bypasses CloudFront and WAF).
+      expect(variables[ENV.originRequired]).toBe('true');
+    }
     for (const fn of [
       platform.stateless.ingest,
       platform.stateless.realtimeAuthorizer,

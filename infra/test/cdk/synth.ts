@@ -33,6 +33,8 @@ export function synthPlatform(options: SynthOptions = {}): SynthesizedPlatform {
     outdir: mkdtempSync(path.join(tmpdir(), 'argentum-cdk-')),
     context: {
       ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+      // Required (there is no default sender); tests may override it.
+      mailFrom: 'no-reply@example.com',
       ...options.context,
     },
   });

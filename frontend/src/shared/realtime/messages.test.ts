@@ -63,7 +63,11 @@ describe('real-time messages', () => {
       ['org-a/live/floor-1', 'not json{'],
       ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [] })],
       ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [{ ...update, latest: { temp: 'hot' } }] })],
-      ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [{ ...update, online: false }] })],
+      ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [{ ...update, online: 'no' }] })],
+      [
+        'org-a/live/floor-1',
+        enc({ floorId: 'floor-1', updates: [{ ...update, presence: { online: false } }] }),
+      ],
       // A message naming another floor than its topic.
       ['org-a/live/floor-1', enc({ floorId: 'floor-2', updates: [update] })],
       ['org-a/commandstatus', enc({ ...view, status: 'done' })],

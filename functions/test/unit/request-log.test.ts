@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import type { Context } from 'aws-lambda';
+import { createApiHandler } from '../../src/http/api-handler';
+import { log } from '../../src/http/log';
+import type { ApiEvent, Route, RoutePorts } from '../../src/http/types';
+
+/** A public route whose handler logs a line after yielding, as real handlers do around their I/O. */
+const route = {
+  method: 'POST',
+  path: '/api/probe',
+  domain: 'tree',
+  access: 'public',
+  request: z.object({ orgId: z.string(), delayMs: z.number() }).strict(),
+  handler: async ({ body }: { body: { orgId: string; delayMs: number } }) => {
+    await new Promise((resolve) => setTimeout(resolve, body.delayMs));
+    log('info', 'probe handled');
+    return { body: {} };
+  },
+} as unknown as Route<z.ZodType, RoutePorts>;
+
+const call = (requestId: string, body: object) =>
+  createApiHandler([route], {} as RoutePorts)(
+    {
+      routeKey: 'POST /api/probe',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      isBase64Encoded: false,
+      requestContext: { requestId, http: { sourceIp: '203.0.113.9' } },
+    } as unknown as ApiEvent,
+    {} as Context,
+  );
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+describe('structured logs of API requests', () => {
+  it("carry the request's id and organization on every line, also when requests interleave", async () => {
+    vi.stubEnv('LOG_LEVEL', 'info');
+    const lines: Record<string, unknown>[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: string) => lines.push(JSON.parse(line)));
+    await Promise.all([
+      call('req-a', { orgId: 'org-a', delayMs: 30 }),
+      call('req-b', { orgId: 'org-b', delayMs: 0 }),
+    ]);
+    const handled = lines.filter((line) => line.message === 'probe handled');
+    expect(handled).toHaveLength(2);
+    expect(handled).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ requestId: 'req-a', orgId: 'org-a' }),
+        expect.objectContaining({ requestId: 'req-b', orgId: 'org-b' }),
+      ]),
+    );
+    // Outside a request, nothing is carried over.
+    log('info', 'outside');
+    expect(lines.at(-1)).not.toHaveProperty('requestId');
+  });
+});
