@@ -241,6 +241,8 @@ describe('the floor view in the browser', () => {
     await filters.getByRole('slider', { name: 'IEQ Sensors icon size' }).focus();
     await page.keyboard.press('ArrowRight');
     expect((await saved).status()).toBe(200);
+    // The specification's text for a saved value.
+    await page.getByText('Value save successfuly.', { exact: true }).waitFor();
     const after = await marker(page, ieqId).boundingBox();
     expect(after && before && after.width / before.width).toBeCloseTo(1.5, 1);
     await screenshot(page, 'floor-view-filters');
