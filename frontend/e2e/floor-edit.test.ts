@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   CANNOT_GROUP_TYPE_TEXT,
   DEVICE_NAME_AND_PORT_REQUIRED_TEXT,
+  DEVICE_OFFLINE_TEXT,
+  DEVICE_ONLINE_TEXT,
   DEVICE_NAME_EMPTY_TEXT,
   DEVICE_NAME_UPDATED_TEXT,
   FLOOR_PLAN_UPDATED_TEXT,
@@ -12,10 +14,12 @@ import {
   UNGROUP_BEFORE_REMOVE_TEXT,
   UNGROUPED_TEXT,
 } from '@argentum/events/contracts';
+import { type CommandMessage, commandMessageSchema, topics } from '@argentum/events';
 import { floorPlanKey } from '../../functions/src/domain/files/keys';
 import { s3FileStore } from '../../functions/src/stores/files';
 import { newDevices, newPlace, stored, type Place } from '../../functions/test/platform/devices-fixtures';
 import { createUser } from '../../functions/test/support/api';
+import { deviceConnection } from '../../functions/test/support/control';
 import '../../functions/test/support/provided';
 import { GATEWAY_ROLE_TEXT } from '../src/features/floor-plan/components/edit/rules';
 import { launchBrowser, open, reload, screenshot, signIn } from './browser';
@@ -232,8 +236,35 @@ describe('editing a floor plan in the browser', () => {
     await chooseOption(page, 'Edit Floor Plan');
     await marker(page, light.devID).click();
     const lightPopup = page.getByRole('dialog', { name: 'LightsDesk' });
+    // Test is tracked like the drawer's Test device: the device's reply says 'Device Online', and
+    // no reply by the deadline says 'Device Offline'.
+    const testStatus = lightPopup.getByRole('status', { name: 'Test status' });
+    const firmware = await deviceConnection(place.orgId, light.devID);
+    const commands: CommandMessage[] = [];
+    firmware.on('message', (_topic, payload) => {
+      const parsed = commandMessageSchema.safeParse(JSON.parse(payload.toString()));
+      if (parsed.success) commands.push(parsed.data);
+    });
+    await firmware.subscribeAsync(topics.control(place.orgId, light.devID), { qos: 1 });
     await lightPopup.getByRole('button', { name: 'Test' }).click();
-    await lightPopup.getByRole('status').waitFor();
+    await expect.poll(() => commands.length, { timeout: 15_000 }).toBe(1);
+    const command = commands[0] as CommandMessage;
+    await firmware.publishAsync(
+      topics.controlSuccess(place.orgId),
+      JSON.stringify({
+        action: 'success',
+        devID: command.devID,
+        devType: command.devType,
+        commandId: command.commandId,
+        cmnd: command.cmnd,
+      }),
+      { qos: 1 },
+    );
+    await expect.poll(() => testStatus.textContent(), { timeout: 15_000 }).toBe(DEVICE_ONLINE_TEXT);
+    await screenshot(page, 'floor-edit-unregister-popup-online');
+    await firmware.endAsync();
+    await lightPopup.getByRole('button', { name: 'Test' }).click();
+    await expect.poll(() => testStatus.textContent(), { timeout: 20_000 }).toBe(DEVICE_OFFLINE_TEXT);
     await screenshot(page, 'floor-edit-unregister-popup');
     await lightPopup.getByRole('button', { name: 'Remove' }).click();
     await tile(page, light.devID).waitFor();

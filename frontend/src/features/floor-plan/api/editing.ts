@@ -36,9 +36,6 @@ const deviceCall = <Call extends keyof typeof paths, Answer = unknown>(
   options: { silent?: boolean } = {},
 ) => apiPost<Answer>(paths[call], body, options);
 
-/** /testDevice is the device-control work's call; its body is the specification's {devID, devType}. */
-const TEST_DEVICE_PATH = '/api/deviceControl/testDevice';
-
 /** Root of every floor-view query key: a change made here refetches what the floor view shows. */
 export const FLOOR_PLAN_QUERY_ROOT = 'floor-plan';
 
@@ -94,32 +91,6 @@ export function useSaveFloorEdits() {
       else if (error instanceof ApiError && error.isClientError) showToast(error.message, 'warning');
     },
   });
-}
-
-export interface TestOutcome {
-  ok: boolean;
-  message: string;
-}
-
-/** The unregister popup's Test: the server's answer, shown as it is (501 until device control lands). */
-export async function testDevice(device: Pick<DeviceView, 'devID' | 'devType'>): Promise<TestOutcome> {
-  try {
-    const answer = await apiPost<unknown>(
-      TEST_DEVICE_PATH,
-      { devID: device.devID, devType: device.devType },
-      { silent: true },
-    );
-    const message =
-      typeof answer === 'object' &&
-      answer !== null &&
-      'message' in answer &&
-      typeof answer.message === 'string'
-        ? answer.message
-        : 'Test sent to the device.';
-    return { ok: true, message };
-  } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
-  }
 }
 
 /** Name and data-point edits of the configuration drawer, and the thermistor child node. */
