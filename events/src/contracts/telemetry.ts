@@ -31,6 +31,27 @@ export const COMFORT_ZONES: Record<string, { min: number; max: number; unit: str
 };
 export const CO2_COMFORT_GRAPH_MAX = 1000;
 
+/**
+ * The unit of each data point as every screen and export shows it (section 9's units): IEQ points by
+ * their comfort zones, BACnet supply-air temperature and set point in °C, air flow velocity in m/s.
+ * Pressure arrives in Pa and is shown in kPa (see displayReading).
+ */
+export const READING_UNITS: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(COMFORT_ZONES).map(([dp, zone]) => [dp, zone.unit])),
+  velocity: 'm/s',
+  sat: '°C',
+  setpoint: '°C',
+  actualTemperature: '°C',
+  ambientTemperatureCelsius: '°C',
+  actualHumidity: '%',
+  ambientHumidityPercent: '%',
+  bri: '%',
+  position: '%',
+};
+
+/** A data point's unit, '' when it has none. */
+export const readingUnit = (dp: string): string => READING_UNITS[dp] ?? '';
+
 /** Chart axis ranges per data point (section 9). */
 export const CHART_AXIS_RANGES: Record<string, { min: number; max: number }> = {
   temp: { min: 11, max: 33 },
