@@ -13,6 +13,7 @@ import {
   SPECIAL_CHARACTERS_TEXT,
   UNGROUP_BEFORE_REMOVE_TEXT,
   UNGROUPED_TEXT,
+  VALUE_UPDATED_TEXT,
 } from '@argentum/events/contracts';
 import { type CommandMessage, commandMessageSchema, topics } from '@argentum/events';
 import { floorPlanKey } from '../../functions/src/domain/files/keys';
@@ -360,12 +361,16 @@ describe('editing a floor plan in the browser', () => {
 
   it('configures names in the device drawer, and shows a read-only user no edit controls', async () => {
     const place = await placeWithPlan();
-    const [motion] = await newDevices(
+    const [motion, light] = await newDevices(
       place,
-      [{ devType: 4, devName: 'MotionDesk', dataPoints: [{ dp: 'mState', dn: 'Occupancy' }] }],
+      [
+        { devType: 4, devName: 'MotionDesk', dataPoints: [{ dp: 'mState', dn: 'Occupancy' }] },
+        // Near the top: the configuration drawer opens over the plan's lower part.
+        { devType: 1, devName: 'LightsIcon', port: 0, connDev: 'light', floorOrigin: { x: 0.5, y: 0.15 } },
+      ],
       place.floorId,
     );
-    if (!motion) throw new Error('Devices not seeded');
+    if (!motion || !light) throw new Error('Devices not seeded');
     const editor = await createUser({ [place.orgId]: 1 });
     const viewer = await createUser({ [place.orgId]: 0 });
 
@@ -385,6 +390,19 @@ describe('editing a floor plan in the browser', () => {
     await config.getByRole('button', { name: 'Save device name' }).click();
     await toast(page, DEVICE_NAME_UPDATED_TEXT).waitFor();
     await expect.poll(async () => (await stored(motion.devID))?.devName).toBe('MotionDesk2');
+
+    // The icon choice: a power node may be drawn as a node; the plan draws the stored choice.
+    expect(await marker(page, light.devID).getAttribute('data-icon')).toBe('powernode');
+    await marker(page, light.devID).click();
+    const lightConfig = page.getByRole('region', { name: /Device configuration: LightsIcon/ });
+    const icon = lightConfig.getByRole('combobox', { name: 'Icon' });
+    expect(await icon.inputValue()).toBe('powernode');
+    expect(await icon.locator('option').allTextContents()).toEqual(['Node', 'Power node']);
+    await icon.selectOption('node');
+    await toast(page, VALUE_UPDATED_TEXT).waitFor();
+    await expect.poll(async () => (await stored(light.devID))?.properties.conndev).toBe('node');
+    await expect.poll(() => marker(page, light.devID).getAttribute('data-icon')).toBe('node');
+    await screenshot(page, 'floor-edit-config-icon');
     await context.close();
 
     const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -397,6 +415,13 @@ describe('editing a floor plan in the browser', () => {
       expect(await viewerPage.getByRole('menuitem', { name: item }).count()).toBe(0);
     }
     await viewerPage.keyboard.press('Escape');
+    // A read-only user sees the icon choice, disabled.
+    await marker(viewerPage, light.devID).click();
+    const readOnlyIcon = viewerPage
+      .getByRole('region', { name: /Device configuration: LightsIcon/ })
+      .getByRole('combobox', { name: 'Icon' });
+    expect(await readOnlyIcon.isDisabled()).toBe(true);
+    await viewerPage.getByRole('button', { name: 'Close device configuration' }).click();
     await marker(viewerPage, motion.devID).click();
     const readOnly = viewerPage.getByRole('region', { name: /Device configuration/ });
     await readOnly.getByText('MotionDesk2', { exact: true }).waitFor();

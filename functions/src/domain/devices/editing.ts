@@ -1,5 +1,7 @@
 import {
   DEVICE_NAME_UPDATED_TEXT,
+  ICON_NOT_AVAILABLE_TEXT,
+  iconChoicesOf,
   MIN_ROLE,
   SELECT_DATA_POINTS_TEXT,
   THERMISTOR_ADDED_TEXT,
@@ -74,7 +76,14 @@ export async function updateDevice(
   const device = await change(deps, user, request, (current) => {
     const set: DeviceChange['set'] = {};
     if (request.devName !== undefined) set.devName = checkedName(request.devName);
-    if (request.properties !== undefined) set.properties = { ...current.properties, ...request.properties };
+    if (request.properties !== undefined) {
+      // The icon choice (properties.conndev) is one of the device type's icons.
+      const icon = request.properties.conndev;
+      if (icon !== undefined && !iconChoicesOf(current.devType).includes(String(icon))) {
+        throw validationError(ICON_NOT_AVAILABLE_TEXT);
+      }
+      set.properties = { ...current.properties, ...request.properties };
+    }
     if (request.dataPoints !== undefined) {
       if (NEEDS_DATA_POINTS.includes(current.devType) && request.dataPoints.length === 0) {
         throw validationError(SELECT_DATA_POINTS_TEXT);

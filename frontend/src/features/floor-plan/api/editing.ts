@@ -141,6 +141,22 @@ export function useDeviceConfiguration() {
     onError,
   });
 
+  /** The icon the device presents itself as (properties.conndev), one of its type's choices. */
+  const setIcon = useMutation({
+    mutationFn: ({ device, icon }: { device: DeviceView; icon: string }) =>
+      deviceCall('updateDevice', {
+        devID: device.devID,
+        devType: device.devType,
+        devUpdateObj: { properties: { conndev: icon } },
+        version: device.version,
+      }),
+    onSuccess: async () => {
+      showToast(VALUE_UPDATED_TEXT, 'success');
+      await refresh();
+    },
+    onError,
+  });
+
   const addThermistor = useMutation({
     mutationFn: (body: DeviceRequest<'addThermistor'>) => deviceCall('addThermistor', body),
     onSuccess: async () => {
@@ -150,7 +166,7 @@ export function useDeviceConfiguration() {
     onError,
   });
 
-  return { rename, renameDataPoint, addThermistor };
+  return { rename, renameDataPoint, setIcon, addThermistor };
 }
 
 export type GroupingOutcome = { kind: 'grouping' | 'ungrouping'; ok: boolean };
