@@ -177,16 +177,22 @@ describe('the sensor detail page in the browser', () => {
         .trimEnd()
         .split('\r\n');
       expect(csvLines[0]).toBe(
-        'time,devID,device,Temperature (temp),Humidity (hum),CO2 (co2),VOC (voc),Illuminance (lux),Pressure (pressure),AirQuality (aqi),ColourTemperature (cct)',
+        'time,devID,device,Temperature (temp) [°C],Humidity (hum) [%],CO2 (co2) [PPM],VOC (voc) [PPM],Illuminance (lux) [LUX],Pressure (pressure) [kPA],AirQuality (aqi) [AQI],ColourTemperature (cct) [K]',
       );
       expect(csvLines.length).toBeGreaterThan(10);
-      expect(csvLines[1]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z,${IEQ_OFFICE},IEQOffice,\\d`));
+      // In the browser's time zone, with its offset; pressure in kPa as the screens show it.
+      expect(csvLines[1]).toMatch(
+        new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[+-]\\d\\d:\\d\\d,${IEQ_OFFICE},IEQOffice,\\d`),
+      );
+      const pressureKpa = Number(csvLines[1]?.split(',')[8]);
+      expect(pressureKpa).toBeGreaterThan(80);
+      expect(pressureKpa).toBeLessThan(120);
 
       const json = await exportAs(page, 'Average Data', 'json');
       expect(json.name).toBe(`IEQOffice_AverageData_${range}.json`);
       const averages = JSON.parse(json.bytes.toString('utf8')) as Record<string, unknown>[];
       expect(averages.length).toBeGreaterThan(1);
-      expect(typeof averages[0]?.['Temperature (temp)']).toBe('number');
+      expect(typeof averages[0]?.['Temperature (temp) [°C]']).toBe('number');
 
       const xls = await exportAs(page, 'Raw Data', 'excel (.xls)');
       expect(xls.name).toBe(`IEQOffice_RawData_${range}.xls`);

@@ -52,6 +52,22 @@ export const READING_UNITS: Record<string, string> = {
 /** A data point's unit, '' when it has none. */
 export const readingUnit = (dp: string): string => READING_UNITS[dp] ?? '';
 
+/**
+ * A reading in the unit the screens show: devices report pressure in Pa, shown in kPa. A value
+ * already in kPa (under 1000: no building is at 1 MPa) is left as it is.
+ */
+export const displayReading = (dp: string, value: number): number =>
+  dp === 'pressure' && Math.abs(value) >= 1000 ? value / 1000 : value;
+
+/** The decimals the screens show a reading with: VOC 2, every other point 1. */
+export const readingDecimals = (dp: string): number => (dp === 'voc' ? 2 : 1);
+
+/** A reading as the screens show it: in its display unit, rounded to its decimals. */
+export function roundedReading(dp: string, value: number): number {
+  const factor = 10 ** readingDecimals(dp);
+  return Math.round(displayReading(dp, value) * factor) / factor;
+}
+
 /** Chart axis ranges per data point (section 9). */
 export const CHART_AXIS_RANGES: Record<string, { min: number; max: number }> = {
   temp: { min: 11, max: 33 },

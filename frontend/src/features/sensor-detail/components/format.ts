@@ -4,6 +4,7 @@ import {
   COMFORT_ZONES,
   EXPORT_FORMATS,
   type ExportFormat,
+  displayReading,
   readingUnit,
 } from '@argentum/events/contracts';
 
@@ -99,13 +100,8 @@ export function timeTicks(range: DateRange, count: number): number[] {
 /** Units per data point: the contracts' one table. */
 export const unitOf = readingUnit;
 
-/**
- * A reading as shown: devices report pressure in Pa (the floor popup divides it by 1000); the page
- * shows kPa. A value already in kPa (under 1000: no building is at 1 MPa) is left as it is.
- */
-export function displayValue(dp: string, value: number): number {
-  return dp === 'pressure' && Math.abs(value) >= 1000 ? value / 1000 : value;
-}
+/** A reading in the unit the page shows (pressure in kPa): the contracts' rule. */
+export const displayValue = displayReading;
 
 /** The y axis of a data point: the specified range, widened when readings fall outside it. */
 export function valueAxis(
