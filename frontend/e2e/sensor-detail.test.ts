@@ -82,6 +82,9 @@ describe('the sensor detail page in the browser', () => {
       // A day that does not exist cannot be applied.
       await opened.getByLabel('From', { exact: true }).fill('31-02-2026');
       expect(await opened.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await screenshot(page, 'sensor-detail-date-picker-1024');
+      await page.setViewportSize({ width: 1400, height: 1000 });
       await page.getByRole('button', { name: /^Select Dates/ }).click();
       // The top bar stays, as on every other screen.
       await page
