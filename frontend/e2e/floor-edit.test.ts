@@ -397,6 +397,8 @@ describe('editing a floor plan in the browser', () => {
     const lightConfig = page.getByRole('region', { name: /Device configuration: LightsIcon/ });
     const icon = lightConfig.getByRole('combobox', { name: 'Icon' });
     expect(await icon.inputValue()).toBe('powernode');
+    // The drawer's device shows no popup under the drawer.
+    expect(await page.getByTestId('device-popup').count()).toBe(0);
     expect(await icon.locator('option').allTextContents()).toEqual(['Node', 'Power node']);
     await icon.selectOption('node');
     await toast(page, VALUE_UPDATED_TEXT).waitFor();
