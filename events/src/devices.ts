@@ -29,6 +29,10 @@ export const deviceTypeDisplayName: Record<DeviceTypeNumber, string> = {
   9: 'Air Flow',
 };
 
+/** A device type's display name (every screen uses this one table). */
+export const deviceTypeName = (devType: number): string =>
+  deviceTypeDisplayName[devType as DeviceTypeNumber] ?? `Type ${devType}`;
+
 /** What a device is connected to or presents itself as. */
 export const connDevValues = [
   'light',

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   CANNOT_GROUP_TYPE_TEXT,
   DEVICE_NAME_AND_PORT_REQUIRED_TEXT,
+  DEVICE_OFFLINE_TEXT,
+  DEVICE_ONLINE_TEXT,
   DEVICE_NAME_EMPTY_TEXT,
   DEVICE_NAME_UPDATED_TEXT,
   FLOOR_PLAN_UPDATED_TEXT,
@@ -11,11 +13,14 @@ import {
   SPECIAL_CHARACTERS_TEXT,
   UNGROUP_BEFORE_REMOVE_TEXT,
   UNGROUPED_TEXT,
+  VALUE_UPDATED_TEXT,
 } from '@argentum/events/contracts';
+import { type CommandMessage, commandMessageSchema, topics } from '@argentum/events';
 import { floorPlanKey } from '../../functions/src/domain/files/keys';
 import { s3FileStore } from '../../functions/src/stores/files';
 import { newDevices, newPlace, stored, type Place } from '../../functions/test/platform/devices-fixtures';
 import { createUser } from '../../functions/test/support/api';
+import { deviceConnection } from '../../functions/test/support/control';
 import '../../functions/test/support/provided';
 import { GATEWAY_ROLE_TEXT } from '../src/features/floor-plan/components/edit/rules';
 import { launchBrowser, open, reload, screenshot, signIn } from './browser';
@@ -232,8 +237,35 @@ describe('editing a floor plan in the browser', () => {
     await chooseOption(page, 'Edit Floor Plan');
     await marker(page, light.devID).click();
     const lightPopup = page.getByRole('dialog', { name: 'LightsDesk' });
+    // Test is tracked like the drawer's Test device: the device's reply says 'Device Online', and
+    // no reply by the deadline says 'Device Offline'.
+    const testStatus = lightPopup.getByRole('status', { name: 'Test status' });
+    const firmware = await deviceConnection(place.orgId, light.devID);
+    const commands: CommandMessage[] = [];
+    firmware.on('message', (_topic, payload) => {
+      const parsed = commandMessageSchema.safeParse(JSON.parse(payload.toString()));
+      if (parsed.success) commands.push(parsed.data);
+    });
+    await firmware.subscribeAsync(topics.control(place.orgId, light.devID), { qos: 1 });
     await lightPopup.getByRole('button', { name: 'Test' }).click();
-    await lightPopup.getByRole('status').waitFor();
+    await expect.poll(() => commands.length, { timeout: 15_000 }).toBe(1);
+    const command = commands[0] as CommandMessage;
+    await firmware.publishAsync(
+      topics.controlSuccess(place.orgId),
+      JSON.stringify({
+        action: 'success',
+        devID: command.devID,
+        devType: command.devType,
+        commandId: command.commandId,
+        cmnd: command.cmnd,
+      }),
+      { qos: 1 },
+    );
+    await expect.poll(() => testStatus.textContent(), { timeout: 15_000 }).toBe(DEVICE_ONLINE_TEXT);
+    await screenshot(page, 'floor-edit-unregister-popup-online');
+    await firmware.endAsync();
+    await lightPopup.getByRole('button', { name: 'Test' }).click();
+    await expect.poll(() => testStatus.textContent(), { timeout: 20_000 }).toBe(DEVICE_OFFLINE_TEXT);
     await screenshot(page, 'floor-edit-unregister-popup');
     await lightPopup.getByRole('button', { name: 'Remove' }).click();
     await tile(page, light.devID).waitFor();
@@ -329,12 +361,16 @@ describe('editing a floor plan in the browser', () => {
 
   it('configures names in the device drawer, and shows a read-only user no edit controls', async () => {
     const place = await placeWithPlan();
-    const [motion] = await newDevices(
+    const [motion, light] = await newDevices(
       place,
-      [{ devType: 4, devName: 'MotionDesk', dataPoints: [{ dp: 'mState', dn: 'Occupancy' }] }],
+      [
+        { devType: 4, devName: 'MotionDesk', dataPoints: [{ dp: 'mState', dn: 'Occupancy' }] },
+        // Near the top: the configuration drawer opens over the plan's lower part.
+        { devType: 1, devName: 'LightsIcon', port: 0, connDev: 'light', floorOrigin: { x: 0.5, y: 0.15 } },
+      ],
       place.floorId,
     );
-    if (!motion) throw new Error('Devices not seeded');
+    if (!motion || !light) throw new Error('Devices not seeded');
     const editor = await createUser({ [place.orgId]: 1 });
     const viewer = await createUser({ [place.orgId]: 0 });
 
@@ -354,6 +390,21 @@ describe('editing a floor plan in the browser', () => {
     await config.getByRole('button', { name: 'Save device name' }).click();
     await toast(page, DEVICE_NAME_UPDATED_TEXT).waitFor();
     await expect.poll(async () => (await stored(motion.devID))?.devName).toBe('MotionDesk2');
+
+    // The icon choice: a power node may be drawn as a node; the plan draws the stored choice.
+    expect(await marker(page, light.devID).getAttribute('data-icon')).toBe('powernode');
+    await marker(page, light.devID).click();
+    const lightConfig = page.getByRole('region', { name: /Device configuration: LightsIcon/ });
+    const icon = lightConfig.getByRole('combobox', { name: 'Icon' });
+    expect(await icon.inputValue()).toBe('powernode');
+    // The drawer's device shows no popup under the drawer.
+    expect(await page.getByTestId('device-popup').count()).toBe(0);
+    expect(await icon.locator('option').allTextContents()).toEqual(['Node', 'Power node']);
+    await icon.selectOption('node');
+    await toast(page, VALUE_UPDATED_TEXT).waitFor();
+    await expect.poll(async () => (await stored(light.devID))?.properties.conndev).toBe('node');
+    await expect.poll(() => marker(page, light.devID).getAttribute('data-icon')).toBe('node');
+    await screenshot(page, 'floor-edit-config-icon');
     await context.close();
 
     const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -366,6 +417,13 @@ describe('editing a floor plan in the browser', () => {
       expect(await viewerPage.getByRole('menuitem', { name: item }).count()).toBe(0);
     }
     await viewerPage.keyboard.press('Escape');
+    // A read-only user sees the icon choice, disabled.
+    await marker(viewerPage, light.devID).click();
+    const readOnlyIcon = viewerPage
+      .getByRole('region', { name: /Device configuration: LightsIcon/ })
+      .getByRole('combobox', { name: 'Icon' });
+    expect(await readOnlyIcon.isDisabled()).toBe(true);
+    await viewerPage.getByRole('button', { name: 'Close device configuration' }).click();
     await marker(viewerPage, motion.devID).click();
     const readOnly = viewerPage.getByRole('region', { name: /Device configuration/ });
     await readOnly.getByText('MotionDesk2', { exact: true }).waitFor();

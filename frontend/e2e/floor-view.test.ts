@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
 import '../../functions/test/support/provided';
-import { launchBrowser, reload, screenshot, signIn } from './browser';
+import { launchBrowser, open, reload, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -241,6 +241,8 @@ describe('the floor view in the browser', () => {
     await filters.getByRole('slider', { name: 'IEQ Sensors icon size' }).focus();
     await page.keyboard.press('ArrowRight');
     expect((await saved).status()).toBe(200);
+    // The specification's text for a saved value.
+    await page.getByText('Value save successfuly.', { exact: true }).waitFor();
     const after = await marker(page, ieqId).boundingBox();
     expect(after && before && after.width / before.width).toBeCloseTo(1.5, 1);
     await screenshot(page, 'floor-view-filters');
@@ -339,6 +341,69 @@ describe('the floor view in the browser', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+  it('shows BACnet and air-flow readings with their units, and names a type the same on the floor and the sensor page', async () => {
+    const unitsPlace = await newPlace('Units Org');
+    const now = Date.now();
+    const [bacnet, airflow, thermostat] = await newDevices(
+      unitsPlace,
+      [
+        {
+          devType: 7,
+          devName: 'BacnetAHU',
+          floorOrigin: { x: 0.3, y: 0.6 },
+          dataPoints: [
+            { dp: 'sat', dn: 'SupplyAirTemp' },
+            { dp: 'setpoint', dn: 'SetPoint' },
+          ],
+          latest: { sat: 18.24, setpoint: 21 },
+          lastSeen: now - minute,
+        },
+        {
+          devType: 9,
+          devName: 'AirFlowDuct',
+          floorOrigin: { x: 0.6, y: 0.6 },
+          dataPoints: [{ dp: 'velocity', dn: 'AirVelocity' }],
+          latest: { velocity: 1.26 },
+          lastSeen: now - minute,
+        },
+        {
+          devType: 8,
+          devName: 'ThermostatHall',
+          connDev: 'honeywell',
+          floorOrigin: { x: 0.8, y: 0.6 },
+          dataPoints: [{ dp: 'temp', dn: 'Temperature' }],
+          lastSeen: now - minute,
+        },
+      ],
+      unitsPlace.floorId,
+    );
+    if (!bacnet || !airflow || !thermostat) throw new Error('devices were not created');
+    const owner = await createUser({ [unitsPlace.orgId]: 2 });
+    const token = (await apiSignIn(owner.email, owner.password)).accessToken;
+    await uploadPlan(token, unitsPlace, unitsPlace.floorId, planSvg('Level U'));
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const { page, errors } = await openFloor(context, owner, unitsPlace.floorId);
+    await planShown(page);
+    const popup = page.getByTestId('device-popup');
+    await marker(page, bacnet.devID).hover();
+    await popup.getByText('BacnetAHU').waitFor();
+    expect(await popup.textContent()).toContain('18.2 °C');
+    expect(await popup.textContent()).toContain('21.0 °C');
+    await screenshot(page, 'floor-view-popup-bacnet');
+    await marker(page, airflow.devID).hover();
+    await popup.getByText('AirFlowDuct').waitFor();
+    expect(await popup.textContent()).toContain('1.3 m/s');
+    // The floor's legend and the sensor page name type 8 from the one table.
+    await page
+      .getByRole('group', { name: 'Legend' })
+      .getByText('Third-party Devices', { exact: true })
+      .waitFor();
+    await open(page, `${stack.url}/home/sensor/${encodeURIComponent(thermostat.devID)}`);
+    await page.getByText(`Third-party Devices · ${thermostat.devID}`, { exact: true }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('opens the upload panel on a floor without a plan, and shows the plan once uploaded', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, errors } = await openFloor(context, admin, place.floor2Id);

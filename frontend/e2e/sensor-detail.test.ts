@@ -26,7 +26,6 @@ const LONG_TEST_MS = 300_000;
 
 const two = (n: number) => String(n).padStart(2, '0');
 const ddmmyyyy = (d: Date) => `${two(d.getDate())}-${two(d.getMonth() + 1)}-${d.getFullYear()}`;
-const isoDay = (d: Date) => `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
 
 async function chartWidth(page: Page, testId: string): Promise<number> {
   return page
@@ -65,16 +64,34 @@ describe('the sensor detail page in the browser', () => {
       await open(page, `${stack.url}/home/sensor/${encodeURIComponent(IEQ_OFFICE)}`);
       await page.getByRole('heading', { name: 'IEQOffice' }).waitFor(slow);
 
-      // Empty state, the default range (today from midnight) and comparing before choosing a data point.
-      await page.getByText('Please select a data point from the dropdown', { exact: true }).waitFor();
+      // The page opens on the device's first data point, over the default range (today from midnight),
+      // with the date format of the specification (dd-mm-yyyy) on the button and in the picker.
+      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      expect(await page.getByLabel('Data point').inputValue()).toBe('temp');
+      expect(
+        await page.getByText('Please select a data point from the dropdown', { exact: true }).count(),
+      ).toBe(0);
       const today = ddmmyyyy(new Date());
       expect(await page.getByRole('button', { name: /^Select Dates/ }).textContent()).toBe(
         `${today} – ${today}`,
       );
-      await page.getByLabel('Compare To').selectOption({ label: 'IEQMeeting' });
-      await page.getByRole('alert').getByText('Please select the data points from the dropdown.').waitFor();
-      expect(page.url()).not.toContain('compare=');
-      await screenshot(page, 'sensor-detail-empty');
+      await page.getByRole('button', { name: /^Select Dates/ }).click();
+      const opened = page.getByRole('dialog', { name: 'Select Dates' });
+      expect(await opened.getByLabel('From', { exact: true }).inputValue()).toBe(today);
+      expect(await opened.getByLabel('To', { exact: true }).inputValue()).toBe(today);
+      // A day that does not exist cannot be applied.
+      await opened.getByLabel('From', { exact: true }).fill('31-02-2026');
+      expect(await opened.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await screenshot(page, 'sensor-detail-date-picker-1024');
+      await page.setViewportSize({ width: 1400, height: 1000 });
+      await page.getByRole('button', { name: /^Select Dates/ }).click();
+      // The top bar stays, as on every other screen.
+      await page
+        .getByRole('button', { name: /notifications/i })
+        .first()
+        .waitFor();
+      await screenshot(page, 'sensor-detail-opened');
 
       // A week of temperature.
       await page.getByRole('button', { name: /^Select Dates/ }).click();
@@ -108,8 +125,8 @@ describe('the sensor detail page in the browser', () => {
       if (oneDay.getHours() < 12) oneDay.setDate(oneDay.getDate() - 1);
       await page.getByRole('button', { name: /^Select Dates/ }).click();
       const dayPicker = page.getByRole('dialog', { name: 'Select Dates' });
-      await dayPicker.getByLabel('From', { exact: true }).fill(isoDay(oneDay));
-      await dayPicker.getByLabel('To', { exact: true }).fill(isoDay(oneDay));
+      await dayPicker.getByLabel('From', { exact: true }).fill(ddmmyyyy(oneDay));
+      await dayPicker.getByLabel('To', { exact: true }).fill(ddmmyyyy(oneDay));
       await dayPicker.getByRole('button', { name: 'Apply' }).click();
       await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
       await screenshot(page, 'sensor-detail-one-day');
@@ -127,8 +144,8 @@ describe('the sensor detail page in the browser', () => {
       const longAgo = new Date(Date.now() - 120 * 24 * 3_600_000);
       await page.getByRole('button', { name: /^Select Dates/ }).click();
       const picker = page.getByRole('dialog', { name: 'Select Dates' });
-      await picker.getByLabel('From', { exact: true }).fill(isoDay(longAgo));
-      await picker.getByLabel('To', { exact: true }).fill(isoDay(longAgo));
+      await picker.getByLabel('From', { exact: true }).fill(ddmmyyyy(longAgo));
+      await picker.getByLabel('To', { exact: true }).fill(ddmmyyyy(longAgo));
       await picker.getByRole('button', { name: 'Apply' }).click();
       await page
         .getByTestId('sensor-graph')
@@ -163,16 +180,22 @@ describe('the sensor detail page in the browser', () => {
         .trimEnd()
         .split('\r\n');
       expect(csvLines[0]).toBe(
-        'time,devID,device,Temperature (temp),Humidity (hum),CO2 (co2),VOC (voc),Illuminance (lux),Pressure (pressure),AirQuality (aqi),ColourTemperature (cct)',
+        'time,devID,device,Temperature (temp) [°C],Humidity (hum) [%],CO2 (co2) [PPM],VOC (voc) [PPM],Illuminance (lux) [LUX],Pressure (pressure) [kPA],AirQuality (aqi) [AQI],ColourTemperature (cct) [K]',
       );
       expect(csvLines.length).toBeGreaterThan(10);
-      expect(csvLines[1]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z,${IEQ_OFFICE},IEQOffice,\\d`));
+      // In the browser's time zone, with its offset; pressure in kPa as the screens show it.
+      expect(csvLines[1]).toMatch(
+        new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d[+-]\\d\\d:\\d\\d,${IEQ_OFFICE},IEQOffice,\\d`),
+      );
+      const pressureKpa = Number(csvLines[1]?.split(',')[8]);
+      expect(pressureKpa).toBeGreaterThan(80);
+      expect(pressureKpa).toBeLessThan(120);
 
       const json = await exportAs(page, 'Average Data', 'json');
       expect(json.name).toBe(`IEQOffice_AverageData_${range}.json`);
       const averages = JSON.parse(json.bytes.toString('utf8')) as Record<string, unknown>[];
       expect(averages.length).toBeGreaterThan(1);
-      expect(typeof averages[0]?.['Temperature (temp)']).toBe('number');
+      expect(typeof averages[0]?.['Temperature (temp) [°C]']).toBe('number');
 
       const xls = await exportAs(page, 'Raw Data', 'excel (.xls)');
       expect(xls.name).toBe(`IEQOffice_RawData_${range}.xls`);

@@ -96,7 +96,12 @@ describe('sensor devices and exports', () => {
   it('exports raw and average data as csv, json and xls that parse back, formulas kept as text', async () => {
     const { device, start, token } = await setUp();
     const cusDate = { startDate: start, endDate: start + 2 * HOUR };
-    const base = { devID: device.devID, cusDate, timeZone: 'UTC' };
+    // The user's zone (India: +05:30 all year): times are written in it, with the offset.
+    const base = { devID: device.devID, cusDate, timeZone: 'Asia/Kolkata' };
+    const inKolkata = (time: number) => {
+      const wall = new Date(time + 330 * MINUTE).toISOString();
+      return `${wall.slice(0, 19)}+05:30`;
+    };
 
     const csv = await exportOf(token, { ...base, kind: 'raw', format: 'csv' });
     expect(csv.status).toBe(200);
@@ -109,22 +114,25 @@ describe('sensor devices and exports', () => {
       .trimEnd()
       .split('\r\n');
     expect(lines).toHaveLength(121);
-    expect(lines[0]).toBe(`time,devID,device,Temperature (temp),"'${hyperlink.replaceAll('"', '""')} (hum)"`);
-    expect(lines[1]).toBe(
-      `${new Date(start).toISOString()},${device.devID},"'${hyperlink.replaceAll('"', '""')}",20,45`,
+    // Units as the screens show them.
+    expect(lines[0]).toBe(
+      `time,devID,device,Temperature (temp) [°C],"'${hyperlink.replaceAll('"', '""')} (hum) [%]"`,
     );
+    expect(lines[1]).toBe(`${inKolkata(start)},${device.devID},"'${hyperlink.replaceAll('"', '""')}",20,45`);
 
     const json = await exportOf(token, { ...base, kind: 'average', format: 'json' });
     expect(json.status).toBe(200);
     const rows = JSON.parse(json.body.data ?? '') as Record<string, unknown>[];
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toEqual({
-      time: new Date(start).toISOString(),
+    expect(rows[0]).toMatchObject({
+      time: inKolkata(start),
       devID: device.devID,
       device: `'${hyperlink}`,
-      'Temperature (temp)': 22.95,
-      [`'${hyperlink} (hum)`]: 45,
+      [`'${hyperlink} (hum) [%]`]: 45,
     });
+    // The screen's rounding: one decimal (the hour's mean is 22.95).
+    const mean = Number(rows[0]?.['Temperature (temp) [°C]']);
+    expect([22.9, 23]).toContain(mean);
 
     const xls = await exportOf(token, { ...base, kind: 'raw', format: 'xls' });
     expect(xls.status).toBe(200);
@@ -132,8 +140,11 @@ describe('sensor devices and exports', () => {
     expect(xls.body.fileName.endsWith('.xls')).toBe(true);
     const bytes = Buffer.from(xls.body.data ?? '', 'base64');
     expect([...bytes.subarray(0, 4)]).toEqual([0xd0, 0xcf, 0x11, 0xe0]);
-    const sheet = XLSX.read(bytes, { type: 'buffer' }).Sheets.Data;
+    const sheet = XLSX.read(bytes, { type: 'buffer', cellNF: true }).Sheets.Data;
     if (!sheet) throw new Error('no Data sheet');
+    // A real date cell, showing the wall-clock time in the user's zone.
+    expect(sheet.A2).toMatchObject({ t: 'n', z: 'yyyy-mm-dd hh:mm:ss' });
+    expect((sheet.A2 as XLSX.CellObject).w).toBe(inKolkata(start).slice(0, 19).replace('T', ' '));
     expect(sheet.C2).toMatchObject({ t: 's', v: `'${hyperlink}` });
     expect((sheet.C2 as XLSX.CellObject).f).toBeUndefined();
     expect(sheet.D2).toMatchObject({ t: 'n', v: 20 });

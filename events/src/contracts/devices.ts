@@ -63,6 +63,18 @@ export const GROUPABLE_DEVICE_TYPES: readonly number[] = [1, 4];
 /** Icon size per device type: 1 to 2 in steps of 0.5, lights 0.5 to 2. */
 export const ICON_SIZE_STEP = 0.5;
 export const iconSizeRange = (devType: number) => ({ min: devType === 1 ? 0.5 : 1, max: 2 });
+/**
+ * The icon a device presents itself as (properties.conndev, set with /updateDevice): types 2 and 3
+ * node; type 1 node or powernode; third-party devices shades or ecobee (section 9).
+ */
+export const ICON_CHOICES: Readonly<Record<number, readonly string[]>> = {
+  1: ['node', 'powernode'],
+  2: ['node'],
+  3: ['node'],
+  8: ['shades', 'ecobee'],
+};
+export const iconChoicesOf = (devType: number): readonly string[] => ICON_CHOICES[devType] ?? [];
+export const ICON_NOT_AVAILABLE_TEXT = 'This icon is not available for this device type.';
 export const ZOOM_IN_FACTOR = 1.1;
 export const ZOOM_OUT_FACTOR = 0.9;
 export const EDIT_ZOOM_STEP = 0.1;

@@ -31,6 +31,43 @@ export const COMFORT_ZONES: Record<string, { min: number; max: number; unit: str
 };
 export const CO2_COMFORT_GRAPH_MAX = 1000;
 
+/**
+ * The unit of each data point as every screen and export shows it (section 9's units): IEQ points by
+ * their comfort zones, BACnet supply-air temperature and set point in °C, air flow velocity in m/s.
+ * Pressure arrives in Pa and is shown in kPa (see displayReading).
+ */
+export const READING_UNITS: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(COMFORT_ZONES).map(([dp, zone]) => [dp, zone.unit])),
+  velocity: 'm/s',
+  sat: '°C',
+  setpoint: '°C',
+  actualTemperature: '°C',
+  ambientTemperatureCelsius: '°C',
+  actualHumidity: '%',
+  ambientHumidityPercent: '%',
+  bri: '%',
+  position: '%',
+};
+
+/** A data point's unit, '' when it has none. */
+export const readingUnit = (dp: string): string => READING_UNITS[dp] ?? '';
+
+/**
+ * A reading in the unit the screens show: devices report pressure in Pa, shown in kPa. A value
+ * already in kPa (under 1000: no building is at 1 MPa) is left as it is.
+ */
+export const displayReading = (dp: string, value: number): number =>
+  dp === 'pressure' && Math.abs(value) >= 1000 ? value / 1000 : value;
+
+/** The decimals the screens show a reading with: VOC 2, every other point 1. */
+export const readingDecimals = (dp: string): number => (dp === 'voc' ? 2 : 1);
+
+/** A reading as the screens show it: in its display unit, rounded to its decimals. */
+export function roundedReading(dp: string, value: number): number {
+  const factor = 10 ** readingDecimals(dp);
+  return Math.round(displayReading(dp, value) * factor) / factor;
+}
+
 /** Chart axis ranges per data point (section 9). */
 export const CHART_AXIS_RANGES: Record<string, { min: number; max: number }> = {
   temp: { min: 11, max: 33 },

@@ -1,24 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useId, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { useAccountMenu } from '../features/account';
 import { FloorView } from '../features/floor-plan';
-import { useLogoutMutation } from '../features/auth';
-import { NotificationBell } from '../features/notifications';
-import { OrgLogo, orgLogoQueries } from '../features/org-logo';
+import { orgLogoQueries } from '../features/org-logo';
 import { PlatformSettings } from '../features/settings';
-import { TopBar } from '../features/shell';
-import {
-  findFloor,
-  FloorHeader,
-  floorHref,
-  OrganizationTree,
-  treeQueries,
-  useSelectedFloorId,
-} from '../features/tree';
+import { findFloor, FloorHeader, OrganizationTree, treeQueries, useSelectedFloorId } from '../features/tree';
 import { useSessionUser } from '../shared/session/sessionStore';
 import { PRODUCT_NAME, SELECT_FLOOR_PROMPT_TEXT } from '@argentum/events/contracts';
 import { Placeholder } from '@aws-amplify/ui-react';
+import { AppTopBar } from './AppTopBar';
 import styles from './DashboardPage.module.css';
 import { useRealtimeFeeds } from './realtimeFeeds';
 
@@ -27,25 +16,17 @@ export const WELCOME_TEXT = 'Welcome to Argentum. Select an organization from th
 /** /home: top bar, organization tree in the sidebar (a drawer on small screens), selected floor. */
 export function DashboardPage() {
   const user = useSessionUser();
-  const logout = useLogoutMutation();
-  const account = useAccountMenu();
   const selectedFloorId = useSelectedFloorId();
   const queryClient = useQueryClient();
   const organizations = useQuery(treeQueries.organizations()).data ?? [];
   // The logo of the selected floor's organization, else of the user's first organization.
   const selectedFloor = selectedFloorId === null ? null : findFloor(organizations, selectedFloorId);
-  const logoOrgId =
-    selectedFloor?.organization.orgID ||
-    organizations.find((o) => o.orgID === user.org[0])?.orgID ||
-    organizations[0]?.orgID;
-  const logoOrgName = organizations.find((o) => o.orgID === logoOrgId)?.orgName;
   useRealtimeFeeds(
     user.orgRoles,
     selectedFloor ? { orgId: selectedFloor.organization.orgID, floorId: selectedFloor.floor._id } : null,
   );
   const sidebarId = useId();
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const navigate = useNavigate();
 
   useEffect(() => {
     if (!drawerOpen) return;
@@ -59,24 +40,10 @@ export function DashboardPage() {
   return (
     <div className={styles.shell}>
       <title>{PRODUCT_NAME}</title>
-      <TopBar
-        sidebarId={sidebarId}
-        sidebarOpen={drawerOpen}
-        onToggleSidebar={() => setDrawerOpen((open) => !open)}
-        onLogOut={() => logout.mutate(user.id)}
-        loggingOut={logout.isPending}
-        accountMenuItems={account.menuItems}
-        logo={logoOrgId && <OrgLogo key={logoOrgId} orgId={logoOrgId} orgName={logoOrgName} />}
-        notifications={
-          <NotificationBell
-            // Opens the device's floor (if another is open) and highlights the device there.
-            onViewDevice={({ floorID, devID }) =>
-              void navigate(`${floorHref(floorID)}&${new URLSearchParams({ highlight: devID }).toString()}`)
-            }
-          />
-        }
+      <AppTopBar
+        logoOrgId={selectedFloor?.organization.orgID}
+        sidebar={{ id: sidebarId, open: drawerOpen, onToggle: () => setDrawerOpen((open) => !open) }}
       />
-      {account.dialogs}
       <div className={styles.body}>
         <aside id={sidebarId} className={styles.sidebar} data-open={drawerOpen || undefined}>
           <OrganizationTree

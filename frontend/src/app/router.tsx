@@ -3,6 +3,7 @@ import { LoginPage, RegisterPage, ResetPasswordPage } from '../features/auth';
 import { SENSOR_DETAIL_ROUTE } from '../features/sensor-detail/links';
 import { floorHref } from '../features/tree';
 import { FullPageLoader } from '../shared/ui/FullPageLoader';
+import { AppTopBar } from './AppTopBar';
 import { DashboardPage } from './DashboardPage';
 import { RequireSession, SignedOutOnly, UnknownRoute } from './guards';
 
@@ -39,6 +40,7 @@ export const router = createBrowserRouter([
       return {
         Component: () => (
           <RequireSession>
+            <AppTopBar />
             <SensorDetailPage floorHref={floorHref} />
           </RequireSession>
         ),

@@ -1,5 +1,11 @@
 import type { XlsWriter } from '../domain/export/ports';
-import { safeCell } from '../domain/export/cells';
+import { type Cell, isTimeCell, safeCell, spreadsheetSerial } from '../domain/export/cells';
+
+/** A moment as a real date cell (the wall-clock time in the user's zone); any other cell made safe. */
+const xlsCell = (cell: Cell) =>
+  isTimeCell(cell)
+    ? { t: 'n' as const, v: spreadsheetSerial(cell), z: 'yyyy-mm-dd hh:mm:ss' }
+    : safeCell(cell);
 
 /**
  * Excel 97-2003 workbooks (.xls) written as true BIFF8 in an OLE2 compound file, so Excel and
@@ -14,7 +20,7 @@ export const sheetJsXlsWriter: XlsWriter = {
     const XLSX = await import('@e965/xlsx');
     const book = XLSX.utils.book_new();
     for (const sheet of sheets) {
-      const rows = [sheet.header.map((h) => safeCell(h)), ...sheet.rows.map((row) => row.map(safeCell))];
+      const rows = [sheet.header.map((h) => safeCell(h)), ...sheet.rows.map((row) => row.map(xlsCell))];
       // Every value stays what it is: text is never parsed as a date, a number or a formula.
       const worksheet = XLSX.utils.aoa_to_sheet(rows, { cellDates: false });
       XLSX.utils.book_append_sheet(book, worksheet, sheet.name);

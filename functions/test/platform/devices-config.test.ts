@@ -92,6 +92,49 @@ describe('updateDevice', () => {
     });
   });
 
+  it("sets the device's icon (properties.conndev) among its type's choices only, roles above 0", async () => {
+    const { a, motion, io } = await world();
+    const [light, thirdParty] = await newDevices(a, [
+      { devType: 1, devName: 'Lights1', port: 0, properties: { volt: 3 } },
+      { devType: 8, devName: 'Shade1', connDev: 'shades' },
+    ]);
+    if (!light || !thirdParty) throw new Error('devices missing');
+    const editor = await userWith({ [a.orgId]: 1 });
+    const icon = (device: { devID: string }, devType: number, conndev: string) =>
+      editor.call(dc('updateDevice'), {
+        devID: device.devID,
+        devType,
+        devUpdateObj: { properties: { conndev } },
+      });
+    expect(await icon(light, 1, 'node')).toMatchObject({
+      status: 200,
+      body: { message: 'Value updated successfully.', device: { properties: { conndev: 'node' } } },
+    });
+    expect((await stored(light.devID))?.properties).toMatchObject({ volt: 3, conndev: 'node' });
+    expect((await icon(thirdParty, 8, 'ecobee')).status).toBe(200);
+    expect((await icon(io, 2, 'node')).status).toBe(200);
+    for (const [device, devType, conndev] of [
+      [io, 2, 'powernode'],
+      [light, 1, 'ecobee'],
+      [thirdParty, 8, 'node'],
+      [motion, 4, 'node'],
+    ] as const) {
+      expect(await icon(device, devType, conndev)).toMatchObject({
+        status: 400,
+        body: { message: 'This icon is not available for this device type.' },
+      });
+    }
+    expect((await stored(light.devID))?.properties.conndev).toBe('node');
+    const reader = await userWith({ [a.orgId]: 0 });
+    expect(
+      await reader.call(dc('updateDevice'), {
+        devID: light.devID,
+        devType: 1,
+        devUpdateObj: { properties: { conndev: 'powernode' } },
+      }),
+    ).toMatchObject({ status: 403, body: { message: 'User is unAuthorized' } });
+  });
+
   it('applies the name rules, the data-point rule and versions', async () => {
     const { a, motion } = await world();
     const editor = await userWith({ [a.orgId]: 1 });

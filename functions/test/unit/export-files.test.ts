@@ -1,7 +1,8 @@
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { sheetJsXlsWriter } from '../../src/adapters/xls';
-import { escapeFormula, toCsv, toJson } from '../../src/domain/export/cells';
+import { escapeFormula, toCsv, toJson, zonedIso } from '../../src/domain/export/cells';
+import { roundedReading } from '@argentum/events/contracts';
 import { dayLabel, exportFileName } from '../../src/domain/export/export';
 
 const header = ['time', 'devID', 'device', 'Temperature (temp)'];
@@ -104,5 +105,17 @@ describe('export cells', () => {
     expect(exportFileName('IEQ Office', 'raw', from, to, 'UTC', 'xls')).toBe(
       'IEQ_Office_RawData_01-11-2026_to_22-11-2026.xls',
     );
+  });
+
+  it("writes a moment in the user's zone with its offset, summer and winter, and readings as the screens show them", () => {
+    const winter = Date.UTC(2026, 0, 15, 12, 0, 0);
+    const summer = Date.UTC(2026, 6, 15, 12, 0, 0);
+    expect(zonedIso({ time: winter, timeZone: 'Europe/Berlin' })).toBe('2026-01-15T13:00:00+01:00');
+    expect(zonedIso({ time: summer, timeZone: 'Europe/Berlin' })).toBe('2026-07-15T14:00:00+02:00');
+    expect(zonedIso({ time: winter, timeZone: 'America/Toronto' })).toBe('2026-01-15T07:00:00-05:00');
+    expect(zonedIso({ time: winter, timeZone: 'UTC' })).toBe('2026-01-15T12:00:00+00:00');
+    expect(roundedReading('pressure', 101_325)).toBe(101.3);
+    expect(roundedReading('temp', 22.46)).toBe(22.5);
+    expect(roundedReading('voc', 0.456)).toBe(0.46);
   });
 });

@@ -1,6 +1,8 @@
 import {
   DEVICE_NAME_UPDATED_TEXT,
   hasRole,
+  ICON_NOT_AVAILABLE_TEXT,
+  iconChoicesOf,
   MIN_ROLE,
   SELECT_DATA_POINTS_TEXT,
   THERMISTOR_ADDED_TEXT,
@@ -92,6 +94,11 @@ export async function updateDevice(
     if (request.devName !== undefined) set.devName = checkedName(request.devName);
     if (request.properties !== undefined) {
       assertMayLink(user, current, request.properties);
+      // The icon choice (properties.conndev) is one of the device type's icons.
+      const icon = request.properties.conndev;
+      if (icon !== undefined && !iconChoicesOf(current.devType).includes(String(icon))) {
+        throw validationError(ICON_NOT_AVAILABLE_TEXT);
+      }
       set.properties = { ...current.properties, ...request.properties };
     }
     if (request.dataPoints !== undefined) {

@@ -7,7 +7,9 @@ import {
   type ExportKind,
   FILE_NOT_SUPPORTED_TEXT,
   hasRole,
+  readingUnit,
   Role,
+  roundedReading,
   type SensorDevicesAnswer,
   UNKNOWN_DEVICE_TEXT,
 } from '@argentum/events/contracts';
@@ -15,7 +17,7 @@ import { DomainError, forbidden, notFound, validationError } from '../errors';
 import { readArchivedRaw } from '../telemetry/archive';
 import type { TelemetryPoint } from '../telemetry/telemetry';
 import type { AuthUser } from '../users/user';
-import { type Cell, toCsv, toJson } from './cells';
+import { type Cell, isTimeCell, toCsv, toJson } from './cells';
 import { EXPORT_PREFIX } from './keys';
 import type { ExportDevice, ExportPorts } from './ports';
 
@@ -147,7 +149,16 @@ interface Table {
   rows: Cell[][];
 }
 
-const columnName = (p: { dp: string; dn?: string }) => (p.dn && p.dn !== p.dp ? `${p.dn} (${p.dp})` : p.dp);
+/** A column: the point's name and key, with its unit as the screens show it (e.g. 'Pressure (pressure) [kPA]'). */
+const columnName = (p: { dp: string; dn?: string }) => {
+  const name = p.dn && p.dn !== p.dp ? `${p.dn} (${p.dp})` : p.dp;
+  const unit = readingUnit(p.dp);
+  return unit ? `${name} [${unit}]` : name;
+};
+
+/** A reading as the screens show it (kPa, their rounding); text values stay as they are. */
+const shown = (dp: string, value: Cell | undefined): Cell =>
+  typeof value === 'number' ? roundedReading(dp, value) : (value ?? null);
 
 /**
  * Raw readings of devices as rows: time, device id, device name, one column per data point. The part
@@ -160,6 +171,7 @@ async function rawTable(
   points: string[] | undefined,
   from: number,
   to: number,
+  timeZone: string,
 ) {
   const columns = new Map<string, string>();
   for (const d of devices)
@@ -168,10 +180,10 @@ async function rawTable(
   const table: Table = { header: ['time', 'devID', 'device', ...columns.values()], rows: [] };
   const add = (device: ExportDevice, point: TelemetryPoint) => {
     table.rows.push([
-      new Date(point.time).toISOString(),
+      { time: point.time, timeZone },
       device.devID,
       device.devName,
-      ...dps.map((dp) => point.values[dp] ?? null),
+      ...dps.map((dp) => shown(dp, point.values[dp])),
     ]);
     if (table.rows.length > EXPORT_MAX_ROWS) throw new DomainError('too-large', EXPORT_TOO_LARGE_TEXT);
   };
@@ -202,10 +214,11 @@ async function rawTable(
 }
 
 /** Hourly averages of each data point, from the raw readings. */
-function averageTable(raw: Table, dps: string[]): Table {
+function averageTable(raw: Table, dps: string[], timeZone: string): Table {
   const buckets = new Map<string, { time: number; row: Cell[]; sums: number[]; counts: number[] }>();
   for (const row of raw.rows) {
-    const time = Math.floor(Date.parse(String(row[0])) / HOUR_MS) * HOUR_MS;
+    const at = row[0];
+    const time = Math.floor((isTimeCell(at) ? at.time : 0) / HOUR_MS) * HOUR_MS;
     const key = `${String(row[1])}@${time}`;
     let bucket = buckets.get(key);
     if (!bucket) {
@@ -229,11 +242,11 @@ function averageTable(raw: Table, dps: string[]): Table {
   return {
     header: raw.header,
     rows: [...buckets.values()].map((b) => [
-      new Date(b.time).toISOString(),
+      { time: b.time, timeZone },
       ...b.row,
       ...b.sums.map((sum, i) => {
         const count = b.counts[i] ?? 0;
-        return count > 0 ? Math.round((sum / count) * 1000) / 1000 : null;
+        return count > 0 ? shown(dps[i] ?? '', sum / count) : null;
       }),
     ]),
   };
@@ -284,8 +297,9 @@ export async function createExport(
     kind === 'all' ? undefined : request.dataPoints,
     from,
     to,
+    timeZone,
   );
-  const table = kind === 'average' ? averageTable(raw, dps) : raw;
+  const table = kind === 'average' ? averageTable(raw, dps, timeZone) : raw;
   const bytes = await encode(deps, format, table);
   const fileName = exportFileName(
     kind === 'all' ? 'AllDevices' : device.devName,

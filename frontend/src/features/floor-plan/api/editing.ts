@@ -36,9 +36,6 @@ const deviceCall = <Call extends keyof typeof paths, Answer = unknown>(
   options: { silent?: boolean } = {},
 ) => apiPost<Answer>(paths[call], body, options);
 
-/** /testDevice is the device-control work's call; its body is the specification's {devID, devType}. */
-const TEST_DEVICE_PATH = '/api/deviceControl/testDevice';
-
 /** Root of every floor-view query key: a change made here refetches what the floor view shows. */
 export const FLOOR_PLAN_QUERY_ROOT = 'floor-plan';
 
@@ -96,32 +93,6 @@ export function useSaveFloorEdits() {
   });
 }
 
-export interface TestOutcome {
-  ok: boolean;
-  message: string;
-}
-
-/** The unregister popup's Test: the server's answer, shown as it is (501 until device control lands). */
-export async function testDevice(device: Pick<DeviceView, 'devID' | 'devType'>): Promise<TestOutcome> {
-  try {
-    const answer = await apiPost<unknown>(
-      TEST_DEVICE_PATH,
-      { devID: device.devID, devType: device.devType },
-      { silent: true },
-    );
-    const message =
-      typeof answer === 'object' &&
-      answer !== null &&
-      'message' in answer &&
-      typeof answer.message === 'string'
-        ? answer.message
-        : 'Test sent to the device.';
-    return { ok: true, message };
-  } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
-  }
-}
-
 /** Name and data-point edits of the configuration drawer, and the thermistor child node. */
 export function useDeviceConfiguration() {
   const refresh = useRefreshFloor();
@@ -170,6 +141,22 @@ export function useDeviceConfiguration() {
     onError,
   });
 
+  /** The icon the device presents itself as (properties.conndev), one of its type's choices. */
+  const setIcon = useMutation({
+    mutationFn: ({ device, icon }: { device: DeviceView; icon: string }) =>
+      deviceCall('updateDevice', {
+        devID: device.devID,
+        devType: device.devType,
+        devUpdateObj: { properties: { conndev: icon } },
+        version: device.version,
+      }),
+    onSuccess: async () => {
+      showToast(VALUE_UPDATED_TEXT, 'success');
+      await refresh();
+    },
+    onError,
+  });
+
   const addThermistor = useMutation({
     mutationFn: (body: DeviceRequest<'addThermistor'>) => deviceCall('addThermistor', body),
     onSuccess: async () => {
@@ -179,7 +166,7 @@ export function useDeviceConfiguration() {
     onError,
   });
 
-  return { rename, renameDataPoint, addThermistor };
+  return { rename, renameDataPoint, setIcon, addThermistor };
 }
 
 export type GroupingOutcome = { kind: 'grouping' | 'ungrouping'; ok: boolean };

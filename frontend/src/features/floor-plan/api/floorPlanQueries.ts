@@ -1,8 +1,14 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { FloorDevicesAnswer, FloorPlanAnswer, SensorsCountAnswer } from '@argentum/events/contracts';
+import {
+  VALUE_SAVED_TEXT,
+  type FloorDevicesAnswer,
+  type FloorPlanAnswer,
+  type SensorsCountAnswer,
+} from '@argentum/events/contracts';
 import type { DeviceRequest, FloorPlanRequest } from '@argentum/events/contracts/requests';
 import { ApiError, apiPost } from '../../../shared/api/client';
 import { postFile, type UploadForm } from '../../../shared/api/upload';
+import { showToast } from '../../../shared/ui/toastStore';
 
 /** The floor the view shows: the ids its calls need. */
 export interface FloorRef {
@@ -114,6 +120,7 @@ export const floorPlanMutations = {
       onMutate: ({ floor, devType, value }: SensorSizeChange) => {
         setSensorSize(queryClient, floor.floorId, devType, value);
       },
+      onSuccess: () => showToast(VALUE_SAVED_TEXT, 'success'),
       onError: (_error, { floor }) =>
         queryClient.invalidateQueries({ queryKey: floorPlanQueries.devicesKey(floor.floorId) }),
     }),

@@ -292,7 +292,10 @@ function FloorScreen({
   const plan = planQuery.data;
   const loading = planQuery.isPending || devicesQuery.isPending;
   const showUpload = !loading && (plan === null || uploading);
-  const popupDevice = popupId ? (devicesById.get(popupId) ?? null) : null;
+  // The device whose configuration drawer is open shows no popup: the drawer says it all, and the
+  // popup would sit under the drawer.
+  const detailsOpen = modeState.mode === 'normal' && renderDeviceDetails !== undefined ? selectedId : null;
+  const popupDevice = popupId && popupId !== detailsOpen ? (devicesById.get(popupId) ?? null) : null;
 
   return (
     <section className={styles.floorView} aria-label={`Floor view of ${floor.floorName}`}>

@@ -1,9 +1,4 @@
-import {
-  deviceTypeDisplayName,
-  thirdPartyDisplayName,
-  type ConnDev,
-  type DeviceTypeNumber,
-} from '@argentum/events';
+import { deviceTypeName, thirdPartyDisplayName, type ConnDev } from '@argentum/events';
 import type { DeviceView } from '@argentum/events/contracts';
 
 /** The icons the plan draws (components/DeviceIcons.tsx holds one symbol each). */
@@ -91,8 +86,7 @@ export const TYPE_COLOURS: Record<number, string> = {
 /** Motion sensors: green when unoccupied, red when occupied. */
 export const OCCUPIED_COLOUR = '#dc2626';
 
-export const typeName = (devType: number): string =>
-  deviceTypeDisplayName[devType as DeviceTypeNumber] ?? `Type ${devType}`;
+export const typeName = deviceTypeName;
 
 /** The kind a user reads in a popup or list: third-party devices by their product. */
 export function kindName(device: Pick<DeviceView, 'devType' | 'connDev' | 'properties'>): string {

@@ -1,4 +1,4 @@
-import { COMFORT_ZONES, truncateName } from '@argentum/events/contracts';
+import { readingUnit, truncateName } from '@argentum/events/contracts';
 
 export { truncateName };
 
@@ -24,21 +24,10 @@ export function formatRelativeTime(time: number, now: number): string {
 /** A battery or supply voltage: 2 decimals. */
 export const formatVoltage = (volts: number) => `${volts.toFixed(2)} V`;
 
-/** Data points whose unit the popup shows; pressure arrives in Pa and is shown in kPa (divided by 1000). */
-const UNITS: Record<string, string> = {
-  ...Object.fromEntries(Object.entries(COMFORT_ZONES).map(([dp, zone]) => [dp, zone.unit])),
-  actualTemperature: '°C',
-  ambientTemperatureCelsius: '°C',
-  actualHumidity: '%',
-  ambientHumidityPercent: '%',
-  position: '%',
-  bri: '%',
-};
-
 /** A reading as the popup shows it: 1 decimal, pressure / 1000, with its unit when known. */
 export function formatReading(dataPoint: string, value: number): string {
   const shown = dataPoint === 'pressure' ? value / 1000 : value;
-  const unit = UNITS[dataPoint];
+  const unit = readingUnit(dataPoint);
   return unit ? `${shown.toFixed(1)} ${unit}` : shown.toFixed(1);
 }
 

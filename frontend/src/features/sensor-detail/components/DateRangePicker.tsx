@@ -1,6 +1,6 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { SELECT_DATES_TEXT } from '@argentum/events/contracts';
-import { type DateRange, daysRange, formatDate, lastDays, todayRange } from './format';
+import { type DateRange, daysRange, formatDate, lastDays, parseDate, todayRange } from './format';
 import styles from './SensorDetail.module.css';
 import { useDismiss } from '../../../shared/ui/useDismiss';
 
@@ -9,21 +9,11 @@ interface DateRangePickerProps {
   onChange: (range: DateRange) => void;
 }
 
-/** yyyy-mm-dd of a local day, as <input type="date"> takes it. */
-const inputValue = (time: number) => {
-  const d = new Date(time);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
-const fromInput = (value: string) => {
-  const [y, m, d] = value.split('-').map(Number);
-  return new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1);
-};
-
-/** 'Select Dates': presets and a first and last day; the button shows the range as dd-mm-yyyy. */
+/** 'Select Dates': presets and a first and last day, typed and shown as dd-mm-yyyy like the button. */
 export function DateRangePicker({ value, onChange }: DateRangePickerProps) {
   const [open, setOpen] = useState(false);
-  const [from, setFrom] = useState(inputValue(value.startDate));
-  const [to, setTo] = useState(inputValue(value.endDate));
+  const [from, setFrom] = useState(formatDate(value.startDate));
+  const [to, setTo] = useState(formatDate(value.endDate));
   const panelId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
   const closePopover = useCallback(() => setOpen(false), []);
@@ -32,11 +22,13 @@ export function DateRangePicker({ value, onChange }: DateRangePickerProps) {
 
   const choose = (range: DateRange) => {
     onChange(range);
-    setFrom(inputValue(range.startDate));
-    setTo(inputValue(range.endDate));
+    setFrom(formatDate(range.startDate));
+    setTo(formatDate(range.endDate));
     setOpen(false);
   };
-  const invalid = from === '' || to === '' || from > to;
+  const first = parseDate(from);
+  const last = parseDate(to);
+  const invalid = !first || !last || first > last;
 
   return (
     <div className={styles.field} ref={rootRef}>
@@ -66,17 +58,31 @@ export function DateRangePicker({ value, onChange }: DateRangePickerProps) {
           </div>
           <label className={styles.dateInput}>
             From
-            <input type="date" value={from} max={to} onChange={(e) => setFrom(e.target.value)} />
+            <input
+              type="text"
+              inputMode="numeric"
+              placeholder="dd-mm-yyyy"
+              value={from}
+              aria-invalid={!first || undefined}
+              onChange={(e) => setFrom(e.target.value)}
+            />
           </label>
           <label className={styles.dateInput}>
             To
-            <input type="date" value={to} min={from} onChange={(e) => setTo(e.target.value)} />
+            <input
+              type="text"
+              inputMode="numeric"
+              placeholder="dd-mm-yyyy"
+              value={to}
+              aria-invalid={!last || undefined}
+              onChange={(e) => setTo(e.target.value)}
+            />
           </label>
           <button
             type="button"
             className={styles.primary}
             disabled={invalid}
-            onClick={() => choose(daysRange(fromInput(from), fromInput(to)))}
+            onClick={() => first && last && choose(daysRange(first, last))}
           >
             Apply
           </button>

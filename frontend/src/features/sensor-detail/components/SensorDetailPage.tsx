@@ -11,6 +11,7 @@ import {
   SELECT_DATA_POINTS_FIRST_TEXT,
   type SensorDeviceView,
 } from '@argentum/events/contracts';
+import { deviceTypeName } from '@argentum/events';
 import { ApiError } from '../../../shared/api/client';
 import { type RangeArgs, sensorQueries } from '../api/sensorQueries';
 import { ComfortGraph } from './ComfortGraph';
@@ -22,18 +23,6 @@ import { type GraphSeries, SensorGraph } from './SensorGraph';
 import styles from './SensorDetail.module.css';
 import { useChartWidth } from './useChartWidth';
 
-const DEVICE_TYPE_NAMES: Record<number, string> = {
-  0: 'Gateway',
-  1: 'Lights',
-  2: 'IO Devices',
-  3: 'Contactor Device',
-  4: 'Motion Sensors',
-  5: 'IEQ Sensors',
-  6: 'Switch Devices',
-  7: 'Bacnet Device',
-  8: 'Third-party device',
-  9: 'Air Flow',
-};
 const IEQ = 5;
 const MOTION = 4;
 
@@ -48,7 +37,6 @@ interface SensorDetailPageProps {
 export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   const { devID = '' } = useParams();
   const [search, setSearch] = useSearchParams();
-  const dp = search.get('dp') ?? '';
   const compareId = search.get('compare') ?? '';
   const [range, setRange] = useState<DateRange>(() => todayRange());
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -58,6 +46,8 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
 
   const lookup = useQuery(sensorQueries.devices(devID));
   const device = lookup.data?.device;
+  // The chosen data point, else the device's first one (also when a comparison opens the page).
+  const dp = search.get('dp') || (device?.dataPoints[0]?.dp ?? '');
   // The chart's container is rendered once the sensor is known: measure it then.
   const width = useChartWidth(chartRef, drawerOpen, device !== undefined);
   const compareDevice = lookup.data?.orgDevices.find((d) => d.devID === compareId);
@@ -155,7 +145,7 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
         <div className={styles.heading}>
           <h1>{device.devName}</h1>
           <span className={styles.muted}>
-            {DEVICE_TYPE_NAMES[device.devType] ?? `Type ${device.devType}`} · {device.devID}
+            {deviceTypeName(device.devType)} · {device.devID}
           </span>
         </div>
         <div className={styles.headerActions}>
@@ -305,7 +295,7 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
             </div>
             <div>
               <dt>Type</dt>
-              <dd>{DEVICE_TYPE_NAMES[device.devType] ?? device.devType}</dd>
+              <dd>{deviceTypeName(device.devType)}</dd>
             </div>
             <div>
               <dt>Data points</dt>

@@ -5,15 +5,33 @@ import {
   formatDate,
   isExportFormat,
   lastDays,
+  parseDate,
   timeAxis,
   timeTicks,
   todayRange,
+  unitOf,
   valueAxis,
 } from './format';
 
 describe('sensor page formats', () => {
   it('shows dates as dd-mm-yyyy', () => {
     expect(formatDate(new Date(2026, 0, 5, 13, 4).getTime())).toBe('05-01-2026');
+  });
+
+  it('reads a typed day as dd-mm-yyyy and refuses one that does not exist', () => {
+    expect(parseDate('05-01-2026')?.getTime()).toBe(new Date(2026, 0, 5).getTime());
+    expect(parseDate(' 5-1-2026 ')?.getTime()).toBe(new Date(2026, 0, 5).getTime());
+    expect(parseDate('31-02-2026')).toBeNull();
+    expect(parseDate('2026-01-05')).toBeNull();
+    expect(parseDate('')).toBeNull();
+  });
+
+  it('gives BACnet and air-flow readings their units, from the one table of the contracts', () => {
+    expect(unitOf('sat')).toBe('°C');
+    expect(unitOf('setpoint')).toBe('°C');
+    expect(unitOf('velocity')).toBe('m/s');
+    expect(unitOf('pressure')).toBe('kPA');
+    expect(unitOf('mState')).toBe('');
   });
 
   it('starts today at midnight and labels the axis Time under a day, else Date', () => {

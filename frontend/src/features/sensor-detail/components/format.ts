@@ -4,6 +4,8 @@ import {
   COMFORT_ZONES,
   EXPORT_FORMATS,
   type ExportFormat,
+  displayReading,
+  readingUnit,
 } from '@argentum/events/contracts';
 
 const DAY_MS = 24 * 3_600_000;
@@ -14,6 +16,15 @@ const two = (n: number) => String(n).padStart(2, '0');
 export function formatDate(time: number): string {
   const d = new Date(time);
   return `${two(d.getDate())}-${two(d.getMonth() + 1)}-${d.getFullYear()}`;
+}
+
+/** A day typed as dd-mm-yyyy (the display format), at local midnight; null when it is no real day. */
+export function parseDate(text: string): Date | null {
+  const match = /^(\d{1,2})-(\d{1,2})-(\d{4})$/.exec(text.trim());
+  if (!match) return null;
+  const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(year, month - 1, day);
+  return date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day ? date : null;
 }
 
 export function formatTime(time: number): string {
@@ -86,29 +97,11 @@ export function timeTicks(range: DateRange, count: number): number[] {
   return ticks;
 }
 
-/** Units per data point (section 9); pressure is shown in kPa. */
-const UNITS: Record<string, string> = {
-  ...Object.fromEntries(Object.entries(COMFORT_ZONES).map(([dp, zone]) => [dp, zone.unit])),
-  velocity: 'm/s',
-  sat: '°C',
-  setpoint: '°C',
-  actualTemperature: '°C',
-  ambientTemperatureCelsius: '°C',
-  actualHumidity: '%',
-  ambientHumidityPercent: '%',
-  bri: '%',
-  position: '%',
-};
+/** Units per data point: the contracts' one table. */
+export const unitOf = readingUnit;
 
-export const unitOf = (dp: string): string => UNITS[dp] ?? '';
-
-/**
- * A reading as shown: devices report pressure in Pa (the floor popup divides it by 1000); the page
- * shows kPa. A value already in kPa (under 1000: no building is at 1 MPa) is left as it is.
- */
-export function displayValue(dp: string, value: number): number {
-  return dp === 'pressure' && Math.abs(value) >= 1000 ? value / 1000 : value;
-}
+/** A reading in the unit the page shows (pressure in kPa): the contracts' rule. */
+export const displayValue = displayReading;
 
 /** The y axis of a data point: the specified range, widened when readings fall outside it. */
 export function valueAxis(

@@ -8,10 +8,10 @@ import { ChevronDownIcon, DocumentIcon, MenuIcon, UserIcon } from '../../../shar
 import styles from './TopBar.module.css';
 
 interface TopBarProps {
-  /** id of the sidebar element the menu toggle shows and hides on small screens. */
-  sidebarId: string;
-  sidebarOpen: boolean;
-  onToggleSidebar: () => void;
+  /** id of the sidebar element the menu toggle shows and hides on small screens (a screen without one has no toggle). */
+  sidebarId?: string | undefined;
+  sidebarOpen?: boolean;
+  onToggleSidebar?: (() => void) | undefined;
   onLogOut: () => void;
   loggingOut: boolean;
   /** Account entries (Change Username, Change Password) the app composes into the user menu. */
@@ -24,7 +24,7 @@ interface TopBarProps {
 
 export function TopBar({
   sidebarId,
-  sidebarOpen,
+  sidebarOpen = false,
   onToggleSidebar,
   onLogOut,
   loggingOut,
@@ -37,16 +37,18 @@ export function TopBar({
 
   return (
     <header className={styles.bar}>
-      <button
-        type="button"
-        className={styles.sidebarToggle}
-        aria-label={sidebarOpen ? 'Hide organizations' : 'Show organizations'}
-        aria-expanded={sidebarOpen}
-        aria-controls={sidebarId}
-        onClick={onToggleSidebar}
-      >
-        <MenuIcon size={20} />
-      </button>
+      {onToggleSidebar && (
+        <button
+          type="button"
+          className={styles.sidebarToggle}
+          aria-label={sidebarOpen ? 'Hide organizations' : 'Show organizations'}
+          aria-expanded={sidebarOpen}
+          aria-controls={sidebarId}
+          onClick={onToggleSidebar}
+        >
+          <MenuIcon size={20} />
+        </button>
+      )}
 
       <Link to="/home" className={styles.brand}>
         {PRODUCT_NAME}

@@ -1,10 +1,11 @@
 import { Button } from '@aws-amplify/ui-react';
-import { type DeviceView, MIN_ROLE, type RoleNumber } from '@argentum/events/contracts';
+import { type DeviceView, iconChoicesOf, MIN_ROLE, type RoleNumber } from '@argentum/events/contracts';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { sensorDetailPath } from '../../../../shared/routes/sensorDetail';
 import { CheckIcon, CloseIcon, PencilIcon } from '../../../../shared/ui/icons';
 import { useDeviceConfiguration } from '../../api/editing';
+import { iconOf } from '../../model/deviceKinds';
 import { DeviceControls } from '../panels/DeviceControls';
 import { deviceLabel } from './deviceLabels';
 import { DeviceFacts } from './DeviceFacts';
@@ -80,6 +81,15 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
               await config.rename.mutateAsync({ device, devName });
             }}
           />
+          {iconChoicesOf(device.devType).length > 0 && (
+            <IconChoice
+              key={`icon-${device.devID}-${device.version}`}
+              device={device}
+              canEdit={canEdit}
+              saving={config.setIcon.isPending}
+              onChoose={(icon) => config.setIcon.mutate({ device, icon })}
+            />
+          )}
         </div>
         <div className={styles.bottomColumn}>
           <h3 className={styles.subTitle}>Data points</h3>
@@ -118,6 +128,54 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
         </div>
       </div>
     </section>
+  );
+}
+
+const ICON_LABELS: Record<string, string> = {
+  node: 'Node',
+  powernode: 'Power node',
+  shades: 'Shades',
+  ecobee: 'Ecobee',
+};
+
+/** The icon the plan draws for the device: one of its type's choices (stored as properties.conndev). */
+function IconChoice({
+  device,
+  canEdit,
+  saving,
+  onChoose,
+}: {
+  device: DeviceView;
+  canEdit: boolean;
+  saving: boolean;
+  onChoose: (icon: string) => void;
+}) {
+  const choices = iconChoicesOf(device.devType);
+  const stored = typeof device.properties.conndev === 'string' ? device.properties.conndev : undefined;
+  // Without a stored choice, the one the plan draws now (when it is among the choices).
+  const drawn = iconOf(device);
+  const current = stored ?? (choices.includes(drawn) ? drawn : '');
+  const id = useId();
+  return (
+    <>
+      <h3 className={styles.subTitle}>
+        <label htmlFor={id}>Icon</label>
+      </h3>
+      <select
+        id={id}
+        className={styles.input}
+        value={current}
+        disabled={!canEdit || saving}
+        onChange={(event) => onChoose(event.target.value)}
+      >
+        {current === '' && <option value="">Default</option>}
+        {choices.map((choice) => (
+          <option key={choice} value={choice}>
+            {ICON_LABELS[choice] ?? choice}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }
 

@@ -2,7 +2,10 @@ import { Button } from '@aws-amplify/ui-react';
 import type { DeviceView } from '@argentum/events/contracts';
 import { useState } from 'react';
 import { Dialog } from '../../../../shared/ui/Dialog';
-import { testDevice, type TestOutcome } from '../../api/editing';
+import { sendControl } from '../../api/control';
+import { CommandStatus } from '../panels/CommandStatus';
+import { isBusy } from '../panels/trackedCommand';
+import { useTrackedCommand } from '../panels/useTrackedCommand';
 import { deviceLabel } from './deviceLabels';
 import { DeviceFacts } from './DeviceFacts';
 import styles from './edit.module.css';
@@ -19,8 +22,8 @@ interface UnregisterDialogProps {
 
 /** Edit mode's popup of a placed device: Test asks the device to answer; Remove takes it off the floor. */
 export function UnregisterDialog({ device, onRemove, onMove, onClose }: UnregisterDialogProps) {
-  const [testing, setTesting] = useState(false);
-  const [outcome, setOutcome] = useState<TestOutcome | null>(null);
+  // Tracked like the drawer's Test device: 'Device Online', or 'Device Offline' without a reply.
+  const test = useTrackedCommand(device.devID);
   const [refusal, setRefusal] = useState<string | null>(null);
 
   return (
@@ -37,13 +40,12 @@ export function UnregisterDialog({ device, onRemove, onMove, onClose }: Unregist
           )}
           <Button
             size="small"
-            isLoading={testing}
-            loadingText="Testing…"
-            onClick={async () => {
-              setTesting(true);
-              setOutcome(await testDevice(device));
-              setTesting(false);
-            }}
+            isDisabled={isBusy(test.state)}
+            onClick={() =>
+              test.send('test', () =>
+                sendControl('testDevice', { devID: device.devID, devType: device.devType }),
+              )
+            }
           >
             Test
           </Button>
@@ -62,11 +64,7 @@ export function UnregisterDialog({ device, onRemove, onMove, onClose }: Unregist
       }
     >
       <DeviceFacts device={device} />
-      {outcome && (
-        <p className={outcome.ok ? styles.success : styles.error} role="status">
-          {outcome.message}
-        </p>
-      )}
+      <CommandStatus state={test.state} label="Test" />
       {refusal && (
         <p className={styles.error} role="alert">
           {refusal}

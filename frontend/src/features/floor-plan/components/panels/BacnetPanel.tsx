@@ -1,6 +1,12 @@
 import { Button } from '@aws-amplify/ui-react';
 import { type FormEvent, useState } from 'react';
-import type { DataPointView, DeviceView } from '@argentum/events/contracts';
+import {
+  type ControlValue,
+  type DataPointView,
+  type DeviceView,
+  formatValue,
+  readingUnit,
+} from '@argentum/events/contracts';
 import { sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue } from './CommandStatus';
 import { useTrackedCommand } from './useTrackedCommand';
@@ -19,6 +25,8 @@ export function BacnetPanel({ device, canControl }: { device: DeviceView; canCon
     </section>
   );
 }
+
+const withUnit = (text: string, unit: string) => (unit ? `${text} ${unit}` : text);
 
 function BacnetPoint({
   device,
@@ -63,7 +71,12 @@ function BacnetPoint({
       <Button size="small" type="submit" isDisabled={!canControl || draft.trim() === ''}>
         Send
       </Button>
-      <ReportedValue label={`${name} values`} reported={confirmed ?? latest} state={state} />
+      <ReportedValue
+        label={`${name} values`}
+        reported={confirmed ?? latest}
+        state={state}
+        format={(value: ControlValue) => withUnit(formatValue(value), readingUnit(point.dp))}
+      />
       <CommandStatus state={state} label={name} />
     </form>
   );
