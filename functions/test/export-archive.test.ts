@@ -92,9 +92,16 @@ describe('the long-term archive of raw readings', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.rows).toBe(2);
     const rows = JSON.parse(answer.body.data ?? '[]') as Record<string, unknown>[];
-    expect(rows.map((r) => [r.time, r.temp, r.hum])).toEqual([
-      [new Date(old).toISOString(), 18.5, 40],
-      [new Date(old + DAY).toISOString(), 19.5, 41],
+    // Columns are named as the screens name the points, with their units ('Temperature (temp) [°C]').
+    const value = (row: Record<string, unknown>, dp: string) =>
+      Object.entries(row).find(
+        ([column]) => column === dp || column.includes(`(${dp})`) || column.startsWith(`${dp} [`),
+      )?.[1];
+    // Times in the user's zone with its offset (UTC here).
+    const inUtc = (time: number) => new Date(time).toISOString().replace('.000Z', '+00:00');
+    expect(rows.map((r) => [r.time, value(r, 'temp'), value(r, 'hum')])).toEqual([
+      [inUtc(old), 18.5, 40],
+      [inUtc(old + DAY), 19.5, 41],
     ]);
   });
 });

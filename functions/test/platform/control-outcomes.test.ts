@@ -273,13 +273,13 @@ describe('confirmations are idempotent (the IoT rule may deliver one twice)', ()
 
   it("counts a confirmation only from the device the command went to, not from a sibling's connection", async () => {
     const { silent, light } = scene.devices;
-    const sent = await send('setFanValveValue', lockBody(silent.devID, [1, 0, 1, 0]));
+    const sent = await send('setFanValveValue', lockBody(silent.devID, [0, 0, 0, 0]));
     const word = {
       action: 'success',
       devID: silent.devID,
       commandId: sent.commandId,
       cmnd: 54,
-      val: [1, 0, 1, 0],
+      val: [0, 0, 0, 0],
       orgId: scene.orgId,
       outcome: 'success',
       receivedAt: Date.now(),

@@ -7,10 +7,11 @@ import { dynamoAlarmMailRate } from '@argentum/functions/stores/alarms';
 import { handler as confirmation } from '@argentum/functions/lambda/control-confirmations';
 import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { dynamoAlarmSettings } from '@argentum/functions/stores/alarm-settings';
-import { connectAsync, type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, createUser, mailsTo, signInAs, stack } from '../support/api';
 import { deviceConnection } from '../support/control';
+import { connectBrowser } from '../support/realtime';
 import { newDevices, newPlace, type Place } from './devices-fixtures';
 
 const MINUTE = 60_000;
@@ -21,12 +22,7 @@ afterEach(async () => {
 
 /** A browser watching a floor's live topic. */
 async function watchFloor(token: string, place: Place) {
-  const client = await connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
-    username: 'browser',
-    password: token,
-    reconnectPeriod: 0,
-    protocolVersion: 4,
-  });
+  const client = await connectBrowser(token, { orgIds: [place.orgId] });
   clients.push(client);
   const received: LiveFloorMessage[] = [];
   client.on('message', (_topic, payload) =>
@@ -56,6 +52,7 @@ const announce = (orgId: string, devID: string, online: boolean, time: number) =
   confirmation({
     orgId,
     outcome: online ? 'success' : 'fail',
+    clientId: devID,
     receivedAt: time,
     action: online ? 'success' : 'fail',
     cmnd: 1,
@@ -175,6 +172,7 @@ describe('presence', () => {
     await confirmation({
       orgId: place.orgId,
       outcome: 'success',
+      clientId: sensor.devID,
       receivedAt: t0,
       action: 'success',
       cmnd: 1,

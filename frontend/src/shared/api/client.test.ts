@@ -96,6 +96,15 @@ describe('apiPost', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
+  it('answers a background call whose refresh is refused with the 401, keeping the session', async () => {
+    fetchMock.mockResolvedValueOnce(expired()).mockResolvedValueOnce(json(401, { message: 'expired' }));
+    const refused = await apiPost('/api/x', {}, { background: true }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).status).toBe(401);
+    expect(assign).not.toHaveBeenCalled();
+    expect(getAccessToken()).toBe('old');
+  });
+
   it('toasts the unexpected-error text for 5xx and network failures, not for 4xx', async () => {
     fetchMock.mockResolvedValueOnce(json(400, { message: 'Bad' }));
     await expect(apiPost('/api/x', {})).rejects.toMatchObject({ status: 400 });

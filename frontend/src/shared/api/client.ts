@@ -29,6 +29,13 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Do not toast unexpected failures (for calls whose errors the specification ignores). */
   silent?: boolean;
+  /**
+   * A call the user did not make (the real-time channel's connection token): a refused refresh is
+   * answered as the 401 it is instead of ending the session. Such a call can race a change that renews
+   * the session (a password change revokes the old refresh token, then answers the new one), so the
+   * user's own next call decides whether the session is over.
+   */
+  background?: boolean;
 }
 
 const REFRESH_PATH = '/api/refreshToken';
@@ -57,7 +64,7 @@ async function request<T>(
       try {
         await refreshSession({ silent: options.silent });
       } catch (error) {
-        if (error instanceof ApiError && error.isClientError) return expireSession();
+        if (error instanceof ApiError && error.isClientError && !options.background) return expireSession();
         throw error;
       }
     }

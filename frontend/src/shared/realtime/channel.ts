@@ -7,6 +7,7 @@ import {
   type RealtimeTokenView,
 } from '@argentum/events/contracts';
 import { ApiError, apiPost } from '../api/client';
+import { getAccessToken } from '../session/sessionStore';
 import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';
 import { reconnectDelay } from './backoff';
 import { createKeepaliveTimer, type KeepaliveTimer } from './keepaliveTimer';
@@ -186,6 +187,7 @@ export class RealtimeChannel {
     const current = () => this.running && generation === this.generation;
     let endpoint: RealtimeEndpoint | undefined;
     let grant: RealtimeTokenView;
+    let tokenUsed: string | null = null;
     try {
       endpoint = await this.endpoint();
       if (!current()) return;
@@ -193,15 +195,18 @@ export class RealtimeChannel {
       // A signed token for this page's client id and what it watches (the API refreshes an expired
       // access token on its own); none named yet: the user's first organizations.
       const orgIds = this.watchedOrgs();
+      tokenUsed = getAccessToken();
       grant = await apiPost<RealtimeTokenView>(
         REALTIME_TOKEN_PATH,
         { clientId: this.clientId, ...(orgIds.length > 0 ? { orgIds } : {}) },
-        { silent: true },
+        { silent: true, background: true },
       );
     } catch (error) {
       if (!current()) return;
-      // The session is over (the refresh token is gone): the next API call signs the user out.
-      if (error instanceof ApiError && error.isClientError) return this.stop();
+      // Refused, and the session was not renewed meanwhile (as a password change renews it while it
+      // closes this connection): the session is over, and the user's next API call signs them out.
+      if (error instanceof ApiError && error.isClientError && getAccessToken() === tokenUsed)
+        return this.stop();
       return this.scheduleReconnect();
     }
     let connect: typeof mqttConnect;
