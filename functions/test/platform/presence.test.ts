@@ -9,7 +9,7 @@ import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { dynamoAlarmSettings } from '@argentum/functions/stores/alarm-settings';
 import type { MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, createUser, mailsTo, signInAs, stack } from '../support/api';
+import { call, createUser, mailsTo, signInAs } from '../support/api';
 import { deviceConnection } from '../support/control';
 import { connectBrowser } from '../support/realtime';
 import { newDevices, newPlace, type Place } from './devices-fixtures';
