@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { SERVICE_NAME } from '../domain/metrics';
 
 /**
  * Structured JSON logs, one object a line, as CloudWatch Logs Insights reads them: Powertools for
@@ -8,9 +9,6 @@ import { Logger } from '@aws-lambda-powertools/logger';
 type Level = 'debug' | 'info' | 'warn' | 'error';
 type LoggerLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
 const levels = new Set<string>(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']);
-
-/** The service every line names. */
-export const SERVICE_NAME = 'argentum';
 
 const root = new Logger({ serviceName: SERVICE_NAME });
 
