@@ -10,6 +10,11 @@ const root = path.resolve(import.meta.dirname, '..');
 const lambdaDir = path.join(root, 'functions/src/lambda');
 const RUNS = 11;
 const FLOOR = 'DynamoDB document client alone';
+/** The floor with Powertools' Logger and Metrics (http/log.ts, adapters/emf-metrics.ts): their cost. */
+const POWERTOOLS = 'DynamoDB document client + Powertools Logger and Metrics';
+const floorSource =
+  "export { DynamoDBClient } from '@aws-sdk/client-dynamodb';\n" +
+  "export { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\n";
 
 const majorOf = (node: string) => {
   try {
@@ -75,19 +80,22 @@ const lambdaBench: Bench = async () => {
       await build({ ...options, entryPoints: [path.join(lambdaDir, file)], outfile });
       bundles.push({ name: file.replace(/\.ts$/, ''), file: outfile });
     }
-    const floorFile = path.join(outDir, 'floor.mjs');
-    await build({
-      ...options,
-      stdin: {
-        contents:
-          "export { DynamoDBClient } from '@aws-sdk/client-dynamodb';\n" +
-          "export { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';\n",
-        resolveDir: path.join(root, 'functions'),
-        loader: 'ts',
-      },
-      outfile: floorFile,
-    });
-    bundles.push({ name: FLOOR, file: floorFile });
+    const references = {
+      [FLOOR]: floorSource,
+      [POWERTOOLS]:
+        floorSource +
+        "export { Logger } from '@aws-lambda-powertools/logger';\n" +
+        "export { Metrics } from '@aws-lambda-powertools/metrics';\n",
+    };
+    for (const [name, contents] of Object.entries(references)) {
+      const file = path.join(outDir, `${name === FLOOR ? 'floor' : 'powertools'}.mjs`);
+      await build({
+        ...options,
+        stdin: { contents, resolveDir: path.join(root, 'functions'), loader: 'ts' },
+        outfile: file,
+      });
+      bundles.push({ name, file });
+    }
 
     // Runs interleaved, so a burst of load elsewhere on the machine hits every bundle alike.
     const loads = new Map(bundles.map((b) => [b.name, [] as number[]]));

@@ -1,4 +1,5 @@
 import { Annotations, type App, CrossStackReferences, ReferenceStrength } from 'aws-cdk-lib';
+import { METRIC_DIMENSIONS, PLATFORM_METRICS } from '@argentum/functions/domain/metrics';
 import { type Route } from '@argentum/functions/http/types';
 import { type PlatformConfig } from './config';
 import { EDGE_REGION, EdgeStack } from './edge-stack';
@@ -83,10 +84,11 @@ function watchPlatform(stateful: StatefulStack, stateless: StatelessStack): void
     api: stateless.api.api,
     functions: stateless.node.findAll().filter((node) => node instanceof PlatformFunction),
     queues: [stateless.realtime.telemetryQueue, stateless.mailJobs.queue],
-    // Ingest's counts per batch (functions/src/lambda/ingest.ts, embedded metric format).
-    platformMetrics: ['Stored', 'DeadLettered', 'Invalid', 'UnknownDevice', 'Failed'].map((metricName) => ({
-      namespace: 'Argentum/Telemetry',
-      metricName,
-    })),
+    // The platform's own counts (functions/src/domain/metrics.ts, embedded metric format).
+    platformMetrics: [
+      { title: 'Telemetry: readings stored, dead-lettered, refused', ...PLATFORM_METRICS.telemetry },
+      { title: 'Commands by outcome', ...PLATFORM_METRICS.commands },
+      { title: 'Alarms raised and cleared', ...PLATFORM_METRICS.alarms },
+    ].map((graph) => ({ ...graph, dimensions: METRIC_DIMENSIONS })),
   });
 }

@@ -5,6 +5,7 @@ import { config } from '../config';
 import { unauthenticated } from '../domain/errors';
 import { clientAddress } from './client-address';
 import { jsonResponse } from './error-mapper';
+import { flushMetrics } from '../adapters/emf-metrics';
 import { withLogFields } from './log';
 import './validation-messages';
 import { parseCookies } from './cookies';
@@ -57,8 +58,13 @@ export function createApiHandler<Ports extends RoutePorts>(
     const handler = byKey.get(event.routeKey);
     if (!handler) return jsonResponse(404, { message: 'Not found.' });
     // Every line logged for this request names it (and, once known, its user and organization).
-    return withLogFields({ requestId: event.requestContext.requestId }, () =>
-      handler(event, context as RouteContext),
-    );
+    try {
+      return await withLogFields({ requestId: event.requestContext.requestId }, () =>
+        handler(event, context as RouteContext),
+      );
+    } finally {
+      // The platform's metrics counted while handling it (adapters/emf-metrics.ts).
+      flushMetrics();
+    }
   };
 }

@@ -1,3 +1,4 @@
+import { flushingMetrics } from '../adapters/emf-metrics';
 import { assertConfigured } from '../config';
 import type { ConfirmationResult } from '../domain/control/confirmations';
 import { type DeviceWordEvent, type DeviceWordPorts, receiveDeviceWord } from '../domain/control/device-word';
@@ -31,17 +32,19 @@ export type ConfirmationEvent = DeviceWordEvent;
  * confirmation, or names another device than its sender, is dropped; a failure to store throws, and IoT
  * Core's asynchronous invocation retries it (settling is idempotent).
  */
-export async function handler(event: ConfirmationEvent): Promise<{ result: ConfirmationResult }> {
-  const result = await receiveDeviceWord(ports, event);
-  const { orgId, outcome, clientId, devID, commandId } = event;
-  const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 64) : undefined);
-  log(result === 'invalid' || result === 'unknown' ? 'warn' : 'info', 'confirmation', {
-    orgId: text(orgId) ?? String(orgId),
-    outcome: text(outcome) ?? String(outcome),
-    result,
-    clientId: text(clientId),
-    devID: text(devID),
-    commandId: text(commandId),
-  });
-  return { result };
-}
+export const handler = flushingMetrics(
+  async (event: ConfirmationEvent): Promise<{ result: ConfirmationResult }> => {
+    const result = await receiveDeviceWord(ports, event);
+    const { orgId, outcome, clientId, devID, commandId } = event;
+    const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 64) : undefined);
+    log(result === 'invalid' || result === 'unknown' ? 'warn' : 'info', 'confirmation', {
+      orgId: text(orgId) ?? String(orgId),
+      outcome: text(outcome) ?? String(outcome),
+      result,
+      clientId: text(clientId),
+      devID: text(devID),
+      commandId: text(commandId),
+    });
+    return { result };
+  },
+);

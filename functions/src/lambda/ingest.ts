@@ -1,5 +1,7 @@
 import { assertConfigured } from '../config';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { emfMetrics, flushingMetrics } from '../adapters/emf-metrics';
+import { PLATFORM_METRICS } from '../domain/metrics';
 import { sqsTelemetryDeadLetters } from '../adapters/telemetry-dead-letters';
 import {
   type BatchResult,
@@ -9,6 +11,7 @@ import {
   type QueuedReading,
 } from '../domain/telemetry/ingest';
 import { ENV } from '../environment';
+import type { Metrics } from '../domain/ports';
 import { log } from '../http/log';
 import { observeReadings, type StoredReading } from '../domain/notifications/alarms';
 import { dynamoDevices, getDevice } from '../stores/devices';
@@ -22,22 +25,11 @@ import { ingestTelemetryStore } from './wiring/telemetry';
 // A misconfigured function fails its cold start, naming what is missing.
 assertConfigured(process.env, [ENV.telemetryDeadLetterQueueUrl]);
 
-/** One CloudWatch embedded-metric line: the counts become metrics without an API call. */
-function emitMetrics(counts: BatchResult['counts']) {
+/** A batch's counts: a log line, and metrics of namespace Argentum/Telemetry (sent as the invocation ends). */
+function record(metrics: Metrics, counts: BatchResult['counts']) {
   const level = counts.Invalid + counts.UnknownDevice + counts.Failed > 0 ? 'warn' : 'info';
-  log(level, 'telemetry batch', {
-    _aws: {
-      Timestamp: Date.now(),
-      CloudWatchMetrics: [
-        {
-          Namespace: 'Argentum/Telemetry',
-          Dimensions: [[]],
-          Metrics: Object.keys(counts).map((Name) => ({ Name, Unit: 'Count' })),
-        },
-      ],
-    },
-    ...counts,
-  });
+  log(level, 'telemetry batch', counts);
+  for (const [name, value] of Object.entries(counts)) metrics.count(name, value);
 }
 
 const queued = (record: SQSRecord): QueuedReading => ({
@@ -53,11 +45,11 @@ const queued = (record: SQSRecord): QueuedReading => ({
  * `batchItemFailures`, the event source's partial batch response.
  */
 export async function handleTelemetry(
-  ports: IngestPorts & { deadLetters: DeadLetters },
+  ports: IngestPorts & { deadLetters: DeadLetters; metrics: Metrics },
   event: SQSEvent,
 ): Promise<SQSBatchResponse> {
   const { retry, counts } = await ingestBatch(ports, event.Records.map(queued));
-  emitMetrics(counts);
+  record(ports.metrics, counts);
   return { batchItemFailures: retry.map((itemIdentifier) => ({ itemIdentifier })) };
 }
 
@@ -102,10 +94,13 @@ const ports = {
     },
   },
   logger: { log },
+  metrics: emfMetrics(PLATFORM_METRICS.telemetry.namespace),
 };
 
 /**
  * The IoT rule `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '+/sensordata/+'` sends each
  * telemetry message to a queue; this function takes them in batches.
  */
-export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => handleTelemetry(ports, event);
+export const handler = flushingMetrics((event: SQSEvent): Promise<SQSBatchResponse> =>
+  handleTelemetry(ports, event),
+);

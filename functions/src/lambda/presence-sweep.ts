@@ -1,3 +1,4 @@
+import { flushingMetrics } from '../adapters/emf-metrics';
 import { sqsMailQueue } from '../adapters/job-queue';
 import { sweepPresence } from '../domain/devices/presence';
 import { queueDueDigests } from '../domain/notifications/alarm-mail';
@@ -18,7 +19,7 @@ export interface ScheduledEvent {
  * is over (domain/devices/presence.ts); alarm mail digests that are due are queued. Decided at the
  * event's time, so a late run decides as the schedule meant.
  */
-export async function handler(
+export const handler = flushingMetrics(async function sweep(
   event: ScheduledEvent = {},
 ): Promise<{ looked: number; changed: number; digests: number }> {
   const scheduled = typeof event.time === 'string' ? Date.parse(event.time) : Number.NaN;
@@ -28,4 +29,4 @@ export async function handler(
   const digests = await queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, now);
   log('info', 'presence sweep', { ...result, digests });
   return { ...result, digests };
-}
+});

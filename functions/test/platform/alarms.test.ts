@@ -29,6 +29,7 @@ const ports: AlarmPorts = {
   alarms: dynamoAlarmStore,
   alarmMail: sqsMailQueue,
   logger: { log: () => undefined },
+  metrics: { count: () => undefined },
 };
 
 const MINUTE = 60_000;

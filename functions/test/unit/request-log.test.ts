@@ -40,7 +40,11 @@ describe('structured logs of API requests', () => {
   it("carry the request's id and organization on every line, also when requests interleave", async () => {
     vi.stubEnv('LOG_LEVEL', 'info');
     const lines: Record<string, unknown>[] = [];
-    vi.spyOn(console, 'log').mockImplementation((line: string) => lines.push(JSON.parse(line)));
+    // Lines go to stdout (Powertools' Logger writes there, not through the global console).
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      return true;
+    });
     await Promise.all([
       call('req-a', { orgId: 'org-a', delayMs: 30 }),
       call('req-b', { orgId: 'org-b', delayMs: 0 }),
@@ -55,6 +59,17 @@ describe('structured logs of API requests', () => {
     );
     // Outside a request, nothing is carried over.
     log('info', 'outside');
+    expect(lines.at(-1)).toMatchObject({ level: 'INFO', message: 'outside', service: 'argentum' });
     expect(lines.at(-1)).not.toHaveProperty('requestId');
+  });
+
+  it('follow LOG_LEVEL at each call', () => {
+    const written = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    vi.stubEnv('LOG_LEVEL', 'warn');
+    log('info', 'hidden');
+    expect(written).not.toHaveBeenCalled();
+    vi.stubEnv('LOG_LEVEL', 'debug');
+    log('debug', 'shown');
+    expect(written).toHaveBeenCalledOnce();
   });
 });

@@ -270,8 +270,16 @@ export function platformDashboard(
     api: HttpApi;
     functions: PlatformFunction[];
     queues: IQueue[];
-    /** Metrics the Lambdas emit as embedded metric format (namespace, name). */
-    platformMetrics: { namespace: string; metricName: string }[];
+    /**
+     * The platform's own metrics the Lambdas emit as embedded metric format, one graph each: its
+     * title, namespace, counts and the dimensions every one carries.
+     */
+    platformMetrics: {
+      title: string;
+      namespace: string;
+      names: readonly string[];
+      dimensions: Record<string, string>;
+    }[];
   },
 ): Dashboard {
   const stack = Stack.of(scope);
@@ -323,15 +331,21 @@ export function platformDashboard(
       left: props.queues.map((queue) =>
         queue.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum', label: label(queue) }),
       ),
-      width: 12,
+      width: 24,
     }),
-    new GraphWidget({
-      title: 'Telemetry: readings stored, dead-lettered, refused',
-      left: props.platformMetrics.map(
-        ({ namespace, metricName }) => new Metric({ namespace, metricName, period, statistic: 'Sum' }),
-      ),
-      width: 12,
-    }),
+  );
+  dashboard.addWidgets(
+    ...props.platformMetrics.map(
+      ({ title, namespace, names, dimensions }) =>
+        new GraphWidget({
+          title,
+          left: names.map(
+            (metricName) =>
+              new Metric({ namespace, metricName, dimensionsMap: dimensions, period, statistic: 'Sum' }),
+          ),
+          width: 8,
+        }),
+    ),
   );
   return dashboard;
 }

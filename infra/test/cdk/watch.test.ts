@@ -232,11 +232,18 @@ describe('IoT Core logging and the dashboard', () => {
     Template.fromStack(verbose.stateful).resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
-  it('has one dashboard, named with its region (names are per account), with the telemetry counts', () => {
+  it('has one dashboard, named with its region (names are per account), with the platform counts', () => {
     stateless.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const body = JSON.stringify(stateless.findResources('AWS::CloudWatch::Dashboard'));
+    // Each count as the Lambdas send it: its namespace, name and Powertools' `service` dimension.
+    const graphed = (namespace: string, metric: string) =>
+      JSON.stringify(JSON.stringify([namespace, metric, 'service', 'argentum'])).slice(2, -2);
     for (const metric of ['Stored', 'DeadLettered'])
-      expect(body).toContain(JSON.stringify(JSON.stringify(['Argentum/Telemetry', metric])).slice(2, -2));
+      expect(body).toContain(graphed('Argentum/Telemetry', metric));
+    for (const outcome of ['Sent', 'Confirmed', 'ConfirmedLate', 'Failed', 'TimedOut', 'RefusedOffline'])
+      expect(body).toContain(graphed('Argentum/Commands', outcome));
+    expect(body).toContain(graphed('Argentum/Alarms', 'Raised'));
+    for (const title of ['Commands by outcome', 'Alarms raised and cleared']) expect(body).toContain(title);
     stateless.hasResourceProperties('AWS::CloudWatch::Dashboard', {
       DashboardName: 'ArgentumStateless-eu-west-1-health',
     });

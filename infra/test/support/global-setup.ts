@@ -28,6 +28,8 @@ const throttlePolicy: ThrottlePolicy = {
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'argentum-test-'));
   process.env.LOG_LEVEL ??= 'warn';
+  // The platform's metrics (embedded metric format on stdout) stay out of test output, as info logs do.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const stack = await startLocalStack({
     dataDir,
     ports: { app: 0, dynamodb: 0, s3: 0, cognito: 0, mqtt: 0, mqttWs: 0, iotData: 0, ses: 0, sqs: 0 },
@@ -42,7 +44,11 @@ export default async function setup(project: TestProject) {
   });
   project.provide('stack', {
     url: `http://127.0.0.1:${stack.ports.app}`,
-    env: { ...stack.env, LOG_LEVEL: process.env.LOG_LEVEL },
+    env: {
+      ...stack.env,
+      LOG_LEVEL: process.env.LOG_LEVEL,
+      POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED,
+    },
     mailDir: stack.mailDir,
     mqttPort: stack.ports.mqtt,
     mqttWsPort: stack.ports.mqttWs,

@@ -22,7 +22,7 @@ import {
 } from '@argentum/events/contracts';
 import { Command, commandMessageSchema, isReservedDeviceId, topics } from '@argentum/events';
 import { DomainError, forbidden, notFound } from '../errors';
-import type { Clock, Logger } from '../ports';
+import type { Clock, Logger, Metrics } from '../ports';
 import type { AuthUser } from '../users/user';
 import type { CommandRecord, CommandStore, ControlDevice, DeviceDirectory, MessagePublisher } from './ports';
 import { checkCommandValue } from './values';
@@ -34,6 +34,8 @@ export interface ControlPorts {
   publisher: MessagePublisher;
   clock: Clock;
   logger: Logger;
+  /** Commands by outcome (namespace Argentum/Commands): Sent, RefusedOffline, NotSent, TimedOut. */
+  metrics: Metrics;
 }
 
 /** What a control call asks of one device. */
@@ -165,6 +167,7 @@ async function dispatch(
       action: DEVICE_OFFLINE_ACTION,
       at: iso(requestedAt),
     });
+    deps.metrics.count('RefusedOffline', 1);
     const refused = await deps.commands.get(record.devID, record.commandId);
     const view = toCommandView(refused ?? { ...record, status: 'failed' }, requestedAt);
     return { commandId: record.commandId, status: view.status, deadlineAt: view.deadlineAt, command: view };
@@ -183,8 +186,10 @@ async function dispatch(
       action: 'not sent',
       at: iso(at),
     });
+    deps.metrics.count('NotSent', 1);
     throw new DomainError('upstream', SOMETHING_WENT_WRONG_TEXT, { commandId: record.commandId });
   }
+  deps.metrics.count('Sent', 1);
   const sentAt = deps.clock.now().getTime();
   const deadlineAt = sentAt + DEVICE_REPLY_TIMEOUT_MS;
   if (await deps.commands.markSent(record.devID, record.commandId, sentAt, deadlineAt)) {
@@ -251,7 +256,7 @@ export async function commandHistory(
 
 /** Records pending commands past their deadline as timed out; a failure only delays it. */
 async function settleOverdue(
-  deps: Pick<ControlPorts, 'commands' | 'logger'>,
+  deps: Pick<ControlPorts, 'commands' | 'logger' | 'metrics'>,
   records: CommandRecord[],
   now: number,
 ): Promise<void> {
@@ -259,12 +264,17 @@ async function settleOverdue(
     records
       .filter((record) => isPending(record.status) && now > record.deadlineAt)
       .map((record) =>
-        deps.commands.recordTimeout(record.devID, record.commandId, now).catch((error: unknown) => {
-          deps.logger.log('warn', 'a timed-out command could not be recorded so', {
-            commandId: record.commandId,
-            error: error instanceof Error ? error.message : String(error),
-          });
-        }),
+        deps.commands.recordTimeout(record.devID, record.commandId, now).then(
+          (recorded) => {
+            if (recorded) deps.metrics.count('TimedOut', 1);
+          },
+          (error: unknown) => {
+            deps.logger.log('warn', 'a timed-out command could not be recorded so', {
+              commandId: record.commandId,
+              error: error instanceof Error ? error.message : String(error),
+            });
+          },
+        ),
       ),
   );
 }

@@ -1,6 +1,6 @@
 import { type CommandReply, isPending } from '@argentum/events/contracts';
 import { type ConfirmationOutcome, confirmationMessageSchema, topics } from '@argentum/events';
-import type { Clock, Logger } from '../ports';
+import type { Clock, Logger, Metrics } from '../ports';
 import { portKey, toCommandView } from './commands';
 import type { CommandStore, MessagePublisher } from './ports';
 
@@ -9,6 +9,8 @@ export interface ConfirmationPorts {
   publisher: MessagePublisher;
   clock: Clock;
   logger: Logger;
+  /** Commands by outcome (namespace Argentum/Commands): Confirmed, Failed, ConfirmedLate, TimedOut. */
+  metrics: Metrics;
 }
 
 /** A message a device published on `{orgId}/controldata/success|fail`, as the IoT rule delivers it. */
@@ -71,11 +73,15 @@ export async function handleConfirmation(
     (await deps.commands.recordReply(record.devID, record.commandId, reply, receivedAt, 'in time'))
   ) {
     result = delivery.outcome === 'success' ? 'confirmed' : 'failed';
+    deps.metrics.count(result === 'confirmed' ? 'Confirmed' : 'Failed', 1);
   } else if (
     !inTime &&
     (await deps.commands.recordReply(record.devID, record.commandId, reply, receivedAt, 'late'))
   ) {
     result = 'late';
+    // A late failure leaves the command timed out: counted so unless it was recorded timed out already.
+    if (delivery.outcome === 'success') deps.metrics.count('ConfirmedLate', 1);
+    else if (isPending(record.status)) deps.metrics.count('TimedOut', 1);
   } else {
     return 'duplicate';
   }

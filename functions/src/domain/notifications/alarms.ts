@@ -6,7 +6,7 @@ import {
   type NotificationTypeNumber,
 } from '@argentum/events/contracts';
 import type { AlarmMailJob, JobQueue } from '../auth/ports';
-import type { Logger } from '../ports';
+import type { Logger, Metrics } from '../ports';
 import { html } from './messages';
 import { raiseNotification } from './notifications';
 import type { NotificationPorts } from './ports';
@@ -52,6 +52,8 @@ export interface AlarmPorts extends NotificationPorts {
   /** Error alarms' mail goes through the mail queue (the mailer sends it once per notification). */
   alarmMail: JobQueue<AlarmMailJob>;
   logger: Logger;
+  /** Alarm episodes (namespace Argentum/Alarms): Raised, Cleared. */
+  metrics: Metrics;
 }
 
 /** The device an observation is about, as the notification names it. */
@@ -84,6 +86,7 @@ export async function raiseOfflineEpisode(
     type: NotificationType.error,
     message: html`<b>${deviceLabel(device)}</b>: ${DEVICE_OFFLINE_TEXT}`,
     time,
+    alarm: true,
   });
 }
 
@@ -96,6 +99,7 @@ export async function closeOfflineEpisode(
 ): Promise<void> {
   if (!episode.notificationId) return; // Never notified: it ends as quietly as it began.
   await deps.notifications.markCleared(episode.notificationId, new Date(time).toISOString());
+  deps.metrics.count('Cleared', 1);
   await raise(deps, device, {
     key: `online#${episode.episodeSince}`,
     type: NotificationType.info,
@@ -214,12 +218,15 @@ export async function observeDevice(
             type: o.type,
             message: o.message,
             time: o.time,
+            alarm: true,
           });
           changed = true;
         }
       } else if (open) {
-        if (open.notificationId)
+        if (open.notificationId) {
           await deps.notifications.markCleared(open.notificationId, new Date(o.time).toISOString());
+          deps.metrics.count('Cleared', 1);
+        }
         conditions.delete(o.condition);
         changed = true;
       }
@@ -245,11 +252,14 @@ export async function observeDevice(
   });
 }
 
-/** Raises the notification of an episode or event (once per key) and mails error ones; answers its id. */
+/**
+ * Raises the notification of an episode or event (once per key) and mails error ones; answers its id.
+ * An alarm episode's first raise is counted (Raised); raising it again counts nothing.
+ */
 async function raise(
   deps: AlarmPorts,
   device: AlarmDevice,
-  event: { key: string; type: NotificationTypeNumber; message: string; time: number },
+  event: { key: string; type: NotificationTypeNumber; message: string; time: number; alarm?: boolean },
 ): Promise<string> {
   const { notification, outcome } = await raiseNotification(deps, {
     orgId: device.orgId,
@@ -263,6 +273,7 @@ async function raise(
     episodeKey: `${device.devId}#${event.key}`,
     time: event.time,
   });
+  if (outcome === 'new' && event.alarm) deps.metrics.count('Raised', 1);
   if (outcome === 'new' && event.type === NotificationType.error)
     await deps.alarmMail.send({ kind: 'alarm', notificationId: notification.id });
   return notification.id;

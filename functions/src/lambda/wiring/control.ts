@@ -1,4 +1,6 @@
 /** Device control: commands, their confirmations and the devices they go to. */
+import { emfMetrics } from '../../adapters/emf-metrics';
+import { PLATFORM_METRICS } from '../../domain/metrics';
 import { iotPublisher } from '../../adapters/iot-publisher';
 import type { DeviceDirectory } from '../../domain/control/ports';
 import { dynamoCommandStore } from '../../stores/commands';
@@ -25,12 +27,16 @@ export const controlDevices: DeviceDirectory = {
   },
 };
 
+/** Commands by outcome (Argentum/Commands). */
+const commandMetrics = emfMetrics(PLATFORM_METRICS.commands.namespace);
+
 export const controlPorts = () => ({
   devices: controlDevices,
   commands: dynamoCommandStore,
   publisher: iotPublisher,
   clock,
   logger,
+  metrics: commandMetrics,
 });
 
 export const confirmationPorts = () => ({
@@ -38,4 +44,5 @@ export const confirmationPorts = () => ({
   publisher: iotPublisher,
   clock,
   logger,
+  metrics: commandMetrics,
 });

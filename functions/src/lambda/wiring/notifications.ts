@@ -1,4 +1,6 @@
 /** Notifications and the alarms that raise them: what ingest and the confirmation handler wire. */
+import { emfMetrics } from '../../adapters/emf-metrics';
+import { PLATFORM_METRICS } from '../../domain/metrics';
 import { sqsMailQueue } from '../../adapters/job-queue';
 import { iotNotificationPublisher } from '../../adapters/notification-publisher';
 import type { AlarmDevice, AlarmPorts } from '../../domain/notifications/alarms';
@@ -14,6 +16,7 @@ export const alarmPorts = (): AlarmPorts => ({
   alarms: dynamoAlarmStore,
   alarmMail: sqsMailQueue,
   logger,
+  metrics: emfMetrics(PLATFORM_METRICS.alarms.namespace),
 });
 
 /** A registered device as alarms name it. */
