@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emfMetrics, flushMetrics, flushingMetrics } from '../../src/adapters/emf-metrics';
 
 /** What one embedded-metric-format line must hold for CloudWatch to take its metrics. */
@@ -33,7 +33,13 @@ async function linesOf(work: () => unknown): Promise<EmfLine[]> {
 const sum = (value: unknown) =>
   Array.isArray(value) ? value.reduce((a: number, b: number) => a + b, 0) : value;
 
-afterEach(() => vi.restoreAllMocks());
+// The platform tests' setup turns metrics off for the whole run (POWERTOOLS_METRICS_DISABLED): these
+// tests are about what the adapter writes, so they turn them on.
+beforeEach(() => vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false'));
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
 describe('the EMF metrics adapter', () => {
   it('writes one valid embedded-metric line per namespace when the invocation ends', async () => {
