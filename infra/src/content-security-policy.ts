@@ -13,7 +13,8 @@ export function contentSecurityPolicy(origins: { realtime: string; files: string
     "script-src 'self'",
     // Component libraries and charts set inline styles.
     "style-src 'self' 'unsafe-inline'",
-    // Logos come from presigned URLs of the files bucket; floor plans are rendered from blobs.
+    // Logos come from presigned URLs of the files bucket; floor plans from this origin (/floorplans/*,
+    // signed URLs), and are rendered from blobs.
     `img-src 'self' data: blob: ${origins.files}`,
     "font-src 'self' data:",
     `connect-src 'self' ${origins.realtime} ${origins.files}`,
@@ -23,3 +24,12 @@ export function contentSecurityPolicy(origins: { realtime: string; files: string
     "frame-ancestors 'none'",
   ].join('; ');
 }
+
+/**
+ * The Content-Security-Policy a served floor plan carries (CloudFront's plans behaviour and the local
+ * twin, both from here): a sanitized SVG opened as a document of its own may load nothing, run nothing
+ * and reach nothing; its inline styles and data: images (hatching patterns) still draw. `sandbox`
+ * gives it a unique origin, so even a missed script could not read the app's storage.
+ */
+export const FLOOR_PLAN_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
