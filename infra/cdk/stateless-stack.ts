@@ -209,6 +209,7 @@ export class StatelessStack extends Stack {
       // The virtual-hosted address the SDK presigns uploads and reads for.
       filesOrigin: `https://${props.stateful.filesBucketName}.s3.${this.region}.${this.urlSuffix}`,
       siteAssetPath: props.siteAssetPath,
+      ...(props.appOrigin ? { planOrigin: props.appOrigin } : {}),
       runtimeConfig: {
         region: this.region,
         userPoolId: props.stateful.userPoolId,

@@ -49,6 +49,8 @@ export interface ApiServerOptions {
    * the files bucket only with a URL signed by one of them (plan-edge.ts), as CloudFront does.
    */
   planKeys: ReadonlyMap<string, KeyObject>;
+  /** The origin plan URLs are signed for (APP_ORIGIN): the app is also browsed as 127.0.0.1. */
+  planOrigin: string;
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -170,6 +172,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
     'content-security-policy': contentSecurityPolicy({
       realtime: options.realtimeUrl,
       files: options.filesOrigin,
+      plans: options.planOrigin,
     }),
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',

@@ -400,6 +400,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // Presigned upload forms and logo URLs name the S3 endpoint the handlers use.
       filesOrigin: endpoint(ports.s3),
       planKeys: new Map([[planKeys.keyPairId, planKeys.publicKey]]),
+      planOrigin: appOrigin,
     });
     stops.push(() => close(api));
 

@@ -7,7 +7,15 @@
  * No `blob:` scripts or workers: the MQTT client runs its keep-alive timers in a worker built as a
  * same-origin file (frontend/src/shared/realtime/keepaliveWorker.ts), which script-src 'self' allows.
  */
-export function contentSecurityPolicy(origins: { realtime: string; files: string }): string {
+export function contentSecurityPolicy(origins: {
+  realtime: string;
+  files: string;
+  /**
+   * The origin plan URLs are signed for (APP_ORIGIN), when the app may be browsed under another name:
+   * a custom domain beside the distribution's, or locally localhost beside 127.0.0.1.
+   */
+  plans?: string;
+}): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -15,7 +23,7 @@ export function contentSecurityPolicy(origins: { realtime: string; files: string
     "style-src 'self' 'unsafe-inline'",
     // Logos come from presigned URLs of the files bucket; floor plans from this origin (/floorplans/*,
     // signed URLs), and are rendered from blobs.
-    `img-src 'self' data: blob: ${origins.files}`,
+    `img-src 'self' data: blob: ${origins.files}${origins.plans ? ` ${origins.plans}` : ''}`,
     "font-src 'self' data:",
     `connect-src 'self' ${origins.realtime} ${origins.files}`,
     "object-src 'none'",

@@ -37,6 +37,11 @@ export interface WebHostingProps {
   iotEndpoint: string;
   /** Origin of the files bucket: browsers post uploads to it and load logos from presigned URLs. */
   filesOrigin: string;
+  /**
+   * The origin plan URLs are signed for when it is not the distribution's own (a custom `appOrigin`):
+   * the CSP lets the app show images from it.
+   */
+  planOrigin?: string;
   /** The built web app (frontend/dist), or undefined to synthesize without deploying it. */
   siteAssetPath?: string;
   /** Runtime settings the web app reads from /config.json (deploy-time values). */
@@ -144,6 +149,7 @@ export class WebHosting extends Construct {
           contentSecurityPolicy: contentSecurityPolicy({
             realtime: `wss://${props.iotEndpoint}`,
             files: props.filesOrigin,
+            ...(props.planOrigin ? { plans: props.planOrigin } : {}),
           }),
           override: true,
         },
