@@ -68,7 +68,11 @@ export function verifySignedUrl(url: URL, keys: ReadonlyMap<string, KeyObject>, 
   for (const [name = '', value = ''] of pairs) {
     if (!SIGNING_PARAMETERS.has(name)) continue;
     if (named.has(name)) return { ok: false, reason: `${name} given twice` };
-    named.set(name, decodeURIComponent(value));
+    try {
+      named.set(name, decodeURIComponent(value));
+    } catch {
+      return { ok: false, reason: `malformed ${name}` };
+    }
   }
   if (named.has('Policy')) return { ok: false, reason: 'custom policies are not issued' };
   const expires = named.get('Expires');
@@ -143,7 +147,13 @@ export async function servePlan(
     return refuse(response, 403, 'MissingKey', 'Missing Key-Pair-Id query parameter or cookie value');
   const verdict = verifySignedUrl(url, keys, now());
   if (!verdict.ok) return refuse(response, 403, 'AccessDenied', 'Access denied');
-  const key = decodeURIComponent(url.pathname.slice(1));
+  // S3 reads the path CloudFront passes on with its % escapes decoded.
+  let key: string;
+  try {
+    key = decodeURIComponent(url.pathname.slice(1));
+  } catch {
+    return refuse(response, 403, 'AccessDenied', 'Access Denied');
+  }
   try {
     const object = await s3().send(new GetObjectCommand({ Bucket: config.filesBucket, Key: key }));
     const headers: Record<string, string> = { ...PLAN_RESPONSE_HEADERS };

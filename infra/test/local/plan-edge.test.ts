@@ -58,6 +58,10 @@ describe('the plan edge checks signed URLs as CloudFront does', () => {
     extra.searchParams.set('response-content-type', 'text/html');
     expect(verifySignedUrl(extra, group, now).ok).toBe(false);
 
+    const malformed = new URL(url);
+    malformed.search = malformed.search.replace(/Signature=[^&]*/, 'Signature=%E0%A4%A');
+    expect(verifySignedUrl(malformed, group, now)).toEqual({ ok: false, reason: 'malformed Signature' });
+
     const sha1Claimed = new URL(url);
     sha1Claimed.searchParams.delete('Hash-Algorithm');
     expect(verifySignedUrl(sha1Claimed, group, now).ok).toBe(false);
