@@ -16,8 +16,8 @@ const FIXTURES = path.join(import.meta.dirname, '..', '..', 'functions', 'test',
 const REFUSED = ['entity-bomb.svg', 'external-entity.svg'];
 const corpus = readdirSync(FIXTURES).filter((name) => name.endsWith('.svg') && !REFUSED.includes(name));
 /**
- * Test pages live under this path of the local S3's origin (answered by the route below, never by
- * S3): a page of a made-up public origin may not load images from the loopback address.
+ * Test pages live under this path of the plan URL's origin, the app's (answered by the route below,
+ * never by the app): a page of a made-up public origin may not load images from the loopback address.
  */
 const PAGES = '/__plan-test';
 
@@ -80,11 +80,11 @@ interface Watch {
 
 /**
  * A fresh context whose requests never leave the machine: the test origin is answered by `pages`,
- * the local S3 is let through, and anything else is recorded and refused.
+ * the plan URL's origin is let through, and anything else is recorded and refused.
  */
 async function watch(
   pages: Record<string, { type: string; body: string }>,
-  s3Origin: string,
+  planOrigin: string,
 ): Promise<Watch> {
   const context = await browser.newContext({ acceptDownloads: true });
   const ran: string[] = [];
@@ -92,7 +92,7 @@ async function watch(
     const url = route.request().url();
     const page = pages[url];
     if (page) return route.fulfill({ status: 200, contentType: page.type, body: page.body });
-    if (url.startsWith(s3Origin)) return route.continue();
+    if (url.startsWith(planOrigin)) return route.continue();
     ran.push(`request ${url}`);
     return route.abort();
   });
@@ -131,18 +131,18 @@ describe('a stored plan runs nothing in the browser', () => {
 
   it.each(corpus)('%s: shown as an image and opened as a document, nothing runs', async (name) => {
     const { url, stored } = await store(readFileSync(path.join(FIXTURES, name), 'utf8'));
-    const s3Origin = new URL(url).origin;
-    const pages = `${s3Origin}${PAGES}`;
+    const planOrigin = new URL(url).origin;
+    const pages = `${planOrigin}${PAGES}`;
     const { context, page, ran } = await watch(
       {
         [`${pages}/floor.html`]: {
           type: 'text/html',
           body: `<!doctype html><body style="margin:0"><img id="plan" alt="plan" src="${url.replaceAll('&', '&amp;')}" style="width:600px"></body>`,
         },
-        // The stored SVG as a document of its own, without the download header S3 adds.
+        // The stored SVG as a document of its own, without the download header and CSP it is served with.
         [`${pages}/plan.svg`]: { type: 'image/svg+xml', body: stored },
       },
-      s3Origin,
+      planOrigin,
     );
 
     // As the floor view shows it: an image.

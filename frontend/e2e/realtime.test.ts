@@ -207,7 +207,12 @@ describe('the real-time channel in the browser', () => {
     for (const path of ['/', '/home', '/config.json']) {
       const response = await fetch(`${stack.url}${path}`);
       expect(response.headers.get('content-security-policy'), path).toBe(
-        contentSecurityPolicy({ realtime: broker, files: stack.env.AWS_ENDPOINT_URL_S3 ?? '' }),
+        contentSecurityPolicy({
+          realtime: broker,
+          files: stack.env.AWS_ENDPOINT_URL_S3 ?? '',
+          // Plan URLs name APP_ORIGIN (localhost); the app is also browsed as 127.0.0.1.
+          plans: stack.env.APP_ORIGIN ?? '',
+        }),
       );
     }
   });

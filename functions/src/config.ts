@@ -62,6 +62,10 @@ export const config = {
   get realtimeSigningSecretId() {
     return required(ENV.realtimeSigningSecretId);
   },
+  /** The secret holding the key that signs floor plan URLs, and its public key's id. */
+  get planSigning() {
+    return { secretId: required(ENV.planSigningSecretId), keyPairId: required(ENV.planKeyPairId) };
+  },
   /** The organization offered 'All device Data' exports; undefined: none. */
   get allDeviceExportOrgId(): string | undefined {
     return process.env[ENV.allDeviceExportOrgId] || undefined;

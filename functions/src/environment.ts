@@ -27,6 +27,12 @@ export const ENV = {
   mailQueueUrl: 'MAIL_QUEUE_URL',
   /** Only in the auth Lambda: the secret holding the private key that signs real-time connection tokens (PEM). */
   realtimeSigningSecretId: 'REALTIME_SIGNING_SECRET_ID',
+  /**
+   * Only in the functions that answer a plan's URL (floors, floor plans): the secret holding the
+   * private key (PEM) that signs plan URLs, and the id of its public key in the distribution's key group.
+   */
+  planSigningSecretId: 'PLAN_SIGNING_SECRET_ID',
+  planKeyPairId: 'PLAN_KEY_PAIR_ID',
   /** Only in the ingest Lambda: where telemetry that cannot be stored goes, with its reason. */
   telemetryDeadLetterQueueUrl: 'TELEMETRY_DEAD_LETTER_QUEUE_URL',
   /** Only in the data Lambda: the city of the outdoor weather, and its provider's API key (if any). */
@@ -89,6 +95,8 @@ export interface PlatformSettings {
   allDeviceExportOrgId?: string | undefined;
   /** The secret (ARN or name) holding the real-time connection token signing key (the auth Lambda). */
   realtimeSigningSecretId?: string | undefined;
+  /** The plan URL signing key: its secret and its public key's id (the floors and floor plan Lambdas). */
+  planSigning?: { secretId: string; keyPairId: string } | undefined;
   /** Only for the integrations function: vendor secrets and base URLs. */
   integrations?: IntegrationSettings | undefined;
 }
@@ -136,6 +144,12 @@ export function lambdaEnvironment(settings: PlatformSettings): Record<string, st
     ...(settings.mailQueueUrl ? { [ENV.mailQueueUrl]: settings.mailQueueUrl } : {}),
     ...(settings.realtimeSigningSecretId
       ? { [ENV.realtimeSigningSecretId]: settings.realtimeSigningSecretId }
+      : {}),
+    ...(settings.planSigning
+      ? {
+          [ENV.planSigningSecretId]: settings.planSigning.secretId,
+          [ENV.planKeyPairId]: settings.planSigning.keyPairId,
+        }
       : {}),
     ...(settings.telemetryDeadLetterQueueUrl
       ? { [ENV.telemetryDeadLetterQueueUrl]: settings.telemetryDeadLetterQueueUrl }

@@ -21,6 +21,8 @@ import {
   type KeyAttribute,
   type TableDefinition,
 } from '../src/definitions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { FLOOR_PLAN_PREFIX } from '@argentum/functions/domain/files/keys';
 import { DeviceAccess } from './constructs/device-access';
 import { IotLogging, type IotLogLevel } from './constructs/iot-logging';
 import { AlarmTopic } from './constructs/watch';
@@ -169,6 +171,22 @@ export class StatefulStack extends Stack {
       cors: corsRules(filesBucket.browserMethods, props.appOrigin),
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    // CloudFront reads floor plans through origin access control (the distribution's /floorplans/*
+    // behaviour, web-hosting.ts), for viewers with a signed URL. The distribution lives in the
+    // stateless stack, deployed after this one: the grant names this account's distributions, and
+    // only the plan prefix, read only.
+    this.filesBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudFrontReadsFloorPlans',
+        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
+        actions: ['s3:GetObject'],
+        resources: [this.filesBucket.arnForObjects(`${FLOOR_PLAN_PREFIX}*`)],
+        conditions: {
+          StringEquals: { 'AWS:SourceAccount': this.account },
+          ArnLike: { 'AWS:SourceArn': `arn:${this.partition}:cloudfront::${this.account}:distribution/*` },
+        },
+      }),
+    );
     this.userPool = new UserPool(this, userPoolDefinition.id, {
       selfSignUpEnabled: false,
       signInAliases: { email: true },

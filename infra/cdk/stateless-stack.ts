@@ -1,5 +1,6 @@
 import { ENV } from '@argentum/functions/environment';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { KeyGroup, PublicKey } from 'aws-cdk-lib/aws-cloudfront';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -173,6 +174,11 @@ export class StatelessStack extends Stack {
   readonly realtimeSigningKeyMaker: PlatformFunction;
   /** Holds the private key that signs real-time connection tokens (read by the auth API function). */
   readonly realtimeSigningKey: Secret;
+  /** Private key (PEM) that signs floor plan URLs; its public half is in `planKeyGroup`. */
+  readonly planSigningKey: Secret;
+  readonly planPublicKey: PublicKey;
+  /** The key group the distribution's floor plan behaviour trusts. */
+  readonly planKeyGroup: KeyGroup;
   readonly treeSweeper: PlatformFunction;
   readonly presenceSweep: PlatformFunction;
   readonly controlConfirmations: PlatformFunction;
@@ -203,6 +209,7 @@ export class StatelessStack extends Stack {
       // The virtual-hosted address the SDK presigns uploads and reads for.
       filesOrigin: `https://${props.stateful.filesBucketName}.s3.${this.region}.${this.urlSuffix}`,
       siteAssetPath: props.siteAssetPath,
+      ...(props.appOrigin ? { planOrigin: props.appOrigin } : {}),
       runtimeConfig: {
         region: this.region,
         userPoolId: props.stateful.userPoolId,
@@ -284,13 +291,55 @@ export class StatelessStack extends Stack {
       'SMG4',
       'An RSA key pair the stack makes; rotating it means a new public key on the IoT authorizer, done by replacing this secret.',
     );
+    this.planSigningKey = new Secret(this, 'PlanSigningKey', {
+      description: 'Private key (PEM) that signs floor plan URLs (CloudFront key group); made by the stack',
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledgeRule(
+      this.planSigningKey,
+      'SMG4',
+      "An RSA key pair the stack makes; rotating it means a new public key in the distribution's key group, done by replacing this secret.",
+    );
     this.realtimeSigningKeyMaker = new PlatformFunction(this, 'RealtimeSigningKeyMaker', {
       entry: 'realtime-signing-key',
-      description: 'Argentum deploy-time maker of the real-time token-signing key pair',
-      resources,
-      access: { secrets: [{ arn: this.realtimeSigningKey.secretArn, write: true }] },
+      description: 'Argentum deploy-time maker of the real-time token and plan URL signing key pairs',
+      // It reads no app origin; naming the distribution's would be a cycle (the distribution trusts the
+      // plan key group, whose key this function makes). `.invalid` is a reserved name.
+      resources: { ...resources, appOrigin: props.appOrigin ?? 'https://key-maker.invalid' },
+      access: {
+        secrets: [
+          { arn: this.realtimeSigningKey.secretArn, write: true },
+          { arn: this.planSigningKey.secretArn, write: true },
+        ],
+      },
       timeout: Duration.seconds(30),
     });
+    // The plan URL key pair, made the same way: the private half straight into its secret, the public
+    // half to CloudFront (names are account-wide, so they carry the region like the web's policies).
+    const planKey = new CustomResource(this, 'PlanUrlSigningKey', {
+      serviceToken: this.realtimeSigningKeyMaker.function.functionArn,
+      properties: { SecretId: this.planSigningKey.secretArn },
+    });
+    this.planPublicKey = new PublicKey(this, 'PlanPublicKey', {
+      publicKeyName: `${this.stackName}-${this.region}-plans`,
+      comment: 'Argentum: verifies signed floor plan URLs',
+      encodedKey: planKey.getAttString('PublicKey'),
+    });
+    this.planKeyGroup = new KeyGroup(this, 'PlanKeyGroup', {
+      keyGroupName: `${this.stackName}-${this.region}-plans`,
+      comment: 'Argentum: signers of floor plan URLs',
+      items: [this.planPublicKey],
+    });
+    this.web.serveFloorPlans({
+      filesBucketName: props.stateful.filesBucketName,
+      keyGroup: this.planKeyGroup,
+    });
+    // The functions that answer a plan's URL sign it with the private key.
+    for (const domain of ['floors', 'floorplans'] as const) {
+      apiFunctions[domain].function.addEnvironment(ENV.planSigningSecretId, this.planSigningKey.secretArn);
+      apiFunctions[domain].function.addEnvironment(ENV.planKeyPairId, this.planPublicKey.publicKeyId);
+      this.planSigningKey.grantRead(apiFunctions[domain].function);
+    }
     // The auth API signs connection tokens (POST /api/realtimeToken) with the private key.
     apiFunctions.auth.function.addEnvironment(ENV.realtimeSigningSecretId, this.realtimeSigningKey.secretArn);
     this.realtimeSigningKey.grantRead(apiFunctions.auth.function);

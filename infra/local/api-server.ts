@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { type KeyObject, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { routes } from '@argentum/functions/routes/index';
 import { HOST } from './config';
 import { BodyTooLarge, listen, readBody } from './http-util';
 import { contentSecurityPolicy } from '../src/content-security-policy';
+import { PLAN_PATH_PREFIX, servePlan } from './plan-edge';
 import { readMailbox } from './ses-capture';
 import type { StreamRunner } from './stream-runner';
 
@@ -43,6 +44,13 @@ export interface ApiServerOptions {
   streams?: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
   /** Origin of the local S3: browsers post uploads to it and load logos from it. */
   filesOrigin: string;
+  /**
+   * The key group of the floor plan behaviour (public key id -> key): GET /floorplans/* is served from
+   * the files bucket only with a URL signed by one of them (plan-edge.ts), as CloudFront does.
+   */
+  planKeys: ReadonlyMap<string, KeyObject>;
+  /** The origin plan URLs are signed for (APP_ORIGIN): the app is also browsed as 127.0.0.1. */
+  planOrigin: string;
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -164,6 +172,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
     'content-security-policy': contentSecurityPolicy({
       realtime: options.realtimeUrl,
       files: options.filesOrigin,
+      plans: options.planOrigin,
     }),
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
@@ -223,6 +232,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
       api(request, response, url).catch((error: unknown) => {
         console.error('local API server failure', error);
         if (!response.headersSent) send(response, 500, { message: 'Internal Server Error' });
+      });
+      return;
+    }
+    if (url.pathname.startsWith(PLAN_PATH_PREFIX)) {
+      servePlan(request, response, options.planKeys, () => new Date()).catch((error: unknown) => {
+        console.error('local plan edge failure', error);
+        if (!response.headersSent) send(response, 502, { message: 'Bad Gateway' });
       });
       return;
     }

@@ -42,7 +42,12 @@ import { startS3Gate } from './s3-gate';
 import { startSesCapture } from './ses-capture';
 import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
-import { LOCAL_REALTIME_SIGNING_SECRET_ID, startVendorStandins } from './vendor-standins';
+import { makePlanSigningKeys } from './plan-edge';
+import {
+  LOCAL_PLAN_SIGNING_SECRET_ID,
+  LOCAL_REALTIME_SIGNING_SECRET_ID,
+  startVendorStandins,
+} from './vendor-standins';
 
 export interface LocalStackOptions {
   dataDir: string;
@@ -202,10 +207,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The real-time token-signing key pair (on AWS: constructs/realtime.ts). The API reads the private
     // half from its secret; the broker verifies signatures with the public half, as IoT Core does.
     const realtimeKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    // The floor plan URL signing key (on AWS: the distribution's key group, web-hosting.ts): the API
+    // signs with the private half from its secret, the plan edge (plan-edge.ts) checks with the public.
+    const planKeys = makePlanSigningKeys();
     const vendors = await startVendorStandins(Number(process.env.VENDOR_STANDINS_PORT ?? 0), {
       [LOCAL_REALTIME_SIGNING_SECRET_ID]: realtimeKeys.privateKey
         .export({ type: 'pkcs8', format: 'pem' })
         .toString(),
+      [LOCAL_PLAN_SIGNING_SECRET_ID]: planKeys.privateKeyPem,
     });
     stops.push(() => vendors.stop());
 
@@ -234,6 +243,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         allDeviceExportOrgId: 'org-demo',
         integrations: vendors.settings,
         realtimeSigningSecretId: LOCAL_REALTIME_SIGNING_SECRET_ID,
+        planSigning: { secretId: LOCAL_PLAN_SIGNING_SECRET_ID, keyPairId: planKeys.keyPairId },
       }),
       // The local stand-ins for the AWS services, and the credentials they accept.
       AWS_REGION: 'us-east-1',
@@ -389,6 +399,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       streams,
       // Presigned upload forms and logo URLs name the S3 endpoint the handlers use.
       filesOrigin: endpoint(ports.s3),
+      planKeys: new Map([[planKeys.keyPairId, planKeys.publicKey]]),
+      planOrigin: appOrigin,
     });
     stops.push(() => close(api));
 

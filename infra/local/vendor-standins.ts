@@ -107,6 +107,8 @@ const ACCESS_TOKEN_SECONDS = 3600;
 
 /** The secret holding the real-time token-signing key locally (the stack puts a fresh key in it). */
 export const LOCAL_REALTIME_SIGNING_SECRET_ID = 'argentum/local/realtime-signing-key';
+/** The secret holding the floor plan URL signing key locally (the stack puts a fresh key in it). */
+export const LOCAL_PLAN_SIGNING_SECRET_ID = 'argentum/local/plan-signing-key';
 
 /** `platformSecrets`: further secrets the stand-in holds from the start (name -> value). */
 export async function startVendorStandins(

@@ -1,7 +1,9 @@
+import { assertConfigured } from '../config';
+import { ENV } from '../environment';
 import type { SvgSanitizer } from '../domain/files/ports';
 import { createApiHandler } from '../http/api-handler';
 import { floorPlanUploadRoutes } from '../routes/floor-plan-uploads.routes';
-import { files } from './wiring/files';
+import { files, planUrls } from './wiring/files';
 import { clock, tree, users } from './wiring/core';
 
 /**
@@ -15,4 +17,7 @@ const svg: SvgSanitizer = {
   },
 };
 
-export const handler = createApiHandler(floorPlanUploadRoutes, { users, tree, clock, files, svg });
+// Plan URLs are signed with a key held in a secret: without it the function fails its cold start.
+assertConfigured(process.env, [ENV.planSigningSecretId, ENV.planKeyPairId]);
+
+export const handler = createApiHandler(floorPlanUploadRoutes, { users, tree, clock, files, planUrls, svg });

@@ -17,11 +17,13 @@ export interface CustomResourceEvent {
 const secrets = secretsManagerStore(secretsManager, systemClock);
 
 /**
- * The token-signing key pair of the real-time custom authorizer (CDK: constructs/realtime.ts). On
- * create (and on an update, should the secret not hold a key yet) it makes an RSA 2048 pair and stores
- * the private half in the secret, which only the auth API function reads; it answers the public half,
- * which CloudFormation gives the IoT authorizer (`TokenSigningPublicKeys`). The private key never
- * passes through CloudFormation. Delete leaves the secret to its own resource.
+ * A key pair made at deploy: the real-time custom authorizer's token-signing key (CDK:
+ * constructs/realtime.ts) and the floor plan URL key (stateless-stack.ts). On create (and on an
+ * update, should the secret not hold a key yet) it makes an RSA 2048 pair and stores the private half
+ * in the secret, which only the functions that sign read; it answers the public half, which
+ * CloudFormation gives the IoT authorizer (`TokenSigningPublicKeys`) or the CloudFront public key of
+ * the plans' key group. The private key never passes through CloudFormation. Delete leaves the secret
+ * to its own resource.
  */
 export async function signingKey(event: Pick<CustomResourceEvent, 'RequestType' | 'ResourceProperties'>) {
   const secretId = event.ResourceProperties.SecretId;

@@ -151,8 +151,9 @@ describe('floor plan upload: presigned POST, then a sanitizing commit', () => {
     expect(committed.status).toBe(200);
     expect(committed.body).toEqual({
       message: UPLOADED,
-      data: expect.stringContaining(
-        `/${stack.env.FILES_BUCKET}/floorplans/${floor.orgId}/${floor.floorId}.svg?`,
+      // The app's own origin serves plans (CloudFront on AWS, its twin here), never the bucket.
+      data: expect.stringMatching(
+        new RegExp(`^${stack.env.APP_ORIGIN}/floorplans/${floor.orgId}/${floor.floorId}\\.svg\\?`),
       ),
       width: 1200,
       height: 800,
@@ -176,9 +177,18 @@ describe('floor plan upload: presigned POST, then a sanitizing commit', () => {
     expect(headers.get('content-type')).toBe('image/svg+xml');
     expect(headers.get('content-disposition')).toBe('attachment; filename="floor-plan.svg"');
     expect(headers.get('cache-control')).toBe('private, max-age=300');
+    // Headers S3 cannot send: no sniffing, and opened as a document it may load and run nothing.
+    expect(headers.get('x-content-type-options')).toBe('nosniff');
+    expect(headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
+    );
+    // A CloudFront signed URL (canned policy) that expires in five minutes.
     const planUrl = new URL(plan.data);
-    expect(planUrl.searchParams.get('X-Amz-Expires')).toBe('300');
-    expect(planUrl.searchParams.get('response-content-type')).toBe('image/svg+xml');
+    const expires = Number(planUrl.searchParams.get('Expires')) * 1000;
+    expect(expires).toBeGreaterThanOrEqual(before + 299_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 301_000);
+    expect(planUrl.searchParams.get('Key-Pair-Id')).toMatch(/^K[0-9A-Z]+$/);
+    expect(planUrl.searchParams.get('Hash-Algorithm')).toBe('SHA256');
     // The object itself carries them too (S3 system metadata), so any GET serves it as a download.
     const head = await s3().send(
       new HeadObjectCommand({ Bucket: config.filesBucket, Key: floorPlanKey(floor.orgId, floor.floorId) }),
@@ -326,6 +336,34 @@ describe('floor plan upload: presigned POST, then a sanitizing commit', () => {
 });
 
 describe('floor plans: who may', () => {
+  it("serves a plan only on its own signed URL: not unsigned, not tampered, not another floor's", async () => {
+    const floor = await floorWithAdmin();
+    const other = await floorWithAdmin();
+    expect((await upload(floor, fixture('benign-plan.svg'))).status).toBe(200);
+    expect((await upload(other, fixture('benign-plan.svg'))).status).toBe(200);
+    const { plan } = await served(floor.token, floor);
+    const url = new URL(plan.data);
+
+    const unsigned = new URL(url.pathname, url);
+    const signature = url.searchParams.get('Signature') ?? '';
+    const tampered = new URL(url);
+    tampered.searchParams.set(
+      'Signature',
+      `${signature.slice(0, -4)}${signature.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`,
+    );
+    // The signature of one floor's plan does not open another organization's plan.
+    const elsewhere = new URL(url);
+    elsewhere.pathname = `/${floorPlanKey(other.orgId, other.floorId)}`;
+    const later = new URL(url);
+    later.searchParams.set('Expires', String(Number(url.searchParams.get('Expires')) + 86_400));
+    for (const refused of [unsigned, tampered, elsewhere, later]) {
+      const response = await fetch(refused);
+      expect(response.status, refused.toString()).toBe(403);
+      expect(await response.text()).not.toContain('<svg');
+    }
+    expect((await fetch(url)).status).toBe(200);
+  });
+
   it('lets members of the organization read and only its admins upload (role 1 cannot)', async () => {
     const floor = await floorWithAdmin();
     const key = await stage(floor, fixture('benign-plan.svg'));

@@ -1,5 +1,6 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
+  AccessLevel,
   AllowedMethods,
   CachePolicy,
   Distribution,
@@ -10,6 +11,7 @@ import {
   HeadersFrameOption,
   HeadersReferrerPolicy,
   HttpVersion,
+  type IKeyGroup,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   PriceClass,
@@ -24,7 +26,8 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '@argentum/functions/http/client-address';
-import { contentSecurityPolicy } from '../../src/content-security-policy';
+import { FLOOR_PLAN_PREFIX } from '@argentum/functions/domain/files/keys';
+import { contentSecurityPolicy, FLOOR_PLAN_CONTENT_SECURITY_POLICY } from '../../src/content-security-policy';
 import { acknowledgeRule, acknowledgePolicyWildcardsAtSynth } from '../nag';
 
 export interface WebHostingProps {
@@ -34,6 +37,11 @@ export interface WebHostingProps {
   iotEndpoint: string;
   /** Origin of the files bucket: browsers post uploads to it and load logos from presigned URLs. */
   filesOrigin: string;
+  /**
+   * The origin plan URLs are signed for when it is not the distribution's own (a custom `appOrigin`):
+   * the CSP lets the app show images from it.
+   */
+  planOrigin?: string;
   /** The built web app (frontend/dist), or undefined to synthesize without deploying it. */
   siteAssetPath?: string;
   /** Runtime settings the web app reads from /config.json (deploy-time values). */
@@ -41,6 +49,9 @@ export interface WebHostingProps {
   /** The WAF web ACL (CloudFront scope, us-east-1) in front of the distribution. */
   webAclArn: string;
 }
+
+/** The path the distribution serves floor plans under: the files bucket's plan prefix, as it is. */
+export const floorPlanPathPattern = `/${FLOOR_PLAN_PREFIX}*`;
 
 /** Path prefixes the API serves; everything else is the single-page app. */
 export const apiPathPatterns = ['/api/*', '/integrations/*'] as const;
@@ -81,6 +92,9 @@ export class WebHosting extends Construct {
   readonly deployment?: BucketDeployment;
   /** The secret CloudFront sends the API with every request; the API Lambdas get it as ORIGIN_SECRET. */
   readonly originSecret: Secret;
+  /** The headers served floor plans carry (nosniff, a sandboxing CSP); set by serveFloorPlans. */
+  planHeadersPolicy?: ResponseHeadersPolicy;
+  private readonly globalName: (kind: string) => string;
 
   constructor(scope: Construct, id: string, props: WebHostingProps) {
     super(scope, id);
@@ -117,6 +131,7 @@ export class WebHosting extends Construct {
     // region (CDK's generated names do not; CloudFront Functions' do). Two regions never collide.
     const stack = Stack.of(this);
     const globalName = (kind: string) => `${stack.stackName}-${stack.region}-${kind}`;
+    this.globalName = globalName;
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       responseHeadersPolicyName: globalName('security-headers'),
       comment: 'Argentum security headers',
@@ -134,6 +149,7 @@ export class WebHosting extends Construct {
           contentSecurityPolicy: contentSecurityPolicy({
             realtime: `wss://${props.iotEndpoint}`,
             files: props.filesOrigin,
+            ...(props.planOrigin ? { plans: props.planOrigin } : {}),
           }),
           override: true,
         },
@@ -231,6 +247,53 @@ export class WebHosting extends Construct {
       });
       this.acknowledgeDeploymentHandler(this.deployment);
     }
+  }
+
+  /**
+   * Floor plans (sanitized SVGs in the files bucket) on this distribution under their key's path:
+   * read through origin access control (the files bucket's policy grants it, stateful-stack.ts), only
+   * with a URL signed by a key of `keyGroup` (the API signs them for members of the plan's
+   * organization, for five minutes), never cached, with `nosniff` and a CSP that lets an opened plan
+   * load and run nothing: headers S3 itself cannot send.
+   */
+  serveFloorPlans(props: { filesBucketName: string; keyGroup: IKeyGroup }): void {
+    const filesBucket = Bucket.fromBucketName(this, 'FilesBucket', props.filesBucketName);
+    this.planHeadersPolicy = new ResponseHeadersPolicy(this, 'PlanHeaders', {
+      responseHeadersPolicyName: this.globalName('plan-headers'),
+      comment: 'Argentum floor plans: nosniff and a sandboxing CSP',
+      securityHeadersBehavior: {
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(730),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: FLOOR_PLAN_CONTENT_SECURITY_POLICY, override: true },
+      },
+    });
+    this.distribution.addBehavior(
+      floorPlanPathPattern,
+      S3BucketOrigin.withOriginAccessControl(filesBucket, {
+        originAccessControl: new S3OriginAccessControl(this, 'FilesAccess', {
+          originAccessControlName: this.globalName('files'),
+        }),
+        originAccessLevels: [AccessLevel.READ],
+      }),
+      {
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        // A new plan replaces the old one at the same key: never serve a stale one.
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        trustedKeyGroups: [props.keyGroup],
+        responseHeadersPolicy: this.planHeadersPolicy,
+      },
+    );
+    Annotations.of(this).acknowledgeWarning(
+      '@aws-cdk/aws-cloudfront-origins:updateImportedBucketPolicyOac',
+      "The files bucket's policy (stateful stack) grants this account's distributions read access to the plan prefix.",
+    );
   }
 
   /** The CDK-provided deployment Lambda is not ours to shape; acknowledge its findings with reasons. */

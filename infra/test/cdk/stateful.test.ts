@@ -96,6 +96,30 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
             Action: 's3:*',
             Condition: { Bool: { 'aws:SecureTransport': 'false' } },
           }),
+          // CloudFront (origin access control of this account's distributions) reads plans only.
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudfront.amazonaws.com' },
+            Action: 's3:GetObject',
+            Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/floorplans/*']] },
+            Condition: {
+              StringEquals: { 'AWS:SourceAccount': { Ref: 'AWS::AccountId' } },
+              ArnLike: {
+                'AWS:SourceArn': {
+                  'Fn::Join': [
+                    '',
+                    [
+                      'arn:',
+                      { Ref: 'AWS::Partition' },
+                      ':cloudfront::',
+                      { Ref: 'AWS::AccountId' },
+                      ':distribution/*',
+                    ],
+                  ],
+                },
+              },
+            },
+          }),
         ]),
       },
     });

@@ -12,10 +12,15 @@ import { confirmationRuleSql } from '../../cdk/constructs/control-confirmations'
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
-import { contentSecurityPolicy } from '../../src/content-security-policy';
+import { contentSecurityPolicy, FLOOR_PLAN_CONTENT_SECURITY_POLICY } from '../../src/content-security-policy';
 import { mailQueue, telemetryBatching, telemetryRollups, treeSweeps } from '../../src/definitions';
 import type { PlatformFunction } from '../../cdk/constructs/platform-function';
-import { apiPathPatterns, spaRewriteCode, viewerAddressCode } from '../../cdk/constructs/web-hosting';
+import {
+  apiPathPatterns,
+  floorPlanPathPattern,
+  spaRewriteCode,
+  viewerAddressCode,
+} from '../../cdk/constructs/web-hosting';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
 
 // CloudFront managed policy ids (documented, stable).
@@ -136,7 +141,10 @@ describe('Lambdas', () => {
       expect(variables.REFRESH_TOKEN_VALIDITY_DAYS).toBe('30');
       expect(variables.PLATFORM_TABLE).toEqual({ 'Fn::ImportValue': 'ArgentumStateful-PlatformTableName' });
       expect(variables.TELEMETRY_STORE).toBe('dynamodb');
-      expect(JSON.stringify(variables.APP_ORIGIN)).toContain(distributionId);
+      // The key maker runs before the distribution exists (the distribution trusts the key it makes).
+      if (fn === platform.stateless.realtimeSigningKeyMaker)
+        expect(variables.APP_ORIGIN).toBe('https://key-maker.invalid');
+      else expect(JSON.stringify(variables.APP_ORIGIN)).toContain(distributionId);
       expect(JSON.stringify(variables.TOKEN_ISSUER)).toContain('https://cognito-idp.');
     }
   });
@@ -180,8 +188,9 @@ describe('least privilege per domain', () => {
       users: ['cognito-idp', 'dynamodb', 'iot', 'logs', 's3', 'ses', 'xray'],
       // Deletes only commit; the tree sweeper removes the plans and memberships.
       tree: ['dynamodb', 'logs', 'xray'],
-      floors: ['dynamodb', 'logs', 's3', 'xray'],
-      floorplans: ['dynamodb', 'logs', 's3', 'xray'],
+      // Both answer a plan's URL, signed with the plan signing key.
+      floors: ['dynamodb', 'logs', 's3', 'secretsmanager', 'xray'],
+      floorplans: ['dynamodb', 'logs', 's3', 'secretsmanager', 'xray'],
       devices: ['dynamodb', 'iot', 'logs', 'xray'],
       control: ['dynamodb', 'iot', 'logs', 'xray'],
       // Large exports are written to the files bucket and read back through presigned links.
@@ -517,9 +526,13 @@ describe('vendor secrets', () => {
       platform.stateless.mailJobs.mailer,
     ];
     for (const fn of others) {
-      // The auth function reads one secret only: the real-time signing key (tested with the authorizer).
+      // The auth function reads one secret only: the real-time signing key (tested with the authorizer);
+      // the floors and floor plan functions the plan signing key (tested with the plans behaviour).
+      const signingKeys = [platform.stateless.realtimeSigningKey, platform.stateless.planSigningKey].map(
+        logicalId,
+      );
       const vendorActions = statementsOf(fn.role)
-        .filter((s) => !JSON.stringify(s.Resource).includes(logicalId(platform.stateless.realtimeSigningKey)))
+        .filter((s) => !signingKeys.some((key) => JSON.stringify(s.Resource).includes(key)))
         .flatMap((s) => [s.Action].flat());
       expect(vendorActions.some((a) => a.startsWith('secretsmanager:'))).toBe(false);
     }
@@ -863,9 +876,13 @@ describe('web app on CloudFront', () => {
     );
     expect(apiOrigin).toBeDefined();
     expect(config.CacheBehaviors.map((behavior) => behavior.PathPattern).sort()).toEqual(
-      [...apiPathPatterns].sort(),
+      [...apiPathPatterns, floorPlanPathPattern].sort(),
     );
-    for (const behavior of config.CacheBehaviors) {
+    const apiBehaviors = config.CacheBehaviors.filter((behavior) =>
+      (apiPathPatterns as readonly unknown[]).includes(behavior.PathPattern),
+    );
+    expect(apiBehaviors).toHaveLength(apiPathPatterns.length);
+    for (const behavior of apiBehaviors) {
       expect(behavior).toMatchObject({
         TargetOriginId: apiOrigin?.Id,
         CachePolicyId: cachingDisabled,
@@ -876,10 +893,96 @@ describe('web app on CloudFront', () => {
     }
   });
 
+  it('serves floor plans from the files bucket only on signed URLs, uncached, with nosniff and a sandboxing CSP', () => {
+    const config = distributionConfig();
+    const plans = config.CacheBehaviors.find((behavior) => behavior.PathPattern === floorPlanPathPattern);
+    expect(floorPlanPathPattern).toBe(`/${floorPlanKey('org', 'floor').split('/')[0]}/*`);
+    const filesOrigin = config.Origins.find((origin) => origin.Id === plans?.TargetOriginId);
+    // The files bucket, by its regional name, through an origin access control of its own.
+    expect(JSON.stringify(filesOrigin?.DomainName)).toContain('ArgentumStateful-FilesBucketName');
+    const controls = template.findResources('AWS::CloudFront::OriginAccessControl') as Resources;
+    expect(filesOrigin?.OriginAccessControlId).toEqual({
+      'Fn::GetAtt': [
+        Object.keys(controls).find((id) => JSON.stringify(controls[id]?.Properties).includes('-files')),
+        'Id',
+      ],
+    });
+    // Only with a signature of the plan key group's key.
+    const keyGroupId = logicalId(platform.stateless.planKeyGroup);
+    const publicKeyId = logicalId(platform.stateless.planPublicKey);
+    expect(plans).toMatchObject({
+      TrustedKeyGroups: [{ Ref: keyGroupId }],
+      CachePolicyId: cachingDisabled,
+      AllowedMethods: ['GET', 'HEAD'],
+      ViewerProtocolPolicy: 'https-only',
+    });
+    expect(plans?.OriginRequestPolicyId).toBeUndefined();
+    template.hasResourceProperties('AWS::CloudFront::KeyGroup', {
+      KeyGroupConfig: Match.objectLike({ Items: [{ Ref: publicKeyId }] }),
+    });
+    // The public key is the one the key maker put the private half of into the plan secret.
+    const keyMaker = logicalId(platform.stateless.realtimeSigningKeyMaker.function);
+    const secret = logicalId(platform.stateless.planSigningKey);
+    const [keyResource] = Object.keys(
+      template.findResources('AWS::CloudFormation::CustomResource', {
+        Properties: { ServiceToken: { 'Fn::GetAtt': [keyMaker, 'Arn'] }, SecretId: { Ref: secret } },
+      }),
+    );
+    expect(keyResource).toBeDefined();
+    template.hasResourceProperties('AWS::CloudFront::PublicKey', {
+      PublicKeyConfig: Match.objectLike({ EncodedKey: { 'Fn::GetAtt': [keyResource, 'PublicKey'] } }),
+    });
+    // Headers S3 cannot send.
+    const policies = template.findResources('AWS::CloudFront::ResponseHeadersPolicy') as Resources;
+    const planPolicy = policies[String((plans?.ResponseHeadersPolicyId as { Ref: string }).Ref)]?.Properties
+      .ResponseHeadersPolicyConfig as { SecurityHeadersConfig: Record<string, unknown> };
+    expect(planPolicy.SecurityHeadersConfig).toMatchObject({
+      ContentTypeOptions: { Override: true },
+      ContentSecurityPolicy: { ContentSecurityPolicy: FLOOR_PLAN_CONTENT_SECURITY_POLICY, Override: true },
+    });
+    expect(FLOOR_PLAN_CONTENT_SECURITY_POLICY).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
+    );
+  });
+
+  it('lets only the functions that answer a plan URL read the plan signing key, and tells them its id', () => {
+    const secret = logicalId(platform.stateless.planSigningKey);
+    const secretActions = (role: IConstruct) =>
+      statementsOf(role)
+        .filter((statement) => JSON.stringify(statement.Resource).includes(secret))
+        .flatMap((statement) => [statement.Action].flat());
+    const lambdas = template.findResources('AWS::Lambda::Function') as Resources;
+    for (const domain of apiDomains) {
+      const fn = platform.stateless.apiFunctions[domain];
+      const signs = domain === 'floors' || domain === 'floorplans';
+      const actions = secretActions(fn.role);
+      expect(actions.includes('secretsmanager:GetSecretValue'), domain).toBe(signs);
+      expect(actions, domain).not.toContain('secretsmanager:PutSecretValue');
+      const variables = (
+        lambdas[logicalId(fn.function)]?.Properties.Environment as {
+          Variables: Record<string, unknown>;
+        }
+      ).Variables;
+      if (signs) {
+        expect(variables[ENV.planSigningSecretId], domain).toEqual({ Ref: secret });
+        expect(variables[ENV.planKeyPairId], domain).toEqual({
+          Ref: logicalId(platform.stateless.planPublicKey),
+        });
+      } else {
+        expect(variables[ENV.planSigningSecretId], domain).toBeUndefined();
+      }
+    }
+    expect(secretActions(platform.stateless.realtimeSigningKeyMaker.role)).toContain(
+      'secretsmanager:PutSecretValue',
+    );
+  });
+
   it('reads the site bucket through origin access control; the bucket stays private', () => {
     const config = distributionConfig();
-    const s3Origin = config.Origins.find((origin) => origin.OriginAccessControlId !== undefined);
-    expect(s3Origin).toBeDefined();
+    const s3Origin = config.Origins.find(
+      (origin) => origin.Id === config.DefaultCacheBehavior.TargetOriginId,
+    );
+    expect(s3Origin?.OriginAccessControlId).toBeDefined();
     expect(config.DefaultCacheBehavior.TargetOriginId).toBe(s3Origin?.Id);
     template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: Match.objectLike({
@@ -987,7 +1090,7 @@ describe('web app on CloudFront', () => {
       expect.objectContaining({ EventType: 'viewer-request' }),
     ]);
     for (const behavior of config.CacheBehaviors)
-      expect(JSON.stringify(behavior.FunctionAssociations)).not.toContain(
+      expect(JSON.stringify(behavior.FunctionAssociations ?? [])).not.toContain(
         logicalId(platform.stateless.node.findChild('Web').node.findChild('SpaRewrite')),
       );
   });
@@ -1012,7 +1115,11 @@ describe('web app on CloudFront', () => {
       FunctionConfig: Match.objectLike({ Runtime: 'cloudfront-js-2.0' }),
     });
     const config = distributionConfig();
-    for (const behavior of config.CacheBehaviors) {
+    const apiBehaviors = config.CacheBehaviors.filter((behavior) =>
+      (apiPathPatterns as readonly unknown[]).includes(behavior.PathPattern),
+    );
+    expect(apiBehaviors).toHaveLength(apiPathPatterns.length);
+    for (const behavior of apiBehaviors) {
       expect(behavior.FunctionAssociations).toEqual([
         { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
       ]);

@@ -94,6 +94,8 @@ describe('without a front-end build, with appOrigin and iotEndpoint given', () =
     template.resourceCountIs('Custom::AWS', 0);
     const policy = JSON.stringify(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'));
     expect(policy).toContain("connect-src 'self' wss://abc123-ats.iot.eu-west-1.amazonaws.com https://");
+    // Plan URLs are signed for the given origin: the app may show images from it under any name.
+    expect(policy).toMatch(/img-src 'self' data: blob: https:\/\/[^;]* https:\/\/iot\.example\.com;/);
   });
 
   it('lets browsers use the files bucket (uploads, export downloads) only from the given origin', () => {

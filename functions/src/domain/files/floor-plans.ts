@@ -17,15 +17,16 @@ import type { TreeNode } from '../tree/tree';
 import { NOT_FOUND_MESSAGES } from '../tree/messages';
 import type { AuthUser } from '../users/user';
 import { floorPlanKey, floorPlanStagingFolder } from './keys';
-import type { FilePorts, SvgRefusal, SvgSanitizer } from './ports';
+import type { FilePorts, PlanUrlSigner, SvgRefusal, SvgSanitizer } from './ports';
 import { checkStagedUpload, createStagedUpload, type StagedUpload, type UploadRules } from './uploads';
 
 /**
  * Floor plans: one SVG per floor. The browser uploads the file straight to storage (the presigned
  * form of uploads.ts); committing it sanitizes it (no script, no event handlers, no foreignObject, no
  * reference outside the document, no entity expansion) and stores only the clean result, with its
- * size, at the floor's plan key. Plans are read through short-lived URLs that serve them as an SVG
- * image and as a download, never as a page of the app's origin.
+ * size, at the floor's plan key. Plans are read through short-lived signed URLs of the app's origin
+ * (CloudFront in front of the files bucket): served as an SVG image, as a download when opened, with
+ * `nosniff` and a sandboxing CSP, so nothing in one can run as a page of the app's origin.
  */
 
 export const FLOOR_PLAN_UPLOADED = FLOOR_PLAN_UPLOADED_TEXT;
@@ -34,9 +35,9 @@ export const FLOOR_PLAN_TYPE = 'image/svg+xml';
 /** Lifetime of the URL a plan is read from: the front end loads it at once and asks again later. */
 export const FLOOR_PLAN_URL_SECONDS = 5 * 60;
 /**
- * How a plan's URL is served (S3 response overrides of the presigned GET): as an SVG image, and as a
- * download when opened as a page, so nothing in it can run in a browser tab even if sanitizing
- * missed something. An <img> ignores the disposition.
+ * How a plan is served (S3 system metadata of the object, passed on by CloudFront): as an SVG image,
+ * and as a download when opened as a page, so nothing in it can run in a browser tab even if
+ * sanitizing missed something. An <img> ignores the disposition.
  */
 export const FLOOR_PLAN_DISPOSITION = 'attachment; filename="floor-plan.svg"';
 export const FLOOR_PLAN_CACHE_CONTROL = `private, max-age=${FLOOR_PLAN_URL_SECONDS}`;
@@ -46,6 +47,7 @@ const META = { width: 'plan-width', height: 'plan-height', updatedAt: 'plan-upda
 
 /** What reading a plan needs. */
 export interface FloorPlanReadPorts extends FilePorts {
+  planUrls: PlanUrlSigner;
   tree: Pick<TreeStore, 'findNode' | 'getNode'>;
   clock: { now(): Date };
 }
@@ -130,13 +132,8 @@ export interface FloorPlanUploaded extends FloorPlanAnswer {
   message: string;
 }
 
-const readUrl = (deps: FilePorts, key: string) =>
-  deps.files.readUrl(key, {
-    contentType: FLOOR_PLAN_TYPE,
-    contentDisposition: FLOOR_PLAN_DISPOSITION,
-    cacheControl: FLOOR_PLAN_CACHE_CONTROL,
-    expiresInSeconds: FLOOR_PLAN_URL_SECONDS,
-  });
+const readUrl = (deps: Pick<FloorPlanReadPorts, 'planUrls'>, key: string) =>
+  deps.planUrls.signedUrl(key, FLOOR_PLAN_URL_SECONDS);
 
 /**
  * Makes an uploaded SVG the floor's plan: the staged file must be an SVG under 10 MB that parses as

@@ -66,6 +66,15 @@ export interface FilePorts {
   files: FileStore;
 }
 
+/**
+ * Expiring URLs of stored floor plans, served by the app's own origin with headers the files bucket
+ * cannot send (nosniff, a sandboxing CSP): CloudFront signed URLs on AWS, its twin locally.
+ */
+export interface PlanUrlSigner {
+  /** A URL that serves the object at `key` (under the plan prefix) for `expiresInSeconds`. */
+  signedUrl(key: string, expiresInSeconds: number): Promise<string>;
+}
+
 /** An SVG made safe to show: what is left of it, and its size in user units. */
 export interface SanitizedSvg {
   svg: string;

@@ -1,4 +1,16 @@
+import { cloudFrontPlanUrls } from '../../adapters/plan-url-signer';
+import { secretsManagerStore } from '../../adapters/vendors/secrets';
+import { secretsManager } from '../../aws/secrets-manager';
+import { config } from '../../config';
 import { s3FileStore } from '../../stores/files';
+import { clock } from './core';
 
 /** The files bucket: logos, their uploads and floor plans. */
 export const files = s3FileStore;
+
+/** Signed URLs of floor plans, served by the app's origin (CloudFront; locally its twin). */
+export const planUrls = cloudFrontPlanUrls(
+  secretsManagerStore(secretsManager, clock),
+  () => ({ appOrigin: config.appOrigin, ...config.planSigning }),
+  clock,
+);
