@@ -26,6 +26,7 @@ export default defineConfig({
           name: 'cdk',
           include: ['infra/test/cdk/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['infra/test/support/cdk-global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 300_000,
         },
