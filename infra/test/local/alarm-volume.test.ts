@@ -1,0 +1,122 @@
+import type { NotificationPage } from '@argentum/events/contracts';
+import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
+import { sweepPresence } from '@argentum/functions/domain/devices/presence';
+import {
+  ALARM_MAIL_WINDOW_MS,
+  ALARM_MAILS_AT_ONCE_PER_WINDOW,
+  queueDueDigests,
+} from '@argentum/functions/domain/notifications/alarm-mail';
+import { handler as confirmation } from '@argentum/functions/lambda/control-confirmations';
+import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
+import { dynamoAlarmSettings } from '@argentum/functions/stores/alarm-settings';
+import { dynamoAlarmMailRate } from '@argentum/functions/stores/alarms';
+import { describe, expect, it } from 'vitest';
+import { call, createUser, mailsTo, signInAs } from '../../../functions/test/support/api';
+import { newDevices, newPlace } from '../../../functions/test/platform/devices-fixtures';
+import { seededRandom, stormyBehaviour } from '../../local/simulator';
+
+const MINUTE = 60_000;
+/** The simulator's telemetry round (its default pace). */
+const ROUND_MS = 30_000;
+
+/**
+ * A stormy hour, as the simulator's stormy profile plays it (each device drops off once in a hundred
+ * rounds for 2-6 rounds), driven on a clock of the test's own: announcements through the confirmation
+ * rule's handler, the presence sweep every minute and the digest run every minute, as their schedules
+ * do. The organization's grace is 1 minute, so most spells become alarms: a recipient must still get
+ * at most one mail at once and one digest per mail window.
+ */
+describe('alarm mail in a stormy hour', () => {
+  it('sends a recipient at most the configured mails per window however many devices alarm', async () => {
+    const place = await newPlace('Stormy Org');
+    const admin = await createUser({ [place.orgId]: 2 });
+    const { accessToken } = await signInAs(admin);
+    const saved = await call(
+      '/api/notification/setAlarmSettings',
+      { orgID: place.orgId, offlineGraceMinutes: 1, alarmUnplacedDevices: false },
+      { token: accessToken },
+    );
+    expect(saved.status).toBe(200);
+    await dynamoAlarmSettings.get(place.orgId, true);
+    const devices = await newDevices(
+      place,
+      Array.from({ length: 16 }, (_, i) => ({ devType: 5, devName: `Storm ${i + 1}` })),
+      place.floorId,
+    );
+
+    const ports = presencePorts();
+    const sweep = (time: number) =>
+      sweepPresence(
+        {
+          ...ports,
+          presence: {
+            ...ports.presence,
+            watched: async () => (await ports.presence.watched()).filter((d) => d.orgID === place.orgId),
+          },
+        },
+        time,
+      );
+    const announce = (devID: string, online: boolean, time: number) =>
+      confirmation({
+        orgId: place.orgId,
+        outcome: online ? 'success' : 'fail',
+        clientId: devID,
+        receivedAt: time,
+        action: online ? 'success' : 'fail',
+        cmnd: 1,
+        devID,
+      });
+    const digests = (time: number) =>
+      queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, time);
+
+    // The hour starts at a window's start, so it spans exactly 4 mail windows.
+    const t0 = Math.ceil(Date.now() / ALARM_MAIL_WINDOW_MS) * ALARM_MAIL_WINDOW_MS;
+    const random = seededRandom(20261124);
+    const offlineRounds = new Map<string, number>();
+    for (const d of devices) await announce(d.devID, true, t0);
+    for (let round = 1; round <= 120; round++) {
+      const time = t0 + round * ROUND_MS;
+      for (const d of devices) {
+        const left = offlineRounds.get(d.devID) ?? 0;
+        if (left > 0) {
+          offlineRounds.set(d.devID, left - 1);
+          if (left === 1) await announce(d.devID, true, time);
+        } else if (random() < stormyBehaviour.offlineRate * 4) {
+          // Four times the profile's rate: 16 devices then make as many spells as 64 would.
+          const [min, max] = stormyBehaviour.offlineRounds;
+          offlineRounds.set(d.devID, Math.round(min + random() * (max - min)));
+          await announce(d.devID, false, time);
+        }
+      }
+      if (round % 2 === 0) {
+        await sweep(time);
+        await digests(time);
+      }
+    }
+    await digests(t0 + 60 * MINUTE + ALARM_MAIL_WINDOW_MS);
+
+    const notifications: NotificationPage['list'] = [];
+    for (let skip = 0; ; skip += 50) {
+      const page = await call<NotificationPage>(
+        '/api/notification/getNotifications',
+        { skip, limit: 50 },
+        { token: accessToken },
+      );
+      expect(page.status).toBe(200);
+      notifications.push(...page.body.list);
+      if (!page.body.hasMore) break;
+    }
+    const offlineAlarms = notifications.filter((n) => n.message.endsWith('Device Offline'));
+    // The storm was real: many episodes outlasted the grace and raised an alarm each.
+    expect(offlineAlarms.length).toBeGreaterThan(8);
+    // Mail: per 15-minute window, the first alarm at once and the rest in one digest.
+    const windows = 60 / (ALARM_MAIL_WINDOW_MS / MINUTE);
+    const bound = windows * (ALARM_MAILS_AT_ONCE_PER_WINDOW + 1);
+    await expect
+      .poll(async () => (await mailsTo(admin.email)).length, { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    const mails = await mailsTo(admin.email);
+    expect(mails.length).toBeLessThanOrEqual(bound);
+    expect(mails.length).toBeLessThan(offlineAlarms.length);
+  });
+});
