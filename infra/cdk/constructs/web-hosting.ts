@@ -16,6 +16,7 @@ import {
   OriginRequestPolicy,
   PriceClass,
   ResponseHeadersPolicy,
+  type ResponseSecurityHeadersBehavior,
   S3OriginAccessControl,
   ViewerProtocolPolicy,
   type BehaviorOptions,
@@ -81,6 +82,25 @@ export const viewerAddressCode = `function handler(event) {
 }`;
 
 /**
+ * The security headers of everything the distribution serves (the app and floor plans), with the
+ * content security policy of each: HSTS for two years, nosniff, no framing, and no Referer (invite
+ * and reset links carry one-time tokens in the path).
+ */
+function securityHeaders(csp: string): ResponseSecurityHeadersBehavior {
+  return {
+    strictTransportSecurity: {
+      accessControlMaxAge: Duration.days(730),
+      includeSubdomains: true,
+      override: true,
+    },
+    contentTypeOptions: { override: true },
+    frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+    referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+    contentSecurityPolicy: { contentSecurityPolicy: csp, override: true },
+  };
+}
+
+/**
  * The web app: a private S3 bucket behind CloudFront (origin access control), security headers on
  * every response, SPA routing, and the API on the same domain so cookies stay first-party.
  */
@@ -135,25 +155,13 @@ export class WebHosting extends Construct {
     this.responseHeadersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       responseHeadersPolicyName: globalName('security-headers'),
       comment: 'Argentum security headers',
-      securityHeadersBehavior: {
-        strictTransportSecurity: {
-          accessControlMaxAge: Duration.days(730),
-          includeSubdomains: true,
-          override: true,
-        },
-        contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        // Invite and reset links carry one-time tokens in the path: never leak them in a Referer.
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
-        contentSecurityPolicy: {
-          contentSecurityPolicy: contentSecurityPolicy({
-            realtime: `wss://${props.iotEndpoint}`,
-            files: props.filesOrigin,
-            ...(props.planOrigin ? { plans: props.planOrigin } : {}),
-          }),
-          override: true,
-        },
-      },
+      securityHeadersBehavior: securityHeaders(
+        contentSecurityPolicy({
+          realtime: `wss://${props.iotEndpoint}`,
+          files: props.filesOrigin,
+          ...(props.planOrigin ? { plans: props.planOrigin } : {}),
+        }),
+      ),
       customHeadersBehavior: {
         customHeaders: [
           { header: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()', override: true },
@@ -261,17 +269,7 @@ export class WebHosting extends Construct {
     this.planHeadersPolicy = new ResponseHeadersPolicy(this, 'PlanHeaders', {
       responseHeadersPolicyName: this.globalName('plan-headers'),
       comment: 'Argentum floor plans: nosniff and a sandboxing CSP',
-      securityHeadersBehavior: {
-        strictTransportSecurity: {
-          accessControlMaxAge: Duration.days(730),
-          includeSubdomains: true,
-          override: true,
-        },
-        contentTypeOptions: { override: true },
-        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
-        contentSecurityPolicy: { contentSecurityPolicy: FLOOR_PLAN_CONTENT_SECURITY_POLICY, override: true },
-      },
+      securityHeadersBehavior: securityHeaders(FLOOR_PLAN_CONTENT_SECURITY_POLICY),
     });
     this.distribution.addBehavior(
       floorPlanPathPattern,

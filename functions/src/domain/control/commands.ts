@@ -64,6 +64,36 @@ export function newCommandId(now: number): string {
   return `${now.toString(36).padStart(9, '0')}-${random}`;
 }
 
+/**
+ * A new command's record: which device, what was asked, by whom and when, and by when it must be
+ * answered. The device control calls and the vendor writes (domain/integrations) both start here.
+ */
+export function newCommandRecord(
+  device: Pick<ControlDevice, 'devID' | 'orgID' | 'devName' | 'devType'> & { connDev?: string | undefined },
+  request: Pick<CommandRecord, 'call' | 'cmnd' | 'val' | 'key' | 'port'>,
+  requestedBy: CommandRecord['requestedBy'],
+  requestedAt: number,
+  answerWithinMs: number,
+): CommandRecord {
+  return {
+    commandId: newCommandId(requestedAt),
+    devID: device.devID,
+    orgID: device.orgID,
+    devName: device.devName,
+    devType: device.devType,
+    ...(device.connDev !== undefined ? { connDev: device.connDev } : {}),
+    call: request.call,
+    cmnd: request.cmnd,
+    ...(request.val !== undefined ? { val: request.val } : {}),
+    ...(request.key !== undefined ? { key: request.key } : {}),
+    ...(request.port !== undefined ? { port: request.port } : {}),
+    requestedBy,
+    requestedAt,
+    deadlineAt: requestedAt + answerWithinMs,
+    status: 'requested',
+  };
+}
+
 /** The status a command has now: a pending one past its deadline has timed out. */
 export function effectiveStatus(
   record: Pick<CommandRecord, 'status' | 'deadlineAt'>,
@@ -128,23 +158,13 @@ async function dispatch(
   request: CommandRequest,
 ): Promise<CommandSentAnswer> {
   const requestedAt = deps.clock.now().getTime();
-  const record: CommandRecord = {
-    commandId: newCommandId(requestedAt),
-    devID: device.devID,
-    orgID: device.orgID,
-    devName: device.devName,
-    devType: device.devType,
-    ...(device.connDev !== undefined ? { connDev: device.connDev } : {}),
-    call: request.call,
-    cmnd: codeOf(request.call),
-    ...(request.val !== undefined ? { val: request.val } : {}),
-    ...(request.key !== undefined ? { key: request.key } : {}),
-    ...(request.port !== undefined ? { port: request.port } : {}),
-    requestedBy: { userId: user.userId, userName: user.userName },
+  const record = newCommandRecord(
+    device,
+    { ...request, cmnd: codeOf(request.call) },
+    { userId: user.userId, userName: user.userName },
     requestedAt,
-    deadlineAt: requestedAt + DEVICE_REPLY_TIMEOUT_MS,
-    status: 'requested',
-  };
+    DEVICE_REPLY_TIMEOUT_MS,
+  );
   // Validated at the edge, as the device will validate it.
   const message = commandMessageSchema.parse({
     commandId: record.commandId,

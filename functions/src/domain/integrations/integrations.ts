@@ -34,7 +34,7 @@ import {
   type VendorCall,
   vendorNotLinkedText,
 } from '@argentum/events/contracts';
-import { newCommandId } from '../control/commands';
+import { newCommandRecord } from '../control/commands';
 import type { CommandRecord, CommandStore } from '../control/ports';
 import { DomainError, forbidden, notFound, validationError } from '../errors';
 import type { Clock } from '../ports';
@@ -81,21 +81,16 @@ async function tracked<T extends IntegrationMessageAnswer>(
   write: () => Promise<{ answer: T; val: ControlValue }>,
 ): Promise<T> {
   const requestedAt = deps.clock.now().getTime();
+  // Asked of the vendor's cloud at once: sent when recorded (vendor writes have no command code).
   const record: CommandRecord = {
-    commandId: newCommandId(requestedAt),
-    devID: device.devID,
-    orgID: device.orgID,
-    devName: device.devName,
-    devType: device.devType,
-    ...(device.connDev ? { connDev: device.connDev } : {}),
-    call: request.call,
-    cmnd: 0,
-    val: request.val,
-    ...(request.key !== undefined ? { key: request.key } : {}),
-    requestedBy: { userId: caller.userId, userName: caller.userName },
-    requestedAt,
+    ...newCommandRecord(
+      device,
+      { ...request, cmnd: 0 },
+      { userId: caller.userId, userName: caller.userName },
+      requestedAt,
+      VENDOR_WRITE_DEADLINE_MS,
+    ),
     sentAt: requestedAt,
-    deadlineAt: requestedAt + VENDOR_WRITE_DEADLINE_MS,
     status: 'sent',
   };
   await deps.commands.create(record);
