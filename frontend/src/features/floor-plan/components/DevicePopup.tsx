@@ -16,7 +16,8 @@ import {
   truncateName,
 } from '../model/format';
 import { DeviceIcon } from './DeviceIcons';
-import styles from './FloorView.module.css';
+import styles from './DevicePopup.module.css';
+import shared from './floorShared.module.css';
 
 const POPUP_WIDTH = 260;
 
@@ -60,7 +61,7 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
     <>
       <div className={styles.popupHeader}>
         <span
-          className={styles.rowIcon}
+          className={styles.icon}
           style={
             {
               '--colour':
@@ -83,6 +84,7 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
           <>
             <dt>Status</dt>
             <dd
+              className={shared.status}
               data-status={device.online ? 'online' : 'offline'}
               title={device.presence ? PRESENCE_REASON_TEXT[device.presence.reason] : undefined}
             >
@@ -119,7 +121,9 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
         ) : (
           <>
             <dt>Status</dt>
-            <dd data-status="unregistered">Unregistered</dd>
+            <dd className={shared.status} data-status="unregistered">
+              Unregistered
+            </dd>
           </>
         )}
       </dl>

@@ -42,8 +42,9 @@ import { FiltersPanel } from './FiltersPanel';
 import { Legend } from './Legend';
 import { OptionsMenu } from './OptionsMenu';
 import { PlanViewport, type PlanViewportHandle } from './PlanViewport';
-import { UploadPlanPanel } from './UploadPlanPanel';
+import { NoPlanNotice, UploadPlanPanel } from './UploadPlanPanel';
 import styles from './FloorView.module.css';
+import shared from './floorShared.module.css';
 
 /** The floor the view shows. */
 export interface FloorViewFloor extends FloorRef {
@@ -304,7 +305,7 @@ function FloorScreen({
         <div className={styles.toolbar}>
           <button
             type="button"
-            className={styles.textButton}
+            className={shared.textButton}
             aria-pressed={showDetails}
             onClick={() => setShowDetails((open) => !open)}
           >
@@ -346,10 +347,7 @@ function FloorScreen({
             canAdminister ? (
               <UploadPlanPanel floor={floor} hasPlan={plan !== null} onDone={() => setUploading(false)} />
             ) : (
-              <div className={styles.uploadPanel}>
-                <p className={styles.uploadTitle}>This floor has no floor plan yet.</p>
-                <p className={styles.muted}>An administrator of the organization can upload one.</p>
-              </div>
+              <NoPlanNotice />
             )
           ) : (
             plan && (
@@ -413,8 +411,8 @@ function FloorScreen({
             renderDrawer(context)
           ) : (
             <div className={styles.drawerEmpty}>
-              <h2>Edit Floor Plan</h2>
-              <button type="button" className={styles.textButton} onClick={() => dispatch({ type: 'exit' })}>
+              <h2 className={shared.heading}>Edit Floor Plan</h2>
+              <button type="button" className={shared.textButton} onClick={() => dispatch({ type: 'exit' })}>
                 Close
               </button>
             </div>
@@ -455,7 +453,7 @@ function ModeBar({
     <div className={styles.modeBar} role="region" aria-label="Mode">
       <p>{prompt}</p>
       {children}
-      <button type="button" className={styles.textButton} onClick={() => dispatch({ type: 'exit' })}>
+      <button type="button" className={shared.textButton} onClick={() => dispatch({ type: 'exit' })}>
         Cancel
       </button>
       {state.warning && (

@@ -26,7 +26,7 @@ import {
 } from '../model/view';
 import { DeviceLayer } from './DeviceLayer';
 import { DevicePopup } from './DevicePopup';
-import styles from './FloorView.module.css';
+import styles from './PlanViewport.module.css';
 
 export const CTRL_ZOOM_HINT_TEXT = 'Use ctrl + scroll to zoom';
 const PAN_STEP = 40;
