@@ -7,6 +7,7 @@ import {
   useMemo,
   useRef,
   useState,
+  type CSSProperties,
   type KeyboardEvent,
   type PointerEvent,
   type ReactNode,
@@ -322,7 +323,11 @@ function FloorScreen({
           dispatch({ type: 'select', devID: null }),
         )}
       {editing && (
-        <aside className={styles.drawer} style={{ width: DRAWER_WIDTH }} aria-label="Edit floor plan">
+        <aside
+          className={styles.drawer}
+          style={{ '--drawer-width': `${DRAWER_WIDTH}px` } as CSSProperties}
+          aria-label="Edit floor plan"
+        >
           {renderDrawer ? (
             renderDrawer()
           ) : (
