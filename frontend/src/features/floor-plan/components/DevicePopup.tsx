@@ -1,4 +1,4 @@
-import { useEffect, useState, type CSSProperties } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/events/contracts';
 import {
   iconOf,
@@ -15,11 +15,13 @@ import {
   occupancyText,
   truncateName,
 } from '../model/format';
+import { popupTop, type VerticalSpan } from '../model/view';
 import { DeviceIcon } from './DeviceIcons';
 import styles from './DevicePopup.module.css';
 import shared from './floorShared.module.css';
 
 const POPUP_WIDTH = 260;
+const POPUP_GAP = 22;
 
 interface DevicePopupProps {
   device: DeviceView;
@@ -30,15 +32,49 @@ interface DevicePopupProps {
 }
 
 /**
+ * What of `frame` (the plan) is visible, in its own coordinates: inside every clipping ancestor and
+ * the window, and above what covers the page's lower part where it overlaps (marked
+ * data-covers="bottom": the device configuration drawer).
+ */
+function visibleSpan(frame: HTMLElement): VerticalSpan {
+  const rect = frame.getBoundingClientRect();
+  let top = Math.max(rect.top, 0);
+  let bottom = Math.min(rect.bottom, window.innerHeight);
+  for (let node = frame.parentElement; node; node = node.parentElement) {
+    if (getComputedStyle(node).overflowY === 'visible') continue;
+    const clip = node.getBoundingClientRect();
+    top = Math.max(top, clip.top);
+    bottom = Math.min(bottom, clip.bottom);
+  }
+  for (const cover of document.querySelectorAll<HTMLElement>('[data-covers="bottom"]')) {
+    const coverRect = cover.getBoundingClientRect();
+    if (coverRect.right > rect.left && coverRect.left < rect.right) bottom = Math.min(bottom, coverRect.top);
+  }
+  return { top: top - rect.top, bottom: Math.max(top, bottom) - rect.top };
+}
+
+/**
  * The device popup (hover, keyboard focus or tap): registered devices show their state and readings,
- * unregistered ones (never heard from) say so. Placed above the device, below it near the top edge.
+ * unregistered ones (never heard from) say so. Beside the device on the side with more room, flipped
+ * or clamped so that it stays in the visible part of the plan, never under the bottom drawer.
  */
 export function DevicePopup({ device, x, y, viewport }: DevicePopupProps) {
   const now = useNow();
-  const below = y < viewport.height / 2;
+  const popup = useRef<HTMLDivElement>(null);
+  const [top, setTop] = useState<number | null>(null);
   const left = Math.min(Math.max(8, x - POPUP_WIDTH / 2), Math.max(8, viewport.width - POPUP_WIDTH - 8));
+
+  // Measured before it is painted: its height (it grows with the readings) and what is visible.
+  useLayoutEffect(() => {
+    const element = popup.current;
+    const frame = element?.offsetParent;
+    if (!element || !(frame instanceof HTMLElement)) return;
+    setTop(popupTop(y, element.offsetHeight, POPUP_GAP, visibleSpan(frame)));
+  }, [x, y, device, now, viewport.width, viewport.height]);
+
   return (
     <div
+      ref={popup}
       className={styles.popup}
       role="tooltip"
       id={`device-popup-${device.devID}`}
@@ -46,7 +82,7 @@ export function DevicePopup({ device, x, y, viewport }: DevicePopupProps) {
       style={{
         left,
         width: POPUP_WIDTH,
-        ...(below ? { top: y + 22 } : { bottom: viewport.height - y + 22 }),
+        ...(top === null ? { top: y + POPUP_GAP, visibility: 'hidden' } : { top }),
       }}
     >
       <DevicePopupContent device={device} now={now} />
