@@ -62,6 +62,8 @@ export function usePlanGestures({
   onMove,
 }: PlanGestureOptions) {
   const [dragPoint, setDragPoint] = useState<({ devID: string } & Point) | null>(null);
+  /** Where the dragged device is now: the drop reads it, as its last move may not be rendered yet. */
+  const dropPoint = useRef<Point | null>(null);
   const gesture = useRef<Gesture | null>(null);
   const suppressClick = useRef(false);
   /** The device a press started on: with the pointer captured, the click lands on the viewport. */
@@ -91,6 +93,7 @@ export function usePlanGestures({
     // A new press: a drag that ended without a click event (pointer capture) must not eat this one.
     suppressClick.current = false;
     pressedId.current = devID;
+    dropPoint.current = null;
     gesture.current = {
       pointers: new Map([[event.pointerId, point]]),
       start: new Map([[event.pointerId, point]]),
@@ -141,7 +144,10 @@ export function usePlanGestures({
       });
     } else if (current.devID) {
       const planPoint = toPlan(event.clientX, event.clientY);
-      if (planPoint) setDragPoint({ devID: current.devID, ...planPoint });
+      if (planPoint) {
+        dropPoint.current = planPoint;
+        setDragPoint({ devID: current.devID, ...planPoint });
+      }
     } else {
       setView({
         ...current.startView,
@@ -164,8 +170,9 @@ export function usePlanGestures({
     gesture.current = null;
     if (current.moved) {
       suppressClick.current = true;
-      if (current.devID && dragPoint && onMove) onMove(current.devID, { x: dragPoint.x, y: dragPoint.y });
+      if (current.devID && dropPoint.current && onMove) onMove(current.devID, dropPoint.current);
     }
+    dropPoint.current = null;
     setDragPoint(null);
   };
 
