@@ -32,45 +32,50 @@ interface DevicePopupProps {
 }
 
 /**
- * What of `frame` (the plan) is visible, in its own coordinates: inside every clipping ancestor and
- * the window, and above what covers the page's lower part where it overlaps (marked
- * data-covers="bottom": the device configuration drawer).
+ * The stretch of the window (client px) a popup may use: what its scrolling area (the page's main
+ * column, under the top bar) shows, above what covers the page's lower part where it overlaps
+ * `frame` horizontally (marked data-covers="bottom": the device configuration drawer).
  */
 function visibleSpan(frame: HTMLElement): VerticalSpan {
   const rect = frame.getBoundingClientRect();
-  let top = Math.max(rect.top, 0);
-  let bottom = Math.min(rect.bottom, window.innerHeight);
+  let top = 0;
+  let bottom = window.innerHeight;
   for (let node = frame.parentElement; node; node = node.parentElement) {
-    if (getComputedStyle(node).overflowY === 'visible') continue;
-    const clip = node.getBoundingClientRect();
-    top = Math.max(top, clip.top);
-    bottom = Math.min(bottom, clip.bottom);
+    const overflow = getComputedStyle(node).overflowY;
+    if (overflow !== 'auto' && overflow !== 'scroll') continue;
+    const area = node.getBoundingClientRect();
+    top = Math.max(top, area.top);
+    bottom = Math.min(bottom, area.bottom);
+    break;
   }
   for (const cover of document.querySelectorAll<HTMLElement>('[data-covers="bottom"]')) {
     const coverRect = cover.getBoundingClientRect();
     if (coverRect.right > rect.left && coverRect.left < rect.right) bottom = Math.min(bottom, coverRect.top);
   }
-  return { top: top - rect.top, bottom: Math.max(top, bottom) - rect.top };
+  return { top, bottom: Math.max(top, bottom) };
 }
 
 /**
  * The device popup (hover, keyboard focus or tap): registered devices show their state and readings,
  * unregistered ones (never heard from) say so. Beside the device on the side with more room, flipped
- * or clamped so that it stays in the visible part of the plan, never under the bottom drawer.
+ * or clamped so that it stays in the visible part of the page, never under the bottom drawer; fixed
+ * to the window, so a plan mostly covered by the drawer does not clip it.
  */
 export function DevicePopup({ device, x, y, viewport }: DevicePopupProps) {
   const now = useNow();
   const popup = useRef<HTMLDivElement>(null);
-  const [top, setTop] = useState<number | null>(null);
+  const [place, setPlace] = useState<{ left: number; top: number } | null>(null);
   const left = Math.min(Math.max(8, x - POPUP_WIDTH / 2), Math.max(8, viewport.width - POPUP_WIDTH - 8));
 
   // Measured before it is painted: its height (it grows with the readings) and what is visible.
   useLayoutEffect(() => {
     const element = popup.current;
-    const frame = element?.offsetParent;
-    if (!element || !(frame instanceof HTMLElement)) return;
-    setTop(popupTop(y, element.offsetHeight, POPUP_GAP, visibleSpan(frame)));
-  }, [x, y, device, now, viewport.width, viewport.height]);
+    const frame = element?.parentElement;
+    if (!element || !frame) return;
+    const origin = frame.getBoundingClientRect();
+    const top = popupTop(origin.top + y, element.offsetHeight, POPUP_GAP, visibleSpan(frame));
+    setPlace({ left: origin.left + left, top });
+  }, [left, y, device, now, viewport.width, viewport.height]);
 
   return (
     <div
@@ -80,9 +85,10 @@ export function DevicePopup({ device, x, y, viewport }: DevicePopupProps) {
       id={`device-popup-${device.devID}`}
       data-testid="device-popup"
       style={{
-        left,
         width: POPUP_WIDTH,
-        ...(top === null ? { top: y + POPUP_GAP, visibility: 'hidden' } : { top }),
+        ...(place === null
+          ? { left, top: y + POPUP_GAP, visibility: 'hidden' }
+          : { position: 'fixed', ...place }),
       }}
     >
       <DevicePopupContent device={device} now={now} />
