@@ -3,7 +3,8 @@ import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { CloseIcon } from '../../../shared/ui/icons';
 import { floorPlanQueries, type FloorRef } from '../api/floorPlanQueries';
 import { typeName } from '../model/deviceKinds';
-import styles from './FloorView.module.css';
+import styles from './AnalyticsPanel.module.css';
+import shared from './floorShared.module.css';
 
 const MOVE_STEP = 16;
 
@@ -57,10 +58,10 @@ export function AnalyticsPanel({ floor, onClose }: { floor: FloorRef; onClose():
         onPointerCancel={() => (drag.current = null)}
         onKeyDown={onKeyDown}
       >
-        <h2>Floor details</h2>
+        <h2 className={shared.heading}>Floor details</h2>
         <button
           type="button"
-          className={styles.closeButton}
+          className={shared.closeButton}
           aria-label="Close floor details"
           onClick={onClose}
         >
@@ -68,9 +69,9 @@ export function AnalyticsPanel({ floor, onClose }: { floor: FloorRef; onClose():
         </button>
       </div>
       {counts.isPending ? (
-        <p className={styles.muted}>Loading…</p>
+        <p className={shared.muted}>Loading…</p>
       ) : counts.isError ? (
-        <p className={styles.muted}>The floor details are not available.</p>
+        <p className={shared.muted}>The floor details are not available.</p>
       ) : (
         <dl className={styles.analyticsList}>
           <dt>Devices</dt>

@@ -3,7 +3,7 @@ import type { DeviceView } from '@argentum/events/contracts';
 import { iconOf, motionState, OCCUPIED_COLOUR, TYPE_COLOURS } from '../model/deviceKinds';
 import type { ModeMark } from '../model/modeReducer';
 import { GroupBadge } from './edit/GroupBadge';
-import styles from './FloorView.module.css';
+import styles from './DeviceLayer.module.css';
 
 interface DeviceLayerProps {
   devices: readonly DeviceView[];

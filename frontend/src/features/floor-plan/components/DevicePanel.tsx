@@ -12,7 +12,8 @@ import { formatReading, occupancyText, truncateName } from '../model/format';
 import type { ModeMark } from '../model/modeReducer';
 import { DeviceIcon } from './DeviceIcons';
 import { readingsOf } from './DevicePopup';
-import styles from './FloorView.module.css';
+import styles from './DevicePanel.module.css';
+import shared from './floorShared.module.css';
 
 interface DevicePanelProps {
   devices: readonly DeviceView[];
@@ -44,7 +45,7 @@ export const DevicePanel = memo(function DevicePanel({
   return (
     <section className={styles.devicePanel} aria-label="Devices on this floor">
       <div className={styles.devicePanelHeader}>
-        <h2>Devices ({devices.length})</h2>
+        <h2 className={shared.heading}>Devices ({devices.length})</h2>
         <input
           type="search"
           className={styles.deviceFilter}
@@ -55,7 +56,7 @@ export const DevicePanel = memo(function DevicePanel({
         />
       </div>
       {devices.length === 0 ? (
-        <p className={styles.muted}>No devices are placed on this floor yet.</p>
+        <p className={styles.empty}>No devices are placed on this floor yet.</p>
       ) : (
         <VirtualList devices={shown} onLeave={() => onFocusDevice(null)}>
           {(device) => (
@@ -165,7 +166,7 @@ const DeviceRow = memo(function DeviceRow({
           {truncateName(device.devName)}
         </span>
         <span className={styles.rowKind}>{kindName(device)}</span>
-        <span className={styles.rowStatus} data-status={status.toLowerCase()}>
+        <span className={shared.status} data-status={status.toLowerCase()}>
           {status}
         </span>
         <span className={styles.rowValues}>{values}</span>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type CSSProperties } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/events/contracts';
 import {
   iconOf,
@@ -15,10 +15,13 @@ import {
   occupancyText,
   truncateName,
 } from '../model/format';
+import { popupTop, type VerticalSpan } from '../model/view';
 import { DeviceIcon } from './DeviceIcons';
-import styles from './FloorView.module.css';
+import styles from './DevicePopup.module.css';
+import shared from './floorShared.module.css';
 
 const POPUP_WIDTH = 260;
+const POPUP_GAP = 22;
 
 interface DevicePopupProps {
   device: DeviceView;
@@ -29,23 +32,63 @@ interface DevicePopupProps {
 }
 
 /**
+ * The stretch of the window (client px) a popup may use: what its scrolling area (the page's main
+ * column, under the top bar) shows, above what covers the page's lower part where it overlaps
+ * `frame` horizontally (marked data-covers="bottom": the device configuration drawer).
+ */
+function visibleSpan(frame: HTMLElement): VerticalSpan {
+  const rect = frame.getBoundingClientRect();
+  let top = 0;
+  let bottom = window.innerHeight;
+  for (let node = frame.parentElement; node; node = node.parentElement) {
+    const overflow = getComputedStyle(node).overflowY;
+    if (overflow !== 'auto' && overflow !== 'scroll') continue;
+    const area = node.getBoundingClientRect();
+    top = Math.max(top, area.top);
+    bottom = Math.min(bottom, area.bottom);
+    break;
+  }
+  for (const cover of document.querySelectorAll<HTMLElement>('[data-covers="bottom"]')) {
+    const coverRect = cover.getBoundingClientRect();
+    if (coverRect.right > rect.left && coverRect.left < rect.right) bottom = Math.min(bottom, coverRect.top);
+  }
+  return { top, bottom: Math.max(top, bottom) };
+}
+
+/**
  * The device popup (hover, keyboard focus or tap): registered devices show their state and readings,
- * unregistered ones (never heard from) say so. Placed above the device, below it near the top edge.
+ * unregistered ones (never heard from) say so. Beside the device on the side with more room, flipped
+ * or clamped so that it stays in the visible part of the page, never under the bottom drawer; fixed
+ * to the window, so a plan mostly covered by the drawer does not clip it.
  */
 export function DevicePopup({ device, x, y, viewport }: DevicePopupProps) {
   const now = useNow();
-  const below = y < viewport.height / 2;
+  const popup = useRef<HTMLDivElement>(null);
+  const [place, setPlace] = useState<{ left: number; top: number } | null>(null);
   const left = Math.min(Math.max(8, x - POPUP_WIDTH / 2), Math.max(8, viewport.width - POPUP_WIDTH - 8));
+
+  // Measured before it is painted: its height (it grows with the readings) and what is visible.
+  useLayoutEffect(() => {
+    const element = popup.current;
+    const frame = element?.parentElement;
+    if (!element || !frame) return;
+    const origin = frame.getBoundingClientRect();
+    const top = popupTop(origin.top + y, element.offsetHeight, POPUP_GAP, visibleSpan(frame));
+    setPlace({ left: origin.left + left, top });
+  }, [left, y, device, now, viewport.width, viewport.height]);
+
   return (
     <div
+      ref={popup}
       className={styles.popup}
       role="tooltip"
       id={`device-popup-${device.devID}`}
       data-testid="device-popup"
       style={{
-        left,
         width: POPUP_WIDTH,
-        ...(below ? { top: y + 22 } : { bottom: viewport.height - y + 22 }),
+        ...(place === null
+          ? { left, top: y + POPUP_GAP, visibility: 'hidden' }
+          : { position: 'fixed', ...place }),
       }}
     >
       <DevicePopupContent device={device} now={now} />
@@ -60,7 +103,7 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
     <>
       <div className={styles.popupHeader}>
         <span
-          className={styles.rowIcon}
+          className={styles.icon}
           style={
             {
               '--colour':
@@ -83,6 +126,7 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
           <>
             <dt>Status</dt>
             <dd
+              className={shared.status}
               data-status={device.online ? 'online' : 'offline'}
               title={device.presence ? PRESENCE_REASON_TEXT[device.presence.reason] : undefined}
             >
@@ -119,7 +163,9 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
         ) : (
           <>
             <dt>Status</dt>
-            <dd data-status="unregistered">Unregistered</dd>
+            <dd className={shared.status} data-status="unregistered">
+              Unregistered
+            </dd>
           </>
         )}
       </dl>

@@ -2,7 +2,8 @@ import { CheckboxField, SliderField } from '@aws-amplify/ui-react';
 import { ICON_SIZE_STEP, iconSizeRange } from '@argentum/events/contracts';
 import { CloseIcon } from '../../../shared/ui/icons';
 import { typeName } from '../model/deviceKinds';
-import styles from './FloorView.module.css';
+import styles from './FiltersPanel.module.css';
+import shared from './floorShared.module.css';
 
 interface FiltersPanelProps {
   types: readonly number[];
@@ -25,12 +26,12 @@ export function FiltersPanel({ types, hiddenTypes, sizes, onVisible, onSize, onC
       }}
     >
       <div className={styles.panelHeader}>
-        <h2>Filters</h2>
-        <button type="button" className={styles.closeButton} aria-label="Close filters" onClick={onClose}>
+        <h2 className={shared.heading}>Filters</h2>
+        <button type="button" className={shared.closeButton} aria-label="Close filters" onClick={onClose}>
           <CloseIcon />
         </button>
       </div>
-      {types.length === 0 && <p className={styles.muted}>No devices on this floor.</p>}
+      {types.length === 0 && <p className={shared.muted}>No devices on this floor.</p>}
       {types.map((type) => {
         const range = iconSizeRange(type);
         return (

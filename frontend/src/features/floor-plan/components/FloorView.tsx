@@ -5,9 +5,9 @@ import {
   useEffect,
   useLayoutEffect,
   useMemo,
-  useReducer,
   useRef,
   useState,
+  type CSSProperties,
   type KeyboardEvent,
   type PointerEvent,
   type ReactNode,
@@ -17,73 +17,39 @@ import {
   DRAWER_WIDTH,
   PLAN_MAX_HEIGHT,
   PLAN_MAX_WIDTH,
-  PLAN_START_HEIGHT,
-  Role,
   SELECT_FLOOR_PROMPT_TEXT,
   type DeviceView,
 } from '@argentum/events/contracts';
 import { DeviceType } from '@argentum/events';
 import { useSearchParams } from 'react-router';
-import { canIn, useSessionUser } from '../../../shared/session/sessionStore';
-import { floorPlanMutations, floorPlanQueries, setSensorSize, type FloorRef } from '../api/floorPlanQueries';
-import {
-  floorModeReducer,
-  initialModeState,
-  modeMark,
-  type FloorModeAction,
-  type FloorModeState,
-  type ModeMark,
-} from '../model/modeReducer';
-import { loadHiddenTypes, saveHiddenTypes } from '../model/view';
+import { useSessionUser } from '../../../shared/session/sessionStore';
+import { floorPlanMutations, floorPlanQueries, setSensorSize } from '../api/floorPlanQueries';
+import { modeMark, type ModeMark } from '../model/modeReducer';
+import { saveHiddenTypes } from '../model/view';
+import { FloorViewProvider, useFloorView, type FloorViewFloor } from '../state/FloorViewProvider';
+import type { FloorPanel } from '../state/floorViewReducer';
 import { AnalyticsPanel } from './AnalyticsPanel';
 import { DeviceIconSprite } from './DeviceIcons';
 import { DevicePanel } from './DevicePanel';
 import { FiltersPanel } from './FiltersPanel';
 import { Legend } from './Legend';
 import { OptionsMenu } from './OptionsMenu';
-import { PlanViewport, type PlanViewportHandle } from './PlanViewport';
-import { UploadPlanPanel } from './UploadPlanPanel';
+import { PlanViewport } from './PlanViewport';
+import { NoPlanNotice, UploadPlanPanel } from './UploadPlanPanel';
 import styles from './FloorView.module.css';
+import shared from './floorShared.module.css';
 
-/** The floor the view shows. */
-export interface FloorViewFloor extends FloorRef {
-  floorName: string;
-  floorDevTypes: readonly number[];
-}
-
-/**
- * What the slots (the edit-mode drawer, the grouping save bar) get: the floor, its devices, the mode
- * state and its dispatch, and the plan's geometry.
- */
-export interface FloorModeContext {
-  floor: FloorViewFloor;
-  /** The floor's devices as the server answered them (and live updates changed them). */
-  devices: readonly DeviceView[];
-  state: FloorModeState;
-  dispatch(action: FloorModeAction): void;
-  /** The caller's role in the floor's organization is above 1 (may edit, group, upload). */
-  canAdminister: boolean;
-  /** Edit mode: show these devices on the plan instead of the saved ones (null: the saved ones). */
-  setDraftDevices(devices: DeviceView[] | null): void;
-  /** A page point as a plan position (0-1 of its width and height), null when off the plan: for drops. */
-  clientToPlan(clientX: number, clientY: number): { x: number; y: number } | null;
-  /** Edit mode: called when a device on the plan is dragged to a new position. */
-  setDeviceMoveHandler(handler: ((devID: string, point: { x: number; y: number }) => void) | null): void;
-  /** Edit mode: called when a device is clicked, tapped or chosen from the list (instead of selecting it). */
-  setDeviceActivateHandler(handler: ((devID: string) => void) | null): void;
-  /** Back to normal mode. */
-  exit(): void;
-}
+export type { FloorViewFloor } from '../state/FloorViewProvider';
 
 export interface FloorViewProps {
   /** null: no floor selected (the prompt shows). */
   floor: FloorViewFloor | null;
   /** Compare IEQ: both devices chosen (the sensor page opens the comparison). */
   onCompare?(first: DeviceView, second: DeviceView): void;
-  /** The right drawer's content in edit mode (width 352). */
-  renderDrawer?(context: FloorModeContext): ReactNode;
+  /** The right drawer's content in edit mode (width 352); it reads the view through useFloorView(). */
+  renderDrawer?(): ReactNode;
   /** Shown in the mode bar while grouping or ungrouping: the save controls. */
-  renderModeActions?(context: FloorModeContext): ReactNode;
+  renderModeActions?(): ReactNode;
   /** The selected device's configuration (normal mode): the device configuration drawer. */
   renderDeviceDetails?(device: DeviceView, close: () => void): ReactNode;
 }
@@ -97,59 +63,37 @@ export default function FloorView({ floor, ...props }: FloorViewProps) {
       </div>
     );
   }
-  return <FloorScreen key={floor.floorId} floor={floor} {...props} />;
+  return (
+    <FloorViewProvider key={floor.floorId} floor={floor}>
+      <FloorScreen {...props} />
+    </FloorViewProvider>
+  );
 }
 
 const MIN_PLAN_HEIGHT = 200;
 const RESIZE_STEP = 24;
-const EMPTY_DEVICES: DeviceView[] = [];
-const EMPTY_SIZES: Record<string, number> = {};
 
 function FloorScreen({
-  floor,
   onCompare,
   renderDrawer,
   renderModeActions,
   renderDeviceDetails,
-}: FloorViewProps & { floor: FloorViewFloor }) {
+}: Omit<FloorViewProps, 'floor'>) {
+  const { floor, state, dispatch, devices, devicesById, sizes, canAdminister, setPlan } = useFloorView();
   const user = useSessionUser();
   const queryClient = useQueryClient();
   const planQuery = useQuery(floorPlanQueries.plan(floor));
   const devicesQuery = useQuery(floorPlanQueries.devices(floor));
   const saveSize = useMutation(floorPlanMutations.sensorSize(queryClient, user.id));
-  const canAdminister = canIn(user, floor.orgId, Role.admin);
 
-  const [modeState, dispatch] = useReducer(floorModeReducer, initialModeState);
-  const [hiddenTypes, setHiddenTypes] = useState<number[]>(() => loadHiddenTypes(floor.floorId));
-  const [showLinks, setShowLinks] = useState(false);
-  const [showFilters, setShowFilters] = useState(false);
-  const [showDetails, setShowDetails] = useState(false);
-  const [uploading, setUploading] = useState(false);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [pinnedId, setPinnedId] = useState<string | null>(null);
-  const [popupId, setPopupId] = useState<string | null>(null);
-  const [draftDevices, setDraftDevices] = useState<DeviceView[] | null>(null);
-  const [planHeight, setPlanHeight] = useState(() => PLAN_START_HEIGHT(window.innerHeight));
-  // State, not a ref: the slots' context reads it during render.
-  const [viewportHandle, setViewportHandle] = useState<PlanViewportHandle | null>(null);
-  const [moveHandler, setMoveHandler] = useState<{
-    onMove: (devID: string, point: { x: number; y: number }) => void;
-  } | null>(null);
-  const [activateHandler, setActivateHandler] = useState<{ onActivate: (devID: string) => void } | null>(
-    null,
-  );
-
-  const savedDevices = devicesQuery.data?.devices ?? EMPTY_DEVICES;
-  const sizes = devicesQuery.data?.sensorSizes ?? EMPTY_SIZES;
+  const { mode: modeState, panels, hiddenTypes, selectedId, pinnedId, popupId, planHeight } = state;
   const editing = modeState.mode === 'edit';
-  const devices = editing && draftDevices ? draftDevices : savedDevices;
   const visibleDevices = useMemo(
     () =>
       hiddenTypes.length === 0 ? devices : devices.filter((device) => !hiddenTypes.includes(device.devType)),
     [devices, hiddenTypes],
   );
   const types = useMemo(() => [...new Set(devices.map((d) => d.devType))].sort((a, b) => a - b), [devices]);
-  const devicesById = useMemo(() => new Map(devices.map((device) => [device.devID, device])), [devices]);
   const marks = useMemo(() => {
     const result = new Map<string, ModeMark>();
     for (const id of modeState.selection) result.set(id, modeMark(modeState, id));
@@ -164,9 +108,9 @@ function FloorScreen({
   // The pin marks a device chosen from the list for DEVICE_HIGHLIGHT_MS.
   useEffect(() => {
     if (pinnedId === null) return;
-    const timer = setTimeout(() => setPinnedId(null), DEVICE_HIGHLIGHT_MS);
+    const timer = setTimeout(() => dispatch({ type: 'pin', devID: null }), DEVICE_HIGHLIGHT_MS);
     return () => clearTimeout(timer);
-  }, [pinnedId]);
+  }, [pinnedId, dispatch]);
 
   // 'View Device' from a notification opens the floor with ?highlight=<devID>: pinned for
   // DEVICE_HIGHLIGHT_MS once the device is on screen, and the parameter is dropped (a reload does not repeat it).
@@ -177,8 +121,7 @@ function FloorScreen({
     if (!highlight || !highlightShown) return;
     // After this render: the pin's own effect then times it out.
     const timer = setTimeout(() => {
-      setPinnedId(highlight);
-      setPopupId(highlight);
+      dispatch({ type: 'highlight', devID: highlight });
       setSearchParams(
         (params) => {
           params.delete('highlight');
@@ -188,7 +131,7 @@ function FloorScreen({
       );
     }, 0);
     return () => clearTimeout(timer);
-  }, [highlight, highlightShown, setSearchParams]);
+  }, [highlight, highlightShown, setSearchParams, dispatch]);
 
   // Compare IEQ: both chosen, the comparison opens.
   const { compareFirst, compareSecond } = modeState;
@@ -204,33 +147,31 @@ function FloorScreen({
   useEffect(() => {
     if (modeState.mode === 'normal') return;
     const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape' && modeState.mode !== 'edit') dispatch({ type: 'exit' });
+      if (event.key === 'Escape' && modeState.mode !== 'edit')
+        dispatch({ type: 'mode', action: { type: 'exit' } });
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [modeState.mode]);
+  }, [modeState.mode, dispatch]);
 
-  // Stable for the memoized rows and markers: reads the latest state through a ref.
-  const activateState = useRef({ devicesById, mode: modeState.mode, popupId, activateHandler });
+  // Stable for the memoized rows and markers: reads the latest devices through a ref.
+  const byIdRef = useRef(devicesById);
   useLayoutEffect(() => {
-    activateState.current = { devicesById, mode: modeState.mode, popupId, activateHandler };
+    byIdRef.current = devicesById;
   });
-  const onActivate = useCallback((devID: string) => {
-    const { devicesById: byId, mode, popupId: shown, activateHandler: editActivate } = activateState.current;
-    const device = byId.get(devID);
-    if (!device) return;
-    if (mode === 'grouping' || mode === 'ungrouping' || mode === 'compareIEQ') {
-      dispatch({ type: 'pick', device });
-      return;
-    }
-    if (mode === 'edit' && editActivate) {
-      editActivate.onActivate(devID);
-      return;
-    }
-    setSelectedId((current) => (current === devID && shown === devID ? null : devID));
-    setPinnedId(devID);
-    setPopupId(devID);
-  }, []);
+  const onActivate = useCallback(
+    (devID: string) => {
+      const device = byIdRef.current.get(devID);
+      if (device) dispatch({ type: 'activate', device });
+    },
+    [dispatch],
+  );
+  const onHover = useCallback((devID: string | null) => dispatch({ type: 'popup', devID }), [dispatch]);
+  const onMove = useCallback(
+    (devID: string, origin: { x: number; y: number }) =>
+      dispatch({ type: 'edit', action: { type: 'move', devID, origin } }),
+    [dispatch],
+  );
 
   const sizeTimers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
   const onSize = useCallback(
@@ -248,36 +189,8 @@ function FloorScreen({
 
   const onVisible = (devType: number, visible: boolean) => {
     const next = visible ? hiddenTypes.filter((t) => t !== devType) : [...hiddenTypes, devType];
-    setHiddenTypes(next);
+    dispatch({ type: 'hiddenTypes', types: next });
     saveHiddenTypes(floor.floorId, next);
-  };
-
-  const clientToPlan = useCallback(
-    (x: number, y: number) => viewportHandle?.clientToPlan(x, y) ?? null,
-    [viewportHandle],
-  );
-  const setDeviceMoveHandler = useCallback(
-    (handler: ((devID: string, point: { x: number; y: number }) => void) | null) =>
-      setMoveHandler(handler ? { onMove: handler } : null),
-    [],
-  );
-  const setDeviceActivateHandler = useCallback(
-    (handler: ((devID: string) => void) | null) =>
-      setActivateHandler(handler ? { onActivate: handler } : null),
-    [],
-  );
-  const exit = useCallback(() => dispatch({ type: 'exit' }), []);
-  const context: FloorModeContext = {
-    floor,
-    devices: savedDevices,
-    state: modeState,
-    dispatch,
-    canAdminister,
-    setDraftDevices,
-    clientToPlan,
-    setDeviceMoveHandler,
-    setDeviceActivateHandler,
-    exit,
   };
 
   // An image that fails is most likely an expired URL: fetch a new one, once; then say so.
@@ -291,22 +204,27 @@ function FloorScreen({
 
   const plan = planQuery.data;
   const loading = planQuery.isPending || devicesQuery.isPending;
-  const showUpload = !loading && (plan === null || uploading);
+  const showUpload = !loading && (plan === null || panels.upload);
   // The device whose configuration drawer is open shows no popup: the drawer says it all, and the
   // popup would sit under the drawer.
   const detailsOpen = modeState.mode === 'normal' && renderDeviceDetails !== undefined ? selectedId : null;
   const popupDevice = popupId && popupId !== detailsOpen ? (devicesById.get(popupId) ?? null) : null;
+  const toggle = (panel: FloorPanel, open?: boolean) => dispatch({ type: 'toggle', panel, open });
 
   return (
-    <section className={styles.floorView} aria-label={`Floor view of ${floor.floorName}`}>
+    <section
+      className={styles.floorView}
+      aria-label={`Floor view of ${floor.floorName}`}
+      data-mode={modeState.mode}
+    >
       <DeviceIconSprite />
       <div className={styles.column}>
         <div className={styles.toolbar}>
           <button
             type="button"
-            className={styles.textButton}
-            aria-pressed={showDetails}
-            onClick={() => setShowDetails((open) => !open)}
+            className={shared.textButton}
+            aria-pressed={panels.details}
+            onClick={() => toggle('details')}
           >
             Floor details
           </button>
@@ -315,19 +233,17 @@ function FloorScreen({
             hasIeq={hasIeq}
             hasGroupable={hasGroupable}
             canAdminister={canAdminister}
-            showLinks={showLinks}
-            onMode={(mode) => {
-              setShowFilters(false);
-              if (mode === 'edit') setDraftDevices(null);
-              dispatch({ type: 'enter', mode });
-            }}
-            onFilters={() => setShowFilters((open) => !open)}
-            onUpload={() => setUploading(true)}
-            onToggleLinks={() => setShowLinks((on) => !on)}
+            showLinks={panels.links}
+            onMode={(mode) =>
+              dispatch({ type: 'enterMode', mode, devices: devicesQuery.data?.devices ?? [] })
+            }
+            onFilters={() => toggle('filters')}
+            onUpload={() => toggle('upload', true)}
+            onToggleLinks={() => toggle('links')}
           />
         </div>
-        <ModeBar state={modeState} dispatch={dispatch} devicesById={devicesById}>
-          {(modeState.mode === 'grouping' || modeState.mode === 'ungrouping') && renderModeActions?.(context)}
+        <ModeBar>
+          {(modeState.mode === 'grouping' || modeState.mode === 'ungrouping') && renderModeActions?.()}
         </ModeBar>
         <div
           className={styles.planArea}
@@ -344,17 +260,14 @@ function FloorScreen({
             </Alert>
           ) : showUpload ? (
             canAdminister ? (
-              <UploadPlanPanel floor={floor} hasPlan={plan !== null} onDone={() => setUploading(false)} />
+              <UploadPlanPanel floor={floor} hasPlan={plan !== null} onDone={() => toggle('upload', false)} />
             ) : (
-              <div className={styles.uploadPanel}>
-                <p className={styles.uploadTitle}>This floor has no floor plan yet.</p>
-                <p className={styles.muted}>An administrator of the organization can upload one.</p>
-              </div>
+              <NoPlanNotice />
             )
           ) : (
             plan && (
               <PlanViewport
-                ref={setViewportHandle}
+                ref={setPlan}
                 floorId={floor.floorId}
                 floorName={floor.floorName}
                 plan={plan}
@@ -364,11 +277,11 @@ function FloorScreen({
                 selectedId={selectedId}
                 pinnedId={pinnedId}
                 popupDevice={popupDevice}
-                showLinks={showLinks}
+                showLinks={panels.links}
                 editing={editing}
                 onActivate={onActivate}
-                onHover={setPopupId}
-                onMove={editing ? moveHandler?.onMove : undefined}
+                onHover={onHover}
+                onMove={editing ? onMove : undefined}
                 onPlanError={onPlanError}
               />
             )
@@ -378,19 +291,19 @@ function FloorScreen({
               The floor plan image could not be shown. Reload the page to try again.
             </Alert>
           )}
-          {showFilters && (
+          {panels.filters && (
             <FiltersPanel
               types={types}
               hiddenTypes={hiddenTypes}
               sizes={sizes}
               onVisible={onVisible}
               onSize={onSize}
-              onClose={() => setShowFilters(false)}
+              onClose={() => toggle('filters', false)}
             />
           )}
-          {showDetails && <AnalyticsPanel floor={floor} onClose={() => setShowDetails(false)} />}
+          {panels.details && <AnalyticsPanel floor={floor} onClose={() => toggle('details', false)} />}
         </div>
-        <ResizeHandle height={planHeight} onHeight={setPlanHeight} />
+        <ResizeHandle height={planHeight} onHeight={(height) => dispatch({ type: 'planHeight', height })} />
         <Legend devices={devices} />
         {!loading && (
           <DevicePanel
@@ -398,7 +311,7 @@ function FloorScreen({
             marks={marks}
             selectedId={selectedId}
             onActivate={onActivate}
-            onFocusDevice={setPopupId}
+            onFocusDevice={onHover}
           />
         )}
       </div>
@@ -406,15 +319,25 @@ function FloorScreen({
       {modeState.mode === 'normal' &&
         selectedId !== null &&
         devicesById.has(selectedId) &&
-        renderDeviceDetails?.(devicesById.get(selectedId) as DeviceView, () => setSelectedId(null))}
+        renderDeviceDetails?.(devicesById.get(selectedId) as DeviceView, () =>
+          dispatch({ type: 'select', devID: null }),
+        )}
       {editing && (
-        <aside className={styles.drawer} style={{ width: DRAWER_WIDTH }} aria-label="Edit floor plan">
+        <aside
+          className={styles.drawer}
+          style={{ '--drawer-width': `${DRAWER_WIDTH}px` } as CSSProperties}
+          aria-label="Edit floor plan"
+        >
           {renderDrawer ? (
-            renderDrawer(context)
+            renderDrawer()
           ) : (
             <div className={styles.drawerEmpty}>
-              <h2>Edit Floor Plan</h2>
-              <button type="button" className={styles.textButton} onClick={() => dispatch({ type: 'exit' })}>
+              <h2 className={shared.heading}>Edit Floor Plan</h2>
+              <button
+                type="button"
+                className={shared.textButton}
+                onClick={() => dispatch({ type: 'mode', action: { type: 'exit' } })}
+              >
                 Close
               </button>
             </div>
@@ -430,17 +353,9 @@ const MODE_PROMPTS: Record<string, string> = {
   ungrouping: 'Ungroup Devices: select the grouped devices to ungroup.',
 };
 
-function ModeBar({
-  state,
-  dispatch,
-  devicesById,
-  children,
-}: {
-  state: FloorModeState;
-  dispatch(action: FloorModeAction): void;
-  devicesById: ReadonlyMap<string, DeviceView>;
-  children?: ReactNode;
-}) {
+function ModeBar({ children }: { children?: ReactNode }) {
+  const { state: view, dispatch, devicesById } = useFloorView();
+  const state = view.mode;
   if (state.mode === 'normal' || state.mode === 'edit') return null;
   const name = (id: string | undefined) => (id ? (devicesById.get(id)?.devName ?? id) : '');
   const prompt =
@@ -455,7 +370,11 @@ function ModeBar({
     <div className={styles.modeBar} role="region" aria-label="Mode">
       <p>{prompt}</p>
       {children}
-      <button type="button" className={styles.textButton} onClick={() => dispatch({ type: 'exit' })}>
+      <button
+        type="button"
+        className={shared.textButton}
+        onClick={() => dispatch({ type: 'mode', action: { type: 'exit' } })}
+      >
         Cancel
       </button>
       {state.warning && (
@@ -463,7 +382,7 @@ function ModeBar({
           variation="warning"
           role="alert"
           isDismissible
-          onDismiss={() => dispatch({ type: 'dismissWarning' })}
+          onDismiss={() => dispatch({ type: 'mode', action: { type: 'dismissWarning' } })}
           className={styles.modeWarning}
         >
           {state.warning}

@@ -1,7 +1,7 @@
 import type { CSSProperties } from 'react';
 import type { DeviceView } from '@argentum/events/contracts';
 import { OCCUPIED_COLOUR, TYPE_COLOURS, typeName } from '../model/deviceKinds';
-import styles from './FloorView.module.css';
+import styles from './Legend.module.css';
 
 /** The legend footer: the device kinds on the floor; motion sensors show Unoccupied and Occupied. */
 export function Legend({ devices }: { devices: readonly DeviceView[] }) {

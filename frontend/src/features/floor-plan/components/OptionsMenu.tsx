@@ -1,6 +1,6 @@
 import { Menu, MenuButton, MenuItem } from '@aws-amplify/ui-react';
 import type { FloorMode } from '../model/modeReducer';
-import styles from './FloorView.module.css';
+import styles from './OptionsMenu.module.css';
 
 export interface OptionsMenuProps {
   mode: FloorMode;

@@ -7,8 +7,6 @@ import {
   useState,
   type CSSProperties,
   type KeyboardEvent,
-  type MouseEvent,
-  type PointerEvent,
   type Ref,
 } from 'react';
 import { CTRL_ZOOM_HINT_MS, type DeviceView, type FloorPlanAnswer } from '@argentum/events/contracts';
@@ -26,13 +24,11 @@ import {
 } from '../model/view';
 import { DeviceLayer } from './DeviceLayer';
 import { DevicePopup } from './DevicePopup';
-import styles from './FloorView.module.css';
+import { usePlanGestures } from './usePlanGestures';
+import styles from './PlanViewport.module.css';
 
 export const CTRL_ZOOM_HINT_TEXT = 'Use ctrl + scroll to zoom';
 const PAN_STEP = 40;
-/** A pointer that moved less than this is a tap or a click, not a drag. */
-const DRAG_THRESHOLD = 5;
-
 /** What the floor view (and the edit-mode drawer, through it) can ask of the plan. */
 export interface PlanViewportHandle {
   /** A point of the page as a position on the plan (0-1 of its width and height), null when off it. */
@@ -64,22 +60,6 @@ interface PlanViewportProps {
   onPlanError(): void;
 }
 
-interface Gesture {
-  pointers: Map<number, { x: number; y: number }>;
-  startView: PlanView;
-  start: Map<number, { x: number; y: number }>;
-  moved: boolean;
-  /** Edit mode: the device being dragged, and where it is. */
-  devID: string | null;
-}
-
-const distance = (a: { x: number; y: number }, b: { x: number; y: number }) =>
-  Math.hypot(a.x - b.x, a.y - b.y);
-const middle = (a: { x: number; y: number }, b: { x: number; y: number }) => ({
-  x: (a.x + b.x) / 2,
-  y: (a.y + b.y) / 2,
-});
-
 export function PlanViewport({
   ref,
   floorId,
@@ -102,14 +82,9 @@ export function PlanViewport({
   const [box, setBox] = useState({ width: 0, height: 0 });
   const [view, setView] = useState<PlanView>(() => loadView(floorId));
   const [hint, setHint] = useState(false);
-  const [dragPoint, setDragPoint] = useState<{ devID: string; x: number; y: number } | null>(null);
   // The plan image is requested once the devices are on screen: a big SVG is parsed on the main
   // thread when it arrives (seconds for 10 MB), and the devices should not wait for that.
   const [imageWanted, setImageWanted] = useState(false);
-  const gesture = useRef<Gesture | null>(null);
-  const suppressClick = useRef(false);
-  /** The marker a press started on: with the pointer captured, the click lands on the viewport. */
-  const pressedId = useRef<string | null>(null);
 
   useLayoutEffect(() => {
     const element = viewportRef.current;
@@ -209,122 +184,16 @@ export function PlanViewport({
     };
   }, []);
 
-  const localPoint = (event: PointerEvent) => {
-    const rect = viewportRef.current?.getBoundingClientRect();
-    return { x: event.clientX - (rect?.left ?? 0), y: event.clientY - (rect?.top ?? 0) };
-  };
-
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    if (event.pointerType === 'mouse' && event.button !== 0) return;
-    if ((event.target as Element).closest('[data-control]')) return;
-    const point = localPoint(event);
-    const marker = (event.target as Element).closest<HTMLElement>('[data-devid]');
-    const current = gesture.current;
-    if (current) {
-      // A second finger: pinch from here.
-      current.pointers.set(event.pointerId, point);
-      current.start = new Map(current.pointers);
-      current.startView = view;
-      current.moved = true;
-      current.devID = null;
-      setDragPoint(null);
-    } else {
-      // A new press: a drag that ended without a click event (pointer capture) must not eat this one.
-      suppressClick.current = false;
-      pressedId.current = marker?.dataset.devid ?? null;
-      gesture.current = {
-        pointers: new Map([[event.pointerId, point]]),
-        start: new Map([[event.pointerId, point]]),
-        startView: view,
-        moved: false,
-        devID: editing && onMove && marker ? (marker.dataset.devid ?? null) : null,
-      };
-    }
-  };
-
-  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
-    const current = gesture.current;
-    if (!current || !current.pointers.has(event.pointerId)) {
-      if (event.pointerType === 'mouse') {
-        const marker = (event.target as Element).closest<HTMLElement>('[data-devid]');
-        onHover(marker?.dataset.devid ?? null);
-      }
-      return;
-    }
-    const point = localPoint(event);
-    current.pointers.set(event.pointerId, point);
-    const [first, second] = [...current.pointers.values()];
-    const [startFirst, startSecond] = [...current.start.values()];
-    if (!first || !startFirst) return;
-    if (!current.moved && distance(first, startFirst) < DRAG_THRESHOLD) return;
-    if (!current.moved) {
-      // A drag from here on: keep its pointers when they leave the plan. (Captured only now, so
-      // that a click keeps its target: the device under the pointer.)
-      for (const id of current.pointers.keys()) {
-        if (event.currentTarget.hasPointerCapture(id)) continue;
-        try {
-          event.currentTarget.setPointerCapture(id);
-        } catch {
-          // The pointer has already been released.
-        }
-      }
-    }
-    current.moved = true;
-    if (second && startSecond) {
-      const startMiddle = middle(startFirst, startSecond);
-      const nowMiddle = middle(first, second);
-      const ratio = distance(first, second) / Math.max(1, distance(startFirst, startSecond));
-      const zoomed = zoomAround(
-        current.startView,
-        current.startView.zoom * ratio,
-        startMiddle,
-        centreRef.current,
-      );
-      setView({
-        ...zoomed,
-        x: zoomed.x + nowMiddle.x - startMiddle.x,
-        y: zoomed.y + nowMiddle.y - startMiddle.y,
-      });
-    } else if (current.devID) {
-      const planPoint = toPlan(event.clientX, event.clientY);
-      if (planPoint) setDragPoint({ devID: current.devID, ...planPoint });
-    } else {
-      setView({
-        ...current.startView,
-        x: current.startView.x + first.x - startFirst.x,
-        y: current.startView.y + first.y - startFirst.y,
-      });
-    }
-  };
-
-  const endPointer = (event: PointerEvent<HTMLDivElement>) => {
-    const current = gesture.current;
-    if (!current) return;
-    current.pointers.delete(event.pointerId);
-    if (current.pointers.size > 0) {
-      // One finger left after a pinch: continue as a pan from here.
-      current.start = new Map(current.pointers);
-      current.startView = view;
-      return;
-    }
-    gesture.current = null;
-    if (current.moved) {
-      suppressClick.current = true;
-      if (current.devID && dragPoint && onMove) onMove(current.devID, { x: dragPoint.x, y: dragPoint.y });
-    }
-    setDragPoint(null);
-  };
-
-  const onClick = (event: MouseEvent<HTMLDivElement>) => {
-    if (suppressClick.current) {
-      suppressClick.current = false;
-      return;
-    }
-    const marker = (event.target as Element).closest<HTMLElement>('[data-devid]');
-    const devID = marker?.dataset.devid ?? pressedId.current;
-    pressedId.current = null;
-    if (devID) onActivate(devID);
-  };
+  const { dragPoint, handlers } = usePlanGestures({
+    viewportRef,
+    view,
+    setView,
+    centreRef,
+    toPlan,
+    onActivate,
+    onHover,
+    onMove: editing ? onMove : undefined,
+  });
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
@@ -377,16 +246,7 @@ export function PlanViewport({
         tabIndex={0}
         data-zoom={view.zoom}
         data-testid="floor-plan-viewport"
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={endPointer}
-        onPointerCancel={endPointer}
-        onPointerLeave={(event) => {
-          // A press that never became a drag ends when the pointer leaves (it was not captured).
-          if (gesture.current && !gesture.current.moved) gesture.current = null;
-          if (event.pointerType === 'mouse' && !gesture.current) onHover(null);
-        }}
-        onClick={onClick}
+        {...handlers}
         onKeyDown={onKeyDown}
       >
         <div className={styles.stage} style={stageStyle} data-testid="floor-plan-stage">

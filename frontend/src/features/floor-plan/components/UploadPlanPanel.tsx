@@ -12,7 +12,8 @@ import {
 import { ApiError } from '../../../shared/api/client';
 import { showToast } from '../../../shared/ui/toastStore';
 import { floorPlanMutations, type FloorRef } from '../api/floorPlanQueries';
-import styles from './FloorView.module.css';
+import styles from './UploadPlanPanel.module.css';
+import shared from './floorShared.module.css';
 
 export const PLAN_DROP_TEXT = 'Drag and drop an SVG floor plan here, or click to choose one';
 export const PLAN_DRAGGING_TEXT = 'Drop the floor plan to upload it';
@@ -113,7 +114,7 @@ export function UploadPlanPanel({ floor, hasPlan, onDone }: UploadPlanPanelProps
           <path d="M12 16V4M7 9l5-5 5 5M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" />
         </svg>
         <p>{dragging ? PLAN_DRAGGING_TEXT : PLAN_DROP_TEXT}</p>
-        <p className={styles.muted}>SVG only, under 10 MB</p>
+        <p className={shared.muted}>SVG only, under 10 MB</p>
         {upload.isPending && (
           <Loader
             variation="linear"
@@ -141,10 +142,20 @@ export function UploadPlanPanel({ floor, hasPlan, onDone }: UploadPlanPanelProps
         </Alert>
       )}
       {hasPlan && (
-        <button type="button" className={styles.textButton} onClick={onDone} disabled={upload.isPending}>
+        <button type="button" className={styles.doneButton} onClick={onDone} disabled={upload.isPending}>
           Cancel
         </button>
       )}
+    </div>
+  );
+}
+
+/** What a user who may not upload sees on a floor without a plan. */
+export function NoPlanNotice() {
+  return (
+    <div className={styles.uploadPanel}>
+      <p className={styles.uploadTitle}>This floor has no floor plan yet.</p>
+      <p className={shared.muted}>An administrator of the organization can upload one.</p>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitPlan, steppedZoom, zoomAround } from './view';
+import { fitPlan, popupTop, steppedZoom, zoomAround } from './view';
 
 describe('plan view', () => {
   it('zooms by 1.1x and 0.9x, and by 0.1 in edit mode', () => {
@@ -36,5 +36,19 @@ describe('plan view', () => {
       height: 300,
     });
     expect(fitPlan({ width: 0, height: 800 }, { width: 900, height: 600 })).toEqual({ width: 0, height: 0 });
+  });
+
+  it('puts a popup on the roomier side, flips it when that side is covered, and clamps it into view', () => {
+    const visible = { top: 0, bottom: 500 };
+    // Near the top: below the device; near the bottom: above it.
+    expect(popupTop(100, 150, 20, visible)).toBe(120);
+    expect(popupTop(400, 150, 20, visible)).toBe(230);
+    // A bottom drawer covers the plan from 300 on: a device at 280 (the plan's upper half, 600 high)
+    // gets its popup above it, not below under the drawer.
+    expect(popupTop(280, 150, 20, { top: 0, bottom: 300 })).toBe(110);
+    // A device under the drawer's edge: no side fits, the popup is kept just clear of the drawer.
+    expect(popupTop(350, 150, 20, { top: 0, bottom: 300 })).toBe(150);
+    // Taller than what is visible: from the top of it.
+    expect(popupTop(120, 400, 20, { top: 0, bottom: 200 })).toBe(0);
   });
 });

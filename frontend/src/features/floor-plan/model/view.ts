@@ -100,3 +100,26 @@ export const saveHiddenTypes = (floorId: string, types: readonly number[]) =>
 
 export const ctrlZoomHintShown = () => read(HINT_KEY) === true;
 export const rememberCtrlZoomHint = () => write(HINT_KEY, true);
+
+/** A vertical stretch (px): what of the plan is visible, top to bottom. */
+export interface VerticalSpan {
+  top: number;
+  bottom: number;
+}
+
+/**
+ * Where a popup of `height` goes for a device at `anchorY` (px, the plan's frame): on the side the
+ * device has more room (below near the top, above otherwise), `gap` away; flipped when that side
+ * does not fit in the visible stretch and the other does; else kept inside it (clamped), so no part
+ * of it is under what covers the plan (a bottom drawer, the edge of the scrolled page).
+ */
+export function popupTop(anchorY: number, height: number, gap: number, visible: VerticalSpan): number {
+  const below = anchorY + gap;
+  const above = anchorY - gap - height;
+  const fits = (top: number) => top >= visible.top && top + height <= visible.bottom;
+  const middle = (visible.top + visible.bottom) / 2;
+  const [first, second] = anchorY < middle ? [below, above] : [above, below];
+  if (fits(first)) return first;
+  if (fits(second)) return second;
+  return Math.max(visible.top, Math.min(first, visible.bottom - height));
+}

@@ -46,7 +46,8 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
   }, [onClose]);
 
   return (
-    <section className={styles.bottomDrawer} aria-labelledby={headingId}>
+    // data-covers: the floor's device popups keep clear of this drawer.
+    <section className={styles.bottomDrawer} aria-labelledby={headingId} data-covers="bottom">
       <header className={styles.bottomHeader}>
         <h2 id={headingId} ref={headingRef} tabIndex={-1} className={styles.bottomTitle}>
           Device configuration: {deviceLabel(device)}

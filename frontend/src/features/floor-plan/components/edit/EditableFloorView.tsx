@@ -1,15 +1,21 @@
-import { type DeviceView, roleIn } from '@argentum/events/contracts';
+import { roleIn } from '@argentum/events/contracts';
 import { useSessionUser } from '../../../../shared/session/sessionStore';
-import FloorView, { type FloorModeContext, type FloorViewProps } from '../FloorView';
+import { useFloorView } from '../../state/FloorViewProvider';
+import FloorView, { type FloorViewProps } from '../FloorView';
 import { DeviceConfigDrawer } from './DeviceConfigDrawer';
 import { FloorEditDrawer } from './FloorEditDrawer';
 import { GroupingPanel } from './GroupingPanel';
 import { useCompareNavigation } from './useCompareNavigation';
 
-/** The grouping selection (device ids, in the order picked) as the devices of the floor. */
-function selectedDevices(context: FloorModeContext): DeviceView[] {
-  const byId = new Map(context.devices.map((d) => [d.devID, d]));
-  return context.state.selection.flatMap((id) => byId.get(id) ?? []);
+/** Grouping's Save in the mode bar: the selection (device ids, in the order picked) as the floor's devices. */
+function GroupingActions() {
+  const { state, devices, exit } = useFloorView();
+  const { mode, selection } = state.mode;
+  if (mode !== 'grouping' && mode !== 'ungrouping') return null;
+  const byId = new Map(devices.map((d) => [d.devID, d]));
+  return (
+    <GroupingPanel kind={mode} selection={selection.flatMap((id) => byId.get(id) ?? [])} onDone={exit} />
+  );
 }
 
 /**
@@ -23,16 +29,8 @@ export default function EditableFloorView(props: FloorViewProps) {
   return (
     <FloorView
       onCompare={onCompare}
-      renderDrawer={(context) => <FloorEditDrawer host={context} />}
-      renderModeActions={(context) =>
-        context.state.mode === 'grouping' || context.state.mode === 'ungrouping' ? (
-          <GroupingPanel
-            kind={context.state.mode}
-            selection={selectedDevices(context)}
-            onDone={context.exit}
-          />
-        ) : null
-      }
+      renderDrawer={() => <FloorEditDrawer />}
+      renderModeActions={() => <GroupingActions />}
       renderDeviceDetails={(device, close) => (
         <DeviceConfigDrawer device={device} role={role} onClose={close} />
       )}

@@ -2,16 +2,17 @@ import { Button } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { type DeviceView, roleIn } from '@argentum/events/contracts';
 import { MAX_FLOOR_CHANGES } from '@argentum/events/contracts/requests';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useSessionUser } from '../../../../shared/session/sessionStore';
 import { showToast } from '../../../../shared/ui/toastStore';
 import { editingQueries, useSaveFloorEdits } from '../../api/editing';
+import { useFloorView } from '../../state/FloorViewProvider';
 import { DropDeviceDialog } from './DropDeviceDialog';
 import { EditDevicesDrawer } from './EditDevicesDrawer';
 import {
   changeCounts,
-  editSessionReducer,
+  type EditAction,
   hasChanges,
   offFloorDevices,
   placedDevices,
@@ -19,6 +20,8 @@ import {
   saveRequest,
   startSession,
 } from './editSession';
+
+const EMPTY_SESSION = startSession([]);
 import { deviceLabel, typeMark } from './deviceLabels';
 import styles from './edit.module.css';
 import { PositionPad } from './PositionPad';
@@ -27,40 +30,27 @@ import { UnregisterDialog } from './UnregisterDialog';
 
 export const TOO_MANY_CHANGES_TEXT = `Save at most ${MAX_FLOOR_CHANGES} changes at a time: save these, then go on.`;
 
-/** What edit mode needs from the floor view (its FloorModeContext provides it). */
-export interface FloorEditHost {
-  floor: { floorId: string; orgId: string };
-  /** The floor's devices as saved; the session starts from them when edit mode opens. */
-  devices: readonly DeviceView[];
-  /** Show these devices on the plan instead of the saved ones (null: the saved ones). */
-  setDraftDevices(devices: DeviceView[] | null): void;
-  /** A viewport point as a plan position (0-1), null when it is off the plan. */
-  clientToPlan(clientX: number, clientY: number): PlanPoint | null;
-  /** A device on the plan was dragged to a new position. */
-  setDeviceMoveHandler(handler: ((devID: string, point: PlanPoint) => void) | null): void;
-  /** A device on the plan was clicked, tapped or chosen from the list while editing. */
-  setDeviceActivateHandler?(handler: ((devID: string) => void) | null): void;
-  /** Leaves edit mode. */
-  exit(): void;
-}
-
 /**
  * Edit mode (issue 9 item 6), rendered in the floor view's right drawer while the view is in edit
- * mode. It snapshots the floor's devices when it mounts and tracks every device added, moved or
- * removed; the plan shows the session's devices. Save sends them in ONE all-or-nothing
+ * mode. The floor view's state holds the session (editSession.ts): it starts from the floor's devices
+ * when edit mode opens and tracks every device added, moved or removed; the plan shows the session's
+ * devices and its drags and taps go to the session. Save sends them in ONE all-or-nothing
  * /updateOnFloorStatus (on failure nothing is lost); Cancel reverts everything.
  */
-export function FloorEditDrawer({ host }: { host: FloorEditHost }) {
-  const { floor, setDraftDevices, setDeviceMoveHandler, setDeviceActivateHandler, clientToPlan, exit } = host;
+export function FloorEditDrawer() {
+  const { floor, state, dispatch: dispatchView, plan, exit } = useFloorView();
+  const session = state.edit ?? EMPTY_SESSION;
+  const dispatch = useCallback(
+    (action: EditAction) => dispatchView({ type: 'edit', action }),
+    [dispatchView],
+  );
   const user = useSessionUser();
   const role = roleIn(user.orgRoles, floor.orgId);
-  const [session, dispatch] = useReducer(editSessionReducer, host.devices, startSession);
   const offFloorQuery = useQuery(editingQueries.offFloorDevices(floor.orgId, floor.floorId));
   const save = useSaveFloorEdits();
   const [picked, setPicked] = useState<DeviceView | null>(null);
   const [ghost, setGhost] = useState<{ device: DeviceView; x: number; y: number } | null>(null);
   const [dropping, setDropping] = useState<{ device: DeviceView; point: PlanPoint } | null>(null);
-  const [opened, setOpened] = useState<DeviceView | null>(null);
   /** The device the position pad moves (the one just placed, or chosen on the plan). */
   const [nudging, setNudging] = useState<string | null>(null);
   const padElement = useRef<HTMLDivElement | null>(null);
@@ -72,28 +62,12 @@ export function FloorEditDrawer({ host }: { host: FloorEditHost }) {
   );
   const counts = changeCounts(session);
 
-  // The plan shows the session's devices while editing; the saved ones again when edit mode ends.
-  useEffect(() => {
-    setDraftDevices(placed.map(({ device, origin }) => ({ ...device, onFloor: true, floorOrigin: origin })));
-  }, [placed, setDraftDevices]);
-  useEffect(() => () => setDraftDevices(null), [setDraftDevices]);
-
-  // The plan's drags and clicks come here while editing.
-  const latest = useRef({ placed });
-  useLayoutEffect(() => {
-    latest.current = { placed };
-  });
-  useEffect(() => {
-    setDeviceMoveHandler((devID, point) => dispatch({ type: 'move', devID, origin: point }));
-    setDeviceActivateHandler?.((devID) => {
-      const entry = latest.current.placed.find((p) => p.device.devID === devID);
-      if (entry) setOpened(entry.device);
-    });
-    return () => {
-      setDeviceMoveHandler(null);
-      setDeviceActivateHandler?.(null);
-    };
-  }, [setDeviceMoveHandler, setDeviceActivateHandler]);
+  // The placed device whose unregister popup is open (a tap on the plan in edit mode opens it).
+  const opened = state.editOpenedId
+    ? (placed.find((p) => p.device.devID === state.editOpenedId)?.device ?? null)
+    : null;
+  const setOpened = (device: DeviceView | null) =>
+    dispatchView({ type: 'editOpen', devID: device?.devID ?? null });
 
   const focusPad = (devID: string) => {
     setNudging(devID);
@@ -117,7 +91,7 @@ export function FloorEditDrawer({ host }: { host: FloorEditHost }) {
       }
       setDropping({ device, point });
     },
-    [role, session.baseline],
+    [role, session.baseline, dispatch],
   );
 
   const remove = (device: DeviceView) => {
@@ -208,7 +182,7 @@ export function FloorEditDrawer({ host }: { host: FloorEditHost }) {
         onDragMove={(device, x, y) => setGhost({ device, x, y })}
         onDragDrop={(device, x, y) => {
           setGhost(null);
-          const point = clientToPlan(x, y);
+          const point = plan?.clientToPlan(x, y) ?? null;
           if (point) drop(device, point);
         }}
         onDragEnd={() => setGhost(null)}
