@@ -2,7 +2,7 @@ import { flushingMetrics } from '../adapters/emf-metrics';
 import { assertConfigured } from '../config';
 import type { ConfirmationResult } from '../domain/control/confirmations';
 import { type DeviceWordEvent, type DeviceWordPorts, receiveDeviceWord } from '../domain/control/device-word';
-import { dynamoDevices, getDevice } from '../stores/devices';
+import { dynamoDevices } from '../stores/devices';
 import { log } from '../http/log';
 import { confirmationPorts } from './wiring/control';
 import { clock } from './wiring/core';
@@ -18,7 +18,7 @@ const ports: DeviceWordPorts = {
   alarms: alarmPorts(),
   presence: presencePorts(),
   alarmDevice: async (devId) => {
-    const device = await getDevice(devId);
+    const device = await dynamoDevices.get(devId);
     return device && alarmDevice(device);
   },
 };

@@ -14,7 +14,7 @@ import { ENV } from '../environment';
 import type { Metrics } from '../domain/ports';
 import { log } from '../http/log';
 import { observeReadings, type StoredReading } from '../domain/notifications/alarms';
-import { dynamoDevices, getDevice } from '../stores/devices';
+import { dynamoDevices } from '../stores/devices';
 import { iotLiveFloorPublisher } from '../adapters/live-floor-publisher';
 import { type LiveFloorPorts, type NewestReading, publishLiveFloors } from '../domain/realtime/live-floor';
 import { alarmDevice, alarmPorts } from './wiring/notifications';
@@ -58,7 +58,7 @@ const presence = presencePorts();
 const liveFloors: LiveFloorPorts = {
   placements: {
     placementOf: async (devId) => {
-      const device = await getDevice(devId);
+      const device = await dynamoDevices.get(devId);
       return device && { orgId: device.orgID, floorId: device.onFloor ? device.floorID : undefined };
     },
   },
@@ -77,7 +77,7 @@ const ports = {
           ...alarms,
           devices: {
             get: async (devId: string) => {
-              const device = await getDevice(devId);
+              const device = await dynamoDevices.get(devId);
               return device ? alarmDevice(device) : undefined;
             },
           },
