@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Device } from '../../src/domain/devices/device';
+import type { PresenceStore, StoredPresence } from '../../src/domain/devices/presence';
+import type { AlarmStore, DeviceAlarms } from '../../src/domain/notifications/alarms';
+import type { NotificationStore, StoredNotification } from '../../src/domain/notifications/ports';
+
+/**
+ * What the alarm, notification and presence stores must do, run against the DynamoDB adapters
+ * (DynamoDB Local, platform project) and the in-memory fakes (unit project): the fakes the use-case
+ * tests use behave as the stores do.
+ */
+const id = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+export function alarmStoreContract(name: string, store: () => AlarmStore) {
+  describe(`AlarmStore contract: ${name}`, () => {
+    const state = (devId: string, version: number): DeviceAlarms => ({
+      devId,
+      conditions: { temp: { since: 1000 + version } },
+      observedAt: 2000 + version,
+      version,
+    });
+
+    it('writes a first state only when none is stored, then only over the version read', async () => {
+      const devId = id('alarm');
+      expect(await store().get(devId)).toBeUndefined();
+      expect(await store().saveIfUnchanged(state(devId, 1), undefined)).toBe('saved');
+      expect(await store().saveIfUnchanged(state(devId, 1), undefined)).toBe('changed-meanwhile');
+      expect(await store().get(devId)).toEqual(state(devId, 1));
+      expect(await store().saveIfUnchanged(state(devId, 2), state(devId, 1))).toBe('saved');
+      expect(await store().saveIfUnchanged(state(devId, 3), state(devId, 1))).toBe('changed-meanwhile');
+      expect(await store().get(devId)).toEqual(state(devId, 2));
+    });
+  });
+}
+
+export function notificationStoreContract(name: string, store: () => NotificationStore) {
+  describe(`NotificationStore contract: ${name}`, () => {
+    const notification = (orgId: string, n: number): StoredNotification => ({
+      id: `${String(1_700_000_000_000 + n).padStart(13, '0')}-${id('n')}`,
+      orgId,
+      type: 1,
+      message: `<b>Alarm</b> ${n}`,
+      createdAt: new Date(1_700_000_000_000 + n).toISOString(),
+      properties: { devID: 'D1' },
+    });
+
+    it('stores a notification once and puts it into each inbox once, unread, keeping read flags on redelivery', async () => {
+      const [org, user] = [id('org'), id('user')];
+      const first = notification(org, 1);
+      expect(await store().deliver(first, [user, user])).toBe('new');
+      expect(await store().unreadCount(user, [org])).toBe(1);
+      await store().markRead(user, [first.id, 'not-in-inbox']);
+      expect(await store().deliver(first, [user])).toBe('known');
+      expect(await store().unreadCount(user, [org])).toBe(0);
+      expect(await store().get(first.id)).toEqual(first);
+    });
+
+    it("pages a user's inbox newest first, only the organizations asked for, and hides removed entries", async () => {
+      const [org, other, user] = [id('org'), id('org'), id('user')];
+      const made = [notification(org, 1), notification(org, 2), notification(other, 3), notification(org, 4)];
+      for (const n of made) await store().deliver(n, [user]);
+      const page = await store().page(user, { orgIds: [org], skip: 0, limit: 2, unreadOnly: false });
+      expect(page.entries.map((e) => e.notification.id)).toEqual([made[3]?.id, made[1]?.id]);
+      expect(page.hasMore).toBe(true);
+      expect(await store().remove(user, made[3]?.id ?? '')).toEqual(made[3]);
+      expect(await store().remove(user, made[3]?.id ?? '')).toBeUndefined();
+      const rest = await store().page(user, { orgIds: [org], skip: 0, limit: 10, unreadOnly: false });
+      expect(rest).toEqual({
+        entries: [
+          { notification: made[1], read: false },
+          { notification: made[0], read: false },
+        ],
+        hasMore: false,
+      });
+    });
+
+    it('records when an alarm ended once; a second clearing changes nothing', async () => {
+      const n = notification(id('org'), 5);
+      await store().deliver(n, []);
+      await store().markCleared(n.id, '2026-11-24T10:00:00.000Z');
+      await store().markCleared(n.id, '2026-11-24T11:00:00.000Z');
+      expect((await store().get(n.id))?.clearedAt).toBe('2026-11-24T10:00:00.000Z');
+      await store().markCleared(id('unknown'), '2026-11-24T10:00:00.000Z');
+    });
+  });
+}
+
+export function presenceStoreContract(
+  name: string,
+  store: () => PresenceStore,
+  register: (device: Device) => Promise<void>,
+) {
+  describe(`PresenceStore contract: ${name}`, () => {
+    const device = (lastSeen?: number): Device => ({
+      devID: id('presence'),
+      orgID: 'org-presence',
+      devName: 'Desk',
+      devType: 5,
+      onFloor: false,
+      dataPoints: [],
+      properties: {},
+      updatedAt: '2026-11-24T09:00:00.000Z',
+      ...(lastSeen !== undefined ? { lastSeen } : {}),
+    });
+    const presence = (rev: number, online: boolean): StoredPresence => ({
+      online,
+      reason: online ? 'reading' : 'silent',
+      since: 1000 * rev,
+      at: 1000 * rev,
+      rev,
+    });
+
+    it('saves over the revision and newest reading read, and refuses a stale read', async () => {
+      const d = device(500);
+      await register(d);
+      expect((await store().get(d.devID))?.presence).toBeUndefined();
+      expect(
+        await store().saveIfUnchanged(d.devID, presence(1, true), { rev: undefined, lastSeen: 400 }),
+      ).toBe('changed-meanwhile');
+      expect(
+        await store().saveIfUnchanged(d.devID, presence(1, true), { rev: undefined, lastSeen: 500 }),
+      ).toBe('saved');
+      expect(
+        await store().saveIfUnchanged(d.devID, presence(2, false), { rev: undefined, lastSeen: 500 }),
+      ).toBe('changed-meanwhile');
+      expect(await store().saveIfUnchanged(d.devID, presence(2, false), { rev: 1, lastSeen: 500 })).toBe(
+        'saved',
+      );
+      expect((await store().get(d.devID))?.presence).toEqual(presence(2, false));
+      expect(
+        await store().saveIfUnchanged(id('unknown'), presence(1, true), {
+          rev: undefined,
+          lastSeen: undefined,
+        }),
+      ).toBe('changed-meanwhile');
+    });
+
+    it('watches a device while it is online or has an episode, and no longer once unwatched', async () => {
+      const [online, offline] = [device(), device()];
+      await register(online);
+      await register(offline);
+      await store().saveIfUnchanged(online.devID, presence(1, true), { rev: undefined, lastSeen: undefined });
+      await store().saveIfUnchanged(offline.devID, presence(1, false), {
+        rev: undefined,
+        lastSeen: undefined,
+      });
+      const watched = async () => (await store().watched()).map((d) => d.devID);
+      expect(await watched()).toContain(online.devID);
+      expect(await watched()).not.toContain(offline.devID);
+      await store().unwatch(online.devID);
+      expect(await watched()).not.toContain(online.devID);
+    });
+  });
+}
