@@ -6,11 +6,13 @@ import { dynamoCommandStore } from '../src/stores/commands';
 import { deviceItem } from '../src/stores/devices';
 import { dynamoNotificationStore } from '../src/stores/notifications';
 import { dynamoPresenceStore } from '../src/stores/presence';
+import { dynamoUserStore } from '../src/stores/users';
 import { commandStoreContract } from './support/command-store-contract';
 import {
   alarmStoreContract,
   notificationStoreContract,
   presenceStoreContract,
+  userStoreContract,
 } from './support/store-contracts';
 
 // The DynamoDB adapters on DynamoDB Local; the in-memory fakes run the same contracts (unit/fakes.test.ts).
@@ -24,3 +26,4 @@ presenceStoreContract(
     await dynamo().send(new PutCommand({ TableName: config.platformTable, Item: deviceItem(device) }));
   },
 );
+userStoreContract('DynamoDB', () => dynamoUserStore);

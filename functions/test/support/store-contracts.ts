@@ -4,6 +4,8 @@ import type { Device } from '../../src/domain/devices/device';
 import type { PresenceStore, StoredPresence } from '../../src/domain/devices/presence';
 import type { AlarmStore, DeviceAlarms } from '../../src/domain/notifications/alarms';
 import type { NotificationStore, StoredNotification } from '../../src/domain/notifications/ports';
+import type { UserStore } from '../../src/domain/users/ports';
+import type { UserRecord } from '../../src/domain/users/user';
 
 /**
  * What the alarm, notification and presence stores must do, run against the DynamoDB adapters
@@ -150,6 +152,65 @@ export function presenceStoreContract(
       expect(await watched()).not.toContain(offline.devID);
       await store().unwatch(online.devID);
       expect(await watched()).not.toContain(online.devID);
+    });
+  });
+}
+
+export function userStoreContract(name: string, store: () => UserStore) {
+  describe(`UserStore contract: ${name}`, () => {
+    const user = (orgRoles: UserRecord['orgRoles']): UserRecord => {
+      const userId = id('user');
+      return {
+        userId,
+        email: `${userId}@example.com`,
+        userName: 'Ada',
+        orgRoles,
+        createdAt: '2026-11-24T09:00:00.000Z',
+        updatedAt: '2026-11-24T09:00:00.000Z',
+        version: 1,
+      };
+    };
+    const next = (read: UserRecord, changes: Partial<UserRecord>): UserRecord => ({
+      ...read,
+      ...changes,
+      version: read.version + 1,
+    });
+
+    it('creates a record once and reads it by id, by e-mail and among many', async () => {
+      const org = id('org');
+      const u = user({ [org]: 1 });
+      expect(await store().saveIfUnchanged(u, undefined)).toBe('saved');
+      expect(await store().saveIfUnchanged(u, undefined)).toBe('changed-meanwhile');
+      expect(await store().get(u.userId)).toEqual(u);
+      expect(await store().findByEmail(u.email)).toEqual(u);
+      expect(await store().getMany([u.userId, id('unknown'), u.userId])).toEqual([u]);
+      expect(await store().memberIds(org)).toEqual([u.userId]);
+    });
+
+    it('writes only over the version read, and keeps the membership lookup in step', async () => {
+      const [a, b] = [id('org'), id('org')];
+      const u = user({ [a]: 1 });
+      await store().saveIfUnchanged(u, undefined);
+      const moved = next(u, { orgRoles: { [b]: 2 } });
+      expect(await store().saveIfUnchanged(moved, u)).toBe('saved');
+      expect(await store().saveIfUnchanged(next(u, { userName: 'Stale' }), u)).toBe('changed-meanwhile');
+      expect(await store().get(u.userId)).toEqual(moved);
+      expect(await store().memberIds(a)).toEqual([]);
+      expect(await store().memberIds(b)).toEqual([u.userId]);
+    });
+
+    it('deletes only the record read, with its memberships; forgetting a membership keeps the record', async () => {
+      const org = id('org');
+      const u = user({ [org]: 0 });
+      await store().saveIfUnchanged(u, undefined);
+      const renamed = next(u, { userName: 'Grace' });
+      await store().saveIfUnchanged(renamed, u);
+      expect(await store().deleteIfUnchanged(u)).toBe('changed-meanwhile');
+      await store().forgetMembership(org, u.userId);
+      expect(await store().memberIds(org)).toEqual([]);
+      expect(await store().get(u.userId)).toEqual(renamed);
+      expect(await store().deleteIfUnchanged(renamed)).toBe('deleted');
+      expect(await store().get(u.userId)).toBeUndefined();
     });
   });
 }

@@ -6,11 +6,13 @@ import {
   memoryNotificationStore,
   memoryPresenceStore,
   memoryTelemetryStore,
+  memoryUserStore,
 } from '../support/fakes/memory-stores';
 import {
   alarmStoreContract,
   notificationStoreContract,
   presenceStoreContract,
+  userStoreContract,
 } from '../support/store-contracts';
 import { telemetryStoreContract } from '../support/telemetry-store-contract';
 
@@ -33,3 +35,5 @@ presenceStoreContract(
     devices.set(device.devID, device);
   },
 );
+const users = memoryUserStore();
+userStoreContract('in-memory fake', () => users);

@@ -9,6 +9,8 @@ import type { PresenceDevice, PresenceStore } from '../../../src/domain/devices/
 import type { AlarmStore, DeviceAlarms } from '../../../src/domain/notifications/alarms';
 import type { NotificationStore, StoredNotification } from '../../../src/domain/notifications/ports';
 import type { Clock, Logger, LogLevel, Metrics } from '../../../src/domain/ports';
+import type { UserStore } from '../../../src/domain/users/ports';
+import type { UserRecord } from '../../../src/domain/users/user';
 import {
   addValue,
   type Bucket,
@@ -307,6 +309,57 @@ export function memoryPresenceStore(devices: Map<string, Device>): PresenceStore
     },
     async unwatch(devId) {
       watching.delete(devId);
+    },
+  };
+}
+
+/** User records, written conditioned on the version read, with the membership lookup kept in step. */
+export function memoryUserStore(): UserStore {
+  const users = new Map<string, UserRecord>();
+  const members = new Map<string, Set<string>>();
+  const membersOf = (orgId: string) => {
+    let set = members.get(orgId);
+    if (!set) members.set(orgId, (set = new Set()));
+    return set;
+  };
+  const unchanged = (read: UserRecord | undefined, userId: string) => {
+    const current = users.get(userId);
+    return read ? current?.version === read.version : current === undefined;
+  };
+  return {
+    async get(userId) {
+      const found = users.get(userId);
+      return found && copy(found);
+    },
+    async findByEmail(email) {
+      const found = [...users.values()].find((u) => u.email === email);
+      return found && copy(found);
+    },
+    async getMany(userIds) {
+      return [...new Set(userIds)].flatMap((id) => {
+        const found = users.get(id);
+        return found ? [copy(found)] : [];
+      });
+    },
+    async memberIds(orgId) {
+      return [...membersOf(orgId)];
+    },
+    async saveIfUnchanged(next, read) {
+      if (!unchanged(read, next.userId)) return 'changed-meanwhile';
+      users.set(next.userId, copy(next));
+      for (const orgId of Object.keys(read?.orgRoles ?? {}))
+        if (!Object.hasOwn(next.orgRoles, orgId)) membersOf(orgId).delete(next.userId);
+      for (const orgId of Object.keys(next.orgRoles)) membersOf(orgId).add(next.userId);
+      return 'saved';
+    },
+    async forgetMembership(orgId, userId) {
+      membersOf(orgId).delete(userId);
+    },
+    async deleteIfUnchanged(read) {
+      if (!unchanged(read, read.userId)) return 'changed-meanwhile';
+      users.delete(read.userId);
+      for (const orgId of Object.keys(read.orgRoles)) membersOf(orgId).delete(read.userId);
+      return 'deleted';
     },
   };
 }
