@@ -6,12 +6,14 @@ import { dynamoCommandStore } from '../src/stores/commands';
 import { deviceItem } from '../src/stores/devices';
 import { dynamoNotificationStore } from '../src/stores/notifications';
 import { dynamoPresenceStore } from '../src/stores/presence';
+import { dynamoTreeStore } from '../src/stores/tree';
 import { dynamoUserStore } from '../src/stores/users';
 import { commandStoreContract } from './support/command-store-contract';
 import {
   alarmStoreContract,
   notificationStoreContract,
   presenceStoreContract,
+  treeStoreContract,
   userStoreContract,
 } from './support/store-contracts';
 
@@ -27,3 +29,8 @@ presenceStoreContract(
   },
 );
 userStoreContract('DynamoDB', () => dynamoUserStore);
+treeStoreContract(
+  'DynamoDB',
+  () => dynamoTreeStore,
+  () => dynamoUserStore,
+);

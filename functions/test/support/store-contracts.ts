@@ -4,6 +4,8 @@ import type { Device } from '../../src/domain/devices/device';
 import type { PresenceStore, StoredPresence } from '../../src/domain/devices/presence';
 import type { AlarmStore, DeviceAlarms } from '../../src/domain/notifications/alarms';
 import type { NotificationStore, StoredNotification } from '../../src/domain/notifications/ports';
+import type { TreeStore } from '../../src/domain/tree/ports';
+import type { TreeNode } from '../../src/domain/tree/tree';
 import type { UserStore } from '../../src/domain/users/ports';
 import type { UserRecord } from '../../src/domain/users/user';
 
@@ -211,6 +213,118 @@ export function userStoreContract(name: string, store: () => UserStore) {
       expect(await store().get(u.userId)).toEqual(renamed);
       expect(await store().deleteIfUnchanged(renamed)).toBe('deleted');
       expect(await store().get(u.userId)).toBeUndefined();
+    });
+  });
+}
+
+export function treeStoreContract(name: string, store: () => TreeStore, users: () => UserStore) {
+  describe(`TreeStore contract: ${name}`, () => {
+    const now = '2026-11-24T09:00:00.000Z';
+    /** An organization with a building and a floor, created by a new admin. */
+    async function organization() {
+      const creator = id('creator');
+      await users().saveIfUnchanged(
+        {
+          userId: creator,
+          email: `${creator}@example.com`,
+          userName: 'Ada',
+          orgRoles: {},
+          createdAt: now,
+          updatedAt: now,
+          version: 1,
+        },
+        undefined,
+      );
+      const org = { orgId: id('org'), orgName: 'Acme', version: 0 };
+      const building = { orgId: org.orgId, buildId: id('b'), buildName: 'HQ', version: 0 };
+      const floor = {
+        orgId: org.orgId,
+        buildId: building.buildId,
+        floorId: id('f'),
+        floorName: 'Ground',
+        floorDevTypes: [1, 5],
+        editMode: false,
+        version: 0,
+      };
+      expect(await store().createOrganization(org, { userId: creator, role: 2 }, now)).toBe('created');
+      expect(await store().createBuilding(building, now)).toBe('created');
+      expect(await store().createFloor(floor, now)).toBe('created');
+      return { creator, org, building, floor };
+    }
+
+    it("creates a tree, adds the organization to its creator's record, and reads nodes by id and key", async () => {
+      const { creator, org, building, floor } = await organization();
+      expect((await users().get(creator))?.orgRoles).toEqual({ [org.orgId]: 2 });
+      expect(await store().readOrganizationTree(org.orgId)).toEqual({
+        tree: { org, buildings: [building], floors: [floor] },
+        tombstones: [],
+      });
+      const floorNode = { kind: 'floor', id: floor.floorId, orgId: org.orgId, buildId: building.buildId };
+      expect(await store().findNode(floor.floorId)).toEqual({ ...floorNode, name: 'Ground', version: 0 });
+      expect(await store().getNode({ kind: 'building', id: building.buildId, orgId: org.orgId })).toEqual({
+        kind: 'building',
+        id: building.buildId,
+        orgId: org.orgId,
+        buildId: building.buildId,
+        name: 'HQ',
+        version: 0,
+      });
+      expect(await store().findNode(id('unknown'))).toBeUndefined();
+      expect(
+        await store().createOrganization(
+          { orgId: id('org'), orgName: 'X', version: 0 },
+          { userId: id('nobody'), role: 2 },
+          now,
+        ),
+      ).toBe('creator-missing');
+    });
+
+    it('updates a live node over the version given, answering what changed it or that it is gone', async () => {
+      const { org, floor } = await organization();
+      const node = (await store().findNode(floor.floorId)) as TreeNode;
+      const renamed = await store().updateNode(node, { name: 'First', floorDevTypes: [2] }, 0, now);
+      expect(renamed).toEqual({ outcome: 'written', value: { ...node, name: 'First', version: 1 } });
+      expect(await store().updateNode(node, { name: 'Stale' }, 0, now)).toEqual({
+        outcome: 'changed',
+        current: { ...node, name: 'First', version: 1 },
+      });
+      expect((await store().readOrganizationTree(org.orgId)).tree?.floors[0]).toMatchObject({
+        floorName: 'First',
+        floorDevTypes: [2],
+        version: 1,
+      });
+      expect(await store().markDeleted(node, undefined, now)).toMatchObject({ outcome: 'written' });
+      expect(await store().updateNode(node, { name: 'Gone' }, undefined, now)).toEqual({
+        outcome: 'missing',
+      });
+    });
+
+    it('hides a deleted building with its floors, keeps it as a tombstone, and refuses creates under it', async () => {
+      const { org, building, floor } = await organization();
+      const node = (await store().findNode(building.buildId)) as TreeNode;
+      await store().markDeleted(node, 0, now);
+      const read = await store().readOrganizationTree(org.orgId);
+      expect(read.tree).toEqual({ org, buildings: [], floors: [] });
+      expect(read.tombstones).toEqual([{ ...node, version: 1, deletedAt: now }]);
+      expect(await store().createFloor({ ...floor, floorId: id('f') }, now)).toBe('parent-missing');
+      expect((await store().listFloors(org.orgId, building.buildId)).map((f) => f.id)).toEqual([
+        floor.floorId,
+      ]);
+      expect((await store().listBuildings(org.orgId)).map((b) => b.id)).toEqual([building.buildId]);
+      await store().removeNodeItem(node);
+      expect(await store().findNode(building.buildId)).toBeUndefined();
+      await store().removeNodeItem(node);
+    });
+
+    it('reads no tree for a deleted or unknown organization, and refuses buildings under it', async () => {
+      const { org, building } = await organization();
+      await store().markDeleted((await store().findNode(org.orgId)) as TreeNode, undefined, now);
+      expect((await store().readOrganizationTree(org.orgId)).tree).toBeUndefined();
+      expect(await store().createBuilding({ ...building, buildId: id('b') }, now)).toBe('parent-missing');
+      expect(await store().createBuilding({ ...building, orgId: id('org'), buildId: id('b') }, now)).toBe(
+        'parent-missing',
+      );
+      expect((await store().readOrganizationTrees([org.orgId, id('org')])).trees).toEqual([]);
     });
   });
 }

@@ -6,12 +6,14 @@ import {
   memoryNotificationStore,
   memoryPresenceStore,
   memoryTelemetryStore,
+  memoryTreeStore,
   memoryUserStore,
 } from '../support/fakes/memory-stores';
 import {
   alarmStoreContract,
   notificationStoreContract,
   presenceStoreContract,
+  treeStoreContract,
   userStoreContract,
 } from '../support/store-contracts';
 import { telemetryStoreContract } from '../support/telemetry-store-contract';
@@ -37,3 +39,9 @@ presenceStoreContract(
 );
 const users = memoryUserStore();
 userStoreContract('in-memory fake', () => users);
+const tree = memoryTreeStore(users);
+treeStoreContract(
+  'in-memory fake',
+  () => tree,
+  () => users,
+);

@@ -9,6 +9,8 @@ import type { PresenceDevice, PresenceStore } from '../../../src/domain/devices/
 import type { AlarmStore, DeviceAlarms } from '../../../src/domain/notifications/alarms';
 import type { NotificationStore, StoredNotification } from '../../../src/domain/notifications/ports';
 import type { Clock, Logger, LogLevel, Metrics } from '../../../src/domain/ports';
+import type { TreeStore } from '../../../src/domain/tree/ports';
+import type { Building, Floor, Organization, TreeNode } from '../../../src/domain/tree/tree';
 import type { UserStore } from '../../../src/domain/users/ports';
 import type { UserRecord } from '../../../src/domain/users/user';
 import {
@@ -360,6 +362,163 @@ export function memoryUserStore(): UserStore {
       users.delete(read.userId);
       for (const orgId of Object.keys(read.orgRoles)) membersOf(orgId).delete(read.userId);
       return 'deleted';
+    },
+  };
+}
+
+type StoredNode = TreeNode & { floorDevTypes?: number[]; editMode?: boolean };
+
+/**
+ * The organization tree: nodes with versions, deletes marked (hidden with what lies under them), and
+ * creates refused under a missing or deleted parent. A new organization joins its creator's record
+ * through `users` (refused when the creator has no record), as the DynamoDB transaction does.
+ */
+export function memoryTreeStore(users: UserStore): TreeStore {
+  const nodes = new Map<string, StoredNode>();
+  const keyOf = (ref: Pick<TreeNode, 'kind' | 'id'>) => `${ref.kind}#${ref.id}`;
+  const live = (ref: Pick<TreeNode, 'kind' | 'id'>) => {
+    const node = nodes.get(keyOf(ref));
+    return node !== undefined && node.deletedAt === undefined;
+  };
+  const view = (node: StoredNode): TreeNode => {
+    const { floorDevTypes: _types, editMode: _edit, ...plain } = node;
+    return copy(plain);
+  };
+  const ofOrg = (orgId: string) => [...nodes.values()].filter((n) => n.orgId === orgId);
+  const readOrganizationTree: TreeStore['readOrganizationTree'] = async (orgId) => {
+    const all = ofOrg(orgId);
+    const tombstones = all.filter((n) => n.deletedAt !== undefined).map(view);
+    const org = nodes.get(keyOf({ kind: 'organization', id: orgId }));
+    if (!org || org.deletedAt !== undefined) return { tree: undefined, tombstones };
+    const deletedBuildings = new Set(tombstones.filter((t) => t.kind === 'building').map((t) => t.id));
+    const buildings: Building[] = all
+      .filter((n) => n.kind === 'building' && n.deletedAt === undefined)
+      .map((n) => ({ orgId, buildId: n.id, buildName: n.name, version: n.version }));
+    const floors: Floor[] = all
+      .filter(
+        (n) => n.kind === 'floor' && n.deletedAt === undefined && !deletedBuildings.has(n.buildId ?? ''),
+      )
+      .map((n) => ({
+        orgId,
+        buildId: n.buildId ?? '',
+        floorId: n.id,
+        floorName: n.name,
+        floorDevTypes: [...(n.floorDevTypes ?? [])],
+        editMode: n.editMode === true,
+        version: n.version,
+      }));
+    return {
+      tree: { org: { orgId, orgName: org.name, version: org.version }, buildings, floors },
+      tombstones,
+    };
+  };
+  /** A conditioned write's outcome, as the adapter diagnoses a refused condition. */
+  const changeIf = (
+    node: TreeNode,
+    expectedVersion: number | undefined,
+    change: (stored: StoredNode) => StoredNode,
+  ) => {
+    const stored = nodes.get(keyOf(node));
+    if (!stored || stored.deletedAt !== undefined) return { outcome: 'missing' as const };
+    if (expectedVersion !== undefined && stored.version !== expectedVersion)
+      return { outcome: 'changed' as const, current: view(stored) };
+    const next = change(stored);
+    nodes.set(keyOf(node), next);
+    return { outcome: 'written' as const, value: view(next) };
+  };
+  const put = (node: StoredNode) => {
+    if (nodes.has(keyOf(node))) throw new Error('The node exists');
+    nodes.set(keyOf(node), node);
+  };
+  return {
+    readOrganizationTree,
+    async readOrganizationTrees(orgIds) {
+      const reads = await Promise.all([...new Set(orgIds)].map(readOrganizationTree));
+      return {
+        trees: reads.flatMap((r) => (r.tree ? [r.tree] : [])),
+        tombstones: reads.flatMap((r) => r.tombstones),
+      };
+    },
+    async findNode(id) {
+      const found = [...nodes.values()].find((n) => n.id === id);
+      return found && view(found);
+    },
+    async getNode(ref) {
+      const found = nodes.get(keyOf(ref));
+      return found && view(found);
+    },
+    async createOrganization(org: Required<Organization>, creator, now) {
+      const record = await users.get(creator.userId);
+      if (!record) return 'creator-missing';
+      put({ kind: 'organization', id: org.orgId, orgId: org.orgId, name: org.orgName, version: org.version });
+      const next = {
+        ...record,
+        orgRoles: { ...record.orgRoles, [org.orgId]: creator.role },
+        version: record.version + 1,
+        updatedAt: now,
+      };
+      await users.saveIfUnchanged(next, record);
+      return 'created';
+    },
+    async createBuilding(building: Required<Building>) {
+      if (!live({ kind: 'organization', id: building.orgId })) return 'parent-missing';
+      put({
+        kind: 'building',
+        id: building.buildId,
+        orgId: building.orgId,
+        buildId: building.buildId,
+        name: building.buildName,
+        version: building.version,
+      });
+      return 'created';
+    },
+    async createFloor(floor: Required<Floor>) {
+      if (!live({ kind: 'organization', id: floor.orgId }) || !live({ kind: 'building', id: floor.buildId }))
+        return 'parent-missing';
+      put({
+        kind: 'floor',
+        id: floor.floorId,
+        orgId: floor.orgId,
+        buildId: floor.buildId,
+        name: floor.floorName,
+        version: floor.version,
+        floorDevTypes: [...floor.floorDevTypes],
+        editMode: floor.editMode,
+      });
+      return 'created';
+    },
+    async updateNode(node, changes, expectedVersion) {
+      return changeIf(node, expectedVersion, (stored) => ({
+        ...stored,
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.floorDevTypes !== undefined && stored.kind === 'floor'
+          ? { floorDevTypes: [...changes.floorDevTypes] }
+          : {}),
+        version: stored.version + 1,
+      }));
+    },
+    async markDeleted(node, expectedVersion, now) {
+      return changeIf(node, expectedVersion, (stored) => ({
+        ...stored,
+        deletedAt: now,
+        version: stored.version + 1,
+      }));
+    },
+    async requestSweep() {
+      // The sweeper is handed the node again; nothing to keep here.
+    },
+    async listFloors(orgId, buildId) {
+      return ofOrg(orgId)
+        .filter((n) => n.kind === 'floor' && (buildId === undefined || n.buildId === buildId))
+        .map(view);
+    },
+    async listBuildings(orgId) {
+      return ofOrg(orgId)
+        .filter((n) => n.kind === 'building')
+        .map(view);
+    },
+    async removeNodeItem(node) {
+      nodes.delete(keyOf(node));
     },
   };
 }
