@@ -83,8 +83,8 @@ export interface PlatformSettings {
   mailQueueUrl?: string | undefined;
   /** URL of the telemetry dead-letter queue, for the ingest function. */
   telemetryDeadLetterQueueUrl?: string | undefined;
-  /** The outdoor weather's city and provider, for the data function. */
-  weather?: { city: string; apiUrl: string; apiKey?: string | undefined } | undefined;
+  /** The outdoor weather's city and provider (OpenWeatherMap's when not given), for the data function. */
+  weather?: { city: string; apiUrl?: string | undefined; apiKey?: string | undefined } | undefined;
   /** Limits of the sign-in and reset-mail throttle; production's (`defaultThrottlePolicy`) when not set. */
   throttlePolicy?: ThrottlePolicy | undefined;
   /** The secret CloudFront adds to API requests, so the API believes the viewer address it sends. */
@@ -125,22 +125,22 @@ export function integrationEnvironment(settings: IntegrationSettings): Record<st
   };
 }
 
-/** The environment every platform Lambda gets. */
-export function lambdaEnvironment(settings: PlatformSettings): Record<string, string> {
+/** The settings only some functions get (a function's own queue, secrets, keys or providers). */
+export type FunctionSettings = Pick<
+  PlatformSettings,
+  | 'mailQueueUrl'
+  | 'realtimeSigningSecretId'
+  | 'planSigning'
+  | 'telemetryDeadLetterQueueUrl'
+  | 'weather'
+  | 'originSecret'
+  | 'originRequired'
+  | 'integrations'
+>;
+
+/** The variables of the settings only some functions get (CDK adds them to those functions). */
+export function functionEnvironment(settings: FunctionSettings): Record<string, string> {
   return {
-    [ENV.platformTable]: settings.platformTableName,
-    [ENV.telemetryTable]: settings.telemetryTableName,
-    [ENV.filesBucket]: settings.filesBucketName,
-    ...(settings.archiveBucketName ? { [ENV.archiveBucket]: settings.archiveBucketName } : {}),
-    [ENV.userPoolId]: settings.userPoolId,
-    [ENV.userPoolClientId]: settings.userPoolClientId,
-    [ENV.tokenIssuer]: settings.tokenIssuer,
-    [ENV.mailFrom]: settings.mailFrom,
-    [ENV.appOrigin]: settings.appOrigin,
-    [ENV.telemetryStore]: settings.telemetryStore,
-    [ENV.refreshTokenValidityDays]: String(settings.refreshTokenValidityDays),
-    [ENV.iotDataEndpoint]: settings.iotDataEndpointUrl,
-    ...(settings.accountId ? { [ENV.accountId]: settings.accountId } : {}),
     ...(settings.mailQueueUrl ? { [ENV.mailQueueUrl]: settings.mailQueueUrl } : {}),
     ...(settings.realtimeSigningSecretId
       ? { [ENV.realtimeSigningSecretId]: settings.realtimeSigningSecretId }
@@ -157,15 +157,35 @@ export function lambdaEnvironment(settings: PlatformSettings): Record<string, st
     ...(settings.weather
       ? {
           [ENV.weatherCity]: settings.weather.city,
-          [ENV.weatherApiUrl]: settings.weather.apiUrl,
+          ...(settings.weather.apiUrl ? { [ENV.weatherApiUrl]: settings.weather.apiUrl } : {}),
           ...(settings.weather.apiKey ? { [ENV.weatherApiKey]: settings.weather.apiKey } : {}),
         }
       : {}),
-    ...(settings.throttlePolicy ? { [ENV.throttlePolicy]: JSON.stringify(settings.throttlePolicy) } : {}),
     ...(settings.originSecret ? { [ENV.originSecret]: settings.originSecret } : {}),
     ...(settings.originRequired ? { [ENV.originRequired]: 'true' } : {}),
-    ...(settings.allDeviceExportOrgId ? { [ENV.allDeviceExportOrgId]: settings.allDeviceExportOrgId } : {}),
     ...(settings.integrations ? integrationEnvironment(settings.integrations) : {}),
+  };
+}
+
+/** The environment every platform Lambda gets. */
+export function lambdaEnvironment(settings: PlatformSettings): Record<string, string> {
+  return {
+    [ENV.platformTable]: settings.platformTableName,
+    [ENV.telemetryTable]: settings.telemetryTableName,
+    [ENV.filesBucket]: settings.filesBucketName,
+    ...(settings.archiveBucketName ? { [ENV.archiveBucket]: settings.archiveBucketName } : {}),
+    [ENV.userPoolId]: settings.userPoolId,
+    [ENV.userPoolClientId]: settings.userPoolClientId,
+    [ENV.tokenIssuer]: settings.tokenIssuer,
+    [ENV.mailFrom]: settings.mailFrom,
+    [ENV.appOrigin]: settings.appOrigin,
+    [ENV.telemetryStore]: settings.telemetryStore,
+    [ENV.refreshTokenValidityDays]: String(settings.refreshTokenValidityDays),
+    [ENV.iotDataEndpoint]: settings.iotDataEndpointUrl,
+    ...(settings.accountId ? { [ENV.accountId]: settings.accountId } : {}),
+    ...functionEnvironment(settings),
+    ...(settings.throttlePolicy ? { [ENV.throttlePolicy]: JSON.stringify(settings.throttlePolicy) } : {}),
+    ...(settings.allDeviceExportOrgId ? { [ENV.allDeviceExportOrgId]: settings.allDeviceExportOrgId } : {}),
     ...(settings.timestream
       ? {
           [ENV.timestreamDatabase]: settings.timestream.databaseName,

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { topics } from '@argentum/events';
 import { connectLocalDevice } from '../../infra/local/device-credentials';
 import { ENV } from '../src/environment';
-import { getDevice } from '../src/stores/devices';
+import { dynamoDevices } from '../src/stores/devices';
 import { dynamoTelemetryStore } from '../src/stores/telemetry-dynamodb';
 import { stack } from './support/api';
 import { freshDevId, registerDevice, seriesItems, waitUntil } from './support/telemetry';
@@ -230,7 +230,7 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
     const current = now - 30_000;
     await publish(orgId, devId, { devID: devId, devType: 5, time: current, values: { temp: 22 } });
     const device = await waitUntil(async () => {
-      const found = await getDevice(devId);
+      const found = await dynamoDevices.get(devId);
       return found?.lastSeen === current ? found : undefined;
     });
     expect(device.latest).toEqual({ temp: 22 });

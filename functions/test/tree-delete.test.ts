@@ -12,7 +12,7 @@ import { sweepDeleted } from '../src/domain/tree/sweep';
 import type { BuildingView, FloorView, OrganizationView } from '../src/domain/tree/tree';
 import { sweepPorts } from '../src/lambda/wiring/sweep';
 import { handler as treeSweeper, STOP_BEFORE_TIMEOUT_MS } from '../src/lambda/tree-sweeper';
-import { deviceItem, getDevice } from '../src/stores/devices';
+import { deviceItem, dynamoDevices } from '../src/stores/devices';
 import { floorPlanKey } from '../src/domain/files/keys';
 import { keys } from '../src/stores/keys';
 import { getNode, nodeKey, readOrganizationTree } from '../src/stores/tree';
@@ -151,12 +151,17 @@ async function partitionItems(orgId: string) {
 const storedKeys = async (orgId: string) => (await partitionItems(orgId)).map((i) => String(i.sk)).sort();
 
 async function expectOffFloor(devID: string, orgId: string) {
-  const device = await getDevice(devID);
+  const device = await dynamoDevices.get(devID);
   expect(device).toMatchObject({ devID, orgID: orgId, onFloor: false });
   expect(device?.floorID).toBeUndefined();
   expect(device?.buildID).toBeUndefined();
   expect(device?.floorOrigin).toBeUndefined();
-  expect(device && 'gsi1pk' in device).toBe(false);
+  // Off the floor's index too: the stored item holds no floor lookup key.
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config.platformTable, Key: keys.device(devID), ConsistentRead: true }),
+  );
+  expect(Item?.devID).toBe(devID);
+  expect(Item && 'gsi1pk' in Item).toBe(false);
 }
 
 /** Everything a sweep of the organization could touch, to show that something changed nothing. */
@@ -164,7 +169,7 @@ async function everything(orgId: string, floors: FloorView[], devices: string[],
   return {
     items: await partitionItems(orgId),
     plans: await Promise.all(floors.map((f) => planExists(orgId, f._id))),
-    devices: await Promise.all(devices.map((d) => getDevice(d))),
+    devices: await Promise.all(devices.map((d) => dynamoDevices.get(d))),
     users: await Promise.all(userIds.map((u) => users.get(u))),
   };
 }
@@ -226,7 +231,7 @@ describe('deleting', () => {
     expect(await planExists(org._id, floor._id)).toBe(false);
     expect(await planExists(org._id, sibling._id)).toBe(true);
     for (const devID of devices.slice(0, 2)) await expectOffFloor(devID, org._id);
-    expect(await getDevice(devices[2] ?? '')).toMatchObject({ onFloor: true, floorID: sibling._id });
+    expect(await dynamoDevices.get(devices[2] ?? '')).toMatchObject({ onFloor: true, floorID: sibling._id });
 
     // A second delete of the same floor: it no longer exists.
     expect((await deleteItem(admin, { id: floor._id, type: 'floor' })).status).toBe(404);
@@ -248,7 +253,7 @@ describe('deleting', () => {
       expect.any(String),
     );
     for (const floor of floors.slice(0, 2)) expect(await planExists(org._id, floor._id)).toBe(true);
-    expect(await getDevice(devices[0] ?? '')).toMatchObject({ onFloor: true });
+    expect(await dynamoDevices.get(devices[0] ?? '')).toMatchObject({ onFloor: true });
 
     // ... yet the building and its floors are gone for every reader and every edit.
     const after = await organization(admin, org._id);
@@ -277,7 +282,8 @@ describe('deleting', () => {
     for (const floor of floors.slice(0, 2)) expect(await planExists(org._id, floor._id)).toBe(false);
     for (const floor of floors.slice(2)) expect(await planExists(org._id, floor._id)).toBe(true);
     for (const devID of devices.slice(0, 4)) await expectOffFloor(devID, org._id);
-    for (const devID of devices.slice(4)) expect(await getDevice(devID)).toMatchObject({ onFloor: true });
+    for (const devID of devices.slice(4))
+      expect(await dynamoDevices.get(devID)).toMatchObject({ onFloor: true });
   });
 
   it('deletes an organization with everything in it; its members lose it; other organizations are untouched', async () => {
@@ -320,7 +326,7 @@ describe('deleting', () => {
     expect(stored.length).toBeLessThan(1 + 2 + 4);
     const plansLeft = await Promise.all(floors.map((f) => planExists(org._id, f._id)));
     expect(plansLeft.filter(Boolean)).toHaveLength(3);
-    const onFloor = await Promise.all(devices.map(async (d) => (await getDevice(d))?.onFloor));
+    const onFloor = await Promise.all(devices.map(async (d) => (await dynamoDevices.get(d))?.onFloor));
     expect(onFloor.filter(Boolean)).toHaveLength(4);
 
     // ... but nothing of it is visible, and nothing can be created under it or renamed in it.
@@ -398,7 +404,7 @@ describe('deleting', () => {
     expect((await storedKeys(org._id)).some((sk) => sk.includes(east._id))).toBe(false);
     for (const floor of floors.slice(0, 2)) expect(await planExists(org._id, floor._id)).toBe(false);
     for (const devID of devices.slice(0, 4)) await expectOffFloor(devID, org._id);
-    expect(await getDevice(devices[4] ?? '')).toMatchObject({ onFloor: true });
+    expect(await dynamoDevices.get(devices[4] ?? '')).toMatchObject({ onFloor: true });
 
     // The stream then delivers both writes of the marked item: the sweep is done, nothing changes.
     const swept = await everything(org._id, floors, devices, [admin.userId]);

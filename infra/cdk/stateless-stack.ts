@@ -1,4 +1,3 @@
-import { ENV } from '@argentum/functions/environment';
 import { CfnOutput, CustomResource, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { KeyGroup, PublicKey } from 'aws-cdk-lib/aws-cloudfront';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -336,12 +335,13 @@ export class StatelessStack extends Stack {
     });
     // The functions that answer a plan's URL sign it with the private key.
     for (const domain of ['floors', 'floorplans'] as const) {
-      apiFunctions[domain].function.addEnvironment(ENV.planSigningSecretId, this.planSigningKey.secretArn);
-      apiFunctions[domain].function.addEnvironment(ENV.planKeyPairId, this.planPublicKey.publicKeyId);
+      apiFunctions[domain].addSettings({
+        planSigning: { secretId: this.planSigningKey.secretArn, keyPairId: this.planPublicKey.publicKeyId },
+      });
       this.planSigningKey.grantRead(apiFunctions[domain].function);
     }
     // The auth API signs connection tokens (POST /api/realtimeToken) with the private key.
-    apiFunctions.auth.function.addEnvironment(ENV.realtimeSigningSecretId, this.realtimeSigningKey.secretArn);
+    apiFunctions.auth.addSettings({ realtimeSigningSecretId: this.realtimeSigningKey.secretArn });
     this.realtimeSigningKey.grantRead(apiFunctions.auth.function);
     this.realtime = new Realtime(this, 'Realtime', {
       ingest: this.ingest.function,
@@ -362,14 +362,11 @@ export class StatelessStack extends Stack {
       signingKey: this.realtimeSigningKey,
     });
     // What ingest cannot store goes to the telemetry dead letters with its reason.
-    this.ingest.function.addEnvironment(
-      ENV.telemetryDeadLetterQueueUrl,
-      this.realtime.telemetryDeadLetters.queueUrl,
-    );
+    this.ingest.addSettings({ telemetryDeadLetterQueueUrl: this.realtime.telemetryDeadLetters.queueUrl });
     this.realtime.telemetryDeadLetters.grantSendMessages(this.ingest.function);
-    apiFunctions.data.function.addEnvironment(ENV.weatherCity, props.weather?.city ?? 'Toronto');
-    if (props.weather?.apiKey)
-      apiFunctions.data.function.addEnvironment(ENV.weatherApiKey, props.weather.apiKey);
+    apiFunctions.data.addSettings({
+      weather: { city: props.weather?.city ?? 'Toronto', apiKey: props.weather?.apiKey },
+    });
 
     this.controlConfirmations = new PlatformFunction(this, 'ControlConfirmations', {
       entry: 'control-confirmations',

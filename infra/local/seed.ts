@@ -1,9 +1,10 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { deviceGroupItem, deviceItem } from '@argentum/functions/stores/devices';
+import { batchWrite } from '@argentum/functions/stores/dynamo-kit';
 import { keys } from '@argentum/functions/stores/keys';
 import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
 import { dynamoTelemetryStore } from '@argentum/functions/stores/telemetry-dynamodb';
@@ -44,10 +45,10 @@ function mulberry32(seed: number) {
 }
 
 async function putAll(items: Record<string, unknown>[]): Promise<void> {
-  for (let i = 0; i < items.length; i += 25) {
-    const batch = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    await dynamo().send(new BatchWriteCommand({ RequestItems: { [config.platformTable]: batch } }));
-  }
+  await batchWrite(
+    config.platformTable,
+    items.map((Item) => ({ PutRequest: { Item } })),
+  );
 }
 
 /**

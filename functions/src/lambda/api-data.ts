@@ -1,21 +1,13 @@
 import { dynamoWeatherCache } from '../adapters/weather-cache';
 import { openWeatherMap } from '../adapters/weather-openweathermap';
 import { config } from '../config';
-import type { DeviceView } from '../domain/telemetry/queries';
 import { createApiHandler } from '../http/api-handler';
 import { dataRoutes } from '../routes/data.routes';
 import { exportRoutes } from '../routes/export.routes';
-import { getDevice } from '../stores/devices';
+import { dynamoDevices } from '../stores/devices';
 import { clock, logger, users } from './wiring/core';
 import { exportPorts } from './wiring/export';
 import { telemetry } from './wiring/telemetry';
-
-const devices = {
-  async get(devId: string): Promise<DeviceView | undefined> {
-    const device = await getDevice(devId);
-    return device && { ...device, devID: device.devID, orgID: device.orgID, devType: device.devType };
-  },
-};
 
 const weather = config.weather;
 
@@ -23,7 +15,7 @@ export const handler = createApiHandler([...dataRoutes, ...exportRoutes], {
   users,
   ...exportPorts,
   telemetry,
-  devices,
+  devices: dynamoDevices,
   clock,
   logger,
   weatherProvider: openWeatherMap({ apiUrl: weather.apiUrl, apiKey: weather.apiKey }),

@@ -1,36 +1,20 @@
-import { assertConfigured } from '../config';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { emfMetrics, flushingMetrics } from '../adapters/emf-metrics';
-import { PLATFORM_METRICS } from '../domain/metrics';
-import { sqsTelemetryDeadLetters } from '../adapters/telemetry-dead-letters';
-import {
-  type BatchResult,
-  type DeadLetters,
-  type IngestPorts,
-  ingestBatch,
-  type QueuedReading,
-} from '../domain/telemetry/ingest';
-import { ENV } from '../environment';
-import type { Metrics } from '../domain/ports';
-import { log } from '../http/log';
-import { observeReadings, type StoredReading } from '../domain/notifications/alarms';
-import { dynamoDevices, getDevice } from '../stores/devices';
 import { iotLiveFloorPublisher } from '../adapters/live-floor-publisher';
-import { type LiveFloorPorts, type NewestReading, publishLiveFloors } from '../domain/realtime/live-floor';
-import { alarmDevice, alarmPorts } from './wiring/notifications';
+import { sqsTelemetryDeadLetters } from '../adapters/telemetry-dead-letters';
+import { assertConfigured } from '../config';
+import { PLATFORM_METRICS } from '../domain/metrics';
+import type { QueuedReading } from '../domain/telemetry/ingest';
+import { takeTelemetry, type TelemetryIntakePorts } from '../domain/telemetry/intake';
+import { ENV } from '../environment';
+import { dynamoDevices } from '../stores/devices';
+import { clock, logger } from './wiring/core';
+import { alarmPorts } from './wiring/notifications';
 import { presencePorts } from './wiring/presence';
-import { observeReadingsPresence } from '../domain/devices/presence';
 import { ingestTelemetryStore } from './wiring/telemetry';
 
 // A misconfigured function fails its cold start, naming what is missing.
 assertConfigured(process.env, [ENV.telemetryDeadLetterQueueUrl]);
-
-/** A batch's counts: a log line, and metrics of namespace Argentum/Telemetry (sent as the invocation ends). */
-function record(metrics: Metrics, counts: BatchResult['counts']) {
-  const level = counts.Invalid + counts.UnknownDevice + counts.Failed > 0 ? 'warn' : 'info';
-  log(level, 'telemetry batch', counts);
-  for (const [name, value] of Object.entries(counts)) metrics.count(name, value);
-}
 
 const queued = (record: SQSRecord): QueuedReading => ({
   id: record.messageId,
@@ -39,68 +23,26 @@ const queued = (record: SQSRecord): QueuedReading => ({
   sentAt: Number(record.attributes.SentTimestamp),
 });
 
-/**
- * Takes batches from the telemetry queue (SQS, at least once); each record's fate is its own
- * (domain/telemetry/ingest.ts `ingestBatch`): the ones to deliver again are answered as
- * `batchItemFailures`, the event source's partial batch response.
- */
-export async function handleTelemetry(
-  ports: IngestPorts & { deadLetters: DeadLetters; metrics: Metrics },
-  event: SQSEvent,
-): Promise<SQSBatchResponse> {
-  const { retry, counts } = await ingestBatch(ports, event.Records.map(queued));
-  record(ports.metrics, counts);
-  return { batchItemFailures: retry.map((itemIdentifier) => ({ itemIdentifier })) };
-}
-
-const alarms = alarmPorts();
-const presence = presencePorts();
-const liveFloors: LiveFloorPorts = {
-  placements: {
-    placementOf: async (devId) => {
-      const device = await getDevice(devId);
-      return device && { orgId: device.orgID, floorId: device.onFloor ? device.floorID : undefined };
-    },
-  },
-  publisher: iotLiveFloorPublisher,
-  logger: { log },
-};
-const ports = {
+const ports: TelemetryIntakePorts = {
   telemetry: ingestTelemetryStore,
   devices: dynamoDevices,
   deadLetters: sqsTelemetryDeadLetters,
-  // Comfort alarms are evaluated as readings arrive (domain/notifications/alarms.ts).
-  readings: {
-    stored: (points: readonly StoredReading[]) =>
-      observeReadings(
-        {
-          ...alarms,
-          devices: {
-            get: async (devId: string) => {
-              const device = await getDevice(devId);
-              return device ? alarmDevice(device) : undefined;
-            },
-          },
-        },
-        points,
-      ),
-  },
-  // Browsers watching a floor get its devices' newest values, one message per floor and batch; a
-  // reading moves its device online (domain/devices/presence.ts).
-  live: {
-    recorded: async (newest: readonly NewestReading[]) => {
-      await publishLiveFloors(liveFloors, newest);
-      await observeReadingsPresence(presence, newest, Date.now());
-    },
-  },
-  logger: { log },
+  alarms: alarmPorts(),
+  presence: presencePorts(),
+  liveFloors: { publisher: iotLiveFloorPublisher },
+  logger,
   metrics: emfMetrics(PLATFORM_METRICS.telemetry.namespace),
+  clock,
 };
 
 /**
  * The IoT rule `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '+/sensordata/+'` sends each
- * telemetry message to a queue; this function takes them in batches.
+ * telemetry message to a queue; this function takes them in batches (SQS, at least once). Each record's
+ * fate is its own (domain/telemetry/intake.ts `takeTelemetry`): the ones to deliver again are answered
+ * as `batchItemFailures`, the event source's partial batch response.
  */
-export const handler = flushingMetrics((event: SQSEvent): Promise<SQSBatchResponse> =>
-  handleTelemetry(ports, event),
-);
+export const handler = flushingMetrics(async (event: SQSEvent): Promise<SQSBatchResponse> => ({
+  batchItemFailures: (await takeTelemetry(ports, event.Records.map(queued))).map((itemIdentifier) => ({
+    itemIdentifier,
+  })),
+}));

@@ -1,8 +1,8 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { AccountTokenKind, AccountTokenRecord, AccountTokenStore } from '../domain/auth/ports';
+import { transactWrite } from './dynamo-kit';
 import { keys } from './keys';
 
 const isConditionFailure = (error: unknown) =>
@@ -36,7 +36,8 @@ export async function putAccountToken(record: AccountTokenRecord): Promise<void>
     },
   };
   if (record.kind !== 'reset') {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: [tokenPut] }));
+    const written = await transactWrite([tokenPut]);
+    if (written.outcome === 'refused') throw written.error;
     return;
   }
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -48,54 +49,45 @@ export async function putAccountToken(record: AccountTokenRecord): Promise<void>
       }),
     );
     const previous = typeof pointer?.tokenHash === 'string' ? pointer.tokenHash : undefined;
-    try {
-      await dynamo().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            tokenPut,
+    const written = await transactWrite([
+      tokenPut,
+      {
+        Put: {
+          TableName: config.platformTable,
+          Item: {
+            ...keys.latestReset(record.email),
+            entity: 'latest-reset',
+            tokenHash: record.tokenHash,
+            expiresAt: record.expiresAt,
+          },
+          ...(previous
+            ? {
+                ConditionExpression: 'tokenHash = :previous',
+                ExpressionAttributeValues: { ':previous': previous },
+              }
+            : { ConditionExpression: 'attribute_not_exists(pk)' }),
+        },
+      },
+      ...(previous
+        ? [
             {
-              Put: {
+              Update: {
                 TableName: config.platformTable,
-                Item: {
-                  ...keys.latestReset(record.email),
-                  entity: 'latest-reset',
-                  tokenHash: record.tokenHash,
-                  expiresAt: record.expiresAt,
-                },
-                ...(previous
-                  ? {
-                      ConditionExpression: 'tokenHash = :previous',
-                      ExpressionAttributeValues: { ':previous': previous },
-                    }
-                  : { ConditionExpression: 'attribute_not_exists(pk)' }),
+                Key: keys.accountToken(previous),
+                UpdateExpression: 'SET usedAt = if_not_exists(usedAt, :superseded)',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':superseded': `superseded ${record.createdAt}` },
               },
             },
-            ...(previous
-              ? [
-                  {
-                    Update: {
-                      TableName: config.platformTable,
-                      Key: keys.accountToken(previous),
-                      UpdateExpression: 'SET usedAt = if_not_exists(usedAt, :superseded)',
-                      ConditionExpression: 'attribute_exists(pk)',
-                      ExpressionAttributeValues: { ':superseded': `superseded ${record.createdAt}` },
-                    },
-                  },
-                ]
-              : []),
-          ],
-        }),
+          ]
+        : []),
+    ]);
+    if (written.outcome === 'written') return;
+    // The pointer moved (another reset at the same moment) or the previous token expired away.
+    if (written.failed.includes(2)) {
+      await dynamo().send(
+        new DeleteCommand({ TableName: config.platformTable, Key: keys.latestReset(record.email) }),
       );
-      return;
-    } catch (error) {
-      // The pointer moved (another reset at the same moment) or the previous token expired away.
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const reasons = error.CancellationReasons ?? [];
-      if (reasons[2]?.Code === 'ConditionalCheckFailed') {
-        await dynamo().send(
-          new DeleteCommand({ TableName: config.platformTable, Key: keys.latestReset(record.email) }),
-        );
-      }
     }
   }
   throw new Error('The password reset could not be recorded: it kept changing');

@@ -1,8 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { AlarmMailLedger, AlarmMailRate } from '../domain/notifications/alarm-mail';
 import type { AlarmStore, DeviceAlarms } from '../domain/notifications/alarms';
+import { queryAll } from './dynamo-kit';
 import { keys } from './keys';
 
 /** The DynamoDB adapter of alarm state: one item per device, written conditioned on its version. */
@@ -113,25 +114,17 @@ export const dynamoAlarmMailRate: AlarmMailRate = {
   },
 
   async due(now) {
-    const found: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await dynamo().send(
-        new QueryCommand({
-          TableName: config.platformTable,
-          KeyConditionExpression: 'pk = :pk AND sk <= :now',
-          ExpressionAttributeValues: {
-            ':pk': keys.alarmDigestPartition,
-            ':now': `${String(now).padStart(13, '0')}#~`,
-          },
-          ProjectionExpression: 'sk',
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      found.push(...(page.Items ?? []).map((item) => String(item.sk)));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const items = await queryAll({
+      TableName: config.platformTable,
+      KeyConditionExpression: 'pk = :pk AND sk <= :now',
+      ExpressionAttributeValues: {
+        ':pk': keys.alarmDigestPartition,
+        ':now': `${String(now).padStart(13, '0')}#~`,
+      },
+      ProjectionExpression: 'sk',
+      ConsistentRead: true,
+    });
+    const found = items.map((item) => String(item.sk));
     return found;
   },
 

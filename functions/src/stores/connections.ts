@@ -1,7 +1,8 @@
-import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { ConnectionRegistry, RealtimeConnection } from '../domain/realtime/ports';
+import { queryAll } from './dynamo-kit';
 import { keys } from './keys';
 
 function fromItem(item: Record<string, unknown>): RealtimeConnection {
@@ -47,21 +48,13 @@ export const dynamoConnectionRegistry: ConnectionRegistry = {
   },
 
   async ofUser(userId) {
-    const connections: RealtimeConnection[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page: QueryCommandOutput = await dynamo().send(
-        new QueryCommand({
-          TableName: config.platformTable,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.connectionsPartition(userId) },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      connections.push(...(page.Items ?? []).map(fromItem));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const items = await queryAll({
+      TableName: config.platformTable,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.connectionsPartition(userId) },
+      ConsistentRead: true,
+    });
+    const connections: RealtimeConnection[] = items.map(fromItem);
     return connections;
   },
 

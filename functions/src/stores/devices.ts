@@ -1,15 +1,5 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  type QueryCommandOutput,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { DataPoint, Device } from '../domain/devices/device';
@@ -23,13 +13,11 @@ import type {
   IconSizeStore,
 } from '../domain/devices/ports';
 import type { NodeRef } from '../domain/tree/ports';
+import { batchGet, type Item, queryAll, queryPages, type TransactItem, transactWrite } from './dynamo-kit';
 import { keys } from './keys';
 import { nodeKey } from './tree';
 
 export type { DataPoint, Device };
-
-type Item = Record<string, unknown>;
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export const deviceItem = (device: Device) => ({
   ...keys.device(device.devID),
@@ -52,10 +40,11 @@ export const deviceGroupItem = (group: Omit<DeviceGroup, 'version'> & { version?
 });
 
 /**
- * The device an item holds, its key attributes left out. Items written by older clients may name
- * fields as the specification also allows (name, type, conndev) and lack lists: read as a Device.
+ * The device an item holds, its key attributes left out: the one mapper every device reader uses.
+ * Items written by older clients may name fields as the specification also allows (name, type,
+ * conndev) and lack lists: read as a Device; data points without a key are left out.
  */
-function deviceFrom(item: Item): Device {
+export function deviceFromItem(item: Item): Device {
   const {
     pk: _pk,
     sk: _sk,
@@ -74,68 +63,52 @@ function deviceFrom(item: Item): Device {
     devType: Number(device.devType ?? type ?? -1),
     ...(typeof connDev === 'string' ? { connDev } : {}),
     onFloor: device.onFloor === true,
-    dataPoints: Array.isArray(device.dataPoints) ? device.dataPoints : [],
+    dataPoints: Array.isArray(device.dataPoints)
+      ? device.dataPoints.filter(
+          (p): p is DataPoint => typeof p === 'object' && p !== null && typeof (p as Item).dp === 'string',
+        )
+      : [],
     properties: typeof device.properties === 'object' && device.properties !== null ? device.properties : {},
   } as Device;
 }
 
-/** A device's item as stored (key attributes included), read consistently. */
-export async function getDevice(devId: string): Promise<Device | undefined> {
+/** A registered device, read consistently. */
+async function getDevice(devId: string): Promise<Device | undefined> {
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: config.platformTable, Key: keys.device(devId), ConsistentRead: true }),
   );
-  return Item as Device | undefined;
+  return Item ? deviceFromItem(Item) : undefined;
 }
 
 async function getDevices(devIds: readonly string[]): Promise<Device[]> {
   const ids = [...new Set(devIds)];
-  const found: Device[] = [];
-  for (let i = 0; i < ids.length; i += 100) {
-    let request: Record<string, { Keys: Item[]; ConsistentRead: boolean }> | undefined = {
-      [config.platformTable]: {
-        Keys: ids.slice(i, i + 100).map((id) => keys.device(id)),
-        ConsistentRead: true,
-      },
-    };
-    while (request && Object.keys(request).length > 0) {
-      const page = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
-      found.push(...(page.Responses?.[config.platformTable] ?? []).map(deviceFrom));
-      request = page.UnprocessedKeys as typeof request;
-    }
-  }
-  return found;
-}
-
-async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: QueryCommandOutput['LastEvaluatedKey'];
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({ TableName: config.platformTable, ...input, ExclusiveStartKey: startKey }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  const items = await batchGet(
+    config.platformTable,
+    ids.map((id) => keys.device(id)),
+    { consistent: true },
+  );
+  return items.map(deviceFromItem);
 }
 
 const devicesOnFloor = async (floorId: string) =>
   (
     await queryAll({
+      TableName: config.platformTable,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.deviceOnFloor(floorId, '').gsi1pk },
     })
-  ).map(deviceFrom);
+  ).map(deviceFromItem);
 
 const devicesOfOrganization = async (orgId: string) =>
   (
     await queryAll({
+      TableName: config.platformTable,
       IndexName: 'gsi2',
       KeyConditionExpression: 'gsi2pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.deviceOfOrg(orgId, '').gsi2pk },
     })
-  ).map(deviceFrom);
+  ).map(deviceFromItem);
 
 /** Records a device's latest readings; older readings never overwrite newer ones. */
 export async function recordLatest(
@@ -165,18 +138,13 @@ export async function recordLatest(
  */
 export async function moveDevicesOffFloor(floorId: string, now: string): Promise<number> {
   let moved = 0;
-  let startKey: QueryCommandOutput['LastEvaluatedKey'];
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: config.platformTable,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.deviceOnFloor(floorId, '').gsi1pk },
-        ProjectionExpression: 'devID',
-        ExclusiveStartKey: startKey,
-      }),
-    );
+  for await (const page of queryPages({
+    TableName: config.platformTable,
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.deviceOnFloor(floorId, '').gsi1pk },
+    ProjectionExpression: 'devID',
+  })) {
     for (const item of page.Items ?? []) {
       try {
         await dynamo().send(
@@ -201,8 +169,7 @@ export async function moveDevicesOffFloor(floorId: string, now: string): Promise
         if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
       }
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return moved;
 }
 
@@ -354,24 +321,11 @@ export async function commitDevices(write: DeviceCommit): Promise<CommitOutcome>
       refused: async (): Promise<Reason> => 'floor-gone',
     })),
   ];
-  if (items.length === 0) return { outcome: 'written' };
-  try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items.map((i) => i.item) }));
-    return { outcome: 'written' };
-  } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const reasons = error.CancellationReasons ?? [];
-    // A failed condition names what changed; without one, a concurrent transaction got in the way.
-    for (const [index, reason] of reasons.entries()) {
-      if (reason.Code === 'ConditionalCheckFailed') {
-        const refused = items[index]?.refused;
-        return { outcome: 'refused', reason: refused ? await refused() : 'device-changed' };
-      }
-    }
-    if (reasons.some((r) => r.Code === 'TransactionConflict'))
-      return { outcome: 'refused', reason: 'device-changed' };
-    throw error;
-  }
+  const written = await transactWrite(items.map((i) => i.item));
+  if (written.outcome === 'written') return written;
+  // A failed condition names what changed; without one, a concurrent transaction got in the way.
+  const refused = written.failed[0] === undefined ? undefined : items[written.failed[0]]?.refused;
+  return { outcome: 'refused', reason: refused ? await refused() : 'device-changed' };
 }
 
 async function floorDevicesVersion(floor: NodeRef): Promise<number | undefined> {
@@ -421,16 +375,13 @@ async function registerDevice(
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     const existing = await getDevice(device.devID);
     if (!existing) throw error;
-    return { outcome: 'exists', device: deviceFrom(existing as unknown as Item) };
+    return { outcome: 'exists', device: existing };
   }
 }
 
 /** The DynamoDB adapter of the registered devices (device calls, ingest and the tree's sweep). */
 export const dynamoDevices = {
-  get: async (devId: string) => {
-    const item = await getDevice(devId);
-    return item ? deviceFrom(item as unknown as Item) : undefined;
-  },
+  get: getDevice,
   getMany: getDevices,
   onFloor: devicesOnFloor,
   ofOrganization: devicesOfOrganization,
@@ -447,6 +398,7 @@ export const dynamoDevices = {
 export const dynamoIconSizes: IconSizeStore = {
   async get(userId, floorId) {
     const items = await queryAll({
+      TableName: config.platformTable,
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': keys.iconSizesPartition(userId, floorId) },
       ConsistentRead: true,

@@ -1,16 +1,9 @@
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { InboxEntry, NotificationStore, StoredNotification } from '../domain/notifications/ports';
 import { mapLimited } from '../lib/concurrency';
+import { batchGet, queryPages } from './dynamo-kit';
 import { keys } from './keys';
 
 /** Notifications and inbox entries are kept this long. */
@@ -50,21 +43,11 @@ async function putIfAbsent(item: Record<string, unknown>): Promise<boolean> {
 }
 
 async function getMany(ids: readonly string[]): Promise<Map<string, StoredNotification>> {
-  const found = new Map<string, StoredNotification>();
-  for (let start = 0; start < ids.length; start += 100) {
-    let request: BatchGetCommandOutput['UnprocessedKeys'] = {
-      [config.platformTable]: { Keys: ids.slice(start, start + 100).map((id) => keys.notification(id)) },
-    };
-    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      if (attempt === 8) throw new Error('Notifications could not be read: too many unprocessed keys');
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      const page: BatchGetCommandOutput = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of page.Responses?.[config.platformTable] ?? [])
-        found.set(String(item.id), fromItem(item));
-      request = page.UnprocessedKeys;
-    }
-  }
-  return found;
+  const items = await batchGet(
+    config.platformTable,
+    [...new Set(ids)].map((id) => keys.notification(id)),
+  );
+  return new Map(items.map((item) => [String(item.id), fromItem(item)]));
 }
 
 interface InboxItem {
@@ -86,21 +69,16 @@ async function inboxEntries(
   const orgs = new Set(orgIds);
   const items: InboxItem[] = [];
   if (orgs.size === 0) return { items, more: false };
-  let startKey: QueryCommandOutput['LastEvaluatedKey'];
-  do {
-    const page: QueryCommandOutput = await dynamo().send(
-      new QueryCommand({
-        TableName: config.platformTable,
-        KeyConditionExpression: 'pk = :pk',
-        FilterExpression: unreadOnly ? 'deleted = :false AND #r = :false' : 'deleted = :false',
-        ExpressionAttributeNames: { '#r': 'read' },
-        ExpressionAttributeValues: { ':pk': keys.inboxPartition(userId), ':false': false },
-        ProjectionExpression: 'notificationId, orgId, #r',
-        ScanIndexForward: false,
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+  for await (const page of queryPages({
+    TableName: config.platformTable,
+    KeyConditionExpression: 'pk = :pk',
+    FilterExpression: unreadOnly ? 'deleted = :false AND #r = :false' : 'deleted = :false',
+    ExpressionAttributeNames: { '#r': 'read' },
+    ExpressionAttributeValues: { ':pk': keys.inboxPartition(userId), ':false': false },
+    ProjectionExpression: 'notificationId, orgId, #r',
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  })) {
     for (const item of page.Items ?? []) {
       if (!orgs.has(String(item.orgId))) continue;
       items.push({
@@ -110,8 +88,7 @@ async function inboxEntries(
       });
       if (items.length > wanted) return { items: items.slice(0, wanted), more: true };
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return { items, more: false };
 }
 

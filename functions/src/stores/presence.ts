@@ -1,14 +1,9 @@
-import {
-  DeleteCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandOutput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { PresenceDevice, PresenceStore, StoredPresence } from '../domain/devices/presence';
 import { dynamoDevices } from './devices';
+import { queryAll } from './dynamo-kit';
 import { keys, PRESENCE_WATCH_SHARDS } from './keys';
 
 const watchedOnes = (presence: StoredPresence) => presence.online || presence.episode !== undefined;
@@ -70,20 +65,13 @@ export const dynamoPresenceStore: PresenceStore = {
   async watched() {
     const ids: string[] = [];
     for (let shard = 0; shard < PRESENCE_WATCH_SHARDS; shard++) {
-      let startKey: QueryCommandOutput['LastEvaluatedKey'];
-      do {
-        const page = await dynamo().send(
-          new QueryCommand({
-            TableName: config.platformTable,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.presenceWatchPartition(shard) },
-            ProjectionExpression: 'devId',
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        ids.push(...(page.Items ?? []).map((item) => String(item.devId)));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      const items = await queryAll({
+        TableName: config.platformTable,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.presenceWatchPartition(shard) },
+        ProjectionExpression: 'devId',
+      });
+      ids.push(...items.map((item) => String(item.devId)));
     }
     const devices: PresenceDevice[] = await dynamoDevices.getMany(ids);
     const found = new Set(devices.map((d) => d.devID));

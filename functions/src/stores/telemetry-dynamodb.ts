@@ -1,4 +1,4 @@
-import { BatchWriteCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import {
@@ -13,16 +13,14 @@ import {
   type TelemetryStore,
 } from '../domain/telemetry/telemetry';
 import { mapLimited } from '../lib/concurrency';
+import { BATCH_WRITE_LIMIT, batchWrite, type Item, queryAll, queryPages } from './dynamo-kit';
 
 /** Raw readings are kept this long (infra/src/definitions.ts rawTelemetryRetentionDays); roll-ups for good. */
 export const RAW_RETENTION_DAYS = 35;
-const BATCH = 25;
 /** Requests in flight per write: DynamoDB Local is saturated by about this many. */
 const CONCURRENCY = 8;
 
 export const seriesKey = (devId: string, resolution: 'raw' | 'hour' | 'day') => `${devId}#${resolution}`;
-
-type Item = Record<string, unknown>;
 
 /** A roll-up item: `n` readings, and per data point `sum_`, `count_`, `min_`, `max_` attributes. */
 function rollupItem(series: string, t: number, n: number, stats: Record<string, PointStats>): Item {
@@ -54,39 +52,21 @@ function statsOf(item: Item): Record<string, PointStats> {
   return stats;
 }
 
-async function writeBatch(items: Item[]): Promise<void> {
-  let pending = items.map((Item) => ({ PutRequest: { Item } }));
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-    if (attempt > 8) throw new Error(`Telemetry write left ${pending.length} items unprocessed`);
-    const { UnprocessedItems } = await dynamo().send(
-      new BatchWriteCommand({ RequestItems: { [config.telemetryTable]: pending } }),
-    );
-    pending = (UnprocessedItems?.[config.telemetryTable] ?? []).flatMap((r) =>
-      r.PutRequest?.Item ? [{ PutRequest: { Item: r.PutRequest.Item } }] : [],
-    );
-  }
-}
+const writeBatch = (items: Item[]) =>
+  batchWrite(
+    config.telemetryTable,
+    items.map((Item) => ({ PutRequest: { Item } })),
+  );
 
 /** Every item of a series in [from, to] (strongly consistent), only the named attributes. */
-async function queryAll(series: string, from: number, to: number, projection?: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: QueryCommandOutput['LastEvaluatedKey'];
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: config.telemetryTable,
-        KeyConditionExpression: 'series = :s AND t BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':s': series, ':from': from, ':to': to },
-        ConsistentRead: true,
-        ...(projection ? { ProjectionExpression: projection } : {}),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+async function readSeries(series: string, from: number, to: number, projection?: string): Promise<Item[]> {
+  return queryAll({
+    TableName: config.telemetryTable,
+    KeyConditionExpression: 'series = :s AND t BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':s': series, ':from': from, ':to': to },
+    ConsistentRead: true,
+    ...(projection ? { ProjectionExpression: projection } : {}),
+  });
 }
 
 /**
@@ -113,7 +93,7 @@ async function putRollup(item: Item): Promise<void> {
 /** Recomputes a device's hour bucket from its raw readings. */
 async function recomputeHour(devId: string, hour: number): Promise<void> {
   const size = bucketSize('hour');
-  const items = await queryAll(seriesKey(devId, 'raw'), hour, hour + size - 1, 'v');
+  const items = await readSeries(seriesKey(devId, 'raw'), hour, hour + size - 1, 'v');
   const stats: Record<string, PointStats> = {};
   for (const item of items) {
     for (const [dp, value] of Object.entries((item.v ?? {}) as Record<string, unknown>)) {
@@ -130,7 +110,7 @@ async function recomputeHour(devId: string, hour: number): Promise<void> {
  */
 async function readDays(devId: string, from: number, to: number, limit: number) {
   const start = bucketStart(from, 'day');
-  const hours = await queryAll(
+  const hours = await readSeries(
     seriesKey(devId, 'hour'),
     start,
     bucketStart(to, 'day') + bucketSize('day') - 1,
@@ -148,20 +128,15 @@ async function readDays(devId: string, from: number, to: number, limit: number) 
 
 async function readPage(series: string, from: number, to: number, limit: number) {
   const items: Item[] = [];
-  let startKey: QueryCommandOutput['LastEvaluatedKey'];
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: config.telemetryTable,
-        KeyConditionExpression: 'series = :s AND t BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':s': series, ':from': from, ':to': to },
-        Limit: limit + 1 - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+  for await (const page of queryPages({
+    TableName: config.telemetryTable,
+    KeyConditionExpression: 'series = :s AND t BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':s': series, ':from': from, ':to': to },
+    Limit: limit + 1,
+  })) {
     items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length <= limit);
+    if (items.length > limit) break;
+  }
   return { items: items.slice(0, limit), more: items.length > limit };
 }
 
@@ -198,7 +173,7 @@ export async function writeRawReadings(points: readonly TelemetryPoint[]): Promi
     },
   }));
   const batches: (typeof raw)[] = [];
-  for (let i = 0; i < raw.length; i += BATCH) batches.push(raw.slice(i, i + BATCH));
+  for (let i = 0; i < raw.length; i += BATCH_WRITE_LIMIT) batches.push(raw.slice(i, i + BATCH_WRITE_LIMIT));
   await mapLimited(batches, CONCURRENCY, async (batch) => {
     try {
       await writeBatch(batch.map((r) => r.item));

@@ -1,25 +1,14 @@
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as StreamAttributeValue } from 'aws-lambda';
-import {
-  DeleteCommand,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  type QueryCommandOutput,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { RoleNumber } from '@argentum/events/contracts';
 import type { NodeChanges, OrganizationTree, TreeRead, TreeStore, WriteOutcome } from '../domain/tree/ports';
 import type { Building, Floor, Organization, TreeNode, TreeNodeKind } from '../domain/tree/tree';
 import { mapLimited } from '../lib/concurrency';
+import { type Item, queryAll, transactWrite } from './dynamo-kit';
 import { keys } from './keys';
 import { addMembershipItems } from './users';
 
@@ -43,8 +32,6 @@ export const floorItem = (floor: Floor) => ({
   entity: 'floor',
   ...floor,
 });
-
-type Item = Record<string, unknown>;
 
 const kindOfEntity: Record<string, TreeNodeKind> = {
   org: 'organization',
@@ -84,19 +71,6 @@ export function nodeKey(node: Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'
   return keys.floor(node.orgId, node.buildId ?? '', node.id);
 }
 
-async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: QueryCommandOutput['LastEvaluatedKey'];
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({ TableName: config.platformTable, ...input, ExclusiveStartKey: startKey }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
-
 const TREE_ATTRIBUTES = [
   'entity',
   'orgId',
@@ -114,6 +88,7 @@ const TREE_ATTRIBUTES = [
 /** Reads one organization's whole tree: a single partition, so one (paged) query. */
 export async function readOrganizationTree(orgId: string): Promise<TreeRead> {
   const items = await queryAll({
+    TableName: config.platformTable,
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.orgPartition(orgId) },
     // Only what the tree shows: a large tree reads (and unmarshals) far less.
@@ -239,26 +214,19 @@ export async function createOrganization(
   creator: { userId: string; role: RoleNumber },
   now: string,
 ): Promise<'created' | 'creator-missing'> {
-  try {
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: config.platformTable,
-              Item: { ...orgItem(org), createdAt: now, updatedAt: now },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          ...addMembershipItems(creator.userId, org.orgId, creator.role, now),
-        ],
-      }),
-    );
-    return 'created';
-  } catch (error) {
-    if (cancelledBy(error, 1)) return 'creator-missing';
-    throw error;
-  }
+  const written = await transactWrite([
+    {
+      Put: {
+        TableName: config.platformTable,
+        Item: { ...orgItem(org), createdAt: now, updatedAt: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...addMembershipItems(creator.userId, org.orgId, creator.role, now),
+  ]);
+  if (written.outcome === 'written') return 'created';
+  if (written.failed.includes(1)) return 'creator-missing';
+  throw written.error;
 }
 
 /** A condition that the node exists and is not deleted, as a transaction item. */
@@ -271,26 +239,19 @@ export async function createBuilding(
   building: Required<Building>,
   now: string,
 ): Promise<'created' | 'parent-missing'> {
-  try {
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          stillLive({ kind: 'organization', id: building.orgId, orgId: building.orgId }),
-          {
-            Put: {
-              TableName: config.platformTable,
-              Item: { ...buildingItem(building), createdAt: now, updatedAt: now },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-    return 'created';
-  } catch (error) {
-    if (cancelledBy(error, 0)) return 'parent-missing';
-    throw error;
-  }
+  const written = await transactWrite([
+    stillLive({ kind: 'organization', id: building.orgId, orgId: building.orgId }),
+    {
+      Put: {
+        TableName: config.platformTable,
+        Item: { ...buildingItem(building), createdAt: now, updatedAt: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  if (written.outcome === 'written') return 'created';
+  if (written.failed.includes(0)) return 'parent-missing';
+  throw written.error;
 }
 
 /** Creates a floor, provided its organization and building exist and neither is being deleted. */
@@ -298,34 +259,20 @@ export async function createFloor(
   floor: Required<Floor>,
   now: string,
 ): Promise<'created' | 'parent-missing'> {
-  try {
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          stillLive({ kind: 'organization', id: floor.orgId, orgId: floor.orgId }),
-          stillLive({ kind: 'building', id: floor.buildId, orgId: floor.orgId }),
-          {
-            Put: {
-              TableName: config.platformTable,
-              Item: { ...floorItem(floor), createdAt: now, updatedAt: now },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-    return 'created';
-  } catch (error) {
-    if (cancelledBy(error, 0) || cancelledBy(error, 1)) return 'parent-missing';
-    throw error;
-  }
-}
-
-function cancelledBy(error: unknown, index: number): boolean {
-  return (
-    error instanceof TransactionCanceledException &&
-    error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed'
-  );
+  const written = await transactWrite([
+    stillLive({ kind: 'organization', id: floor.orgId, orgId: floor.orgId }),
+    stillLive({ kind: 'building', id: floor.buildId, orgId: floor.orgId }),
+    {
+      Put: {
+        TableName: config.platformTable,
+        Item: { ...floorItem(floor), createdAt: now, updatedAt: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  if (written.outcome === 'written') return 'created';
+  if (written.failed.includes(0) || written.failed.includes(1)) return 'parent-missing';
+  throw written.error;
 }
 
 /**
@@ -432,6 +379,7 @@ export function nodeFromStreamImage(image: Record<string, StreamAttributeValue>)
 export async function listFloors(orgId: string, buildId?: string): Promise<TreeNode[]> {
   const prefix = buildId === undefined ? 'FLOOR#' : `FLOOR#${buildId}#`;
   const items = await queryAll({
+    TableName: config.platformTable,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': keys.orgPartition(orgId), ':prefix': prefix },
   });
@@ -441,6 +389,7 @@ export async function listFloors(orgId: string, buildId?: string): Promise<TreeN
 /** The buildings stored under an organization (deleted ones included). */
 export async function listBuildings(orgId: string): Promise<TreeNode[]> {
   const items = await queryAll({
+    TableName: config.platformTable,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': keys.orgPartition(orgId), ':prefix': 'BUILDING#' },
   });

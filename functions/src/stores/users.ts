@@ -1,23 +1,19 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  DeleteCommand,
-  type BatchGetCommandOutput,
-  QueryCommand,
-  type QueryCommandOutput,
-  ScanCommand,
-  type ScanCommandOutput,
-  GetCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { isThemePreference, toRole, type OrgRoles, type RoleNumber } from '@argentum/events/contracts';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { SaveOutcome, UserStore } from '../domain/users/ports';
 import type { UserRecord } from '../domain/users/user';
+import {
+  batchGet,
+  type Item,
+  queryAll,
+  scanItems,
+  TRANSACTION_LIMIT,
+  type TransactItem,
+  transactWrite,
+} from './dynamo-kit';
 import { keys } from './keys';
-
-type Item = Record<string, unknown>;
 
 /**
  * The role map of a stored user. Records written before roles belonged to memberships have one
@@ -65,12 +61,7 @@ const userItem = (user: UserRecord): Item => ({
   ...(user.theme !== undefined ? { theme: user.theme } : {}),
 });
 
-type WriteAction = NonNullable<
-  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
->[number];
-
-/** DynamoDB's limit of actions in one transaction. */
-const TRANSACTION_LIMIT = 100;
+type WriteAction = TransactItem;
 
 const memberPut = (orgId: string, userId: string, role: RoleNumber): WriteAction => ({
   Put: {
@@ -109,13 +100,6 @@ function membershipWrites(next: UserRecord | undefined, read: UserRecord | undef
   ];
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return (
-    error instanceof TransactionCanceledException &&
-    (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')
-  );
-}
-
 /**
  * The record and the first memberships go in one transaction, conditioned on the version read.
  * Memberships are a lookup and the record decides (readers check each listed user's record), so the
@@ -123,17 +107,15 @@ function isConditionFailure(error: unknown): boolean {
  */
 async function writeConditioned(record: WriteAction, memberships: WriteAction[]): Promise<SaveOutcome> {
   const first = memberships.slice(0, TRANSACTION_LIMIT - 1);
-  try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: [record, ...first] }));
-  } catch (error) {
-    if (isConditionFailure(error)) return 'changed-meanwhile';
-    throw error;
+  const written = await transactWrite([record, ...first]);
+  if (written.outcome === 'refused') {
+    if (written.failed.length > 0) return 'changed-meanwhile';
+    throw written.error;
   }
   const rest = memberships.slice(first.length);
   for (let start = 0; start < rest.length; start += TRANSACTION_LIMIT) {
-    await dynamo().send(
-      new TransactWriteCommand({ TransactItems: rest.slice(start, start + TRANSACTION_LIMIT) }),
-    );
+    const more = await transactWrite(rest.slice(start, start + TRANSACTION_LIMIT));
+    if (more.outcome === 'refused') throw more.error;
   }
   return 'saved';
 }
@@ -159,43 +141,23 @@ async function findByEmail(email: string): Promise<UserRecord | undefined> {
 }
 
 async function memberIds(orgId: string): Promise<string[]> {
-  const ids: string[] = [];
-  let startKey: QueryCommandOutput['LastEvaluatedKey'];
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: config.platformTable,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.membersPartition(orgId) },
-        ProjectionExpression: 'userId',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    ids.push(...(page.Items ?? []).map((item) => String(item.userId)));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return ids;
+  const items = await queryAll({
+    TableName: config.platformTable,
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.membersPartition(orgId) },
+    ProjectionExpression: 'userId',
+  });
+  return items.map((item) => String(item.userId));
 }
 
 async function getMany(userIds: readonly string[]): Promise<UserRecord[]> {
   const unique = [...new Set(userIds)];
-  const users: UserRecord[] = [];
-  for (let start = 0; start < unique.length; start += 100) {
-    let request: BatchGetCommandOutput['UnprocessedKeys'] = {
-      [config.platformTable]: {
-        Keys: unique.slice(start, start + 100).map((userId) => keys.user(userId)),
-        ConsistentRead: true,
-      },
-    };
-    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      if (attempt === 8) throw new Error('User records could not be read: too many unprocessed keys');
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      const page: BatchGetCommandOutput = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
-      users.push(...(page.Responses?.[config.platformTable] ?? []).map(fromItem));
-      request = page.UnprocessedKeys;
-    }
-  }
-  return users;
+  const items = await batchGet(
+    config.platformTable,
+    unique.map((userId) => keys.user(userId)),
+    { consistent: true },
+  );
+  return items.map(fromItem);
 }
 
 /** The DynamoDB adapter of the user store. */
@@ -255,17 +217,13 @@ export const addMembershipItems = (
  */
 export async function migrateUserRecords(): Promise<number> {
   let migrated = 0;
-  let startKey: ScanCommandOutput['LastEvaluatedKey'];
-  do {
-    const page = await dynamo().send(
-      new ScanCommand({
-        TableName: config.platformTable,
-        FilterExpression: 'entity = :user AND attribute_not_exists(orgRoles)',
-        ExpressionAttributeValues: { ':user': 'user' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
+  const pages = scanItems({
+    TableName: config.platformTable,
+    FilterExpression: 'entity = :user AND attribute_not_exists(orgRoles)',
+    ExpressionAttributeValues: { ':user': 'user' },
+  });
+  for await (const items of pages) {
+    for (const item of items) {
       const read = fromItem(item);
       const next: UserRecord = { ...read, version: read.version + 1 };
       // Every membership is written again, now with its role.
@@ -275,7 +233,6 @@ export async function migrateUserRecords(): Promise<number> {
       );
       if (outcome === 'saved') migrated++;
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
   return migrated;
 }

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { topics } from '@argentum/events';
 import type { NotificationPage } from '@argentum/events/contracts';
-import { getDevice } from '@argentum/functions/stores/devices';
+import { dynamoDevices } from '@argentum/functions/stores/devices';
 import { call, createUser, signInAs } from '../support/api';
 import { deviceConnection } from '../support/control';
 import { newDevices, newPlace } from './devices-fixtures';
@@ -32,13 +32,13 @@ describe("a device's own word becomes its stored state (broker -> confirmation r
     await send('fail', { cmnd: 17 });
     await send('fail', { cmnd: 17 });
     await expect
-      .poll(async () => (await getDevice(shade.devID))?.properties)
+      .poll(async () => (await dynamoDevices.get(shade.devID))?.properties)
       .toEqual({
         pairingMode: false,
         volt: 12,
       });
     // The repeat found it off already: one change, one version.
-    expect((await getDevice(shade.devID))?.version).toBe(1);
+    expect((await dynamoDevices.get(shade.devID))?.version).toBe(1);
   });
 
   it("stores the power node's reported port values (201, 202, 203) and ignores other values", async () => {
@@ -47,12 +47,14 @@ describe("a device's own word becomes its stored state (broker -> confirmation r
     if (!node) throw new Error('no device');
     const send = await deviceOf(place.orgId, node.devID);
     await send('success', { cmnd: 201, val: 1 });
-    await expect.poll(async () => (await getDevice(node.devID))?.properties).toEqual({ portOneValue: 1 });
+    await expect
+      .poll(async () => (await dynamoDevices.get(node.devID))?.properties)
+      .toEqual({ portOneValue: 1 });
     await send('success', { cmnd: 202, val: 7 });
     await send('fail', { cmnd: 203, val: 0 });
     await send('success', { cmnd: 203, val: 0 });
     await expect
-      .poll(async () => (await getDevice(node.devID))?.properties)
+      .poll(async () => (await dynamoDevices.get(node.devID))?.properties)
       .toEqual({ portOneValue: 0, portTwoValue: 0 });
   });
 
@@ -70,8 +72,8 @@ describe("a device's own word becomes its stored state (broker -> confirmation r
         JSON.stringify({ action: 'fail', devID, cmnd: 17 }),
         { qos: 1 },
       );
-    await expect.poll(async () => (await getDevice(own.devID))?.properties.pairingMode).toBe(false);
-    expect((await getDevice(foreign.devID))?.properties).toEqual({ pairingMode: true });
+    await expect.poll(async () => (await dynamoDevices.get(own.devID))?.properties.pairingMode).toBe(false);
+    expect((await dynamoDevices.get(foreign.devID))?.properties).toEqual({ pairingMode: true });
   });
 
   it('does not let a device speak for a sibling: its pairing failure changes nothing and raises no alarm', async () => {
@@ -94,9 +96,11 @@ describe("a device's own word becomes its stored state (broker -> confirmation r
     // The speaker names its sibling, then itself: only its own word counts.
     await send('fail', { cmnd: 17, devID: sibling.devID });
     await send('fail', { cmnd: 17 });
-    await expect.poll(async () => (await getDevice(speaker.devID))?.properties.pairingMode).toBe(false);
+    await expect
+      .poll(async () => (await dynamoDevices.get(speaker.devID))?.properties.pairingMode)
+      .toBe(false);
     await expect.poll(notifiedDevices).toContain(speaker.devID);
     expect(await notifiedDevices()).not.toContain(sibling.devID);
-    expect((await getDevice(sibling.devID))?.properties).toEqual({ pairingMode: true });
+    expect((await dynamoDevices.get(sibling.devID))?.properties).toEqual({ pairingMode: true });
   });
 });

@@ -5,7 +5,7 @@ import type { OrgRoles } from '@argentum/events/contracts';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
 import type { Device } from '../../src/domain/devices/device';
-import { deviceGroupItem, deviceItem, getDevice } from '../../src/stores/devices';
+import { deviceGroupItem, deviceItem, dynamoDevices } from '../../src/stores/devices';
 import { keys } from '../../src/stores/keys';
 import { buildingItem, floorItem, orgItem } from '../../src/stores/tree';
 import { call, type CallResult, createUser, signIn, stack } from '../support/api';
@@ -114,7 +114,7 @@ export async function storedFloor(place: Place, floorId = place.floorId) {
   return Item;
 }
 
-export const stored = (devId: string) => getDevice(devId);
+export const stored = (devId: string) => dynamoDevices.get(devId);
 
 /** A signed-in user with a role in each organization given. */
 export async function userWith(orgRoles: OrgRoles) {

@@ -5,6 +5,8 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import {
+  functionEnvironment,
+  type FunctionSettings,
   type IntegrationSettings,
   lambdaEnvironment,
   type PlatformSettings,
@@ -397,6 +399,15 @@ export class PlatformFunction extends Construct {
         'timestream:DescribeEndpoints (endpoint discovery, required by the Timestream SDK) does not support resource-level permissions.',
       );
     }
+  }
+
+  /**
+   * Settings only this function gets, known once other resources exist (a queue, a key, a secret),
+   * as the one environment builder names them (functions/src/environment.ts). Grant the access too.
+   */
+  addSettings(settings: FunctionSettings): void {
+    for (const [name, value] of Object.entries(functionEnvironment(settings)))
+      this.function.addEnvironment(name, value);
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { config } from '@argentum/functions/config';
 import { createOwnOrganization, createUser, stack } from '../../../functions/test/support/api';
 import { seriesItems } from '../../../functions/test/support/telemetry';
-import { getDevice } from '@argentum/functions/stores/devices';
+import { dynamoDevices } from '@argentum/functions/stores/devices';
 import { runSmoke, type SmokeStep } from '../../ops/smoke';
 
 /**
@@ -48,7 +48,7 @@ describe('the smoke test of a deployment, against the local platform', () => {
 
     const devId = steps.at(-1)?.detail ?? '';
     expect(devId).toMatch(/^smoke-/);
-    expect(await getDevice(devId)).toBeUndefined();
+    expect(await dynamoDevices.get(devId)).toBeUndefined();
     expect(await seriesItems(devId, 'raw')).toEqual([]);
   });
 });

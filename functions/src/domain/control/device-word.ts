@@ -2,7 +2,7 @@ import { Command, confirmationMessageSchema } from '@argentum/events';
 import type { DevicePorts } from '../devices/ports';
 import { observePresence, type PresencePorts } from '../devices/presence';
 import { applyDeviceReport } from '../devices/reports';
-import type { AlarmDevice, AlarmPorts } from '../notifications/alarms';
+import { alarmDeviceOf, type AlarmPorts } from '../notifications/alarms';
 import { alarmsOfDeviceMessage } from '../notifications/device-messages';
 import { type ConfirmationPorts, type ConfirmationResult, handleConfirmation } from './confirmations';
 
@@ -23,8 +23,6 @@ export interface DeviceWordPorts extends ConfirmationPorts {
   reports: Pick<DevicePorts, 'devices' | 'clock'>;
   alarms: AlarmPorts;
   presence: PresencePorts;
-  /** A registered device as alarms name it (its organization included); undefined for an unknown one. */
-  alarmDevice(devId: string): Promise<AlarmDevice | undefined>;
 }
 
 /**
@@ -38,6 +36,21 @@ export async function receiveDeviceWord(
   deps: DeviceWordPorts,
   event: DeviceWordEvent,
 ): Promise<ConfirmationResult> {
+  const result = await settleDeviceWord(deps, event);
+  // A line per message: what it said it was and what came of it (untrusted texts cut short).
+  const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 64) : undefined);
+  deps.logger.log(result === 'invalid' || result === 'unknown' ? 'warn' : 'info', 'confirmation', {
+    orgId: text(event.orgId) ?? String(event.orgId),
+    outcome: text(event.outcome) ?? String(event.outcome),
+    result,
+    clientId: text(event.clientId),
+    devID: text(event.devID),
+    commandId: text(event.commandId),
+  });
+  return result;
+}
+
+async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): Promise<ConfirmationResult> {
   const { orgId, outcome, clientId, receivedAt, ...message } = event;
   if (typeof orgId !== 'string' || (outcome !== 'success' && outcome !== 'fail')) return 'invalid';
   const arrivedAt = typeof receivedAt === 'number' && Number.isFinite(receivedAt) ? receivedAt : undefined;
@@ -52,7 +65,8 @@ export async function receiveDeviceWord(
   const parsed = confirmationMessageSchema.safeParse(message);
   if (!parsed.success) return settled;
   await applyDeviceReport(deps.reports, { orgId, outcome, message: parsed.data });
-  const device = await deps.alarmDevice(parsed.data.devID);
+  const registered = await deps.reports.devices.get(parsed.data.devID);
+  const device = registered && alarmDeviceOf(registered);
   // Only a device of this organization moves its presence or raises its alarms. When the broker
   // received the message is the same for a redelivery, so its event is raised once.
   if (!device || device.orgId !== orgId) return settled;

@@ -46,8 +46,8 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 };
 
 /** The device, if the caller may read it; a foreign device gets the same answer as an unknown one. */
-async function readableDevice(deps: Pick<ExportPorts, 'exportDevices'>, user: AuthUser, devId: string) {
-  const device = await deps.exportDevices.get(devId);
+async function readableDevice(deps: Pick<ExportPorts, 'devices'>, user: AuthUser, devId: string) {
+  const device = await deps.devices.get(devId);
   if (!device || !hasRole(user.orgRoles, device.orgID, Role.readOnly)) throw notFound(DEVICE_NOT_FOUND_TEXT);
   return device;
 }
@@ -67,12 +67,12 @@ const view = (d: ExportDevice) => ({
  * organization id itself never leaves the server.
  */
 export async function readSensorDevices(
-  deps: Pick<ExportPorts, 'exportDevices' | 'exportSettings'>,
+  deps: Pick<ExportPorts, 'devices' | 'exportSettings'>,
   user: AuthUser,
   devId: string,
 ): Promise<SensorDevicesAnswer> {
   const device = await readableDevice(deps, user, devId);
-  const others = await deps.exportDevices.listOfOrg(device.orgID);
+  const others = await deps.devices.ofOrganization(device.orgID);
   return {
     device: view(device),
     orgDevices: others
@@ -289,7 +289,7 @@ export async function createExport(
   let devices = [device];
   if (kind === 'all') {
     if (deps.exportSettings.allDeviceExportOrgId !== device.orgID) throw forbidden();
-    devices = (await deps.exportDevices.listOfOrg(device.orgID)).filter((d) => d.dataPoints.length > 0);
+    devices = (await deps.devices.ofOrganization(device.orgID)).filter((d) => d.dataPoints.length > 0);
   }
   const { table: raw, dps } = await rawTable(
     deps,
@@ -317,11 +317,11 @@ export async function createExport(
       : { ...base, data: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), encoding: 'utf8' };
   }
   const key = `${EXPORT_PREFIX}${device.orgID}/${randomUUID()}/${fileName}`;
-  await deps.exportFiles.write(key, bytes, contentType);
-  const url = await deps.exportFiles.downloadUrl(key, {
-    fileName,
+  await deps.files.write(key, bytes, contentType);
+  const url = await deps.files.readUrl(key, {
     contentType,
     expiresInSeconds: EXPORT_LINK_SECONDS,
+    contentDisposition: `attachment; filename="${fileName.replace(/[^\w.-]/g, '_')}"`,
   });
   return { ...base, url };
 }

@@ -1,34 +1,22 @@
+import type { Device } from '../devices/device';
+import type { DeviceStore } from '../devices/ports';
+import type { FileStore } from '../files/ports';
 import type { Clock } from '../ports';
 import type { TelemetryArchive } from '../telemetry/archive';
 import type { TelemetryStore } from '../telemetry/telemetry';
 import type { Cell } from './cells';
 
 /** A device as exports and the sensor page know it. */
-export interface ExportDevice {
-  devID: string;
-  devName: string;
-  devType: number;
-  orgID: string;
-  floorID?: string;
-  dataPoints: { dp: string; dn?: string }[];
-}
+export type ExportDevice = Pick<Device, 'devID' | 'devName' | 'devType' | 'orgID' | 'floorID' | 'dataPoints'>;
 
-/** The registered devices. */
-export interface ExportDeviceStore {
-  get(devId: string): Promise<ExportDevice | undefined>;
-  /** Every device of an organization. */
-  listOfOrg(orgId: string): Promise<ExportDevice[]>;
-}
+/** The registered devices (the device store). */
+export type ExportDeviceStore = Pick<DeviceStore, 'get' | 'ofOrganization'>;
 
-/** Where large export files go: object storage, read back by the browser through a short-lived link. */
-export interface ExportFileStore {
-  write(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
-  /** A link that downloads the object as an attachment named `fileName`. */
-  downloadUrl(
-    key: string,
-    options: { fileName: string; contentType: string; expiresInSeconds: number },
-  ): Promise<string>;
-}
+/**
+ * Where large export files go: the files bucket (the file store), read back by the browser through
+ * a short-lived link.
+ */
+export type ExportFileStore = Pick<FileStore, 'write' | 'readUrl'>;
 
 /** Writes a true Excel 97-2003 workbook (BIFF8 in an OLE2 container): one sheet per part. */
 export interface XlsWriter {
@@ -45,13 +33,13 @@ export interface ExportSettings {
 }
 
 export interface ExportPorts {
-  exportDevices: ExportDeviceStore;
+  devices: ExportDeviceStore;
   /** Raw readings, read a page at a time. */
   telemetry: Pick<TelemetryStore, 'readRaw'>;
   /** Raw readings older than the hot store keeps (the long-term archive). */
   archive: TelemetryArchive;
   clock: Clock;
-  exportFiles: ExportFileStore;
+  files: ExportFileStore;
   xls: XlsWriter;
   exportSettings: ExportSettings;
 }

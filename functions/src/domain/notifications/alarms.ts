@@ -6,6 +6,7 @@ import {
   type NotificationTypeNumber,
 } from '@argentum/events/contracts';
 import type { AlarmMailJob, JobQueue } from '../auth/ports';
+import type { Device } from '../devices/device';
 import type { Logger, Metrics } from '../ports';
 import { html } from './messages';
 import { raiseNotification } from './notifications';
@@ -65,6 +66,18 @@ export interface AlarmDevice {
   floorId?: string;
   buildId?: string;
 }
+
+/** A registered device as alarms name it: where it is only while it is placed on a floor. */
+export const alarmDeviceOf = (
+  device: Pick<Device, 'devID' | 'orgID' | 'devName' | 'devType' | 'onFloor' | 'floorID' | 'buildID'>,
+): AlarmDevice => ({
+  devId: device.devID,
+  orgId: device.orgID,
+  devName: device.devName,
+  devType: device.devType,
+  ...(device.onFloor && device.floorID ? { floorId: device.floorID } : {}),
+  ...(device.onFloor && device.buildID ? { buildId: device.buildID } : {}),
+});
 
 /** How notifications and mails name a device: its name, or its id when it has none. */
 export const deviceLabel = (device: Pick<AlarmDevice, 'devName' | 'devId'>) =>

@@ -4,13 +4,13 @@ import { PLATFORM_METRICS } from '../../domain/metrics';
 import { iotPublisher } from '../../adapters/iot-publisher';
 import type { DeviceDirectory } from '../../domain/control/ports';
 import { dynamoCommandStore } from '../../stores/commands';
-import { getDevice } from '../../stores/devices';
+import { dynamoDevices } from '../../stores/devices';
 import { clock, logger } from './core';
 
 /** The registered devices as control sees them. */
 export const controlDevices: DeviceDirectory = {
   async get(devId) {
-    const device = await getDevice(devId);
+    const device = await dynamoDevices.get(devId);
     if (!device) return undefined;
     return {
       devID: device.devID,

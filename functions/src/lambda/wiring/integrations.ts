@@ -8,7 +8,7 @@ import { secretsManager } from '../../aws/secrets-manager';
 import { assertConfigured, config } from '../../config';
 import type { IntegrationDeviceDirectory } from '../../domain/integrations/ports';
 import { dynamoCommandStore } from '../../stores/commands';
-import { getDevice } from '../../stores/devices';
+import { dynamoDevices } from '../../stores/devices';
 import { ENV } from '../../environment';
 import { clock, logger } from './core';
 
@@ -22,8 +22,8 @@ const secrets = secretsManagerStore(secretsManager, clock);
 
 export const integrationDevices: IntegrationDeviceDirectory = {
   async get(devId) {
-    const device = await getDevice(devId);
-    return device && { ...device, properties: device.properties ?? {} };
+    const device = await dynamoDevices.get(devId);
+    return device;
   },
 };
 

@@ -3,9 +3,8 @@ import { emfMetrics } from '../../adapters/emf-metrics';
 import { PLATFORM_METRICS } from '../../domain/metrics';
 import { sqsMailQueue } from '../../adapters/job-queue';
 import { iotNotificationPublisher } from '../../adapters/notification-publisher';
-import type { AlarmDevice, AlarmPorts } from '../../domain/notifications/alarms';
+import type { AlarmPorts } from '../../domain/notifications/alarms';
 import { dynamoAlarmStore } from '../../stores/alarms';
-import type { Device } from '../../stores/devices';
 import { dynamoNotificationStore } from '../../stores/notifications';
 import { logger, users } from './core';
 
@@ -17,14 +16,4 @@ export const alarmPorts = (): AlarmPorts => ({
   alarmMail: sqsMailQueue,
   logger,
   metrics: emfMetrics(PLATFORM_METRICS.alarms.namespace),
-});
-
-/** A registered device as alarms name it. */
-export const alarmDevice = (device: Device): AlarmDevice => ({
-  devId: device.devID,
-  orgId: device.orgID,
-  devName: device.devName,
-  devType: device.devType,
-  ...(device.floorID ? { floorId: device.floorID } : {}),
-  ...(device.buildID ? { buildId: device.buildID } : {}),
 });

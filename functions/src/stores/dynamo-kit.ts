@@ -1,0 +1,190 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  paginateQuery,
+  paginateScan,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+  type ScanCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
+
+/**
+ * The one way the stores page, batch and transact on DynamoDB. Paging is the SDK's own paginators
+ * (`paginateQuery`, `paginateScan`); batches retry what DynamoDB leaves unprocessed with bounded
+ * exponential back-off and full jitter (as AWS advises for BatchGetItem / BatchWriteItem), and fail
+ * with a clear error after the last attempt; transactions answer which conditions refused them.
+ */
+
+export type Item = Record<string, unknown>;
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
+
+/** DynamoDB's limits: keys per BatchGetItem, requests per BatchWriteItem, actions per transaction. */
+export const BATCH_GET_LIMIT = 100;
+export const BATCH_WRITE_LIMIT = 25;
+export const TRANSACTION_LIMIT = 100;
+
+/** Every page of a query, as the SDK's paginator reads them (stop early by leaving the loop). */
+export function queryPages(input: QueryCommandInput): AsyncIterable<QueryCommandOutput> {
+  return paginateQuery({ client: dynamo() }, { ...input });
+}
+
+/** Every item a query finds, all pages read. */
+export async function queryAll(input: QueryCommandInput): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const page of queryPages(input)) items.push(...(page.Items ?? []));
+  return items;
+}
+
+/** Every item a scan finds, page by page (a page's items are handled before the next is read). */
+export async function* scanItems(input: ScanCommandInput): AsyncGenerator<Item[]> {
+  for await (const page of paginateScan({ client: dynamo() }, { ...input })) yield page.Items ?? [];
+}
+
+export interface BackOff {
+  /** Requests sent at most, the first included. */
+  attempts: number;
+  /** The ceiling of the first retry's delay; it doubles with each retry, up to `capMs`. */
+  baseMs: number;
+  capMs: number;
+  /** How to wait and draw (tests pass their own: no test waits on a clock). */
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+}
+
+export const defaultBackOff: BackOff = {
+  attempts: 8,
+  baseMs: 50,
+  capMs: 1000,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
+};
+
+/** Thrown when DynamoDB still left part of a batch unprocessed after the last attempt. */
+export class UnprocessedItemsError extends Error {
+  constructor(
+    readonly operation: 'BatchGetItem' | 'BatchWriteItem',
+    readonly table: string,
+    readonly left: number,
+    readonly attempts: number,
+  ) {
+    super(`${operation} on ${table} left ${left} items unprocessed after ${attempts} attempts`);
+    this.name = 'UnprocessedItemsError';
+  }
+}
+
+/**
+ * Sends `pending` until nothing is left: each attempt answers what is still unprocessed. Retries wait
+ * a random time up to base x 2^(retry-1), capped ("full jitter"). Answers nothing, or throws
+ * `onGiveUp(left)` after `attempts` requests.
+ */
+export async function untilProcessed<T>(
+  pending: readonly T[],
+  attempt: (pending: readonly T[]) => Promise<readonly T[]>,
+  onGiveUp: (left: number, attempts: number) => Error,
+  backOff: BackOff = defaultBackOff,
+): Promise<void> {
+  let left = pending;
+  for (let sent = 0; left.length > 0; sent++) {
+    if (sent === backOff.attempts) throw onGiveUp(left.length, sent);
+    if (sent > 0) {
+      const ceiling = Math.min(backOff.capMs, backOff.baseMs * 2 ** (sent - 1));
+      await backOff.sleep(Math.floor(backOff.random() * ceiling));
+    }
+    left = await attempt(left);
+  }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The items of `keys` in `table` (any order; missing ones are left out), 100 keys a request.
+ * Duplicate keys must be removed by the caller (DynamoDB refuses them).
+ */
+export async function batchGet(
+  table: string,
+  keys: readonly Item[],
+  options: { consistent?: boolean } = {},
+  backOff: BackOff = defaultBackOff,
+): Promise<Item[]> {
+  const found: Item[] = [];
+  const consistent = options.consistent ?? false;
+  for (const chunk of chunks(keys, BATCH_GET_LIMIT)) {
+    await untilProcessed(
+      chunk,
+      async (pending) => {
+        const page = await dynamo().send(
+          new BatchGetCommand({
+            RequestItems: {
+              [table]: { Keys: [...pending], ConsistentRead: consistent },
+            },
+          }),
+        );
+        found.push(...(page.Responses?.[table] ?? []));
+        return page.UnprocessedKeys?.[table]?.Keys ?? [];
+      },
+      (left, attempts) => new UnprocessedItemsError('BatchGetItem', table, left, attempts),
+      backOff,
+    );
+  }
+  return found;
+}
+
+/** Puts (and deletes) in `table`, 25 a request, each request's unprocessed ones retried. */
+export async function batchWrite(
+  table: string,
+  requests: readonly WriteRequest[],
+  backOff: BackOff = defaultBackOff,
+): Promise<void> {
+  for (const chunk of chunks(requests, BATCH_WRITE_LIMIT)) {
+    await untilProcessed(
+      chunk,
+      async (pending) => {
+        const { UnprocessedItems } = await dynamo().send(
+          new BatchWriteCommand({ RequestItems: { [table]: [...pending] } }),
+        );
+        return UnprocessedItems?.[table] ?? [];
+      },
+      (left, attempts) => new UnprocessedItemsError('BatchWriteItem', table, left, attempts),
+      backOff,
+    );
+  }
+}
+
+/** How a transaction ended: written, or refused with the indexes of the conditions that failed. */
+export type TransactOutcome =
+  | { outcome: 'written' }
+  | { outcome: 'refused'; failed: number[]; conflict: boolean; error: TransactionCanceledException };
+
+/**
+ * One transaction, all or nothing (at most 100 actions). A cancellation for failed conditions or a
+ * concurrent transaction is answered (`failed`: the indexes of the actions whose condition failed);
+ * anything else is thrown.
+ */
+export async function transactWrite(items: readonly TransactItem[]): Promise<TransactOutcome> {
+  if (items.length === 0) return { outcome: 'written' };
+  if (items.length > TRANSACTION_LIMIT)
+    throw new Error(`A transaction takes at most ${TRANSACTION_LIMIT} actions, not ${items.length}`);
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: [...items] }));
+    return { outcome: 'written' };
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    const reasons = error.CancellationReasons ?? [];
+    const failed = reasons.flatMap((reason, index) =>
+      reason.Code === 'ConditionalCheckFailed' ? [index] : [],
+    );
+    const conflict = reasons.some((reason) => reason.Code === 'TransactionConflict');
+    if (failed.length === 0 && !conflict) throw error;
+    return { outcome: 'refused', failed, conflict, error };
+  }
+}

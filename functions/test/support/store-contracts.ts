@@ -1,0 +1,330 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Device } from '../../src/domain/devices/device';
+import type { PresenceStore, StoredPresence } from '../../src/domain/devices/presence';
+import type { AlarmStore, DeviceAlarms } from '../../src/domain/notifications/alarms';
+import type { NotificationStore, StoredNotification } from '../../src/domain/notifications/ports';
+import type { TreeStore } from '../../src/domain/tree/ports';
+import type { TreeNode } from '../../src/domain/tree/tree';
+import type { UserStore } from '../../src/domain/users/ports';
+import type { UserRecord } from '../../src/domain/users/user';
+
+/**
+ * What the alarm, notification and presence stores must do, run against the DynamoDB adapters
+ * (DynamoDB Local, platform project) and the in-memory fakes (unit project): the fakes the use-case
+ * tests use behave as the stores do.
+ */
+const id = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+export function alarmStoreContract(name: string, store: () => AlarmStore) {
+  describe(`AlarmStore contract: ${name}`, () => {
+    const state = (devId: string, version: number): DeviceAlarms => ({
+      devId,
+      conditions: { temp: { since: 1000 + version } },
+      observedAt: 2000 + version,
+      version,
+    });
+
+    it('writes a first state only when none is stored, then only over the version read', async () => {
+      const devId = id('alarm');
+      expect(await store().get(devId)).toBeUndefined();
+      expect(await store().saveIfUnchanged(state(devId, 1), undefined)).toBe('saved');
+      expect(await store().saveIfUnchanged(state(devId, 1), undefined)).toBe('changed-meanwhile');
+      expect(await store().get(devId)).toEqual(state(devId, 1));
+      expect(await store().saveIfUnchanged(state(devId, 2), state(devId, 1))).toBe('saved');
+      expect(await store().saveIfUnchanged(state(devId, 3), state(devId, 1))).toBe('changed-meanwhile');
+      expect(await store().get(devId)).toEqual(state(devId, 2));
+    });
+  });
+}
+
+export function notificationStoreContract(name: string, store: () => NotificationStore) {
+  describe(`NotificationStore contract: ${name}`, () => {
+    const notification = (orgId: string, n: number): StoredNotification => ({
+      id: `${String(1_700_000_000_000 + n).padStart(13, '0')}-${id('n')}`,
+      orgId,
+      type: 1,
+      message: `<b>Alarm</b> ${n}`,
+      createdAt: new Date(1_700_000_000_000 + n).toISOString(),
+      properties: { devID: 'D1' },
+    });
+
+    it('stores a notification once and puts it into each inbox once, unread, keeping read flags on redelivery', async () => {
+      const [org, user] = [id('org'), id('user')];
+      const first = notification(org, 1);
+      expect(await store().deliver(first, [user, user])).toBe('new');
+      expect(await store().unreadCount(user, [org])).toBe(1);
+      await store().markRead(user, [first.id, 'not-in-inbox']);
+      expect(await store().deliver(first, [user])).toBe('known');
+      expect(await store().unreadCount(user, [org])).toBe(0);
+      expect(await store().get(first.id)).toEqual(first);
+    });
+
+    it("pages a user's inbox newest first, only the organizations asked for, and hides removed entries", async () => {
+      const [org, other, user] = [id('org'), id('org'), id('user')];
+      const made = [notification(org, 1), notification(org, 2), notification(other, 3), notification(org, 4)];
+      for (const n of made) await store().deliver(n, [user]);
+      const page = await store().page(user, { orgIds: [org], skip: 0, limit: 2, unreadOnly: false });
+      expect(page.entries.map((e) => e.notification.id)).toEqual([made[3]?.id, made[1]?.id]);
+      expect(page.hasMore).toBe(true);
+      expect(await store().remove(user, made[3]?.id ?? '')).toEqual(made[3]);
+      expect(await store().remove(user, made[3]?.id ?? '')).toBeUndefined();
+      const rest = await store().page(user, { orgIds: [org], skip: 0, limit: 10, unreadOnly: false });
+      expect(rest).toEqual({
+        entries: [
+          { notification: made[1], read: false },
+          { notification: made[0], read: false },
+        ],
+        hasMore: false,
+      });
+    });
+
+    it('records when an alarm ended once; a second clearing changes nothing', async () => {
+      const n = notification(id('org'), 5);
+      await store().deliver(n, []);
+      await store().markCleared(n.id, '2026-11-24T10:00:00.000Z');
+      await store().markCleared(n.id, '2026-11-24T11:00:00.000Z');
+      expect((await store().get(n.id))?.clearedAt).toBe('2026-11-24T10:00:00.000Z');
+      await store().markCleared(id('unknown'), '2026-11-24T10:00:00.000Z');
+    });
+  });
+}
+
+export function presenceStoreContract(
+  name: string,
+  store: () => PresenceStore,
+  register: (device: Device) => Promise<void>,
+) {
+  describe(`PresenceStore contract: ${name}`, () => {
+    const device = (lastSeen?: number): Device => ({
+      devID: id('presence'),
+      orgID: 'org-presence',
+      devName: 'Desk',
+      devType: 5,
+      onFloor: false,
+      dataPoints: [],
+      properties: {},
+      updatedAt: '2026-11-24T09:00:00.000Z',
+      ...(lastSeen !== undefined ? { lastSeen } : {}),
+    });
+    const presence = (rev: number, online: boolean): StoredPresence => ({
+      online,
+      reason: online ? 'reading' : 'silent',
+      since: 1000 * rev,
+      at: 1000 * rev,
+      rev,
+    });
+
+    it('saves over the revision and newest reading read, and refuses a stale read', async () => {
+      const d = device(500);
+      await register(d);
+      expect((await store().get(d.devID))?.presence).toBeUndefined();
+      expect(
+        await store().saveIfUnchanged(d.devID, presence(1, true), { rev: undefined, lastSeen: 400 }),
+      ).toBe('changed-meanwhile');
+      expect(
+        await store().saveIfUnchanged(d.devID, presence(1, true), { rev: undefined, lastSeen: 500 }),
+      ).toBe('saved');
+      expect(
+        await store().saveIfUnchanged(d.devID, presence(2, false), { rev: undefined, lastSeen: 500 }),
+      ).toBe('changed-meanwhile');
+      expect(await store().saveIfUnchanged(d.devID, presence(2, false), { rev: 1, lastSeen: 500 })).toBe(
+        'saved',
+      );
+      expect((await store().get(d.devID))?.presence).toEqual(presence(2, false));
+      expect(
+        await store().saveIfUnchanged(id('unknown'), presence(1, true), {
+          rev: undefined,
+          lastSeen: undefined,
+        }),
+      ).toBe('changed-meanwhile');
+    });
+
+    it('watches a device while it is online or has an episode, and no longer once unwatched', async () => {
+      const [online, offline] = [device(), device()];
+      await register(online);
+      await register(offline);
+      await store().saveIfUnchanged(online.devID, presence(1, true), { rev: undefined, lastSeen: undefined });
+      await store().saveIfUnchanged(offline.devID, presence(1, false), {
+        rev: undefined,
+        lastSeen: undefined,
+      });
+      const watched = async () => (await store().watched()).map((d) => d.devID);
+      expect(await watched()).toContain(online.devID);
+      expect(await watched()).not.toContain(offline.devID);
+      await store().unwatch(online.devID);
+      expect(await watched()).not.toContain(online.devID);
+    });
+  });
+}
+
+export function userStoreContract(name: string, store: () => UserStore) {
+  describe(`UserStore contract: ${name}`, () => {
+    const user = (orgRoles: UserRecord['orgRoles']): UserRecord => {
+      const userId = id('user');
+      return {
+        userId,
+        email: `${userId}@example.com`,
+        userName: 'Ada',
+        orgRoles,
+        createdAt: '2026-11-24T09:00:00.000Z',
+        updatedAt: '2026-11-24T09:00:00.000Z',
+        version: 1,
+      };
+    };
+    const next = (read: UserRecord, changes: Partial<UserRecord>): UserRecord => ({
+      ...read,
+      ...changes,
+      version: read.version + 1,
+    });
+
+    it('creates a record once and reads it by id, by e-mail and among many', async () => {
+      const org = id('org');
+      const u = user({ [org]: 1 });
+      expect(await store().saveIfUnchanged(u, undefined)).toBe('saved');
+      expect(await store().saveIfUnchanged(u, undefined)).toBe('changed-meanwhile');
+      expect(await store().get(u.userId)).toEqual(u);
+      expect(await store().findByEmail(u.email)).toEqual(u);
+      expect(await store().getMany([u.userId, id('unknown'), u.userId])).toEqual([u]);
+      expect(await store().memberIds(org)).toEqual([u.userId]);
+    });
+
+    it('writes only over the version read, and keeps the membership lookup in step', async () => {
+      const [a, b] = [id('org'), id('org')];
+      const u = user({ [a]: 1 });
+      await store().saveIfUnchanged(u, undefined);
+      const moved = next(u, { orgRoles: { [b]: 2 } });
+      expect(await store().saveIfUnchanged(moved, u)).toBe('saved');
+      expect(await store().saveIfUnchanged(next(u, { userName: 'Stale' }), u)).toBe('changed-meanwhile');
+      expect(await store().get(u.userId)).toEqual(moved);
+      expect(await store().memberIds(a)).toEqual([]);
+      expect(await store().memberIds(b)).toEqual([u.userId]);
+    });
+
+    it('deletes only the record read, with its memberships; forgetting a membership keeps the record', async () => {
+      const org = id('org');
+      const u = user({ [org]: 0 });
+      await store().saveIfUnchanged(u, undefined);
+      const renamed = next(u, { userName: 'Grace' });
+      await store().saveIfUnchanged(renamed, u);
+      expect(await store().deleteIfUnchanged(u)).toBe('changed-meanwhile');
+      await store().forgetMembership(org, u.userId);
+      expect(await store().memberIds(org)).toEqual([]);
+      expect(await store().get(u.userId)).toEqual(renamed);
+      expect(await store().deleteIfUnchanged(renamed)).toBe('deleted');
+      expect(await store().get(u.userId)).toBeUndefined();
+    });
+  });
+}
+
+export function treeStoreContract(name: string, store: () => TreeStore, users: () => UserStore) {
+  describe(`TreeStore contract: ${name}`, () => {
+    const now = '2026-11-24T09:00:00.000Z';
+    /** An organization with a building and a floor, created by a new admin. */
+    async function organization() {
+      const creator = id('creator');
+      await users().saveIfUnchanged(
+        {
+          userId: creator,
+          email: `${creator}@example.com`,
+          userName: 'Ada',
+          orgRoles: {},
+          createdAt: now,
+          updatedAt: now,
+          version: 1,
+        },
+        undefined,
+      );
+      const org = { orgId: id('org'), orgName: 'Acme', version: 0 };
+      const building = { orgId: org.orgId, buildId: id('b'), buildName: 'HQ', version: 0 };
+      const floor = {
+        orgId: org.orgId,
+        buildId: building.buildId,
+        floorId: id('f'),
+        floorName: 'Ground',
+        floorDevTypes: [1, 5],
+        editMode: false,
+        version: 0,
+      };
+      expect(await store().createOrganization(org, { userId: creator, role: 2 }, now)).toBe('created');
+      expect(await store().createBuilding(building, now)).toBe('created');
+      expect(await store().createFloor(floor, now)).toBe('created');
+      return { creator, org, building, floor };
+    }
+
+    it("creates a tree, adds the organization to its creator's record, and reads nodes by id and key", async () => {
+      const { creator, org, building, floor } = await organization();
+      expect((await users().get(creator))?.orgRoles).toEqual({ [org.orgId]: 2 });
+      expect(await store().readOrganizationTree(org.orgId)).toEqual({
+        tree: { org, buildings: [building], floors: [floor] },
+        tombstones: [],
+      });
+      const floorNode = { kind: 'floor', id: floor.floorId, orgId: org.orgId, buildId: building.buildId };
+      expect(await store().findNode(floor.floorId)).toEqual({ ...floorNode, name: 'Ground', version: 0 });
+      expect(await store().getNode({ kind: 'building', id: building.buildId, orgId: org.orgId })).toEqual({
+        kind: 'building',
+        id: building.buildId,
+        orgId: org.orgId,
+        buildId: building.buildId,
+        name: 'HQ',
+        version: 0,
+      });
+      expect(await store().findNode(id('unknown'))).toBeUndefined();
+      expect(
+        await store().createOrganization(
+          { orgId: id('org'), orgName: 'X', version: 0 },
+          { userId: id('nobody'), role: 2 },
+          now,
+        ),
+      ).toBe('creator-missing');
+    });
+
+    it('updates a live node over the version given, answering what changed it or that it is gone', async () => {
+      const { org, floor } = await organization();
+      const node = (await store().findNode(floor.floorId)) as TreeNode;
+      const renamed = await store().updateNode(node, { name: 'First', floorDevTypes: [2] }, 0, now);
+      expect(renamed).toEqual({ outcome: 'written', value: { ...node, name: 'First', version: 1 } });
+      expect(await store().updateNode(node, { name: 'Stale' }, 0, now)).toEqual({
+        outcome: 'changed',
+        current: { ...node, name: 'First', version: 1 },
+      });
+      expect((await store().readOrganizationTree(org.orgId)).tree?.floors[0]).toMatchObject({
+        floorName: 'First',
+        floorDevTypes: [2],
+        version: 1,
+      });
+      expect(await store().markDeleted(node, undefined, now)).toMatchObject({ outcome: 'written' });
+      expect(await store().updateNode(node, { name: 'Gone' }, undefined, now)).toEqual({
+        outcome: 'missing',
+      });
+    });
+
+    it('hides a deleted building with its floors, keeps it as a tombstone, and refuses creates under it', async () => {
+      const { org, building, floor } = await organization();
+      const node = (await store().findNode(building.buildId)) as TreeNode;
+      await store().markDeleted(node, 0, now);
+      const read = await store().readOrganizationTree(org.orgId);
+      expect(read.tree).toEqual({ org, buildings: [], floors: [] });
+      expect(read.tombstones).toEqual([{ ...node, version: 1, deletedAt: now }]);
+      expect(await store().createFloor({ ...floor, floorId: id('f') }, now)).toBe('parent-missing');
+      expect((await store().listFloors(org.orgId, building.buildId)).map((f) => f.id)).toEqual([
+        floor.floorId,
+      ]);
+      expect((await store().listBuildings(org.orgId)).map((b) => b.id)).toEqual([building.buildId]);
+      await store().removeNodeItem(node);
+      expect(await store().findNode(building.buildId)).toBeUndefined();
+      await store().removeNodeItem(node);
+    });
+
+    it('reads no tree for a deleted or unknown organization, and refuses buildings under it', async () => {
+      const { org, building } = await organization();
+      await store().markDeleted((await store().findNode(org.orgId)) as TreeNode, undefined, now);
+      expect((await store().readOrganizationTree(org.orgId)).tree).toBeUndefined();
+      expect(await store().createBuilding({ ...building, buildId: id('b') }, now)).toBe('parent-missing');
+      expect(await store().createBuilding({ ...building, orgId: id('org'), buildId: id('b') }, now)).toBe(
+        'parent-missing',
+      );
+      expect((await store().readOrganizationTrees([org.orgId, id('org')])).trees).toEqual([]);
+    });
+  });
+}

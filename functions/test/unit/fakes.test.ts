@@ -1,0 +1,47 @@
+import type { Device } from '../../src/domain/devices/device';
+import { commandStoreContract } from '../support/command-store-contract';
+import {
+  memoryAlarmStore,
+  memoryCommandStore,
+  memoryNotificationStore,
+  memoryPresenceStore,
+  memoryTelemetryStore,
+  memoryTreeStore,
+  memoryUserStore,
+} from '../support/fakes/memory-stores';
+import {
+  alarmStoreContract,
+  notificationStoreContract,
+  presenceStoreContract,
+  treeStoreContract,
+  userStoreContract,
+} from '../support/store-contracts';
+import { telemetryStoreContract } from '../support/telemetry-store-contract';
+
+// The fakes the use-case tests run on pass the contracts their DynamoDB adapters pass
+// (functions/test/store-contracts.test.ts, functions/test/telemetry-dynamodb.test.ts).
+const telemetry = memoryTelemetryStore();
+telemetryStoreContract('in-memory fake', () => telemetry);
+const commands = memoryCommandStore();
+commandStoreContract('in-memory fake', () => commands);
+const alarms = memoryAlarmStore();
+alarmStoreContract('in-memory fake', () => alarms);
+const notifications = memoryNotificationStore();
+notificationStoreContract('in-memory fake', () => notifications);
+const devices = new Map<string, Device>();
+const presence = memoryPresenceStore(devices);
+presenceStoreContract(
+  'in-memory fake',
+  () => presence,
+  async (device) => {
+    devices.set(device.devID, device);
+  },
+);
+const users = memoryUserStore();
+userStoreContract('in-memory fake', () => users);
+const tree = memoryTreeStore(users);
+treeStoreContract(
+  'in-memory fake',
+  () => tree,
+  () => users,
+);

@@ -1,0 +1,171 @@
+import { DEFAULT_ALARM_SETTINGS } from '@argentum/events/contracts';
+import { describe, expect, it } from 'vitest';
+import type { Device } from '../../../src/domain/devices/device';
+import { COMFORT_ALARM_AFTER_MS } from '../../../src/domain/notifications/alarms';
+import type { LiveFloorMessage } from '@argentum/events';
+import type { DeadLetter, QueuedReading } from '../../../src/domain/telemetry/ingest';
+import { takeTelemetry, type TelemetryIntakePorts } from '../../../src/domain/telemetry/intake';
+import type { UserRecord } from '../../../src/domain/users/user';
+import {
+  memoryAlarmStore,
+  memoryDevices,
+  memoryNotificationStore,
+  memoryPresenceStore,
+  memoryTelemetryStore,
+  recordingLogger,
+  recordingMetrics,
+  testClock,
+} from '../../support/fakes/memory-stores';
+
+const MINUTE = 60_000;
+const ieq = (devID: string, orgID = 'org-a'): Device => ({
+  devID,
+  orgID,
+  devName: `IEQ ${devID}`,
+  devType: 5,
+  onFloor: true,
+  floorID: 'floor-1',
+  buildID: 'b-1',
+  dataPoints: [{ dp: 'temp' }],
+  properties: {},
+  updatedAt: '2026-11-01T00:00:00.000Z',
+});
+const member: UserRecord = {
+  userId: 'u1',
+  email: 'ada@example.com',
+  userName: 'Ada',
+  orgRoles: { 'org-a': 1 },
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  version: 1,
+};
+
+/** Taking telemetry on in-memory fakes: the stores, the live floor and notification channels. */
+function scene(devices: Device[]) {
+  const clock = testClock();
+  const registered = memoryDevices(devices);
+  const liveMessages: { orgId: string; floorId: string; message: LiveFloorMessage }[] = [];
+  const notificationPushes: unknown[] = [];
+  const letters: DeadLetter[] = [];
+  const logger = recordingLogger();
+  const metrics = recordingMetrics();
+  const notifications = memoryNotificationStore();
+  const alarms = {
+    notifications,
+    publisher: { publish: async (_orgId: string, push: unknown) => void notificationPushes.push(push) },
+    users: {
+      memberIds: async (orgId: string) => (orgId === 'org-a' ? [member.userId] : []),
+      getMany: async (ids: readonly string[]) => (ids.includes(member.userId) ? [member] : []),
+    },
+    alarms: memoryAlarmStore(),
+    alarmMail: { send: async () => undefined },
+    logger,
+    metrics: recordingMetrics(),
+  };
+  const presence = memoryPresenceStore(registered.byId);
+  const telemetry = memoryTelemetryStore();
+  const ports: TelemetryIntakePorts = {
+    telemetry,
+    devices: registered,
+    deadLetters: { send: async (sent) => void letters.push(...sent) },
+    alarms,
+    presence: {
+      presence,
+      alarmSettings: async () => DEFAULT_ALARM_SETTINGS,
+      push: async () => undefined,
+      episodes: { raiseOffline: async () => 'n', close: async () => undefined },
+      logger,
+    },
+    liveFloors: {
+      publisher: {
+        publish: async (orgId, floorId, message) => void liveMessages.push({ orgId, floorId, message }),
+      },
+    },
+    logger,
+    metrics,
+    clock,
+  };
+  let n = 0;
+  const reading = (devID: string, values: Record<string, number>, orgId = 'org-a'): QueuedReading => {
+    const now = clock.now().getTime();
+    return {
+      id: `m${n++}`,
+      body: JSON.stringify({
+        devID,
+        devType: 5,
+        values,
+        time: now,
+        orgId,
+        topicDevId: devID,
+        receivedAt: now,
+      }),
+      receives: 1,
+      sentAt: now,
+    };
+  };
+  return {
+    ports,
+    telemetry,
+    clock,
+    registered,
+    presence,
+    notifications,
+    liveMessages,
+    letters,
+    metrics,
+    reading,
+  };
+}
+
+describe('taking telemetry (use case on fakes)', () => {
+  it('stores a batch, records latest values, publishes one live message per floor and moves devices online', async () => {
+    const s = scene([ieq('T1'), ieq('T2')]);
+    const now = s.clock.now().getTime();
+    const retry = await takeTelemetry(s.ports, [
+      s.reading('T1', { temp: 23 }),
+      s.reading('T2', { temp: 24 }),
+    ]);
+    expect(retry).toEqual([]);
+    expect((await s.telemetry.readRaw('T1', now, now, 10)).items).toEqual([
+      { devId: 'T1', time: now, values: { temp: 23 } },
+    ]);
+    expect(s.registered.byId.get('T2')).toMatchObject({ latest: { temp: 24 }, lastSeen: now });
+    expect(s.liveMessages).toHaveLength(1);
+    expect(s.liveMessages[0]).toMatchObject({ orgId: 'org-a', floorId: 'floor-1' });
+    expect(s.liveMessages[0]?.message.updates.map((u) => u.devID).sort()).toEqual(['T1', 'T2']);
+    expect((await s.presence.get('T1'))?.presence).toMatchObject({ online: true, reason: 'reading' });
+    expect(s.metrics.counts.get('Stored')).toBe(2);
+  });
+
+  it("asks again for a device not registered in the topic's organization, storing and publishing nothing", async () => {
+    // Ids of their own: ingest caches owners for a minute, across batches.
+    const s = scene([ieq('T5', 'org-b')]);
+    const batch = [s.reading('T5', { temp: 23 }, 'org-a'), s.reading('T9', { temp: 23 })];
+    const retry = await takeTelemetry(s.ports, batch);
+    expect(retry.sort()).toEqual(batch.map((r) => r.id).sort());
+    const now = s.clock.now().getTime();
+    expect((await s.telemetry.readRaw('T5', now, now, 10)).items).toEqual([]);
+    expect(s.liveMessages).toEqual([]);
+    expect(s.metrics.counts.get('UnknownDevice')).toBe(2);
+  });
+
+  it('raises a comfort alarm once a reading stayed out of the zone long enough, and clears it when back', async () => {
+    const s = scene([ieq('T3')]);
+    const inbox = async () =>
+      (await s.notifications.page('u1', { orgIds: ['org-a'], skip: 0, limit: 10, unreadOnly: false }))
+        .entries;
+    await takeTelemetry(s.ports, [s.reading('T3', { temp: 30 })]);
+    expect(await inbox()).toEqual([]);
+    s.clock.advance(COMFORT_ALARM_AFTER_MS);
+    await takeTelemetry(s.ports, [s.reading('T3', { temp: 31 })]);
+    const [raised] = await inbox();
+    expect(raised?.notification.message).toContain('is not in comfort zone (22-26 °C)');
+    expect(raised?.notification.clearedAt).toBeUndefined();
+    s.clock.advance(MINUTE);
+    await takeTelemetry(s.ports, [s.reading('T3', { temp: 24 })]);
+    expect(await inbox()).toHaveLength(1);
+    expect((await s.notifications.get(raised?.notification.id ?? ''))?.clearedAt).toBe(
+      s.clock.now().toISOString(),
+    );
+  });
+});
