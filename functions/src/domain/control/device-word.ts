@@ -1,7 +1,8 @@
 import { Command, confirmationMessageSchema } from '@argentum/events';
 import type { DevicePorts } from '../devices/ports';
 import { observePresence, type PresencePorts } from '../devices/presence';
-import { applyDeviceReport } from '../devices/reports';
+import { applyDeviceReport, isPortReport, reportedPortValues } from '../devices/reports';
+import { type LiveFloorPublisher, publishPortReport } from '../realtime/live-floor';
 import type { AlarmDevice, AlarmPorts } from '../notifications/alarms';
 import { alarmsOfDeviceMessage } from '../notifications/device-messages';
 import { type ConfirmationPorts, type ConfirmationResult, handleConfirmation } from './confirmations';
@@ -25,6 +26,8 @@ export interface DeviceWordPorts extends ConfirmationPorts {
   presence: PresencePorts;
   /** A registered device as alarms name it (its organization included); undefined for an unknown one. */
   alarmDevice(devId: string): Promise<AlarmDevice | undefined>;
+  /** Pushes a power node's port values to the browsers that have its floor open. */
+  live: LiveFloorPublisher;
 }
 
 /**
@@ -51,12 +54,33 @@ export async function receiveDeviceWord(
   if (settled === 'invalid' || settled === 'unknown' || settled === 'duplicate') return settled;
   const parsed = confirmationMessageSchema.safeParse(message);
   if (!parsed.success) return settled;
-  await applyDeviceReport(deps.reports, { orgId, outcome, message: parsed.data });
+  const applied = await applyDeviceReport(deps.reports, { orgId, outcome, message: parsed.data });
   const device = await deps.alarmDevice(parsed.data.devID);
   // Only a device of this organization moves its presence or raises its alarms. When the broker
   // received the message is the same for a redelivery, so its event is raised once.
   if (!device || device.orgId !== orgId) return settled;
   const time = arrivedAt ?? deps.clock.now().getTime();
+  // A power node's port values (201/202/203) go to its floor's open views: the values it changed to
+  // (stored above), or its failure. A success with a value it cannot hold (not 0 or 1) changed nothing.
+  if (isPortReport(parsed.data) && device.floorId && (outcome === 'fail' || applied !== 'ignored')) {
+    const ports = outcome === 'success' ? reportedPortValues(parsed.data) : undefined;
+    const val = parsed.data.val;
+    await publishPortReport(
+      { publisher: deps.live, logger: deps.logger },
+      {
+        orgId,
+        floorId: device.floorId,
+        devId: device.devId,
+        report: {
+          cmnd: parsed.data.cmnd,
+          outcome,
+          ...(outcome === 'success' && (val === 0 || val === 1) ? { val } : {}),
+          at: time,
+        },
+        ...(ports ? { ports } : {}),
+      },
+    );
+  }
   // Its own word moves its presence: an announcement (cmnd 1 without a command) or any reply.
   const announced = parsed.data.cmnd === Command.deviceOnline && !parsed.data.commandId;
   await observePresence(
