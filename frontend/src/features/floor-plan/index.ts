@@ -8,7 +8,12 @@ import { lazy } from 'react';
 // With edit mode, grouping, device configuration and the compare hand-off wired into its slots.
 export const FloorView = lazy(() => import('./components/edit/EditableFloorView'));
 export type { FloorModeContext, FloorViewFloor, FloorViewProps } from './components/FloorView';
-export { applyDeviceUpdates, DEVICE_UPDATE_INTERVAL_MS, type DeviceUpdate } from './api/deviceUpdates';
+export {
+  applyDeviceUpdates,
+  applyLiveUpdates,
+  DEVICE_UPDATE_INTERVAL_MS,
+  type DeviceUpdate,
+} from './api/deviceUpdates';
 export { floorPlanQueries, type FloorRef } from './api/floorPlanQueries';
 export {
   floorModeReducer,
