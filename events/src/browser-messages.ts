@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { commandCalls, commandStatuses, type CommandView } from './contracts/control';
 import { type DevicePresence, presenceReasons } from './contracts/devices';
 import type { NotificationPush } from './contracts/notifications';
-import { commandValueSchema, messageDevId } from './messages';
+import { Command, commandValueSchema, messageDevId } from './messages';
 
 /**
  * What the platform publishes to browsers, validated on both ends: the publisher before sending (the
@@ -22,9 +22,30 @@ export const devicePresenceSchema = z.object({
   lastSeen: z.number().int().positive().optional(),
 }) satisfies z.ZodType<DevicePresence>;
 
+const portValue = z.union([z.literal(0), z.literal(1)]);
+
+/**
+ * A power node's word on its port values (commands 201 port one, 202 port two, 203 both): changed to
+ * `val`, or failed. The browser words it with `deviceMessageText` ('Value changed to {val}', 'Value
+ * change failed') and `deviceValueChangedText` ('<device>: Value changed to <value>').
+ */
+export const portReportSchema = z.object({
+  cmnd: z.union([
+    z.literal(Command.portOneValue),
+    z.literal(Command.portTwoValue),
+    z.literal(Command.portBothValue),
+  ]),
+  outcome: z.enum(['success', 'fail']),
+  val: portValue.optional(),
+  /** When the broker received it (epoch ms). */
+  at: z.number().int().nonnegative(),
+});
+export type PortReport = z.infer<typeof portReportSchema>;
+
 /**
  * One device's change, as the floor view merges it into its cached devices: its newest reading
- * (ingest), or its presence (online / offline, why, since when: every presence change).
+ * (ingest), its presence (online / offline, why, since when: every presence change), or a power
+ * node's port values (its report on 201/202/203).
  */
 export const liveDeviceUpdateSchema = z.object({
   devID: messageDevId,
@@ -35,6 +56,10 @@ export const liveDeviceUpdateSchema = z.object({
   /** Sent with presence changes only: a reading alone does not decide presence. */
   online: z.boolean().optional(),
   presence: devicePresenceSchema.optional(),
+  /** The port values the power node reported (stored in its properties), merged into them. */
+  ports: z.object({ portOneValue: portValue.optional(), portTwoValue: portValue.optional() }).optional(),
+  /** The power node's word that changed them, or that they could not be changed. */
+  portReport: portReportSchema.optional(),
 });
 export type LiveDeviceUpdate = z.infer<typeof liveDeviceUpdateSchema>;
 

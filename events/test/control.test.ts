@@ -7,7 +7,18 @@ import {
   isReservedDeviceId,
   topics,
 } from '../src';
-import { commandText, deviceMessageText, powerNodeLevel } from '../src/contracts';
+import {
+  COMFORT_ZONE_RANGE,
+  commandText,
+  commandValueProblem,
+  controlKindOf,
+  deviceMessageText,
+  powerNodeLevel,
+  readingUnit,
+  ROOM_UNIT_PORTS,
+  roomUnitRange,
+  roomUnitValueText,
+} from '../src/contracts';
 
 const command = {
   commandId: '0mwsfg1d6-bfb8564c8ad9',
@@ -145,5 +156,37 @@ describe('texts of outcomes', () => {
 
   it('shows power node levels 20/60/100', () => {
     expect([0, 10, 40, 41, 59, 60, 100].map(powerNodeLevel)).toEqual([0, 20, 20, 60, 60, 100, 100]);
+  });
+});
+
+describe("the room unit's comfort zone (port 2)", () => {
+  const roomUnit = {
+    devName: 'RoomUnitKitchen',
+    devType: 2,
+    connDev: 'valve',
+    dataPoints: [{ dp: 'temp', readonly: true }, { dp: 'fan' }, { dp: 'valve' }, { dp: 'zone' }],
+  };
+  const set = (val: number, port: number) =>
+    commandValueProblem(roomUnit, { call: 'setFanValveValue', val, port });
+
+  it('takes 15 to 30 °C in steps of 0.5 on port 2, and the fan and valve keep their ranges', () => {
+    expect(roomUnitRange(ROOM_UNIT_PORTS.zone)).toBe(COMFORT_ZONE_RANGE);
+    expect(COMFORT_ZONE_RANGE).toEqual({ min: 15, max: 30, step: 0.5 });
+    for (const ok of [15, 21.5, 22, 30]) expect(set(ok, 2)).toBeUndefined();
+    for (const bad of [14.5, 30.5, 21.3, 10]) expect(set(bad, 2)).toBe(roomUnitValueText(2));
+    expect(roomUnitValueText(2)).toBe(
+      'value must be a comfort zone temperature (°C) from 15 to 30 in steps of 0.5.',
+    );
+    expect(set(21.5, 0)).toBe(roomUnitValueText(0));
+    expect(set(4.5, 1)).toBeUndefined();
+  });
+
+  it('makes a device with only a comfort zone a room unit', () => {
+    expect(controlKindOf({ devType: 2, dataPoints: [{ dp: 'zone' }] })).toBe('roomUnit');
+  });
+
+  it('shows the zone temperature in °F and the comfort zone in °C', () => {
+    expect(readingUnit('zoneTemp')).toBe('°F');
+    expect(readingUnit('zone')).toBe('°C');
   });
 });

@@ -317,8 +317,8 @@ describe('device control panels in the browser', () => {
   it('dims a light with the slider (sent on release) and a level, on the chosen port', async () => {
     const region = await openDevice(page, 'LightsDesk');
     const panel = region.getByRole('region', { name: 'Light brightness' });
-    expect(await panel.getByLabel('Port').inputValue()).toBe('2');
-    await panel.getByLabel('Port').selectOption({ label: 'Port-1' });
+    expect(await panel.getByLabel('Port', { exact: true }).inputValue()).toBe('2');
+    await panel.getByLabel('Port', { exact: true }).selectOption({ label: 'Port-1' });
     await clickSlider(panel, 'Brightness', 0.5);
     const command = await expectPendingThenSettled(
       panel,

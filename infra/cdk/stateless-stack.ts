@@ -381,7 +381,7 @@ export class StatelessStack extends Stack {
           // port values (one-item transaction on the device).
           ...presenceStatements,
         ],
-        // Command outcomes, notifications, and presence changes on the device's floor.
+        // Command outcomes, notifications, and presence changes and power node port values on the device's floor.
         publishTopics: [commandStatusTopics, notificationTopics, liveTopics],
       },
       memorySize: 256,

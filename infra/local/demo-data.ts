@@ -164,7 +164,13 @@ const groundFloorKinds: DeviceSeed[] = [
     port: 0,
     x: 140,
     y: 420,
-    dataPoints: [dp('temp', 'Temperature'), dp('fan', 'FanSpeed', false), dp('valve', 'Valve', false)],
+    dataPoints: [
+      dp('temp', 'Temperature'),
+      dp('fan', 'FanSpeed', false),
+      dp('valve', 'Valve', false),
+      dp('zone', 'ComfortZone', false),
+      dp('zoneTemp', 'ZoneTemperature'),
+    ],
     properties: { volt: 3.1, type: 'thermistor', conndev: 'node' },
     childNode: { type: 'thermistor', devID: 'TH-KITCHEN-1', dataPoints: [dp('temp', 'Temperature')] },
   },
@@ -441,6 +447,9 @@ export const demoUsers: DemoUser[] = [
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';
 
+/** °C to °F with one decimal: a room unit reports its zone temperature in °F. */
+export const fahrenheit = (celsius: number) => Math.round(((celsius * 9) / 5 + 32) * 10) / 10;
+
 /** A plausible reading of a device at a time: daily cycles, office hours, some noise. */
 export function readingAt(
   device: Device,
@@ -465,8 +474,12 @@ export function readingAt(
       return { state: occupied ? 1 : 0 };
     case 6:
       return { state: occupied ? 1 : 0 };
-    case 2:
-      return { temp: round(21 + 2.5 * daytime + noise(0.6)) };
+    case 2: {
+      const temp = round(21 + 2.5 * daytime + noise(0.6));
+      // A room unit reports its zone temperature in °F (around its comfort zone, 22 °C by default).
+      if (!device.dataPoints.some((p) => p.dp === 'zoneTemp')) return { temp };
+      return { temp, zoneTemp: fahrenheit(22 + daytime + noise(0.6)) };
+    }
     case 4:
       return { mState: occupied ? 1 : 0 };
     case 5:

@@ -9,7 +9,7 @@ import {
   topics,
 } from '@argentum/events';
 import type { Device } from '@argentum/functions/stores/devices';
-import { readingAt } from './demo-data';
+import { fahrenheit, readingAt } from './demo-data';
 import { connectLocalDevice } from './device-credentials';
 
 /**
@@ -143,6 +143,7 @@ const initialState: Record<string, number> = {
   shade: 40,
   fan: 3,
   valve: 5,
+  zone: 22,
   state: 1,
   setpoint: 17,
   position: 40,
@@ -174,9 +175,12 @@ export function applyValue(
   }
   if (device.devType === 1) return isNumberIn(val, 0, 100) ? { bri: Math.round(val) } : undefined;
   if (points.has('fan') && points.has('valve')) {
-    // Room unit: port 1 is the valve (0-10 in steps of 0.1), anything else the fan (1-10).
+    // Room unit: port 1 is the valve (0-10 in steps of 0.1), port 2 the comfort zone set point (15-30 °C
+    // in steps of 0.5, when it has one), anything else the fan (1-10).
     if (String(message.port) === '1')
       return isNumberIn(val, 0, 10) ? { valve: Math.round(val * 10) / 10 } : undefined;
+    if (String(message.port) === '2')
+      return points.has('zone') && isNumberIn(val, 15, 30) ? { zone: Math.round(val * 2) / 2 } : undefined;
     return isNumberIn(val, 1, 10) ? { fan: Math.round(val) } : undefined;
   }
   if (device.devType === 7) {
@@ -324,7 +328,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         announce(sim, false);
         continue;
       }
-      const values = { ...readingAt(sim.device, now, random), ...sim.state };
+      const values: Record<string, number> = { ...readingAt(sim.device, now, random), ...sim.state };
+      // A room unit's zone settles around its comfort zone set point; it reports it in °F.
+      if (sim.state.zone !== undefined && sim.device.dataPoints.some((p) => p.dp === 'zoneTemp'))
+        values.zoneTemp = fahrenheit(sim.state.zone + (random() - 0.5) * 0.6);
       if (Object.keys(values).length === 0) continue;
       sim.client?.publish(
         topics.sensorData(sim.device.orgID, sim.device.devID),

@@ -23,7 +23,7 @@ const numberIn = (min: number, max: number, error: string) =>
 const brightnessText = brightnessValueText;
 const shadesText = shadeValueText;
 const fanValveText =
-  'value must be a fan speed or valve opening from 0 to 10, or a lock state such as [1,0,0,0].';
+  'value must be a fan speed or valve opening from 0 to 10, a comfort zone temperature from 15 to 30, or a lock state such as [1,0,0,0].';
 const anyValue = z.union(
   [controlNumber(), z.string().max(64), z.boolean(), z.array(controlNumber()).max(8)],
   { error: required('value', valueText) },
@@ -62,7 +62,7 @@ export const controlRequests = {
     user,
   }),
   setFanValveValue: body({
-    value: z.union([numberIn(0, 10, fanValveText), portStates(fanValveText)], {
+    value: z.union([numberIn(0, 30, fanValveText), portStates(fanValveText)], {
       error: required('value', fanValveText),
     }),
     devID: devId,

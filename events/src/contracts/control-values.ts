@@ -7,10 +7,12 @@
 import { DeviceType } from '../devices';
 import {
   BRIGHTNESS_RANGE,
+  COMFORT_ZONE_RANGE,
   type ControlCall,
   type ControlValue,
   FAN_SPEED_RANGE,
   LOCK_VALUE,
+  ROOM_UNIT_PORTS,
   SHADE_RANGE,
   SHADES_DOWN_VALUE,
   SHADES_UP_VALUE,
@@ -55,7 +57,7 @@ export function controlKindOf(device: ControlledDeviceShape): ControlKind | null
       return 'ecobee';
   }
   if (device.devType === DeviceType.powerNode || device.connDev === 'light') return 'light';
-  if (device.dataPoints.some((p) => p.dp === 'fan' || p.dp === 'valve')) return 'roomUnit';
+  if (device.dataPoints.some((p) => p.dp === 'fan' || p.dp === 'valve' || p.dp === 'zone')) return 'roomUnit';
   if (device.devType === DeviceType.bacnet) return 'bacnet';
   if (device.devType === DeviceType.motion) return 'motion';
   if (device.devType === DeviceType.switch || device.dataPoints.some((p) => p.dp === 'state' && !p.readonly))
@@ -75,9 +77,17 @@ export interface ValueRange {
   readonly step: number;
 }
 
-/** The room unit's port 1 is its valve, any other port its fan. */
-export const roomUnitRange = (port: number | string | undefined): ValueRange =>
-  String(port) === '1' ? VALVE_RANGE : FAN_SPEED_RANGE;
+/** The room unit's port 1 is its valve, port 2 its comfort zone, any other port its fan. */
+export function roomUnitRange(port: number | string | undefined): ValueRange {
+  switch (String(port)) {
+    case String(ROOM_UNIT_PORTS.valve):
+      return VALVE_RANGE;
+    case String(ROOM_UNIT_PORTS.zone):
+      return COMFORT_ZONE_RANGE;
+    default:
+      return FAN_SPEED_RANGE;
+  }
+}
 
 /** Whether `value` is a number of the range, on its steps (to within rounding of decimals). */
 export function inRange(value: unknown, range: ValueRange): value is number {
@@ -97,10 +107,12 @@ const rangeText = (what: string, range: ValueRange) =>
 export const brightnessValueText = rangeText('a brightness', BRIGHTNESS_RANGE);
 export const shadeValueText = `value must be [1,1,1,1] (up), [0,0,0,0] (pause or down) or a position from ${SHADE_RANGE.min} to ${SHADE_RANGE.max} in steps of ${SHADE_RANGE.step}.`;
 export const lockValueText = 'value must be [1,0,0,0] (lock) or [0,0,0,0] (unlock).';
-export const roomUnitValueText = (port: number | string | undefined) =>
-  String(port) === '1'
-    ? rangeText('a valve opening', VALVE_RANGE)
-    : rangeText('a fan speed', FAN_SPEED_RANGE);
+export function roomUnitValueText(port: number | string | undefined): string {
+  const range = roomUnitRange(port);
+  if (range === VALVE_RANGE) return rangeText('a valve opening', range);
+  if (range === COMFORT_ZONE_RANGE) return rangeText('a comfort zone temperature (°C)', range);
+  return rangeText('a fan speed', range);
+}
 export const switchValueText = 'value must be 0 or 1, true or false, or port states such as [1,0,0,0].';
 export const bacnetValueText = `value must be a number from -${CONTROL_NUMBER_LIMIT} to ${CONTROL_NUMBER_LIMIT}, a text, or true or false.`;
 export const bacnetKeyText = "key must be one of the device's writable points.";

@@ -42,6 +42,13 @@ export const SHADES_DOWN_VALUE = [0, 0, 0, 0] as const;
 export const BRIGHTNESS_RANGE = { min: 0, max: 100, step: 1 } as const;
 export const FAN_SPEED_RANGE = { min: 1, max: 10, step: 1 } as const;
 export const VALVE_RANGE = { min: 0, max: 10, step: 0.1 } as const;
+/** The room unit's comfort zone: its zone temperature set point (°C), 15 to 30 in steps of 0.5. */
+export const COMFORT_ZONE_RANGE = { min: 15, max: 30, step: 0.5 } as const;
+/**
+ * A room unit's ports (setFanValveValue / getFanValveValue): the fan, the valve and the comfort zone
+ * set point; each reports its value as the data point of the same name (fan, valve, zone).
+ */
+export const ROOM_UNIT_PORTS = { fan: 0, valve: 1, zone: 2 } as const;
 export const SHADE_RANGE = { min: 0, max: 100, step: 1 } as const;
 /** Power node ports: Select (none), Port-1 (0), Port-2 (1), Both (2). */
 export const POWER_NODE_PORTS = [

@@ -33,14 +33,17 @@ export const CO2_COMFORT_GRAPH_MAX = 1000;
 
 /**
  * The unit of each data point as every screen and export shows it (section 9's units): IEQ points by
- * their comfort zones, BACnet supply-air temperature and set point in °C, air flow velocity in m/s.
- * Pressure arrives in Pa and is shown in kPa (see displayReading).
+ * their comfort zones, BACnet supply-air temperature and set point in °C, air flow velocity in m/s, a
+ * room unit's comfort zone set point (`zone`) in °C and the zone temperature it reports (`zoneTemp`)
+ * in °F ("°F for zone temperature"). Pressure arrives in Pa and is shown in kPa (see displayReading).
  */
 export const READING_UNITS: Record<string, string> = {
   ...Object.fromEntries(Object.entries(COMFORT_ZONES).map(([dp, zone]) => [dp, zone.unit])),
   velocity: 'm/s',
   sat: '°C',
   setpoint: '°C',
+  zone: '°C',
+  zoneTemp: '°F',
   actualTemperature: '°C',
   ambientTemperatureCelsius: '°C',
   actualHumidity: '%',

@@ -5,7 +5,7 @@ import { memberOrgIds, type OrgRoles, REALTIME_MAX_ORGS } from '@argentum/events
 import {
   announceGroupingOutcome,
   applyCommandStatus,
-  applyDeviceUpdates,
+  applyLiveUpdates,
   FLOOR_PLAN_QUERY_ROOT,
 } from '../features/floor-plan';
 import { applyNotificationPush } from '../features/notifications';
@@ -52,7 +52,7 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
     const stopListening = realtimeChannel.onMessage((event: RealtimeEvent) => {
       switch (event.kind) {
         case 'live':
-          applyDeviceUpdates(queryClient, event.floorId, event.message.updates);
+          applyLiveUpdates(queryClient, event.floorId, event.message.updates);
           break;
         case 'commandStatus':
           applyCommandStatus(queryClient, event.view);

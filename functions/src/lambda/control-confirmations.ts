@@ -1,4 +1,5 @@
 import { flushingMetrics } from '../adapters/emf-metrics';
+import { iotLiveFloorPublisher } from '../adapters/live-floor-publisher';
 import { assertConfigured } from '../config';
 import type { ConfirmationResult } from '../domain/control/confirmations';
 import { type DeviceWordEvent, type DeviceWordPorts, receiveDeviceWord } from '../domain/control/device-word';
@@ -16,6 +17,7 @@ const ports: DeviceWordPorts = {
   reports: { devices: dynamoDevices, clock },
   alarms: alarmPorts(),
   presence: presencePorts(),
+  live: iotLiveFloorPublisher,
 };
 
 /** What the IoT rule `SELECT *, topic(1) AS orgId, topic(3) AS outcome, clientid() AS clientId, timestamp() AS receivedAt` sends. */

@@ -54,7 +54,8 @@ export const controlRoutes = [
     path: `${base}/getFanValveValue`,
     domain,
     access: { minRole: 0 },
-    summary: "A room unit's last reported fan or valve value, and its newest command.",
+    summary:
+      "A room unit's last reported fan, valve or comfort zone value (port 0, 1, 2), and its newest command.",
     request: controlRequests.getFanValveValue,
     handler: async ({ user, body, ports }) => ({
       body: await deviceState(ports, user, 'getFanValveValue', body.devID, body.port),
@@ -81,7 +82,8 @@ export const controlRoutes = [
     path: `${base}/setFanValveValue`,
     domain,
     access: { minRole: 1 },
-    summary: "Sets a room unit's fan or valve, or a lock (a tracked command).",
+    summary:
+      "Sets a room unit's fan (port 0, 1-10), valve (port 1, 0-10 step 0.1) or comfort zone (port 2, 15-30 °C step 0.5), or a lock (a tracked command).",
     request: controlRequests.setFanValveValue,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, {

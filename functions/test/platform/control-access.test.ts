@@ -121,13 +121,13 @@ describe('bad payloads: 400 with a message that names the problem', () => {
     ],
     [
       'setFanValveValue',
-      { value: 11, devID, port: 0, devType: 2 },
-      'value must be a fan speed or valve opening from 0 to 10, or a lock state such as [1,0,0,0].',
+      { value: 31, devID, port: 0, devType: 2 },
+      'value must be a fan speed or valve opening from 0 to 10, a comfort zone temperature from 15 to 30, or a lock state such as [1,0,0,0].',
     ],
     [
       'setFanValveValue',
       { value: { on: true }, devID, port: 0, devType: 2 },
-      'value must be a fan speed or valve opening from 0 to 10, or a lock state such as [1,0,0,0].',
+      'value must be a fan speed or valve opening from 0 to 10, a comfort zone temperature from 15 to 30, or a lock state such as [1,0,0,0].',
     ],
     ['setRollerShadesValue', { value: [1, 1], devID, port: 0, devType: 3 }, shadeValueText],
     [

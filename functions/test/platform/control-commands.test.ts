@@ -6,13 +6,21 @@ import type {
   DeviceStateAnswer,
 } from '@argentum/events/contracts';
 import {
+  confirmedLateText,
   DEVICE_ONLINE_TEXT,
   DEVICE_REPLY_TIMEOUT_MS,
   lockedText,
   unlockedText,
   valueSetText,
 } from '@argentum/events/contracts';
-import { type ControlScene, control, controlScene, waitForCommand, watchOutcomes } from '../support/control';
+import {
+  type ControlScene,
+  control,
+  controlScene,
+  historyOf,
+  waitForCommand,
+  watchOutcomes,
+} from '../support/control';
 
 let scene: ControlScene;
 beforeAll(async () => {
@@ -148,6 +156,60 @@ describe('each control call, end to end: request -> device -> confirmation -> tr
       lastCommand: { commandId: valve.commandId },
     });
   });
+
+  it("setFanValveValue sets a room unit's comfort zone (port 2, °C); its history and getFanValveValue say so", async () => {
+    const { roomUnit } = scene.devices;
+    const zone = await sendAndSettle(
+      'setFanValveValue',
+      { value: 21.5, devID: roomUnit.devID, port: 2, devType: 2 },
+      roomUnit.devID,
+    );
+    expect(outcome(zone)).toEqual({
+      call: 'setFanValveValue',
+      cmnd: 54,
+      val: 21.5,
+      status: 'confirmed',
+      text: 'Value set to 21.5 successfully.',
+      requestedBy: { userId: scene.editor.userId, userName: scene.editor.userName },
+      replyOutcome: 'success',
+      replyVal: 21.5,
+    });
+    expect(zone.port).toBe(2);
+    // The simulated room unit took it (its fan and valve are other ports).
+    expect(scene.simulator.stateOf(roomUnit.devID)).toMatchObject({ zone: 21.5 });
+    const state = await control<DeviceStateAnswer>(
+      'getFanValveValue',
+      { devID: roomUnit.devID, devType: 2, port: 2 },
+      scene.viewer.token,
+    );
+    expect(state.body).toMatchObject({ port: 2, val: 21.5, source: 'device' });
+    const [newest] = await historyOf(scene.viewer.token, roomUnit.devID, 1);
+    expect(newest).toMatchObject({ commandId: zone.commandId, port: 2, val: 21.5, status: 'confirmed' });
+  });
+
+  it("a room unit that does not answer its comfort zone in 5 s: 'Something went wrong', then confirmed late", async () => {
+    const { roomUnit } = scene.devices;
+    scene.simulator.script(roomUnit.devID, 'slow');
+    try {
+      const sent = await control<CommandSentAnswer>(
+        'setFanValveValue',
+        { value: 24, devID: roomUnit.devID, port: 2, devType: 2 },
+        scene.editor.token,
+      );
+      expect(sent.status).toBe(200);
+      const late = await waitForCommand(
+        scene.viewer.token,
+        roomUnit.devID,
+        sent.body.commandId,
+        (c) => c.status === 'confirmed late',
+        30_000,
+      );
+      expect(late.text).toBe(confirmedLateText(valueSetText(24)));
+      expect(late.lateReply).toMatchObject({ outcome: 'success', val: 24 });
+    } finally {
+      scene.simulator.script(roomUnit.devID, 'answer');
+    }
+  }, 40_000);
 
   it('setRollerShadesValue: Slide Up and Slide Down', async () => {
     const { shades } = scene.devices;

@@ -43,7 +43,7 @@ const devices = {
   roomUnit: base(3, 'RoomUnitRange', 2, {
     connDev: 'valve',
     port: 0,
-    dataPoints: [dp('temp', true), dp('fan'), dp('valve')],
+    dataPoints: [dp('temp', true), dp('fan'), dp('valve'), dp('zone'), dp('zoneTemp', true)],
   }),
   shades: base(4, 'ShadesRange', 3, { connDev: 'rollershades', port: 0, dataPoints: [dp('shade')] }),
   bacnet: base(5, 'BacnetRange', 7, { dataPoints: [dp('sat', true), dp('setpoint')] }),
@@ -127,6 +127,30 @@ const refused: [string, string, Record<string, unknown>, RegExp | string][] = [
     'fan 0 (from 1)',
     'setFanValveValue',
     { devID: roomUnit.devID, devType: 2, port: 0, value: 0 },
+    roomUnitValueText(0),
+  ],
+  [
+    'comfort zone 14.5 (from 15)',
+    'setFanValveValue',
+    { devID: roomUnit.devID, devType: 2, port: 2, value: 14.5 },
+    roomUnitValueText(2),
+  ],
+  [
+    'comfort zone 21.3 (step 0.5)',
+    'setFanValveValue',
+    { devID: roomUnit.devID, devType: 2, port: 2, value: 21.3 },
+    roomUnitValueText(2),
+  ],
+  [
+    'comfort zone 30.5 (to 30)',
+    'setFanValveValue',
+    { devID: roomUnit.devID, devType: 2, port: 2, value: 30.5 },
+    /^value must be a fan speed or valve opening from 0 to 10, a comfort zone temperature from 15 to 30/,
+  ],
+  [
+    'a comfort zone of 22 on the fan port (1-10)',
+    'setFanValveValue',
+    { devID: roomUnit.devID, devType: 2, port: 0, value: 22 },
     roomUnitValueText(0),
   ],
   [

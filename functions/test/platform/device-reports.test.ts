@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
-import { topics } from '@argentum/events';
-import type { NotificationPage } from '@argentum/events/contracts';
+import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/events';
+import type { FloorDevicesAnswer, NotificationPage } from '@argentum/events/contracts';
 import { dynamoDevices } from '@argentum/functions/stores/devices';
 import { call, createUser, signInAs } from '../support/api';
 import { deviceConnection } from '../support/control';
+import { connectBrowser } from '../support/realtime';
 import { newDevices, newPlace } from './devices-fixtures';
 
 const connections: MqttClient[] = [];
@@ -56,6 +57,58 @@ describe("a device's own word becomes its stored state (broker -> confirmation r
     await expect
       .poll(async () => (await dynamoDevices.get(node.devID))?.properties)
       .toEqual({ portOneValue: 0, portTwoValue: 0 });
+  });
+
+  it("pushes a power node's port values and its failures to its floor's live topic, as the floor reads them", async () => {
+    const place = await newPlace('Live ports');
+    const [node] = await newDevices(
+      place,
+      [{ devType: 1, connDev: 'light', devName: 'LightsPorts', properties: { portOneValue: 0 } }],
+      place.floorId,
+    );
+    if (!node) throw new Error('no device');
+    const user = await createUser({ [place.orgId]: 0 });
+    const token = (await signInAs(user)).accessToken;
+    const watcher = await connectBrowser(token);
+    connections.push(watcher);
+    const received: LiveFloorMessage[] = [];
+    watcher.on('message', (_topic, payload) =>
+      received.push(liveFloorMessageSchema.parse(JSON.parse(payload.toString()))),
+    );
+    await watcher.subscribeAsync(topics.floorLive(place.orgId, place.floorId), { qos: 1 });
+    const send = await deviceOf(place.orgId, node.devID);
+    const updatesOf = () => received.flatMap((m) => m.updates).filter((u) => u.portReport);
+
+    await send('success', { cmnd: 201, val: 1 });
+    await expect.poll(() => updatesOf().length).toBe(1);
+    expect(updatesOf()[0]).toEqual({
+      devID: node.devID,
+      ports: { portOneValue: 1 },
+      portReport: { cmnd: 201, outcome: 'success', val: 1, at: expect.any(Number) },
+    });
+    await send('fail', { cmnd: 202, val: 1 });
+    await send('success', { cmnd: 203, val: 0 });
+    // A value a port cannot hold is neither stored nor pushed.
+    await send('success', { cmnd: 202, val: 7 });
+    await expect.poll(() => updatesOf().length).toBe(3);
+    expect(updatesOf().slice(1)).toEqual([
+      { devID: node.devID, portReport: { cmnd: 202, outcome: 'fail', at: expect.any(Number) } },
+      {
+        devID: node.devID,
+        ports: { portOneValue: 0, portTwoValue: 0 },
+        portReport: { cmnd: 203, outcome: 'success', val: 0, at: expect.any(Number) },
+      },
+    ]);
+    // The floor's read says the same as the pushes.
+    const floor = await call<FloorDevicesAnswer>(
+      '/api/deviceControl/getAllDevicesDataForFloorPlan',
+      { floorID: place.floorId, orgID: place.orgId },
+      { token },
+    );
+    expect(floor.body.devices.find((d) => d.devID === node.devID)?.properties).toMatchObject({
+      portOneValue: 0,
+      portTwoValue: 0,
+    });
   });
 
   it("leaves a device of another organization alone (a device cannot speak for another tenant's device)", async () => {

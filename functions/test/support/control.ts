@@ -34,7 +34,7 @@ function devicesOf(orgId: string, prefix: string) {
     roomUnit: base(4, 'RoomUnitTest', 2, {
       connDev: 'valve',
       port: 0,
-      dataPoints: [dp('temp', true), dp('fan'), dp('valve')],
+      dataPoints: [dp('temp', true), dp('fan'), dp('valve'), dp('zone'), dp('zoneTemp', true)],
     }),
     bacnet: base(5, 'BacnetTest', 7, { dataPoints: [dp('sat', true), dp('setpoint')] }),
     silent: base(6, 'SilentTest', 3, { connDev: 'lock', port: 0, dataPoints: [dp('lock')] }),

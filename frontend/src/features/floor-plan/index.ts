@@ -9,7 +9,12 @@ import { lazy } from 'react';
 export const FloorView = lazy(() => import('./components/edit/EditableFloorView'));
 export type { FloorViewFloor, FloorViewProps } from './components/FloorView';
 export type { FloorViewStore } from './state/FloorViewProvider';
-export { applyDeviceUpdates, DEVICE_UPDATE_INTERVAL_MS, type DeviceUpdate } from './api/deviceUpdates';
+export {
+  applyDeviceUpdates,
+  applyLiveUpdates,
+  DEVICE_UPDATE_INTERVAL_MS,
+  type DeviceUpdate,
+} from './api/deviceUpdates';
 export { floorPlanQueries, type FloorRef } from './api/floorPlanQueries';
 export {
   floorModeReducer,

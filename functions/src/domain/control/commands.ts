@@ -300,7 +300,7 @@ async function settleOverdue(
 }
 
 /** Telemetry data points that report what getLockValue and getFanValveValue answer. */
-const reportedPoints = { getLockValue: ['lock'], getFanValveValue: ['fan', 'valve'] } as const;
+const reportedPoints = { getLockValue: ['lock'], getFanValveValue: ['fan', 'valve', 'zone'] } as const;
 
 /**
  * The device's last reported state of a port: the newest of the value it last confirmed and its

@@ -1,7 +1,8 @@
 import { Command, confirmationMessageSchema } from '@argentum/events';
 import type { DevicePorts } from '../devices/ports';
 import { observePresence, type PresencePorts } from '../devices/presence';
-import { applyDeviceReport } from '../devices/reports';
+import { applyDeviceReport, isPortReport, reportedPortValues } from '../devices/reports';
+import { type LiveFloorPublisher, publishPortReport } from '../realtime/live-floor';
 import { alarmDeviceOf, type AlarmPorts } from '../notifications/alarms';
 import { alarmsOfDeviceMessage } from '../notifications/device-messages';
 import { type ConfirmationPorts, type ConfirmationResult, handleConfirmation } from './confirmations';
@@ -23,6 +24,8 @@ export interface DeviceWordPorts extends ConfirmationPorts {
   reports: Pick<DevicePorts, 'devices' | 'clock'>;
   alarms: AlarmPorts;
   presence: PresencePorts;
+  /** Pushes a power node's port values to the browsers that have its floor open. */
+  live: LiveFloorPublisher;
 }
 
 /**
@@ -64,13 +67,34 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
   if (settled === 'invalid' || settled === 'unknown' || settled === 'duplicate') return settled;
   const parsed = confirmationMessageSchema.safeParse(message);
   if (!parsed.success) return settled;
-  await applyDeviceReport(deps.reports, { orgId, outcome, message: parsed.data });
+  const applied = await applyDeviceReport(deps.reports, { orgId, outcome, message: parsed.data });
   const registered = await deps.reports.devices.get(parsed.data.devID);
   const device = registered && alarmDeviceOf(registered);
   // Only a device of this organization moves its presence or raises its alarms. When the broker
   // received the message is the same for a redelivery, so its event is raised once.
   if (!device || device.orgId !== orgId) return settled;
   const time = arrivedAt ?? deps.clock.now().getTime();
+  // A power node's port values (201/202/203) go to its floor's open views: the values it changed to
+  // (stored above), or its failure. A success with a value it cannot hold (not 0 or 1) changed nothing.
+  if (isPortReport(parsed.data) && device.floorId && (outcome === 'fail' || applied !== 'ignored')) {
+    const ports = outcome === 'success' ? reportedPortValues(parsed.data) : undefined;
+    const val = parsed.data.val;
+    await publishPortReport(
+      { publisher: deps.live, logger: deps.logger },
+      {
+        orgId,
+        floorId: device.floorId,
+        devId: device.devId,
+        report: {
+          cmnd: parsed.data.cmnd,
+          outcome,
+          ...(outcome === 'success' && (val === 0 || val === 1) ? { val } : {}),
+          at: time,
+        },
+        ...(ports ? { ports } : {}),
+      },
+    );
+  }
   // Its own word moves its presence: an announcement (cmnd 1 without a command) or any reply.
   const announced = parsed.data.cmnd === Command.deviceOnline && !parsed.data.commandId;
   await observePresence(

@@ -15,6 +15,17 @@ export function reportedProperties(
 ): Record<string, unknown> | undefined {
   if (message.cmnd === Command.pairingFailed) return outcome === 'fail' ? { pairingMode: false } : undefined;
   if (outcome !== 'success') return undefined;
+  return reportedPortValues(message);
+}
+
+/** A power node's port values as stored in its properties (0 or 1 each). */
+export type PortValues = {
+  portOneValue?: 0 | 1;
+  portTwoValue?: 0 | 1;
+};
+
+/** The port values a power node's success on 201, 202 or 203 reports; undefined for any other message or value. */
+export function reportedPortValues(message: Pick<ConfirmationMessage, 'cmnd' | 'val'>): PortValues | undefined {
   const value = message.val;
   if (value !== 0 && value !== 1) return undefined;
   switch (message.cmnd) {
@@ -28,6 +39,12 @@ export function reportedProperties(
       return undefined;
   }
 }
+
+const portCommands: readonly number[] = [Command.portOneValue, Command.portTwoValue, Command.portBothValue];
+
+/** Whether a message is a power node's word on its port values (201, 202, 203). */
+export const isPortReport = (message: Pick<ConfirmationMessage, 'cmnd'>): message is { cmnd: 201 | 202 | 203 } =>
+  message.cmnd !== undefined && portCommands.includes(message.cmnd);
 
 /**
  * Stores what a device reported about itself. Only a device registered in the topic's organization is

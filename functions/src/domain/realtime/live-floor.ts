@@ -3,6 +3,7 @@ import {
   type LiveDeviceUpdate,
   type LiveFloorMessage,
   liveFloorMessageSchema,
+  type PortReport,
 } from '@argentum/events';
 import type { DevicePresence } from '@argentum/events/contracts';
 import { mapLimited } from '../../lib/concurrency';
@@ -168,4 +169,46 @@ export async function publishPresenceChanges(
   for (const floor of floors.values())
     for (const message of liveFloorMessages(floor.floorId, [...floor.updates.values()]))
       await publisher.publish(floor.orgId, floor.floorId, liveFloorMessageSchema.parse(message));
+}
+
+/**
+ * A power node reported its port values (201/202/203): the values it changed to (`ports`, as stored)
+ * or its failure, to the browsers that have its floor open. Best effort like every live message: the
+ * values are stored, and the floor's next read shows them.
+ */
+export async function publishPortReport(
+  deps: Pick<LiveFloorPorts, 'publisher' | 'logger'>,
+  change: {
+    orgId: string;
+    floorId: string;
+    devId: string;
+    report: PortReport;
+    ports?: LiveDeviceUpdate['ports'];
+  },
+): Promise<void> {
+  const message = liveFloorMessageSchema.safeParse({
+    floorId: change.floorId,
+    updates: [
+      {
+        devID: change.devId,
+        portReport: change.report,
+        ...(change.ports ? { ports: change.ports } : {}),
+      },
+    ],
+  });
+  if (!message.success) {
+    deps.logger?.log('warn', 'live floor: port report not valid, not sent', {
+      devId: change.devId,
+      error: message.error.issues[0]?.message,
+    });
+    return;
+  }
+  try {
+    await deps.publisher.publish(change.orgId, change.floorId, message.data);
+  } catch (error) {
+    deps.logger?.log('warn', 'live floor: port report not published', {
+      devId: change.devId,
+      error: errorText(error),
+    });
+  }
 }

@@ -1,7 +1,15 @@
 import { QueryClient } from '@tanstack/react-query';
 import type { DeviceView, FloorDevicesAnswer } from '@argentum/events/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyDeviceUpdates, flushDeviceUpdates, mergeDevices } from './deviceUpdates';
+import { getToasts } from '../../../shared/ui/toastStore';
+import {
+  applyDeviceUpdates,
+  applyLiveUpdates,
+  flushDeviceUpdates,
+  mergeDevices,
+  type PortReportView,
+  portReportKey,
+} from './deviceUpdates';
 import { floorPlanQueries } from './floorPlanQueries';
 
 const device = (devID: string, latest: Record<string, number> = {}): DeviceView => ({
@@ -80,5 +88,37 @@ describe('applyDeviceUpdates', () => {
     applyDeviceUpdates(queryClient, 'floor-x', [{ devID: 'a', online: true }]);
     flushDeviceUpdates(queryClient, 'floor-x');
     expect(queryClient.getQueryData(floorPlanQueries.devicesKey('floor-x'))).toBeUndefined();
+  });
+});
+
+describe("applyLiveUpdates: a power node's port values (201/202/203)", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('merges the ports into its properties, keeps its word for the panel and toasts it with its name', () => {
+    const queryClient = new QueryClient();
+    const key = floorPlanQueries.devicesKey('floor-1');
+    const node = { ...device('node'), devName: 'LightsHall', devType: 1, properties: { volt: 3.3 } };
+    queryClient.setQueryData<FloorDevicesAnswer>(key, { devices: [node], sensorSizes: {} });
+    applyLiveUpdates(queryClient, 'floor-1', [
+      {
+        devID: 'node',
+        ports: { portOneValue: 1 },
+        portReport: { cmnd: 201, outcome: 'success', val: 1, at: 5 },
+      },
+    ]);
+    expect(queryClient.getQueryData<PortReportView>(portReportKey('node'))?.text).toBe('Value changed to 1');
+    expect(getToasts().map((t) => t.message)).toContain('LightsHall: Value changed to 1');
+    vi.runAllTimers();
+    const [merged] = queryClient.getQueryData<FloorDevicesAnswer>(key)?.devices ?? [];
+    expect(merged?.properties).toEqual({ volt: 3.3, portOneValue: 1 });
+    expect(merged).not.toHaveProperty('portReport');
+    expect(merged).not.toHaveProperty('ports');
+
+    applyLiveUpdates(queryClient, 'floor-1', [
+      { devID: 'node', portReport: { cmnd: 202, outcome: 'fail', at: 6 } },
+    ]);
+    expect(queryClient.getQueryData<PortReportView>(portReportKey('node'))?.text).toBe('Value change failed');
+    expect(getToasts().map((t) => t.message)).toContain('LightsHall: Value change failed');
   });
 });

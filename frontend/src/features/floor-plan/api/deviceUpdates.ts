@@ -1,9 +1,20 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { DeviceView, FloorDevicesAnswer } from '@argentum/events/contracts';
+import type { LiveDeviceUpdate, PortReport } from '@argentum/events';
+import {
+  deviceMessageText,
+  deviceValueChangedText,
+  deviceValueChangeFailedText,
+  type DeviceView,
+  type FloorDevicesAnswer,
+} from '@argentum/events/contracts';
+import { showToast } from '../../../shared/ui/toastStore';
 import { floorPlanQueries } from './floorPlanQueries';
 
-/** A live change of one device: the fields that changed (latest values merge per data point). */
-export type DeviceUpdate = { devID: string } & Partial<
+/**
+ * A live change of one device: the fields that changed (latest values merge per data point, a power
+ * node's port values into its properties).
+ */
+export type DeviceUpdate = { devID: string; ports?: LiveDeviceUpdate['ports'] } & Partial<
   Pick<
     DeviceView,
     | 'latest'
@@ -41,7 +52,8 @@ function merge(into: DeviceUpdate | undefined, update: DeviceUpdate): DeviceUpda
   if (!into) return update;
   const latest =
     into.latest && update.latest ? { ...into.latest, ...update.latest } : (update.latest ?? into.latest);
-  return { ...into, ...update, ...(latest ? { latest } : {}) };
+  const ports = into.ports || update.ports ? { ...into.ports, ...update.ports } : undefined;
+  return { ...into, ...update, ...(latest ? { latest } : {}), ...(ports ? { ports } : {}) };
 }
 
 function queueOf(queryClient: QueryClient, floorId: string): FloorQueue {
@@ -99,12 +111,52 @@ export function mergeDevices(
     const update = updates.get(device.devID);
     if (!update) return device;
     changed = true;
-    const { devID: _devID, latest, ...fields } = update;
+    const { devID: _devID, latest, ports, ...fields } = update;
+    const properties = fields.properties ?? device.properties;
     return {
       ...device,
       ...fields,
       ...(latest ? { latest: { ...device.latest, ...latest } } : {}),
+      ...(ports ? { properties: { ...properties, ...ports } } : {}),
     };
   });
   return changed ? next : devices;
+}
+
+/** A power node's last word on its port values, as its panel shows it. */
+export interface PortReportView {
+  report: PortReport;
+  /** 'Value changed to {val}' or 'Value change failed'. */
+  text: string;
+}
+
+/** Where a device's last port report is kept (written by applyLiveUpdates, read by its panel). */
+export const portReportKey = (devID: string) => ['port-report', devID] as const;
+
+/**
+ * A floor's live message: its devices' changes merged as applyDeviceUpdates does, and each power
+ * node's word on its port values (201/202/203) at once: kept for its panel ('Value changed to {val}',
+ * 'Value change failed') and toasted with its name ('<device>: Value changed to <value>', or
+ * '<device>: Value change failed'). A device not on the cached floor is not announced.
+ */
+export function applyLiveUpdates(
+  queryClient: QueryClient,
+  floorId: string,
+  updates: readonly LiveDeviceUpdate[],
+): void {
+  const devices = queryClient.getQueryData<FloorDevicesAnswer>(floorPlanQueries.devicesKey(floorId))?.devices;
+  for (const { portReport, devID } of updates) {
+    const device = portReport && devices?.find((d) => d.devID === devID);
+    if (!portReport || !device) continue;
+    const text = deviceMessageText(portReport.outcome, portReport) ?? '';
+    queryClient.setQueryData<PortReportView>(portReportKey(devID), { report: portReport, text });
+    if (portReport.outcome === 'success')
+      showToast(deviceValueChangedText(device.devName, portReport.val), 'success');
+    else showToast(deviceValueChangeFailedText(device.devName), 'warning');
+  }
+  applyDeviceUpdates(
+    queryClient,
+    floorId,
+    updates.map(({ portReport: _report, ...update }) => update),
+  );
 }

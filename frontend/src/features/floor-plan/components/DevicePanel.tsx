@@ -8,7 +8,7 @@ import {
   OCCUPIED_COLOUR,
   TYPE_COLOURS,
 } from '../model/deviceKinds';
-import { formatReading, occupancyText, truncateName } from '../model/format';
+import { formatReading, occupancyText, portValuesOf, truncateName } from '../model/format';
 import type { ModeMark } from '../model/modeReducer';
 import { DeviceIcon } from './DeviceIcons';
 import { readingsOf } from './DevicePopup';
@@ -137,10 +137,13 @@ const DeviceRow = memo(function DeviceRow({
   const values =
     device.devType === 4
       ? occupancyText(motionState(device))
-      : readingsOf(device)
-          .slice(0, 3)
-          .map(({ dp, value }) => formatReading(dp, value))
-          .join(' · ');
+      : [
+          ...readingsOf(device)
+            .slice(0, 3)
+            .map(({ dp, value }) => formatReading(dp, value)),
+          // A power node's ports: what it last reported (201/202/203).
+          ...portValuesOf(device).map(({ label, text }) => `${label} ${text}`),
+        ].join(' · ');
   const occupied = device.devType === 4 && motionState(device) === 1;
   return (
     <li className={styles.deviceItem}>

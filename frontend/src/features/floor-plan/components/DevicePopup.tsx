@@ -13,6 +13,7 @@ import {
   formatRelativeTime,
   formatVoltage,
   occupancyText,
+  portValuesOf,
   truncateName,
 } from '../model/format';
 import { popupTop, type VerticalSpan } from '../model/view';
@@ -158,6 +159,9 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
             )}
             {readingsOf(device).map(({ dp, label, value }) => (
               <ReadingRow key={dp} label={label} value={formatReading(dp, value)} />
+            ))}
+            {portValuesOf(device).map(({ label, text }) => (
+              <ReadingRow key={label} label={label} value={text} />
             ))}
           </>
         ) : (

@@ -1,4 +1,5 @@
-import { readingUnit, truncateName } from '@argentum/events/contracts';
+import { DeviceType } from '@argentum/events';
+import { type DeviceView, readingUnit, truncateName } from '@argentum/events/contracts';
 
 export { truncateName };
 
@@ -33,3 +34,23 @@ export function formatReading(dataPoint: string, value: number): string {
 
 /** Motion: 1 is Occupied, anything else Unoccupied. */
 export const occupancyText = (mState: number | undefined) => (mState === 1 ? 'Occupied' : 'Unoccupied');
+
+/** A power node's port value as shown: 1 On, 0 Off, none (not reported yet) '–'. */
+export const portValueText = (value: unknown) => (value === 1 ? 'On' : value === 0 ? 'Off' : '–');
+
+/** Which property holds each power node port's value (specification: portOneValue, portTwoValue). */
+const PORT_PROPERTIES = [
+  { label: 'Port-1', property: 'portOneValue' },
+  { label: 'Port-2', property: 'portTwoValue' },
+] as const;
+
+/** A power node's ports with their reported values (201/202/203); none for any other device. */
+export function portValuesOf(
+  device: Pick<DeviceView, 'devType' | 'properties'>,
+): { label: string; text: string }[] {
+  if (device.devType !== DeviceType.powerNode) return [];
+  return PORT_PROPERTIES.map(({ label, property }) => ({
+    label,
+    text: portValueText(device.properties[property]),
+  }));
+}

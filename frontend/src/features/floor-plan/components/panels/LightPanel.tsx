@@ -9,6 +9,7 @@ import {
 import { sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue, shownValue } from './CommandStatus';
 import { ControlSlider } from './ControlSlider';
+import { PortValues } from './PortValues';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
 
@@ -85,6 +86,7 @@ export function LightPanel({ device, canControl }: { device: DeviceView; canCont
         format={(v) => `${String(v)}%`}
       />
       <CommandStatus state={state} label="Brightness" />
+      <PortValues device={device} />
     </section>
   );
 }

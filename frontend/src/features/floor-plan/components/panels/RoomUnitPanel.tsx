@@ -1,5 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { type DeviceView, FAN_SPEED_RANGE, VALVE_RANGE } from '@argentum/events/contracts';
+import {
+  COMFORT_ZONE_RANGE,
+  type DeviceView,
+  FAN_SPEED_RANGE,
+  readingUnit,
+  ROOM_UNIT_PORTS,
+  VALVE_RANGE,
+} from '@argentum/events/contracts';
 import { formatReading } from '../../model/format';
 import { controlQueries, sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue, shownValue } from './CommandStatus';
@@ -7,19 +14,39 @@ import { ControlSlider } from './ControlSlider';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
 
-/** Room unit: the temperature it reads, its fan speed (port 0, 1-10) and valve (port 1, 0-10 step 0.1). */
+const hasPoint = (device: DeviceView, point: string) => device.dataPoints.some((p) => p.dp === point);
+
+/**
+ * Room unit (fan and temperature): the temperature it reads and, where it reports one, its zone
+ * temperature (°F); its fan speed (port 0, 1-10), valve (port 1, 0-10 step 0.1) and, where it has
+ * one, its comfort zone (port 2, 15-30 °C step 0.5).
+ */
 export function RoomUnitPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
   const temp = device.latest?.temp;
+  const zoneTemp = device.latest?.zoneTemp;
   return (
     <section className={styles.panel} aria-label="Room unit">
       <h3 className={styles.panelTitle}>Room unit</h3>
-      <p className={styles.muted}>Temperature: {temp === undefined ? '–' : formatReading('temp', temp)}</p>
+      <dl className={styles.values} aria-label="Room unit readings">
+        <div>
+          <dt>Temperature</dt>
+          <dd data-testid="temperature">{temp === undefined ? '–' : formatReading('temp', temp)}</dd>
+        </div>
+        {hasPoint(device, 'zoneTemp') && (
+          <div>
+            <dt>Zone temperature</dt>
+            <dd data-testid="zone-temperature">
+              {zoneTemp === undefined ? '–' : formatReading('zoneTemp', zoneTemp)}
+            </dd>
+          </div>
+        )}
+      </dl>
       <PortControl
         device={device}
         canControl={canControl}
         label="Fan speed"
         point="fan"
-        port={0}
+        port={ROOM_UNIT_PORTS.fan}
         range={FAN_SPEED_RANGE}
       />
       <PortControl
@@ -27,9 +54,20 @@ export function RoomUnitPanel({ device, canControl }: { device: DeviceView; canC
         canControl={canControl}
         label="Valve"
         point="valve"
-        port={1}
+        port={ROOM_UNIT_PORTS.valve}
         range={VALVE_RANGE}
       />
+      {hasPoint(device, 'zone') && (
+        <PortControl
+          device={device}
+          canControl={canControl}
+          label="Comfort zone"
+          point="zone"
+          port={ROOM_UNIT_PORTS.zone}
+          range={COMFORT_ZONE_RANGE}
+          unit={readingUnit('zone')}
+        />
+      )}
     </section>
   );
 }
@@ -38,12 +76,14 @@ interface PortControlProps {
   device: DeviceView;
   canControl: boolean;
   label: string;
-  point: 'fan' | 'valve';
+  point: 'fan' | 'valve' | 'zone';
   port: number;
   range: { readonly min: number; readonly max: number; readonly step: number };
+  /** Shown after the value (the comfort zone's °C). */
+  unit?: string;
 }
 
-function PortControl({ device, canControl, label, point, port, range }: PortControlProps) {
+function PortControl({ device, canControl, label, point, port, range, unit }: PortControlProps) {
   const { data } = useQuery(controlQueries.state('getFanValveValue', device.devID, device.devType, port));
   const { state, confirmed, send } = useTrackedCommand(device.devID);
   const reported = data?.val ?? confirmed ?? data?.latest?.[point] ?? device.latest?.[point];
@@ -54,13 +94,19 @@ function PortControl({ device, canControl, label, point, port, range }: PortCont
         range={range}
         value={shownValue(state, reported, range.min)}
         disabled={!canControl}
+        {...(unit ? { unit: ` ${unit}` } : {})}
         onCommit={(value) =>
           send(value, () =>
             sendControl('setFanValveValue', { value, devID: device.devID, port, devType: device.devType }),
           )
         }
       />
-      <ReportedValue label={`${label} values`} reported={reported} state={state} />
+      <ReportedValue
+        label={`${label} values`}
+        reported={reported}
+        state={state}
+        {...(unit ? { format: (v) => `${String(v)} ${unit}` } : {})}
+      />
       <CommandStatus state={state} label={label} />
     </div>
   );
