@@ -1,5 +1,5 @@
+import { apiCalls } from '@argentum/events/contracts/api';
 import { COMMAND_HISTORY_DEFAULT_LIMIT } from '@argentum/events/contracts';
-import { controlRequests } from '@argentum/events/contracts/control-requests';
 import {
   commandHistory,
   type ControlPorts,
@@ -10,7 +10,6 @@ import {
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'control';
-const base = '/api/deviceControl';
 /** What the control handlers need; the control Lambda (lambda/api-control.ts) wires them. */
 export type ControlRoutePorts = RoutePorts & ControlPorts;
 const route = routesFor<ControlRoutePorts>();
@@ -22,12 +21,10 @@ const route = routesFor<ControlRoutePorts>();
  */
 export const controlRoutes = [
   route({
-    method: 'POST',
-    path: `${base}/setBrightness`,
+    call: apiCalls.setBrightness,
     domain,
     access: { minRole: 1 },
     summary: 'Sets the brightness of lights (a tracked command).',
-    request: controlRequests.setBrightness,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, {
         call: 'setBrightness',
@@ -39,34 +36,28 @@ export const controlRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getLockValue`,
+    call: apiCalls.getLockValue,
     domain,
     access: { minRole: 0 },
     summary: "A lock's last reported state, and its newest command.",
-    request: controlRequests.getLockValue,
     handler: async ({ user, body, ports }) => ({
       body: await deviceState(ports, user, 'getLockValue', body.devID, body.port),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getFanValveValue`,
+    call: apiCalls.getFanValveValue,
     domain,
     access: { minRole: 0 },
     summary: "A room unit's last reported fan or valve value, and its newest command.",
-    request: controlRequests.getFanValveValue,
     handler: async ({ user, body, ports }) => ({
       body: await deviceState(ports, user, 'getFanValveValue', body.devID, body.port),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/setRollerShadesValue`,
+    call: apiCalls.setRollerShadesValue,
     domain,
     access: { minRole: 1 },
     summary: 'Moves roller shades (a tracked command).',
-    request: controlRequests.setRollerShadesValue,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, {
         call: 'setRollerShadesValue',
@@ -77,12 +68,10 @@ export const controlRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/setFanValveValue`,
+    call: apiCalls.setFanValveValue,
     domain,
     access: { minRole: 1 },
     summary: "Sets a room unit's fan or valve, or a lock (a tracked command).",
-    request: controlRequests.setFanValveValue,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, {
         call: 'setFanValveValue',
@@ -93,12 +82,10 @@ export const controlRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/setbacnetinfo`,
+    call: apiCalls.setbacnetinfo,
     domain,
     access: { minRole: 1 },
     summary: 'Writes a BACnet value (a tracked command).',
-    request: controlRequests.setbacnetinfo,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, {
         call: 'setbacnetinfo',
@@ -110,23 +97,19 @@ export const controlRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/testDevice`,
+    call: apiCalls.testDevice,
     domain,
     access: { minRole: 1 },
     summary: "Asks a device to answer (a tracked command; 'Device Offline' after 5 s without reply).",
-    request: controlRequests.testDevice,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, { call: 'testDevice', devID: body.devID }),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/setValueOnDevices`,
+    call: apiCalls.setValueOnDevices,
     domain,
     access: { minRole: 1 },
     summary: 'Sets one value on several devices (one tracked command per device).',
-    request: controlRequests.setValueOnDevices,
     handler: async ({ user, body, ports }) => ({
       body: await sendToDevices(ports, user, {
         call: 'setValueOnDevices',
@@ -137,12 +120,10 @@ export const controlRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getCommandHistory`,
+    call: apiCalls.getCommandHistory,
     domain,
     access: { minRole: 0 },
     summary: "A device's commands, newest first: who asked what, when, and the outcome.",
-    request: controlRequests.getCommandHistory,
     handler: async ({ user, body, ports }) => ({
       body: await commandHistory(ports, user, body.devID, body.limit ?? COMMAND_HISTORY_DEFAULT_LIMIT),
     }),
