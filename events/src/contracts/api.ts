@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import * as answers from './answers';
+import { apiEndpoint, type ApiCallName, type ApiMethod } from './api-paths';
 import { controlRequests } from './control-requests';
-import { REALTIME_TOKEN_PATH } from './realtime';
 import { THEME_PREFERENCES } from './theme';
 import {
   accountRequests,
@@ -24,7 +24,7 @@ import {
  * them; the platform tests check every answer against its schema.
  */
 export interface ApiCall<Request extends z.ZodType = z.ZodType, Response extends z.ZodType = z.ZodType> {
-  method: 'GET' | 'POST';
+  method: ApiMethod;
   path: string;
   request: Request;
   response: Response;
@@ -36,12 +36,12 @@ export interface ApiCall<Request extends z.ZodType = z.ZodType, Response extends
 
 export type ErrorStatus = 404 | 409 | 410 | 429 | 501 | 502 | 504;
 
-const post = <Request extends z.ZodType, Response extends z.ZodType>(
-  path: string,
+const call = <Request extends z.ZodType, Response extends z.ZodType>(
+  name: ApiCallName,
   request: Request,
   response: Response,
   errors?: ApiCall['errors'],
-): ApiCall<Request, Response> => ({ method: 'POST', path, request, response, ...(errors ? { errors } : {}) });
+): ApiCall<Request, Response> => ({ ...apiEndpoint(name), request, response, ...(errors ? { errors } : {}) });
 
 const notFound = (what: string) => ({
   404: `${what} not found, or not in one of the caller's organizations`,
@@ -53,10 +53,6 @@ const vendor = {
   502: '<Vendor> is not responding, please try again. (the vendor failed)',
   504: '<Vendor> is not responding, please try again. (no answer within 5 s)',
 };
-const device = '/api/deviceControl';
-const dashboard = '/api/dashboard';
-const dataQuery = '/api/dataQuery';
-const notification = '/api/notification';
 
 const {
   messageAnswer,
@@ -73,93 +69,86 @@ const {
   integrationMessageAnswer,
 } = answers;
 
+/** Each call of `apiPaths`, with its schemas (the `satisfies` below keeps the two lists the same). */
 export const apiCalls = {
   // Accounts and sessions.
-  login: post('/api/login', accountRequests.login, sessionAnswer, throttled),
-  refreshToken: post('/api/refreshToken', accountRequests.refreshToken, sessionAnswer),
-  userLogout: post('/api/userLogout', accountRequests.userLogout, messageAnswer),
-  realtimeToken: post(REALTIME_TOKEN_PATH, accountRequests.realtimeToken, answers.realtimeTokenAnswer, {
+  login: call('login', accountRequests.login, sessionAnswer, throttled),
+  refreshToken: call('refreshToken', accountRequests.refreshToken, sessionAnswer),
+  userLogout: call('userLogout', accountRequests.userLogout, messageAnswer),
+  realtimeToken: call('realtimeToken', accountRequests.realtimeToken, answers.realtimeTokenAnswer, {
     404: "An organization named is not one of the caller's",
   }),
-  registerUser: post('/api/registerUser', accountRequests.registerUser, messageAnswer, {
+  registerUser: call('registerUser', accountRequests.registerUser, messageAnswer, {
     410: 'The invitation expired or was used',
     ...throttled,
   }),
-  confirmUser: post('/api/confirmUser', accountRequests.confirmUser, answers.tokenLookupAnswer, {
+  confirmUser: call('confirmUser', accountRequests.confirmUser, answers.tokenLookupAnswer, {
     410: 'The link expired or was used',
   }),
-  changepassword: post(
-    '/api/changepassword',
+  changepassword: call(
+    'changepassword',
     accountRequests.changepassword,
     z.object({ message: z.string(), accessToken: z.string(), user: sessionUser }),
     throttled,
   ),
-  changeUsername: post(
-    '/api/changeUsername',
+  changeUsername: call(
+    'changeUsername',
     accountRequests.changeUsername,
     z.object({ message: z.string(), data: z.object({ userName: z.string() }) }),
   ),
-  setTheme: post(
-    '/api/setTheme',
+  setTheme: call(
+    'setTheme',
     accountRequests.setTheme,
     z.object({ message: z.string(), data: z.object({ theme: z.enum(THEME_PREFERENCES) }) }),
   ),
-  forgetPasswordEmail: post(
-    `${dashboard}/forgetPasswordEmail`,
+  forgetPasswordEmail: call(
+    'forgetPasswordEmail',
     accountRequests.forgetPasswordEmail,
     messageAnswer,
     throttled,
   ),
-  setForgetPassword: post('/api/setForgetPassword', accountRequests.setForgetPassword, messageAnswer, {
+  setForgetPassword: call('setForgetPassword', accountRequests.setForgetPassword, messageAnswer, {
     410: 'The link expired or was used',
   }),
 
   // Users and logos.
-  fetchUsers: post(
-    '/api/fetchUsers',
-    userRequests.fetchUsers,
-    z.object({ users: z.array(answers.managedUser) }),
-  ),
-  setUserAccess: post(
-    '/api/setUserAccess',
+  fetchUsers: call('fetchUsers', userRequests.fetchUsers, z.object({ users: z.array(answers.managedUser) })),
+  setUserAccess: call(
+    'setUserAccess',
     userRequests.setUserAccess,
     z.object({ message: z.string(), user: answers.managedUser }),
     { ...notFound('User'), ...stale },
   ),
-  deleteUser: post('/api/deleteUser', userRequests.deleteUser, messageAnswer, notFound('User')),
-  sendInviteUserEmail: post(
-    `${dashboard}/sendInviteUserEmail`,
-    userRequests.sendInviteUserEmail,
-    messageAnswer,
-  ),
-  createOrgLogoUpload: post(
-    `${dashboard}/createOrgLogoUpload`,
+  deleteUser: call('deleteUser', userRequests.deleteUser, messageAnswer, notFound('User')),
+  sendInviteUserEmail: call('sendInviteUserEmail', userRequests.sendInviteUserEmail, messageAnswer),
+  createOrgLogoUpload: call(
+    'createOrgLogoUpload',
     userRequests.createOrgLogoUpload,
     answers.stagedUploadAnswer,
     notFound('Organization'),
   ),
-  setOrgLogo: post(
-    `${dashboard}/setOrgLogo`,
+  setOrgLogo: call(
+    'setOrgLogo',
     userRequests.setOrgLogo,
     z.object({ message: z.string(), logoType: z.enum(answers.logoTypes) }),
     notFound('Upload'),
   ),
-  getOrgLogoFromS3: post(
-    `${dashboard}/getOrgLogoFromS3`,
+  getOrgLogoFromS3: call(
+    'getOrgLogoFromS3',
     userRequests.getOrgLogoFromS3,
     z.object({ data: z.string(), logoType: z.enum(answers.logoTypes) }),
     { 404: 'The organization has no logo, or is not one of the caller’s' },
   ),
 
   // Organizations, buildings and floors.
-  getUsersOrganisations: post(
-    `${dashboard}/getUsersOrganisations`,
+  getUsersOrganisations: call(
+    'getUsersOrganisations',
     treeRequests.getUsersOrganisations,
     z.object({ organizations: z.array(organizationView) }),
   ),
   createOrUpdateOrgBuild: {
-    ...post(
-      `${dashboard}/createOrUpdateOrgBuild`,
+    ...call(
+      'createOrUpdateOrgBuild',
       treeRequests.createOrUpdateOrgBuild,
       z.union([
         z.object({ message: z.string(), organization: z.union([organizationView, renamedNode]) }),
@@ -174,53 +163,43 @@ export const apiCalls = {
     creates: true as const,
   },
   createOrUpdateFloor: {
-    ...post(
-      `${dashboard}/createOrUpdateFloor`,
+    ...call(
+      'createOrUpdateFloor',
       treeRequests.createOrUpdateFloor,
       z.object({ message: z.string(), floor: z.union([floorView, renamedNode]) }),
       { ...notFound('Building or floor'), ...stale },
     ),
     creates: true as const,
   },
-  updateOrgBuildFloorName: post(
-    `${dashboard}/updateOrgBuildFloorName`,
+  updateOrgBuildFloorName: call(
+    'updateOrgBuildFloorName',
     treeRequests.updateOrgBuildFloorName,
     z.object({ message: z.string(), node: renamedNode }),
     { ...notFound('Node'), ...stale },
   ),
-  deleteOrgBuildFloor: post(
-    `${dashboard}/deleteOrgBuildFloor`,
-    treeRequests.deleteOrgBuildFloor,
-    messageAnswer,
-    {
-      ...notFound('Node'),
-      ...stale,
-    },
-  ),
+  deleteOrgBuildFloor: call('deleteOrgBuildFloor', treeRequests.deleteOrgBuildFloor, messageAnswer, {
+    ...notFound('Node'),
+    ...stale,
+  }),
 
   // Floors and their plans.
-  floorPlanFromS3: post(
-    `${dashboard}/floorPlanFromS3`,
-    floorPlanRequests.floorPlanFromS3,
-    answers.floorPlanAnswer,
-    {
-      404: 'The floor has no plan, or is not in one of the caller’s organizations',
-    },
-  ),
-  updateFloorPlan: post(
-    `${dashboard}/updateFloorPlan`,
+  floorPlanFromS3: call('floorPlanFromS3', floorPlanRequests.floorPlanFromS3, answers.floorPlanAnswer, {
+    404: 'The floor has no plan, or is not in one of the caller’s organizations',
+  }),
+  updateFloorPlan: call(
+    'updateFloorPlan',
     treeRequests.updateFloorPlan,
     z.object({ message: z.string().optional(), floor: floorView }),
     { ...notFound('Floor'), ...stale },
   ),
-  createFloorPlanUpload: post(
-    `${dashboard}/createFloorPlanUpload`,
+  createFloorPlanUpload: call(
+    'createFloorPlanUpload',
     floorPlanRequests.createFloorPlanUpload,
     answers.stagedUploadAnswer,
     notFound('Floor'),
   ),
-  updateFloorPlanS3: post(
-    `${dashboard}/updateFloorPlanS3`,
+  updateFloorPlanS3: call(
+    'updateFloorPlanS3',
     floorPlanRequests.updateFloorPlanS3,
     z.object({
       message: z.string(),
@@ -233,42 +212,37 @@ export const apiCalls = {
   ),
 
   // Devices.
-  getAllDevicesDataForFloorPlan: post(
-    `${device}/getAllDevicesDataForFloorPlan`,
+  getAllDevicesDataForFloorPlan: call(
+    'getAllDevicesDataForFloorPlan',
     deviceRequests.getAllDevicesDataForFloorPlan,
     answers.floorDevicesAnswer,
     notFound('Floor'),
   ),
-  getAnalyticsSensorsCount: post(
-    `${device}/getAnalyticsSensorsCount`,
+  getAnalyticsSensorsCount: call(
+    'getAnalyticsSensorsCount',
     deviceRequests.getAnalyticsSensorsCount,
     answers.sensorsCountAnswer,
     notFound('Floor'),
   ),
-  getOfflineSensors: post(
-    `${device}/getOfflineSensors`,
+  getOfflineSensors: call(
+    'getOfflineSensors',
     deviceRequests.getOfflineSensors,
     z.object({ devices: z.array(deviceView), count: z.number() }),
     notFound('Organization, building or floor'),
   ),
-  updateOnFloorStatus: post(
-    `${device}/updateOnFloorStatus`,
-    deviceRequests.updateOnFloorStatus,
-    placementAnswer,
-    {
-      ...notFound('Floor or device'),
-      ...stale,
-      410: 'The floor is being deleted',
-    },
-  ),
-  updateDeviceBuildFloorID: post(
-    `${device}/updateDeviceBuildFloorID`,
+  updateOnFloorStatus: call('updateOnFloorStatus', deviceRequests.updateOnFloorStatus, placementAnswer, {
+    ...notFound('Floor or device'),
+    ...stale,
+    410: 'The floor is being deleted',
+  }),
+  updateDeviceBuildFloorID: call(
+    'updateDeviceBuildFloorID',
     deviceRequests.updateDeviceBuildFloorID,
     placementAnswer,
     { ...notFound('Floor or device'), ...stale },
   ),
-  removeDeviceFromFloor: post(
-    `${device}/removeDeviceFromFloor`,
+  removeDeviceFromFloor: call(
+    'removeDeviceFromFloor',
     deviceRequests.removeDeviceFromFloor,
     placementAnswer,
     {
@@ -276,227 +250,193 @@ export const apiCalls = {
       ...stale,
     },
   ),
-  updateDevice: post(`${device}/updateDevice`, deviceRequests.updateDevice, deviceAnswer, {
+  updateDevice: call('updateDevice', deviceRequests.updateDevice, deviceAnswer, {
     ...notFound('Device'),
     ...stale,
   }),
-  updateDeviceDataPoint: post(
-    `${device}/updateDeviceDataPoint`,
-    deviceRequests.updateDeviceDataPoint,
-    deviceAnswer,
-    {
-      ...notFound('Device'),
-      ...stale,
-    },
-  ),
-  addThermistor: post(
-    `${device}/addThermistor`,
-    deviceRequests.addThermistor,
-    deviceAnswer,
-    notFound('Device'),
-  ),
-  groupDevices: post(
-    `${device}/groupDevices`,
+  updateDeviceDataPoint: call('updateDeviceDataPoint', deviceRequests.updateDeviceDataPoint, deviceAnswer, {
+    ...notFound('Device'),
+    ...stale,
+  }),
+  addThermistor: call('addThermistor', deviceRequests.addThermistor, deviceAnswer, notFound('Device')),
+  groupDevices: call(
+    'groupDevices',
     deviceRequests.groupDevices,
     z.object({ data: z.number(), message: z.string() }),
     notFound('Device'),
   ),
-  ungroupDevices: post(
-    `${device}/ungroupDevices`,
+  ungroupDevices: call(
+    'ungroupDevices',
     deviceRequests.ungroupDevices,
     z.object({ result: z.literal('OK'), message: z.string(), ungrouped: z.array(z.string()) }),
     notFound('Device'),
   ),
-  updateSensorSize: post(
-    `${dashboard}/updateSensorSize`,
+  updateSensorSize: call(
+    'updateSensorSize',
     floorPlanRequests.updateSensorSize,
     z.object({ message: z.string(), sensorSizes: z.record(z.string(), z.number()) }),
     notFound('Floor'),
   ),
 
   // Device control.
-  setBrightness: post(
-    `${device}/setBrightness`,
-    controlRequests.setBrightness,
-    commandSentAnswer,
-    notFound('Device'),
-  ),
-  getLockValue: post(
-    `${device}/getLockValue`,
+  setBrightness: call('setBrightness', controlRequests.setBrightness, commandSentAnswer, notFound('Device')),
+  getLockValue: call(
+    'getLockValue',
     controlRequests.getLockValue,
     answers.deviceStateAnswer,
     notFound('Device'),
   ),
-  getFanValveValue: post(
-    `${device}/getFanValveValue`,
+  getFanValveValue: call(
+    'getFanValveValue',
     controlRequests.getFanValveValue,
     answers.deviceStateAnswer,
     notFound('Device'),
   ),
-  setRollerShadesValue: post(
-    `${device}/setRollerShadesValue`,
+  setRollerShadesValue: call(
+    'setRollerShadesValue',
     controlRequests.setRollerShadesValue,
     commandSentAnswer,
     notFound('Device'),
   ),
-  setFanValveValue: post(
-    `${device}/setFanValveValue`,
+  setFanValveValue: call(
+    'setFanValveValue',
     controlRequests.setFanValveValue,
     commandSentAnswer,
     notFound('Device'),
   ),
-  setbacnetinfo: post(
-    `${device}/setbacnetinfo`,
-    controlRequests.setbacnetinfo,
-    commandSentAnswer,
-    notFound('Device'),
-  ),
-  testDevice: post(`${device}/testDevice`, controlRequests.testDevice, commandSentAnswer, notFound('Device')),
-  setValueOnDevices: post(
-    `${device}/setValueOnDevices`,
+  setbacnetinfo: call('setbacnetinfo', controlRequests.setbacnetinfo, commandSentAnswer, notFound('Device')),
+  testDevice: call('testDevice', controlRequests.testDevice, commandSentAnswer, notFound('Device')),
+  setValueOnDevices: call(
+    'setValueOnDevices',
     controlRequests.setValueOnDevices,
     answers.commandsSentAnswer,
     notFound('Device'),
   ),
-  getCommandHistory: post(
-    `${device}/getCommandHistory`,
+  getCommandHistory: call(
+    'getCommandHistory',
     controlRequests.getCommandHistory,
     answers.commandHistoryAnswer,
     notFound('Device'),
   ),
 
   // Data queries and exports.
-  getDeviceInfoDateRange: post(
-    `${dataQuery}/getDeviceInfoDateRange`,
+  getDeviceInfoDateRange: call(
+    'getDeviceInfoDateRange',
     dataRequests.getDeviceInfoDateRange,
     answers.deviceRangeAnswer,
     notFound('Device'),
   ),
-  getAllDeviceData: post(
-    `${dataQuery}/getAllDeviceData`,
+  getAllDeviceData: call(
+    'getAllDeviceData',
     dataRequests.getAllDeviceData,
     answers.allDeviceDataAnswer,
     notFound('Device'),
   ),
-  getComfortGraphInfo: post(
-    `${dataQuery}/getComfortGraphInfo`,
+  getComfortGraphInfo: call(
+    'getComfortGraphInfo',
     dataRequests.getComfortGraphInfo,
     answers.comfortGraphAnswer,
     notFound('Device'),
   ),
-  getMotionSensorData: post(
-    `${dataQuery}/getMotionSensorData`,
+  getMotionSensorData: call(
+    'getMotionSensorData',
     dataRequests.getMotionSensorData,
     answers.motionSensorAnswer,
     notFound('Device'),
   ),
-  weather: {
-    method: 'GET',
-    path: '/api/weather',
-    request: dataRequests.weather,
-    response: answers.weatherAnswer,
-  } satisfies ApiCall,
-  getSensorDevices: post(
-    `${dataQuery}/getSensorDevices`,
+  weather: call('weather', dataRequests.weather, answers.weatherAnswer),
+  getSensorDevices: call(
+    'getSensorDevices',
     exportRequests.getSensorDevices,
     answers.sensorDevicesAnswer,
     notFound('Device'),
   ),
-  createExport: post(
-    `${dataQuery}/createExport`,
-    exportRequests.createExport,
-    answers.exportAnswer,
-    notFound('Device'),
-  ),
+  createExport: call('createExport', exportRequests.createExport, answers.exportAnswer, notFound('Device')),
 
   // Notifications and alarm settings.
-  getNotifications: post(
-    `${notification}/getNotifications`,
-    notificationRequests.getNotifications,
-    answers.notificationPage,
-  ),
-  getUnreadNotificationCount: post(
-    `${notification}/getUnreadNotificationCount`,
+  getNotifications: call('getNotifications', notificationRequests.getNotifications, answers.notificationPage),
+  getUnreadNotificationCount: call(
+    'getUnreadNotificationCount',
     notificationRequests.getUnreadNotificationCount,
     answers.countAnswer,
   ),
-  setUnreadNotificationStatus: post(
-    `${notification}/setUnreadNotificationStatus`,
+  setUnreadNotificationStatus: call(
+    'setUnreadNotificationStatus',
     notificationRequests.setUnreadNotificationStatus,
     answers.countAnswer,
   ),
-  deleteNotification: post(
-    `${notification}/deleteNotification`,
+  deleteNotification: call(
+    'deleteNotification',
     notificationRequests.deleteNotification,
     messageAnswer,
     notFound('Notification'),
   ),
-  getAlarmSettings: post(
-    `${notification}/getAlarmSettings`,
+  getAlarmSettings: call(
+    'getAlarmSettings',
     notificationRequests.getAlarmSettings,
     z.object({ orgID: z.string(), offlineGraceMinutes: z.number(), alarmUnplacedDevices: z.boolean() }),
     notFound('Organization'),
   ),
-  setAlarmSettings: post(
-    `${notification}/setAlarmSettings`,
+  setAlarmSettings: call(
+    'setAlarmSettings',
     notificationRequests.setAlarmSettings,
     z.object({ message: z.string(), offlineGraceMinutes: z.number(), alarmUnplacedDevices: z.boolean() }),
     { ...notFound('Organization'), 409: 'The settings changed meanwhile' },
   ),
 
   // Third-party devices.
-  getRyseGearPosition: post(
-    '/integrations/ryse/getRyseGearPosition',
+  getRyseGearPosition: call(
+    'getRyseGearPosition',
     integrationRequests.getRyseGearPosition,
     answers.rysePositionAnswer,
     vendor,
   ),
-  setRyseGearPosition: post(
-    '/integrations/ryse/setRyseGearPosition',
+  setRyseGearPosition: call(
+    'setRyseGearPosition',
     integrationRequests.setRyseGearPosition,
     answers.ryseSetAnswer,
     vendor,
   ),
-  setGoogleThermostatTemp: post(
-    '/integrations/google/setGoogleThermostatTemp',
+  setGoogleThermostatTemp: call(
+    'setGoogleThermostatTemp',
     integrationRequests.setGoogleThermostatTemp,
     integrationMessageAnswer,
     vendor,
   ),
-  setGoogleThermostatMode: post(
-    '/integrations/google/setGoogleThermostatMode',
+  setGoogleThermostatMode: call(
+    'setGoogleThermostatMode',
     integrationRequests.setGoogleThermostatMode,
     integrationMessageAnswer,
     vendor,
   ),
-  setGoogleThermostatEco: post(
-    '/integrations/google/setGoogleThermostatEco',
+  setGoogleThermostatEco: call(
+    'setGoogleThermostatEco',
     integrationRequests.setGoogleThermostatEco,
     integrationMessageAnswer,
     vendor,
   ),
-  GoogleThermostatGetAmbience: post(
-    '/integrations/google/GoogleThermostatGetAmbience',
+  GoogleThermostatGetAmbience: call(
+    'GoogleThermostatGetAmbience',
     integrationRequests.GoogleThermostatGetAmbience,
     answers.nestAmbienceAnswer,
     vendor,
   ),
-  EcobeeGetThermostatStats: post(
-    '/integrations/ecobee/EcobeeGetThermostatStats',
+  EcobeeGetThermostatStats: call(
+    'EcobeeGetThermostatStats',
     integrationRequests.EcobeeGetThermostatStats,
     answers.ecobeeStatsAnswer,
     vendor,
   ),
-  EcobeeSetTemperatureAndMode: post(
-    '/integrations/ecobee/EcobeeSetTemperatureAndMode',
+  EcobeeSetTemperatureAndMode: call(
+    'EcobeeSetTemperatureAndMode',
     integrationRequests.EcobeeSetTemperatureAndMode,
     integrationMessageAnswer,
     vendor,
   ),
-};
+} satisfies Record<ApiCallName, ApiCall>;
 
 export type ApiCalls = typeof apiCalls;
-export type ApiCallName = keyof ApiCalls;
+export type { ApiCallName };
 /** The body (or a GET's query) of a call, as the client sends it. */
 export type ApiRequest<Name extends ApiCallName> = z.input<ApiCalls[Name]['request']>;
 /** The answer of a call, as the client reads it. */

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../shared/api/client';
+import { callApi } from '../../../shared/api/client';
 import { normalizeEmail } from '@argentum/events/contracts';
 
 /** What an invite (or reset) link stands for (specification: token lookup result). */
@@ -25,9 +25,7 @@ export const accountTokenQueries = {
     queryOptions({
       queryKey: ['account-token', token] as const,
       queryFn: async ({ signal }) =>
-        parseLookup(
-          await apiPost<unknown>('/api/confirmUser', { userToken: token }, { signal, silent: true }),
-        ),
+        parseLookup(await callApi('confirmUser', { userToken: token }, { signal, silent: true })),
       // A link is either usable or not; asking again does not change the answer.
       retry: false,
       staleTime: Infinity,
@@ -45,8 +43,8 @@ export interface RegistrationInput {
 export function useRegisterMutation() {
   return useMutation({
     mutationFn: ({ token, userName, password, lookup }: RegistrationInput) =>
-      apiPost<unknown>(
-        '/api/registerUser',
+      callApi(
+        'registerUser',
         {
           user: {
             userName,
@@ -65,11 +63,7 @@ export function useRegisterMutation() {
 export function useForgotPasswordMutation() {
   return useMutation({
     mutationFn: (email: string) =>
-      apiPost<unknown>(
-        '/api/dashboard/forgetPasswordEmail',
-        { user: { email: normalizeEmail(email) } },
-        { silent: true },
-      ),
+      callApi('forgetPasswordEmail', { user: { email: normalizeEmail(email) } }, { silent: true }),
   });
 }
 
@@ -84,8 +78,8 @@ export function useResetPasswordMutation() {
       password: string;
       confirmation: string;
     }) =>
-      apiPost<unknown>(
-        '/api/setForgetPassword',
+      callApi(
+        'setForgetPassword',
         { user: { token, password }, confirmNewPass: confirmation },
         { silent: true },
       ),

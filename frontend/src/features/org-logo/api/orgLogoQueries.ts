@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, apiPost } from '../../../shared/api/client';
+import { ApiError, callApi } from '../../../shared/api/client';
 
 /**
  * What POST /api/dashboard/getOrgLogoFromS3 answers: `data` is a short-lived (15 minutes) presigned URL
@@ -12,11 +12,7 @@ export interface OrgLogo {
 
 async function fetchOrgLogo(orgId: string, signal: AbortSignal): Promise<OrgLogo | null> {
   try {
-    return await apiPost<OrgLogo>(
-      '/api/dashboard/getOrgLogoFromS3',
-      { orgID: orgId },
-      { signal, silent: true },
-    );
+    return await callApi('getOrgLogoFromS3', { orgID: orgId }, { signal, silent: true });
   } catch (error) {
     // No logo is a normal state, not a failure.
     if (error instanceof ApiError && error.status === 404) return null;
