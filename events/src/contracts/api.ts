@@ -16,11 +16,11 @@ import {
 } from './requests';
 
 /**
- * Every call of the API, declared once: its method and path, the schema of its request (the body, or
+ * Every call of the API, declared once: its method and path (`api-paths.ts`), the schema of its request (the body, or
  * a GET's query) and of its answer, and the error statuses of its own beyond those every call has
  * (400 bad input, 413 too large; 401 and 403 for signed-in calls). The route table
  * (functions/src/routes) binds a handler to each call and is typed by it; the OpenAPI document
- * describes both schemas; the front end's client (frontend/src/shared/api/calls.ts) sends and reads
+ * describes both schemas; the front end's client (`callApi`, frontend/src/shared/api/client.ts) sends and reads
  * them; the platform tests check every answer against its schema.
  */
 export interface ApiCall<Request extends z.ZodType = z.ZodType, Response extends z.ZodType = z.ZodType> {

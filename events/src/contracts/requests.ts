@@ -13,9 +13,9 @@ import {
 import { THEME_INVALID_TEXT, THEME_PREFERENCES } from './theme';
 
 /**
- * Request schemas of API calls, shared by the route table (functions/src/routes), which validates
- * with them, and the front end, which types its request bodies from them (`import type` only, so no
- * validation code reaches the browser bundle). Exported on its own path for that reason.
+ * Request schemas of API calls, bound to their calls in `api.ts`: the route table validates with them
+ * and the front end types its request bodies from them (`import type` only, so no validation code
+ * reaches the browser bundle). Exported on its own path for that reason.
  */
 
 /** Identifiers of organizations, buildings, floors, users and notifications. */

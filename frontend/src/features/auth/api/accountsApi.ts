@@ -1,31 +1,16 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
+import type { ApiAnswer } from '@argentum/events/contracts/api';
 import { callApi } from '../../../shared/api/client';
 import { normalizeEmail } from '@argentum/events/contracts';
 
 /** What an invite (or reset) link stands for (specification: token lookup result). */
-export interface TokenLookup {
-  email: string;
-  organizationId: string[];
-  organizationName: string;
-}
-
-function parseLookup(body: unknown): TokenLookup {
-  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  return {
-    email: typeof value.email === 'string' ? value.email : '',
-    organizationId: Array.isArray(value.organizationId)
-      ? value.organizationId.filter((id): id is string => typeof id === 'string')
-      : [],
-    organizationName: typeof value.organizationName === 'string' ? value.organizationName : '',
-  };
-}
+export type TokenLookup = ApiAnswer<'confirmUser'>;
 
 export const accountTokenQueries = {
   lookup: (token: string) =>
     queryOptions({
       queryKey: ['account-token', token] as const,
-      queryFn: async ({ signal }) =>
-        parseLookup(await callApi('confirmUser', { userToken: token }, { signal, silent: true })),
+      queryFn: async ({ signal }) => callApi('confirmUser', { userToken: token }, { signal, silent: true }),
       // A link is either usable or not; asking again does not change the answer.
       retry: false,
       staleTime: Infinity,

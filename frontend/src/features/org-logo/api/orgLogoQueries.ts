@@ -1,14 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { ApiAnswer } from '@argentum/events/contracts/api';
 import { ApiError, callApi } from '../../../shared/api/client';
 
-/**
- * What POST /api/dashboard/getOrgLogoFromS3 answers: `data` is a short-lived (15 minutes) presigned URL
- * of the stored image, usable as an image source.
- */
-export interface OrgLogo {
-  data: string;
-  logoType: string;
-}
+/** A logo: `data` is a short-lived (15 minutes) presigned URL of the stored image, usable as an image source. */
+type OrgLogo = ApiAnswer<'getOrgLogoFromS3'>;
 
 async function fetchOrgLogo(orgId: string, signal: AbortSignal): Promise<OrgLogo | null> {
   try {
