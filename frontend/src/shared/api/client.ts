@@ -40,7 +40,7 @@ export interface RequestOptions {
   background?: boolean;
 }
 
-const REFRESH_PATH = '/api/refreshToken';
+const REFRESH_PATH = apiEndpoint('refreshToken').path;
 const LOGIN_ROUTE = '/login';
 
 /**
