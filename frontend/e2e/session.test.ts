@@ -89,12 +89,17 @@ describe('session in the browser', () => {
     }
   });
 
-  it('renders the API documentation generated from the route table', async () => {
+  it("renders the API documentation generated from the route table, with each call's answer", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await open(page, `${stack.url}/api-docs`);
     await page.getByText('/api/dashboard/getUsersOrganisations').first().waitFor();
     await page.getByText('/integrations/ecobee/EcobeeSetTemperatureAndMode').first().waitFor();
+    // The answer's schema comes from the call's response schema in the contracts.
+    const login = page.getByRole('article', { name: 'POST /api/login' });
+    await login.getByText('Answer (200)').click();
+    await login.getByRole('cell', { name: 'accessToken' }).waitFor();
+    await login.getByRole('cell', { name: 'orgRoles' }).waitFor();
     await screenshot(page, 'api-docs');
     await context.close();
   });

@@ -1,7 +1,7 @@
 /**
  * The contracts shared by the front end, the functions and the device simulator: role codes and
- * rules, the specifications' texts and constants, and name rules. Wire types of the API calls are
- * inferred from the route table's schemas (see `api.ts`).
+ * rules, the specifications' texts and constants, and name rules. The API calls, their paths and
+ * schemas are on their own paths (`api-paths.ts`, `api.ts`).
  */
 export * from './roles';
 export * from './names';

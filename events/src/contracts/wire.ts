@@ -3,8 +3,8 @@ import type { ThemePreference } from './theme';
 
 /**
  * What the API answers, as the front end reads it: one definition for the functions that build
- * these answers and the front end that shows them. (Requests are typed from the route table's
- * schemas: see `requests.ts`.)
+ * these answers and the front end that shows them. The response schemas of `answers.ts` are checked
+ * against these interfaces; requests are typed from `requests.ts`.
  */
 
 /** The signed-in user (specification: User (session)), in the answers of login, refresh and password change. */

@@ -1,6 +1,5 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { z } from 'zod';
 import { config } from '../config';
 import { unauthenticated } from '../domain/errors';
 import { clientAddress } from './client-address';
@@ -13,7 +12,7 @@ import { authContext, errorMapper, originCheck, requestLog, validatedBody } from
 import type { ApiEvent, ApiResponse, Route, RouteContext, RoutePorts } from './types';
 import { routeKey } from './types';
 
-function routeHandler<Ports extends RoutePorts>(route: Route<z.ZodType, Ports>, ports: Ports) {
+function routeHandler<Ports extends RoutePorts>(route: Route<Ports>, ports: Ports) {
   const described = route as unknown as Route;
   return middy<ApiEvent, ApiResponse, Error, RouteContext>()
     .use(requestLog(described))
@@ -49,10 +48,7 @@ function routeHandler<Ports extends RoutePorts>(route: Route<z.ZodType, Ports>, 
  * One Lambda handler for a domain's routes, dispatching on the HTTP API route key. `ports` are the
  * adapters the Lambda entry point (the composition root) wired for them.
  */
-export function createApiHandler<Ports extends RoutePorts>(
-  routes: readonly Route<z.ZodType, Ports>[],
-  ports: Ports,
-) {
+export function createApiHandler<Ports extends RoutePorts>(routes: readonly Route<Ports>[], ports: Ports) {
   const byKey = new Map(routes.map((r) => [routeKey(r), routeHandler(r, ports)]));
   return async (event: ApiEvent, context: Context): Promise<ApiResponse> => {
     const handler = byKey.get(event.routeKey);

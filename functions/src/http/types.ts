@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { RoleNumber } from '@argentum/events/contracts';
+import type { ApiCall } from '@argentum/events/contracts/api';
 import type { UserStore } from '../domain/users/ports';
 import type { AuthUser } from '../domain/users/user';
 
@@ -81,10 +82,10 @@ export interface RouteRequest<Body, User extends AuthUser | undefined, Ports> {
   ports: Ports;
 }
 
-/** What a route handler returns; the body is sent as JSON. */
-export interface RouteResult {
+/** What a route handler returns; the body is sent as JSON and is what its call's response schema says. */
+export interface RouteResult<Body = unknown> {
   status?: number;
-  body?: unknown;
+  body: Body;
   cookies?: string[];
   headers?: Record<string, string>;
 }
@@ -96,32 +97,51 @@ export interface RouteResult {
  */
 export type Access = 'public' | { minRole: RoleNumber };
 
-interface RouteBase<Schema extends z.ZodType> {
-  method: 'GET' | 'POST';
-  path: string;
+/** What a route adds to its call (events/src/contracts/api.ts): where it runs, who may call it, what it does. */
+interface RouteBase<Schema extends z.ZodType, Response extends z.ZodType> {
   domain: ApiDomain;
   summary: string;
-  request: Schema;
   /** Largest accepted body in bytes; 64 KiB when not set. */
   maxBodyBytes?: number;
+  call: ApiCall<Schema, Response>;
 }
 
-export interface PublicRoute<Schema extends z.ZodType, Ports> extends RouteBase<Schema> {
+type Handler<
+  Schema extends z.ZodType,
+  Response extends z.ZodType,
+  User extends AuthUser | undefined,
+  Ports,
+> = (request: RouteRequest<z.output<Schema>, User, Ports>) => Promise<RouteResult<z.input<Response>>>;
+
+export interface PublicRouteDefinition<
+  Schema extends z.ZodType,
+  Response extends z.ZodType,
+  Ports,
+> extends RouteBase<Schema, Response> {
   access: 'public';
-  handler: (request: RouteRequest<z.infer<Schema>, undefined, Ports>) => Promise<RouteResult>;
+  handler: Handler<Schema, Response, undefined, Ports>;
 }
 
-export interface ProtectedRoute<Schema extends z.ZodType, Ports> extends RouteBase<Schema> {
+export interface ProtectedRouteDefinition<
+  Schema extends z.ZodType,
+  Response extends z.ZodType,
+  Ports,
+> extends RouteBase<Schema, Response> {
   access: { minRole: RoleNumber };
-  handler: (request: RouteRequest<z.infer<Schema>, AuthUser, Ports>) => Promise<RouteResult>;
+  handler: Handler<Schema, Response, AuthUser, Ports>;
 }
 
 /**
- * A route whose handler needs `Ports`. The route table holds `Route` (ports `never`): enough for CDK,
- * the OpenAPI document and the checks, which never call a handler.
+ * A route as the table holds it: its call's method, path and schemas, and a handler needing `Ports`.
+ * The route table holds `Route` (ports `never`): enough for CDK, the OpenAPI document and the checks,
+ * which never call a handler.
  */
-export type Route<Schema extends z.ZodType = z.ZodType, Ports = never> =
-  PublicRoute<Schema, Ports> | ProtectedRoute<Schema, Ports>;
+export type Route<Ports = never> = Omit<RouteBase<z.ZodType, z.ZodType>, 'call'> &
+  Pick<ApiCall, 'method' | 'path' | 'request' | 'response' | 'errors' | 'creates'> &
+  (
+    | { access: 'public'; handler: Handler<z.ZodType, z.ZodType, undefined, Ports> }
+    | { access: { minRole: RoleNumber }; handler: Handler<z.ZodType, z.ZodType, AuthUser, Ports> }
+  );
 
 /** What every protected route needs: the user store, to read the caller on each request. */
 export interface RoutePorts {
@@ -129,17 +149,24 @@ export interface RoutePorts {
 }
 
 /**
- * Declares the routes of a domain whose handlers need `Ports`; the generic keeps each handler's body
- * type tied to its schema and its `user` to its `access`.
+ * Declares the routes of a domain whose handlers need `Ports`: each binds a handler to a call of the
+ * contracts, and the generics type its body from the call's request schema, its answer from the
+ * call's response schema and its `user` from its `access`.
  */
 export function routesFor<Ports extends RoutePorts>() {
   // Separate overloads type each handler's `user` from its `access`; a union parameter would not.
-  function route<Schema extends z.ZodType>(definition: PublicRoute<Schema, Ports>): Route<z.ZodType, Ports>;
-  function route<Schema extends z.ZodType>(
-    definition: ProtectedRoute<Schema, Ports>,
-  ): Route<z.ZodType, Ports>;
-  function route<Schema extends z.ZodType>(definition: Route<Schema, Ports>): Route<z.ZodType, Ports> {
-    return definition as unknown as Route<z.ZodType, Ports>;
+  function route<Schema extends z.ZodType, Response extends z.ZodType>(
+    definition: PublicRouteDefinition<Schema, Response, Ports>,
+  ): Route<Ports>;
+  function route<Schema extends z.ZodType, Response extends z.ZodType>(
+    definition: ProtectedRouteDefinition<Schema, Response, Ports>,
+  ): Route<Ports>;
+  function route<Schema extends z.ZodType, Response extends z.ZodType>(
+    definition:
+      PublicRouteDefinition<Schema, Response, Ports> | ProtectedRouteDefinition<Schema, Response, Ports>,
+  ): Route<Ports> {
+    const { call, ...rest } = definition;
+    return { ...call, ...rest } as unknown as Route<Ports>;
   }
   return route;
 }

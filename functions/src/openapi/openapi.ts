@@ -4,13 +4,31 @@ import { roleNames } from '@argentum/events/contracts';
 
 type JsonSchema = Record<string, unknown>;
 
-/** The OpenAPI 3.1 description of the API, generated from the route table. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { unrepresentable: 'any', io }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+const errorContent = {
+  'application/json': {
+    schema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+  },
+};
+const error = (description: string) => ({ description, content: errorContent });
+
+/**
+ * The OpenAPI 3.1 description of the API, generated from the route table: each call's request and
+ * response schemas and its own errors come from the contracts (events/src/contracts/api.ts).
+ */
 export function openApiDocument(routes: readonly Route[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const schema = z.toJSONSchema(route.request, { unrepresentable: 'any', io: 'input' }) as JsonSchema;
-    delete schema.$schema;
     const minRole = route.access === 'public' ? undefined : route.access.minRole;
+    const success = {
+      description: 'Success',
+      content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+    };
     const operation = {
       summary: route.summary,
       tags: [route.domain],
@@ -23,17 +41,26 @@ export function openApiDocument(routes: readonly Route[]) {
           }),
       ...(route.method === 'GET'
         ? {}
-        : { requestBody: { required: true, content: { 'application/json': { schema } } } }),
+        : {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(route.request, 'input') } },
+            },
+          }),
       responses: {
-        '200': { description: 'Success' },
-        '400': { description: 'Invalid request: the body names what is wrong', content: errorContent },
+        '200': success,
+        ...(route.creates ? { '201': { ...success, description: 'Created' } } : {}),
+        '400': error('Invalid request: the body names what is wrong'),
         ...(minRole === undefined
           ? {}
           : {
-              '401': { description: 'Not signed in, or the access token expired', content: errorContent },
-              '403': { description: 'Role too low or organization not accessible', content: errorContent },
+              '401': error('Not signed in, or the access token expired'),
+              '403': error('Role too low or organization not accessible'),
             }),
-        '413': { description: 'Request body too large', content: errorContent },
+        '413': error('Request body too large'),
+        ...Object.fromEntries(
+          Object.entries(route.errors ?? {}).map(([status, description]) => [status, error(description)]),
+        ),
       },
     };
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
@@ -53,9 +80,3 @@ export function openApiDocument(routes: readonly Route[]) {
     paths,
   };
 }
-
-const errorContent = {
-  'application/json': {
-    schema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
-  },
-};

@@ -1,5 +1,5 @@
+import { apiCalls } from '@argentum/events/contracts/api';
 import { COMMAND_HISTORY_DEFAULT_LIMIT } from '@argentum/events/contracts';
-import { controlRequests } from '@argentum/events/contracts/control-requests';
 import {
   commandHistory,
   type ControlPorts,
@@ -10,7 +10,6 @@ import {
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'control';
-const base = '/api/deviceControl';
 /** What the control handlers need; the control Lambda (lambda/api-control.ts) wires them. */
 export type ControlRoutePorts = RoutePorts & ControlPorts;
 const route = routesFor<ControlRoutePorts>();
@@ -22,12 +21,10 @@ const route = routesFor<ControlRoutePorts>();
  */
 export const controlRoutes = [
   route({
-    method: 'POST',
-    path: `${base}/setBrightness`,
+    call: apiCalls.setBrightness,
     domain,
     access: { minRole: 1 },
     summary: 'Sets the brightness of lights (a tracked command).',
-    request: controlRequests.setBrightness,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, {
         call: 'setBrightness',
@@ -39,35 +36,29 @@ export const controlRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getLockValue`,
+    call: apiCalls.getLockValue,
     domain,
     access: { minRole: 0 },
     summary: "A lock's last reported state, and its newest command.",
-    request: controlRequests.getLockValue,
     handler: async ({ user, body, ports }) => ({
       body: await deviceState(ports, user, 'getLockValue', body.devID, body.port),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getFanValveValue`,
+    call: apiCalls.getFanValveValue,
     domain,
     access: { minRole: 0 },
     summary:
       "A room unit's last reported fan, valve or comfort zone value (port 0, 1, 2), and its newest command.",
-    request: controlRequests.getFanValveValue,
     handler: async ({ user, body, ports }) => ({
       body: await deviceState(ports, user, 'getFanValveValue', body.devID, body.port),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/setRollerShadesValue`,
+    call: apiCalls.setRollerShadesValue,
     domain,
     access: { minRole: 1 },
     summary: 'Moves roller shades (a tracked command).',
-    request: controlRequests.setRollerShadesValue,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, {
         call: 'setRollerShadesValue',
@@ -78,13 +69,11 @@ export const controlRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/setFanValveValue`,
+    call: apiCalls.setFanValveValue,
     domain,
     access: { minRole: 1 },
     summary:
       "Sets a room unit's fan (port 0, 1-10), valve (port 1, 0-10 step 0.1) or comfort zone (port 2, 15-30 °C step 0.5), or a lock (a tracked command).",
-    request: controlRequests.setFanValveValue,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, {
         call: 'setFanValveValue',
@@ -95,12 +84,10 @@ export const controlRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/setbacnetinfo`,
+    call: apiCalls.setbacnetinfo,
     domain,
     access: { minRole: 1 },
     summary: 'Writes a BACnet value (a tracked command).',
-    request: controlRequests.setbacnetinfo,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, {
         call: 'setbacnetinfo',
@@ -112,23 +99,19 @@ export const controlRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/testDevice`,
+    call: apiCalls.testDevice,
     domain,
     access: { minRole: 1 },
     summary: "Asks a device to answer (a tracked command; 'Device Offline' after 5 s without reply).",
-    request: controlRequests.testDevice,
     handler: async ({ user, body, ports }) => ({
       body: await sendCommand(ports, user, { call: 'testDevice', devID: body.devID }),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/setValueOnDevices`,
+    call: apiCalls.setValueOnDevices,
     domain,
     access: { minRole: 1 },
     summary: 'Sets one value on several devices (one tracked command per device).',
-    request: controlRequests.setValueOnDevices,
     handler: async ({ user, body, ports }) => ({
       body: await sendToDevices(ports, user, {
         call: 'setValueOnDevices',
@@ -139,12 +122,10 @@ export const controlRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getCommandHistory`,
+    call: apiCalls.getCommandHistory,
     domain,
     access: { minRole: 0 },
     summary: "A device's commands, newest first: who asked what, when, and the outcome.",
-    request: controlRequests.getCommandHistory,
     handler: async ({ user, body, ports }) => ({
       body: await commandHistory(ports, user, body.devID, body.limit ?? COMMAND_HISTORY_DEFAULT_LIMIT),
     }),

@@ -1,8 +1,7 @@
-import * as z from 'zod';
+import { apiCalls } from '@argentum/events/contracts/api';
 import type { DataQueryPorts } from '../domain/telemetry/queries';
 import { allDeviceData, comfortGraph, deviceRange, motionSummary } from '../domain/telemetry/queries';
 import { outdoorWeather, type WeatherPorts } from '../domain/telemetry/weather';
-import { body, dateRange, devId, id } from '../http/schemas';
 import { type RoutePorts, routesFor } from '../http/types';
 
 /** What the data routes need: readings, devices, the weather and the configured weather city. */
@@ -10,8 +9,6 @@ export type DataRoutePorts = RoutePorts & DataQueryPorts & WeatherPorts & { weat
 
 const domain = 'data';
 const route = routesFor<DataRoutePorts>();
-const base = '/api/dataQuery';
-const fetchDatatype = z.string().max(20).optional();
 
 /**
  * /api/dataQuery and /api/weather. Every device a query names must be registered in one of the caller's
@@ -20,66 +17,42 @@ const fetchDatatype = z.string().max(20).optional();
  */
 export const dataRoutes = [
   route({
-    method: 'POST',
-    path: `${base}/getDeviceInfoDateRange`,
+    call: apiCalls.getDeviceInfoDateRange,
     domain,
     access: { minRole: 0 },
     summary:
       "A device's readings of one data point over a date range and its latest value. At most 1,000 points: raw readings up to 2 days (min and max of each run kept), hourly roll-ups up to 60 days, daily beyond (mean with min and max).",
-    request: body({
-      devID: devId,
-      sensorDataPoint: z.string().max(32),
-      cusDate: dateRange,
-      fetchDatatype,
-      orgId: id,
-      sensorDataPointLabel: z.string().max(64).optional(),
-    }),
     handler: async ({ body, user, ports }) => ({ body: await deviceRange(ports, user, body) }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getAllDeviceData`,
+    call: apiCalls.getAllDeviceData,
     domain,
     access: { minRole: 0 },
     summary:
       "Readings of devices for export: raw (fetchDatatype 'raw') or hourly/daily averages, 5,000 rows a page; pass nextCursor back as cursor for the next page.",
-    request: body({
-      device: z.union([devId, z.array(devId).min(1).max(500)]),
-      param: z.union([z.string().max(32), z.array(z.string().max(32)).max(32)]).optional(),
-      cusDate: dateRange,
-      fetchDatatype,
-      orgId: id,
-      cursor: z.string().max(200).optional(),
-    }),
     handler: async ({ body, user, ports }) => ({ body: await allDeviceData(ports, user, body) }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getComfortGraphInfo`,
+    call: apiCalls.getComfortGraphInfo,
     domain,
     access: { minRole: 0 },
     summary:
       'Comfort graph of an IEQ sensor: pairs {x: param, y: param2} (humidity against temperature; temperature against anything else), at most 1,000.',
-    request: body({ device: devId, param: z.string().max(32), cusDate: dateRange, orgId: id }),
     handler: async ({ body, user, ports }) => ({ body: await comfortGraph(ports, user, body) }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getMotionSensorData`,
+    call: apiCalls.getMotionSensorData,
     domain,
     access: { minRole: 0 },
     summary: 'Occupancy of motion sensors per day and over the range (at most the last 7 days of the range).',
-    request: body({ deviceIds: z.array(devId).min(1).max(500), dateRange, orgId: id }),
     handler: async ({ body, user, ports }) => ({ body: await motionSummary(ports, user, body) }),
   }),
   route({
-    method: 'GET',
-    path: '/api/weather',
+    call: apiCalls.weather,
     domain,
     access: { minRole: 0 },
     summary:
       "Outdoor pressure of the configured city in kPa (the provider's main.pressure / 10), cached 10 minutes; pressureKpa null when the provider is down.",
-    request: z.strictObject({}),
     handler: async ({ ports }) => ({ body: await outdoorWeather(ports, ports.weatherCity) }),
   }),
 ];

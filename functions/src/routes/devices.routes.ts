@@ -1,4 +1,4 @@
-import { deviceRequests, floorPlanRequests } from '@argentum/events/contracts/requests';
+import { apiCalls } from '@argentum/events/contracts/api';
 import { addThermistor, updateDataPoints, updateDevice } from '../domain/devices/editing';
 import { floorDevices, offlineSensors, sensorsCount } from '../domain/devices/floor-view';
 import { groupDevices, ungroupDevices } from '../domain/devices/grouping';
@@ -11,19 +11,16 @@ const domain = 'devices';
 /** What the devices' handlers need; lambda/api-devices.ts wires them. */
 export type DevicesRoutePorts = RoutePorts & DevicePorts;
 const route = routesFor<DevicesRoutePorts>();
-const base = '/api/deviceControl';
 
 /** Devices on floor plans: listing, placement, configuration and grouping (issue: floor plans and devices). */
 const deviceRoutes = [
   route({
-    method: 'POST',
-    path: `${base}/getAllDevicesDataForFloorPlan`,
+    call: apiCalls.getAllDevicesDataForFloorPlan,
     domain,
     access: { minRole: 0 },
     summary:
       "A floor's devices (onFloor true or absent), or its organization's devices on no floor (onFloor " +
       "false); with online state, latest values, versions, and the caller's icon size per device type.",
-    request: deviceRequests.getAllDevicesDataForFloorPlan,
     handler: async ({ user, body: b, ports }) => ({
       body: await floorDevices(ports, user, {
         floorId: b.floorID,
@@ -33,23 +30,19 @@ const deviceRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getAnalyticsSensorsCount`,
+    call: apiCalls.getAnalyticsSensorsCount,
     domain,
     access: { minRole: 0 },
     summary: "Counts of a floor's devices (total, online, offline, per type, occupied motion sensors).",
-    request: deviceRequests.getAnalyticsSensorsCount,
     handler: async ({ user, body: b, ports }) => ({
       body: await sensorsCount(ports, user, { floorId: b.floorID, buildId: b.buildID, orgId: b.orgID }),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getOfflineSensors`,
+    call: apiCalls.getOfflineSensors,
     domain,
     access: { minRole: 0 },
     summary: 'Offline devices of a floor (floorID), a building (buildID) or an organization.',
-    request: deviceRequests.getOfflineSensors,
     handler: async ({ user, body: b, ports }) => ({
       body: await offlineSensors(ports, user, {
         orgId: b.orgID,
@@ -59,14 +52,12 @@ const deviceRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/updateOnFloorStatus`,
+    call: apiCalls.updateOnFloorStatus,
     domain,
     access: { minRole: 2 },
     summary:
       "Edit mode's Save, all or nothing: devices placed on, moved on or taken off the floor, and the " +
       "floor's device types. 410 while the floor's delete is pending; 409 on a stale version.",
-    request: deviceRequests.updateOnFloorStatus,
     handler: async ({ user, body: b, ports }) => ({
       body: await saveFloorDevices(ports, user, {
         floorId: b.floorID,
@@ -76,12 +67,10 @@ const deviceRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/updateDeviceBuildFloorID`,
+    call: apiCalls.updateDeviceBuildFloorID,
     domain,
     access: { minRole: 2 },
     summary: 'Places a device on a floor of a building, or moves it there from another floor.',
-    request: deviceRequests.updateDeviceBuildFloorID,
     handler: async ({ user, body: b, ports }) => ({
       body: await placeDevice(ports, user, {
         devId: b.devID,
@@ -93,12 +82,10 @@ const deviceRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/removeDeviceFromFloor`,
+    call: apiCalls.removeDeviceFromFloor,
     domain,
     access: { minRole: 2 },
     summary: 'Takes an ungrouped device off its floor (back to the off-floor devices).',
-    request: deviceRequests.removeDeviceFromFloor,
     handler: async ({ user, body: b, ports }) => ({
       body: await removeDevice(ports, user, {
         devId: b.devID,
@@ -108,12 +95,10 @@ const deviceRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/updateDevice`,
+    call: apiCalls.updateDevice,
     domain,
     access: { minRole: 1 },
     summary: "Updates a device's name, properties (merged) or selected data points (replaced).",
-    request: deviceRequests.updateDevice,
     handler: async ({ user, body: b, ports }) => ({
       body: await updateDevice(ports, user, {
         devId: b.devID,
@@ -124,12 +109,10 @@ const deviceRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/updateDeviceDataPoint`,
+    call: apiCalls.updateDeviceDataPoint,
     domain,
     access: { minRole: 1 },
     summary: "Updates names (dn) of a device's data points, by their key dp.",
-    request: deviceRequests.updateDeviceDataPoint,
     handler: async ({ user, body: b, ports }) => ({
       body: await updateDataPoints(ports, user, {
         devId: b.devID,
@@ -140,12 +123,10 @@ const deviceRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/addThermistor`,
+    call: apiCalls.addThermistor,
     domain,
     access: { minRole: 1 },
     summary: 'Adds a thermistor child node to an IO device (type 2).',
-    request: deviceRequests.addThermistor,
     handler: async ({ user, body: b, ports }) => ({
       body: await addThermistor(ports, user, {
         devId: b.devID,
@@ -157,30 +138,24 @@ const deviceRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/groupDevices`,
+    call: apiCalls.groupDevices,
     domain,
     access: { minRole: 2 },
     summary: 'Groups 2 or more lights or motion sensors of one organization (answers the group number).',
-    request: deviceRequests.groupDevices,
     handler: async ({ user, body: b, ports }) => ({ body: await groupDevices(ports, user, b.devID) }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/ungroupDevices`,
+    call: apiCalls.ungroupDevices,
     domain,
     access: { minRole: 2 },
     summary: 'Ungroups devices; a group left with one device is dissolved.',
-    request: deviceRequests.ungroupDevices,
     handler: async ({ user, body: b, ports }) => ({ body: await ungroupDevices(ports, user, b.devID) }),
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/updateSensorSize',
+    call: apiCalls.updateSensorSize,
     domain,
     access: { minRole: 0 },
     summary: "Saves the caller's icon size for a device type on a floor.",
-    request: floorPlanRequests.updateSensorSize,
     handler: async ({ user, body: b, ports }) => ({
       body: await saveIconSize(ports, user, {
         ...(b.userID !== undefined ? { userId: b.userID } : {}),

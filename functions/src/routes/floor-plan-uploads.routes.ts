@@ -1,5 +1,5 @@
+import { apiCalls } from '@argentum/events/contracts/api';
 import { FLOOR_PLAN_MAX_BYTES, FLOOR_PLAN_UPLOAD_SECONDS } from '@argentum/events/contracts';
-import { floorPlanRequests } from '@argentum/events/contracts/requests';
 import { commitFloorPlan, createFloorPlanUpload, type FloorPlanPorts } from '../domain/files/floor-plans';
 import { type RoutePorts, routesFor } from '../http/types';
 
@@ -15,8 +15,7 @@ const route = routesFor<FloorPlanUploadRoutePorts>();
 
 export const floorPlanUploadRoutes = [
   route({
-    method: 'POST',
-    path: '/api/dashboard/createFloorPlanUpload',
+    call: apiCalls.createFloorPlanUpload,
     domain,
     access: { minRole: 2 },
     summary:
@@ -26,14 +25,12 @@ export const floorPlanUploadRoutes = [
       '`{ url, fields, key, expiresIn }`: post a multipart form to `url` with every field of `fields` and ' +
       `the file last, within \`expiresIn\` (${FLOOR_PLAN_UPLOAD_SECONDS}) seconds; S3 enforces the key, ` +
       'the size range and the Content-Type. Then commit with /api/dashboard/updateFloorPlanS3.',
-    request: floorPlanRequests.createFloorPlanUpload,
     handler: async ({ user, body: { orgID, floorID, contentType, size }, ports }) => ({
       body: await createFloorPlanUpload(ports, user, { orgId: orgID, floorId: floorID, contentType, size }),
     }),
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/updateFloorPlanS3',
+    call: apiCalls.updateFloorPlanS3,
     domain,
     access: { minRole: 2 },
     summary:
@@ -45,7 +42,6 @@ export const floorPlanUploadRoutes = [
       "SVG floor plan.' (not well-formed, no <svg> root, an entity declaration or DTD subset, no size), " +
       "'The floor plan must be under 10 MB.'; a refused upload is removed and the previous plan stays. " +
       '404 for a key that is not an upload of this floor (expired, used, another floor).',
-    request: floorPlanRequests.updateFloorPlanS3,
     handler: async ({ user, body: { orgID, floorID, floorplan }, ports }) => ({
       body: await commitFloorPlan(ports, user, { orgId: orgID, floorId: floorID, key: floorplan }),
     }),

@@ -1,4 +1,4 @@
-import { floorPlanRequests, treeRequests } from '@argentum/events/contracts/requests';
+import { apiCalls } from '@argentum/events/contracts/api';
 import {
   FLOOR_PLAN_NOT_FOUND,
   FLOOR_PLAN_URL_SECONDS,
@@ -16,8 +16,7 @@ const route = routesFor<FloorsRoutePorts>();
 
 export const floorsRoutes = [
   route({
-    method: 'POST',
-    path: '/api/dashboard/floorPlanFromS3',
+    call: apiCalls.floorPlanFromS3,
     domain,
     access: { minRole: 0 },
     summary:
@@ -27,18 +26,15 @@ export const floorsRoutes = [
       'source, never inline); `width` and `height` are its size in user units (viewBox, else its ' +
       `width and height), \`updatedAt\` when it was stored. 404 '${FLOOR_PLAN_NOT_FOUND}' when the ` +
       'floor has none; a floor of another organization answers 404 like one that does not exist.',
-    request: floorPlanRequests.floorPlanFromS3,
     handler: async ({ user, body: { orgID, floorID }, ports }) => ({
       body: await readFloorPlan(ports, user, { orgId: orgID, floorId: floorID }),
     }),
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/updateFloorPlan',
+    call: apiCalls.updateFloorPlan,
     domain,
     access: { minRole: 2 },
     summary: "Updates a floor's name or device types (the floor header rename).",
-    request: treeRequests.updateFloorPlan,
     handler: async ({ user, body: b, ports }) => {
       const floor = await updateFloor(ports, user, {
         orgId: b.orgID,

@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { ECOBEE_HOLD_TYPES, SHADE_POSITION_MAX, SHADE_POSITION_MIN } from '@argentum/events/contracts';
+import { apiCalls } from '@argentum/events/contracts/api';
 import {
   getEcobeeStats,
   getNestAmbience,
@@ -18,7 +17,6 @@ import type {
   NestThermostats,
   RyseShades,
 } from '../domain/integrations/ports';
-import { body, devId, devType, id } from '../http/schemas';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'integrations';
@@ -33,12 +31,6 @@ export type IntegrationRoutePorts = RoutePorts & {
   clock: Clock;
 };
 const route = routesFor<IntegrationRoutePorts>();
-const device = { devID: devId, devType };
-/** The specification's Nest modes: 0 cooling, 1 heating (names accepted too). */
-const mode = z.union([z.literal(0), z.literal(1), z.enum(['COOL', 'HEAT', 'cool', 'heat'])]);
-/** °C; the use case applies the 16-30 range and its 0.5 step with the documented text. */
-const temperature = z.number().min(-50).max(60);
-const base = '/integrations';
 
 /**
  * Third-party devices. Every call names a registered device of the caller's organizations (a foreign
@@ -50,97 +42,75 @@ const base = '/integrations';
  */
 export const integrationsRoutes = [
   route({
-    method: 'POST',
-    path: `${base}/ryse/getRyseGearPosition`,
+    call: apiCalls.getRyseGearPosition,
     domain,
     access: { minRole: 0 },
     summary: 'Position of Ryse shades: {position} from 0 (open) to 100 (closed).',
-    request: body(device),
     handler: async ({ user, body: b, ports }) => ({ body: await getRysePosition(ports, user, b.devID) }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/ryse/setRyseGearPosition`,
+    call: apiCalls.setRyseGearPosition,
     domain,
     access: { minRole: 1 },
     summary: 'Moves Ryse shades to `value` (0-100, step 1); answers {message, position}.',
-    request: body({ ...device, value: z.number().int().min(SHADE_POSITION_MIN).max(SHADE_POSITION_MAX) }),
     handler: async ({ user, body: b, ports }) => ({
       body: await setRysePosition(ports, user, b.devID, b.value),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/google/setGoogleThermostatTemp`,
+    call: apiCalls.setGoogleThermostatTemp,
     domain,
     access: { minRole: 1 },
     summary:
       "Sets a Nest thermostat's set point for `mode` (0 cooling, 1 heating), or both with temp [heat, cool] " +
       '(HEATCOOL); 16-30 °C in steps of 0.5.',
-    request: body({ ...device, temp: z.union([temperature, z.array(temperature).min(1).max(2)]), mode }),
     handler: async ({ user, body: b, ports }) => ({
       body: await setNestTemperature(ports, user, { devId: b.devID, temp: b.temp, mode: b.mode }),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/google/setGoogleThermostatMode`,
+    call: apiCalls.setGoogleThermostatMode,
     domain,
     access: { minRole: 1 },
     summary: "Sets a Nest thermostat's mode: 0 cooling, 1 heating.",
-    request: body({ ...device, mode }),
     handler: async ({ user, body: b, ports }) => ({
       body: await setNestMode(ports, user, { devId: b.devID, mode: b.mode }),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/google/setGoogleThermostatEco`,
+    call: apiCalls.setGoogleThermostatEco,
     domain,
     access: { minRole: 1 },
     summary: "Turns a Nest thermostat's eco mode on (true, MANUAL_ECO) or off (false, OFF).",
-    request: body({ ...device, eco: z.union([z.boolean(), z.enum(['MANUAL_ECO', 'OFF'])]) }),
     handler: async ({ user, body: b, ports }) => ({
       body: await setNestEco(ports, user, { devId: b.devID, eco: b.eco }),
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/google/GoogleThermostatGetAmbience`,
+    call: apiCalls.GoogleThermostatGetAmbience,
     domain,
     access: { minRole: 0 },
     summary:
       "A Nest thermostat's ambient temperature and humidity, mode, eco mode and set points (°C), " +
       'and the range its dial offers.',
-    request: body({ ...device, floorId: id.optional() }),
     handler: async ({ user, body: b, ports }) => ({ body: await getNestAmbience(ports, user, b.devID) }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/ecobee/EcobeeGetThermostatStats`,
+    call: apiCalls.EcobeeGetThermostatStats,
     domain,
     access: { minRole: 0 },
     summary:
       "An Ecobee thermostat's temperature, humidity, set points, mode, set-point ranges and hold, in °C " +
       "(converted from Ecobee's tenths of °F).",
-    request: body(device),
     handler: async ({ user, body: b, ports }) => ({ body: await getEcobeeStats(ports, user, b.devID) }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/ecobee/EcobeeSetTemperatureAndMode`,
+    call: apiCalls.EcobeeSetTemperatureAndMode,
     domain,
     access: { minRole: 1 },
     summary:
       "Holds an Ecobee thermostat's heat and cool set points (°C, within its ranges) and sets its mode " +
       '(auto, auxHeatOnly, cool, heat, off); `state` is the hold type (nextTransition by default, or indefinite).',
-    request: body({
-      ...device,
-      mode: z.string().max(16),
-      heatTemp: temperature,
-      coolTemp: temperature,
-      state: z.enum(ECOBEE_HOLD_TYPES).optional(),
-    }),
     handler: async ({ user, body: b, ports }) => ({
       body: await setEcobeeTemperatureAndMode(ports, user, {
         devId: b.devID,

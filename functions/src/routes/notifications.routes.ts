@@ -1,14 +1,10 @@
-import {
-  DEFAULT_ALARM_SETTINGS,
-  NOTIFICATION_PAGE_SIZE,
-  OFFLINE_GRACE_MINUTES_RANGE,
-} from '@argentum/events/contracts';
+import { apiCalls } from '@argentum/events/contracts/api';
+import { DEFAULT_ALARM_SETTINGS, NOTIFICATION_PAGE_SIZE } from '@argentum/events/contracts';
 import {
   type AlarmSettingsPorts,
   getAlarmSettings,
   setAlarmSettings,
 } from '../domain/notifications/alarm-settings';
-import * as z from 'zod';
 import {
   deleteNotification,
   listNotifications,
@@ -18,14 +14,12 @@ import {
 } from '../domain/notifications/notifications';
 import type { NotificationStore } from '../domain/notifications/ports';
 import { notFound } from '../domain/errors';
-import { body, id } from '../http/schemas';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'notifications';
 /** What the notifications' handlers need; lambda/api-notifications.ts wires them. */
 export type NotificationsRoutePorts = RoutePorts & { notifications: NotificationStore } & AlarmSettingsPorts;
 const route = routesFor<NotificationsRoutePorts>();
-const base = '/api/notification';
 
 /** Older clients send their own user id; any other id is answered like a notification that is not there. */
 function checkSelf(userId: string | undefined, callerId: string) {
@@ -34,19 +28,13 @@ function checkSelf(userId: string | undefined, callerId: string) {
 
 export const notificationsRoutes = [
   route({
-    method: 'POST',
-    path: `${base}/getNotifications`,
+    call: apiCalls.getNotifications,
     domain,
     access: { minRole: 0 },
     summary:
       "A page of the caller's notifications of their organizations, newest first: `{ list, hasMore }`, " +
       `each with the caller's own \`read\` flag. \`limit\` is ${NOTIFICATION_PAGE_SIZE} in the popover; ` +
       '`readStatus: false` lists only unread ones. Users see the notifications raised while they were members.',
-    request: body({
-      skip: z.number().int().min(0).max(10_000),
-      limit: z.number().int().min(1).max(50),
-      readStatus: z.boolean().optional(),
-    }),
     handler: async ({ user, body: b, ports }) => ({
       body: await listNotifications(ports, user, {
         skip: b.skip,
@@ -56,39 +44,33 @@ export const notificationsRoutes = [
     }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/getUnreadNotificationCount`,
+    call: apiCalls.getUnreadNotificationCount,
     domain,
     access: { minRole: 0 },
     summary: 'How many of its notifications the caller has not read: `{ count }`.',
-    request: body({ userID: id.optional() }),
     handler: async ({ user, body: b, ports }) => {
       checkSelf(b.userID, user.userId);
       return { body: { count: await unreadCount(ports, user) } };
     },
   }),
   route({
-    method: 'POST',
-    path: `${base}/setUnreadNotificationStatus`,
+    call: apiCalls.setUnreadNotificationStatus,
     domain,
     access: { minRole: 0 },
     summary:
       "Marks these notifications read for the caller (others' flags are their own); ids the caller does not " +
       'hold are ignored. Answers the new unread count: `{ count }`.',
-    request: body({ unreadNotificationIds: z.array(id).max(100) }),
     handler: async ({ user, body: b, ports }) => {
       await markRead(ports, user, b.unreadNotificationIds);
       return { body: { count: await unreadCount(ports, user) } };
     },
   }),
   route({
-    method: 'POST',
-    path: `${base}/deleteNotification`,
+    call: apiCalls.deleteNotification,
     domain,
     access: { minRole: 0 },
     summary:
       'Deletes a notification for the caller only (other users keep it). 404 for one the caller does not hold.',
-    request: body({ notificationID: id, userID: id.optional() }),
     handler: async ({ user, body: b, ports }) => {
       checkSelf(b.userID, user.userId);
       await deleteNotification(ports, user, b.notificationID);
@@ -96,33 +78,21 @@ export const notificationsRoutes = [
     },
   }),
   route({
-    method: 'POST',
-    path: `${base}/getAlarmSettings`,
+    call: apiCalls.getAlarmSettings,
     domain,
     access: { minRole: 2 },
     summary:
       "An organization's offline-alarm settings (its admins): `{ orgID, offlineGraceMinutes, alarmUnplacedDevices }`; " +
       `defaults ${DEFAULT_ALARM_SETTINGS.offlineGraceMinutes} minutes and no alarms for devices on no floor.`,
-    request: body({ orgID: id }),
     handler: async ({ user, body: b, ports }) => ({ body: await getAlarmSettings(ports, user, b.orgID) }),
   }),
   route({
-    method: 'POST',
-    path: `${base}/setAlarmSettings`,
+    call: apiCalls.setAlarmSettings,
     domain,
     access: { minRole: 2 },
     summary:
       "Sets an organization's offline-alarm settings (its admins): the grace period an offline episode must last " +
       'before it notifies (flapping within it is one episode), and whether devices on no floor raise offline alarms.',
-    request: body({
-      orgID: id,
-      offlineGraceMinutes: z
-        .number()
-        .int({ error: 'offlineGraceMinutes must be a whole number of minutes.' })
-        .min(OFFLINE_GRACE_MINUTES_RANGE.min, { error: 'offlineGraceMinutes must be 0 to 1440.' })
-        .max(OFFLINE_GRACE_MINUTES_RANGE.max, { error: 'offlineGraceMinutes must be 0 to 1440.' }),
-      alarmUnplacedDevices: z.boolean(),
-    }),
     handler: async ({ user, body: b, ports }) => ({
       body: await setAlarmSettings(ports, user, b.orgID, {
         offlineGraceMinutes: b.offlineGraceMinutes,

@@ -1,3 +1,4 @@
+import { apiCalls } from '@argentum/events/contracts/api';
 import {
   createBuilding,
   createFloor,
@@ -8,7 +9,6 @@ import {
 } from '../domain/tree/editing';
 import { RENAMED_MESSAGES, TREE_MESSAGES } from '../domain/tree/messages';
 import { organizationsOf } from '../domain/tree/organizations';
-import { treeRequests } from '@argentum/events/contracts/requests';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'tree';
@@ -18,24 +18,20 @@ const route = routesFor<TreeRoutePorts>();
 
 export const treeRoutes = [
   route({
-    method: 'POST',
-    path: '/api/dashboard/getUsersOrganisations',
+    call: apiCalls.getUsersOrganisations,
     domain,
     access: { minRole: 0 },
     summary: "The signed-in user's organizations with their buildings and floors.",
-    request: treeRequests.getUsersOrganisations,
     handler: async ({ user, ports }) => ({ body: { organizations: await organizationsOf(ports, user) } }),
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/createOrUpdateOrgBuild',
+    call: apiCalls.createOrUpdateOrgBuild,
     domain,
     access: { minRole: 2 },
     summary:
       'Creates an organization (orgName), or a building in an organization (orgID, buildName); ' +
       'renames an organization (orgID, orgName) or a building (buildID, buildName). ' +
       "A new organization is added to its creator's organizations.",
-    request: treeRequests.createOrUpdateOrgBuild,
     handler: async ({ user, body: b, ports }) => {
       if (b.buildID !== undefined) {
         const building = await renameNode(ports, user, {
@@ -65,12 +61,10 @@ export const treeRoutes = [
     },
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/createOrUpdateFloor',
+    call: apiCalls.createOrUpdateFloor,
     domain,
     access: { minRole: 2 },
     summary: 'Creates a floor in a building (buildID, floorName), or renames one (floorID).',
-    request: treeRequests.createOrUpdateFloor,
     handler: async ({ user, body: b, ports }) => {
       if (b.floorID !== undefined) {
         const floor = await renameNode(ports, user, {
@@ -87,27 +81,23 @@ export const treeRoutes = [
     },
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/updateOrgBuildFloorName',
+    call: apiCalls.updateOrgBuildFloorName,
     domain,
     access: { minRole: 2 },
     summary: 'Renames an organization, building or floor.',
-    request: treeRequests.updateOrgBuildFloorName,
     handler: async ({ user, body: b, ports }) => {
       const node = await renameNode(ports, user, { id: b.id, value: b.value, version: b.version });
       return { body: { message: RENAMED_MESSAGES[node.type], node } };
     },
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/deleteOrgBuildFloor',
+    call: apiCalls.deleteOrgBuildFloor,
     domain,
     access: { minRole: 2 },
     summary:
       'Deletes an organization, building or floor with everything under it: floors, their plans, ' +
       'and the placement of their devices (the devices stay in the organization, off any floor). ' +
       'The node is hidden at once; what lies under it is removed right after, off the request.',
-    request: treeRequests.deleteOrgBuildFloor,
     handler: async ({ user, body: b, ports }) => {
       await deleteNode(ports, user, { id: b.id, type: b.type, version: b.version });
       return { body: { message: TREE_MESSAGES.deleted } };

@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { toRole } from '@argentum/events/contracts';
+import { apiCalls } from '@argentum/events/contracts/api';
 import {
   type AdministrationPorts,
   USER_DELETED,
@@ -18,20 +17,17 @@ import {
 } from '../domain/files/logos';
 import type { FilePorts } from '../domain/files/ports';
 import { type InvitationPorts, inviteUser } from '../domain/auth/invitations';
-import { EMAIL_INVALID, INVITE_EMAIL_REQUIRED, INVITE_SENT } from '../domain/auth/messages';
-import { body, id } from '../http/schemas';
+import { INVITE_SENT } from '../domain/auth/messages';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'users';
 /** What the users' handlers need; lambda/api-users.ts wires them. */
 export type UsersRoutePorts = RoutePorts & AdministrationPorts & InvitationPorts & FilePorts;
 const route = routesFor<UsersRoutePorts>();
-const role = z.number().int().min(0).max(3).transform(toRole);
 
 export const usersRoutes = [
   route({
-    method: 'POST',
-    path: '/api/fetchUsers',
+    call: apiCalls.fetchUsers,
     domain,
     access: { minRole: 2 },
     summary:
@@ -41,14 +37,12 @@ export const usersRoutes = [
       'assign or remove); `otherOrgCount` counts the others without naming them. `editable` is false ' +
       'for the admin themselves and for users with a higher role; `deletable` also needs the user to ' +
       'be in none of the other organizations. `roles`, when given, lists only users with that role.',
-    request: body({ roles: role.optional() }),
     handler: async ({ user, body: { roles }, ports }) => ({
       body: { users: await listManagedUsers(ports, user, roles) },
     }),
   }),
   route({
-    method: 'POST',
-    path: '/api/setUserAccess',
+    call: apiCalls.setUserAccess,
     domain,
     access: { minRole: 2 },
     summary:
@@ -57,11 +51,6 @@ export const usersRoutes = [
       "themselves, users in none of the admin's organizations or with a higher role, a role above the " +
       "admin's own (role 3 only by role 3) and organizations the admin does not administer. " +
       'Answers `{ message, user }` (user as in /api/fetchUsers); 409 when the user changed meanwhile.',
-    request: body({
-      selectedUserId: id,
-      role,
-      editUserOrgIds: z.array(id).max(500),
-    }),
     handler: async ({ user, body: { selectedUserId, role: newRole, editUserOrgIds }, ports }) => {
       const changed = await setUserAccess(ports, user, {
         userId: selectedUserId,
@@ -72,38 +61,23 @@ export const usersRoutes = [
     },
   }),
   route({
-    method: 'POST',
-    path: '/api/deleteUser',
+    call: apiCalls.deleteUser,
     domain,
     access: { minRole: 2 },
     summary:
       'Deletes users (identity and record), all or none: refused (403) when any of them is the admin, ' +
       "is in none of the admin's organizations, has a higher role or also belongs to organizations the " +
       'admin does not administer; 404 when any does not exist.',
-    request: body({ selectedRowDataIds: z.array(id).min(1).max(100) }),
     handler: async ({ user, body: { selectedRowDataIds }, ports }) => {
       await deleteUsers(ports, user, selectedRowDataIds);
       return { body: { message: USER_DELETED } };
     },
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/sendInviteUserEmail',
+    call: apiCalls.sendInviteUserEmail,
     domain,
     access: { minRole: 2 },
     summary: 'Invites a user by e-mail to organizations.',
-    request: body({
-      email: z
-        .string()
-        .trim()
-        .min(1, INVITE_EMAIL_REQUIRED)
-        .max(254)
-        .email(EMAIL_INVALID)
-        .transform((email) => email.toLowerCase()),
-      organizationId: z.union([id, z.array(id).min(1).max(200)]),
-      // Accepted for compatibility; the e-mail names the organizations as stored.
-      organizationName: z.union([z.string().max(200), z.array(z.string().max(200)).max(200)]).optional(),
-    }),
     handler: async ({ body, user, ports }) => {
       const organizationIds = Array.isArray(body.organizationId)
         ? body.organizationId
@@ -113,8 +87,7 @@ export const usersRoutes = [
     },
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/createOrgLogoUpload',
+    call: apiCalls.createOrgLogoUpload,
     domain,
     access: { minRole: 2 },
     summary:
@@ -125,18 +98,12 @@ export const usersRoutes = [
       `and the file last, within \`expiresIn\` (${LOGO_UPLOAD_SECONDS}) seconds; S3 enforces the key, ` +
       'the size range and the Content-Type. Then commit with /api/dashboard/setOrgLogo. Someone ' +
       "else's organization answers 404 like one that does not exist.",
-    request: body({
-      org: id,
-      contentType: z.string().max(100),
-      size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-    }),
     handler: async ({ user, body: { org, contentType, size }, ports }) => ({
       body: await createOrgLogoUpload(ports, user, { orgId: org, contentType, size }),
     }),
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/setOrgLogo',
+    call: apiCalls.setOrgLogo,
     domain,
     access: { minRole: 2 },
     summary:
@@ -145,22 +112,19 @@ export const usersRoutes = [
       "(PNG, JPEG, GIF or WebP; SVG is refused): 400 'Invalid file type' or 'File size too large!.' " +
       'remove the upload and keep the previous logo. Answers `{ message, logoType }`; 404 for a key ' +
       "that is not an upload of this organization (expired, used, someone else's).",
-    request: body({ file: z.string().max(300), org: id }),
     handler: async ({ user, body: { file, org }, ports }) => {
       const logoType = await commitOrgLogo(ports, user, { orgId: org, key: file });
       return { body: { message: LOGO_UPLOADED, logoType } };
     },
   }),
   route({
-    method: 'POST',
-    path: '/api/dashboard/getOrgLogoFromS3',
+    call: apiCalls.getOrgLogoFromS3,
     domain,
     access: { minRole: 0 },
     summary:
       "The logo of one of the user's organizations: `{ data, logoType }`, `data` being a presigned URL " +
       `of the stored image, valid for ${LOGO_URL_SECONDS} seconds and usable as an image source (served ` +
       'as `logoType`); 404 when the organization has none.',
-    request: body({ orgID: id }),
     handler: async ({ user, body: { orgID }, ports }) => ({ body: await readOrgLogo(ports, user, orgID) }),
   }),
 ];

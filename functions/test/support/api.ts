@@ -7,6 +7,7 @@ import { systemClock } from '../../src/domain/ports';
 import { createPlatformUser } from '../../src/domain/users/create-user';
 import { dynamoTreeStore } from '../../src/stores/tree';
 import { dynamoUserStore } from '../../src/stores/users';
+import { checkAnswer } from './contract';
 import './provided';
 
 export const stack = inject('stack');
@@ -17,7 +18,10 @@ export interface CallResult<T = Record<string, unknown>> {
   headers: Headers;
 }
 
-/** Calls the local API exactly as the browser does: HTTP through the API Gateway emulation. */
+/**
+ * Calls the local API exactly as the browser does: HTTP through the API Gateway emulation. Every
+ * answer of a call of the contract is checked against its schema (support/contract.ts).
+ */
 export async function call<T = Record<string, unknown>>(
   path: string,
   body: unknown = {},
@@ -41,7 +45,9 @@ export async function call<T = Record<string, unknown>>(
     ...(method === 'POST' ? { body: options.raw ?? JSON.stringify(body) } : {}),
   });
   const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : {}) as T, headers: response.headers };
+  const parsed: unknown = text ? JSON.parse(text) : {};
+  checkAnswer(method, path, response.status, parsed);
+  return { status: response.status, body: parsed as T, headers: response.headers };
 }
 
 /** The refresh cookie a response set, as a Cookie request header value. */

@@ -21,7 +21,7 @@ function probe() {
       calls.push('ran');
       return Promise.resolve({ body: { ok: true } });
     },
-  } as unknown as Route<z.ZodType, RoutePorts>;
+  } as unknown as Route<RoutePorts>;
   const handler = createApiHandler([route], {} as RoutePorts);
   const call = (headers: Record<string, string>) =>
     handler(

@@ -17,7 +17,7 @@ const route = {
     log('info', 'probe handled');
     return { body: {} };
   },
-} as unknown as Route<z.ZodType, RoutePorts>;
+} as unknown as Route<RoutePorts>;
 
 const call = (requestId: string, body: object) =>
   createApiHandler([route], {} as RoutePorts)(

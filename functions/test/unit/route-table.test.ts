@@ -3,6 +3,8 @@ import { openApiDocument } from '../../src/openapi/openapi';
 import { documentedCalls } from '../../src/routes/documented-calls';
 import { routeKey } from '../../src/http/types';
 import { routes } from '../../src/routes/index';
+import { apiCalls } from '@argentum/events/contracts/api';
+import { checkAnswer } from '../support/contract';
 
 describe('route table', () => {
   it('routes every documented call of both specifications', () => {
@@ -37,48 +39,80 @@ describe('route table', () => {
   });
 });
 
+describe('the contract and the route table', () => {
+  it('binds exactly one route to every call of the contract', () => {
+    const callKeys = Object.values(apiCalls).map(routeKey).sort();
+    expect(routes.map(routeKey).sort()).toEqual(callKeys);
+  });
+});
+
 describe('OpenAPI document generated from the route table', () => {
   const document = openApiDocument(routes);
+  const operation = (path: string) => document.paths[path]?.post as Record<string, unknown> | undefined;
 
-  it('has exactly the paths and methods of the route table', () => {
-    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
-    );
-    expect(operations.sort()).toEqual(routes.map(routeKey).sort());
+  it("describes each answer with its call's response schema, and its own errors", () => {
+    const login = operation('/api/login');
+    expect(login?.responses).toMatchObject({
+      '200': {
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['accessToken', 'user'],
+              properties: { user: { required: expect.arrayContaining(['id', 'orgRoles', 'theme']) } },
+            },
+          },
+        },
+      },
+      '429': { content: { 'application/json': expect.any(Object) } },
+    });
+    const devices = operation('/api/deviceControl/getAllDevicesDataForFloorPlan');
+    expect(devices?.responses).toMatchObject({
+      '200': { content: { 'application/json': { schema: { required: ['devices', 'sensorSizes'] } } } },
+      '401': expect.any(Object),
+      '403': expect.any(Object),
+      '404': expect.any(Object),
+    });
   });
 
-  it.each(routes.map((route) => [routeKey(route), route] as const))(
-    '%s: its domain, security, minimum role, body and answers',
-    (_key, route) => {
-      const operation = document.paths[route.path]?.[route.method.toLowerCase()];
-      const errors = expect.objectContaining({ content: expect.any(Object) });
-      const signedIn =
-        route.access === 'public'
-          ? { security: [] }
-          : {
-              security: [{ cognito: [] }],
-              'x-minimum-role': route.access.minRole,
-              description: expect.stringMatching(new RegExp(`^Minimum role: ${route.access.minRole} \\(`)),
-            };
-      expect(operation).toEqual({
-        summary: route.summary,
-        tags: [route.domain],
-        ...signedIn,
-        ...(route.method === 'GET'
-          ? {}
-          : {
-              requestBody: {
-                required: true,
-                content: { 'application/json': { schema: expect.objectContaining({ type: 'object' }) } },
-              },
-            }),
-        responses: {
-          '200': { description: 'Success' },
-          '400': errors,
-          ...(route.access === 'public' ? {} : { '401': errors, '403': errors }),
-          '413': errors,
-        },
-      });
+  it('lists 201 for the calls that create', () => {
+    const creating = Object.entries(document.paths)
+      .filter(
+        ([, methods]) => '201' in ((methods.post as { responses: object } | undefined)?.responses ?? {}),
+      )
+      .map(([path]) => path)
+      .sort();
+    expect(creating).toEqual(['/api/dashboard/createOrUpdateFloor', '/api/dashboard/createOrUpdateOrgBuild']);
+  });
+});
+
+describe('the contract check of the platform tests (support/contract.ts)', () => {
+  const session = {
+    accessToken: 'token',
+    user: {
+      id: 'u1',
+      userName: 'Ann',
+      email: 'ann@example.com',
+      roles: 2,
+      org: ['o1'],
+      orgID: ['o1'],
+      orgRoles: { o1: 2 },
+      theme: 'light',
     },
-  );
+  };
+
+  it("passes an answer its call's schema describes", () => {
+    expect(() => checkAnswer('POST', '/api/login', 200, session)).not.toThrow();
+    expect(() => checkAnswer('POST', '/api/login', 429, { message: 'Too many attempts' })).not.toThrow();
+  });
+
+  it('refuses an answer missing a field, one of a wrong type, an error without a message, and an unlisted status', () => {
+    const { accessToken: _, ...withoutToken } = session;
+    expect(() => checkAnswer('POST', '/api/login', 200, withoutToken)).toThrow(/accessToken/);
+    expect(() =>
+      checkAnswer('POST', '/api/login', 200, { ...session, user: { ...session.user, roles: '2' } }),
+    ).toThrow(/user\.roles/);
+    expect(() => checkAnswer('POST', '/api/login', 401, { error: 'no' })).toThrow(/message/);
+    expect(() => checkAnswer('POST', '/api/login', 201, session)).toThrow(/201/);
+  });
 });

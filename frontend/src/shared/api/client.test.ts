@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { establishSession, getAccessToken, getSession } from '../session/sessionStore';
 import { dismissToast, getToasts } from '../ui/toastStore';
-import { ApiError, apiPost, refreshSession } from './client';
+import { ApiError, callApi, refreshSession } from './client';
 
 const user = { id: 'u1', userName: 'Ada', email: 'ada@example.com', roles: 2, org: ['o1'] };
 
@@ -14,7 +14,7 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 
 const expired = () => json(401, { message: 'jwt expired', expired: true });
 
-describe('apiPost', () => {
+describe('callApi', () => {
   const fetchMock = vi.fn<typeof fetch>();
   const assign = vi.fn<(url: string) => void>();
 
@@ -33,13 +33,16 @@ describe('apiPost', () => {
     vi.unstubAllGlobals();
   });
 
-  it('sends JSON with the bearer token and same-origin credentials', async () => {
-    fetchMock.mockResolvedValueOnce(json(200, { ok: true }));
-    await expect(apiPost('/api/x', { a: 1 })).resolves.toEqual({ ok: true });
+  it("sends JSON to the call's path with the bearer token and same-origin credentials", async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { count: 1 }));
+    await expect(callApi('setUnreadNotificationStatus', { unreadNotificationIds: ['n1'] })).resolves.toEqual({
+      count: 1,
+    });
     const [path, init] = fetchMock.mock.calls[0] ?? [];
-    expect(path).toBe('/api/x');
+    expect(path).toBe('/api/notification/setUnreadNotificationStatus');
+    expect(init?.method).toBe('POST');
     expect(init?.credentials).toBe('same-origin');
-    expect(init?.body).toBe('{"a":1}');
+    expect(init?.body).toBe('{"unreadNotificationIds":["n1"]}');
     expect(new Headers(init?.headers).get('authorization')).toBe('Bearer old');
   });
 
@@ -53,9 +56,17 @@ describe('apiPost', () => {
       return auth === 'Bearer new' ? json(200, { path: input }) : expired();
     });
 
-    const results = await Promise.all(['/api/a', '/api/b', '/api/c'].map((path) => apiPost(path, {})));
+    const results = await Promise.all([
+      callApi('fetchUsers', {}),
+      callApi('getUnreadNotificationCount', {}),
+      callApi('getUsersOrganisations', {}),
+    ]);
 
-    expect(results).toEqual([{ path: '/api/a' }, { path: '/api/b' }, { path: '/api/c' }]);
+    expect(results).toEqual([
+      { path: '/api/fetchUsers' },
+      { path: '/api/notification/getUnreadNotificationCount' },
+      { path: '/api/dashboard/getUsersOrganisations' },
+    ]);
     expect(fetchMock.mock.calls.filter(([path]) => path === '/api/refreshToken')).toHaveLength(1);
     expect(getAccessToken()).toBe('new');
   });
@@ -70,12 +81,12 @@ describe('apiPost', () => {
       )
       .mockResolvedValueOnce(json(200, { accessToken: 'new', user }))
       .mockResolvedValueOnce(json(200, 'done'));
-    await expect(apiPost('/api/x', {})).resolves.toBe('done');
+    await expect(callApi('fetchUsers', {})).resolves.toBe('done');
   });
 
   it('does not refresh on a 401 without the expiry flag and reports the server message', async () => {
     fetchMock.mockResolvedValueOnce(json(401, { message: 'Wrong password' }));
-    const request = apiPost('/api/login', {});
+    const request = callApi('login', { user: { email: 'ada@example.com', password: 'wrong' } });
     await expect(request).rejects.toBeInstanceOf(ApiError);
     await expect(request).rejects.toMatchObject({ status: 401, message: 'Wrong password' });
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -87,7 +98,7 @@ describe('apiPost', () => {
     const settle = () => {
       settled = true;
     };
-    apiPost('/api/x', {}).then(settle, settle);
+    callApi('fetchUsers', {}).then(settle, settle);
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/login'));
     expect(getSession()).toEqual({ status: 'signedOut' });
     // The page is being replaced: the caller is left waiting rather than shown an error.
@@ -98,7 +109,9 @@ describe('apiPost', () => {
 
   it('answers a background call whose refresh is refused with the 401, keeping the session', async () => {
     fetchMock.mockResolvedValueOnce(expired()).mockResolvedValueOnce(json(401, { message: 'expired' }));
-    const refused = await apiPost('/api/x', {}, { background: true }).catch((error: unknown) => error);
+    const refused = await callApi('realtimeToken', { clientId: 'web-1' }, { background: true }).catch(
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(401);
     expect(assign).not.toHaveBeenCalled();
@@ -107,16 +120,16 @@ describe('apiPost', () => {
 
   it('toasts the unexpected-error text for 5xx and network failures, not for 4xx', async () => {
     fetchMock.mockResolvedValueOnce(json(400, { message: 'Bad' }));
-    await expect(apiPost('/api/x', {})).rejects.toMatchObject({ status: 400 });
+    await expect(callApi('fetchUsers', {})).rejects.toMatchObject({ status: 400 });
     expect(getToasts()).toHaveLength(0);
 
     fetchMock.mockResolvedValueOnce(json(502, { message: 'Bad gateway' }));
-    await expect(apiPost('/api/x', {})).rejects.toMatchObject({ status: 502, message: 'Bad gateway' });
+    await expect(callApi('fetchUsers', {})).rejects.toMatchObject({ status: 502, message: 'Bad gateway' });
     expect(getToasts().map((toast) => toast.message)).toEqual(['An unexpected error occured.']);
 
     for (const toast of getToasts()) dismissToast(toast.id);
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-    await expect(apiPost('/api/x', {})).rejects.toMatchObject({ status: 0, message: 'Failed to fetch' });
+    await expect(callApi('fetchUsers', {})).rejects.toMatchObject({ status: 0, message: 'Failed to fetch' });
     expect(getToasts().map((toast) => toast.message)).toEqual(['An unexpected error occured.']);
   });
 
@@ -127,5 +140,27 @@ describe('apiPost', () => {
     expect(second).toBe(first);
     expect(getAccessToken()).toBe('boot');
     expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('callApi for a GET call', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+
+  beforeEach(() => {
+    fetchMock.mockReset();
+    vi.stubGlobal('fetch', fetchMock);
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('sends no body', async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { city: 'Oslo', pressureKpa: 101.3, time: 1 }));
+    await expect(callApi('weather', {})).resolves.toMatchObject({ city: 'Oslo' });
+    const [path, init] = fetchMock.mock.calls[0] ?? [];
+    expect(path).toBe('/api/weather');
+    expect(init?.method).toBe('GET');
+    expect(init?.body).toBeUndefined();
   });
 });

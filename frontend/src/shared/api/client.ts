@@ -6,6 +6,8 @@ import {
   type AuthResponse,
 } from '../session/sessionStore';
 import { UNEXPECTED_ERROR_TEXT } from '@argentum/events/contracts';
+import type { ApiAnswer, ApiRequest } from '@argentum/events/contracts/api';
+import { apiEndpoint, type ApiCallName } from '@argentum/events/contracts/api-paths';
 import { showToast } from '../ui/toastStore';
 
 /** A failed call. `status` is 0 when the server could not be reached. */
@@ -38,14 +40,24 @@ export interface RequestOptions {
   background?: boolean;
 }
 
-const REFRESH_PATH = '/api/refreshToken';
+const REFRESH_PATH = apiEndpoint('refreshToken').path;
 const LOGIN_ROUTE = '/login';
 
-export function apiPost<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
-  return request<T>('POST', path, body, options);
+/**
+ * Makes a call of the API by its name in the contracts (events/src/contracts/api.ts): its path comes
+ * from there, its body is typed by the call's request schema and its answer by its response schema.
+ */
+export function callApi<Name extends ApiCallName>(
+  name: Name,
+  body: ApiRequest<Name>,
+  options: RequestOptions = {},
+): Promise<ApiAnswer<Name>> {
+  const { method, path } = apiEndpoint(name);
+  return request<ApiAnswer<Name>>(method, path, method === 'GET' ? undefined : body, options);
 }
 
-export function apiGet<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** Reads a JSON document of the web app that is no API call (such as /openapi.json). */
+export function getJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
   return request<T>('GET', path, undefined, options);
 }
 

@@ -1,12 +1,7 @@
 import type { connect as mqttConnect, MqttClient } from 'mqtt';
 import { orgOfTopic } from '@argentum/events';
-import {
-  REALTIME_MAX_ORGS,
-  REALTIME_TOKEN_PATH,
-  realtimeUsername,
-  type RealtimeTokenView,
-} from '@argentum/events/contracts';
-import { ApiError, apiPost } from '../api/client';
+import { REALTIME_MAX_ORGS, realtimeUsername, type RealtimeTokenView } from '@argentum/events/contracts';
+import { ApiError, callApi } from '../api/client';
 import { getAccessToken } from '../session/sessionStore';
 import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';
 import { reconnectDelay } from './backoff';
@@ -196,8 +191,8 @@ export class RealtimeChannel {
       // access token on its own); none named yet: the user's first organizations.
       const orgIds = this.watchedOrgs();
       tokenUsed = getAccessToken();
-      grant = await apiPost<RealtimeTokenView>(
-        REALTIME_TOKEN_PATH,
+      grant = await callApi(
+        'realtimeToken',
         { clientId: this.clientId, ...(orgIds.length > 0 ? { orgIds } : {}) },
         { silent: true, background: true },
       );

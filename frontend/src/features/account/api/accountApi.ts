@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiPost, refreshSession } from '../../../shared/api/client';
+import { callApi, refreshSession } from '../../../shared/api/client';
 import type { ThemePreference } from '@argentum/events/contracts';
 import { establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
 import { chooseTheme, currentThemePreference, themeSaved } from '../../../shared/theme/theme';
@@ -11,8 +11,8 @@ import { chooseTheme, currentThemePreference, themeSaved } from '../../../shared
 export function useChangePasswordMutation() {
   return useMutation({
     mutationFn: async ({ oldPassword, newPassword }: { oldPassword: string; newPassword: string }) => {
-      const answer = await apiPost<unknown>(
-        '/api/changepassword',
+      const answer = await callApi(
+        'changepassword',
         { oldpassword: oldPassword, password: newPassword },
         { silent: true },
       );
@@ -34,9 +34,7 @@ function userNameOf(body: unknown): string | undefined {
 export function useChangeUsernameMutation() {
   return useMutation({
     mutationFn: async (username: string) => {
-      const userName = userNameOf(
-        await apiPost<unknown>('/api/changeUsername', { username }, { silent: true }),
-      );
+      const userName = userNameOf(await callApi('changeUsername', { username }, { silent: true }));
       if (userName === undefined) throw new Error('Answer without data.userName');
       // The session user (top bar, menus) comes from the server: read it again with the new name.
       await refreshSession({ silent: true }).catch(() => undefined);
@@ -61,7 +59,7 @@ export function useSetThemeMutation() {
       theme: ThemePreference;
       previous: ThemePreference;
     }) => {
-      await apiPost<unknown>('/api/setTheme', { theme }, { silent: true });
+      await callApi('setTheme', { theme }, { silent: true });
       themeSaved(userId, theme);
       return theme;
     },

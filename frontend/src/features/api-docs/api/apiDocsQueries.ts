@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiGet } from '../../../shared/api/client';
+import { getJson } from '../../../shared/api/client';
 import type { OpenApiDocument } from './types';
 
 /** The only place the API documentation's query keys are written. */
@@ -8,7 +8,7 @@ export const apiDocsQueries = {
   document: () =>
     queryOptions({
       queryKey: [...apiDocsQueries.all(), 'openapi'] as const,
-      queryFn: ({ signal }) => apiGet<OpenApiDocument>('/openapi.json', { signal }),
+      queryFn: ({ signal }) => getJson<OpenApiDocument>('/openapi.json', { signal }),
       staleTime: 5 * 60_000,
     }),
 };

@@ -35,6 +35,7 @@ export interface OpenApiOperation {
   security?: SecurityRequirement[];
   'x-minimum-role'?: number;
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: JsonSchema }> }>;
 }
 
 export interface OpenApiDocument {

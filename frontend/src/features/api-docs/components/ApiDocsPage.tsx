@@ -7,7 +7,7 @@ import { PRODUCT_NAME } from '@argentum/events/contracts';
 import { apiDocsQueries } from '../api/apiDocsQueries';
 import type { OpenApiDocument } from '../api/types';
 import styles from './ApiDocsPage.module.css';
-import { listOperations, propertyRows, type OperationEntry } from './openapi';
+import { listOperations, propertyRows, type OperationEntry, type PropertyRow } from './openapi';
 
 /** Reference of every API call, generated from the server's route table at build time (GET /openapi.json). */
 export function ApiDocsPage() {
@@ -116,6 +116,7 @@ function ApiReference({ document }: { document: OpenApiDocument }) {
 
 function Operation({ operation, document }: { operation: OperationEntry; document: OpenApiDocument }) {
   const rows = operation.requestSchema ? propertyRows(operation.requestSchema, document) : [];
+  const answerRows = operation.responseSchema ? propertyRows(operation.responseSchema, document) : [];
   return (
     <article className={styles.operation} aria-label={`${operation.method.toUpperCase()} ${operation.path}`}>
       <div className={styles.operationHead}>
@@ -132,38 +133,45 @@ function Operation({ operation, document }: { operation: OperationEntry; documen
         (rows.length === 0 ? (
           <p className={styles.noBody}>Request body: empty JSON object {'{}'}</p>
         ) : (
-          <details className={styles.schema}>
-            <summary>
-              Request body <span className={styles.fieldCount}>({rows.length} fields)</span>
-            </summary>
-            <div className={styles.tableWrap}>
-              <table className={styles.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Field</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Required</th>
-                    <th scope="col">Notes</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((row) => (
-                    <tr key={row.name}>
-                      <td>
-                        <code style={{ paddingInlineStart: `${row.depth}rem` }}>{row.name}</code>
-                      </td>
-                      <td>
-                        <code>{row.type}</code>
-                      </td>
-                      <td>{row.required ? 'yes' : 'no'}</td>
-                      <td>{row.notes.join('; ')}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <SchemaTable title="Request body" rows={rows} />
         ))}
+      {answerRows.length > 0 && <SchemaTable title="Answer (200)" rows={answerRows} />}
     </article>
+  );
+}
+
+function SchemaTable({ title, rows }: { title: string; rows: PropertyRow[] }) {
+  return (
+    <details className={styles.schema}>
+      <summary>
+        {title} <span className={styles.fieldCount}>({rows.length} fields)</span>
+      </summary>
+      <div className={styles.tableWrap}>
+        <table className={styles.table}>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Type</th>
+              <th scope="col">Required</th>
+              <th scope="col">Notes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.name}>
+                <td>
+                  <code style={{ paddingInlineStart: `${row.depth}rem` }}>{row.name}</code>
+                </td>
+                <td>
+                  <code>{row.type}</code>
+                </td>
+                <td>{row.required ? 'yes' : 'no'}</td>
+                <td>{row.notes.join('; ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
   );
 }

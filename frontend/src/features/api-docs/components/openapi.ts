@@ -12,6 +12,8 @@ export interface OperationEntry {
   access: string;
   isPublic: boolean;
   requestSchema: JsonSchema | undefined;
+  /** The schema of the success answer (200). */
+  responseSchema: JsonSchema | undefined;
 }
 
 export interface PropertyRow {
@@ -40,6 +42,7 @@ export function listOperations(document: OpenApiDocument): OperationEntry[] {
       const operation = item[method];
       if (!operation) continue;
       const content = operation.requestBody?.content ?? {};
+      const answer = operation.responses?.['200']?.content ?? {};
       entries.push({
         key: `${method} ${path}`,
         method,
@@ -49,6 +52,7 @@ export function listOperations(document: OpenApiDocument): OperationEntry[] {
         group: operation.tags?.[0] ?? 'Operations',
         ...access(document, operation),
         requestSchema: (content['application/json'] ?? Object.values(content)[0])?.schema,
+        responseSchema: (answer['application/json'] ?? Object.values(answer)[0])?.schema,
       });
     }
   }

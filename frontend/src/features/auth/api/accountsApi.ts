@@ -1,33 +1,16 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../shared/api/client';
+import type { ApiAnswer } from '@argentum/events/contracts/api';
+import { callApi } from '../../../shared/api/client';
 import { normalizeEmail } from '@argentum/events/contracts';
 
 /** What an invite (or reset) link stands for (specification: token lookup result). */
-export interface TokenLookup {
-  email: string;
-  organizationId: string[];
-  organizationName: string;
-}
-
-function parseLookup(body: unknown): TokenLookup {
-  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  return {
-    email: typeof value.email === 'string' ? value.email : '',
-    organizationId: Array.isArray(value.organizationId)
-      ? value.organizationId.filter((id): id is string => typeof id === 'string')
-      : [],
-    organizationName: typeof value.organizationName === 'string' ? value.organizationName : '',
-  };
-}
+export type TokenLookup = ApiAnswer<'confirmUser'>;
 
 export const accountTokenQueries = {
   lookup: (token: string) =>
     queryOptions({
       queryKey: ['account-token', token] as const,
-      queryFn: async ({ signal }) =>
-        parseLookup(
-          await apiPost<unknown>('/api/confirmUser', { userToken: token }, { signal, silent: true }),
-        ),
+      queryFn: async ({ signal }) => callApi('confirmUser', { userToken: token }, { signal, silent: true }),
       // A link is either usable or not; asking again does not change the answer.
       retry: false,
       staleTime: Infinity,
@@ -45,8 +28,8 @@ export interface RegistrationInput {
 export function useRegisterMutation() {
   return useMutation({
     mutationFn: ({ token, userName, password, lookup }: RegistrationInput) =>
-      apiPost<unknown>(
-        '/api/registerUser',
+      callApi(
+        'registerUser',
         {
           user: {
             userName,
@@ -65,11 +48,7 @@ export function useRegisterMutation() {
 export function useForgotPasswordMutation() {
   return useMutation({
     mutationFn: (email: string) =>
-      apiPost<unknown>(
-        '/api/dashboard/forgetPasswordEmail',
-        { user: { email: normalizeEmail(email) } },
-        { silent: true },
-      ),
+      callApi('forgetPasswordEmail', { user: { email: normalizeEmail(email) } }, { silent: true }),
   });
 }
 
@@ -84,8 +63,8 @@ export function useResetPasswordMutation() {
       password: string;
       confirmation: string;
     }) =>
-      apiPost<unknown>(
-        '/api/setForgetPassword',
+      callApi(
+        'setForgetPassword',
         { user: { token, password }, confirmNewPass: confirmation },
         { silent: true },
       ),

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { ApiError, apiPost } from '../../../shared/api/client';
+import { ApiError, callApi } from '../../../shared/api/client';
 import { normalizeEmail } from '@argentum/events/contracts';
 import { establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
 
@@ -9,7 +9,7 @@ export interface Credentials {
 }
 
 async function login({ email, password }: Credentials) {
-  const body = await apiPost<unknown>('/api/login', { user: { email: normalizeEmail(email), password } });
+  const body = await callApi('login', { user: { email: normalizeEmail(email), password } });
   const auth = parseAuthResponse(body);
   // The specification treats a falsy answer like wrong credentials.
   if (!auth) throw new ApiError(401, 'Sign-in answer without a session.', body);
@@ -23,7 +23,7 @@ export function useLoginMutation() {
 
 async function logout(userId: string): Promise<void> {
   try {
-    await apiPost<unknown>('/api/userLogout', { id: userId });
+    await callApi('userLogout', { id: userId });
   } finally {
     // A full reload drops the session, every cached query and all in-memory state of the previous
     // user. (Clearing the session first would also send the router to /login, a second navigation

@@ -1,40 +1,31 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type {
-  CommandHistoryAnswer,
-  CommandSentAnswer,
-  CommandView,
-  DeviceStateAnswer,
-  EcobeeStatsAnswer,
-  IntegrationMessageAnswer,
-  NestAmbienceAnswer,
-  RysePositionAnswer,
-  RyseSetAnswer,
-} from '@argentum/events/contracts';
-import type { ControlRequest } from '@argentum/events/contracts/control-requests';
-import { apiPost } from '../../../shared/api/client';
+import type { CommandSentAnswer, CommandView } from '@argentum/events/contracts';
+import type { ApiRequest } from '@argentum/events/contracts/api';
+import { callApi } from '../../../shared/api/client';
 import { applyCommandStatus } from './commands';
 
 /** Device control (/api/deviceControl) and the third-party integrations (/integrations), for the panels. */
-const control = '/api/deviceControl';
-
 /** The control calls that send a tracked command, with their request bodies. */
 export type SendingCall =
   'setBrightness' | 'setRollerShadesValue' | 'setFanValveValue' | 'setbacnetinfo' | 'testDevice';
 
 export function sendControl<Call extends SendingCall>(
   call: Call,
-  body: ControlRequest<Call>,
+  body: ApiRequest<Call>,
 ): Promise<CommandSentAnswer> {
   // Failures (403 'User is unAuthorized', 400) are toasted by the client with the server's text.
-  return apiPost<CommandSentAnswer>(`${control}/${call}`, body);
+  return callApi(call, body);
 }
 
 export async function fetchHistory(devID: string, signal?: AbortSignal): Promise<CommandView[]> {
-  const body: ControlRequest<'getCommandHistory'> = { devID };
-  const answer = await apiPost<CommandHistoryAnswer>(`${control}/getCommandHistory`, body, {
-    signal,
-    silent: true,
-  });
+  const answer = await callApi(
+    'getCommandHistory',
+    { devID },
+    {
+      signal,
+      silent: true,
+    },
+  );
   return answer.commands;
 }
 
@@ -56,9 +47,6 @@ export async function readCommandFromHistory(
 
 type StateCall = 'getLockValue' | 'getFanValveValue';
 
-const integrationCall = <T>(path: string, body: unknown, signal?: AbortSignal) =>
-  apiPost<T>(`/integrations/${path}`, body, { signal });
-
 export const controlQueries = {
   all: (devID: string) => ['device-control', devID] as const,
   historyKey: (devID: string) => [...controlQueries.all(devID), 'history'] as const,
@@ -71,55 +59,52 @@ export const controlQueries = {
     queryOptions({
       queryKey: [...controlQueries.all(devID), call, String(port)] as const,
       queryFn: ({ signal }) => {
-        const body: ControlRequest<StateCall> = { devID, devType, port };
-        return apiPost<DeviceStateAnswer>(`${control}/${call}`, body, { signal, silent: true });
+        return callApi(call, { devID, devType, port }, { signal, silent: true });
       },
     }),
   rysePosition: (devID: string, devType: number) =>
     queryOptions({
       queryKey: [...controlQueries.all(devID), 'ryse'] as const,
-      queryFn: ({ signal }) =>
-        integrationCall<RysePositionAnswer>('ryse/getRyseGearPosition', { devID, devType }, signal),
+      queryFn: ({ signal }) => callApi('getRyseGearPosition', { devID, devType }, { signal }),
     }),
   nest: (devID: string, devType: number, floorId?: string) =>
     queryOptions({
       queryKey: [...controlQueries.all(devID), 'nest'] as const,
       queryFn: ({ signal }) =>
-        integrationCall<NestAmbienceAnswer>(
-          'google/GoogleThermostatGetAmbience',
+        callApi(
+          'GoogleThermostatGetAmbience',
           { devID, devType, ...(floorId ? { floorId } : {}) },
-          signal,
+          { signal },
         ),
     }),
   ecobee: (devID: string, devType: number) =>
     queryOptions({
       queryKey: [...controlQueries.all(devID), 'ecobee'] as const,
-      queryFn: ({ signal }) =>
-        integrationCall<EcobeeStatsAnswer>('ecobee/EcobeeGetThermostatStats', { devID, devType }, signal),
+      queryFn: ({ signal }) => callApi('EcobeeGetThermostatStats', { devID, devType }, { signal }),
     }),
 };
 
 /** The integrations' writes: they answer at once with the documented text. */
 export const integrationWrites = {
   ryse: (devID: string, devType: number, value: number) =>
-    integrationCall<RyseSetAnswer>('ryse/setRyseGearPosition', { devID, devType, value }),
+    callApi('setRyseGearPosition', { devID, devType, value }),
   nestTemperature: (devID: string, devType: number, temp: number, mode: 0 | 1) =>
-    integrationCall<IntegrationMessageAnswer>('google/setGoogleThermostatTemp', {
+    callApi('setGoogleThermostatTemp', {
       devID,
       devType,
       temp,
       mode,
     }),
   nestMode: (devID: string, devType: number, mode: 0 | 1) =>
-    integrationCall<IntegrationMessageAnswer>('google/setGoogleThermostatMode', { devID, devType, mode }),
+    callApi('setGoogleThermostatMode', { devID, devType, mode }),
   nestEco: (devID: string, devType: number, eco: boolean) =>
-    integrationCall<IntegrationMessageAnswer>('google/setGoogleThermostatEco', { devID, devType, eco }),
+    callApi('setGoogleThermostatEco', { devID, devType, eco }),
   ecobee: (
     devID: string,
     devType: number,
     change: { mode: string; heatTemp: number; coolTemp: number; state?: 'nextTransition' | 'indefinite' },
   ) =>
-    integrationCall<IntegrationMessageAnswer>('ecobee/EcobeeSetTemperatureAndMode', {
+    callApi('EcobeeSetTemperatureAndMode', {
       devID,
       devType,
       ...change,

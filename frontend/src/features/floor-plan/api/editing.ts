@@ -2,7 +2,6 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import {
   DEVICE_NAME_UPDATED_TEXT,
   type DeviceView,
-  type FloorDevicesAnswer,
   FLOOR_PLAN_UPDATED_TEXT,
   GROUPED_TEXT,
   GROUPING_FAILED_TEXT,
@@ -12,29 +11,24 @@ import {
   UNGROUPING_FAILED_TEXT,
   VALUE_UPDATED_TEXT,
 } from '@argentum/events/contracts';
-import type { DeviceRequest } from '@argentum/events/contracts/requests';
-import { ApiError, apiPost } from '../../../shared/api/client';
+import type { ApiRequest } from '@argentum/events/contracts/api';
+import { ApiError, callApi } from '../../../shared/api/client';
 import { showToast } from '../../../shared/ui/toastStore';
 
-/**
- * Edit mode, device configuration and grouping calls of the floor view (/api/deviceControl). Bodies
- * are typed by the route table's schemas (shared through the contracts).
- */
-const paths = {
-  getAllDevicesDataForFloorPlan: '/api/deviceControl/getAllDevicesDataForFloorPlan',
-  updateOnFloorStatus: '/api/deviceControl/updateOnFloorStatus',
-  updateDevice: '/api/deviceControl/updateDevice',
-  updateDeviceDataPoint: '/api/deviceControl/updateDeviceDataPoint',
-  addThermistor: '/api/deviceControl/addThermistor',
-  groupDevices: '/api/deviceControl/groupDevices',
-  ungroupDevices: '/api/deviceControl/ungroupDevices',
-} as const;
-
-const deviceCall = <Call extends keyof typeof paths, Answer = unknown>(
+/** Edit mode, device configuration and grouping calls of the floor view (/api/deviceControl). */
+const deviceCall = <Call extends DeviceCall>(
   call: Call,
-  body: DeviceRequest<Call>,
+  body: ApiRequest<Call>,
   options: { silent?: boolean } = {},
-) => apiPost<Answer>(paths[call], body, options);
+) => callApi(call, body, options);
+
+type DeviceCall =
+  | 'updateOnFloorStatus'
+  | 'updateDevice'
+  | 'updateDeviceDataPoint'
+  | 'addThermistor'
+  | 'groupDevices'
+  | 'ungroupDevices';
 
 /** Root of every floor-view query key: a change made here refetches what the floor view shows. */
 export const FLOOR_PLAN_QUERY_ROOT = 'floor-plan';
@@ -45,11 +39,9 @@ export const editingQueries = {
     queryOptions({
       queryKey: [FLOOR_PLAN_QUERY_ROOT, 'off-floor', orgID, floorID] as const,
       queryFn: ({ signal }) =>
-        apiPost<FloorDevicesAnswer>(
-          paths.getAllDevicesDataForFloorPlan,
-          { orgID, floorID, onFloor: false } satisfies DeviceRequest<'getAllDevicesDataForFloorPlan'>,
-          { signal },
-        ).then((answer) => answer.devices),
+        callApi('getAllDevicesDataForFloorPlan', { orgID, floorID, onFloor: false }, { signal }).then(
+          (answer) => answer.devices,
+        ),
       staleTime: 0,
     }),
 };
@@ -78,7 +70,7 @@ function useRefreshFloor() {
 export function useSaveFloorEdits() {
   const refresh = useRefreshFloor();
   return useMutation({
-    mutationFn: (body: DeviceRequest<'updateOnFloorStatus'>) =>
+    mutationFn: (body: ApiRequest<'updateOnFloorStatus'>) =>
       deviceCall('updateOnFloorStatus', body, { silent: true }),
     onSuccess: async () => {
       showToast(FLOOR_PLAN_UPDATED_TEXT, 'success');
@@ -158,7 +150,7 @@ export function useDeviceConfiguration() {
   });
 
   const addThermistor = useMutation({
-    mutationFn: (body: DeviceRequest<'addThermistor'>) => deviceCall('addThermistor', body),
+    mutationFn: (body: ApiRequest<'addThermistor'>) => deviceCall('addThermistor', body),
     onSuccess: async () => {
       showToast(THERMISTOR_ADDED_TEXT, 'success');
       await refresh();

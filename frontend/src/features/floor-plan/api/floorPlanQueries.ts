@@ -6,8 +6,8 @@ import {
   type SensorsCountAnswer,
 } from '@argentum/events/contracts';
 import type { DeviceRequest, FloorPlanRequest } from '@argentum/events/contracts/requests';
-import { ApiError, apiPost } from '../../../shared/api/client';
-import { postFile, type UploadForm } from '../../../shared/api/upload';
+import { ApiError, callApi } from '../../../shared/api/client';
+import { postFile } from '../../../shared/api/upload';
 import { showToast } from '../../../shared/ui/toastStore';
 
 /** The floor the view shows: the ids its calls need. */
@@ -20,7 +20,7 @@ export interface FloorRef {
 async function fetchPlan(floor: FloorRef, signal: AbortSignal): Promise<FloorPlanAnswer | null> {
   const body: FloorPlanRequest<'floorPlanFromS3'> = { orgID: floor.orgId, floorID: floor.floorId };
   try {
-    const answer = await apiPost<FloorPlanAnswer | undefined>('/api/dashboard/floorPlanFromS3', body, {
+    const answer = await callApi('floorPlanFromS3', body, {
       signal,
     });
     // 404 or an empty answer: the floor has no plan yet (the upload panel opens).
@@ -37,11 +37,7 @@ async function fetchDevices(floor: FloorRef, signal: AbortSignal): Promise<Floor
     orgID: floor.orgId,
     onFloor: true,
   };
-  const answer = await apiPost<Partial<FloorDevicesAnswer>>(
-    '/api/deviceControl/getAllDevicesDataForFloorPlan',
-    body,
-    { signal },
-  );
+  const answer = await callApi('getAllDevicesDataForFloorPlan', body, { signal });
   return { devices: answer.devices ?? [], sensorSizes: answer.sensorSizes ?? {} };
 }
 
@@ -52,7 +48,7 @@ async function fetchCounts(floor: FloorRef, signal: AbortSignal): Promise<Sensor
     orgID: floor.orgId,
   };
   // The details panel is optional: its failure is only logged (specification section 8).
-  return apiPost<SensorsCountAnswer>('/api/deviceControl/getAnalyticsSensorsCount', body, {
+  return callApi('getAnalyticsSensorsCount', body, {
     signal,
     silent: true,
   });
@@ -115,7 +111,7 @@ export const floorPlanMutations = {
           devType,
           floorId: floor.floorId,
         };
-        return apiPost<unknown>('/api/dashboard/updateSensorSize', body);
+        return callApi('updateSensorSize', body);
       },
       onMutate: ({ floor, devType, value }: SensorSizeChange) => {
         setSensorSize(queryClient, floor.floorId, devType, value);
@@ -137,18 +133,14 @@ export const floorPlanMutations = {
           contentType: file.type || 'image/svg+xml',
           size: file.size,
         };
-        const form = await apiPost<UploadForm & { key: string }>(
-          '/api/dashboard/createFloorPlanUpload',
-          request,
-          QUIET,
-        );
+        const form = await callApi('createFloorPlanUpload', request, QUIET);
         await postFile(form, file, onProgress);
         const commit: FloorPlanRequest<'updateFloorPlanS3'> = {
           orgID: floor.orgId,
           floorID: floor.floorId,
           floorplan: form.key,
         };
-        return apiPost<unknown>('/api/dashboard/updateFloorPlanS3', commit, QUIET);
+        return callApi('updateFloorPlanS3', commit, QUIET);
       },
       onSuccess: (_answer, { floor }) =>
         queryClient.invalidateQueries({ queryKey: floorPlanQueries.plan(floor).queryKey }),

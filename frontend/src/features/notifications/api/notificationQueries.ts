@@ -10,12 +10,12 @@ import {
   type NotificationPush,
   type NotificationView,
 } from '@argentum/events/contracts';
-import { apiPost } from '../../../shared/api/client';
+import { callApi } from '../../../shared/api/client';
 
 // Fetch errors are ignored silently (specification): the silent option keeps them out of the toasts.
 const fetchPage = (skip: number, unreadOnly: boolean, signal: AbortSignal) =>
-  apiPost<NotificationPage>(
-    '/api/notification/getNotifications',
+  callApi(
+    'getNotifications',
     { skip, limit: NOTIFICATION_PAGE_SIZE, ...(unreadOnly ? { readStatus: false } : {}) },
     { signal, silent: true },
   );
@@ -36,26 +36,16 @@ export const notificationQueries = {
     queryOptions({
       queryKey: [...notificationQueries.all(), 'unreadCount'] as const,
       queryFn: async ({ signal }) =>
-        (
-          await apiPost<{ count: number }>(
-            '/api/notification/getUnreadNotificationCount',
-            {},
-            { signal, silent: true },
-          )
-        ).count,
+        (await callApi('getUnreadNotificationCount', {}, { signal, silent: true })).count,
       staleTime: 60_000,
     }),
 };
 
 export const markNotificationsRead = (ids: readonly string[]) =>
-  apiPost<{ count: number }>(
-    '/api/notification/setUnreadNotificationStatus',
-    { unreadNotificationIds: ids },
-    { silent: true },
-  );
+  callApi('setUnreadNotificationStatus', { unreadNotificationIds: [...ids] }, { silent: true });
 
 export const deleteNotification = (notificationID: string) =>
-  apiPost<{ message: string }>('/api/notification/deleteNotification', { notificationID }, { silent: true });
+  callApi('deleteNotification', { notificationID }, { silent: true });
 
 /**
  * A notification pushed on the organization's topic: prepended to the loaded lists and the badge

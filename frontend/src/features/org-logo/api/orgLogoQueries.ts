@@ -1,22 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError, apiPost } from '../../../shared/api/client';
+import type { ApiAnswer } from '@argentum/events/contracts/api';
+import { ApiError, callApi } from '../../../shared/api/client';
 
-/**
- * What POST /api/dashboard/getOrgLogoFromS3 answers: `data` is a short-lived (15 minutes) presigned URL
- * of the stored image, usable as an image source.
- */
-export interface OrgLogo {
-  data: string;
-  logoType: string;
-}
+/** A logo: `data` is a short-lived (15 minutes) presigned URL of the stored image, usable as an image source. */
+type OrgLogo = ApiAnswer<'getOrgLogoFromS3'>;
 
 async function fetchOrgLogo(orgId: string, signal: AbortSignal): Promise<OrgLogo | null> {
   try {
-    return await apiPost<OrgLogo>(
-      '/api/dashboard/getOrgLogoFromS3',
-      { orgID: orgId },
-      { signal, silent: true },
-    );
+    return await callApi('getOrgLogoFromS3', { orgID: orgId }, { signal, silent: true });
   } catch (error) {
     // No logo is a normal state, not a failure.
     if (error instanceof ApiError && error.status === 404) return null;

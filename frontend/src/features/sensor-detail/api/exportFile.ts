@@ -1,6 +1,6 @@
-import type { ExportAnswer, ExportKind } from '@argentum/events/contracts';
+import type { ExportKind } from '@argentum/events/contracts';
 import type { ExportRequestBody } from '@argentum/events/contracts/requests';
-import { apiPost } from '../../../shared/api/client';
+import { callApi } from '../../../shared/api/client';
 
 export interface ExportArgs {
   kind: ExportKind;
@@ -60,7 +60,7 @@ async function download(url: string, onProgress: (p: ExportProgress) => void): P
  */
 export async function exportFile(args: ExportArgs, onProgress: (p: ExportProgress) => void): Promise<string> {
   onProgress({ phase: 'preparing' });
-  const answer = await apiPost<ExportAnswer>('/api/dataQuery/createExport', {
+  const answer = await callApi('createExport', {
     kind: args.kind,
     format: args.format,
     devID: args.devID,

@@ -1,13 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import type {
-  ComfortGraphAnswer,
-  DeviceRangeAnswer,
-  MotionSensorAnswer,
-  SensorDevicesAnswer,
-  WeatherAnswer,
-} from '@argentum/events/contracts';
+import type { WeatherAnswer } from '@argentum/events/contracts';
 import type { ExportRequestBody } from '@argentum/events/contracts/requests';
-import { apiGet, apiPost } from '../../../shared/api/client';
+import { callApi } from '../../../shared/api/client';
 import { RANGE_RECEIVED_MARK } from '../perf';
 
 export interface RangeArgs {
@@ -25,19 +19,15 @@ export const sensorQueries = {
     queryOptions({
       queryKey: [...sensorQueries.all(), 'devices', devID] as const,
       queryFn: ({ signal }) =>
-        apiPost<SensorDevicesAnswer>(
-          '/api/dataQuery/getSensorDevices',
-          { devID } satisfies ExportRequestBody<'getSensorDevices'>,
-          { signal },
-        ),
+        callApi('getSensorDevices', { devID } satisfies ExportRequestBody<'getSensorDevices'>, { signal }),
       staleTime: 60_000,
     }),
   range: (devID: string, dp: string, label: string, args: RangeArgs) =>
     queryOptions({
       queryKey: [...sensorQueries.all(), 'range', devID, dp, args] as const,
       queryFn: async ({ signal }) => {
-        const answer = await apiPost<DeviceRangeAnswer>(
-          '/api/dataQuery/getDeviceInfoDateRange',
+        const answer = await callApi(
+          'getDeviceInfoDateRange',
           {
             devID,
             sensorDataPoint: dp,
@@ -55,8 +45,8 @@ export const sensorQueries = {
     queryOptions({
       queryKey: [...sensorQueries.all(), 'comfort', devID, param, args] as const,
       queryFn: ({ signal }) =>
-        apiPost<ComfortGraphAnswer>(
-          '/api/dataQuery/getComfortGraphInfo',
+        callApi(
+          'getComfortGraphInfo',
           { device: devID, param, cusDate: cusDate(args), orgId: args.orgId },
           { signal },
         ),
@@ -65,8 +55,8 @@ export const sensorQueries = {
     queryOptions({
       queryKey: [...sensorQueries.all(), 'motion', devID, args] as const,
       queryFn: ({ signal }) =>
-        apiPost<MotionSensorAnswer>(
-          '/api/dataQuery/getMotionSensorData',
+        callApi(
+          'getMotionSensorData',
           { deviceIds: [devID], dateRange: cusDate(args), orgId: args.orgId },
           { signal },
         ),
@@ -77,7 +67,7 @@ export const sensorQueries = {
       queryKey: [...sensorQueries.all(), 'weather'] as const,
       queryFn: async ({ signal }): Promise<WeatherAnswer | null> => {
         try {
-          return await apiGet<WeatherAnswer>('/api/weather', { signal, silent: true });
+          return await callApi('weather', {}, { signal, silent: true });
         } catch {
           return null;
         }

@@ -1,8 +1,8 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
-import { apiPost } from '../../../shared/api/client';
-import { postFile, type UploadForm } from '../../../shared/api/upload';
+import { callApi } from '../../../shared/api/client';
+import { postFile } from '../../../shared/api/upload';
 import { normalizeEmail, type OrganizationAlarmSettings } from '@argentum/events/contracts';
-import type { AccessChange, Invitation, ManagedUser } from './types';
+import type { AccessChange, Invitation } from './types';
 
 /** The only place the settings' query keys are written. */
 export const settingsQueries = {
@@ -10,19 +10,13 @@ export const settingsQueries = {
   users: () =>
     queryOptions({
       queryKey: [...settingsQueries.all(), 'users'] as const,
-      queryFn: async ({ signal }) =>
-        (await apiPost<{ users?: ManagedUser[] }>('/api/fetchUsers', {}, { signal })).users ?? [],
+      queryFn: async ({ signal }) => (await callApi('fetchUsers', {}, { signal })).users ?? [],
     }),
   /** An organization's offline-alarm settings (admins). */
   alarms: (orgId: string) =>
     queryOptions({
       queryKey: [...settingsQueries.all(), 'alarms', orgId] as const,
-      queryFn: ({ signal }) =>
-        apiPost<OrganizationAlarmSettings>(
-          '/api/notification/getAlarmSettings',
-          { orgID: orgId },
-          { signal },
-        ),
+      queryFn: ({ signal }) => callApi('getAlarmSettings', { orgID: orgId }, { signal }),
     }),
 };
 
@@ -42,15 +36,15 @@ export const settingsMutations = {
   alarms: (queryClient: QueryClient) =>
     mutationOptions({
       mutationFn: (settings: OrganizationAlarmSettings & { orgID: string }) =>
-        apiPost<OrganizationAlarmSettings>('/api/notification/setAlarmSettings', settings, QUIET),
+        callApi('setAlarmSettings', settings, QUIET),
       onSuccess: (_answer, { orgID }) =>
         queryClient.invalidateQueries({ queryKey: settingsQueries.alarms(orgID).queryKey }),
     }),
   invite: (queryClient: QueryClient) =>
     mutationOptions({
       mutationFn: ({ email, organizations }: Invitation) =>
-        apiPost<unknown>(
-          '/api/dashboard/sendInviteUserEmail',
+        callApi(
+          'sendInviteUserEmail',
           {
             email: normalizeEmail(email),
             organizationId: organizations.map((o) => o.orgID),
@@ -62,13 +56,12 @@ export const settingsMutations = {
     }),
   setAccess: (queryClient: QueryClient) =>
     mutationOptions({
-      mutationFn: (change: AccessChange) => apiPost<unknown>('/api/setUserAccess', change, QUIET),
+      mutationFn: (change: AccessChange) => callApi('setUserAccess', change, QUIET),
       onSettled: () => refreshUsers(queryClient),
     }),
   deleteUsers: (queryClient: QueryClient) =>
     mutationOptions({
-      mutationFn: (selectedRowDataIds: string[]) =>
-        apiPost<unknown>('/api/deleteUser', { selectedRowDataIds }, QUIET),
+      mutationFn: (selectedRowDataIds: string[]) => callApi('deleteUser', { selectedRowDataIds }, QUIET),
       onSettled: () => refreshUsers(queryClient),
     }),
   /**
@@ -78,17 +71,13 @@ export const settingsMutations = {
   uploadLogo: () =>
     mutationOptions({
       mutationFn: async ({ file, org, onProgress }: LogoUpload) => {
-        const form = await apiPost<UploadForm & { key: string }>(
-          '/api/dashboard/createOrgLogoUpload',
+        const form = await callApi(
+          'createOrgLogoUpload',
           { org, contentType: file.type, size: file.size },
           QUIET,
         );
         await postFile(form, file, onProgress);
-        return apiPost<{ message: string; logoType: string }>(
-          '/api/dashboard/setOrgLogo',
-          { file: form.key, org },
-          QUIET,
-        );
+        return callApi('setOrgLogo', { file: form.key, org }, QUIET);
       },
     }),
 };

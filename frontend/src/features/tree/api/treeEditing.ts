@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TreeRequest } from '@argentum/events/contracts/requests';
-import { ApiError, apiPost, refreshSession } from '../../../shared/api/client';
+import type { ApiAnswer } from '@argentum/events/contracts/api';
+import { ApiError, callApi, refreshSession } from '../../../shared/api/client';
 import {
   BUILDING_CREATED_TEXT,
   FLOOR_CREATED_TEXT,
@@ -18,41 +18,22 @@ export function validateNodeName(type: TreeNodeType, value: string): string | nu
   return value.trim() === '' ? EMPTY_NAME_TEXT[type] : null;
 }
 
-/** What a create answers: the new node (only its id is used; the tree is fetched again). */
-interface Created {
-  organization?: { _id: string };
-  building?: { _id: string };
-  floor?: { _id: string };
-}
-
-/** A tree call, its body typed by the route table's schema (shared through the contracts). */
-const treeCall = <Call extends keyof typeof treePaths, Answer = unknown>(
-  call: Call,
-  body: TreeRequest<Call>,
-) => apiPost<Answer>(treePaths[call], body);
-
-const treePaths = {
-  createOrUpdateOrgBuild: '/api/dashboard/createOrUpdateOrgBuild',
-  createOrUpdateFloor: '/api/dashboard/createOrUpdateFloor',
-  updateOrgBuildFloorName: '/api/dashboard/updateOrgBuildFloorName',
-  deleteOrgBuildFloor: '/api/dashboard/deleteOrgBuildFloor',
-  updateFloorPlan: '/api/dashboard/updateFloorPlan',
-} as const;
-
 const treeApi = {
-  createOrganization: (orgName: string) =>
-    treeCall<'createOrUpdateOrgBuild', Created>('createOrUpdateOrgBuild', { orgName }),
+  createOrganization: (orgName: string) => callApi('createOrUpdateOrgBuild', { orgName }),
   createBuilding: (orgID: string, buildName: string) =>
-    treeCall<'createOrUpdateOrgBuild', Created>('createOrUpdateOrgBuild', { orgID, buildName }),
-  createFloor: (buildID: string, floorName: string) =>
-    treeCall<'createOrUpdateFloor', Created>('createOrUpdateFloor', { buildID, floorName }),
+    callApi('createOrUpdateOrgBuild', { orgID, buildName }),
+  createFloor: (buildID: string, floorName: string) => callApi('createOrUpdateFloor', { buildID, floorName }),
   rename: (node: TreeNodeRef, value: string) =>
-    treeCall('updateOrgBuildFloorName', { id: node.id, value, version: node.version }),
+    callApi('updateOrgBuildFloorName', { id: node.id, value, version: node.version }),
   remove: (node: TreeNodeRef) =>
-    treeCall('deleteOrgBuildFloor', { id: node.id, type: node.type, version: node.version }),
+    callApi('deleteOrgBuildFloor', { id: node.id, type: node.type, version: node.version }),
   renameFloor: (orgID: string, floorID: string, floorName: string, version: number | undefined) =>
-    treeCall('updateFloorPlan', { orgID, floorID, updateFloorObj: { floorName }, version }),
+    callApi('updateFloorPlan', { orgID, floorID, updateFloorObj: { floorName }, version }),
 };
+
+/** The id of the organization or building a create answers. */
+const idOf = (answer: ApiAnswer<'createOrUpdateOrgBuild'>) =>
+  'organization' in answer ? answer.organization._id : answer.building._id;
 
 export type CreateRequest =
   | { type: 'organization'; name: string }
@@ -83,10 +64,13 @@ export function useTreeEditing() {
   };
 
   const create = useMutation({
-    mutationFn: (request: CreateRequest) => {
-      if (request.type === 'organization') return treeApi.createOrganization(request.name.trim());
-      if (request.type === 'building') return treeApi.createBuilding(request.orgID, request.name.trim());
-      return treeApi.createFloor(request.buildID, request.name.trim());
+    /** Answers the id of the new organization or building (a floor has nothing under it to open). */
+    mutationFn: async (request: CreateRequest): Promise<string | undefined> => {
+      if (request.type === 'organization') return idOf(await treeApi.createOrganization(request.name.trim()));
+      if (request.type === 'building')
+        return idOf(await treeApi.createBuilding(request.orgID, request.name.trim()));
+      await treeApi.createFloor(request.buildID, request.name.trim());
+      return undefined;
     },
     onSuccess: async (_result, request) => {
       // The creator administers a new organization: the session's roles learn of it at once.

@@ -1,17 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiPost } from '../../../shared/api/client';
+import { callApi } from '../../../shared/api/client';
 import type { FloorLocation, Organization } from './types';
 
-interface OrganizationsResponse {
-  organizations?: Organization[];
-}
-
 async function fetchOrganizations(signal: AbortSignal): Promise<Organization[]> {
-  const response = await apiPost<OrganizationsResponse>(
-    '/api/dashboard/getUsersOrganisations',
-    {},
-    { signal },
-  );
+  const response = await callApi('getUsersOrganisations', {}, { signal });
   // Organizations without buildings and buildings without floors may omit the arrays.
   return (response.organizations ?? []).map((organization) => ({
     ...organization,

@@ -87,11 +87,10 @@ export function OrganizationTree({ onFloorSelect, headerActions }: OrganizationT
     () => ({
       create: async (request: CreateRequest) => {
         try {
-          const created = await latest.current.mutations.create.mutateAsync(request);
+          const id = await latest.current.mutations.create.mutateAsync(request);
           // Open the new node's parent and the new node itself, so the next create is at hand.
           if (request.type === 'building') latest.current.open(request.orgID);
           if (request.type === 'floor') latest.current.open(request.buildID);
-          const id = created.organization?._id ?? created.building?._id;
           if (id) latest.current.open(id);
           return true;
         } catch {
