@@ -14,12 +14,12 @@ import { ENV } from '../environment';
 import type { Metrics } from '../domain/ports';
 import { log } from '../http/log';
 import { observeReadings, type StoredReading } from '../domain/notifications/alarms';
-import { dynamoDevices, getDevice } from '../stores/devices';
+import { type Device, dynamoDevices, getDevice, recordLatest } from '../stores/devices';
 import { iotLiveFloorPublisher } from '../adapters/live-floor-publisher';
 import { type LiveFloorPorts, type NewestReading, publishLiveFloors } from '../domain/realtime/live-floor';
 import { alarmDevice, alarmPorts } from './wiring/notifications';
 import { presencePorts } from './wiring/presence';
-import { observeReadingsPresence } from '../domain/devices/presence';
+import { observeReadingsPresence, type PresencePorts } from '../domain/devices/presence';
 import { ingestTelemetryStore } from './wiring/telemetry';
 
 // A misconfigured function fails its cold start, naming what is missing.
@@ -55,52 +55,85 @@ export async function handleTelemetry(
 
 const alarms = alarmPorts();
 const presence = presencePorts();
-const liveFloors: LiveFloorPorts = {
-  placements: {
-    placementOf: async (devId) => {
-      const device = await getDevice(devId);
-      return device && { orgId: device.orgID, floorId: device.onFloor ? device.floorID : undefined };
+const metrics = emfMetrics(PLATFORM_METRICS.telemetry.namespace);
+
+/**
+ * One invocation's ports. Each device's latest-values write answers the device as it left it
+ * (stores/devices.ts `recordLatest`): live placement, comfort alarms and presence decide from that
+ * image, so a reading costs one write and no device reads (docs/cost.md). A device whose write did not
+ * answer one (a newer reading was there) is read as before.
+ */
+function ingestPorts() {
+  const recorded = new Map<string, Device>();
+  const deviceOf = async (devId: string) => recorded.get(devId) ?? (await getDevice(devId));
+  // Presence reads again after a conditional write lost a race: only its first read takes the image.
+  const presenceTaken = new Set<string>();
+  const presenceOfBatch: PresencePorts = {
+    ...presence,
+    presence: {
+      ...presence.presence,
+      get: async (devId) => {
+        const image = presenceTaken.has(devId) ? undefined : recorded.get(devId);
+        presenceTaken.add(devId);
+        return image ?? presence.presence.get(devId);
+      },
     },
-  },
-  publisher: iotLiveFloorPublisher,
-  logger: { log },
-};
-const ports = {
-  telemetry: ingestTelemetryStore,
-  devices: dynamoDevices,
-  deadLetters: sqsTelemetryDeadLetters,
-  // Comfort alarms are evaluated as readings arrive (domain/notifications/alarms.ts).
-  readings: {
-    stored: (points: readonly StoredReading[]) =>
-      observeReadings(
-        {
-          ...alarms,
-          devices: {
-            get: async (devId: string) => {
-              const device = await getDevice(devId);
-              return device ? alarmDevice(device) : undefined;
+  };
+  const liveFloors: LiveFloorPorts = {
+    placements: {
+      placementOf: async (devId) => {
+        const device = await deviceOf(devId);
+        return device && { orgId: device.orgID, floorId: device.onFloor ? device.floorID : undefined };
+      },
+    },
+    publisher: iotLiveFloorPublisher,
+    logger: { log },
+  };
+  return {
+    telemetry: ingestTelemetryStore,
+    devices: {
+      ownerOf: dynamoDevices.ownerOf,
+      recordLatest: async (devId: string, time: number, values: Record<string, number>) => {
+        const device = await recordLatest(devId, time, values);
+        if (!device) return undefined;
+        recorded.set(devId, device);
+        return { orgId: device.orgID };
+      },
+    },
+    deadLetters: sqsTelemetryDeadLetters,
+    // Comfort alarms are evaluated as readings arrive (domain/notifications/alarms.ts).
+    readings: {
+      stored: (points: readonly StoredReading[]) =>
+        observeReadings(
+          {
+            ...alarms,
+            devices: {
+              get: async (devId: string) => {
+                const device = await deviceOf(devId);
+                return device ? alarmDevice(device) : undefined;
+              },
             },
           },
-        },
-        points,
-      ),
-  },
-  // Browsers watching a floor get its devices' newest values, one message per floor and batch; a
-  // reading moves its device online (domain/devices/presence.ts).
-  live: {
-    recorded: async (newest: readonly NewestReading[]) => {
-      await publishLiveFloors(liveFloors, newest);
-      await observeReadingsPresence(presence, newest, Date.now());
+          points,
+        ),
     },
-  },
-  logger: { log },
-  metrics: emfMetrics(PLATFORM_METRICS.telemetry.namespace),
-};
+    // Browsers watching a floor get its devices' newest values, one message per floor and batch; a
+    // reading moves its device online (domain/devices/presence.ts).
+    live: {
+      recorded: async (newest: readonly NewestReading[]) => {
+        await publishLiveFloors(liveFloors, newest);
+        await observeReadingsPresence(presenceOfBatch, newest, Date.now());
+      },
+    },
+    logger: { log },
+    metrics,
+  };
+}
 
 /**
  * The IoT rule `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '+/sensordata/+'` sends each
  * telemetry message to a queue; this function takes them in batches.
  */
 export const handler = flushingMetrics((event: SQSEvent): Promise<SQSBatchResponse> =>
-  handleTelemetry(ports, event),
+  handleTelemetry(ingestPorts(), event),
 );

@@ -27,6 +27,7 @@ function scene(owners: Record<string, string>, failing: ReadonlySet<string> = ne
       ownerOf: async (devId: string) => owners[devId],
       recordLatest: async (devId: string, time: number) => {
         latest.set(devId, Math.max(time, latest.get(devId) ?? 0));
+        return undefined;
       },
     },
     deadLetters: { send: async (sent: readonly DeadLetter[]) => void letters.push(...sent) },
@@ -117,5 +118,30 @@ describe('ingestBatch (the telemetry use case)', () => {
     const last = { ...first, receives: TELEMETRY_MAX_RECEIVES };
     expect((await ingestBatch(ports, [last], NOW + 2000)).retry).toEqual([]);
     expect(letters.map((l) => l.reason)).toEqual([`device ${stranger} is not registered in organization a`]);
+  });
+
+  it("keeps a reporting device's owner known from its latest-values write: no owner lookup a reading", async () => {
+    const id = devId();
+    const { ports, stored } = scene({ [id]: 'a' });
+    let lookups = 0;
+    const counted = {
+      ...ports,
+      devices: {
+        ownerOf: async (devId: string) => {
+          lookups++;
+          return ports.devices.ownerOf(devId);
+        },
+        // The store answers the device as written (stores/devices.ts recordLatest).
+        recordLatest: async (devId: string, time: number) => {
+          await ports.devices.recordLatest(devId, time);
+          return { orgId: 'a' };
+        },
+      },
+    };
+    // A reading every 50 s for a while: further apart in all than the owner cache keeps an answer.
+    for (const at of [0, 50_000, 100_000, 150_000])
+      expect((await ingestBatch(counted, [record('a', id, {})], NOW + at)).retry).toEqual([]);
+    expect(stored).toHaveLength(4);
+    expect(lookups).toBe(1);
   });
 });

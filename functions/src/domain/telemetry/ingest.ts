@@ -57,8 +57,15 @@ export interface IngestPorts {
   devices: {
     /** The organization a device is registered in; undefined for an unknown device. */
     ownerOf(devId: string): Promise<string | undefined>;
-    /** Records a device's latest readings; older readings never overwrite newer ones. */
-    recordLatest(devId: string, time: number, values: Record<string, number>): Promise<void>;
+    /**
+     * Records a device's latest readings; older readings never overwrite newer ones. May answer the
+     * organization the written device belongs to, which keeps its owner known without another read.
+     */
+    recordLatest(
+      devId: string,
+      time: number,
+      values: Record<string, number>,
+    ): Promise<{ orgId: string } | undefined>;
   };
   /** Told the readings that were stored, for the alarms they raise or resolve. */
   readings?: { stored(points: readonly TelemetryPoint[]): Promise<void> };
@@ -175,7 +182,9 @@ export async function ingestTelemetry(
   const latestFailed = new Set<string>();
   await mapLimited([...newest.values()], 16, async (p) => {
     try {
-      await deps.devices.recordLatest(p.devId, p.time, p.values);
+      const written = await deps.devices.recordLatest(p.devId, p.time, p.values);
+      // The device as just written: its owner stays cached while it keeps reporting (no lookup a reading).
+      if (written) ownerCache.set(p.devId, { orgId: written.orgId, until: now + OWNER_TTL_MS });
     } catch {
       latestFailed.add(p.devId);
     }
