@@ -70,6 +70,29 @@ const ARCHIVE_BUFFER_SECONDS = 900;
 
 const MINUTES_A_MONTH = 730 * 60;
 
+/**
+ * What ingest's code does in DynamoDB for each reading, in steady state (one reading of a device per
+ * batch, the device online and on a floor): pinned against the capacity DynamoDB reports for the real
+ * handler by functions/test/ingest-cost.test.ts, so the model cannot drift from the code.
+ * - the raw item, batch-written (one write unit: under 1 KB);
+ * - the device item's latest values and lastSeen (one conditional update, under 1 KB), and the copy of
+ *   the item in each index that projects it: gsi1 (devices of a floor, while placed) and gsi2 (devices
+ *   of an organization), both projecting every attribute;
+ * - no reads: the update answers the device as written (ReturnValues, no read units), and live
+ *   placement, comfort alarms, presence and the owner check decide from that image.
+ */
+export const INGEST_UNITS_PER_READING = {
+  rawWrite: 1,
+  latestWrite: 1,
+  latestIndexWrites: { onFloor: 2, offFloor: 1 },
+  reads: 0,
+} as const;
+
+/** The owner of a device is cached this long after a lookup or a write (domain/telemetry/ingest.ts). */
+const OWNER_CACHE_SECONDS = 60;
+/** The presence sweep runs every minute (infra: an EventBridge schedule). */
+const SWEEPS_A_MONTH = MINUTES_A_MONTH;
+
 export interface CostInput {
   devices: number;
   /** Messages a minute per device. */
@@ -202,6 +225,15 @@ export function monthlyCost(input: CostInput): CostLine[] {
     'requests',
     (rollupInvocations / 1e6) * p.lambdaRequestsPerMillion + rollupSeconds * 0.5 * p.lambdaGbSecondArm,
   );
+  // The sweep: one invocation a minute, ~1 ms of decision a watched device besides its reads.
+  const sweepSeconds = SWEEPS_A_MONTH * (0.05 + input.devices * 0.001);
+  line(
+    'Lambda',
+    'presence sweep (every minute)',
+    SWEEPS_A_MONTH,
+    'requests',
+    (SWEEPS_A_MONTH / 1e6) * p.lambdaRequestsPerMillion + sweepSeconds * 0.5 * p.lambdaGbSecondArm,
+  );
   const apiCalls = input.users * input.apiCallsPerUser;
   line(
     'Lambda',
@@ -227,22 +259,44 @@ export function monthlyCost(input: CostInput): CostLine[] {
     'WRU',
     (deviceRollups / 1e6) * p.dynamoWritePerMillion,
   );
+  // The device item and its copies in the indexes that project it (devices on floors: both indexes).
+  const u = INGEST_UNITS_PER_READING;
+  const latestUnits = deviceBatches * (u.latestWrite + u.latestIndexWrites.onFloor);
   line(
     'DynamoDB',
-    'latest values (1 per device and batch)',
-    deviceBatches,
+    'latest values and lastSeen (1 per device and batch: the device item + its 2 index copies)',
+    latestUnits,
     'WRU',
-    (deviceBatches / 1e6) * p.dynamoWritePerMillion,
+    (latestUnits / 1e6) * p.dynamoWritePerMillion,
   );
-  // Recomputing an hour reads its raw items strongly consistently (half-full on average); device lookups.
+  // Recomputing an hour reads its raw items strongly consistently (half-full on average). The owner of a
+  // device is read only when its cache ran out: when the device reports less often than the cache keeps.
   const hourReadUnits = Math.max(1, Math.ceil((input.rate * 30 * rawItemBytes) / (4 * KB)));
-  const readUnits = deviceRollups * hourReadUnits + deviceBatches * 0.5 + apiCalls * 4;
+  const ownerLookups = 60 / input.rate > OWNER_CACHE_SECONDS ? readings : 0;
+  const readUnits = deviceRollups * hourReadUnits + apiCalls * 4;
   line(
     'DynamoDB',
-    'roll-up recomputation, device lookups, API reads',
+    'roll-up recomputation, API reads',
     readUnits,
     'RRU',
     (readUnits / 1e6) * p.dynamoReadPerMillion,
+  );
+  line(
+    'DynamoDB',
+    'owner lookups (a device reporting less often than its owner stays cached)',
+    ownerLookups,
+    'RRU',
+    (ownerLookups / 1e6) * p.dynamoReadPerMillion,
+  );
+  // The presence sweep reads its watch list (small items, a query per shard) and then each watched
+  // device (online ones) with a consistent batch read: one read unit per device and minute.
+  const sweepReads = input.devices * SWEEPS_A_MONTH + 4 * SWEEPS_A_MONTH;
+  line(
+    'DynamoDB',
+    'presence sweep (every minute: each online device read once)',
+    sweepReads,
+    'RRU',
+    (sweepReads / 1e6) * p.dynamoReadPerMillion,
   );
   const rawGb = (input.devices * input.rate * 1440 * 35 * rawItemBytes) / GB;
   const rollupGb = (input.devices * 24 * 365 * hourItemBytes) / GB;
