@@ -5,6 +5,7 @@ import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -367,6 +368,14 @@ export class StatelessStack extends Stack {
       this.realtime.telemetryDeadLetters.queueUrl,
     );
     this.realtime.telemetryDeadLetters.grantSendMessages(this.ingest.function);
+    // What ingest accepted goes to the archive's Firehose stream, one PutRecordBatch a batch.
+    this.ingest.function.addEnvironment(ENV.archiveStreamName, props.stateful.archiveStream.name);
+    this.ingest.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['firehose:PutRecordBatch'],
+        resources: [props.stateful.archiveStream.arn],
+      }),
+    );
     apiFunctions.data.function.addEnvironment(ENV.weatherCity, props.weather?.city ?? 'Toronto');
     if (props.weather?.apiKey)
       apiFunctions.data.function.addEnvironment(ENV.weatherApiKey, props.weather.apiKey);

@@ -3,6 +3,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { emfMetrics, flushingMetrics } from '../adapters/emf-metrics';
 import { PLATFORM_METRICS } from '../domain/metrics';
 import { sqsTelemetryDeadLetters } from '../adapters/telemetry-dead-letters';
+import { firehoseReadingArchive } from '../adapters/firehose-archive';
 import {
   type BatchResult,
   type DeadLetters,
@@ -23,7 +24,7 @@ import { observeReadingsPresence, type PresencePorts } from '../domain/devices/p
 import { ingestTelemetryStore } from './wiring/telemetry';
 
 // A misconfigured function fails its cold start, naming what is missing.
-assertConfigured(process.env, [ENV.telemetryDeadLetterQueueUrl]);
+assertConfigured(process.env, [ENV.telemetryDeadLetterQueueUrl, ENV.archiveStreamName]);
 
 /** A batch's counts: a log line, and metrics of namespace Argentum/Telemetry (sent as the invocation ends). */
 function record(metrics: Metrics, counts: BatchResult['counts']) {
@@ -101,6 +102,7 @@ function ingestPorts() {
       },
     },
     deadLetters: sqsTelemetryDeadLetters,
+    archive: firehoseReadingArchive,
     // Comfort alarms are evaluated as readings arrive (domain/notifications/alarms.ts).
     readings: {
       stored: (points: readonly StoredReading[]) =>
@@ -132,7 +134,8 @@ function ingestPorts() {
 
 /**
  * The IoT rule `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '+/sensordata/+'` sends each
- * telemetry message to a queue; this function takes them in batches.
+ * telemetry message to a queue; this function takes them in batches, and hands what it accepted to the
+ * archive's Firehose stream, one request a batch.
  */
 export const handler = flushingMetrics((event: SQSEvent): Promise<SQSBatchResponse> =>
   handleTelemetry(ingestPorts(), event),

@@ -144,4 +144,33 @@ describe('ingestBatch (the telemetry use case)', () => {
     expect(stored).toHaveLength(4);
     expect(lookups).toBe(1);
   });
+
+  it('archives what it accepted in one request a batch, and has the batch come again when the archive refuses', async () => {
+    const id = devId();
+    const { ports } = scene({ [id]: 'a' });
+    const requests: string[][] = [];
+    const archiving = {
+      ...ports,
+      archive: { put: async (lines: readonly string[]) => void requests.push([...lines]) },
+    };
+    const good = [record('a', id, { time: NOW - 1000 }), record('a', id, { time: NOW - 500 })];
+    const refused = record('a', id, { time: NOW + 3_600_000 });
+    expect((await ingestBatch(archiving, [...good, refused], NOW)).retry).toEqual([]);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.map((l) => (JSON.parse(l) as { time: number; orgId: string }).time)).toEqual([
+      NOW - 1000,
+      NOW - 500,
+    ]);
+    expect(JSON.parse(requests[0]?.[0] ?? '{}')).toMatchObject({
+      orgId: 'a',
+      topicDevId: id,
+      receivedAt: NOW,
+    });
+
+    const failing = {
+      ...ports,
+      archive: { put: () => Promise.reject(new Error('ServiceUnavailableException')) },
+    };
+    expect((await ingestBatch(failing, good, NOW)).retry).toEqual(good.map((r) => r.id));
+  });
 });
