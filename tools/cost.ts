@@ -65,6 +65,8 @@ export const PRICES = {
 const ARCHIVE_GZIP_RATIO = 8;
 const JQ_SECONDS_PER_RECORD = 0.00005;
 const RULE_ADDED_BYTES = 80;
+/** Readings a Firehose record holds (multi-record deaggregation takes at most 500). */
+const ARCHIVE_LINES_PER_RECORD = 500;
 /** Firehose's buffer interval (reading-archive.ts): one object per active partition and interval. */
 const ARCHIVE_BUFFER_SECONDS = 900;
 
@@ -186,7 +188,7 @@ export function monthlyCost(input: CostInput): CostLine[] {
     'rules/actions',
     (readings / 1e6) * (p.iotRulesTriggeredPerMillion + p.iotRuleActionsPerMillion),
   );
-  archiveLines(input, readings, line);
+  archiveLines(input, readings, perBatch, line);
 
   // SendMessage per reading; the Lambda poller receives and deletes 10 a request; 5 pollers long-poll (20 s).
   const sqsRequests = readings + (2 * readings) / 10 + 5 * 3 * MINUTES_A_MONTH;
@@ -198,7 +200,8 @@ export function monthlyCost(input: CostInput): CostLine[] {
     (sqsRequests / 1e6) * p.sqsRequestsPerMillion,
   );
 
-  const ingestSeconds = invocations * (0.05 + perBatch * 0.0004);
+  // A batch: its base cost, the archive's PutRecordBatch, and ~0.4 ms a reading.
+  const ingestSeconds = invocations * (0.07 + perBatch * 0.0004);
   line(
     'Lambda',
     'ingest invocations',
@@ -336,26 +339,35 @@ export function monthlyCost(input: CostInput): CostLine[] {
 }
 
 /**
- * The long-term archive (infra/cdk/constructs/reading-archive.ts): the telemetry rule's second action
- * sends each reading to Firehose, which partitions by organization and day and writes gzipped JSON lines.
+ * The long-term archive (infra/cdk/constructs/reading-archive.ts): ingest sends each batch's accepted
+ * readings to Firehose as JSON lines, up to 500 a record (adapters/firehose-archive.ts), one
+ * PutRecordBatch a batch; Firehose deaggregates, partitions by organization and day and writes gzipped
+ * JSON lines. No IoT rule action, and a record is metered in 5 KB steps of its own size, not 5 KB a reading.
  */
 function archiveLines(
   input: CostInput,
   readings: number,
+  perBatch: number,
   line: (service: string, item: string, quantity: number, unit: string, usd: number) => void,
 ) {
   const p = PRICES;
-  line(
-    'IoT Core',
-    'archive actions (Firehose)',
-    readings,
-    'actions',
-    (readings / 1e6) * p.iotRuleActionsPerMillion,
-  );
   const recordBytes = input.payloadBytes + RULE_ADDED_BYTES;
+  const batches = readings / perBatch;
+  const recordsPerBatch = Math.ceil(perBatch / ARCHIVE_LINES_PER_RECORD);
+  const bytesPerRecord = (perBatch / recordsPerBatch) * (recordBytes + 1);
   const meteredGb =
-    (readings * Math.ceil(recordBytes / p.firehoseMeteringBytes) * p.firehoseMeteringBytes) / GB;
-  line('Firehose', 'ingestion (5 KB a record)', meteredGb, 'GB', meteredGb * p.firehoseIngestPerGb);
+    (batches *
+      recordsPerBatch *
+      Math.ceil(bytesPerRecord / p.firehoseMeteringBytes) *
+      p.firehoseMeteringBytes) /
+    GB;
+  line(
+    'Firehose',
+    `ingestion (a record of up to ${ARCHIVE_LINES_PER_RECORD} readings a batch, 5 KB steps)`,
+    meteredGb,
+    'GB',
+    meteredGb * p.firehoseIngestPerGb,
+  );
   const deliveredGb = (readings * recordBytes) / GB;
   const objects = input.organizations * ((MINUTES_A_MONTH * 60) / ARCHIVE_BUFFER_SECONDS);
   const jqHours = (readings * JQ_SECONDS_PER_RECORD) / 3600;
