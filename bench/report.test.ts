@@ -110,6 +110,7 @@ describe('bench harness', () => {
       row({ name: 'API reads', unit: 'req/s', value: 80, floor: 100, goal: { min: 0.8 } }),
       row({ name: 'Devices on screen', value: 300, goal: { max: 400 } }),
       row({ name: 'Wall time', value: 12.345 }),
+      row({ name: 'Points lost', unit: 'points', value: 0, goal: { max: 0 } }),
       row({ name: 'upload.bench.ts', unit: '', failed: 'fetch failed (read ECONNRESET)' }),
     ]);
     const lines = table.split('\n');
@@ -146,6 +147,16 @@ describe('bench harness', () => {
       '',
       'none (reference)',
       'reference',
+      '1.50',
+    ]);
+    expect(cells('Points lost')).toEqual([
+      'Points lost',
+      '0',
+      'points',
+      'absolute',
+      'n/a (goal 0)',
+      '<= 0 points',
+      'ok',
       '1.50',
     ]);
     expect(cells('upload.bench.ts')[6]).toBe('FAILED');

@@ -80,7 +80,12 @@ export function formatTable(rows: readonly ReportRow[]): string {
       row.failed !== undefined ? 'failed' : row.skipped !== undefined ? 'skipped' : number(row.value),
       row.unit,
       row.floor !== undefined ? number(row.floor) : 'absolute',
-      ratio === undefined ? '' : `${number(ratio)}x ${basis === 'floor' ? 'floor' : 'goal'}`,
+      // A goal of 0 (nothing lost) has no ratio: the value is the figure.
+      ratio === undefined
+        ? row.goal && verdict !== 'FAILED'
+          ? 'n/a (goal 0)'
+          : ''
+        : `${number(ratio)}x ${basis === 'floor' ? 'floor' : 'goal'}`,
       goalText(row),
       verdict,
       row.load.toFixed(2),

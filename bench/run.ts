@@ -21,6 +21,8 @@ async function main() {
     .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
     .sort();
   process.env.LOG_LEVEL ??= 'warn';
+  // The handlers' metrics (EMF lines on stdout, CloudWatch's on AWS) would bury the table.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   console.log(
     `Node ${process.version} (${process.execPath}); ${availableParallelism()} cores; load (1, 5, 15 min) ${loadText()}`,
   );
