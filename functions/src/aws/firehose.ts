@@ -1,4 +1,12 @@
-import { FirehoseClient } from '@aws-sdk/client-firehose';
-import { lazy } from './lazy';
+import type { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose';
 
-export const firehose = lazy(() => new FirehoseClient({}));
+/**
+ * The Firehose client and its command, loaded on first use: only ingest sends to Firehose, once a
+ * batch, and its cold load should not pay for the client (docs/architecture.md, cold loads).
+ */
+let loaded: Promise<{ client: FirehoseClient; PutRecordBatch: typeof PutRecordBatchCommand }> | undefined;
+export const firehose = () =>
+  (loaded ??= import('@aws-sdk/client-firehose').then((sdk) => ({
+    client: new sdk.FirehoseClient({}),
+    PutRecordBatch: sdk.PutRecordBatchCommand,
+  })));
