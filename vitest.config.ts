@@ -17,6 +17,7 @@ export default defineConfig({
             'events/test/**/*.test.ts',
             'functions/test/unit/**/*.test.ts',
             'tools/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           environment: 'node',
         },

@@ -1,14 +1,17 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEFAULT_DEMO_PASSWORD } from '../infra/local/demo-data';
 import { startLocalStack } from '../infra/local/stack';
-import type { Bench, BenchContext, BenchResult } from './types';
+import { formatTable, judge, loadText, type ReportRow, runBenches } from './report';
+import { type Bench, type BenchContext, withRetries } from './types';
 
 /**
  * Runs every bench/*.bench.ts (or those whose name contains an argument) against a fresh local stack
- * and prints each measurement beside its floor and goal. Exits 1 when a goal is missed.
+ * and prints each measurement beside its floor, ratio, goal and the machine's load. A bench that fails
+ * on a transient network error runs again once; a bench that still fails is reported and the others
+ * run. Exits 1 when a goal is missed or a bench failed.
  */
 async function main() {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,7 +21,11 @@ async function main() {
     .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
     .sort();
   process.env.LOG_LEVEL ??= 'warn';
-  console.log(`Node ${process.version} (${process.execPath})`);
+  // The handlers' metrics (EMF lines on stdout, CloudWatch's on AWS) would bury the table.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  console.log(
+    `Node ${process.version} (${process.execPath}); ${availableParallelism()} cores; load (1, 5, 15 min) ${loadText()}`,
+  );
   const dataDir = mkdtempSync(path.join(tmpdir(), 'argentum-bench-'));
   const stack = await startLocalStack({
     dataDir,
@@ -34,63 +41,46 @@ async function main() {
     stack,
     url,
     async signIn(email, password = DEFAULT_DEMO_PASSWORD) {
-      const response = await fetch(`${url}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ user: { email, password } }),
-      });
+      const response = await withRetries(`sign-in of ${email}`, () =>
+        fetch(`${url}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ user: { email, password } }),
+        }),
+      );
       if (!response.ok) throw new Error(`sign-in of ${email} failed: ${response.status}`);
       return ((await response.json()) as { accessToken: string }).accessToken;
     },
   };
 
-  const rows: (BenchResult & { file: string; ratio?: number; ok: boolean })[] = [];
+  let rows: ReportRow[] = [];
   try {
-    for (const file of files) {
-      const bench = (await import(pathToFileURL(path.join(here, file)).href)) as { default: Bench };
-      console.log(`running ${file}…`);
-      for (const result of await bench.default(context)) {
-        if (result.skipped) console.log(`  skipped ${result.name}: ${result.skipped}`);
-        const ratio = result.floor === undefined ? undefined : result.value / result.floor;
-        const held = ratio ?? result.value;
-        const { max, min } = result.goal ?? {};
-        const ok =
-          result.skipped !== undefined ||
-          ((max === undefined || held <= max) && (min === undefined || held >= min));
-        rows.push({ ...result, file, ratio, ok });
-      }
-    }
+    rows = await runBenches(
+      files.map((file) => ({
+        file,
+        run: async () => {
+          const bench = (await import(pathToFileURL(path.join(here, file)).href)) as { default: Bench };
+          return bench.default(context);
+        },
+      })),
+    );
   } finally {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const figure = (value: number | undefined) =>
-    value === undefined || Number.isNaN(value) ? '' : Number(value.toFixed(value < 10 ? 2 : 0));
-  const goalText = (r: BenchResult) =>
-    r.goal
-      ? [
-          r.goal.max !== undefined ? `<= ${r.goal.max}` : '',
-          r.goal.min !== undefined ? `>= ${r.goal.min}` : '',
-        ]
-          .join(' ')
-          .trim() + (r.floor === undefined ? ` ${r.unit}` : 'x floor')
-      : '';
   console.log('');
-  console.table(
-    rows.map((r) => ({
-      benchmark: r.name,
-      value: r.skipped ? 'skipped' : figure(r.value),
-      unit: r.unit,
-      floor: figure(r.floor),
-      ratio: figure(r.ratio),
-      goal: goalText(r),
-      result: r.skipped ? 'skipped' : r.goal ? (r.ok ? 'ok' : 'MISSED') : '',
-    })),
+  console.log(formatTable(rows));
+  console.log('');
+  console.log(
+    `Node ${process.version}; ${availableParallelism()} cores; load (1, 5, 15 min) ${loadText()} at the end` +
+      ' (the load column: the 1-minute load when each figure was taken)',
   );
-  const missed = rows.filter((r) => !r.ok);
+  const missed = rows.filter((r) => ['MISSED', 'FAILED'].includes(judge(r).verdict));
   if (missed.length > 0) {
-    console.log(`${missed.length} goal(s) missed: ${missed.map((r) => r.name).join(', ')}`);
+    console.log(
+      `${missed.length} goal(s) missed or bench(es) failed: ${missed.map((r) => r.name).join(', ')}`,
+    );
     process.exitCode = 1;
   }
 }

@@ -43,3 +43,41 @@ export async function throughput(concurrency: number, total: number, fn: () => P
   );
   return total / ((performance.now() - started) / 1000);
 }
+
+/** Network errors a loaded machine produces now and then (a reset or refused socket, a timeout). */
+const TRANSIENT_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** Whether an error (or what caused it: fetch wraps the socket's error) is a transient network error. */
+export function isTransient(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as Error & { code?: unknown }).code;
+    if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs `fn`, again after a transient network error (at most `attempts` runs in all), saying so; any
+ * other error, or the last attempt's, is thrown. For a request a benchmark cannot do without (a 10 MB
+ * upload on a loaded machine): one reset socket does not abort the run.
+ */
+export async function withRetries<T>(label: string, fn: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt >= attempts || !isTransient(error)) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      console.log(`  ${label}: ${reason}; trying again (${attempt + 1} of ${attempts})`);
+    }
+  }
+}

@@ -65,10 +65,35 @@ export const PRICES = {
 const ARCHIVE_GZIP_RATIO = 8;
 const JQ_SECONDS_PER_RECORD = 0.00005;
 const RULE_ADDED_BYTES = 80;
+/** Readings a Firehose record holds (multi-record deaggregation takes at most 500). */
+const ARCHIVE_LINES_PER_RECORD = 500;
 /** Firehose's buffer interval (reading-archive.ts): one object per active partition and interval. */
 const ARCHIVE_BUFFER_SECONDS = 900;
 
 const MINUTES_A_MONTH = 730 * 60;
+
+/**
+ * What ingest's code does in DynamoDB for each reading, in steady state (one reading of a device per
+ * batch, the device online and on a floor): pinned against the capacity DynamoDB reports for the real
+ * handler by functions/test/ingest-cost.test.ts, so the model cannot drift from the code.
+ * - the raw item, batch-written (one write unit: under 1 KB);
+ * - the device item's latest values and lastSeen (one conditional update, under 1 KB), and the copy of
+ *   the item in each index that projects it: gsi1 (devices of a floor, while placed) and gsi2 (devices
+ *   of an organization), both projecting every attribute;
+ * - no reads: the update answers the device as written (ReturnValues, no read units), and live
+ *   placement, comfort alarms, presence and the owner check decide from that image.
+ */
+export const INGEST_UNITS_PER_READING = {
+  rawWrite: 1,
+  latestWrite: 1,
+  latestIndexWrites: { onFloor: 2, offFloor: 1 },
+  reads: 0,
+} as const;
+
+/** The owner of a device is cached this long after a lookup or a write (domain/telemetry/ingest.ts). */
+const OWNER_CACHE_SECONDS = 60;
+/** The presence sweep runs every minute (infra: an EventBridge schedule). */
+const SWEEPS_A_MONTH = MINUTES_A_MONTH;
 
 export interface CostInput {
   devices: number;
@@ -163,7 +188,7 @@ export function monthlyCost(input: CostInput): CostLine[] {
     'rules/actions',
     (readings / 1e6) * (p.iotRulesTriggeredPerMillion + p.iotRuleActionsPerMillion),
   );
-  archiveLines(input, readings, line);
+  archiveLines(input, readings, perBatch, line);
 
   // SendMessage per reading; the Lambda poller receives and deletes 10 a request; 5 pollers long-poll (20 s).
   const sqsRequests = readings + (2 * readings) / 10 + 5 * 3 * MINUTES_A_MONTH;
@@ -175,7 +200,8 @@ export function monthlyCost(input: CostInput): CostLine[] {
     (sqsRequests / 1e6) * p.sqsRequestsPerMillion,
   );
 
-  const ingestSeconds = invocations * (0.05 + perBatch * 0.0004);
+  // A batch: its base cost, the archive's PutRecordBatch, and ~0.4 ms a reading.
+  const ingestSeconds = invocations * (0.07 + perBatch * 0.0004);
   line(
     'Lambda',
     'ingest invocations',
@@ -202,6 +228,15 @@ export function monthlyCost(input: CostInput): CostLine[] {
     'requests',
     (rollupInvocations / 1e6) * p.lambdaRequestsPerMillion + rollupSeconds * 0.5 * p.lambdaGbSecondArm,
   );
+  // The sweep: one invocation a minute, ~1 ms of decision a watched device besides its reads.
+  const sweepSeconds = SWEEPS_A_MONTH * (0.05 + input.devices * 0.001);
+  line(
+    'Lambda',
+    'presence sweep (every minute)',
+    SWEEPS_A_MONTH,
+    'requests',
+    (SWEEPS_A_MONTH / 1e6) * p.lambdaRequestsPerMillion + sweepSeconds * 0.5 * p.lambdaGbSecondArm,
+  );
   const apiCalls = input.users * input.apiCallsPerUser;
   line(
     'Lambda',
@@ -227,22 +262,44 @@ export function monthlyCost(input: CostInput): CostLine[] {
     'WRU',
     (deviceRollups / 1e6) * p.dynamoWritePerMillion,
   );
+  // The device item and its copies in the indexes that project it (devices on floors: both indexes).
+  const u = INGEST_UNITS_PER_READING;
+  const latestUnits = deviceBatches * (u.latestWrite + u.latestIndexWrites.onFloor);
   line(
     'DynamoDB',
-    'latest values (1 per device and batch)',
-    deviceBatches,
+    'latest values and lastSeen (1 per device and batch: the device item + its 2 index copies)',
+    latestUnits,
     'WRU',
-    (deviceBatches / 1e6) * p.dynamoWritePerMillion,
+    (latestUnits / 1e6) * p.dynamoWritePerMillion,
   );
-  // Recomputing an hour reads its raw items strongly consistently (half-full on average); device lookups.
+  // Recomputing an hour reads its raw items strongly consistently (half-full on average). The owner of a
+  // device is read only when its cache ran out: when the device reports less often than the cache keeps.
   const hourReadUnits = Math.max(1, Math.ceil((input.rate * 30 * rawItemBytes) / (4 * KB)));
-  const readUnits = deviceRollups * hourReadUnits + deviceBatches * 0.5 + apiCalls * 4;
+  const ownerLookups = 60 / input.rate > OWNER_CACHE_SECONDS ? readings : 0;
+  const readUnits = deviceRollups * hourReadUnits + apiCalls * 4;
   line(
     'DynamoDB',
-    'roll-up recomputation, device lookups, API reads',
+    'roll-up recomputation, API reads',
     readUnits,
     'RRU',
     (readUnits / 1e6) * p.dynamoReadPerMillion,
+  );
+  line(
+    'DynamoDB',
+    'owner lookups (a device reporting less often than its owner stays cached)',
+    ownerLookups,
+    'RRU',
+    (ownerLookups / 1e6) * p.dynamoReadPerMillion,
+  );
+  // The presence sweep reads its watch list (small items, a query per shard) and then each watched
+  // device (online ones) with a consistent batch read: one read unit per device and minute.
+  const sweepReads = input.devices * SWEEPS_A_MONTH + 4 * SWEEPS_A_MONTH;
+  line(
+    'DynamoDB',
+    'presence sweep (every minute: each online device read once)',
+    sweepReads,
+    'RRU',
+    (sweepReads / 1e6) * p.dynamoReadPerMillion,
   );
   const rawGb = (input.devices * input.rate * 1440 * 35 * rawItemBytes) / GB;
   const rollupGb = (input.devices * 24 * 365 * hourItemBytes) / GB;
@@ -282,26 +339,35 @@ export function monthlyCost(input: CostInput): CostLine[] {
 }
 
 /**
- * The long-term archive (infra/cdk/constructs/reading-archive.ts): the telemetry rule's second action
- * sends each reading to Firehose, which partitions by organization and day and writes gzipped JSON lines.
+ * The long-term archive (infra/cdk/constructs/reading-archive.ts): ingest sends each batch's accepted
+ * readings to Firehose as JSON lines, up to 500 a record (adapters/firehose-archive.ts), one
+ * PutRecordBatch a batch; Firehose deaggregates, partitions by organization and day and writes gzipped
+ * JSON lines. No IoT rule action, and a record is metered in 5 KB steps of its own size, not 5 KB a reading.
  */
 function archiveLines(
   input: CostInput,
   readings: number,
+  perBatch: number,
   line: (service: string, item: string, quantity: number, unit: string, usd: number) => void,
 ) {
   const p = PRICES;
-  line(
-    'IoT Core',
-    'archive actions (Firehose)',
-    readings,
-    'actions',
-    (readings / 1e6) * p.iotRuleActionsPerMillion,
-  );
   const recordBytes = input.payloadBytes + RULE_ADDED_BYTES;
+  const batches = readings / perBatch;
+  const recordsPerBatch = Math.ceil(perBatch / ARCHIVE_LINES_PER_RECORD);
+  const bytesPerRecord = (perBatch / recordsPerBatch) * (recordBytes + 1);
   const meteredGb =
-    (readings * Math.ceil(recordBytes / p.firehoseMeteringBytes) * p.firehoseMeteringBytes) / GB;
-  line('Firehose', 'ingestion (5 KB a record)', meteredGb, 'GB', meteredGb * p.firehoseIngestPerGb);
+    (batches *
+      recordsPerBatch *
+      Math.ceil(bytesPerRecord / p.firehoseMeteringBytes) *
+      p.firehoseMeteringBytes) /
+    GB;
+  line(
+    'Firehose',
+    `ingestion (a record of up to ${ARCHIVE_LINES_PER_RECORD} readings a batch, 5 KB steps)`,
+    meteredGb,
+    'GB',
+    meteredGb * p.firehoseIngestPerGb,
+  );
   const deliveredGb = (readings * recordBytes) / GB;
   const objects = input.organizations * ((MINUTES_A_MONTH * 60) / ARCHIVE_BUFFER_SECONDS);
   const jqHours = (readings * JQ_SECONDS_PER_RECORD) / 3600;

@@ -83,6 +83,10 @@ export const config = {
   get archiveBucket() {
     return required(ENV.archiveBucket);
   },
+  /** The Firehose stream ingest sends accepted readings to (the archive's writer). */
+  get archiveStreamName() {
+    return required(ENV.archiveStreamName);
+  },
   get userPoolId() {
     return required(ENV.userPoolId);
   },

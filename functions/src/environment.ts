@@ -33,6 +33,8 @@ export const ENV = {
    */
   planSigningSecretId: 'PLAN_SIGNING_SECRET_ID',
   planKeyPairId: 'PLAN_KEY_PAIR_ID',
+  /** Only in the ingest Lambda: the Firehose stream of the archive of raw readings it feeds. */
+  archiveStreamName: 'ARCHIVE_STREAM_NAME',
   /** Only in the ingest Lambda: where telemetry that cannot be stored goes, with its reason. */
   telemetryDeadLetterQueueUrl: 'TELEMETRY_DEAD_LETTER_QUEUE_URL',
   /** Only in the data Lambda: the city of the outdoor weather, and its provider's API key (if any). */
@@ -83,6 +85,8 @@ export interface PlatformSettings {
   mailQueueUrl?: string | undefined;
   /** URL of the telemetry dead-letter queue, for the ingest function. */
   telemetryDeadLetterQueueUrl?: string | undefined;
+  /** The archive's Firehose stream, for the ingest function. */
+  archiveStreamName?: string | undefined;
   /** The outdoor weather's city and provider (OpenWeatherMap's when not given), for the data function. */
   weather?: { city: string; apiUrl?: string | undefined; apiKey?: string | undefined } | undefined;
   /** Limits of the sign-in and reset-mail throttle; production's (`defaultThrottlePolicy`) when not set. */
@@ -132,6 +136,7 @@ export type FunctionSettings = Pick<
   | 'realtimeSigningSecretId'
   | 'planSigning'
   | 'telemetryDeadLetterQueueUrl'
+  | 'archiveStreamName'
   | 'weather'
   | 'originSecret'
   | 'originRequired'
@@ -154,6 +159,7 @@ export function functionEnvironment(settings: FunctionSettings): Record<string, 
     ...(settings.telemetryDeadLetterQueueUrl
       ? { [ENV.telemetryDeadLetterQueueUrl]: settings.telemetryDeadLetterQueueUrl }
       : {}),
+    ...(settings.archiveStreamName ? { [ENV.archiveStreamName]: settings.archiveStreamName } : {}),
     ...(settings.weather
       ? {
           [ENV.weatherCity]: settings.weather.city,

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { basicIngestTopic, topics } from '@argentum/events';
 import type { ExportAnswer } from '@argentum/events/contracts';
 import { connectLocalDevice } from '../../infra/local/device-credentials';
+import { firehoseReadingArchive } from '../src/adapters/firehose-archive';
 import { dynamo } from '../src/aws/dynamo';
 import { s3 } from '../src/aws/s3';
 import { config } from '../src/config';
@@ -37,7 +38,7 @@ async function archivedLines(orgId: string, day: string): Promise<Record<string,
 }
 
 describe('the long-term archive of raw readings', () => {
-  it('keeps every reading, by organization and day, and exports ranges the hot store no longer holds from it', async () => {
+  it('keeps every reading ingest accepted, by organization and day, and exports ranges the hot store no longer holds from it', async () => {
     const user = await createUser(0);
     const orgId = await createOwnOrganization(user.userId, 0, 'Archive Org');
     const devId = freshDevId();
@@ -48,19 +49,44 @@ describe('the long-term archive of raw readings', () => {
     });
     clients.push(device);
 
-    // Readings of 60 and 59 days ago: one through Basic Ingest, one on the plain topic.
+    // Readings of now: one through Basic Ingest, one on the plain topic. Ingest hands what it accepted
+    // to the archive (Firehose: one request a batch), filed under the organization and the reading's day.
     const now = Date.now();
+    const recent = Math.floor((now - 2 * 3_600_000) / 60_000) * 60_000;
+    await device.publishAsync(
+      basicIngestTopic(stack.telemetryRuleName, topics.sensorData(orgId, devId)),
+      JSON.stringify({ devID: devId, devType: 5, time: recent, values: { temp: 22.5, hum: 45 } }),
+      { qos: 1 },
+    );
+    await device.publishAsync(
+      topics.sensorData(orgId, devId),
+      JSON.stringify({ devID: devId, devType: 5, time: recent + 60_000, values: { temp: 23, hum: 45 } }),
+      { qos: 1 },
+    );
+    // A reading ingest refuses (another device's id on this device's topic) is not archived.
+    await device.publishAsync(
+      topics.sensorData(orgId, devId),
+      JSON.stringify({ devID: freshDevId(), devType: 5, time: recent + 30_000, values: { temp: 1 } }),
+      { qos: 1 },
+    );
+    const days = [...new Set([archiveDay(recent), archiveDay(recent + 60_000)])];
+    const archivedTimes = async () =>
+      (await Promise.all(days.map((day) => archivedLines(orgId, day))))
+        .flat()
+        .map((l) => [l.devID, l.time, l.orgId, l.topicDevId])
+        .sort((a, b) => Number(a[1]) - Number(b[1]));
+    await expect.poll(archivedTimes).toEqual([
+      [devId, recent, orgId, devId],
+      [devId, recent + 60_000, orgId, devId],
+    ]);
+
+    // Readings of 60 and 59 days ago, archived back then: sent to the stream as ingest sends them.
     const old = Math.floor((now - 60 * DAY) / 60_000) * 60_000;
     const older = { devID: devId, devType: 5, time: old, values: { temp: 18.5, hum: 40 } };
     const newer = { devID: devId, devType: 5, time: old + DAY, values: { temp: 19.5, hum: 41 } };
-    await device.publishAsync(
-      basicIngestTopic(stack.telemetryRuleName, topics.sensorData(orgId, devId)),
-      JSON.stringify(older),
-      { qos: 1 },
+    await firehoseReadingArchive.put(
+      [older, newer].map((m) => JSON.stringify({ ...m, orgId, topicDevId: devId, receivedAt: m.time })),
     );
-    await device.publishAsync(topics.sensorData(orgId, devId), JSON.stringify(newer), { qos: 1 });
-
-    // Filed under the organization and the reading's own day, as the rule selected it.
     await expect
       .poll(async () =>
         (await archivedLines(orgId, archiveDay(old))).map((l) => [l.devID, l.time, l.orgId, l.topicDevId]),

@@ -59,13 +59,15 @@ export interface StatefulRefs {
   /** The telemetry table's stream (keys only), which feeds the roll-ups (DynamoDB telemetry store). */
   telemetryTableStreamArn: string;
   filesBucketName: string;
-  /** The archive of raw readings (the telemetry rule feeds it through Firehose, in this stack). */
+  /** The archive of raw readings (ingest feeds it through Firehose, in this stack). */
   archiveBucketName: string;
   userPoolId: string;
   userPoolClientId: string;
   timestream?: { databaseName: string; tableName: string };
   /** The ARN of each third-party cloud's credentials secret (read by the integrations function). */
   vendorSecretArns: Record<IntegrationVendor, string>;
+  /** The archive's Firehose stream, which ingest feeds one request a batch. */
+  archiveStream: { name: string; arn: string };
   /** The queue the telemetry rule fills (ingest's event source) and its dead letters. */
   telemetryQueue: { arn: string; url: string };
   telemetryDeadLetters: { arn: string; url: string };
@@ -254,10 +256,6 @@ export class StatefulStack extends Stack {
     // certificates hold (a policy with certificates attached cannot be deleted).
     this.telemetryIntake = new TelemetryIntake(this, 'TelemetryIntake', {
       batchingWindowSeconds: props.telemetryBatchingWindowSeconds,
-      archive: {
-        streamName: this.readingArchive.stream.deliveryStreamName,
-        streamArn: this.readingArchive.stream.deliveryStreamArn,
-      },
     });
     this.deviceAccess = new DeviceAccess(this, 'DeviceAccess', {
       stackPrefix: props.stackPrefix ?? 'Argentum',
@@ -300,6 +298,10 @@ export class StatefulStack extends Stack {
       telemetryQueue: {
         arn: this.exportForStateless('TelemetryQueueArn', this.telemetryIntake.queue.queueArn),
         url: this.exportForStateless('TelemetryQueueUrl', this.telemetryIntake.queue.queueUrl),
+      },
+      archiveStream: {
+        name: this.exportForStateless('ArchiveStreamName', this.readingArchive.stream.deliveryStreamName),
+        arn: this.exportForStateless('ArchiveStreamArn', this.readingArchive.stream.deliveryStreamArn),
       },
       telemetryDeadLetters: {
         arn: this.exportForStateless('TelemetryDeadLettersArn', this.telemetryIntake.deadLetters.queueArn),

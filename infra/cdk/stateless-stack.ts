@@ -4,6 +4,7 @@ import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -364,6 +365,14 @@ export class StatelessStack extends Stack {
     // What ingest cannot store goes to the telemetry dead letters with its reason.
     this.ingest.addSettings({ telemetryDeadLetterQueueUrl: this.realtime.telemetryDeadLetters.queueUrl });
     this.realtime.telemetryDeadLetters.grantSendMessages(this.ingest.function);
+    // What ingest accepted goes to the archive's Firehose stream, one PutRecordBatch a batch.
+    this.ingest.addSettings({ archiveStreamName: props.stateful.archiveStream.name });
+    this.ingest.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['firehose:PutRecordBatch'],
+        resources: [props.stateful.archiveStream.arn],
+      }),
+    );
     apiFunctions.data.addSettings({
       weather: { city: props.weather?.city ?? 'Toronto', apiKey: props.weather?.apiKey },
     });

@@ -21,7 +21,6 @@ import {
   userPool,
 } from '../src/definitions';
 import { startApiServer } from './api-server';
-import { startArchiveRule } from './archive-rule';
 import { type Broker, startBroker } from './broker';
 import { deviceSecretFor, writeDeviceAccess } from './device-credentials';
 import { lambdaEnvironment } from '@argentum/functions/environment';
@@ -35,6 +34,7 @@ import { startIotDataShim } from './iot-data-shim';
 import { localMailQueueUrl, startMailQueue } from './mail-queue';
 import { provisionTables, provisionUserPool } from './provision';
 import { type LocalDeadLetter, startDeadLetterQueue, startRuleRunner } from './rule-runner';
+import { LOCAL_ARCHIVE_STREAM, startLocalFirehose } from './firehose';
 import { startConfirmationRule } from './confirmation-rule';
 import { type SimulatorBehaviour, type SimulatorProfile, startSimulator } from './simulator';
 import { seedDemoData } from './seed';
@@ -201,6 +201,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const deadLetters = await startDeadLetterQueue();
     stops.push(() => deadLetters.stop());
+    // The archive's Firehose stream (ingest sends it what it accepted): raw readings kept beyond the hot store.
+    const archiveS3 = new S3Client({
+      endpoint: endpoint(ports.s3),
+      region: 'us-east-1',
+      credentials: awsCredentials,
+      forcePathStyle: true,
+    });
+    const archiveStream = await startLocalFirehose({ s3: archiveS3, bucket: archiveBucket.localName });
+    stops.push(async () => {
+      await archiveStream.stop();
+      archiveS3.destroy();
+    });
     const weather = await startWeatherStandIn();
     stops.push(() => close(weather.server));
     // Third-party clouds and the secrets holding their credentials (VENDOR_STANDINS_PORT, or a free port).
@@ -235,6 +247,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         iotDataEndpointUrl: endpoint(ports.iotData),
         mailQueueUrl: localMailQueueUrl(ports.sqs),
         telemetryDeadLetterQueueUrl: deadLetters.url,
+        archiveStreamName: LOCAL_ARCHIVE_STREAM,
         weather: { city: weather.city, apiUrl: weather.url },
         throttlePolicy: options.throttlePolicy,
         // No CloudFront here: no request carries it, so the handlers count by the socket's address.
@@ -255,6 +268,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: endpoint(ports.cognito),
       AWS_ENDPOINT_URL_SES: endpoint(ports.ses),
       AWS_ENDPOINT_URL_SQS: endpoint(ports.sqs),
+      AWS_ENDPOINT_URL_FIREHOSE: archiveStream.url,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: vendors.secretsEndpoint,
       S3_FORCE_PATH_STYLE: 'true',
     };
@@ -304,22 +318,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const ruleRunner = startRuleRunner(broker, deadLetters, localTelemetryRuleName);
     stops.push(() => ruleRunner.stop());
-    // The telemetry rule's archive action (Firehose on AWS): raw readings kept beyond the hot store.
-    const archiveS3 = new S3Client({
-      endpoint: endpoint(ports.s3),
-      region: 'us-east-1',
-      credentials: awsCredentials,
-      forcePathStyle: true,
-    });
-    const archiveRule = startArchiveRule(broker, {
-      s3: archiveS3,
-      bucket: archiveBucket.localName,
-      ruleName: localTelemetryRuleName,
-    });
-    stops.push(async () => {
-      await archiveRule.stop();
-      archiveS3.destroy();
-    });
     const confirmationRule = startConfirmationRule(broker);
     stops.push(() => confirmationRule.stop());
     const mailJobs = await startMailQueue(ports.sqs);
@@ -425,7 +423,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deviceSecret,
       seeded,
       ingestDrained: () => ruleRunner.drained(),
-      archiveDrained: () => archiveRule.drained(),
+      archiveDrained: async () => {
+        // Ingest sends the archive what it accepted: first every message meets its fate, then the buffer.
+        await ruleRunner.drained();
+        await archiveStream.drained();
+      },
       telemetryRuleName: localTelemetryRuleName,
       rollupsDrained: () => telemetryStreams.drained(),
       redeliverTelemetry: (match) => ruleRunner.redeliver(match),

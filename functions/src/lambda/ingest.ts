@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { emfMetrics, flushingMetrics } from '../adapters/emf-metrics';
+import { firehoseReadingArchive } from '../adapters/firehose-archive';
 import { iotLiveFloorPublisher } from '../adapters/live-floor-publisher';
 import { sqsTelemetryDeadLetters } from '../adapters/telemetry-dead-letters';
 import { assertConfigured } from '../config';
@@ -14,7 +15,7 @@ import { presencePorts } from './wiring/presence';
 import { ingestTelemetryStore } from './wiring/telemetry';
 
 // A misconfigured function fails its cold start, naming what is missing.
-assertConfigured(process.env, [ENV.telemetryDeadLetterQueueUrl]);
+assertConfigured(process.env, [ENV.telemetryDeadLetterQueueUrl, ENV.archiveStreamName]);
 
 const queued = (record: SQSRecord): QueuedReading => ({
   id: record.messageId,
@@ -27,6 +28,7 @@ const ports: TelemetryIntakePorts = {
   telemetry: ingestTelemetryStore,
   devices: dynamoDevices,
   deadLetters: sqsTelemetryDeadLetters,
+  archive: firehoseReadingArchive,
   alarms: alarmPorts(),
   presence: presencePorts(),
   liveFloors: { publisher: iotLiveFloorPublisher },
@@ -37,7 +39,8 @@ const ports: TelemetryIntakePorts = {
 
 /**
  * The IoT rule `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '+/sensordata/+'` sends each
- * telemetry message to a queue; this function takes them in batches (SQS, at least once). Each record's
+ * telemetry message to a queue; this function takes them in batches (SQS, at least once) and hands
+ * what it accepted to the archive's Firehose stream, one request a batch. Each record's
  * fate is its own (domain/telemetry/intake.ts `takeTelemetry`): the ones to deliver again are answered
  * as `batchItemFailures`, the event source's partial batch response.
  */

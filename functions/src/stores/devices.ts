@@ -110,24 +110,30 @@ const devicesOfOrganization = async (orgId: string) =>
     })
   ).map(deviceFromItem);
 
-/** Records a device's latest readings; older readings never overwrite newer ones. */
+/**
+ * Records a device's latest readings; older readings never overwrite newer ones. Answers the device as
+ * the write left it (ReturnValues costs no read units), so ingest decides presence, live placement and
+ * alarms from it instead of reading the device again; undefined when a newer reading was there.
+ */
 export async function recordLatest(
   devId: string,
   time: number,
   values: Record<string, number>,
-): Promise<void> {
+): Promise<Device | undefined> {
   try {
-    await dynamo().send(
+    const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: config.platformTable,
         Key: keys.device(devId),
         UpdateExpression: 'SET latest = :latest, lastSeen = :time',
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastSeen) OR lastSeen <= :time)',
         ExpressionAttributeValues: { ':latest': values, ':time': time },
+        ReturnValues: 'ALL_NEW',
       }),
     );
+    return Attributes ? deviceFromItem(Attributes) : undefined;
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return;
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return undefined;
     throw error;
   }
 }

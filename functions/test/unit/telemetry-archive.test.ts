@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packLines } from '../../src/adapters/firehose-archive';
 import { basicIngestTopic, ruleSeenTopic, topics } from '@argentum/events';
 import {
   archiveDayPrefix,
@@ -72,5 +73,19 @@ describe('reading archived readings', () => {
       [86_400_010, 4],
     ]);
     expect(found.has('d2')).toBe(false);
+  });
+});
+
+describe('packing archive lines into Firehose records', () => {
+  it('puts at most 500 lines and 1,000 KiB in a record, each line whole and newline-ended', () => {
+    const lines = Array.from({ length: 1001 }, (_, i) => JSON.stringify({ i }));
+    const records = packLines(lines);
+    expect(records.map((r) => new TextDecoder().decode(r).split('\n').filter(Boolean).length)).toEqual([
+      500, 500, 1,
+    ]);
+    const big = 'x'.repeat(400 * 1024);
+    const byBytes = packLines([big, big, big]);
+    expect(byBytes.map((r) => r.length)).toEqual([2 * (big.length + 1), big.length + 1]);
+    expect(new TextDecoder().decode(byBytes[1])).toBe(`${big}\n`);
   });
 });

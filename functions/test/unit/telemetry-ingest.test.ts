@@ -27,6 +27,7 @@ function scene(owners: Record<string, string>, failing: ReadonlySet<string> = ne
       ownerOf: async (devId: string) => owners[devId],
       recordLatest: async (devId: string, time: number) => {
         latest.set(devId, Math.max(time, latest.get(devId) ?? 0));
+        return undefined;
       },
     },
     deadLetters: { send: async (sent: readonly DeadLetter[]) => void letters.push(...sent) },
@@ -117,5 +118,59 @@ describe('ingestBatch (the telemetry use case)', () => {
     const last = { ...first, receives: TELEMETRY_MAX_RECEIVES };
     expect((await ingestBatch(ports, [last], NOW + 2000)).retry).toEqual([]);
     expect(letters.map((l) => l.reason)).toEqual([`device ${stranger} is not registered in organization a`]);
+  });
+
+  it("keeps a reporting device's owner known from its latest-values write: no owner lookup a reading", async () => {
+    const id = devId();
+    const { ports, stored } = scene({ [id]: 'a' });
+    let lookups = 0;
+    const counted = {
+      ...ports,
+      devices: {
+        ownerOf: async (devId: string) => {
+          lookups++;
+          return ports.devices.ownerOf(devId);
+        },
+        // The store answers the device as written (stores/devices.ts recordLatest).
+        recordLatest: async (devId: string, time: number) => {
+          await ports.devices.recordLatest(devId, time);
+          return { orgId: 'a' };
+        },
+      },
+    };
+    // A reading every 50 s for a while: further apart in all than the owner cache keeps an answer.
+    for (const at of [0, 50_000, 100_000, 150_000])
+      expect((await ingestBatch(counted, [record('a', id, {})], NOW + at)).retry).toEqual([]);
+    expect(stored).toHaveLength(4);
+    expect(lookups).toBe(1);
+  });
+
+  it('archives what it accepted in one request a batch, and has the batch come again when the archive refuses', async () => {
+    const id = devId();
+    const { ports } = scene({ [id]: 'a' });
+    const requests: string[][] = [];
+    const archiving = {
+      ...ports,
+      archive: { put: async (lines: readonly string[]) => void requests.push([...lines]) },
+    };
+    const good = [record('a', id, { time: NOW - 1000 }), record('a', id, { time: NOW - 500 })];
+    const refused = record('a', id, { time: NOW + 3_600_000 });
+    expect((await ingestBatch(archiving, [...good, refused], NOW)).retry).toEqual([]);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.map((l) => (JSON.parse(l) as { time: number; orgId: string }).time)).toEqual([
+      NOW - 1000,
+      NOW - 500,
+    ]);
+    expect(JSON.parse(requests[0]?.[0] ?? '{}')).toMatchObject({
+      orgId: 'a',
+      topicDevId: id,
+      receivedAt: NOW,
+    });
+
+    const failing = {
+      ...ports,
+      archive: { put: () => Promise.reject(new Error('ServiceUnavailableException')) },
+    };
+    expect((await ingestBatch(failing, good, NOW)).retry).toEqual(good.map((r) => r.id));
   });
 });

@@ -4,6 +4,7 @@ import {
   Compression,
   DeliveryStream,
   MetadataExtractionProcessor,
+  RecordDeAggregationProcessor,
   S3Bucket,
   StreamEncryption,
 } from 'aws-cdk-lib/aws-kinesisfirehose';
@@ -27,8 +28,9 @@ import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from '../nag';
 export const ARCHIVE_ERROR_PREFIX = 'errors/!{firehose:error-output-type}/!{timestamp:yyyy/MM/dd}/';
 
 /**
- * The long-term archive of raw readings: a retained bucket and the Amazon Data Firehose stream the
- * telemetry rule's second action feeds (functions/src/domain/telemetry/archive.ts has the layout).
+ * The long-term archive of raw readings: a retained bucket and the Amazon Data Firehose stream ingest
+ * feeds, one PutRecordBatch a batch of JSON lines (functions/src/domain/telemetry/archive.ts has the
+ * layout; multi-record deaggregation splits the lines before partitioning).
  *
  * - Dynamic partitioning by organization and day, keys extracted from each record's JSON with JQ
  *   (no Lambda transform), so an export reads only its organization's days.
@@ -74,6 +76,8 @@ export class ReadingArchive extends Construct {
       destination: new S3Bucket(this.bucket, {
         dynamicPartitioning: { enabled: true },
         processors: [
+          // Ingest sends a batch's readings as JSON lines in one record (up to 500 a record).
+          RecordDeAggregationProcessor.json(),
           MetadataExtractionProcessor.jq16({ ...ARCHIVE_PARTITION_KEYS }),
           // One record a line (JSON lines).
           new AppendDelimiterToRecordProcessor(),

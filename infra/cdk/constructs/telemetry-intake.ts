@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -35,8 +35,6 @@ export interface TelemetryIntakeProps {
    * `telemetryBatching.maxBatchingWindowSeconds`); the queue holds messages that long longer.
    */
   batchingWindowSeconds?: number | undefined;
-  /** The Firehose stream of the archive of raw readings (reading-archive.ts): the rule's second action. */
-  archive: { streamName: string; streamArn: string };
 }
 
 /**
@@ -81,33 +79,21 @@ export class TelemetryIntake extends Construct {
     });
     const ruleRole = new Role(this, 'TelemetryRuleRole', {
       assumedBy: new ServicePrincipal('iot.amazonaws.com'),
-      description: 'Lets the telemetry IoT rule send messages to the telemetry queue and the archive stream',
+      description: 'Lets the telemetry IoT rule send messages to the telemetry queue',
     });
     this.queue.grantSendMessages(ruleRole);
-    ruleRole.addToPolicy(
-      new PolicyStatement({
-        actions: ['firehose:PutRecord', 'firehose:PutRecordBatch'],
-        resources: [props.archive.streamArn],
-      }),
-    );
 
     this.topicRule = new CfnTopicRule(this, 'TelemetryRule', {
       ruleName: TELEMETRY_RULE_NAME,
       topicRulePayload: {
-        description: 'Device telemetry to the ingest queue and the archive',
+        description: 'Device telemetry to the ingest queue',
         sql: telemetryRuleSql,
         awsIotSqlVersion: '2016-03-23',
         ruleDisabled: false,
         actions: [
+          // One action: ingest hands what it accepted to the archive, one Firehose request a batch,
+          // where a second action would cost a rule action and a 5 KB Firehose record a message.
           { sqs: { queueUrl: this.queue.queueUrl, roleArn: ruleRole.roleArn, useBase64: false } },
-          // Every message also goes to the long-term archive (Firehose: by organization and day, GZIP).
-          {
-            firehose: {
-              deliveryStreamName: props.archive.streamName,
-              roleArn: ruleRole.roleArn,
-              batchMode: false,
-            },
-          },
         ],
         errorAction: {
           cloudwatchLogs: { logGroupName: this.ruleErrors.logGroupName, roleArn: errorActionRole.roleArn },

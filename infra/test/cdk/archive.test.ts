@@ -1,5 +1,4 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import type { CfnElement } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -67,25 +66,36 @@ describe('the long-term archive of raw readings', () => {
       ParameterName: 'JsonParsingEngine',
       ParameterValue: 'JQ-1.6',
     });
-    expect(processors.map((p) => p.Type)).toContain('AppendDelimiterToRecord');
+    // Ingest's records hold a batch's lines: deaggregated first, then each line partitioned.
+    expect(processors.map((p) => p.Type)).toEqual([
+      'RecordDeAggregation',
+      'MetadataExtraction',
+      'AppendDelimiterToRecord',
+    ]);
+    expect(processors[0]?.Parameters).toContainEqual({
+      ParameterName: 'SubRecordType',
+      ParameterValue: 'JSON',
+    });
   });
 
-  it('feeds every telemetry message to the stream as the rule’s second action, with only PutRecord on it', () => {
+  it('is fed by ingest, one PutRecordBatch a batch, not by a rule action a message', () => {
     const rule = platform.stateful.telemetryIntake.topicRule;
     const payload = platform.stateful.resolve(rule.topicRulePayload) as {
-      actions: { sqs?: unknown; firehose?: { deliveryStreamName: unknown; roleArn: unknown } }[];
+      actions: Record<string, unknown>[];
     };
-    expect(payload.actions.map((a) => Object.keys(a)[0])).toEqual(['sqs', 'firehose']);
-    const streamId = platform.stateful.getLogicalId(
-      platform.stateful.readingArchive.stream.node.defaultChild as CfnElement,
+    expect(payload.actions.map((a) => Object.keys(a)[0])).toEqual(['sqs']);
+    expect(JSON.stringify(Template.fromStack(platform.stateful).toJSON())).not.toContain(
+      'firehose:PutRecord"',
     );
-    expect(payload.actions[1]?.firehose?.deliveryStreamName).toEqual({ Ref: streamId });
-    stateful.hasResourceProperties('AWS::IAM::Policy', {
+    const ingest = platform.stateless.ingest.function.node.defaultChild as CfnFunction;
+    const env = platform.stateless.resolve(ingest.environment) as { variables: Record<string, unknown> };
+    expect(JSON.stringify(env.variables[ENV.archiveStreamName])).toContain('ArchiveStreamName');
+    stateless.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({
-            Action: ['firehose:PutRecord', 'firehose:PutRecordBatch'],
-            Resource: { 'Fn::GetAtt': [streamId, 'Arn'] },
+            Action: 'firehose:PutRecordBatch',
+            Resource: Match.objectLike({ 'Fn::ImportValue': Match.stringLikeRegexp('ArchiveStreamArn') }),
           }),
         ]),
       },

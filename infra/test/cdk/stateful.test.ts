@@ -215,6 +215,9 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
         'ArgentumStateful-TelemetryTableStreamArn',
         'ArgentumStateful-FilesBucketName',
         'ArgentumStateful-ArchiveBucketName',
+        // The archive's stream, which the ingest function feeds.
+        'ArgentumStateful-ArchiveStreamName',
+        'ArgentumStateful-ArchiveStreamArn',
         'ArgentumStateful-UserPoolId',
         'ArgentumStateful-UserPoolClientId',
         'ArgentumStateful-RyseSecretArn',

@@ -2,12 +2,12 @@ import { telemetryMessageSchema } from '@argentum/events';
 import { DAY_MS, type TelemetryPoint } from './telemetry';
 
 /**
- * The long-term archive of raw readings. The telemetry rule hands every message, as its SELECT makes it
- * (`{...message, orgId, topicDevId, receivedAt}`), to the archive as well as to ingest; the archive
- * keeps them as gzipped JSON lines, one object per delivery, under one prefix per organization and day
- * (the reading's own time, else when IoT Core received it: the same day the hot store files it under).
- * On AWS Amazon Data Firehose writes them (dynamic partitioning with a JQ query equal to
- * `archivePartition`); locally the archive rule does (infra/local/archive-rule.ts).
+ * The long-term archive of raw readings. Ingest hands every message it accepted, as the telemetry
+ * rule's SELECT made it (`{...message, orgId, topicDevId, receivedAt}`), to the archive in one request
+ * a batch; the archive keeps them as gzipped JSON lines under one prefix per organization and day (the
+ * reading's own time, else when IoT Core received it: the same day the hot store files it under).
+ * On AWS Amazon Data Firehose writes them (multi-record deaggregation, then dynamic partitioning with a
+ * JQ query equal to `archivePartition`); locally its stand-in does (infra/local/firehose.ts).
  */
 export const ARCHIVE_ROOT = 'readings/';
 
@@ -36,6 +36,14 @@ export function archivePartition(
   const date = new Date(Math.floor(instant / 1000) * 1000);
   if (Number.isNaN(date.getTime())) return undefined;
   return { orgId, day: archiveDay(date.getTime()) };
+}
+
+/**
+ * Where ingest sends what it accepted, as record lines (`{...message, orgId, topicDevId, receivedAt}`):
+ * Firehose on AWS (adapters/firehose-archive.ts), its local stand-in on the local stack.
+ */
+export interface ReadingArchive {
+  put(lines: readonly string[]): Promise<void>;
 }
 
 /** Where archived records are read from: the lines of every object of one organization's day. */

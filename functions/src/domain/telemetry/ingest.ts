@@ -1,6 +1,7 @@
 import type { Logger } from '../ports';
 import { telemetryMessageSchema } from '@argentum/events';
 import { mapLimited } from '../../lib/concurrency';
+import type { ReadingArchive } from './archive';
 import type { TelemetryPoint, TelemetryStore } from './telemetry';
 
 /**
@@ -57,9 +58,21 @@ export interface IngestPorts {
   devices: {
     /** The organization a device is registered in; undefined for an unknown device. */
     ownerOf(devId: string): Promise<string | undefined>;
-    /** Records a device's latest readings; older readings never overwrite newer ones. */
-    recordLatest(devId: string, time: number, values: Record<string, number>): Promise<void>;
+    /**
+     * Records a device's latest readings; older readings never overwrite newer ones. May answer the
+     * organization the written device belongs to, which keeps its owner known without another read.
+     */
+    recordLatest(
+      devId: string,
+      time: number,
+      values: Record<string, number>,
+    ): Promise<{ orgId: string } | undefined>;
   };
+  /**
+   * The long-term archive: told every accepted message as a record line, one request a batch (on AWS
+   * one Firehose PutRecordBatch instead of an IoT rule action a message, docs/cost.md).
+   */
+  archive?: ReadingArchive;
   /** Told the readings that were stored, for the alarms they raise or resolve. */
   readings?: { stored(points: readonly TelemetryPoint[]): Promise<void> };
   /** Told each device's newest reading whose latest values were recorded, for browsers watching its floor. */
@@ -115,8 +128,10 @@ export async function ingestTelemetry(
 
   const outcomes: IngestOutcome[] = [];
   const points: (TelemetryPoint | undefined)[] = [];
+  const lines: (string | undefined)[] = [];
   for (const { delivery, result } of parsed) {
     points.push(undefined);
+    lines.push(undefined);
     if (!result.success) {
       const issue = result.error.issues[0];
       outcomes.push({
@@ -152,6 +167,13 @@ export async function ingestTelemetry(
       continue;
     }
     points[points.length - 1] = { devId: devID, time: time ?? delivery.receivedAt, values };
+    // The record as the telemetry rule's SELECT made it: what the archive keeps.
+    lines[lines.length - 1] = JSON.stringify({
+      ...(delivery.message as object),
+      orgId: delivery.orgId,
+      topicDevId: delivery.topicDevId,
+      receivedAt: delivery.receivedAt,
+    });
     outcomes.push({ kind: 'stored' });
   }
 
@@ -165,6 +187,22 @@ export async function ingestTelemetry(
     failedDevices = new Set(toStore.map((p) => p.devId));
   }
 
+  // The archive takes what was stored; if it cannot, the batch comes again (storing is idempotent, and
+  // a line archived twice is read once).
+  let archiveError: string | undefined;
+  if (deps.archive) {
+    try {
+      await deps.archive.put(
+        lines.filter((line, i): line is string => {
+          const point = points[i];
+          return line !== undefined && point !== undefined && !failedDevices.has(point.devId);
+        }),
+      );
+    } catch (error) {
+      archiveError = `archiving failed: ${errorText(error)}`;
+    }
+  }
+
   // Latest values and online state, from the newest reading of each device that was stored.
   const newest = new Map<string, TelemetryPoint>();
   for (const point of toStore) {
@@ -175,7 +213,9 @@ export async function ingestTelemetry(
   const latestFailed = new Set<string>();
   await mapLimited([...newest.values()], 16, async (p) => {
     try {
-      await deps.devices.recordLatest(p.devId, p.time, p.values);
+      const written = await deps.devices.recordLatest(p.devId, p.time, p.values);
+      // The device as just written: its owner stays cached while it keeps reporting (no lookup a reading).
+      if (written) ownerCache.set(p.devId, { orgId: written.orgId, until: now + OWNER_TTL_MS });
     } catch {
       latestFailed.add(p.devId);
     }
@@ -203,6 +243,7 @@ export async function ingestTelemetry(
     if (outcome.kind !== 'stored' || !point) return outcome;
     if (failedDevices.has(point.devId)) return { kind: 'failed', reason: storeError };
     if (latestFailed.has(point.devId)) return { kind: 'failed', reason: 'latest values not recorded' };
+    if (archiveError) return { kind: 'failed', reason: archiveError };
     return outcome;
   });
 }

@@ -2,6 +2,7 @@ import type { Device } from '../devices/device';
 import { observeReadingsPresence, type PresencePorts } from '../devices/presence';
 import { alarmDeviceOf, type AlarmPorts, observeReadings } from '../notifications/alarms';
 import type { Clock, Logger, Metrics } from '../ports';
+import type { ReadingArchive } from './archive';
 import { type LiveFloorPorts, publishLiveFloors } from '../realtime/live-floor';
 import {
   type BatchResult,
@@ -14,8 +15,17 @@ import {
 /** What taking a batch of telemetry needs: storing it, and what follows from a stored reading. */
 export interface TelemetryIntakePorts {
   telemetry: IngestPorts['telemetry'];
-  devices: IngestPorts['devices'] & { get(devId: string): Promise<Device | undefined> };
+  devices: Pick<IngestPorts['devices'], 'ownerOf'> & {
+    get(devId: string): Promise<Device | undefined>;
+    /**
+     * Records a device's latest readings (older never overwrite newer) and answers the device as the
+     * write left it; undefined when a newer reading was there.
+     */
+    recordLatest(devId: string, time: number, values: Record<string, number>): Promise<Device | undefined>;
+  };
   deadLetters: DeadLetters;
+  /** The long-term archive: what was accepted, one request a batch. */
+  archive?: ReadingArchive;
   /** Comfort alarms, evaluated as readings arrive. */
   alarms: AlarmPorts;
   /** A reading moves its device online. */
@@ -38,33 +48,60 @@ export async function takeTelemetry(
   deps: TelemetryIntakePorts,
   records: readonly QueuedReading[],
 ): Promise<string[]> {
+  // Each device's latest-values write answers the device as it left it: live placement, comfort
+  // alarms and presence decide from that image, so a reading costs one write and no device reads
+  // (docs/cost.md). A device whose write did not answer one (a newer reading was there) is read.
+  const recorded = new Map<string, Device>();
+  const deviceOf = async (devId: string) => recorded.get(devId) ?? (await deps.devices.get(devId));
   const alarmDevice = async (devId: string) => {
-    const device = await deps.devices.get(devId);
+    const device = await deviceOf(devId);
     return device && alarmDeviceOf(device);
   };
   const liveFloors: LiveFloorPorts = {
     placements: {
       placementOf: async (devId) => {
-        const device = await deps.devices.get(devId);
+        const device = await deviceOf(devId);
         return device && { orgId: device.orgID, floorId: device.onFloor ? device.floorID : undefined };
       },
     },
     publisher: deps.liveFloors.publisher,
     logger: deps.logger,
   };
+  // Presence reads again after its conditional write lost a race: only its first read takes the image.
+  const presenceTaken = new Set<string>();
+  const presence: PresencePorts = {
+    ...deps.presence,
+    presence: {
+      ...deps.presence.presence,
+      get: async (devId) => {
+        const image = presenceTaken.has(devId) ? undefined : recorded.get(devId);
+        presenceTaken.add(devId);
+        return image ?? deps.presence.presence.get(devId);
+      },
+    },
+  };
   const now = deps.clock.now().getTime();
   const { retry, counts } = await ingestBatch(
     {
       telemetry: deps.telemetry,
-      devices: deps.devices,
+      devices: {
+        ownerOf: deps.devices.ownerOf,
+        recordLatest: async (devId, time, values) => {
+          const device = await deps.devices.recordLatest(devId, time, values);
+          if (!device) return undefined;
+          recorded.set(devId, device);
+          return { orgId: device.orgID };
+        },
+      },
       deadLetters: deps.deadLetters,
+      archive: deps.archive,
       readings: {
         stored: (points) => observeReadings({ ...deps.alarms, devices: { get: alarmDevice } }, points),
       },
       live: {
         recorded: async (newest) => {
           await publishLiveFloors(liveFloors, newest);
-          await observeReadingsPresence(deps.presence, newest, deps.clock.now().getTime());
+          await observeReadingsPresence(presence, newest, deps.clock.now().getTime());
         },
       },
       logger: deps.logger,

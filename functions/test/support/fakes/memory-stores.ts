@@ -162,10 +162,13 @@ export function memoryDevices(devices: readonly Device[] = []) {
     async ownerOf(devId: string) {
       return byId.get(devId)?.orgID;
     },
+    /** Like the store: answers the device as written, undefined when a newer reading was there. */
     async recordLatest(devId: string, time: number, values: Record<string, number>) {
       const device = byId.get(devId);
-      if (!device || (device.lastSeen !== undefined && device.lastSeen > time)) return;
-      byId.set(devId, { ...device, latest: copy(values), lastSeen: time });
+      if (!device || (device.lastSeen !== undefined && device.lastSeen > time)) return undefined;
+      const written = { ...device, latest: copy(values), lastSeen: time };
+      byId.set(devId, written);
+      return copy(written);
     },
   };
 }
