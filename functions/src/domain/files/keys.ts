@@ -19,3 +19,19 @@ export const logoStagingFolder = (orgId: string) => `${LOGO_STAGING_PREFIX}${org
 export const floorPlanKey = (orgId: string, floorId: string) => `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}.svg`;
 export const floorPlanStagingFolder = (orgId: string, floorId: string) =>
   `${FLOOR_PLAN_STAGING_PREFIX}${orgId}/${floorId}/`;
+
+/**
+ * The widths (pixels) of a plan's raster renditions: the plan area is at most 900 CSS pixels wide, so
+ * 1600 covers it on a 2x screen and 3200 a 2x zoom or a 4x screen; beyond that the SVG is drawn.
+ */
+export const FLOOR_PLAN_RENDITION_WIDTHS = [800, 1600, 3200] as const;
+/** A rendition of a floor's plan, beside it under the plan prefix (served the same way). */
+export const floorPlanRenditionKey = (orgId: string, floorId: string, width: number) =>
+  `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}/${width}.webp`;
+/** The floor a plan key names (floorplans/<org>/<floor>.svg); undefined for any other key. */
+export function floorOfPlanKey(key: string): { orgId: string; floorId: string } | undefined {
+  const match = /^([^/]+)\/([^/]+)\.svg$/.exec(
+    key.startsWith(FLOOR_PLAN_PREFIX) ? key.slice(FLOOR_PLAN_PREFIX.length) : '',
+  );
+  return match?.[1] && match[2] ? { orgId: match[1], floorId: match[2] } : undefined;
+}
