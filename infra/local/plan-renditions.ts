@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { S3Event } from 'aws-lambda';
-import { FLOOR_PLAN_PREFIX } from '@argentum/functions/domain/files/keys';
+import { FLOOR_PLAN_PREFIX, PLAN_RENDITION_SOURCE_SUFFIX } from '@argentum/functions/domain/files/keys';
 
 /**
  * The twin of the files bucket's event notification to the plan renditions function (CDK:
@@ -8,7 +8,6 @@ import { FLOOR_PLAN_PREFIX } from '@argentum/functions/domain/files/keys';
  * the same handler as an S3 event, one at a time (the renditions are CPU work; this machine serves the
  * requests too). A failed drawing is retried twice, as Lambda retries an asynchronous invocation.
  */
-export const PLAN_RENDITION_SUFFIX = '.svg';
 const ATTEMPTS = 3;
 
 export interface PlanRenditionTwin {
@@ -28,7 +27,7 @@ export async function startPlanRenditions(s3rver: EventEmitter, bucket: string):
         record.eventName.startsWith('ObjectCreated:') &&
         record.s3.bucket.name === bucket &&
         record.s3.object.key.startsWith(FLOOR_PLAN_PREFIX) &&
-        record.s3.object.key.endsWith(PLAN_RENDITION_SUFFIX),
+        record.s3.object.key.endsWith(PLAN_RENDITION_SOURCE_SUFFIX),
     );
     if (records.length === 0) return;
     queue = queue.then(async () => {

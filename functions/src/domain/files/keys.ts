@@ -11,12 +11,15 @@ export const LOGO_PREFIX = 'logos/';
 export const LOGO_STAGING_PREFIX = `${STAGING_PREFIX}logos/`;
 /** Floor plans: one sanitized SVG per floor, written only after sanitizing. */
 export const FLOOR_PLAN_PREFIX = 'floorplans/';
+/** The suffix of plan keys: S3 notifies the renditions function of objects with it (renditions have another). */
+export const PLAN_RENDITION_SOURCE_SUFFIX = '.svg';
 /** Staged floor plan uploads, one folder per floor. */
 export const FLOOR_PLAN_STAGING_PREFIX = `${STAGING_PREFIX}floorplans/`;
 
 export const logoKey = (orgId: string) => `${LOGO_PREFIX}${orgId}`;
 export const logoStagingFolder = (orgId: string) => `${LOGO_STAGING_PREFIX}${orgId}/`;
-export const floorPlanKey = (orgId: string, floorId: string) => `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}.svg`;
+export const floorPlanKey = (orgId: string, floorId: string) =>
+  `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}${PLAN_RENDITION_SOURCE_SUFFIX}`;
 export const floorPlanStagingFolder = (orgId: string, floorId: string) =>
   `${FLOOR_PLAN_STAGING_PREFIX}${orgId}/${floorId}/`;
 
