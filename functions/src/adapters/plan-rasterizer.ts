@@ -33,7 +33,6 @@ export const sharpPlanRasterizer: PlanRasterizer = {
     const density = Math.min(100_000, (BASE_DENSITY * largest) / natural.width);
     const drawn = await sharp(input, { unlimited: true, density, limitInputPixels: false })
       .resize({ width: largest })
-      .flatten({ background: '#ffffff' })
       .raw()
       .toBuffer({ resolveWithObject: true });
     const images: PlanRaster[] = [];

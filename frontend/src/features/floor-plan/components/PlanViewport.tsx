@@ -26,6 +26,7 @@ import {
 } from '../model/view';
 import { DeviceLayer } from './DeviceLayer';
 import { DevicePopup } from './DevicePopup';
+import { PlanImage } from './PlanImage';
 import styles from './FloorView.module.css';
 
 export const CTRL_ZOOM_HINT_TEXT = 'Use ctrl + scroll to zoom';
@@ -390,13 +391,11 @@ export function PlanViewport({
         onKeyDown={onKeyDown}
       >
         <div className={styles.stage} style={stageStyle} data-testid="floor-plan-stage">
-          {/* An image, never inline: nothing in an uploaded plan can run. */}
-          <img
-            className={styles.planImage}
-            src={imageWanted ? plan.data : undefined}
-            alt={`Floor plan of ${floorName}`}
-            draggable={false}
-            decoding="async"
+          <PlanImage
+            plan={plan}
+            floorName={floorName}
+            shownWidth={base.width * view.zoom}
+            wanted={imageWanted}
             onError={onPlanError}
           />
           {showLinks && <LinkLines devices={devices} />}
