@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { launchBrowser } from '../frontend/e2e/browser';
+import { launchBrowser, screenshot } from '../frontend/e2e/browser';
 import { benchDevices } from '../frontend/e2e/floor-view-bench/fixtures';
 import { sharpPlanRasterizer } from '../functions/src/adapters/plan-rasterizer';
 import { FLOOR_PLAN_RENDITION_WIDTHS } from '../functions/src/domain/files/keys';
@@ -144,6 +144,15 @@ const floorViewBench: Bench = async () => {
       );
       if (shown < DEVICES) throw new Error(`only ${shown} devices on screen after the updates`);
       runs.push({ visible, afterResponse: visible - responseEnd, plan, planSource, work, intervals });
+      await page.close();
+    }
+    // What the figures are of: the floor with its plan and devices, light and dark (test-results/screenshots).
+    for (const theme of ['light', 'dark']) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${origin}/?devices=${DEVICES}&theme=${theme}`, { waitUntil: 'commit' });
+      for (const ready of ['window.benchDevicesVisibleAt', 'window.benchPlanLoadedAt'])
+        await page.waitForFunction(ready, null, { timeout: 180_000, polling: 50 });
+      await screenshot(page, `floor-view-bench-${theme}`);
       await page.close();
     }
     const median = (pick: (r: (typeof runs)[number]) => number) => quantile(runs.map(pick), 0.5);

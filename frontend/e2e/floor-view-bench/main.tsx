@@ -11,6 +11,7 @@ import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { applyDeviceUpdates, FloorView, type DeviceUpdate } from '../../src/features/floor-plan';
 import { establishSession } from '../../src/shared/session/sessionStore';
+import { applyTheme } from '../../src/shared/theme/theme';
 import { BENCH_FLOOR } from './fixtures';
 
 declare global {
@@ -104,6 +105,8 @@ window.benchDrive = ({ perSecond, driveMs, measureAfterMs }) =>
 
 const params = new URLSearchParams(location.search);
 watchDevices(Number(params.get('devices') ?? 2000));
+// ?theme=dark for the bench's dark screenshot.
+applyTheme(params.get('theme') === 'dark' ? 'dark' : 'light');
 
 establishSession({
   accessToken: 'bench',
