@@ -135,8 +135,12 @@ export function PlanViewport({
   }, []);
 
   // Remembered per floor; written once the view has settled.
+  const [settledView, setSettledView] = useState(view);
   useEffect(() => {
-    const timer = setTimeout(() => saveView(floorId, view), 150);
+    const timer = setTimeout(() => {
+      saveView(floorId, view);
+      setSettledView(view);
+    }, 150);
     return () => clearTimeout(timer);
   }, [floorId, view]);
 
@@ -352,6 +356,9 @@ export function PlanViewport({
     width: base.width,
     height: base.height,
     transform: `translate(${centre.x + view.x}px, ${centre.y + view.y}px) scale(${view.zoom})`,
+    // A layer kept for a moving transform is scaled as it was drawn: once the view rests it is drawn
+    // again at its zoom, so a zoomed-in SVG plan is sharp.
+    willChange: settledView === view ? 'auto' : 'transform',
     '--zoom': view.zoom,
     ...Object.fromEntries(Object.entries(sizes).map(([type, size]) => [`--size-${type}`, size])),
   } as CSSProperties;
