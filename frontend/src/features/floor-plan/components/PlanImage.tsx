@@ -7,7 +7,7 @@ interface PlanImageProps {
   floorName: string;
   /** The plan's width on screen in CSS pixels, zoom included. */
   shownWidth: number;
-  /** False until the devices are on screen: nothing is requested before. */
+  /** False until the devices are on screen: the SVG is not requested before (a WebP is decoded off the main thread, so a rendition is requested at once). */
   wanted: boolean;
   /** An image could not be loaded (an expired URL). */
   onError(): void;
@@ -55,7 +55,7 @@ export function PlanImage({ plan, floorName, shownWidth, wanted, onError }: Plan
       {raster && (
         <img
           className={styles.planImage}
-          src={wanted ? raster.url : undefined}
+          src={raster.url}
           alt={alt}
           draggable={false}
           decoding="async"
