@@ -3,6 +3,8 @@ import { KeyGroup, PublicKey } from 'aws-cdk-lib/aws-cloudfront';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Bucket, EventType } from 'aws-cdk-lib/aws-s3';
+import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -17,6 +19,7 @@ import {
   FLOOR_PLAN_STAGING_PREFIX,
   LOGO_PREFIX,
   LOGO_STAGING_PREFIX,
+  PLAN_RENDITION_SOURCE_SUFFIX,
 } from '@argentum/functions/domain/files/keys';
 import { commandKeyPrefix, keys } from '@argentum/functions/stores/keys';
 import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
@@ -180,6 +183,8 @@ export class StatelessStack extends Stack {
   /** The key group the distribution's floor plan behaviour trusts. */
   readonly planKeyGroup: KeyGroup;
   readonly treeSweeper: PlatformFunction;
+  /** Draws the raster renditions of each stored floor plan (the files bucket's event). */
+  readonly planRenditions: PlatformFunction;
   readonly presenceSweep: PlatformFunction;
   readonly controlConfirmations: PlatformFunction;
   readonly confirmationRule: ControlConfirmations;
@@ -442,6 +447,37 @@ export class StatelessStack extends Stack {
       timeout: Duration.seconds(treeSweeps.timeoutSeconds),
     });
     this.treeSweepFailures = this.sweepFromStream(props.stateful);
+
+    // Plans are drawn once as WebP after the sanitized SVG is stored, off the upload's request (local
+    // twin: infra/local/plan-renditions.ts). sharp is native code: installed for ARM64 beside the bundle.
+    this.planRenditions = new PlatformFunction(this, 'PlanRenditions', {
+      entry: 'plan-renditions',
+      description: 'Argentum floor plan renditions: draws each stored plan as WebP (files bucket event)',
+      resources,
+      access: {
+        files: [{ prefix: FLOOR_PLAN_PREFIX, read: true, write: true }],
+      },
+      nodeModules: ['sharp'],
+      // A 10 MB plan drawn at 3,200 pixels: memory is also the CPU share.
+      memorySize: 2048,
+      timeout: Duration.minutes(2),
+    });
+    Bucket.fromBucketName(this, 'FilesBucketEvents', props.stateful.filesBucketName).addEventNotification(
+      EventType.OBJECT_CREATED,
+      new LambdaDestination(this.planRenditions.function),
+      { prefix: FLOOR_PLAN_PREFIX, suffix: PLAN_RENDITION_SOURCE_SUFFIX },
+    );
+    // The deploy-time helper that sets the notification: a singleton at stack level.
+    const notifier = this.node.children.find((child) =>
+      child.node.id.startsWith('BucketNotificationsHandler'),
+    );
+    if (notifier) {
+      acknowledgeRule(
+        notifier,
+        'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        'CDK bucket notifications handler: CDK attaches the AWS managed basic execution policy (CloudWatch Logs only) to its singleton role; it runs only during deployments.',
+      );
+    }
 
     if (props.telemetryStore === 'dynamodb') {
       this.telemetryRollups = new PlatformFunction(this, 'TelemetryRollups', {

@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import type { Server } from 'node:http';
@@ -23,7 +24,7 @@ import {
 import { startApiServer } from './api-server';
 import { type Broker, startBroker } from './broker';
 import { deviceSecretFor, writeDeviceAccess } from './device-credentials';
-import { lambdaEnvironment } from '@argentum/functions/environment';
+import { ENV, lambdaEnvironment } from '@argentum/functions/environment';
 import type { ManagedChild } from './child';
 import { startCognito } from './cognito';
 import { HOST, type LocalPorts, repoRoot } from './config';
@@ -43,6 +44,7 @@ import { startSesCapture } from './ses-capture';
 import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
 import { makePlanSigningKeys } from './plan-edge';
+import { startPlanRenditions } from './plan-renditions';
 import {
   LOCAL_PLAN_SIGNING_SECRET_ID,
   LOCAL_REALTIME_SIGNING_SECRET_ID,
@@ -87,6 +89,8 @@ export interface LocalStack {
   telemetryRuleName: string;
   /** Resolves when the roll-ups of every raw reading written so far have been recomputed. */
   rollupsDrained(): Promise<void>;
+  /** Resolves when the renditions of every plan stored so far have been drawn. */
+  planRenditionsDrawn(): Promise<void>;
   /** Delivers again the recent telemetry batches with a record containing `match` (at-least-once). */
   redeliverTelemetry(match: string): Promise<number>;
   /** What could not be stored, with its reason. */
@@ -299,6 +303,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await Promise.all(servers.map(close));
     });
 
+    // The files bucket's notification to the plan renditions function (CDK: stateless-stack.ts).
+    // s3rver is a Koa app, so an EventEmitter (its types leave that out): it emits S3 event records.
+    const planRenditions = await startPlanRenditions(
+      s3rver as unknown as EventEmitter,
+      env[ENV.filesBucket] ?? '',
+    );
+    stops.push(() => planRenditions.stop());
+
     let seeded = false;
     if (options.seed) {
       const s3 = new S3Client({
@@ -430,6 +442,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
       telemetryRuleName: localTelemetryRuleName,
       rollupsDrained: () => telemetryStreams.drained(),
+      planRenditionsDrawn: () => planRenditions.idle(),
       redeliverTelemetry: (match) => ruleRunner.redeliver(match),
       telemetryDeadLetters: deadLetters.letters,
       streams,

@@ -208,6 +208,7 @@ export const floorPlanAnswer: z.ZodType<FloorPlanAnswer> = z.object({
   width: z.number(),
   height: z.number(),
   updatedAt: z.string(),
+  renditions: z.array(z.object({ width: z.number(), url: z.string() })),
 });
 export const alarmSettings: z.ZodType<OrganizationAlarmSettings> = z.object({
   offlineGraceMinutes: z.number(),

@@ -154,6 +154,18 @@ export interface FloorPlanAnswer {
   width: number;
   height: number;
   updatedAt: string;
+  /**
+   * Raster renditions of this very plan (WebP, made once after upload), narrowest first, each a
+   * short-lived URL like `data`: shown first, the SVG only when zoom needs more detail. Empty until
+   * they are made (the SVG is shown meanwhile).
+   */
+  renditions: FloorPlanRendition[];
+}
+
+/** One raster rendition of a plan: its width in pixels (the height follows the plan's aspect). */
+export interface FloorPlanRendition {
+  width: number;
+  url: string;
 }
 
 /** getAnalyticsSensorsCount: for the floor details panel. */

@@ -11,6 +11,7 @@ import { createRoot } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { applyDeviceUpdates, FloorView, type DeviceUpdate } from '../../src/features/floor-plan';
 import { establishSession } from '../../src/shared/session/sessionStore';
+import { applyTheme } from '../../src/shared/theme/theme';
 import { BENCH_FLOOR } from './fixtures';
 
 declare global {
@@ -19,8 +20,17 @@ declare global {
     /** performance.now() when every marker was on screen, and when the plan image had loaded. */
     benchDevicesVisibleAt?: number;
     benchPlanLoadedAt?: number;
-    /** Drives `perSecond` value changes for `driveMs`; answers the frame times after `measureAfterMs`. */
-    benchDrive(options: { perSecond: number; driveMs: number; measureAfterMs: number }): Promise<number[]>;
+    /** Which plan image loaded first: 'raster' or 'vector'. */
+    benchPlanSource?: string;
+    /**
+     * Drives `perSecond` value changes for `driveMs`; answers, after `measureAfterMs`, each frame's work
+     * (main-thread time from its start until it is painted) and the intervals between frames.
+     */
+    benchDrive(options: {
+      perSecond: number;
+      driveMs: number;
+      measureAfterMs: number;
+    }): Promise<{ work: number[]; intervals: number[] }>;
   }
 }
 
@@ -39,7 +49,10 @@ function watchDevices(count: number) {
   document.addEventListener(
     'load',
     (event) => {
-      if ((event.target as Element).tagName === 'IMG') window.benchPlanLoadedAt = performance.now();
+      const target = event.target as HTMLElement;
+      if (target.tagName !== 'IMG' || window.benchPlanLoadedAt !== undefined) return;
+      window.benchPlanLoadedAt = performance.now();
+      window.benchPlanSource = target.dataset.planSource;
     },
     true,
   );
@@ -64,16 +77,27 @@ window.benchDrive = ({ perSecond, driveMs, measureAfterMs }) =>
       }
       window.benchApplyDeviceUpdates(updates);
     }, tick);
-    const deltas: number[] = [];
+    // A frame's work: from the frame's start (the time every animation frame callback of it is given)
+    // to the first task after it, which runs once its callbacks, style, layout and paint are done.
+    const work: number[] = [];
+    const intervals: number[] = [];
+    const channel = new MessageChannel();
+    let frameStart = 0;
+    channel.port1.onmessage = () => work.push(performance.now() - frameStart);
     const start = performance.now();
     let last = start;
     const frame = (now: number) => {
-      if (now - start > measureAfterMs) deltas.push(now - last);
+      if (now - start > measureAfterMs) {
+        intervals.push(now - last);
+        frameStart = now;
+        channel.port2.postMessage(null);
+      }
       last = now;
       if (now - start < driveMs) requestAnimationFrame(frame);
       else {
         clearInterval(driver);
-        resolve(deltas);
+        channel.port1.close();
+        resolve({ work, intervals });
       }
     };
     requestAnimationFrame(frame);
@@ -81,6 +105,8 @@ window.benchDrive = ({ perSecond, driveMs, measureAfterMs }) =>
 
 const params = new URLSearchParams(location.search);
 watchDevices(Number(params.get('devices') ?? 2000));
+// ?theme=dark for the bench's dark screenshot.
+applyTheme(params.get('theme') === 'dark' ? 'dark' : 'light');
 
 establishSession({
   accessToken: 'bench',

@@ -10,6 +10,7 @@ import {
 } from '@argentum/events/contracts';
 import { floorPlanKey, floorPlanStagingFolder } from '../../src/domain/files/keys';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import sharp from 'sharp';
 import { s3 } from '../../src/aws/s3';
 import { config } from '../../src/config';
 import { s3FileStore } from '../../src/stores/files';
@@ -158,6 +159,8 @@ describe('floor plan upload: presigned POST, then a sanitizing commit', () => {
       width: 1200,
       height: 800,
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      // Drawn after the commit answers.
+      renditions: [],
     });
     expect(Date.parse(committed.body.updatedAt)).toBeGreaterThanOrEqual(before);
     // The staged upload is gone: it cannot be committed twice.
@@ -172,6 +175,7 @@ describe('floor plan upload: presigned POST, then a sanitizing commit', () => {
       width: 1200,
       height: 800,
       updatedAt: committed.body.updatedAt,
+      renditions: expect.any(Array),
     });
     expect(text).toBe(clean('benign-plan.svg'));
     expect(headers.get('content-type')).toBe('image/svg+xml');
@@ -333,6 +337,83 @@ describe('floor plan upload: presigned POST, then a sanitizing commit', () => {
     const stored = await s3FileStore.read(floorPlanKey(floor.orgId, floor.floorId), { maxBytes: MAX_BYTES });
     expect(Buffer.from(stored ?? new Uint8Array()).toString('utf8')).toBe(plan);
   });
+});
+
+describe('floor plan renditions: WebP drawn once after the upload, served signed like the plan', () => {
+  const renditionKey = (floor: PlanFloor, width: number) =>
+    `floorplans/${floor.orgId}/${floor.floorId}/${width}.webp`;
+  const versionOf = async (key: string) =>
+    (await s3().send(new HeadObjectCommand({ Bucket: config.filesBucket, Key: key }))).Metadata?.[
+      'plan-updated-at'
+    ];
+  /** The plan's renditions once all are drawn (polled: they are drawn after the commit answers). */
+  async function drawn(token: string, floor: PlanFloor) {
+    await expect
+      .poll(async () => (await planOf(token, floor.orgId, floor.floorId)).body.renditions?.length, {
+        timeout: 60_000,
+        interval: 250,
+      })
+      .toBe(3);
+    return (await planOf(token, floor.orgId, floor.floorId)).body;
+  }
+
+  it(
+    'draws the plan at 800, 1600 and 3200 pixels, each a WebP of its aspect on its own signed URL',
+    { timeout: 120_000 },
+    async () => {
+      const floor = await floorWithAdmin();
+      const committed = await upload(floor, fixture('benign-plan.svg'));
+      expect(committed.status).toBe(200);
+      const reader = await tokenOf(await createUser(0, [floor.orgId]));
+      const plan = await drawn(reader, floor);
+      expect(plan.renditions.map((rendition) => rendition.width)).toEqual([800, 1600, 3200]);
+      for (const { width, url } of plan.renditions) {
+        expect(url).toMatch(
+          new RegExp(
+            `^${stack.env.APP_ORIGIN}/floorplans/${floor.orgId}/${floor.floorId}/${width}\\.webp\\?`,
+          ),
+        );
+        expect(new URL(url).searchParams.get('Hash-Algorithm')).toBe('SHA256');
+        const response = await fetch(url);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toBe('image/webp');
+        expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(response.headers.get('content-disposition')).toBe('attachment; filename="floor-plan.webp"');
+        const image = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+        // The benign plan is 1200 by 800.
+        expect([image.format, image.width, image.height]).toEqual([
+          'webp',
+          width,
+          Math.round((width * 800) / 1200),
+        ]);
+        // Only on its signed URL: not unsigned, not with another rendition's signature.
+        const unsigned = new URL(url);
+        unsigned.search = '';
+        expect((await fetch(unsigned)).status).toBe(403);
+        const swapped = new URL(url);
+        swapped.pathname = swapped.pathname.replace(`/${width}.webp`, `/${width === 800 ? 1600 : 800}.webp`);
+        expect((await fetch(swapped)).status).toBe(403);
+      }
+    },
+  );
+
+  it(
+    'offers only renditions of the plan it serves: a replaced plan is shown as SVG until its own are drawn',
+    { timeout: 120_000 },
+    async () => {
+      const floor = await floorWithAdmin();
+      await upload(floor, fixture('benign-plan.svg'));
+      await drawn(floor.token, floor);
+      const replaced = await upload(floor, fixture('benign-plan.svg'));
+      expect(replaced.status).toBe(200);
+      const first = await planOf(floor.token, floor.orgId, floor.floorId);
+      for (const { width } of first.body.renditions)
+        expect(await versionOf(renditionKey(floor, width))).toBe(replaced.body.updatedAt);
+      const plan = await drawn(floor.token, floor);
+      for (const { width } of plan.renditions)
+        expect(await versionOf(renditionKey(floor, width))).toBe(replaced.body.updatedAt);
+    },
+  );
 });
 
 describe('floor plans: who may', () => {

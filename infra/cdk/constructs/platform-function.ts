@@ -95,6 +95,11 @@ export interface PlatformFunctionProps {
   access: FunctionAccess;
   memorySize?: number;
   timeout?: Duration;
+  /**
+   * Packages with native code, installed beside the bundle rather than bundled: npm installs them for
+   * the function's platform (Linux on ARM64), whatever the machine that synthesizes.
+   */
+  nodeModules?: readonly string[];
   /** The mail job queue's URL, for a function that queues mail jobs (grant it SendMessage too). */
   mailQueueUrl?: string;
   /** For the API functions: the secret CloudFront's origin header carries (ORIGIN_SECRET). */
@@ -193,6 +198,12 @@ export class PlatformFunction extends Construct {
         externalModules: lambdaBundling.external,
         define: lambdaBundling.define,
         forceDockerBundling: false,
+        ...(props.nodeModules?.length
+          ? {
+              nodeModules: [...props.nodeModules],
+              environment: { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' },
+            }
+          : {}),
       },
     });
 

@@ -70,12 +70,13 @@ describe('Lambdas', () => {
     platform.stateless.mailJobs.mailer,
     platform.stateless.controlConfirmations,
     platform.stateless.realtimeSigningKeyMaker,
+    platform.stateless.planRenditions,
     ...(platform.stateless.telemetryRollups ? [platform.stateless.telemetryRollups] : []),
   ];
 
-  it('has one function per API domain, plus ingest, the realtime authorizer and its signing-key maker, the tree sweeper, the mailer, the confirmation handler and the telemetry roll-ups, with the house defaults', () => {
+  it('has one function per API domain, plus ingest, the realtime authorizer and its signing-key maker, the tree sweeper, the plan renditions, the mailer, the confirmation handler and the telemetry roll-ups, with the house defaults', () => {
     const resources = template.toJSON().Resources as Resources;
-    expect(functionIds()).toHaveLength(apiDomains.length + 7);
+    expect(functionIds()).toHaveLength(apiDomains.length + 8);
     for (const fn of functionIds()) {
       expect(resources[logicalId(fn.function)]?.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
@@ -102,11 +103,16 @@ describe('Lambdas', () => {
     // puts on its latest Node.js runtime.
     for (const fn of functionIds()) expect(runtimes[logicalId(fn.function)]).toBe('nodejs24.x');
     const notNode = Object.entries(runtimes).filter(([, runtime]) => runtime !== 'nodejs24.x');
-    // The one exception: BucketDeployment's singleton handler is Python (it runs the AWS CLI), its
-    // runtime fixed by CDK; it runs only while deploying the web app.
-    expect(notNode).toEqual([
-      [expect.stringMatching(/^CustomCDKBucketDeployment/), expect.stringMatching(/^python/)],
-    ]);
+    // The exceptions, their runtimes fixed by CDK, run only while deploying: BucketDeployment's
+    // singleton handler (it runs the AWS CLI) and the handler that sets the files bucket's event
+    // notification (the plan renditions'), both Python.
+    expect(notNode).toEqual(
+      expect.arrayContaining([
+        [expect.stringMatching(/^CustomCDKBucketDeployment/), expect.stringMatching(/^python/)],
+        [expect.stringMatching(/^BucketNotificationsHandler/), expect.stringMatching(/^python/)],
+      ]),
+    );
+    expect(notNode).toHaveLength(2);
     expect(functions.length).toBeGreaterThan(functionIds().length + 1);
   });
 
@@ -153,8 +159,12 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 8);
+    expect(bundles.length).toBe(apiDomains.length + 9);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
+    // sharp, native code, is installed beside the renditions bundle for Linux on ARM64.
+    const withSharp = bundles.filter((dir) => existsSync(path.join(dir, 'node_modules', 'sharp')));
+    expect(withSharp).toHaveLength(1);
+    expect(existsSync(path.join(withSharp[0] ?? '', 'node_modules', '@img', 'sharp-linux-arm64'))).toBe(true);
   });
 
   it("bundles the AWS SDK clients into each Lambda instead of importing the runtime's", () => {
@@ -242,6 +252,40 @@ describe('least privilege per domain', () => {
     // The pattern covers the key a floor plan is stored under.
     expect(resource).toContain('"/floorplans/*"');
     expect(floorPlanKey('org', 'floor').startsWith('floorplans/')).toBe(true);
+  });
+
+  it('draws floor plan renditions off the request: the files bucket notifies one function of plans stored, which may read and write plans only', () => {
+    const notifications = Object.values(template.findResources('Custom::S3BucketNotifications') as Resources);
+    expect(notifications).toHaveLength(1);
+    const configuration = notifications[0]?.Properties.NotificationConfiguration as {
+      LambdaFunctionConfigurations: {
+        Events: string[];
+        LambdaFunctionArn: unknown;
+        Filter: { Key: { FilterRules: { Name: string; Value: string }[] } };
+      }[];
+    };
+    expect(configuration.LambdaFunctionConfigurations).toEqual([
+      {
+        Events: ['s3:ObjectCreated:*'],
+        LambdaFunctionArn: { 'Fn::GetAtt': [logicalId(platform.stateless.planRenditions.function), 'Arn'] },
+        Filter: {
+          Key: {
+            FilterRules: expect.arrayContaining([
+              { Name: 'prefix', Value: 'floorplans/' },
+              { Name: 'suffix', Value: '.svg' },
+            ]),
+          },
+        },
+      },
+    ]);
+    // Its renditions end in .webp: writing them notifies nothing.
+    expect(floorPlanKey('org', 'floor').endsWith('.svg')).toBe(true);
+    const granted = actionsOf(platform.stateless.planRenditions.role).filter((a) => a.startsWith('s3:'));
+    // ListBucket: a missing plan is a 404 to HeadObject, not a 403.
+    expect(granted.sort()).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    expect(actionsOf(platform.stateless.planRenditions.role).some((a) => a.startsWith('dynamodb:'))).toBe(
+      false,
+    );
   });
 
   const writes = [

@@ -16,8 +16,13 @@ import type { NodeRef, TreeStore } from '../tree/ports';
 import type { TreeNode } from '../tree/tree';
 import { NOT_FOUND_MESSAGES } from '../tree/messages';
 import type { AuthUser } from '../users/user';
-import { floorPlanKey, floorPlanStagingFolder } from './keys';
-import type { FilePorts, PlanUrlSigner, SvgRefusal, SvgSanitizer } from './ports';
+import {
+  FLOOR_PLAN_RENDITION_WIDTHS,
+  floorPlanKey,
+  floorPlanRenditionKey,
+  floorPlanStagingFolder,
+} from './keys';
+import type { FilePorts, PlanUrlSigner, StoredObject, SvgRefusal, SvgSanitizer } from './ports';
 import { checkStagedUpload, createStagedUpload, type StagedUpload, type UploadRules } from './uploads';
 
 /**
@@ -44,6 +49,17 @@ export const FLOOR_PLAN_CACHE_CONTROL = `private, max-age=${FLOOR_PLAN_URL_SECON
 
 /** Metadata stored with a plan, so reading it needs no parse. */
 const META = { width: 'plan-width', height: 'plan-height', updatedAt: 'plan-updated-at' } as const;
+
+/** Raster renditions (plan-renditions.ts): WebP, served as the plan is. */
+export const FLOOR_PLAN_RENDITION_TYPE = 'image/webp';
+export const FLOOR_PLAN_RENDITION_DISPOSITION = 'attachment; filename="floor-plan.webp"';
+/** The metadata a plan and each of its renditions carry: the plan's version (when it was stored). */
+export const PLAN_VERSION_META = META.updatedAt;
+
+/** The version of a stored plan: when it was stored (its metadata; S3's last modified for demo data). */
+export function planVersion(plan: StoredObject): string | undefined {
+  return plan.metadata?.[PLAN_VERSION_META] ?? plan.lastModified?.toISOString();
+}
 
 /** What reading a plan needs. */
 export interface FloorPlanReadPorts extends FilePorts {
@@ -174,6 +190,8 @@ export async function commitFloorPlan(
     width: verdict.width,
     height: verdict.height,
     updatedAt,
+    // Drawn after this answer (plan-renditions.ts): the next read has them.
+    renditions: [],
   };
 }
 
@@ -206,16 +224,35 @@ export async function readFloorPlan(
 ): Promise<FloorPlanAnswer> {
   const floor = await floorFor(deps, user, request, Role.readOnly);
   const key = floorPlanKey(floor.orgId, floor.id);
-  const plan = await deps.files.describe(key);
+  const renditionKeys = FLOOR_PLAN_RENDITION_WIDTHS.map((width) =>
+    floorPlanRenditionKey(floor.orgId, floor.id, width),
+  );
+  const [plan, ...stored] = await Promise.all([key, ...renditionKeys].map((k) => deps.files.describe(k)));
   if (!plan || plan.size === 0) throw notFound(FLOOR_PLAN_NOT_FOUND);
   const width = positive(plan.metadata?.[META.width]);
   const height = positive(plan.metadata?.[META.height]);
   const size = width && height ? { width, height } : await sizeFromContent(deps, key);
   if (!size) throw notFound(FLOOR_PLAN_NOT_FOUND);
+  // Only the renditions drawn from this very plan: a newer plan is shown as SVG until its are drawn.
+  const version = planVersion(plan);
+  const renditions = await Promise.all(
+    FLOOR_PLAN_RENDITION_WIDTHS.flatMap((renditionWidth, at) => {
+      const rendition = stored[at];
+      const current =
+        version !== undefined &&
+        rendition &&
+        rendition.size > 0 &&
+        rendition.metadata?.[PLAN_VERSION_META] === version;
+      return current
+        ? [readUrl(deps, renditionKeys[at] ?? '').then((url) => ({ width: renditionWidth, url }))]
+        : [];
+    }),
+  );
   return {
     data: await readUrl(deps, key),
     ...size,
     updatedAt: plan.metadata?.[META.updatedAt] ?? (plan.lastModified ?? deps.clock.now()).toISOString(),
+    renditions,
   };
 }
 

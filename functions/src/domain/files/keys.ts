@@ -11,11 +11,30 @@ export const LOGO_PREFIX = 'logos/';
 export const LOGO_STAGING_PREFIX = `${STAGING_PREFIX}logos/`;
 /** Floor plans: one sanitized SVG per floor, written only after sanitizing. */
 export const FLOOR_PLAN_PREFIX = 'floorplans/';
+/** The suffix of plan keys: S3 notifies the renditions function of objects with it (renditions have another). */
+export const PLAN_RENDITION_SOURCE_SUFFIX = '.svg';
 /** Staged floor plan uploads, one folder per floor. */
 export const FLOOR_PLAN_STAGING_PREFIX = `${STAGING_PREFIX}floorplans/`;
 
 export const logoKey = (orgId: string) => `${LOGO_PREFIX}${orgId}`;
 export const logoStagingFolder = (orgId: string) => `${LOGO_STAGING_PREFIX}${orgId}/`;
-export const floorPlanKey = (orgId: string, floorId: string) => `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}.svg`;
+export const floorPlanKey = (orgId: string, floorId: string) =>
+  `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}${PLAN_RENDITION_SOURCE_SUFFIX}`;
 export const floorPlanStagingFolder = (orgId: string, floorId: string) =>
   `${FLOOR_PLAN_STAGING_PREFIX}${orgId}/${floorId}/`;
+
+/**
+ * The widths (pixels) of a plan's raster renditions: the plan area is at most 900 CSS pixels wide, so
+ * 1600 covers it on a 2x screen and 3200 a 2x zoom or a 4x screen; beyond that the SVG is drawn.
+ */
+export const FLOOR_PLAN_RENDITION_WIDTHS = [800, 1600, 3200] as const;
+/** A rendition of a floor's plan, beside it under the plan prefix (served the same way). */
+export const floorPlanRenditionKey = (orgId: string, floorId: string, width: number) =>
+  `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}/${width}.webp`;
+/** The floor a plan key names (floorplans/<org>/<floor>.svg); undefined for any other key. */
+export function floorOfPlanKey(key: string): { orgId: string; floorId: string } | undefined {
+  const match = /^([^/]+)\/([^/]+)\.svg$/.exec(
+    key.startsWith(FLOOR_PLAN_PREFIX) ? key.slice(FLOOR_PLAN_PREFIX.length) : '',
+  );
+  return match?.[1] && match[2] ? { orgId: match[1], floorId: match[2] } : undefined;
+}

@@ -100,3 +100,18 @@ export type SvgVerdict = ({ ok: true } & SanitizedSvg) | { ok: false; reason: Sv
 export interface SvgSanitizer {
   sanitize(text: string): Promise<SvgVerdict>;
 }
+
+/** One raster image of a plan: its size in pixels and its encoded bytes (WebP). */
+export interface PlanRaster {
+  width: number;
+  height: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * Draws a sanitized SVG as raster images of the given widths (adapters/plan-rasterizer.ts). A width
+ * whose image would be larger than the format allows is left out.
+ */
+export interface PlanRasterizer {
+  render(svg: Uint8Array, widths: readonly number[]): Promise<PlanRaster[]>;
+}

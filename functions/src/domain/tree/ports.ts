@@ -79,7 +79,7 @@ export interface SweepPorts {
   tree: TreeStore;
   /** Takes every device off a floor (they go back to the organization's unplaced devices). */
   devices: { moveDevicesOffFloor(floorId: string, now: string): Promise<number> };
-  /** Removes a floor's plan (domain/files/keys.ts: floorPlanKey). */
+  /** Removes a floor's plan and its renditions (domain/files/keys.ts). */
   files: Pick<FileStore, 'delete'>;
   /** Takes an organization out of its members' memberships. */
   members: {

@@ -1,4 +1,4 @@
-import { floorPlanKey } from '../files/keys';
+import { FLOOR_PLAN_RENDITION_WIDTHS, floorPlanKey, floorPlanRenditionKey } from '../files/keys';
 import type { NodeRef, SweepPorts } from './ports';
 import type { TreeNode } from './tree';
 
@@ -63,6 +63,8 @@ async function sweepFloor(
 ) {
   await step(() => deps.devices.moveDevicesOffFloor(floor.id, deps.clock.now().toISOString()));
   await step(() => deps.files.delete(floorPlanKey(floor.orgId, floor.id)));
+  for (const width of FLOOR_PLAN_RENDITION_WIDTHS)
+    await step(() => deps.files.delete(floorPlanRenditionKey(floor.orgId, floor.id, width)));
   await step(() => deps.tree.removeNodeItem(floor));
 }
 

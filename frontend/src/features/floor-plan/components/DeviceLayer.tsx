@@ -1,6 +1,14 @@
-import { memo, type CSSProperties } from 'react';
+import {
+  memo,
+  useCallback,
+  useLayoutEffect,
+  useState,
+  useSyncExternalStore,
+  type CSSProperties,
+} from 'react';
 import type { DeviceView } from '@argentum/events/contracts';
 import { iconOf, motionState, OCCUPIED_COLOUR, TYPE_COLOURS } from '../model/deviceKinds';
+import { MarkerStore } from '../model/markerStore';
 import type { ModeMark } from '../model/modeReducer';
 import { GroupBadge } from './edit/GroupBadge';
 import styles from './DeviceLayer.module.css';
@@ -13,11 +21,13 @@ interface DeviceLayerProps {
 }
 
 /**
- * The devices over the plan: one absolutely positioned button per device, placed in percent of the
+ * The devices over the plan: one absolutely positioned element per device, placed in percent of the
  * plan (so zoom and resize never render them again) and counter-scaled by CSS variables (--zoom on
- * the stage, --size-<type> on the layer) so icons keep their size at any zoom. Markers are memoized
- * on their device object: a live update renders only the devices it changed. Pointer and keyboard
- * handling is delegated to the viewport (data-devid), so markers carry no handlers or state.
+ * the stage, --size-<type> on the layer) so icons keep their size at any zoom. Live updates do not
+ * render the layer: each marker subscribes to its own device in a MarkerStore, which the layer hands
+ * the devices after each batched update (before paint), and only markers whose device changed what
+ * they show render again. Pointer and keyboard handling is delegated to the viewport (data-devid), so
+ * markers carry no handlers or state.
  */
 export const DeviceLayer = memo(function DeviceLayer({
   devices,
@@ -25,19 +35,51 @@ export const DeviceLayer = memo(function DeviceLayer({
   selectedId,
   pinnedId,
 }: DeviceLayerProps) {
+  const [store] = useState(() => new MarkerStore(devices));
+  useLayoutEffect(() => store.sync(devices), [store, devices]);
+  const ids = useSyncExternalStore(store.subscribeList, store.ids);
+  return <MarkerList store={store} ids={ids} marks={marks} selectedId={selectedId} pinnedId={pinnedId} />;
+});
+
+interface MarkerListProps {
+  store: MarkerStore;
+  ids: readonly string[];
+  marks: ReadonlyMap<string, ModeMark>;
+  selectedId: string | null;
+  pinnedId: string | null;
+}
+
+/** Renders only when the list, a mode mark, the selection or the pin changes. */
+const MarkerList = memo(function MarkerList({ store, ids, marks, selectedId, pinnedId }: MarkerListProps) {
   return (
     <div className={styles.deviceLayer}>
-      {devices.map((device) => (
-        <DeviceMarker
-          key={device.devID}
-          device={device}
-          mark={marks.get(device.devID)}
-          selected={device.devID === selectedId}
-          pinned={device.devID === pinnedId}
+      {ids.map((id) => (
+        <StoredMarker
+          key={id}
+          store={store}
+          id={id}
+          mark={marks.get(id)}
+          selected={id === selectedId}
+          pinned={id === pinnedId}
         />
       ))}
     </div>
   );
+});
+
+interface StoredMarkerProps {
+  store: MarkerStore;
+  id: string;
+  mark: ModeMark;
+  selected: boolean;
+  pinned: boolean;
+}
+
+/** A marker subscribed to its own device: renders when what it shows changed, or its mark. */
+const StoredMarker = memo(function StoredMarker({ store, id, mark, selected, pinned }: StoredMarkerProps) {
+  const subscribe = useCallback((listener: () => void) => store.subscribe(id, listener), [store, id]);
+  const device = useSyncExternalStore(subscribe, () => store.get(id));
+  return device ? <DeviceMarker device={device} mark={mark} selected={selected} pinned={pinned} /> : null;
 });
 
 interface DeviceMarkerProps {
@@ -47,29 +89,8 @@ interface DeviceMarkerProps {
   pinned: boolean;
 }
 
-/** A marker renders again only when what it shows changed (not on every new reading). */
-function sameMarker(before: DeviceMarkerProps, after: DeviceMarkerProps): boolean {
-  if (before.mark !== after.mark || before.selected !== after.selected || before.pinned !== after.pinned)
-    return false;
-  const a = before.device;
-  const b = after.device;
-  return (
-    a === b ||
-    (a.floorOrigin?.x === b.floorOrigin?.x &&
-      a.floorOrigin?.y === b.floorOrigin?.y &&
-      a.devType === b.devType &&
-      a.devName === b.devName &&
-      a.groupNumber === b.groupNumber &&
-      a.online === b.online &&
-      (a.lastSeen === undefined) === (b.lastSeen === undefined) &&
-      a.connDev === b.connDev &&
-      a.properties === b.properties &&
-      motionState(a) === motionState(b))
-  );
-}
-
 /** One element per device: its icon is the background (a shared CSS rule per icon). */
-const DeviceMarker = memo(function DeviceMarker({ device, mark, selected, pinned }: DeviceMarkerProps) {
+function DeviceMarker({ device, mark, selected, pinned }: DeviceMarkerProps) {
   const origin = device.floorOrigin;
   if (!origin) return null;
   const occupied = device.devType === 4 && motionState(device) === 1;
@@ -101,4 +122,4 @@ const DeviceMarker = memo(function DeviceMarker({ device, mark, selected, pinned
       {device.groupNumber !== undefined && <GroupBadge groupNumber={device.groupNumber} />}
     </div>
   );
-}, sameMarker);
+}

@@ -24,6 +24,7 @@ import {
 } from '../model/view';
 import { DeviceLayer } from './DeviceLayer';
 import { DevicePopup } from './DevicePopup';
+import { PlanImage } from './PlanImage';
 import { usePlanGestures } from './usePlanGestures';
 import styles from './PlanViewport.module.css';
 
@@ -109,8 +110,12 @@ export function PlanViewport({
   }, []);
 
   // Remembered per floor; written once the view has settled.
+  const [settledView, setSettledView] = useState(view);
   useEffect(() => {
-    const timer = setTimeout(() => saveView(floorId, view), 150);
+    const timer = setTimeout(() => {
+      saveView(floorId, view);
+      setSettledView(view);
+    }, 150);
     return () => clearTimeout(timer);
   }, [floorId, view]);
 
@@ -220,6 +225,9 @@ export function PlanViewport({
     width: base.width,
     height: base.height,
     transform: `translate(${centre.x + view.x}px, ${centre.y + view.y}px) scale(${view.zoom})`,
+    // A layer kept for a moving transform is scaled as it was drawn: once the view rests it is drawn
+    // again at its zoom, so a zoomed-in SVG plan is sharp.
+    willChange: settledView === view ? 'auto' : 'transform',
     '--zoom': view.zoom,
     ...Object.fromEntries(Object.entries(sizes).map(([type, size]) => [`--size-${type}`, size])),
   } as CSSProperties;
@@ -250,13 +258,11 @@ export function PlanViewport({
         onKeyDown={onKeyDown}
       >
         <div className={styles.stage} style={stageStyle} data-testid="floor-plan-stage">
-          {/* An image, never inline: nothing in an uploaded plan can run. */}
-          <img
-            className={styles.planImage}
-            src={imageWanted ? plan.data : undefined}
-            alt={`Floor plan of ${floorName}`}
-            draggable={false}
-            decoding="async"
+          <PlanImage
+            plan={plan}
+            floorName={floorName}
+            shownWidth={base.width * view.zoom}
+            wanted={imageWanted}
             onError={onPlanError}
           />
           {showLinks && <LinkLines devices={devices} />}
