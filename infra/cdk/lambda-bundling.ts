@@ -24,9 +24,6 @@ export const lambdaBundling = {
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
-  // jsdom (the floor plan sanitizer's DOM) resolves the file of its synchronous XMLHttpRequest worker
-  // when it loads; a bundle has no such file. The sanitizer never makes a request: the name is enough.
-  define: { 'require.resolve': 'String' },
   // The AWS SDK clients a Lambda uses are bundled, minified, rather than taken from the runtime: the
   // heavier Lambdas load in about a quarter less time (figures in docs/architecture.md, from
   // bench/lambda.bench.ts).

@@ -189,7 +189,6 @@ export class PlatformFunction extends Construct {
         sourceMap: lambdaBundling.sourcemap,
         sourcesContent: lambdaBundling.sourcesContent,
         externalModules: lambdaBundling.external,
-        define: lambdaBundling.define,
         forceDockerBundling: false,
       },
     });
