@@ -1,8 +1,6 @@
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
-import { s3 } from '../aws/s3';
+import { lazy } from '../aws/lazy';
 import { config } from '../config';
 import type { ExportDevice, ExportDeviceStore, ExportFileStore } from '../domain/export/ports';
 import { getDevice } from './devices';
@@ -47,14 +45,19 @@ export const dynamoExportDevices: ExportDeviceStore = {
   },
 };
 
+/** The S3 SDK, loaded on first use (aws/s3-sdk.ts). */
+const s3Sdk = lazy(() => import('../aws/s3-sdk'));
+
 /** Export files in the files bucket, read back through presigned GET links. */
 export const s3ExportFiles: ExportFileStore = {
   async write(key, bytes, contentType) {
+    const { PutObjectCommand, s3 } = await s3Sdk();
     await s3().send(
       new PutObjectCommand({ Bucket: config.filesBucket, Key: key, Body: bytes, ContentType: contentType }),
     );
   },
-  downloadUrl(key, { fileName, contentType, expiresInSeconds }) {
+  async downloadUrl(key, { fileName, contentType, expiresInSeconds }) {
+    const { GetObjectCommand, getSignedUrl, s3 } = await s3Sdk();
     return getSignedUrl(
       s3(),
       new GetObjectCommand({

@@ -1,7 +1,7 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import path from 'node:path';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import {
@@ -12,10 +12,11 @@ import {
 import { ARCHIVE_ROOT } from '@argentum/functions/domain/telemetry/archive';
 import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
-import { lambdaBundling, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
+import { buildSync } from 'esbuild';
+import { lambdaBuild, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
 import { BROWSER_CLIENT_ID_PREFIX } from '@argentum/events';
 import { acknowledgeWildcards } from '../nag';
-import { lambdaEntry, lockFile, repoRoot } from '../paths';
+import { lambdaEntry } from '../paths';
 
 export type TelemetryStoreKind = 'dynamodb' | 'timestream';
 
@@ -142,7 +143,7 @@ export const senderAddress = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[
  * access it is given, in one place, on its own role (no AWS managed policies).
  */
 export class PlatformFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
@@ -160,9 +161,22 @@ export class PlatformFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: lambdaEntry(props.entry),
-      handler: 'handler',
+    const entry = lambdaEntry(props.entry);
+    this.function = new LambdaFunction(this, 'Function', {
+      // Bundled here with esbuild (infra/cdk/lambda-bundling.ts): index.mjs and its lazily loaded chunks.
+      code: Code.fromAsset(path.dirname(entry), {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          image: DockerImage.fromRegistry('unused-local-bundling-only'),
+          local: {
+            tryBundle(outputDir) {
+              buildSync({ ...lambdaBuild(entry, outputDir), logLevel: 'error' });
+              return true;
+            },
+          },
+        },
+      }),
+      handler: 'index.handler',
       description: props.description,
       runtime: lambdaRuntime,
       architecture: Architecture.ARM_64,
@@ -171,8 +185,6 @@ export class PlatformFunction extends Construct {
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
-      projectRoot: repoRoot,
-      depsLockFilePath: lockFile,
       environment: platformEnvironment(Stack.of(this), resources, {
         mailQueueUrl: props.mailQueueUrl,
         originSecret: props.originSecret,
@@ -180,17 +192,6 @@ export class PlatformFunction extends Construct {
         originRequired: props.originSecret !== undefined,
         integrations: props.integrations,
       }),
-      bundling: {
-        format: lambdaBundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
-        banner: lambdaBundling.banner.js,
-        mainFields: lambdaBundling.mainFields,
-        target: lambdaBundling.target,
-        minify: lambdaBundling.minify,
-        sourceMap: lambdaBundling.sourcemap,
-        sourcesContent: lambdaBundling.sourcesContent,
-        externalModules: lambdaBundling.external,
-        forceDockerBundling: false,
-      },
     });
 
     acknowledgeWildcards(
