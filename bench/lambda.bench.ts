@@ -120,13 +120,15 @@ const lambdaBench: Bench = async () => {
       // Bundled as the Lambdas are (lambdaBuild): the SDK's own lazy imports split off alike.
       const dir = path.join(outDir, name === FLOOR ? 'floor' : 'powertools');
       const { entryPoints: _entry, ...split } = lambdaBuild('', dir);
-      await build({
+      const { metafile } = await build({
         ...split,
         external,
         logLevel: 'silent',
+        metafile: true,
         stdin: { contents, resolveDir: path.join(root, 'functions'), loader: 'ts', sourcefile: 'index.ts' },
       });
-      bundles.push({ name, file: path.join(dir, 'stdin.mjs') });
+      const file = path.join(dir, 'stdin.mjs');
+      bundles.push({ name, file, bytes: loadedBytes(metafile, file) });
     }
 
     // Runs interleaved, so a burst of load elsewhere on the machine hits every bundle alike.
