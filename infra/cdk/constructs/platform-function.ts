@@ -168,6 +168,9 @@ export class PlatformFunction extends Construct {
         assetHashType: AssetHashType.OUTPUT,
         bundling: {
           image: DockerImage.fromRegistry('unused-local-bundling-only'),
+          // CDK caches a bundle by its source and options, not by the local bundler: the entry must
+          // appear in the options, or every function in this folder would get the first one's bundle.
+          environment: { LAMBDA_ENTRY: props.entry },
           local: {
             tryBundle(outputDir) {
               buildSync({ ...lambdaBuild(entry, outputDir), logLevel: 'error' });
