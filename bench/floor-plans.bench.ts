@@ -3,8 +3,8 @@ import { type Bench, type BenchResult, quantile, withRetries } from './types';
 
 /**
  * Floor plan uploads at the size the specification allows: a 10 MB plan of 50,000 elements.
- * - Sanitizing it (DOMPurify over jsdom, as the floorplans Lambda does): the first run in this process
- *   (loading jsdom and DOMPurify included) and the median of the next runs, with the memory it took.
+ * - Sanitizing it (as the floorplans Lambda does): the first run in this process (loading the
+ *   sanitizer included) and the median of the next runs, with the memory it took.
  * - Committing it through the API (read from staging, sanitize, store, answer), as a browser does.
  * The goals keep a commit well inside the floorplans Lambda's 28 s timeout (API Gateway and CloudFront
  * wait 30 s) and its 2 GB.
@@ -47,9 +47,9 @@ const floorPlansBench: Bench = async (context) => {
   }
   const name = 'floor plan 10 MB / 50k elements';
   results.push(
-    { name: `${name}: sanitize, first (loads jsdom), wall`, value: cold, unit: 'ms' },
+    { name: `${name}: sanitize, first (loads the sanitizer), wall`, value: cold, unit: 'ms' },
     {
-      name: `${name}: sanitize, first (loads jsdom), CPU`,
+      name: `${name}: sanitize, first (loads the sanitizer), CPU`,
       value: coldCpu,
       unit: 'ms',
       goal: { max: 15_000 },

@@ -2,8 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type BuildOptions } from 'esbuild';
-import { lambdaBundling, lambdaNodeMajor, lambdaNodeOptions } from '../infra/cdk/lambda-bundling';
+import { build, type Metafile } from 'esbuild';
+import {
+  lambdaBuild,
+  lambdaBundling,
+  lambdaNodeMajor,
+  lambdaNodeOptions,
+} from '../infra/cdk/lambda-bundling';
 import { quantile, type Bench, type BenchResult } from './types';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -37,6 +42,24 @@ function runtimeNode(): string | undefined {
   return candidates.find((node) => existsSync(node) && majorOf(node) === lambdaNodeMajor);
 }
 
+/** Bytes of an output file and of the chunks it imports statically, transitively: what a cold start reads. */
+function loadedBytes(metafile: Metafile, file: string): number {
+  const outputs = new Map(Object.entries(metafile.outputs).map(([out, o]) => [path.resolve(out), o]));
+  const seen = new Set<string>();
+  const visit = (out: string): number => {
+    const output = outputs.get(out);
+    if (!output || seen.has(out)) return 0;
+    seen.add(out);
+    return (
+      output.bytes +
+      output.imports
+        .filter((i) => i.kind === 'import-statement' && !i.external)
+        .reduce((sum, i) => sum + visit(path.resolve(i.path)), 0)
+    );
+  };
+  return visit(path.resolve(file));
+}
+
 /**
  * Bundles each Lambda exactly as CDK does (infra/cdk/lambda-bundling.ts) and measures the time a fresh
  * Node process of the deployed runtime's major, with the Lambda's NODE_OPTIONS, takes to load it:
@@ -46,7 +69,6 @@ function runtimeNode(): string | undefined {
 const lambdaBench: Bench = async () => {
   const sdk = process.env.BENCH_SDK;
   const external = sdk === 'external' ? ['@aws-sdk/*'] : sdk === 'bundled' ? [] : lambdaBundling.external;
-  const options: BuildOptions = { ...lambdaBundling, external, logLevel: 'silent' };
   const label = sdk ? ` (SDK ${sdk})` : '';
   const node = runtimeNode();
   if (!node) {
@@ -72,13 +94,20 @@ const lambdaBench: Bench = async () => {
   mkdirSync(cacheDir, { recursive: true });
   const outDir = mkdtempSync(path.join(cacheDir, 'lambda-bench-'));
   try {
-    const bundles: { name: string; file: string }[] = [];
+    const bundles: { name: string; file: string; bytes?: number }[] = [];
     for (const file of readdirSync(lambdaDir)
       .filter((f) => f.endsWith('.ts'))
       .sort()) {
-      const outfile = path.join(outDir, file.replace(/\.ts$/, '.mjs'));
-      await build({ ...options, entryPoints: [path.join(lambdaDir, file)], outfile });
-      bundles.push({ name: file.replace(/\.ts$/, ''), file: outfile });
+      // As deployed: index.mjs, what it imports statically (loaded at cold start), lazy chunks beside.
+      const dir = path.join(outDir, file.replace(/\.ts$/, ''));
+      const { metafile } = await build({
+        ...lambdaBuild(path.join(lambdaDir, file), dir),
+        external,
+        logLevel: 'silent',
+        metafile: true,
+      });
+      const index = path.join(dir, 'index.mjs');
+      bundles.push({ name: file.replace(/\.ts$/, ''), file: index, bytes: loadedBytes(metafile, index) });
     }
     const references = {
       [FLOOR]: floorSource,
@@ -88,13 +117,18 @@ const lambdaBench: Bench = async () => {
         "export { Metrics } from '@aws-lambda-powertools/metrics';\n",
     };
     for (const [name, contents] of Object.entries(references)) {
-      const file = path.join(outDir, `${name === FLOOR ? 'floor' : 'powertools'}.mjs`);
-      await build({
-        ...options,
-        stdin: { contents, resolveDir: path.join(root, 'functions'), loader: 'ts' },
-        outfile: file,
+      // Bundled as the Lambdas are (lambdaBuild): the SDK's own lazy imports split off alike.
+      const dir = path.join(outDir, name === FLOOR ? 'floor' : 'powertools');
+      const { entryPoints: _entry, ...split } = lambdaBuild('', dir);
+      const { metafile } = await build({
+        ...split,
+        external,
+        logLevel: 'silent',
+        metafile: true,
+        stdin: { contents, resolveDir: path.join(root, 'functions'), loader: 'ts', sourcefile: 'index.ts' },
       });
-      bundles.push({ name, file });
+      const file = path.join(dir, 'stdin.mjs');
+      bundles.push({ name, file, bytes: loadedBytes(metafile, file) });
     }
 
     // Runs interleaved, so a burst of load elsewhere on the machine hits every bundle alike.
@@ -116,7 +150,7 @@ const lambdaBench: Bench = async () => {
     for (const bundle of bundles) {
       results.push({
         name: `${bundle.name}: bundle${label}`,
-        value: statSync(bundle.file).size / 1024,
+        value: (bundle.bytes ?? statSync(bundle.file).size) / 1024,
         unit: 'KB',
       });
       results.push(

@@ -8,8 +8,8 @@ export const lambdaRuntime = Runtime.NODEJS_24_X;
 export const lambdaNodeMajor = Number(/^nodejs(\d+)\.x$/.exec(lambdaRuntime.name)?.[1]);
 
 /**
- * How every Lambda is bundled, in esbuild's terms. The CDK construct hands these to NodejsFunction
- * and `npm run bench` builds with them, so the benchmark loads what is deployed.
+ * How every Lambda is bundled, in esbuild's terms (see lambdaBuild). The CDK construct builds with
+ * them and `npm run bench` too, so the benchmark loads what is deployed.
  */
 export const lambdaBundling = {
   bundle: true,
@@ -24,14 +24,29 @@ export const lambdaBundling = {
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
-  // jsdom (the floor plan sanitizer's DOM) resolves the file of its synchronous XMLHttpRequest worker
-  // when it loads; a bundle has no such file. The sanitizer never makes a request: the name is enough.
-  define: { 'require.resolve': 'String' },
   // The AWS SDK clients a Lambda uses are bundled, minified, rather than taken from the runtime: the
   // heavier Lambdas load in about a quarter less time (figures in docs/architecture.md, from
   // bench/lambda.bench.ts).
   external: [] as string[],
 } satisfies BuildOptions;
+
+/**
+ * The esbuild options of one Lambda: its entry as `index.mjs` in `outdir` (the handler is
+ * `index.handler`) and, split off into `chunks/`, each module that is only imported dynamically
+ * (`await import(...)`): the xls writer, the plan sanitizer, rarely used AWS clients. A chunk is read
+ * on first use; in one file, even code that never runs is parsed at every cold start (the xls writer
+ * alone added 0.8x of the floor to the data Lambda's load).
+ */
+export function lambdaBuild(entry: string, outdir: string): BuildOptions {
+  return {
+    ...lambdaBundling,
+    entryPoints: { index: entry },
+    outdir,
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+  };
+}
 
 /** The Node options every Lambda runs with: stack traces through the source maps. */
 export const lambdaNodeOptions = '--enable-source-maps';

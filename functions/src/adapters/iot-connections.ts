@@ -1,5 +1,3 @@
-import { DeleteConnectionCommand } from '@aws-sdk/client-iot-data-plane';
-import { iotData } from '../aws/iot-data';
 import type { ConnectionCloser } from '../domain/realtime/ports';
 
 /** Longest wait for IoT Core to close a connection; the caller's request is waiting on it. */
@@ -13,6 +11,11 @@ const DISCONNECT_TIMEOUT_MS = 3000;
 export const iotConnectionCloser: ConnectionCloser = {
   async disconnect(clientId) {
     try {
+      // Loaded on first use: closing connections is rare.
+      const [{ DeleteConnectionCommand }, { iotData }] = await Promise.all([
+        import('@aws-sdk/client-iot-data-plane'),
+        import('../aws/iot-data'),
+      ]);
       await iotData().send(
         new DeleteConnectionCommand({ clientId, cleanSession: true, preventWillMessage: true }),
         { abortSignal: AbortSignal.timeout(DISCONNECT_TIMEOUT_MS) },

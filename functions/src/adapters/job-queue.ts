@@ -1,5 +1,3 @@
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { sqs } from '../aws/sqs';
 import { config } from '../config';
 import { encodeMailJob } from '../domain/auth/mail-jobs';
 import type { JobQueue, MailJob } from '../domain/auth/ports';
@@ -7,6 +5,11 @@ import type { JobQueue, MailJob } from '../domain/auth/ports';
 /** Mail jobs go to the SQS queue the mailer Lambda consumes (infra/cdk: MailJobs). */
 export const sqsMailQueue: JobQueue<MailJob> = {
   async send(job) {
+    // The SQS client is loaded on first use: most requests queue no mail.
+    const [{ SendMessageCommand }, { sqs }] = await Promise.all([
+      import('@aws-sdk/client-sqs'),
+      import('../aws/sqs'),
+    ]);
     await sqs().send(
       new SendMessageCommand({ QueueUrl: config.mailQueueUrl, MessageBody: encodeMailJob(job) }),
     );

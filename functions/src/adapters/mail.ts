@@ -1,11 +1,14 @@
-import { SendEmailCommand } from '@aws-sdk/client-ses';
-import { ses } from '../aws/ses';
 import { config } from '../config';
 import type { MailMessage, Mailer } from '../domain/auth/ports';
 
 /** Outgoing e-mail through SES, from the configured sender. */
 export const mail: Mailer = {
   async send(message: MailMessage): Promise<void> {
+    // The SES client is loaded on first use.
+    const [{ SendEmailCommand }, { ses }] = await Promise.all([
+      import('@aws-sdk/client-ses'),
+      import('../aws/ses'),
+    ]);
     await ses().send(
       new SendEmailCommand({
         Source: config.mailFrom,

@@ -1,8 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { s3 } from '../aws/s3';
+import { lazy } from '../aws/lazy';
 import { config } from '../config';
 import { archiveDayPrefix, type TelemetryArchive } from '../domain/telemetry/archive';
 
@@ -10,8 +9,12 @@ import { archiveDayPrefix, type TelemetryArchive } from '../domain/telemetry/arc
  * The archive in S3: every object under the organization's day prefix, gunzipped (Firehose's GZIP, the
  * local archive rule's too) and read line by line, so a large day never sits in memory whole.
  */
+const s3Sdk = lazy(() => import('../aws/s3-sdk'));
+
 export const s3TelemetryArchive: TelemetryArchive = {
   async *dayLines(orgId, day) {
+    // The S3 SDK, loaded on first use (aws/s3-sdk.ts).
+    const { GetObjectCommand, ListObjectsV2Command, s3 } = await s3Sdk();
     const bucket = config.archiveBucket;
     let token: string | undefined;
     do {

@@ -1,5 +1,3 @@
-import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { sqs } from '../aws/sqs';
 import { config } from '../config';
 import type { DeadLetter, DeadLetters } from '../domain/telemetry/ingest';
 
@@ -11,6 +9,11 @@ export const sqsTelemetryDeadLetters: DeadLetters = {
   async send(letters) {
     for (let i = 0; i < letters.length; i += 10) {
       const batch = letters.slice(i, i + 10);
+      // The SQS client is loaded on first use: a batch rarely has a record to set aside.
+      const [{ SendMessageBatchCommand }, { sqs }] = await Promise.all([
+        import('@aws-sdk/client-sqs'),
+        import('../aws/sqs'),
+      ]);
       const { Failed } = await sqs().send(
         new SendMessageBatchCommand({
           QueueUrl: config.telemetryDeadLetterQueueUrl,

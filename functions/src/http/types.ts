@@ -7,8 +7,8 @@ import type { AuthUser } from '../domain/users/user';
 
 /**
  * The Lambdas the API is grouped into: one per domain (fewer cold starts, least-privilege IAM).
- * `floorplans` takes plan uploads apart from `floors`: its SVG sanitizer (jsdom) would more than
- * double the floors Lambda's cold start.
+ * `floorplans` takes plan uploads apart from `floors`: the floors Lambda, read on every floor view,
+ * does not load the SVG sanitizer.
  */
 export type ApiDomain =
   | 'auth'

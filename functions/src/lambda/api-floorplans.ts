@@ -6,10 +6,7 @@ import { floorPlanUploadRoutes } from '../routes/floor-plan-uploads.routes';
 import { files, planUrls } from './wiring/files';
 import { clock, tree, users } from './wiring/core';
 
-/**
- * Floor plan uploads. The sanitizer (DOMPurify over jsdom) is evaluated on the first commit, so the
- * cold start of a request for an upload form does not run it.
- */
+/** Floor plan uploads. The sanitizer is evaluated on the first commit, not by a request for a form. */
 const svg: SvgSanitizer = {
   async sanitize(text) {
     const { svgSanitizer } = await import('../adapters/svg-sanitizer');

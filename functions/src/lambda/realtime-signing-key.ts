@@ -1,6 +1,5 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { secretsManagerStore } from '../adapters/vendors/secrets';
-import { secretsManager } from '../aws/secrets-manager';
 import { systemClock } from '../domain/ports';
 
 /** A CloudFormation custom resource request (Lambda-backed, answered on its pre-signed URL). */
@@ -14,7 +13,10 @@ export interface CustomResourceEvent {
   ResourceProperties: { SecretId?: string };
 }
 
-const secrets = secretsManagerStore(secretsManager, systemClock);
+const secrets = secretsManagerStore(
+  async () => (await import('../aws/secrets-manager')).secretsManager(),
+  systemClock,
+);
 
 /**
  * A key pair made at deploy: the real-time custom authorizer's token-signing key (CDK:

@@ -5,7 +5,7 @@ import { type RoutePorts, routesFor } from '../http/types';
 
 /**
  * Floor plan uploads, in a Lambda of their own (lambda/api-floorplans.ts): committing a plan sanitizes
- * it with DOMPurify over jsdom, which the floors Lambda, read on every floor view, should not load.
+ * it (2 GB for a 10 MB plan), which the floors Lambda, read on every floor view, need not hold.
  * The plan itself is read with /api/dashboard/floorPlanFromS3 (floors.routes.ts).
  */
 const domain = 'floorplans';

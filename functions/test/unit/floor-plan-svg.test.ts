@@ -41,7 +41,7 @@ describe('floor plan files: the pure rules', () => {
   });
 });
 
-describe('SVG sanitizer (DOMPurify over jsdom)', () => {
+describe('SVG sanitizer (streaming parser, allow-lists)', () => {
   it('drops the document type and keeps the root', () => {
     const verdict = sanitizeSvg(
       `<?xml version="1.0"?><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "svg11.dtd"><svg ${SVG} viewBox="0 0 5 5"><rect width="1"/></svg>`,
@@ -78,6 +78,48 @@ describe('SVG sanitizer (DOMPurify over jsdom)', () => {
     expect(verdict).toMatchObject({
       ok: true,
       svg: `<svg ${SVG} viewBox="0 0 1 1"><rect fill="url(#a)"/></svg>`,
+    });
+  });
+
+  it('keeps allowed SVG elements only: unknown ones leave their content, foreign namespaces and scripts go whole', () => {
+    const verdict = sanitizeSvg(
+      `<svg ${SVG} viewBox="0 0 1 1"><!-- note --><?pi x?><bar><rect width="2"/></bar>` +
+        `<foo xmlns="urn:x"><rect/></foo><rect xmlns="http://www.w3.org/1999/xhtml"><circle ${SVG}/></rect>` +
+        `<x:g xmlns:x="http://www.w3.org/2000/svg"><circle r="1"/></x:g><g><script>x</script></g>` +
+        `<desc>d<b>x</b></desc><h:script xmlns:h="urn:h">y</h:script></svg>`,
+    );
+    expect(verdict).toMatchObject({
+      ok: true,
+      svg: `<svg ${SVG} viewBox="0 0 1 1"><rect width="2"/><circle r="1"/><g/><desc>dx</desc></svg>`,
+    });
+  });
+
+  it('trims kept values, keeps data- and aria- attributes, and writes values escaped', () => {
+    const verdict = sanitizeSvg(
+      `<svg ${SVG} viewBox="0 0 1 1"><rect fill=" #abc " data-x="1" aria-label="a" foo="b" class="a&quot;b&#9;c&lt;"/>` +
+        `<text>&lt;&amp;&gt;"</text></svg>`,
+    );
+    expect(verdict).toMatchObject({
+      ok: true,
+      svg:
+        `<svg ${SVG} viewBox="0 0 1 1"><rect fill="#abc" data-x="1" aria-label="a" class="a&quot;b&#x9;c&lt;"/>` +
+        `<text>&lt;&amp;&gt;"</text></svg>`,
+    });
+  });
+
+  it('keeps xlink only for the XLink namespace, declared once; a data: image only on <image>', () => {
+    const XLINK = 'xmlns:xlink="http://www.w3.org/1999/xlink"';
+    expect(
+      sanitizeSvg(
+        `<svg ${SVG} ${XLINK} viewBox="0 0 1 1"><g ${XLINK}><use xlink:href="#a"/></g>` +
+          `<g xmlns:xlink="urn:x"><use xlink:href="#b"/></g><use href="data:image/png;base64,AA"/>` +
+          `<image href=" data:image/png;base64,AA "/><rect width="a/>" attributeName="href" for="x"/></svg>`,
+      ),
+    ).toMatchObject({
+      ok: true,
+      svg:
+        `<svg ${SVG} ${XLINK} viewBox="0 0 1 1"><g><use xlink:href="#a"/></g><g><use/></g><use/>` +
+        `<image href="data:image/png;base64,AA"/><rect/></svg>`,
     });
   });
 });

@@ -1,7 +1,7 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import path from 'node:path';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import {
@@ -14,10 +14,13 @@ import {
 import { ARCHIVE_ROOT } from '@argentum/functions/domain/telemetry/archive';
 import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
-import { lambdaBundling, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { buildSync } from 'esbuild';
+import { lambdaBuild, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
 import { BROWSER_CLIENT_ID_PREFIX } from '@argentum/events';
 import { acknowledgeWildcards } from '../nag';
-import { lambdaEntry, lockFile, repoRoot } from '../paths';
+import { lambdaEntry, repoRoot } from '../paths';
 
 export type TelemetryStoreKind = 'dynamodb' | 'timestream';
 
@@ -149,7 +152,7 @@ export const senderAddress = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[
  * access it is given, in one place, on its own role (no AWS managed policies).
  */
 export class PlatformFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
@@ -167,9 +170,28 @@ export class PlatformFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: lambdaEntry(props.entry),
-      handler: 'handler',
+    const entry = lambdaEntry(props.entry);
+    this.function = new LambdaFunction(this, 'Function', {
+      // Bundled here with esbuild (infra/cdk/lambda-bundling.ts): index.mjs and its lazily loaded chunks.
+      code: Code.fromAsset(path.dirname(entry), {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          image: DockerImage.fromRegistry('unused-local-bundling-only'),
+          // CDK caches a bundle by its source and options, not by the local bundler: the entry must
+          // appear in the options, or every function in this folder would get the first one's bundle.
+          environment: { LAMBDA_ENTRY: props.entry, NODE_MODULES: (props.nodeModules ?? []).join(',') },
+          local: {
+            tryBundle(outputDir) {
+              const build = lambdaBuild(entry, outputDir);
+              const native = props.nodeModules ?? [];
+              buildSync({ ...build, external: [...(build.external ?? []), ...native], logLevel: 'error' });
+              if (native.length > 0) installForLambda(outputDir, native);
+              return true;
+            },
+          },
+        },
+      }),
+      handler: 'index.handler',
       description: props.description,
       runtime: lambdaRuntime,
       architecture: Architecture.ARM_64,
@@ -178,8 +200,6 @@ export class PlatformFunction extends Construct {
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
-      projectRoot: repoRoot,
-      depsLockFilePath: lockFile,
       environment: platformEnvironment(Stack.of(this), resources, {
         mailQueueUrl: props.mailQueueUrl,
         originSecret: props.originSecret,
@@ -187,24 +207,6 @@ export class PlatformFunction extends Construct {
         originRequired: props.originSecret !== undefined,
         integrations: props.integrations,
       }),
-      bundling: {
-        format: lambdaBundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
-        banner: lambdaBundling.banner.js,
-        mainFields: lambdaBundling.mainFields,
-        target: lambdaBundling.target,
-        minify: lambdaBundling.minify,
-        sourceMap: lambdaBundling.sourcemap,
-        sourcesContent: lambdaBundling.sourcesContent,
-        externalModules: lambdaBundling.external,
-        define: lambdaBundling.define,
-        forceDockerBundling: false,
-        ...(props.nodeModules?.length
-          ? {
-              nodeModules: [...props.nodeModules],
-              environment: { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' },
-            }
-          : {}),
-      },
     });
 
     acknowledgeWildcards(
@@ -460,4 +462,28 @@ export function platformEnvironment(
 function stringContext(stack: Stack, name: string): string | undefined {
   const value: unknown = stack.node.tryGetContext(name);
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Installs packages with native code beside a bundle, at the versions the functions workspace pins,
+ * for the Lambda's platform (Linux, ARM64, glibc) whatever the machine that synthesizes: npm picks
+ * their prebuilt binaries by these settings.
+ */
+function installForLambda(outputDir: string, packages: readonly string[]) {
+  const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'functions', 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  const dependencies = Object.fromEntries(
+    packages.map((name) => {
+      const version = manifest.dependencies?.[name];
+      if (!version) throw new Error(`${name} is not a dependency of the functions workspace`);
+      return [name, version];
+    }),
+  );
+  writeFileSync(path.join(outputDir, 'package.json'), JSON.stringify({ private: true, dependencies }));
+  execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--no-package-lock'], {
+    cwd: outputDir,
+    stdio: 'ignore',
+    env: { ...process.env, npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' },
+  });
 }

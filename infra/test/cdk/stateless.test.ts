@@ -29,8 +29,8 @@ const allViewerExceptHostHeader = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 type Resources = Record<string, { Properties: Record<string, unknown> }>;
 
-// One bundled synthesis for the whole file: esbuild runs once per Lambda (15 of them, the floorplans
-// one with jsdom; on a busy machine that takes more than two minutes).
+// One bundled synthesis for the whole file: esbuild runs once per Lambda (on a busy machine that
+// takes more than two minutes).
 let platform: SynthesizedPlatform;
 let template: Template;
 beforeAll(() => {

@@ -1,9 +1,4 @@
-import {
-  GetSecretValueCommand,
-  PutSecretValueCommand,
-  ResourceNotFoundException,
-  type SecretsManagerClient,
-} from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SecretStore } from '../../domain/integrations/ports';
 import type { Clock } from '../../domain/ports';
 
@@ -12,9 +7,11 @@ const CACHE_MS = 5 * 60_000;
 
 /**
  * Vendor credentials in AWS Secrets Manager (locally its stand-in, infra/local/vendor-standins.ts).
- * A secret that does not exist reads as '' (the vendor is not connected).
+ * A secret that does not exist reads as '' (the vendor is not connected). The SDK and the client
+ * (`client`, e.g. a dynamic import of aws/secrets-manager.ts) are loaded on first use, not at cold start.
  */
-export function secretsManagerStore(client: () => SecretsManagerClient, clock: Clock): SecretStore {
+export function secretsManagerStore(client: () => Promise<SecretsManagerClient>, clock: Clock): SecretStore {
+  const sdk = () => import('@aws-sdk/client-secrets-manager');
   const cache = new Map<string, { value: string; readAt: number }>();
   return {
     async read(secretId, options) {
@@ -22,8 +19,12 @@ export function secretsManagerStore(client: () => SecretsManagerClient, clock: C
       const now = clock.now().getTime();
       if (!options?.fresh && cached && now - cached.readAt < CACHE_MS) return cached.value;
       let value = '';
+      const [{ GetSecretValueCommand, ResourceNotFoundException }, secrets] = await Promise.all([
+        sdk(),
+        client(),
+      ]);
       try {
-        const answer = await client().send(new GetSecretValueCommand({ SecretId: secretId }));
+        const answer = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
         value = answer.SecretString ?? '';
       } catch (error) {
         if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -32,7 +33,8 @@ export function secretsManagerStore(client: () => SecretsManagerClient, clock: C
       return value;
     },
     async write(secretId, value) {
-      await client().send(new PutSecretValueCommand({ SecretId: secretId, SecretString: value }));
+      const [{ PutSecretValueCommand }, secrets] = await Promise.all([sdk(), client()]);
+      await secrets.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: value }));
       cache.set(secretId, { value, readAt: clock.now().getTime() });
     },
   };

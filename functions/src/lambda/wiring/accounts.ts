@@ -14,11 +14,10 @@ import { clock, users } from './core';
 import { realtimeRevocation } from './realtime';
 import { secretKeySigner } from '../../adapters/connection-token-signer';
 import { secretsManagerStore } from '../../adapters/vendors/secrets';
-import { secretsManager } from '../../aws/secrets-manager';
 
 /** Signs real-time connection tokens with the key in its secret (read once per warm Lambda). */
 const realtimeTokenSigner = secretKeySigner(
-  secretsManagerStore(secretsManager, clock),
+  secretsManagerStore(async () => (await import('../../aws/secrets-manager')).secretsManager(), clock),
   () => config.realtimeSigningSecretId,
 );
 

@@ -1,6 +1,5 @@
 import { cloudFrontPlanUrls } from '../../adapters/plan-url-signer';
 import { secretsManagerStore } from '../../adapters/vendors/secrets';
-import { secretsManager } from '../../aws/secrets-manager';
 import { config } from '../../config';
 import { s3FileStore } from '../../stores/files';
 import { clock } from './core';
@@ -10,7 +9,7 @@ export const files = s3FileStore;
 
 /** Signed URLs of floor plans, served by the app's origin (CloudFront; locally its twin). */
 export const planUrls = cloudFrontPlanUrls(
-  secretsManagerStore(secretsManager, clock),
+  secretsManagerStore(async () => (await import('../../aws/secrets-manager')).secretsManager(), clock),
   () => ({ appOrigin: config.appOrigin, ...config.planSigning }),
   clock,
 );

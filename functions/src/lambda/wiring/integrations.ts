@@ -4,7 +4,6 @@ import { DEFAULT_VENDOR_TIMEOUT_MS, type Fetch } from '../../adapters/vendors/ht
 import { createNestAdapter } from '../../adapters/vendors/nest';
 import { createRyseAdapter } from '../../adapters/vendors/ryse';
 import { secretsManagerStore } from '../../adapters/vendors/secrets';
-import { secretsManager } from '../../aws/secrets-manager';
 import { assertConfigured, config } from '../../config';
 import type { IntegrationDeviceDirectory } from '../../domain/integrations/ports';
 import { dynamoCommandStore } from '../../stores/commands';
@@ -18,7 +17,10 @@ assertConfigured(process.env, [ENV.ryseSecretId, ENV.nestSecretId, ENV.ecobeeSec
 const settings = config.integrations;
 const timeoutMs = settings.timeoutMs > 0 ? settings.timeoutMs : DEFAULT_VENDOR_TIMEOUT_MS;
 const fetchVendor: Fetch = (input, init) => fetch(input, init);
-const secrets = secretsManagerStore(secretsManager, clock);
+const secrets = secretsManagerStore(
+  async () => (await import('../../aws/secrets-manager')).secretsManager(),
+  clock,
+);
 
 export const integrationDevices: IntegrationDeviceDirectory = {
   async get(devId) {

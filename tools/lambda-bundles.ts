@@ -1,0 +1,64 @@
+import { readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { lambdaBuild } from '../infra/cdk/lambda-bundling';
+
+/**
+ * What each Lambda's bundle holds, from esbuild's metafile, bundled as deployed: the bytes a cold
+ * start reads (the entry and its static chunks), the lazily loaded rest, and the largest parts read
+ * at cold start (packages, or our own folders), in KB. A part's bytes are parsed at
+ * every cold start, whether or not the code runs; `npm run bench lambda` measures the load itself.
+ * `tsx tools/lambda-bundles.ts [name-part]`.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+const lambdaDir = path.join(root, 'functions/src/lambda');
+const only = process.argv[2];
+const kb = (bytes: number) => (bytes / 1024).toFixed(0);
+const outDir = await mkdtemp(path.join(tmpdir(), 'lambda-bundles-'));
+try {
+  for (const file of readdirSync(lambdaDir).filter((f) => f.endsWith('.ts') && (!only || f.includes(only)))) {
+    const result = await build({
+      ...lambdaBuild(path.join(lambdaDir, file), path.join(outDir, file.replace(/\.ts$/, ''))),
+      metafile: true,
+      logLevel: 'silent',
+    });
+    // What a cold start reads: the entry and the chunks it imports statically (lazy chunks are apart).
+    const outputs = result.metafile.outputs;
+    const loaded = new Set<string>();
+    const visit = (out: string) => {
+      if (loaded.has(out) || !outputs[out]) return;
+      loaded.add(out);
+      for (const i of outputs[out].imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+    };
+    const entry = Object.keys(outputs).find((out) => out.endsWith('/index.mjs'));
+    if (!entry) continue;
+    visit(entry);
+    const parts = new Map<string, number>();
+    let bytes = 0;
+    const lazy = Object.entries(outputs)
+      .filter(([out]) => !loaded.has(out) && out.endsWith('.mjs'))
+      .reduce((sum, [, o]) => sum + o.bytes, 0);
+    for (const out of loaded) {
+      const output = outputs[out];
+      if (!output) continue;
+      bytes += output.bytes;
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+        const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1];
+        const part =
+          pkg ??
+          input.replace(/^.*?functions\/src\/([^/]+).*$/, 'src/$1').replace(/^.*?events\/.*$/, 'events');
+        parts.set(part, (parts.get(part) ?? 0) + bytesInOutput);
+      }
+    }
+    const largest = [...parts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([part, bytes]) => `${part} ${(bytes / 1024).toFixed(0)}`);
+    const name = file.replace(/\.ts$/, '');
+    console.log(`${name}: ${kb(bytes)} KB at cold start (${kb(lazy)} KB lazy): ${largest.join(', ')}`);
+  }
+} finally {
+  await rm(outDir, { recursive: true, force: true });
+}
