@@ -58,10 +58,12 @@ export const DevicePanel = memo(function DevicePanel({
         <p className={styles.muted}>No devices are placed on this floor yet.</p>
       ) : (
         <VirtualList devices={shown} onLeave={() => onFocusDevice(null)}>
-          {(device) => (
+          {(device, position, setSize) => (
             <DeviceRow
               key={device.devID}
               device={device}
+              position={position}
+              setSize={setSize}
               mark={marks.get(device.devID)}
               selected={device.devID === selectedId}
               onActivate={onActivate}
@@ -89,7 +91,8 @@ function VirtualList({
 }: {
   devices: readonly DeviceView[];
   onLeave(): void;
-  children(device: DeviceView): ReactNode;
+  /** A row, told its place in the whole list (1-based) and the list's length: only some rows are in the page. */
+  children(device: DeviceView, position: number, setSize: number): ReactNode;
 }) {
   const [scrollTop, setScrollTop] = useState(0);
   const frame = useRef(0);
@@ -106,11 +109,10 @@ function VirtualList({
         frame.current = requestAnimationFrame(() => setScrollTop(top));
       }}
     >
-      <ul
-        style={{ height: devices.length * ROW_HEIGHT, paddingTop: first * ROW_HEIGHT }}
-        aria-rowcount={devices.length}
-      >
-        {devices.slice(first, last).map(children)}
+      <ul style={{ height: devices.length * ROW_HEIGHT, paddingTop: first * ROW_HEIGHT }}>
+        {devices
+          .slice(first, last)
+          .map((device, index) => children(device, first + index + 1, devices.length))}
       </ul>
     </div>
   );
@@ -119,6 +121,8 @@ function VirtualList({
 interface DeviceRowProps {
   device: DeviceView;
   mark: ModeMark;
+  position: number;
+  setSize: number;
   selected: boolean;
   onActivate(devID: string): void;
   onFocusDevice(devID: string | null): void;
@@ -127,6 +131,8 @@ interface DeviceRowProps {
 const DeviceRow = memo(function DeviceRow({
   device,
   mark,
+  position,
+  setSize,
   selected,
   onActivate,
   onFocusDevice,
@@ -142,7 +148,7 @@ const DeviceRow = memo(function DeviceRow({
           .join(' · ');
   const occupied = device.devType === 4 && motionState(device) === 1;
   return (
-    <li className={styles.deviceItem}>
+    <li className={styles.deviceItem} aria-posinset={position} aria-setsize={setSize}>
       <button
         type="button"
         className={styles.deviceRow}
