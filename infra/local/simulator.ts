@@ -6,6 +6,7 @@ import {
   type ConfirmationMessage,
   commandMessageSchema,
   confirmationMessageSchema,
+  DeviceType,
   topics,
 } from '@argentum/events';
 import type { Device } from '@argentum/functions/stores/devices';
@@ -172,14 +173,15 @@ export function applyValue(
     if (isPortStates(val)) return { [point]: val[0] === 1 ? 100 : 0 };
     return isNumberIn(val, 0, 100) ? { [point]: Math.round(val) } : undefined;
   }
-  if (device.devType === 1) return isNumberIn(val, 0, 100) ? { bri: Math.round(val) } : undefined;
+  if (device.devType === DeviceType.powerNode)
+    return isNumberIn(val, 0, 100) ? { bri: Math.round(val) } : undefined;
   if (points.has('fan') && points.has('valve')) {
     // Room unit: port 1 is the valve (0-10 in steps of 0.1), anything else the fan (1-10).
     if (String(message.port) === '1')
       return isNumberIn(val, 0, 10) ? { valve: Math.round(val * 10) / 10 } : undefined;
     return isNumberIn(val, 1, 10) ? { fan: Math.round(val) } : undefined;
   }
-  if (device.devType === 7) {
+  if (device.devType === DeviceType.bacnet) {
     const point = message.str ?? 'setpoint';
     return typeof val === 'number' && points.has(point) ? { [point]: val } : undefined;
   }

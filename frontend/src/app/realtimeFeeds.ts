@@ -6,7 +6,7 @@ import {
   announceGroupingOutcome,
   applyCommandStatus,
   applyDeviceUpdates,
-  FLOOR_PLAN_QUERY_ROOT,
+  floorPlanQueries,
 } from '../features/floor-plan';
 import { applyNotificationPush } from '../features/notifications';
 import { realtimeChannel } from '../shared/realtime/channel';
@@ -65,7 +65,7 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
           const kind = groupingKind(event.message.cmnd);
           if (kind && event.outcome === 'fail' && !event.message.commandId) {
             announceGroupingOutcome({ kind, ok: false });
-            void queryClient.invalidateQueries({ queryKey: [FLOOR_PLAN_QUERY_ROOT] });
+            void queryClient.invalidateQueries({ queryKey: floorPlanQueries.all() });
           }
           break;
         }

@@ -19,4 +19,4 @@ export {
   type ModeDevice,
 } from './model/modeReducer';
 export { applyCommandStatus, commandKey } from './api/commands';
-export { announceGroupingOutcome, FLOOR_PLAN_QUERY_ROOT, type GroupingOutcome } from './api/editing';
+export { announceGroupingOutcome, type GroupingOutcome } from './api/editing';

@@ -15,6 +15,7 @@ import {
 import type { DeviceRequest } from '@argentum/events/contracts/requests';
 import { ApiError, apiPost } from '../../../shared/api/client';
 import { showToast } from '../../../shared/ui/toastStore';
+import { floorPlanQueries } from './floorPlanQueries';
 
 /**
  * Edit mode, device configuration and grouping calls of the floor view (/api/deviceControl). Bodies
@@ -36,14 +37,11 @@ const deviceCall = <Call extends keyof typeof paths, Answer = unknown>(
   options: { silent?: boolean } = {},
 ) => apiPost<Answer>(paths[call], body, options);
 
-/** Root of every floor-view query key: a change made here refetches what the floor view shows. */
-export const FLOOR_PLAN_QUERY_ROOT = 'floor-plan';
-
 export const editingQueries = {
   /** The organization's devices that are on no floor: the tiles of edit mode's drawer. */
   offFloorDevices: (orgID: string, floorID: string) =>
     queryOptions({
-      queryKey: [FLOOR_PLAN_QUERY_ROOT, 'off-floor', orgID, floorID] as const,
+      queryKey: [...floorPlanQueries.all(), 'off-floor', orgID, floorID] as const,
       queryFn: ({ signal }) =>
         apiPost<FloorDevicesAnswer>(
           paths.getAllDevicesDataForFloorPlan,
@@ -68,7 +66,7 @@ const refusalText = (error: unknown, fallback: string) =>
 
 function useRefreshFloor() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: [FLOOR_PLAN_QUERY_ROOT] });
+  return () => queryClient.invalidateQueries({ queryKey: floorPlanQueries.all() });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { memo, type CSSProperties } from 'react';
-import type { DeviceView } from '@argentum/events/contracts';
+import { DeviceType, type DeviceView } from '@argentum/events/contracts';
 import { iconOf, motionState, OCCUPIED_COLOUR, TYPE_COLOURS } from '../model/deviceKinds';
 import type { ModeMark } from '../model/modeReducer';
 import { GroupBadge } from './edit/GroupBadge';
@@ -72,7 +72,7 @@ function sameMarker(before: DeviceMarkerProps, after: DeviceMarkerProps): boolea
 const DeviceMarker = memo(function DeviceMarker({ device, mark, selected, pinned }: DeviceMarkerProps) {
   const origin = device.floorOrigin;
   if (!origin) return null;
-  const occupied = device.devType === 4 && motionState(device) === 1;
+  const occupied = device.devType === DeviceType.motion && motionState(device) === 1;
   const style = {
     left: `${origin.x * 100}%`,
     top: `${origin.y * 100}%`,

@@ -1,5 +1,5 @@
 import { memo, useDeferredValue, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import type { DeviceView } from '@argentum/events/contracts';
+import { DeviceType, type DeviceView } from '@argentum/events/contracts';
 import {
   iconOf,
   isRegistered,
@@ -140,13 +140,13 @@ const DeviceRow = memo(function DeviceRow({
   const registered = isRegistered(device);
   const status = !registered ? 'Unregistered' : device.online ? 'Online' : 'Offline';
   const values =
-    device.devType === 4
+    device.devType === DeviceType.motion
       ? occupancyText(motionState(device))
       : readingsOf(device)
           .slice(0, 3)
           .map(({ dp, value }) => formatReading(dp, value))
           .join(' · ');
-  const occupied = device.devType === 4 && motionState(device) === 1;
+  const occupied = device.devType === DeviceType.motion && motionState(device) === 1;
   return (
     <li className={styles.deviceItem} aria-posinset={position} aria-setsize={setSize}>
       <button

@@ -1,5 +1,5 @@
 import { useEffect, useState, type CSSProperties } from 'react';
-import { type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/events/contracts';
+import { DeviceType, type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/events/contracts';
 import {
   iconOf,
   isRegistered,
@@ -64,7 +64,7 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
           style={
             {
               '--colour':
-                device.devType === 4 && motionState(device) === 1
+                device.devType === DeviceType.motion && motionState(device) === 1
                   ? OCCUPIED_COLOUR
                   : TYPE_COLOURS[device.devType],
             } as CSSProperties
@@ -94,7 +94,7 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
                 <dd>{formatRelativeTime(device.lastSeen, now)} ago</dd>
               </>
             )}
-            {device.devType === 4 && (
+            {device.devType === DeviceType.motion && (
               <>
                 <dt>Occupancy</dt>
                 <dd>{occupancyText(motionState(device))}</dd>

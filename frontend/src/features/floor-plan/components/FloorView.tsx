@@ -22,7 +22,7 @@ import {
   SELECT_FLOOR_PROMPT_TEXT,
   type DeviceView,
 } from '@argentum/events/contracts';
-import { DeviceType } from '@argentum/events';
+import { DeviceType } from '@argentum/events/contracts';
 import { useSearchParams } from 'react-router';
 import { canIn, useSessionUser } from '../../../shared/session/sessionStore';
 import { floorPlanMutations, floorPlanQueries, setSensorSize, type FloorRef } from '../api/floorPlanQueries';

@@ -1,5 +1,11 @@
 import { Button } from '@aws-amplify/ui-react';
-import { type DeviceView, iconChoicesOf, MIN_ROLE, type RoleNumber } from '@argentum/events/contracts';
+import {
+  DeviceType,
+  type DeviceView,
+  iconChoicesOf,
+  MIN_ROLE,
+  type RoleNumber,
+} from '@argentum/events/contracts';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { sensorDetailPath } from '../../../../shared/routes/sensorDetail';
@@ -17,7 +23,7 @@ export const READ_ONLY_CONFIG_TEXT = 'You have read-only access: ask an administ
 
 /** Devices that can take a thermistor child node: IO nodes (type 2) without one. */
 export const canAddThermistor = (device: DeviceView) =>
-  device.devType === 2 && device.childNode === undefined;
+  device.devType === DeviceType.thermistor && device.childNode === undefined;
 
 interface DeviceConfigDrawerProps {
   device: DeviceView;

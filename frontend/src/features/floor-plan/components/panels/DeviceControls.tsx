@@ -8,7 +8,7 @@ import {
   PAIRING_FAILED_TEXT,
   PRESENCE_REASON_TEXT,
 } from '@argentum/events/contracts';
-import { DeviceType } from '@argentum/events';
+import { DeviceType } from '@argentum/events/contracts';
 import { BacnetPanel } from './BacnetPanel';
 import { CommandHistory } from './CommandHistory';
 import { EcobeePanel } from './EcobeePanel';
