@@ -90,8 +90,8 @@ const ieqPoints = [
 type DeviceSeed = Pick<Device, 'devName' | 'devType'> & Partial<Device> & { x: number; y: number };
 
 /** The demo plans' size in user units: seeds give positions in it, devices store them relative (0-1). */
-export const PLAN_WIDTH = 900;
-export const PLAN_HEIGHT = 600;
+const PLAN_WIDTH = 900;
+const PLAN_HEIGHT = 600;
 const relative = (value: number, size: number) => Math.round((value / size) * 10_000) / 10_000;
 
 /** Every device kind of the specification, placed on the demo floors. */
@@ -131,7 +131,7 @@ function offFloorDevices(orgId: string, prefix: string, kinds: OffFloorSeed[]): 
 }
 
 /** The two office lights of the ground floor form a group (group numbers are 1000-9999). */
-export const DEMO_LIGHT_GROUP = 4711;
+const DEMO_LIGHT_GROUP = 4711;
 
 const groundFloorKinds: DeviceSeed[] = [
   { devName: 'Gateway01', devType: DeviceType.gateway, x: 350, y: 470 },

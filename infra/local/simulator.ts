@@ -38,7 +38,7 @@ export interface SimulatorBehaviour {
  * (at the default 30 s pace: once in about 40 hours per device, a couple of times an hour over the
  * demo's devices) for 2 to 10 minutes, as a power cut or a lost network does.
  */
-export const realisticBehaviour: SimulatorBehaviour = {
+const realisticBehaviour: SimulatorBehaviour = {
   failureRate: 0.01,
   slowRate: 0.005,
   replyMs: [150, 900],
@@ -158,7 +158,7 @@ const isNumberIn = (val: CommandValue, min: number, max: number): val is number 
  * Applies a set command as the device's firmware would: the new state, or undefined when this kind of
  * device cannot take the value (the device refuses it).
  */
-export function applyValue(
+function applyValue(
   sim: Pick<SimulatedDevice, 'device' | 'state'>,
   message: Pick<CommandMessage, 'val' | 'port' | 'str'>,
 ): Record<string, number> | undefined {

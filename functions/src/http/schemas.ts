@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { DomainError } from '../domain/errors';
 
 /** Identifiers of organizations, buildings, floors, users and notifications; request bodies. */
 export { body, devId, devType, id, port } from '@argentum/events/contracts/requests';
@@ -10,10 +9,3 @@ export const dateRange = z.strictObject({
   endDate: z.union([z.string().max(40), z.number()]),
   key: z.string().max(40).optional(),
 });
-
-/** Handler for a documented call whose behaviour has not been delivered yet. */
-export function notAvailableYet(call: string) {
-  return async (): Promise<never> => {
-    throw new DomainError('not-available', `${call} is not available yet.`);
-  };
-}

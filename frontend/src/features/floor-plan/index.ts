@@ -8,15 +8,13 @@ import { lazy } from 'react';
 // With edit mode, grouping, device configuration and the compare hand-off wired into its slots.
 export const FloorView = lazy(() => import('./components/edit/EditableFloorView'));
 export type { FloorModeContext, FloorViewFloor, FloorViewProps } from './components/FloorView';
-export { applyDeviceUpdates, DEVICE_UPDATE_INTERVAL_MS, type DeviceUpdate } from './api/deviceUpdates';
+export { applyDeviceUpdates, type DeviceUpdate } from './api/deviceUpdates';
 export { floorPlanQueries, type FloorRef } from './api/floorPlanQueries';
 export {
-  floorModeReducer,
-  initialModeState,
   type FloorMode,
   type FloorModeAction,
   type FloorModeState,
   type ModeDevice,
 } from './model/modeReducer';
-export { applyCommandStatus, commandKey } from './api/commands';
+export { applyCommandStatus } from './api/commands';
 export { announceGroupingOutcome, type GroupingOutcome } from './api/editing';

@@ -63,7 +63,7 @@ export function connectionScope(topics: Iterable<string>): string[] {
  * for what they show and the channel keeps each topic once; they are made again after every
  * reconnect. Messages reach the listeners only once validated (messages.ts).
  */
-export class RealtimeChannel {
+class RealtimeChannel {
   readonly clientId = `web-${crypto.randomUUID()}`;
   private statusNow: RealtimeStatus = 'off';
   private readonly statusListeners = new Set<() => void>();

@@ -2,7 +2,7 @@ import { Loader } from '@aws-amplify/ui-react';
 import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import styles from './FileDropZone.module.css';
 
-export const ONE_FILE_ONLY_TEXT = 'Please choose one file only.';
+const ONE_FILE_ONLY_TEXT = 'Please choose one file only.';
 
 interface FileDropZoneProps {
   /** Names the zone's test ids: `{name}-drop-zone`, `{name}-file-input`, `{name}-upload-progress`. */

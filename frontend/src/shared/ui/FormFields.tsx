@@ -36,14 +36,14 @@ const errorProps = (error: string | null | undefined) => ({
   errorMessage: error ?? undefined,
 });
 
-/** The account's e-mail (the sign-in user name for password managers). */
+/** The account's e-mail (the sign-in user name for password managers); read-only without onChange. */
 export function EmailField({
   value,
   onChange,
   autoFocus,
   error,
   ref,
-}: FieldProps & { ref?: Ref<HTMLInputElement> }) {
+}: Omit<FieldProps, 'onChange'> & { onChange?: (value: string) => void; ref?: Ref<HTMLInputElement> }) {
   return (
     <TextField
       label="Email"

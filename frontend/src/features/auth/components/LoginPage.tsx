@@ -7,7 +7,7 @@ import { useLoginMutation } from '../api/authApi';
 import { ForgotPasswordPanel } from './ForgotPasswordPanel';
 import { AuthHeading, AuthPage } from './AuthPage';
 
-export const LOGIN_FAILED_TEXT = 'The password and/or email entered is incorrect. Please try again';
+const LOGIN_FAILED_TEXT = 'The password and/or email entered is incorrect. Please try again';
 
 export function LoginPage() {
   const loginMutation = useLoginMutation();

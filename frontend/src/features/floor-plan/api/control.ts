@@ -29,7 +29,7 @@ export function sendControl<Call extends SendingCall>(
   return apiPost<CommandSentAnswer>(`${control}/${call}`, body);
 }
 
-export async function fetchHistory(devID: string, signal?: AbortSignal): Promise<CommandView[]> {
+async function fetchHistory(devID: string, signal?: AbortSignal): Promise<CommandView[]> {
   const body: ControlRequest<'getCommandHistory'> = { devID };
   const answer = await apiPost<CommandHistoryAnswer>(`${control}/getCommandHistory`, body, {
     signal,

@@ -53,16 +53,12 @@ export const editingQueries = {
 };
 
 /** The device changed since it was read: the write is refused and the device read again. */
-export const DEVICE_CHANGED_TEXT =
+const DEVICE_CHANGED_TEXT =
   'This device was changed by someone else meanwhile. It has been reloaded: check it and try again.';
-export const FLOOR_CHANGED_TEXT =
+const FLOOR_CHANGED_TEXT =
   'Devices on this floor were changed by someone else meanwhile. Your edits are still here: reload the floor to see theirs.';
 
 const isConflict = (error: unknown) => error instanceof ApiError && error.status === 409;
-
-/** The message of a refused call (4xx): the server's text; else the caller's fallback. */
-const refusalText = (error: unknown, fallback: string) =>
-  error instanceof ApiError && error.isClientError && error.status !== 409 ? error.message : fallback;
 
 function useRefreshFloor() {
   const queryClient = useQueryClient();
@@ -198,5 +194,3 @@ export function useGroupingCalls() {
     onError: (error, { kind }) => settle({ kind, ok: false }, error),
   });
 }
-
-export { refusalText };

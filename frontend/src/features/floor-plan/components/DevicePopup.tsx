@@ -53,7 +53,7 @@ export function DevicePopup({ device, x, y, viewport }: DevicePopupProps) {
   );
 }
 
-export function DevicePopupContent({ device, now }: { device: DeviceView; now: number }) {
+function DevicePopupContent({ device, now }: { device: DeviceView; now: number }) {
   const registered = isRegistered(device);
   const volt = typeof device.properties.volt === 'number' ? device.properties.volt : undefined;
   return (

@@ -15,9 +15,9 @@ import { showToast } from '../../../shared/ui/toastStore';
 import { floorPlanMutations, type FloorRef } from '../api/floorPlanQueries';
 import styles from './FloorView.module.css';
 
-export const PLAN_DROP_TEXT = 'Drag and drop an SVG floor plan here, or click to choose one';
-export const PLAN_DRAGGING_TEXT = 'Drop the floor plan to upload it';
-export const NO_PLAN_TEXT = 'This floor has no floor plan yet.';
+const PLAN_DROP_TEXT = 'Drag and drop an SVG floor plan here, or click to choose one';
+const PLAN_DRAGGING_TEXT = 'Drop the floor plan to upload it';
+const NO_PLAN_TEXT = 'This floor has no floor plan yet.';
 
 const isSvg = (file: File) =>
   file.type === 'image/svg+xml' || (file.type === '' && /\.svg$/i.test(file.name));

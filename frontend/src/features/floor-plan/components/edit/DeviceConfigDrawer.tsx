@@ -18,11 +18,11 @@ import { DeviceFacts } from './DeviceFacts';
 import styles from './edit.module.css';
 import { configSaveProblem, deviceNameProblem } from './rules';
 
-export const DATA_POINT_NAME_EMPTY_TEXT = 'Data point name can not be empty.';
-export const READ_ONLY_CONFIG_TEXT = 'You have read-only access: ask an administrator to change this device.';
+const DATA_POINT_NAME_EMPTY_TEXT = 'Data point name can not be empty.';
+const READ_ONLY_CONFIG_TEXT = 'You have read-only access: ask an administrator to change this device.';
 
 /** Devices that can take a thermistor child node: IO nodes (type 2) without one. */
-export const canAddThermistor = (device: DeviceView) =>
+const canAddThermistor = (device: DeviceView) =>
   device.devType === DeviceType.thermistor && device.childNode === undefined;
 
 interface DeviceConfigDrawerProps {

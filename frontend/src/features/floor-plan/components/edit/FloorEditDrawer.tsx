@@ -25,7 +25,7 @@ import { PositionPad } from './PositionPad';
 import { dropNeedsForm, dropRefusal, removeRefusal } from './rules';
 import { UnregisterDialog } from './UnregisterDialog';
 
-export const TOO_MANY_CHANGES_TEXT = `Save at most ${MAX_FLOOR_CHANGES} changes at a time: save these, then go on.`;
+const TOO_MANY_CHANGES_TEXT = `Save at most ${MAX_FLOOR_CHANGES} changes at a time: save these, then go on.`;
 
 /** What edit mode needs from the floor view (its FloorModeContext provides it). */
 export interface FloorEditHost {

@@ -27,7 +27,7 @@ import type { DropDetails } from './editSession';
 
 /** Gateways (type 0) are placed only by top-level users; the specification gives no text for it. */
 export const GATEWAY_ROLE_TEXT = 'Only an Argentum (top level) user can place a gateway on the floor.';
-export const DEVICE_NAME_TOO_LONG_TEXT = `Device names can be at most ${DEVICE_NAME_MAX_LENGTH} characters long.`;
+const DEVICE_NAME_TOO_LONG_TEXT = `Device names can be at most ${DEVICE_NAME_MAX_LENGTH} characters long.`;
 
 /** The name rule of devices, data points and sensors; `emptyText` is the caller's documented text. */
 export function deviceNameProblem(
@@ -136,11 +136,6 @@ export function toggleUngroupingSelection(
   if (device.groupNumber === undefined) return { selection: [...selection], warning: NOT_IN_GROUP_TEXT };
   return { selection: [...selection, device], warning: null };
 }
-
-export const toggleSelection = (kind: GroupingKind, selection: readonly DeviceView[], device: DeviceView) =>
-  kind === 'grouping'
-    ? toggleGroupingSelection(selection, device)
-    : toggleUngroupingSelection(selection, device);
 
 /** Save is disabled with fewer than 2 devices (grouping) or none (ungrouping). */
 export const canSaveSelection = (kind: GroupingKind, selection: readonly DeviceView[]) =>
