@@ -10,7 +10,7 @@ import {
 } from '../features/floor-plan';
 import { applyNotificationPush } from '../features/notifications';
 import { realtimeChannel } from '../shared/realtime/channel';
-import type { RealtimeEvent } from '../shared/realtime/messages';
+import type { RealtimeEvent } from '../shared/realtime/realtimeEvents';
 
 /** Device words on grouping that arrive on their own (power nodes: 3 and 4; 62 and 63). */
 const groupingKind = (cmnd: number | undefined): 'grouping' | 'ungrouping' | undefined =>

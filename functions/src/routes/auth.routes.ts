@@ -19,7 +19,7 @@ import {
   RESET_MAIL_SENT,
   USERNAME_CHANGED,
   USERNAME_EMPTY,
-} from '../domain/auth/messages';
+} from '../domain/auth/texts';
 import { changePassword, resetPassword } from '../domain/auth/passwords';
 import { refreshSession, signIn, signOut } from '../domain/auth/session';
 import { mintConnectionToken, type TokenSigner } from '../domain/realtime/connection-token';

@@ -18,7 +18,7 @@ import {
 } from '../domain/files/logos';
 import type { FilePorts } from '../domain/files/ports';
 import { type InvitationPorts, inviteUser } from '../domain/auth/invitations';
-import { EMAIL_INVALID, INVITE_EMAIL_REQUIRED, INVITE_SENT } from '../domain/auth/messages';
+import { EMAIL_INVALID, INVITE_EMAIL_REQUIRED, INVITE_SENT } from '../domain/auth/texts';
 import { body, id } from '../http/schemas';
 import { type RoutePorts, routesFor } from '../http/types';
 

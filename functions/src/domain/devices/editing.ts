@@ -16,7 +16,7 @@ import { forbidden, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import { accessibleDevice } from './access';
 import { type DataPoint, type Device, toDeviceView, versionOf } from './device';
-import { DEVICE_MESSAGES } from './messages';
+import { DEVICE_MESSAGES } from './texts';
 import type { DeviceChange, DevicePorts } from './ports';
 import { applied } from './placement';
 import { assertVersion, checkedDataPoints, checkedName, withRetries, written } from './rules';

@@ -28,7 +28,7 @@ import {
   toDeviceView,
   versionOf,
 } from './device';
-import { DEVICE_MESSAGES } from './messages';
+import { DEVICE_MESSAGES } from './texts';
 import { type DeviceChange, type DevicePorts, MAX_COMMIT_ITEMS, type Placement } from './ports';
 import { assertVersion, checkedDataPoints, checkedName, withRetries, written } from './rules';
 

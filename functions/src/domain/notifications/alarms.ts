@@ -8,7 +8,7 @@ import {
 } from '@argentum/events/contracts';
 import type { AlarmMailJob, JobQueue } from '../auth/ports';
 import type { Logger, Metrics } from '../ports';
-import { html } from './messages';
+import { html } from './notification-html';
 import { raiseNotification } from './notifications';
 import type { NotificationPorts } from './ports';
 
