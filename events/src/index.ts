@@ -1,4 +1,4 @@
 export * from './devices';
 export * from './topics';
-export * from './messages';
-export * from './browser-messages';
+export * from './device-protocol';
+export * from './browser-pushes';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
-import { html } from '@argentum/functions/domain/notifications/messages';
+import { html } from '@argentum/functions/domain/notifications/notification-html';
 import { raiseNotification } from '@argentum/functions/domain/notifications/notifications';
 import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
 import { dynamoUserStore } from '@argentum/functions/stores/users';

@@ -4,11 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import { epochSeconds, hashToken, newToken } from '../src/domain/auth/tokens';
-import {
-  EXISTING_ACCOUNT_PASSWORD_WRONG,
-  INVITE_SENT,
-  RESET_LINK_EXPIRED,
-} from '../src/domain/auth/messages';
+import { EXISTING_ACCOUNT_PASSWORD_WRONG, INVITE_SENT, RESET_LINK_EXPIRED } from '../src/domain/auth/texts';
 import { getAccountToken, putAccountToken } from '../src/stores/account-tokens';
 import { orgItem } from '../src/stores/tree';
 import type { OrganizationView } from '../src/domain/tree/tree';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildingView, FloorView, OrganizationView } from '../src/domain/tree/tree';
-import { ITEM_NOT_FOUND_MESSAGE, NOT_FOUND_MESSAGES } from '../src/domain/tree/messages';
+import { ITEM_NOT_FOUND_MESSAGE, NOT_FOUND_MESSAGES } from '../src/domain/tree/texts';
 import { call, createOwnOrganization, createUser, orgIdsOf, signIn, users } from './support/api';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

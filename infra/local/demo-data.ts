@@ -1,7 +1,7 @@
 import type { DataPoint, Device } from '@argentum/functions/stores/devices';
 import type { Building, Floor, Organization } from '@argentum/functions/domain/tree/tree';
-import type { RoleNumber } from '@argentum/events/contracts';
-import { DEMO_VENDOR_IDS } from './vendor-standins';
+import { DeviceType, type RoleNumber } from '@argentum/events/contracts';
+import { DEMO_VENDOR_IDS } from './vendors/credentials';
 
 /** The demo data set `npm start` loads on first start. Ids are readable so links can be shared. */
 export const organizations: Organization[] = [
@@ -90,8 +90,8 @@ const ieqPoints = [
 type DeviceSeed = Pick<Device, 'devName' | 'devType'> & Partial<Device> & { x: number; y: number };
 
 /** The demo plans' size in user units: seeds give positions in it, devices store them relative (0-1). */
-export const PLAN_WIDTH = 900;
-export const PLAN_HEIGHT = 600;
+const PLAN_WIDTH = 900;
+const PLAN_HEIGHT = 600;
 const relative = (value: number, size: number) => Math.round((value / size) * 10_000) / 10_000;
 
 /** Every device kind of the specification, placed on the demo floors. */
@@ -131,13 +131,13 @@ function offFloorDevices(orgId: string, prefix: string, kinds: OffFloorSeed[]): 
 }
 
 /** The two office lights of the ground floor form a group (group numbers are 1000-9999). */
-export const DEMO_LIGHT_GROUP = 4711;
+const DEMO_LIGHT_GROUP = 4711;
 
 const groundFloorKinds: DeviceSeed[] = [
-  { devName: 'Gateway01', devType: 0, x: 350, y: 470 },
+  { devName: 'Gateway01', devType: DeviceType.gateway, x: 350, y: 470 },
   {
     devName: 'LightsOffice',
-    devType: 1,
+    devType: DeviceType.powerNode,
     connDev: 'light',
     port: 2,
     groupNumber: DEMO_LIGHT_GROUP,
@@ -148,7 +148,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'LightsReception',
-    devType: 1,
+    devType: DeviceType.powerNode,
     connDev: 'light',
     port: 0,
     groupNumber: DEMO_LIGHT_GROUP,
@@ -159,7 +159,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'RoomUnitKitchen',
-    devType: 2,
+    devType: DeviceType.thermistor,
     connDev: 'valve',
     port: 0,
     x: 140,
@@ -176,7 +176,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'ContactorPlant',
-    devType: 3,
+    devType: DeviceType.contactor,
     connDev: 'valve',
     port: 0,
     x: 760,
@@ -186,7 +186,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'LockServerRoom',
-    devType: 3,
+    devType: DeviceType.contactor,
     connDev: 'lock',
     port: 0,
     x: 350,
@@ -196,7 +196,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'ShadesMeeting',
-    devType: 3,
+    devType: DeviceType.contactor,
     connDev: 'rollershades',
     port: 0,
     x: 860,
@@ -206,7 +206,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'MotionOffice1',
-    devType: 4,
+    devType: DeviceType.motion,
     x: 330,
     y: 200,
     dataPoints: [dp('mState', 'Occupancy')],
@@ -214,7 +214,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'MotionOffice2',
-    devType: 4,
+    devType: DeviceType.motion,
     x: 580,
     y: 200,
     dataPoints: [dp('mState', 'Occupancy')],
@@ -222,17 +222,31 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'MotionMeeting',
-    devType: 4,
+    devType: DeviceType.motion,
     x: 760,
     y: 170,
     dataPoints: [dp('mState', 'Occupancy')],
     properties: { volt: 2.98 },
   },
-  { devName: 'IEQOffice', devType: 5, x: 460, y: 90, dataPoints: ieqPoints, properties: { volt: 3.1 } },
-  { devName: 'IEQMeeting', devType: 5, x: 720, y: 90, dataPoints: ieqPoints, properties: { volt: 3.05 } },
+  {
+    devName: 'IEQOffice',
+    devType: DeviceType.ieq,
+    x: 460,
+    y: 90,
+    dataPoints: ieqPoints,
+    properties: { volt: 3.1 },
+  },
+  {
+    devName: 'IEQMeeting',
+    devType: DeviceType.ieq,
+    x: 720,
+    y: 90,
+    dataPoints: ieqPoints,
+    properties: { volt: 3.05 },
+  },
   {
     devName: 'SwitchKitchen',
-    devType: 6,
+    devType: DeviceType.switch,
     x: 220,
     y: 540,
     dataPoints: [dp('state', 'State', false)],
@@ -240,7 +254,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'BacnetAHU1',
-    devType: 7,
+    devType: DeviceType.bacnet,
     x: 820,
     y: 450,
     dataPoints: [dp('sat', 'SupplyAirTemp'), dp('setpoint', 'SetPoint', false)],
@@ -248,7 +262,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'AirFlowDuct1',
-    devType: 9,
+    devType: DeviceType.airFlow,
     x: 720,
     y: 520,
     dataPoints: [dp('velocity', 'AirVelocity')],
@@ -256,7 +270,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'EcobeeOffice',
-    devType: 8,
+    devType: DeviceType.thirdParty,
     connDev: 'ecobee',
     x: 620,
     y: 260,
@@ -273,7 +287,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'NestFocus',
-    devType: 8,
+    devType: DeviceType.thirdParty,
     connDev: 'nest',
     x: 600,
     y: 450,
@@ -290,7 +304,7 @@ const groundFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'RyseShadesLobby',
-    devType: 8,
+    devType: DeviceType.thirdParty,
     connDev: 'shades',
     x: 40,
     y: 60,
@@ -302,7 +316,7 @@ const groundFloorKinds: DeviceSeed[] = [
 const firstFloorKinds: DeviceSeed[] = [
   {
     devName: 'LightsLounge',
-    devType: 1,
+    devType: DeviceType.powerNode,
     connDev: 'light',
     port: 1,
     x: 120,
@@ -312,16 +326,23 @@ const firstFloorKinds: DeviceSeed[] = [
   },
   {
     devName: 'MotionLounge',
-    devType: 4,
+    devType: DeviceType.motion,
     x: 180,
     y: 170,
     dataPoints: [dp('mState', 'Occupancy')],
     properties: { volt: 3.0 },
   },
-  { devName: 'IEQLounge', devType: 5, x: 80, y: 190, dataPoints: ieqPoints, properties: { volt: 3.12 } },
+  {
+    devName: 'IEQLounge',
+    devType: DeviceType.ieq,
+    x: 80,
+    y: 190,
+    dataPoints: ieqPoints,
+    properties: { volt: 3.12 },
+  },
   {
     devName: 'ThermistorPlant',
-    devType: 2,
+    devType: DeviceType.thermistor,
     connDev: 'childNode',
     port: 0,
     x: 760,
@@ -332,19 +353,26 @@ const firstFloorKinds: DeviceSeed[] = [
 ];
 
 const otherKinds: DeviceSeed[] = [
-  { devName: 'GatewayHall', devType: 0, x: 600, y: 480 },
+  { devName: 'GatewayHall', devType: DeviceType.gateway, x: 600, y: 480 },
   {
     devName: 'MotionLoadingBay',
-    devType: 4,
+    devType: DeviceType.motion,
     x: 200,
     y: 300,
     dataPoints: [dp('mState', 'Occupancy')],
     properties: { volt: 3.0 },
   },
-  { devName: 'IEQStorage', devType: 5, x: 640, y: 200, dataPoints: ieqPoints, properties: { volt: 3.1 } },
+  {
+    devName: 'IEQStorage',
+    devType: DeviceType.ieq,
+    x: 640,
+    y: 200,
+    dataPoints: ieqPoints,
+    properties: { volt: 3.1 },
+  },
   {
     devName: 'LightsStorage',
-    devType: 1,
+    devType: DeviceType.powerNode,
     connDev: 'light',
     port: 2,
     x: 700,
@@ -363,7 +391,7 @@ const [ground, first, hall] = floorPlans.map((p) => p.floor) as [
 const demoOffFloor: OffFloorSeed[] = [
   {
     devName: 'LightsSpare1',
-    devType: 1,
+    devType: DeviceType.powerNode,
     connDev: 'light',
     port: 0,
     dataPoints: [dp('bri', 'Brightness', false)],
@@ -371,19 +399,24 @@ const demoOffFloor: OffFloorSeed[] = [
   },
   {
     devName: 'LightsSpare2',
-    devType: 1,
+    devType: DeviceType.powerNode,
     connDev: 'light',
     port: 1,
     dataPoints: [dp('bri', 'Brightness', false)],
     properties: { volt: 3.28, conndev: 'powernode' },
   },
-  { devName: 'MotionSpare', devType: 4, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.0 } },
+  {
+    devName: 'MotionSpare',
+    devType: DeviceType.motion,
+    dataPoints: [dp('mState', 'Occupancy')],
+    properties: { volt: 3.0 },
+  },
   // Dropped on a floor, an IEQ sensor needs its data points selected first.
-  { devName: 'IEQSpare', devType: 5, dataPoints: [], properties: { volt: 3.1 } },
+  { devName: 'IEQSpare', devType: DeviceType.ieq, dataPoints: [], properties: { volt: 3.1 } },
   { devName: 'GatewaySpare', devType: 0 },
   {
     devName: '',
-    devType: 3,
+    devType: DeviceType.contactor,
     connDev: 'valve',
     dataPoints: [dp('state', 'State', false)],
     properties: { volt: 3.2, conndev: 'node' },
@@ -391,16 +424,21 @@ const demoOffFloor: OffFloorSeed[] = [
 ];
 
 const otherOffFloor: OffFloorSeed[] = [
-  { devName: 'MotionDock', devType: 4, dataPoints: [dp('mState', 'Occupancy')], properties: { volt: 3.0 } },
+  {
+    devName: 'MotionDock',
+    devType: DeviceType.motion,
+    dataPoints: [dp('mState', 'Occupancy')],
+    properties: { volt: 3.0 },
+  },
   {
     devName: 'LightsDock',
-    devType: 1,
+    devType: DeviceType.powerNode,
     connDev: 'light',
     port: 2,
     dataPoints: [dp('bri', 'Brightness', false)],
     properties: { volt: 3.3, conndev: 'powernode' },
   },
-  { devName: 'IEQDock', devType: 5, dataPoints: ieqPoints, properties: { volt: 3.1 } },
+  { devName: 'IEQDock', devType: DeviceType.ieq, dataPoints: ieqPoints, properties: { volt: 3.1 } },
 ];
 
 export const devices: Device[] = [
@@ -464,25 +502,25 @@ export function readingAt(
   const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
   switch (device.devType) {
     // Gateways send a heartbeat; power nodes, contactors and switches report their state.
-    case 0:
+    case DeviceType.gateway:
       return { heartbeat: 1 };
-    case 1:
+    case DeviceType.powerNode:
       return { bri: occupied ? 100 : daytime > 0.3 ? 60 : 0 };
-    case 3:
+    case DeviceType.contactor:
       if (device.connDev === 'lock') return { lock: 1 };
       if (device.connDev === 'rollershades') return { shade: Math.round(40 + 40 * daytime) };
       return { state: occupied ? 1 : 0 };
-    case 6:
+    case DeviceType.switch:
       return { state: occupied ? 1 : 0 };
-    case 2: {
+    case DeviceType.thermistor: {
       const temp = round(21 + 2.5 * daytime + noise(0.6));
       // A room unit reports its zone temperature in °F (around its comfort zone, 22 °C by default).
       if (!device.dataPoints.some((p) => p.dp === 'zoneTemp')) return { temp };
       return { temp, zoneTemp: fahrenheit(22 + daytime + noise(0.6)) };
     }
-    case 4:
+    case DeviceType.motion:
       return { mState: occupied ? 1 : 0 };
-    case 5:
+    case DeviceType.ieq:
       return {
         temp: round(21.5 + 3 * daytime + noise(0.5)),
         hum: round(42 + 6 * daytime + noise(2)),
@@ -493,11 +531,11 @@ export function readingAt(
         aqi: Math.round(25 + 40 * daytime + noise(8)),
         cct: Math.round(3500 + 2200 * daytime + noise(100)),
       };
-    case 7:
+    case DeviceType.bacnet:
       return { sat: round(16 + 2 * daytime + noise(0.4)), setpoint: 17 };
-    case 9:
+    case DeviceType.airFlow:
       return { velocity: round(2.2 + 1.6 * daytime + noise(0.3), 2) };
-    case 8:
+    case DeviceType.thirdParty:
       if (device.connDev === 'ecobee') {
         return {
           actualTemperature: round(22 + 2 * daytime + noise(0.4)),

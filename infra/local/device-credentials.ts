@@ -68,7 +68,7 @@ export interface LocalDeviceAccess {
   credentials: { accessKeyId: string; secretAccessKey: string };
 }
 
-export const deviceAccessFile = (dataDir: string) => path.join(dataDir, 'device-access.json');
+const deviceAccessFile = (dataDir: string) => path.join(dataDir, 'device-access.json');
 
 export function readDeviceAccess(dataDir: string): LocalDeviceAccess | undefined {
   const file = deviceAccessFile(dataDir);

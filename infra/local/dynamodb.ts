@@ -16,7 +16,7 @@ function jarDirectory(): string {
   return path.join(libDir, release);
 }
 
-export function assertJava(): void {
+function assertJava(): void {
   const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (result.error || result.status !== 0) {
     throw new Error(

@@ -17,7 +17,7 @@ import { FLOOR_PLAN_CONTENT_SECURITY_POLICY } from '../src/content-security-poli
 export const PLAN_PATH_PREFIX = `/${FLOOR_PLAN_PREFIX}`;
 
 /** The headers the plans behaviour's response headers policy adds (the same values as in CDK). */
-export const PLAN_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+const PLAN_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'content-security-policy': FLOOR_PLAN_CONTENT_SECURITY_POLICY,
   'x-frame-options': 'DENY',

@@ -45,7 +45,7 @@ const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 const SKEW_MS = 15 * 60 * 1000;
 const ALGORITHM = 'AWS4-HMAC-SHA256';
 
-export class S3Refusal extends Error {
+class S3Refusal extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
@@ -71,7 +71,7 @@ const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).d
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 
 /** The SigV4 signing key of a secret for a date (yyyymmdd), region and service. */
-export function signingKey(secret: string, date: string, region: string, service: string): Buffer {
+function signingKey(secret: string, date: string, region: string, service: string): Buffer {
   return hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), 'aws4_request');
 }
 

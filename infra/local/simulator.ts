@@ -6,6 +6,7 @@ import {
   type ConfirmationMessage,
   commandMessageSchema,
   confirmationMessageSchema,
+  DeviceType,
   topics,
 } from '@argentum/events';
 import type { Device } from '@argentum/functions/stores/devices';
@@ -37,7 +38,7 @@ export interface SimulatorBehaviour {
  * (at the default 30 s pace: once in about 40 hours per device, a couple of times an hour over the
  * demo's devices) for 2 to 10 minutes, as a power cut or a lost network does.
  */
-export const realisticBehaviour: SimulatorBehaviour = {
+const realisticBehaviour: SimulatorBehaviour = {
   failureRate: 0.01,
   slowRate: 0.005,
   replyMs: [150, 900],
@@ -158,7 +159,7 @@ const isNumberIn = (val: CommandValue, min: number, max: number): val is number 
  * Applies a set command as the device's firmware would: the new state, or undefined when this kind of
  * device cannot take the value (the device refuses it).
  */
-export function applyValue(
+function applyValue(
   sim: Pick<SimulatedDevice, 'device' | 'state'>,
   message: Pick<CommandMessage, 'val' | 'port' | 'str'>,
 ): Record<string, number> | undefined {
@@ -173,7 +174,8 @@ export function applyValue(
     if (isPortStates(val)) return { [point]: val[0] === 1 ? 100 : 0 };
     return isNumberIn(val, 0, 100) ? { [point]: Math.round(val) } : undefined;
   }
-  if (device.devType === 1) return isNumberIn(val, 0, 100) ? { bri: Math.round(val) } : undefined;
+  if (device.devType === DeviceType.powerNode)
+    return isNumberIn(val, 0, 100) ? { bri: Math.round(val) } : undefined;
   if (points.has('fan') && points.has('valve')) {
     // Room unit: port 1 is the valve (0-10 in steps of 0.1), port 2 the comfort zone set point (15-30 °C
     // in steps of 0.5, when it has one), anything else the fan (1-10).
@@ -183,7 +185,7 @@ export function applyValue(
       return points.has('zone') && isNumberIn(val, 15, 30) ? { zone: Math.round(val * 2) / 2 } : undefined;
     return isNumberIn(val, 1, 10) ? { fan: Math.round(val) } : undefined;
   }
-  if (device.devType === 7) {
+  if (device.devType === DeviceType.bacnet) {
     const point = message.str ?? 'setpoint';
     return typeof val === 'number' && points.has(point) ? { [point]: val } : undefined;
   }

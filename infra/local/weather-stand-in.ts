@@ -4,7 +4,7 @@ import { HOST } from './config';
 import { listen } from './http-util';
 
 /** The city the local stack's weather is for. */
-export const LOCAL_WEATHER_CITY = 'Toronto';
+const LOCAL_WEATHER_CITY = 'Toronto';
 
 /**
  * Stands in for the weather provider (OpenWeatherMap's current-weather API,

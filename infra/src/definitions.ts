@@ -121,9 +121,6 @@ export const userPool = {
  */
 export const localTelemetryRuleName = 'argentum_telemetry';
 
-/** Raw telemetry is kept this long; hourly and daily roll-ups are kept indefinitely. */
-export const rawTelemetryRetentionDays = 35;
-
 /**
  * How telemetry reaches the ingest Lambda: the IoT rule sends each message to a queue, and the Lambda
  * takes up to `batchSize` messages at once, waiting at most `maxBatchingWindowSeconds` to fill a batch.

@@ -4,6 +4,16 @@
  * `requests.ts` (`deviceRequests`, `floorPlanRequests`).
  */
 
+/** The device type numbers, for the entry point the browser uses (`@argentum/events/contracts`). */
+import { DeviceType } from '../devices';
+export {
+  DeviceType,
+  type DeviceTypeNumber,
+  deviceTypeName,
+  thirdPartyDisplayName,
+  type ConnDev,
+} from '../devices';
+
 // Validation (section 5).
 export const DEVICE_NAME_REQUIRED_TEXT = 'Device name is required';
 export const DEVICE_NAME_AND_PORT_REQUIRED_TEXT = 'Device name and port are required';
@@ -59,10 +69,19 @@ export const DRAWER_WIDTH = 352;
 export const GROUP_NUMBER_MIN = 1000;
 export const GROUP_NUMBER_MAX = 9999;
 /** Device types that may be grouped: lights (power nodes) and motion sensors. */
-export const GROUPABLE_DEVICE_TYPES: readonly number[] = [1, 4];
+export const GROUPABLE_DEVICE_TYPES: readonly number[] = [DeviceType.powerNode, DeviceType.motion];
+/** Kinds wired to a node port (power nodes, IO devices, contactors): placing one needs the port. */
+export const PORT_DEVICE_TYPES: readonly number[] = [
+  DeviceType.powerNode,
+  DeviceType.thermistor,
+  DeviceType.contactor,
+];
 /** Icon size per device type: 1 to 2 in steps of 0.5, lights 0.5 to 2. */
 export const ICON_SIZE_STEP = 0.5;
-export const iconSizeRange = (devType: number) => ({ min: devType === 1 ? 0.5 : 1, max: 2 });
+export const iconSizeRange = (devType: number) => ({
+  min: devType === DeviceType.powerNode ? 0.5 : 1,
+  max: 2,
+});
 /**
  * The icon a device presents itself as (properties.conndev, set with /updateDevice): types 2 and 3
  * node; type 1 node or powernode; third-party devices shades or ecobee (section 9).

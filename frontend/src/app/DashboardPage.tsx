@@ -11,7 +11,7 @@ import { AppTopBar } from './AppTopBar';
 import styles from './DashboardPage.module.css';
 import { useRealtimeFeeds } from './realtimeFeeds';
 
-export const WELCOME_TEXT = 'Welcome to Argentum. Select an organization from the sidebar to start.';
+const WELCOME_TEXT = 'Welcome to Argentum. Select an organization from the sidebar to start.';
 
 /** /home: top bar, organization tree in the sidebar (a drawer on small screens), selected floor. */
 export function DashboardPage() {

@@ -6,11 +6,11 @@ import {
   announceGroupingOutcome,
   applyCommandStatus,
   applyLiveUpdates,
-  FLOOR_PLAN_QUERY_ROOT,
+  floorPlanQueries,
 } from '../features/floor-plan';
 import { applyNotificationPush } from '../features/notifications';
 import { realtimeChannel } from '../shared/realtime/channel';
-import type { RealtimeEvent } from '../shared/realtime/messages';
+import type { RealtimeEvent } from '../shared/realtime/realtimeEvents';
 
 /** Device words on grouping that arrive on their own (power nodes: 3 and 4; 62 and 63). */
 const groupingKind = (cmnd: number | undefined): 'grouping' | 'ungrouping' | undefined =>
@@ -65,7 +65,7 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
           const kind = groupingKind(event.message.cmnd);
           if (kind && event.outcome === 'fail' && !event.message.commandId) {
             announceGroupingOutcome({ kind, ok: false });
-            void queryClient.invalidateQueries({ queryKey: [FLOOR_PLAN_QUERY_ROOT] });
+            void queryClient.invalidateQueries({ queryKey: floorPlanQueries.all() });
           }
           break;
         }

@@ -13,7 +13,6 @@ export type DomainErrorKind =
   | 'gone'
   | 'too-large'
   | 'unsupported-media-type'
-  | 'not-available'
   | 'too-many-requests'
   | 'upstream'
   /** A third-party service did not answer in time. */

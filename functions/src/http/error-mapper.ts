@@ -12,7 +12,6 @@ const statusOf: Record<DomainErrorKind, number> = {
   gone: 410,
   'too-large': 413,
   'unsupported-media-type': 415,
-  'not-available': 501,
   'too-many-requests': 429,
   upstream: 502,
   'upstream-timeout': 504,
@@ -41,7 +40,7 @@ export function jsonResponse(
 export function errorResponse(error: unknown, requestId: string): ApiResponse {
   if (error instanceof DomainError) {
     const status = statusOf[error.kind];
-    log(status >= 500 && status !== 501 ? 'error' : 'info', 'request refused', {
+    log(status >= 500 ? 'error' : 'info', 'request refused', {
       requestId,
       status,
       reason: error.message,

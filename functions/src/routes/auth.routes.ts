@@ -9,7 +9,7 @@ import {
   REGISTERED,
   RESET_MAIL_SENT,
   USERNAME_CHANGED,
-} from '../domain/auth/messages';
+} from '../domain/auth/texts';
 import { changePassword, resetPassword } from '../domain/auth/passwords';
 import { refreshSession, signIn, signOut } from '../domain/auth/session';
 import { mintConnectionToken, type TokenSigner } from '../domain/realtime/connection-token';

@@ -6,7 +6,7 @@ import {
   readFloorPlan,
 } from '../domain/files/floor-plans';
 import { type TreeEditingPorts, updateFloor } from '../domain/tree/editing';
-import { TREE_MESSAGES } from '../domain/tree/messages';
+import { TREE_MESSAGES } from '../domain/tree/texts';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'floors';

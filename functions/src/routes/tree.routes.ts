@@ -7,7 +7,7 @@ import {
   renameNode,
   type TreeEditingPorts,
 } from '../domain/tree/editing';
-import { RENAMED_MESSAGES, TREE_MESSAGES } from '../domain/tree/messages';
+import { RENAMED_MESSAGES, TREE_MESSAGES } from '../domain/tree/texts';
 import { organizationsOf } from '../domain/tree/organizations';
 import { type RoutePorts, routesFor } from '../http/types';
 

@@ -17,7 +17,7 @@ import {
 } from '../domain/files/logos';
 import type { FilePorts } from '../domain/files/ports';
 import { type InvitationPorts, inviteUser } from '../domain/auth/invitations';
-import { INVITE_SENT } from '../domain/auth/messages';
+import { INVITE_SENT } from '../domain/auth/texts';
 import { type RoutePorts, routesFor } from '../http/types';
 
 const domain = 'users';

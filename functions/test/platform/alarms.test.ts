@@ -9,7 +9,7 @@ import {
   observeDevice,
   raiseEvent,
 } from '@argentum/functions/domain/notifications/alarms';
-import { html } from '@argentum/functions/domain/notifications/messages';
+import { html } from '@argentum/functions/domain/notifications/notification-html';
 import { dynamoAlarmStore } from '@argentum/functions/stores/alarms';
 import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
 import { dynamoUserStore } from '@argentum/functions/stores/users';

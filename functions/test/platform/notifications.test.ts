@@ -1,7 +1,7 @@
 import type { NotificationPage, NotificationPush } from '@argentum/events/contracts';
 import { topics } from '@argentum/events';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
-import { html } from '@argentum/functions/domain/notifications/messages';
+import { html } from '@argentum/functions/domain/notifications/notification-html';
 import { raiseNotification } from '@argentum/functions/domain/notifications/notifications';
 import type { NotificationPorts } from '@argentum/functions/domain/notifications/ports';
 import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';

@@ -35,14 +35,14 @@ export const addressRateLimit = { limit: 6000, evaluationWindowSec: 300 } as con
  * SizeRestrictions_BODY (over 8 KB) only counts: the API enforces its own documented body limits with
  * its own 413 message, and uploads go straight to S3.
  */
-export const managedRuleGroups = [
+const managedRuleGroups = [
   { name: 'AWSManagedRulesAmazonIpReputationList', countOnly: [] as string[] },
   { name: 'AWSManagedRulesCommonRuleSet', countOnly: ['SizeRestrictions_BODY'] },
   { name: 'AWSManagedRulesKnownBadInputsRuleSet', countOnly: [] as string[] },
 ] as const;
 
 /** Request headers WAF logs never contain (session tokens and cookies). */
-export const redactedHeaders = ['authorization', 'cookie'] as const;
+const redactedHeaders = ['authorization', 'cookie'] as const;
 
 const BODY_KEY = 'too-many-requests';
 

@@ -7,8 +7,8 @@ import { ORG_ATTRIBUTE } from '@argentum/functions/domain/devices/provisioning';
 import { deviceProvisioningParameters } from '../../src/definitions';
 
 /** IoT policy variables: the connected thing's name (= device id = client id) and its organization. */
-export const THING = '${iot:Connection.Thing.ThingName}';
-export const THING_ORG = `\${iot:Connection.Thing.Attributes[${ORG_ATTRIBUTE}]}`;
+const THING = '${iot:Connection.Thing.ThingName}';
+const THING_ORG = `\${iot:Connection.Thing.Attributes[${ORG_ATTRIBUTE}]}`;
 
 export interface DeviceAccessProps {
   /** Prefix of the stack names: names the policy and the SSM parameters the command reads. */

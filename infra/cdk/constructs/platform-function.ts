@@ -143,7 +143,7 @@ const userPoolAdminActions = [
 ];
 
 /** The bare address of a sender such as `Argentum <no-reply@example.com>`. */
-export const senderAddress = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+const senderAddress = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
 
 /**
  * A platform Lambda with the house defaults: Node.js 24 on ARM, a minified ESM bundle built by the
@@ -428,7 +428,7 @@ export class PlatformFunction extends Construct {
  * The environment every platform Lambda reads (functions/src/config.ts), plus the settings only some
  * functions get.
  */
-export function platformEnvironment(
+function platformEnvironment(
   stack: Stack,
   resources: PlatformResources,
   only: Pick<PlatformSettings, 'mailQueueUrl' | 'originSecret' | 'originRequired' | 'integrations'> = {},

@@ -25,7 +25,7 @@ import { archiveBucket } from '../../src/definitions';
 import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from '../nag';
 
 /** Where Firehose puts records it could not partition or deliver (nothing reads them; kept for a look). */
-export const ARCHIVE_ERROR_PREFIX = 'errors/!{firehose:error-output-type}/!{timestamp:yyyy/MM/dd}/';
+const ARCHIVE_ERROR_PREFIX = 'errors/!{firehose:error-output-type}/!{timestamp:yyyy/MM/dd}/';
 
 /**
  * The long-term archive of raw readings: a retained bucket and the Amazon Data Firehose stream ingest

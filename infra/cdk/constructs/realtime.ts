@@ -15,7 +15,7 @@ import { telemetryBatching } from '../../src/definitions';
  * ("When you set BatchSize to a value greater than 10, you must set MaximumBatchingWindowInSeconds to
  * at least 1", AWS::Lambda::EventSourceMapping).
  */
-export function telemetryBatchSize(windowSeconds: number): number {
+function telemetryBatchSize(windowSeconds: number): number {
   if (windowSeconds === 0) return 10;
   return windowSeconds > telemetryBatching.maxBatchingWindowSeconds ? 10_000 : telemetryBatching.batchSize;
 }

@@ -4,7 +4,6 @@ import { Construct } from 'constructs';
 import { acknowledgeRule } from '../nag';
 
 export type IntegrationVendor = 'ryse' | 'nest' | 'ecobee';
-export const integrationVendors: readonly IntegrationVendor[] = ['ryse', 'nest', 'ecobee'];
 
 /** What an operator puts into each secret (docs/deploy.md); the integrations function reads it. */
 const contents: Record<IntegrationVendor, string> = {

@@ -9,20 +9,13 @@ import { lazy } from 'react';
 export const FloorView = lazy(() => import('./components/edit/EditableFloorView'));
 export type { FloorViewFloor, FloorViewProps } from './components/FloorView';
 export type { FloorViewStore } from './state/FloorViewProvider';
-export {
-  applyDeviceUpdates,
-  applyLiveUpdates,
-  DEVICE_UPDATE_INTERVAL_MS,
-  type DeviceUpdate,
-} from './api/deviceUpdates';
+export { applyDeviceUpdates, applyLiveUpdates, type DeviceUpdate } from './api/deviceUpdates';
 export { floorPlanQueries, type FloorRef } from './api/floorPlanQueries';
 export {
-  floorModeReducer,
-  initialModeState,
   type FloorMode,
   type FloorModeAction,
   type FloorModeState,
   type ModeDevice,
 } from './model/modeReducer';
-export { applyCommandStatus, commandKey } from './api/commands';
-export { announceGroupingOutcome, FLOOR_PLAN_QUERY_ROOT, type GroupingOutcome } from './api/editing';
+export { applyCommandStatus } from './api/commands';
+export { announceGroupingOutcome, type GroupingOutcome } from './api/editing';

@@ -1,2 +1,2 @@
 /** How other screens open the sensor detail page: one helper in shared/, re-exported here. */
-export { SENSOR_DETAIL_ROUTE, sensorDetailPath } from '../../shared/routes/sensorDetail';
+export { SENSOR_DETAIL_ROUTE } from '../../shared/routes/sensorDetail';

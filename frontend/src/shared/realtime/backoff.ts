@@ -1,7 +1,7 @@
 /** The specification's longest wait between two reconnect attempts of the real-time channel. */
 export const RECONNECT_MAX_MS = 8000;
 /** The first wait after a connection is lost. */
-export const RECONNECT_FIRST_MS = 500;
+const RECONNECT_FIRST_MS = 500;
 
 /**
  * How long to wait before reconnect attempt `attempt` (0 for the first after a loss): doubling from

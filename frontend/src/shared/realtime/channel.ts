@@ -6,7 +6,7 @@ import { getAccessToken } from '../session/sessionStore';
 import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';
 import { reconnectDelay } from './backoff';
 import { createKeepaliveTimer, type KeepaliveTimer } from './keepaliveTimer';
-import { parseRealtimeMessage, type RealtimeEvent } from './messages';
+import { parseRealtimeMessage, type RealtimeEvent } from './realtimeEvents';
 
 /**
  * - `off`: not started, stopped, or no real-time endpoint configured;
@@ -56,9 +56,9 @@ export function connectionScope(topics: Iterable<string>): string[] {
  * user every 5 minutes for the connection's 24 h. A topic of an organization the connection was not
  * scoped to makes it reconnect with a new token. Subscriptions are counted per topic, so screens ask
  * for what they show and the channel keeps each topic once; they are made again after every
- * reconnect. Messages reach the listeners only once validated (messages.ts).
+ * reconnect. Messages reach the listeners only once validated (realtimeEvents.ts).
  */
-export class RealtimeChannel {
+class RealtimeChannel {
   readonly clientId = `web-${crypto.randomUUID()}`;
   private statusNow: RealtimeStatus = 'off';
   private readonly statusListeners = new Set<() => void>();

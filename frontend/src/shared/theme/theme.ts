@@ -25,7 +25,7 @@ function systemPrefersDark(): boolean {
     : false;
 }
 
-export const resolveTheme = (preference: ThemePreference, systemDark = systemPrefersDark()): ColorMode =>
+const resolveTheme = (preference: ThemePreference, systemDark = systemPrefersDark()): ColorMode =>
   preference === 'dark' || (preference === 'system' && systemDark) ? 'dark' : 'light';
 
 interface ThemeState {
@@ -60,7 +60,7 @@ export function applyTheme(preference: ThemePreference): void {
 }
 
 /** Keeps this device's copy of a user's preference, for the first paint of the next load. */
-export function rememberTheme(userId: string, preference: ThemePreference): void {
+function rememberTheme(userId: string, preference: ThemePreference): void {
   try {
     localStorage.setItem(LAST_USER_KEY, userId);
     localStorage.setItem(themeKey(userId), preference);

@@ -3,7 +3,7 @@ import { unauthenticated, validationError } from '../errors';
 import type { UserStore } from '../users/ports';
 import { nextVersionOf, updateUser } from '../users/update';
 import type { AuthUser, UserRecord } from '../users/user';
-import { USERNAME_EMPTY } from './messages';
+import { USERNAME_EMPTY } from './texts';
 
 /** The signed-in user renames themself; roles and memberships stay as stored (retried on a conflict). */
 export async function changeUserName(

@@ -11,7 +11,7 @@ import {
   RESET_LINK_EXPIRED,
   USER_ALREADY_EXISTS,
   USERNAME_EMPTY,
-} from './messages';
+} from './texts';
 import { assertAcceptablePassword, withPasswordPolicy } from './password-policy';
 import type { AccountPorts, AccountTokenRecord } from './ports';
 import { throttledPasswordVerify } from './throttle';

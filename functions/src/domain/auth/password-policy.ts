@@ -1,6 +1,6 @@
 import { type Identity, PasswordRejected, type PasswordPolicy } from './ports';
 import { validationError } from '../errors';
-import { PASSWORD_HINT } from './messages';
+import { PASSWORD_HINT } from './texts';
 
 // Cognito's symbol set for password policies.
 const SYMBOLS = new Set(Array.from('^$*.[]{}()?"!@#%&/\\,><\':;|_~`=+-'));

@@ -3,7 +3,7 @@ import { validationError } from '../errors';
 import { type AuthUser, normalizeEmail } from '../users/user';
 import { linkExpired } from './invitations';
 import { passwordResetMail } from './mail-templates';
-import { OLD_PASSWORD_WRONG, PASSWORDS_DONT_MATCH, RESET_LINK_EXPIRED } from './messages';
+import { OLD_PASSWORD_WRONG, PASSWORDS_DONT_MATCH, RESET_LINK_EXPIRED } from './texts';
 import { assertAcceptablePassword, withPasswordPolicy } from './password-policy';
 import type { AccountPorts } from './ports';
 import { endAllSessions, type StartedSession, startSession } from './session';

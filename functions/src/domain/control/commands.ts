@@ -55,7 +55,7 @@ export const portKey = (port: number | string | undefined) => (port === undefine
 
 /**
  * A command id: the request time (base 36, so a device's commands sort by time) and 48 random bits.
- * See commandIdSchema (events/src/messages.ts) for why commands carry one.
+ * See commandIdSchema (events/src/device-protocol.ts) for why commands carry one.
  */
 export function newCommandId(now: number): string {
   const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) =>

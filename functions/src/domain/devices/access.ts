@@ -1,11 +1,11 @@
 import { hasRole, Role, type RoleNumber } from '@argentum/events/contracts';
 import { DomainError, forbidden, notFound } from '../errors';
 import type { NodeRef } from '../tree/ports';
-import { NOT_FOUND_MESSAGES } from '../tree/messages';
+import { NOT_FOUND_MESSAGES } from '../tree/texts';
 import type { TreeNode } from '../tree/tree';
 import type { AuthUser } from '../users/user';
 import type { Device } from './device';
-import { DEVICE_MESSAGES } from './messages';
+import { DEVICE_MESSAGES } from './texts';
 import type { DevicePorts } from './ports';
 
 /**

@@ -45,11 +45,6 @@ export function isOnline(device: Pick<Device, 'devType' | 'lastSeen' | 'presence
   return presenceOf(device, now).online;
 }
 
-/** Kinds that are wired to a port (power nodes, IO devices, contactors): placing one needs the port. */
-export const PORT_DEVICE_TYPES: readonly number[] = [1, 2, 3];
-export const GATEWAY_TYPE = 0;
-export const IEQ_TYPE = 5;
-export const MOTION_TYPE = 4;
 
 export function toDeviceView(device: Device, now: number): DeviceView {
   const presence = presenceOf(device, now);

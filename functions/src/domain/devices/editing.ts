@@ -1,5 +1,6 @@
 import {
   DEVICE_NAME_UPDATED_TEXT,
+  DeviceType,
   hasRole,
   ICON_NOT_AVAILABLE_TEXT,
   iconChoicesOf,
@@ -14,8 +15,8 @@ import {
 import { forbidden, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import { accessibleDevice } from './access';
-import { type DataPoint, type Device, IEQ_TYPE, MOTION_TYPE, toDeviceView, versionOf } from './device';
-import { DEVICE_MESSAGES } from './messages';
+import { type DataPoint, type Device, toDeviceView, versionOf } from './device';
+import { DEVICE_MESSAGES } from './texts';
 import type { DeviceChange, DevicePorts } from './ports';
 import { applied } from './placement';
 import { assertVersion, checkedDataPoints, checkedName, withRetries, written } from './rules';
@@ -29,7 +30,7 @@ export interface DeviceAnswer {
 
 const ATTEMPTS = 3;
 /** Kinds whose configuration needs at least one data point (motion sensors and IEQ sensors). */
-const NEEDS_DATA_POINTS = [MOTION_TYPE, IEQ_TYPE];
+const NEEDS_DATA_POINTS: readonly number[] = [DeviceType.motion, DeviceType.ieq];
 
 async function change(
   deps: DevicePorts,
@@ -140,7 +141,7 @@ export async function addThermistor(
   },
 ): Promise<DeviceAnswer> {
   const device = await change(deps, user, request, (current) => {
-    if (current.devType !== 2) throw validationError(DEVICE_MESSAGES.thermistorParent);
+    if (current.devType !== DeviceType.thermistor) throw validationError(DEVICE_MESSAGES.thermistorParent);
     return {
       devName: checkedName(request.devName),
       childNode: {

@@ -1,4 +1,5 @@
 import {
+  DeviceType,
   Role,
   type FloorDevicesAnswer,
   type SensorsCountAnswer,
@@ -6,7 +7,7 @@ import {
 } from '@argentum/events/contracts';
 import type { AuthUser } from '../users/user';
 import { accessibleBuilding, accessibleFloor, accessibleOrganization } from './access';
-import { type Device, isOnline, MOTION_TYPE, toDeviceView } from './device';
+import { type Device, isOnline, toDeviceView } from './device';
 import type { DevicePorts } from './ports';
 
 const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare;
@@ -57,7 +58,7 @@ export async function sensorsCount(
     if (online) answer.online++;
     else answer.offline++;
     answer.byType[String(device.devType)] = (answer.byType[String(device.devType)] ?? 0) + 1;
-    if (online && device.devType === MOTION_TYPE && device.latest?.mState === 1) answer.occupied++;
+    if (online && device.devType === DeviceType.motion && device.latest?.mState === 1) answer.occupied++;
   }
   return answer;
 }

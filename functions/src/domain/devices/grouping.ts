@@ -18,7 +18,7 @@ import { validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import { accessibleDevices } from './access';
 import { type Device, versionOf } from './device';
-import { DEVICE_MESSAGES } from './messages';
+import { DEVICE_MESSAGES } from './texts';
 import { type DeviceChange, type DevicePorts, type GroupChange, MAX_COMMIT_ITEMS } from './ports';
 import { withRetries, written } from './rules';
 

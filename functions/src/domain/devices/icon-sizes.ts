@@ -2,7 +2,7 @@ import { iconSizeRange, Role, VALUE_SAVED_TEXT } from '@argentum/events/contract
 import { notFound, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import { accessibleFloor } from './access';
-import { DEVICE_MESSAGES } from './messages';
+import { DEVICE_MESSAGES } from './texts';
 import type { DevicePorts } from './ports';
 
 /**

@@ -1,4 +1,6 @@
 import {
+  DeviceType,
+  PORT_DEVICE_TYPES,
   DEVICE_NAME_AND_PORT_REQUIRED_TEXT,
   DEVICE_NAME_REQUIRED_TEXT,
   FLOOR_PLAN_UPDATED_TEXT,
@@ -23,13 +25,10 @@ import {
 import {
   type DataPoint,
   type Device,
-  GATEWAY_TYPE,
-  IEQ_TYPE,
-  PORT_DEVICE_TYPES,
   toDeviceView,
   versionOf,
 } from './device';
-import { DEVICE_MESSAGES } from './messages';
+import { DEVICE_MESSAGES } from './texts';
 import { type DeviceChange, type DevicePorts, MAX_COMMIT_ITEMS, type Placement } from './ports';
 import { assertVersion, checkedDataPoints, checkedName, withRetries, written } from './rules';
 
@@ -69,7 +68,7 @@ const nodeRef = (node: TreeNode): NodeRef => ({
 
 /** Gateways are placed, moved and removed only by role 3 in their organization. */
 function assertMayHandle(user: AuthUser, device: Device): void {
-  if (device.devType === GATEWAY_TYPE && !hasRole(user.orgRoles, device.orgID, MIN_ROLE.gateways)) {
+  if (device.devType === DeviceType.gateway && !hasRole(user.orgRoles, device.orgID, MIN_ROLE.gateways)) {
     throw forbidden(DEVICE_MESSAGES.gatewayOwnerOnly);
   }
 }
@@ -89,7 +88,7 @@ function dropChange(
   }
   if (name === '') throw validationError(DEVICE_NAME_REQUIRED_TEXT);
   const dataPoints = entry.dataPoints ? checkedDataPoints(entry.dataPoints) : (device.dataPoints ?? []);
-  if (device.devType === IEQ_TYPE && dataPoints.length === 0) throw validationError(SELECT_DATA_POINTS_TEXT);
+  if (device.devType === DeviceType.ieq && dataPoints.length === 0) throw validationError(SELECT_DATA_POINTS_TEXT);
   const floorOrigin = entry.floorOrigin ?? (alreadyHere ? device.floorOrigin : defaultOrigin);
   if (!floorOrigin) throw validationError(DEVICE_MESSAGES.positionRequired);
   const set: DeviceChange['set'] = {};

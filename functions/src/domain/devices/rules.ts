@@ -6,7 +6,7 @@ import {
 } from '@argentum/events/contracts';
 import { conflict, type DomainError, validationError } from '../errors';
 import type { DataPoint, Device } from './device';
-import { DEVICE_MESSAGES } from './messages';
+import { DEVICE_MESSAGES } from './texts';
 import type { CommitOutcome } from './ports';
 import { floorDeletePending } from './access';
 

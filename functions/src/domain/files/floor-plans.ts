@@ -14,7 +14,7 @@ import {
 import { forbidden, notFound, validationError } from '../errors';
 import type { NodeRef, TreeStore } from '../tree/ports';
 import type { TreeNode } from '../tree/tree';
-import { NOT_FOUND_MESSAGES } from '../tree/messages';
+import { NOT_FOUND_MESSAGES } from '../tree/texts';
 import type { AuthUser } from '../users/user';
 import {
   FLOOR_PLAN_RENDITION_WIDTHS,

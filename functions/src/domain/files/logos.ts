@@ -8,7 +8,7 @@ import {
   type RoleNumber,
 } from '@argentum/events/contracts';
 import { forbidden, notFound } from '../errors';
-import { NOT_FOUND_MESSAGES } from '../tree/messages';
+import { NOT_FOUND_MESSAGES } from '../tree/texts';
 import { detectLogoType, type LogoType } from '../users/image-type';
 import type { AuthUser } from '../users/user';
 import { logoKey, logoStagingFolder } from './keys';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { alarmDigestMail, alarmMail } from '../auth/mail-templates';
 import type { AccountSettings, AlarmDigestJob, JobQueue, Mailer } from '../auth/ports';
 import type { UserStore } from '../users/ports';
-import { messageText } from './messages';
+import { messageText } from './notification-html';
 import type { NotificationStore } from './ports';
 
 /** Records which alarms were mailed, so that a redelivered job mails nobody twice. */

@@ -6,7 +6,7 @@ import {
   roleIn,
 } from '@argentum/events/contracts';
 import { forbidden, notFound } from '../errors';
-import { NOT_FOUND_MESSAGES } from '../tree/messages';
+import { NOT_FOUND_MESSAGES } from '../tree/texts';
 import type { AuthUser } from '../users/user';
 
 /** Where an organization's alarm settings live (stores/alarm-settings.ts: its item). */

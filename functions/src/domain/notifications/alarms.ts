@@ -2,13 +2,14 @@ import {
   COMFORT_ZONES,
   DEVICE_OFFLINE_TEXT,
   DEVICE_ONLINE_TEXT,
+  DeviceType,
   NotificationType,
   type NotificationTypeNumber,
 } from '@argentum/events/contracts';
 import type { AlarmMailJob, JobQueue } from '../auth/ports';
 import type { Device } from '../devices/device';
 import type { Logger, Metrics } from '../ports';
-import { html } from './messages';
+import { html } from './notification-html';
 import { raiseNotification } from './notifications';
 import type { NotificationPorts } from './ports';
 
@@ -321,7 +322,9 @@ export async function observeReadings(
   for (const r of readings) byDevice.set(r.devId, [...(byDevice.get(r.devId) ?? []), r]);
   for (const [devId, own] of byDevice) {
     const outOfZone = own.some((r) =>
-      comfortObservations({ devType: 5, devName: '', devId }, r.time, r.values).some((o) => o.active),
+      comfortObservations({ devType: DeviceType.ieq, devName: '', devId }, r.time, r.values).some(
+        (o) => o.active,
+      ),
     );
     const quietUntil = quiet.get(devId);
     if (!outOfZone && quietUntil !== undefined && quietUntil > now) continue;

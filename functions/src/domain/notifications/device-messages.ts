@@ -1,7 +1,7 @@
 import { Command, type ConfirmationMessage, type ConfirmationOutcome } from '@argentum/events';
 import { NotificationType, PAIRING_FAILED_TEXT } from '@argentum/events/contracts';
 import { type AlarmDevice, type AlarmPorts, deviceLabel, raiseEvent } from './alarms';
-import { html } from './messages';
+import { html } from './notification-html';
 
 /** What became of a confirmation for its command (domain/control/confirmations.ts). */
 export type SettledAs = 'confirmed' | 'failed' | 'late' | 'duplicate' | 'unknown' | 'untracked' | 'invalid';

@@ -8,7 +8,7 @@ import {
 } from '@argentum/events/contracts';
 import { notFound } from '../errors';
 import type { AuthUser } from '../users/user';
-import { sanitizeMessage } from './messages';
+import { sanitizeMessage } from './notification-html';
 import type { InboxEntry, NotificationPorts, NotificationStore, StoredNotification } from './ports';
 
 export const NOTIFICATION_NOT_FOUND = 'This notification does not exist (it may have been deleted).';

@@ -6,7 +6,7 @@ export interface StoredNotification {
   id: string;
   orgId: string;
   type: NotificationTypeNumber;
-  /** Sanitized HTML (see messages.ts). */
+  /** Sanitized HTML (see notification-html.ts). */
   message: string;
   createdAt: string;
   properties: { floorID?: string; buildID?: string; devID?: string };

@@ -8,7 +8,7 @@ import {
   ITEM_NOT_FOUND_MESSAGE,
   NOT_FOUND_MESSAGES,
   WRONG_TYPE_MESSAGE,
-} from './messages';
+} from './texts';
 import {
   type BuildingView,
   type FloorView,

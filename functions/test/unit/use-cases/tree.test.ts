@@ -7,7 +7,7 @@ import {
   deleteNode,
   renameNode,
 } from '../../../src/domain/tree/editing';
-import { CHANGED_MEANWHILE_MESSAGE, NOT_FOUND_MESSAGES } from '../../../src/domain/tree/messages';
+import { CHANGED_MEANWHILE_MESSAGE, NOT_FOUND_MESSAGES } from '../../../src/domain/tree/texts';
 import type { AuthUser, UserRecord } from '../../../src/domain/users/user';
 import { memoryTreeStore, memoryUserStore, testClock } from '../../support/fakes/memory-stores';
 

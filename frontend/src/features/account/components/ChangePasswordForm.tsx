@@ -1,4 +1,4 @@
-import { Alert, Button, Flex, PasswordField } from '@aws-amplify/ui-react';
+import { Button, Flex } from '@aws-amplify/ui-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
 import {
@@ -8,6 +8,7 @@ import {
   PASSWORD_MODAL_CLOSE_MS,
   SOMETHING_WENT_WRONG_TEXT,
 } from '@argentum/events/contracts';
+import { FormMessage, PasswordInput } from '../../../shared/ui/FormFields';
 import { useChangePasswordMutation } from '../api/accountApi';
 
 export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
@@ -39,40 +40,28 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   return (
     <form noValidate onSubmit={handleSubmit} aria-label="Change password">
       <Flex direction="column" gap="1rem">
-        {change.isSuccess && (
-          <Alert variation="success" role="status">
-            {PASSWORD_CHANGED_TEXT}
-          </Alert>
-        )}
-        {emptyTried && (
-          <Alert variation="error" role="alert">
-            {PASSWORD_EMPTY_TEXT}
-          </Alert>
-        )}
+        {change.isSuccess && <FormMessage tone="success">{PASSWORD_CHANGED_TEXT}</FormMessage>}
+        {emptyTried && <FormMessage tone="error">{PASSWORD_EMPTY_TEXT}</FormMessage>}
         {change.isError && (
-          <Alert variation="error" role="alert" heading={SOMETHING_WENT_WRONG_TEXT}>
+          <FormMessage tone="error" heading={SOMETHING_WENT_WRONG_TEXT}>
             {detail}
-          </Alert>
+          </FormMessage>
         )}
-        <PasswordField
+        <PasswordInput
           label="Old password"
           name="oldPassword"
           autoComplete="current-password"
           autoFocus
-          maxLength={256}
           value={oldPassword}
-          onChange={(event) => setOldPassword(event.target.value)}
-          showPasswordButtonLabel="Show password"
+          onChange={setOldPassword}
         />
-        <PasswordField
+        <PasswordInput
           label="New password"
           name="newPassword"
           autoComplete="new-password"
-          maxLength={256}
           descriptiveText={PASSWORD_HINT_TEXT}
           value={newPassword}
-          onChange={(event) => setNewPassword(event.target.value)}
-          showPasswordButtonLabel="Show password"
+          onChange={setNewPassword}
         />
         <Flex justifyContent="flex-end" gap="0.5rem">
           <Button type="button" onClick={onDone}>

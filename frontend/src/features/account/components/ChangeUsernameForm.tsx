@@ -1,4 +1,4 @@
-import { Alert, Button, Flex, TextField } from '@aws-amplify/ui-react';
+import { Button, Flex } from '@aws-amplify/ui-react';
 import { useState, type FormEvent } from 'react';
 import { useSessionUser } from '../../../shared/session/sessionStore';
 import {
@@ -6,6 +6,7 @@ import {
   USERNAME_CHANGED_TEXT,
   USERNAME_EMPTY_TEXT,
 } from '@argentum/events/contracts';
+import { FormMessage, UserNameField } from '../../../shared/ui/FormFields';
 import { showToast } from '../../../shared/ui/toastStore';
 import { useChangeUsernameMutation } from '../api/accountApi';
 
@@ -29,21 +30,12 @@ export function ChangeUsernameForm({ onDone }: { onDone: () => void }) {
   return (
     <form noValidate onSubmit={handleSubmit} aria-label="Change username">
       <Flex direction="column" gap="1rem">
-        {change.isError && (
-          <Alert variation="error" role="alert">
-            {SOMETHING_WENT_WRONG_TEXT}
-          </Alert>
-        )}
-        <TextField
-          label="User name"
-          name="userName"
-          autoComplete="nickname"
+        {change.isError && <FormMessage tone="error">{SOMETHING_WENT_WRONG_TEXT}</FormMessage>}
+        <UserNameField
           autoFocus
-          maxLength={64}
           value={userName}
-          onChange={(event) => setUserName(event.target.value)}
-          hasError={empty}
-          errorMessage={empty ? USERNAME_EMPTY_TEXT : undefined}
+          onChange={setUserName}
+          error={empty ? USERNAME_EMPTY_TEXT : null}
         />
         <Flex justifyContent="flex-end" gap="0.5rem">
           <Button type="button" onClick={onDone}>

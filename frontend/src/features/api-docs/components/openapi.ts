@@ -70,7 +70,7 @@ function formatValue(value: unknown): string {
   return typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
 }
 
-export function typeLabel(schema: JsonSchema, document: OpenApiDocument): string {
+function typeLabel(schema: JsonSchema, document: OpenApiDocument): string {
   const resolved = resolve(schema, document, new Set());
   if (resolved.const !== undefined) return formatValue(resolved.const);
   if (resolved.enum) return 'enum';

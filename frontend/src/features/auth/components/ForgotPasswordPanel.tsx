@@ -1,4 +1,4 @@
-import { Alert, Button, Flex, Heading, Text, TextField } from '@aws-amplify/ui-react';
+import { Button, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
 import { validateEmail } from '@argentum/events/contracts';
@@ -7,6 +7,7 @@ import {
   FORGOT_PASSWORD_SENT_TEXT,
   SOMETHING_WENT_WRONG_TEXT,
 } from '@argentum/events/contracts';
+import { EmailField, FormMessage } from '../../../shared/ui/FormFields';
 import { useForgotPasswordMutation } from '../api/accountsApi';
 
 /** The forgot-password panel of the sign-in screen: mails a reset link. */
@@ -48,29 +49,9 @@ export function ForgotPasswordPanel({ onBack }: { onBack: () => void }) {
             Enter the e-mail address of your account and we will send you a link to choose a new password.
           </Text>
         </div>
-        {forgot.isSuccess && (
-          <Alert variation="success" role="status">
-            {FORGOT_PASSWORD_SENT_TEXT}
-          </Alert>
-        )}
-        {failure && (
-          <Alert variation="error" role="alert">
-            {failure}
-          </Alert>
-        )}
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          inputMode="email"
-          autoFocus
-          ref={emailRef}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          hasError={emailError !== null}
-          errorMessage={emailError ?? undefined}
-        />
+        {forgot.isSuccess && <FormMessage tone="success">{FORGOT_PASSWORD_SENT_TEXT}</FormMessage>}
+        {failure && <FormMessage tone="error">{failure}</FormMessage>}
+        <EmailField autoFocus ref={emailRef} value={email} onChange={setEmail} error={emailError} />
         <Button
           type="submit"
           variation="primary"

@@ -1,13 +1,13 @@
-import { Alert, Button, Card, Flex, Heading, PasswordField, Text, TextField } from '@aws-amplify/ui-react';
+import { Button, Flex } from '@aws-amplify/ui-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
 import { validateEmail } from '@argentum/events/contracts';
-import { PRODUCT_NAME } from '@argentum/events/contracts';
+import { EmailField, FormMessage, PasswordInput } from '../../../shared/ui/FormFields';
 import { useLoginMutation } from '../api/authApi';
 import { ForgotPasswordPanel } from './ForgotPasswordPanel';
-import styles from './LoginPage.module.css';
+import { AuthHeading, AuthPage } from './AuthPage';
 
-export const LOGIN_FAILED_TEXT = 'The password and/or email entered is incorrect. Please try again';
+const LOGIN_FAILED_TEXT = 'The password and/or email entered is incorrect. Please try again';
 
 export function LoginPage() {
   const loginMutation = useLoginMutation();
@@ -39,66 +39,37 @@ export function LoginPage() {
   }
 
   return (
-    <main className={styles.page}>
-      <title>{`Sign in · ${PRODUCT_NAME}`}</title>
-      <Card variation="elevated" className={styles.card}>
-        {forgotOpen ? (
-          <ForgotPasswordPanel onBack={() => setForgotOpen(false)} />
-        ) : (
-          <form noValidate onSubmit={handleSubmit} aria-labelledby="sign-in-heading">
-            <Flex direction="column" gap="1rem">
-              <div>
-                <Heading level={1} className={styles.product}>
-                  {PRODUCT_NAME}
-                </Heading>
-                <Text id="sign-in-heading" as="p" className={styles.subtitle}>
-                  Sign in to your account
-                </Text>
-              </div>
-
-              {loginFailed && (
-                <Alert variation="error" role="alert">
-                  {loginFailed}
-                </Alert>
-              )}
-
-              <TextField
-                label="Email"
-                name="email"
-                type="email"
-                autoComplete="username"
-                inputMode="email"
-                autoFocus
-                ref={emailRef}
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-                hasError={emailError !== null}
-                errorMessage={emailError ?? undefined}
-              />
-              <PasswordField
-                label="Password"
-                name="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-                showPasswordButtonLabel="Show password"
-              />
-              <Button
-                type="submit"
-                variation="primary"
-                isFullWidth
-                isLoading={loginMutation.isPending}
-                loadingText="Signing in…"
-              >
-                Sign in
-              </Button>
-              <Button type="button" variation="link" size="small" onClick={() => setForgotOpen(true)}>
-                Forgot password?
-              </Button>
-            </Flex>
-          </form>
-        )}
-      </Card>
-    </main>
+    <AuthPage title="Sign in">
+      {forgotOpen ? (
+        <ForgotPasswordPanel onBack={() => setForgotOpen(false)} />
+      ) : (
+        <form noValidate onSubmit={handleSubmit} aria-labelledby="sign-in-heading">
+          <Flex direction="column" gap="1rem">
+            <AuthHeading id="sign-in-heading" subtitle="Sign in to your account" />
+            {loginFailed && <FormMessage tone="error">{loginFailed}</FormMessage>}
+            <EmailField autoFocus ref={emailRef} value={email} onChange={setEmail} error={emailError} />
+            <PasswordInput
+              label="Password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={setPassword}
+            />
+            <Button
+              type="submit"
+              variation="primary"
+              isFullWidth
+              isLoading={loginMutation.isPending}
+              loadingText="Signing in…"
+            >
+              Sign in
+            </Button>
+            <Button type="button" variation="link" size="small" onClick={() => setForgotOpen(true)}>
+              Forgot password?
+            </Button>
+          </Flex>
+        </form>
+      )}
+    </AuthPage>
   );
 }

@@ -1,17 +1,17 @@
-import { Alert, Button, Card, Flex, Heading, Loader, PasswordField, Text } from '@aws-amplify/ui-react';
+import { Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import {
   PASSWORD_EMPTY_TEXT,
   PASSWORD_RESET_TEXT,
   PASSWORDS_DONT_MATCH_TEXT,
-  PRODUCT_NAME,
   RESET_REDIRECT_MS,
 } from '@argentum/events/contracts';
+import { FormMessage, PasswordInput } from '../../../shared/ui/FormFields';
 import { showToast } from '../../../shared/ui/toastStore';
 import { accountTokenQueries, useResetPasswordMutation } from '../api/accountsApi';
-import styles from './LoginPage.module.css';
+import { LinkedPage } from './AuthPage';
 import { linkProblem } from './linkProblem';
 import { PasswordStrengthMeter } from './PasswordStrengthMeter';
 
@@ -49,86 +49,53 @@ export function ResetPasswordPage() {
   }
 
   return (
-    <main className={styles.page}>
-      <title>{`Choose a new password · ${PRODUCT_NAME}`}</title>
-      <Card variation="elevated" className={styles.card}>
-        <Flex direction="column" gap="1rem">
-          <div>
-            <Heading level={1} className={styles.product}>
-              {PRODUCT_NAME}
-            </Heading>
-            <Text as="p" className={styles.subtitle}>
-              Choose a new password
-            </Text>
-          </div>
-
-          {lookup.isPending && <Loader size="large" ariaLabel="Checking the link" />}
-
-          {lookup.isError && (
-            <>
-              <Alert variation="error" role="alert">
-                {linkProblem(lookup.error, RESET_EXPIRED_TEXT)}
-              </Alert>
-              <Link to="/login">Go to sign in</Link>
-            </>
-          )}
-
-          {lookup.data && (
-            <form noValidate onSubmit={handleSubmit} aria-label="Password reset">
-              <Flex direction="column" gap="1rem">
-                {reset.isSuccess && (
-                  <Alert variation="success" role="status">
-                    {PASSWORD_RESET_TEXT}
-                  </Alert>
-                )}
-                {empty && (
-                  <Alert variation="error" role="alert">
-                    {PASSWORD_EMPTY_TEXT}
-                  </Alert>
-                )}
-                {lookup.data.email && (
-                  <Text as="p" margin="0">
-                    Account: <strong>{lookup.data.email}</strong>
-                  </Text>
-                )}
-                <PasswordField
-                  label="New password"
-                  name="password"
-                  autoComplete="new-password"
-                  autoFocus
-                  maxLength={256}
-                  value={password}
-                  onChange={(event) => setPassword(event.target.value)}
-                  showPasswordButtonLabel="Show password"
-                  aria-describedby={meterId}
-                />
-                <PasswordStrengthMeter password={password} id={meterId} />
-                <PasswordField
-                  label="Confirm password"
-                  name="confirmation"
-                  autoComplete="new-password"
-                  maxLength={256}
-                  value={confirmation}
-                  onChange={(event) => setConfirmation(event.target.value)}
-                  showPasswordButtonLabel="Show password"
-                  hasError={mismatch}
-                  errorMessage={mismatch ? PASSWORDS_DONT_MATCH_TEXT : undefined}
-                />
-                <Button
-                  type="submit"
-                  variation="primary"
-                  isFullWidth
-                  isLoading={reset.isPending}
-                  loadingText="Saving…"
-                  isDisabled={mismatch || reset.isSuccess}
-                >
-                  Change password
-                </Button>
-              </Flex>
-            </form>
-          )}
-        </Flex>
-      </Card>
-    </main>
+    <LinkedPage
+      title="Choose a new password"
+      lookup={lookup}
+      checkingLabel="Checking the link"
+      expiredText={RESET_EXPIRED_TEXT}
+    >
+      {(link) => (
+        <form noValidate onSubmit={handleSubmit} aria-label="Password reset">
+          <Flex direction="column" gap="1rem">
+            {reset.isSuccess && <FormMessage tone="success">{PASSWORD_RESET_TEXT}</FormMessage>}
+            {empty && <FormMessage tone="error">{PASSWORD_EMPTY_TEXT}</FormMessage>}
+            {link.email && (
+              <Text as="p" margin="0">
+                Account: <strong>{link.email}</strong>
+              </Text>
+            )}
+            <PasswordInput
+              label="New password"
+              name="password"
+              autoComplete="new-password"
+              autoFocus
+              value={password}
+              onChange={setPassword}
+              describedBy={meterId}
+            />
+            <PasswordStrengthMeter password={password} id={meterId} />
+            <PasswordInput
+              label="Confirm password"
+              name="confirmation"
+              autoComplete="new-password"
+              value={confirmation}
+              onChange={setConfirmation}
+              error={mismatch ? PASSWORDS_DONT_MATCH_TEXT : null}
+            />
+            <Button
+              type="submit"
+              variation="primary"
+              isFullWidth
+              isLoading={reset.isPending}
+              loadingText="Saving…"
+              isDisabled={mismatch || reset.isSuccess}
+            >
+              Change password
+            </Button>
+          </Flex>
+        </form>
+      )}
+    </LinkedPage>
   );
 }

@@ -17,7 +17,7 @@ export function sendControl<Call extends SendingCall>(
   return callApi(call, body);
 }
 
-export async function fetchHistory(devID: string, signal?: AbortSignal): Promise<CommandView[]> {
+async function fetchHistory(devID: string, signal?: AbortSignal): Promise<CommandView[]> {
   const answer = await callApi(
     'getCommandHistory',
     { devID },

@@ -35,7 +35,7 @@ export type DeviceUpdate = { devID: string; ports?: LiveDeviceUpdate['ports'] } 
  * At most this many cache writes (and so renders) per second and floor: live values arrive far more
  * often (2,000 changes a second on a big floor), and nobody reads a value that changes faster.
  */
-export const DEVICE_UPDATE_INTERVAL_MS = 250;
+const DEVICE_UPDATE_INTERVAL_MS = 250;
 
 interface FloorQueue {
   updates: Map<string, DeviceUpdate>;

@@ -14,6 +14,7 @@ import {
 import type { ApiRequest } from '@argentum/events/contracts/api';
 import { ApiError, callApi } from '../../../shared/api/client';
 import { showToast } from '../../../shared/ui/toastStore';
+import { floorPlanQueries } from './floorPlanQueries';
 
 /** Edit mode, device configuration and grouping calls of the floor view (/api/deviceControl). */
 const deviceCall = <Call extends DeviceCall>(
@@ -30,14 +31,11 @@ type DeviceCall =
   | 'groupDevices'
   | 'ungroupDevices';
 
-/** Root of every floor-view query key: a change made here refetches what the floor view shows. */
-export const FLOOR_PLAN_QUERY_ROOT = 'floor-plan';
-
 export const editingQueries = {
   /** The organization's devices that are on no floor: the tiles of edit mode's drawer. */
   offFloorDevices: (orgID: string, floorID: string) =>
     queryOptions({
-      queryKey: [FLOOR_PLAN_QUERY_ROOT, 'off-floor', orgID, floorID] as const,
+      queryKey: [...floorPlanQueries.all(), 'off-floor', orgID, floorID] as const,
       queryFn: ({ signal }) =>
         callApi('getAllDevicesDataForFloorPlan', { orgID, floorID, onFloor: false }, { signal }).then(
           (answer) => answer.devices,
@@ -47,20 +45,16 @@ export const editingQueries = {
 };
 
 /** The device changed since it was read: the write is refused and the device read again. */
-export const DEVICE_CHANGED_TEXT =
+const DEVICE_CHANGED_TEXT =
   'This device was changed by someone else meanwhile. It has been reloaded: check it and try again.';
-export const FLOOR_CHANGED_TEXT =
+const FLOOR_CHANGED_TEXT =
   'Devices on this floor were changed by someone else meanwhile. Your edits are still here: reload the floor to see theirs.';
 
 const isConflict = (error: unknown) => error instanceof ApiError && error.status === 409;
 
-/** The message of a refused call (4xx): the server's text; else the caller's fallback. */
-const refusalText = (error: unknown, fallback: string) =>
-  error instanceof ApiError && error.isClientError && error.status !== 409 ? error.message : fallback;
-
 function useRefreshFloor() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: [FLOOR_PLAN_QUERY_ROOT] });
+  return () => queryClient.invalidateQueries({ queryKey: floorPlanQueries.all() });
 }
 
 /**
@@ -192,5 +186,3 @@ export function useGroupingCalls() {
     onError: (error, { kind }) => settle({ kind, ok: false }, error),
   });
 }
-
-export { refusalText };

@@ -31,7 +31,7 @@ const SYMBOLS: Record<IconName, string[]> = {
   airflow: ['M3 8h11a3 3 0 1 0-3-3', 'M3 12h16a3 3 0 1 1-3 3', 'M3 16h7'],
 };
 
-export const iconId = (name: IconName) => `floor-icon-${name}`;
+const iconId = (name: IconName) => `floor-icon-${name}`;
 
 /** An icon as a data URL, white strokes: the plan's markers draw it as their background (one element each). */
 const iconUrl = (name: IconName) =>

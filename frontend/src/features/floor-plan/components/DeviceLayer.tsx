@@ -6,7 +6,7 @@ import {
   useSyncExternalStore,
   type CSSProperties,
 } from 'react';
-import type { DeviceView } from '@argentum/events/contracts';
+import { DeviceType, type DeviceView } from '@argentum/events/contracts';
 import { iconOf, motionState, OCCUPIED_COLOUR, TYPE_COLOURS } from '../model/deviceKinds';
 import { MarkerStore } from '../model/markerStore';
 import type { ModeMark } from '../model/modeReducer';
@@ -93,7 +93,7 @@ interface DeviceMarkerProps {
 function DeviceMarker({ device, mark, selected, pinned }: DeviceMarkerProps) {
   const origin = device.floorOrigin;
   if (!origin) return null;
-  const occupied = device.devType === 4 && motionState(device) === 1;
+  const occupied = device.devType === DeviceType.motion && motionState(device) === 1;
   const style = {
     left: `${origin.x * 100}%`,
     top: `${origin.y * 100}%`,

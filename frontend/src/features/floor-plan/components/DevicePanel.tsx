@@ -1,5 +1,5 @@
 import { memo, useDeferredValue, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import type { DeviceView } from '@argentum/events/contracts';
+import { DeviceType, type DeviceView } from '@argentum/events/contracts';
 import {
   iconOf,
   isRegistered,
@@ -59,10 +59,12 @@ export const DevicePanel = memo(function DevicePanel({
         <p className={styles.empty}>No devices are placed on this floor yet.</p>
       ) : (
         <VirtualList devices={shown} onLeave={() => onFocusDevice(null)}>
-          {(device) => (
+          {(device, position, setSize) => (
             <DeviceRow
               key={device.devID}
               device={device}
+              position={position}
+              setSize={setSize}
               mark={marks.get(device.devID)}
               selected={device.devID === selectedId}
               onActivate={onActivate}
@@ -90,7 +92,8 @@ function VirtualList({
 }: {
   devices: readonly DeviceView[];
   onLeave(): void;
-  children(device: DeviceView): ReactNode;
+  /** A row, told its place in the whole list (1-based) and the list's length: only some rows are in the page. */
+  children(device: DeviceView, position: number, setSize: number): ReactNode;
 }) {
   const [scrollTop, setScrollTop] = useState(0);
   const frame = useRef(0);
@@ -107,11 +110,10 @@ function VirtualList({
         frame.current = requestAnimationFrame(() => setScrollTop(top));
       }}
     >
-      <ul
-        style={{ height: devices.length * ROW_HEIGHT, paddingTop: first * ROW_HEIGHT }}
-        aria-rowcount={devices.length}
-      >
-        {devices.slice(first, last).map(children)}
+      <ul style={{ height: devices.length * ROW_HEIGHT, paddingTop: first * ROW_HEIGHT }}>
+        {devices
+          .slice(first, last)
+          .map((device, index) => children(device, first + index + 1, devices.length))}
       </ul>
     </div>
   );
@@ -120,6 +122,8 @@ function VirtualList({
 interface DeviceRowProps {
   device: DeviceView;
   mark: ModeMark;
+  position: number;
+  setSize: number;
   selected: boolean;
   onActivate(devID: string): void;
   onFocusDevice(devID: string | null): void;
@@ -128,6 +132,8 @@ interface DeviceRowProps {
 const DeviceRow = memo(function DeviceRow({
   device,
   mark,
+  position,
+  setSize,
   selected,
   onActivate,
   onFocusDevice,
@@ -135,7 +141,7 @@ const DeviceRow = memo(function DeviceRow({
   const registered = isRegistered(device);
   const status = !registered ? 'Unregistered' : device.online ? 'Online' : 'Offline';
   const values =
-    device.devType === 4
+    device.devType === DeviceType.motion
       ? occupancyText(motionState(device))
       : [
           ...readingsOf(device)
@@ -144,9 +150,9 @@ const DeviceRow = memo(function DeviceRow({
           // A power node's ports: what it last reported (201/202/203).
           ...portValuesOf(device).map(({ label, text }) => `${label} ${text}`),
         ].join(' · ');
-  const occupied = device.devType === 4 && motionState(device) === 1;
+  const occupied = device.devType === DeviceType.motion && motionState(device) === 1;
   return (
-    <li className={styles.deviceItem}>
+    <li className={styles.deviceItem} aria-posinset={position} aria-setsize={setSize}>
       <button
         type="button"
         className={styles.deviceRow}

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
-import { type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/events/contracts';
+import { DeviceType, type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/events/contracts';
 import {
   iconOf,
   isRegistered,
@@ -97,7 +97,7 @@ export function DevicePopup({ device, x, y, viewport }: DevicePopupProps) {
   );
 }
 
-export function DevicePopupContent({ device, now }: { device: DeviceView; now: number }) {
+function DevicePopupContent({ device, now }: { device: DeviceView; now: number }) {
   const registered = isRegistered(device);
   const volt = typeof device.properties.volt === 'number' ? device.properties.volt : undefined;
   return (
@@ -108,7 +108,7 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
           style={
             {
               '--colour':
-                device.devType === 4 && motionState(device) === 1
+                device.devType === DeviceType.motion && motionState(device) === 1
                   ? OCCUPIED_COLOUR
                   : TYPE_COLOURS[device.devType],
             } as CSSProperties
@@ -139,7 +139,7 @@ export function DevicePopupContent({ device, now }: { device: DeviceView; now: n
                 <dd>{formatRelativeTime(device.lastSeen, now)} ago</dd>
               </>
             )}
-            {device.devType === 4 && (
+            {device.devType === DeviceType.motion && (
               <>
                 <dt>Occupancy</dt>
                 <dd>{occupancyText(motionState(device))}</dd>

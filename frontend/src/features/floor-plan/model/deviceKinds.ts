@@ -1,4 +1,4 @@
-import { deviceTypeName, thirdPartyDisplayName, type ConnDev } from '@argentum/events';
+import { DeviceType, deviceTypeName, thirdPartyDisplayName, type ConnDev } from '@argentum/events/contracts';
 import type { DeviceView } from '@argentum/events/contracts';
 
 /** The icons the plan draws (components/DeviceIcons.tsx holds one symbol each). */
@@ -40,30 +40,30 @@ const CONN_DEV_ICONS: Partial<Record<ConnDev | 'node' | 'powernode', IconName>> 
 export function iconOf(device: Pick<DeviceView, 'devType' | 'connDev' | 'properties'>): IconName {
   const iconChoice = typeof device.properties.conndev === 'string' ? device.properties.conndev : undefined;
   switch (device.devType) {
-    case 0:
+    case DeviceType.gateway:
       return 'gateway';
-    case 1:
+    case DeviceType.powerNode:
       return iconChoice === 'node' ? 'node' : 'powernode';
-    case 2:
-    case 3:
+    case DeviceType.thermistor:
+    case DeviceType.contactor:
       return device.connDev === 'lock' || device.connDev === 'valve' || device.connDev === 'rollershades'
         ? (CONN_DEV_ICONS[device.connDev] ?? 'node')
-        : device.devType === 2 && device.properties.type === 'thermistor'
+        : device.devType === DeviceType.thermistor && device.properties.type === 'thermistor'
           ? 'thermistor'
           : 'node';
-    case 4:
+    case DeviceType.motion:
       return 'motion';
-    case 5:
+    case DeviceType.ieq:
       return 'ieq';
-    case 6:
+    case DeviceType.switch:
       return 'switch';
-    case 7:
+    case DeviceType.bacnet:
       return 'bacnet';
-    case 8: {
+    case DeviceType.thirdParty: {
       const key = (iconChoice ?? device.connDev) as ConnDev | undefined;
       return (key && CONN_DEV_ICONS[key]) || 'thermostat';
     }
-    case 9:
+    case DeviceType.airFlow:
       return 'airflow';
     default:
       return 'node';
@@ -90,7 +90,7 @@ export const typeName = deviceTypeName;
 
 /** The kind a user reads in a popup or list: third-party devices by their product. */
 export function kindName(device: Pick<DeviceView, 'devType' | 'connDev' | 'properties'>): string {
-  if (device.devType === 8) {
+  if (device.devType === DeviceType.thirdParty) {
     const key = (
       typeof device.properties.conndev === 'string' ? device.properties.conndev : device.connDev
     ) as ConnDev | undefined;

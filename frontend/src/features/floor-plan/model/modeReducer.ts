@@ -6,7 +6,7 @@ import {
   UNGROUP_FIRST_TEXT,
   SAME_TYPE_TEXT,
 } from '@argentum/events/contracts';
-import { DeviceType } from '@argentum/events';
+import { DeviceType } from '@argentum/events/contracts';
 
 /** The floor view's modes (specification section 4): they exclude each other. */
 export type FloorMode = 'normal' | 'grouping' | 'ungrouping' | 'compareIEQ' | 'edit';

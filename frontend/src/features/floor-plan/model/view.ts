@@ -8,8 +8,8 @@ export interface PlanView {
 }
 
 export const DEFAULT_VIEW: PlanView = { zoom: 1, x: 0, y: 0 };
-export const MIN_ZOOM = 0.25;
-export const MAX_ZOOM = 10;
+const MIN_ZOOM = 0.25;
+const MAX_ZOOM = 10;
 
 const clampZoom = (zoom: number) => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom));
 const round = (value: number) => Math.round(value * 1000) / 1000;

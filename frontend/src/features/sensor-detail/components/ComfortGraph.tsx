@@ -5,7 +5,7 @@ import { useTheme } from '../../../shared/theme/theme';
 import { chartTheme, comfortColors } from './chartTheme';
 import { comfortAxis, inComfortZone } from './format';
 
-export const IN_COMFORT_ZONE_TEXT = 'In comfort zone';
+const IN_COMFORT_ZONE_TEXT = 'In comfort zone';
 
 interface Datum {
   x: number;

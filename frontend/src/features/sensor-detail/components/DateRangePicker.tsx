@@ -1,6 +1,7 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { SELECT_DATES_TEXT } from '@argentum/events/contracts';
-import { type DateRange, daysRange, formatDate, lastDays, parseDate, todayRange } from './format';
+import { type DateRange, daysRange, lastDays, parseDate, todayRange } from './format';
+import { formatDate } from '../../../shared/format/date';
 import styles from './SensorDetail.module.css';
 import { useDismiss } from '../../../shared/ui/useDismiss';
 

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { COMFORT_ZONES, MOTION_AVERAGE_MAX_DAYS, NOT_IN_COMFORT_ZONE_TEXT } from '@argentum/events/contracts';
 import { type RangeArgs, sensorQueries } from '../api/sensorQueries';
-import { formatDateTime, inComfortZone, unitOf } from './format';
+import { inComfortZone, unitOf } from './format';
+import { formatDateTime } from '../../../shared/format/date';
 import styles from './SensorDetail.module.css';
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;

@@ -11,13 +11,14 @@ import {
   SELECT_DATA_POINTS_FIRST_TEXT,
   type SensorDeviceView,
 } from '@argentum/events/contracts';
-import { deviceTypeName } from '@argentum/events';
+import { deviceTypeName } from '@argentum/events/contracts';
 import { ApiError } from '../../../shared/api/client';
 import { type RangeArgs, sensorQueries } from '../api/sensorQueries';
 import { ComfortGraph } from './ComfortGraph';
 import { DateRangePicker } from './DateRangePicker';
 import { ExportPopover } from './ExportPopover';
-import { type DateRange, displayValue, formatDateTime, todayRange, unitOf } from './format';
+import { type DateRange, displayValue, todayRange, unitOf } from './format';
+import { formatDateTime } from '../../../shared/format/date';
 import { ComfortDescription, MotionOccupancy, PressureDifference } from './SensorCards';
 import { type GraphSeries, SensorGraph } from './SensorGraph';
 import styles from './SensorDetail.module.css';

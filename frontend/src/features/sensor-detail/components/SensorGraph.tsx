@@ -3,7 +3,8 @@ import { useEffect, useMemo } from 'react';
 import { useTheme } from '../../../shared/theme/theme';
 import { GRAPH_DRAWN_MARK } from '../perf';
 import { chartTheme, seriesColors } from './chartTheme';
-import { type DateRange, formatDateTime, timeAxis, timeTicks, valueAxis } from './format';
+import { type DateRange, timeAxis, timeTicks, valueAxis } from './format';
+import { formatDateTime } from '../../../shared/format/date';
 
 export interface GraphSeries {
   id: string;

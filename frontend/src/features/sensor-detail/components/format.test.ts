@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   daysRange,
   displayValue,
-  formatDate,
   isExportFormat,
   lastDays,
   parseDate,
@@ -14,10 +13,6 @@ import {
 } from './format';
 
 describe('sensor page formats', () => {
-  it('shows dates as dd-mm-yyyy', () => {
-    expect(formatDate(new Date(2026, 0, 5, 13, 4).getTime())).toBe('05-01-2026');
-  });
-
   it('reads a typed day as dd-mm-yyyy and refuses one that does not exist', () => {
     expect(parseDate('05-01-2026')?.getTime()).toBe(new Date(2026, 0, 5).getTime());
     expect(parseDate(' 5-1-2026 ')?.getTime()).toBe(new Date(2026, 0, 5).getTime());

@@ -7,16 +7,9 @@ import {
   displayReading,
   readingUnit,
 } from '@argentum/events/contracts';
+import { formatDate, formatTime } from '../../../shared/format/date';
 
 const DAY_MS = 24 * 3_600_000;
-
-const two = (n: number) => String(n).padStart(2, '0');
-
-/** dd-mm-yyyy in the browser's time zone (the specification's date display). */
-export function formatDate(time: number): string {
-  const d = new Date(time);
-  return `${two(d.getDate())}-${two(d.getMonth() + 1)}-${d.getFullYear()}`;
-}
 
 /** A day typed as dd-mm-yyyy (the display format), at local midnight; null when it is no real day. */
 export function parseDate(text: string): Date | null {
@@ -25,15 +18,6 @@ export function parseDate(text: string): Date | null {
   const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(year, month - 1, day);
   return date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day ? date : null;
-}
-
-export function formatTime(time: number): string {
-  const d = new Date(time);
-  return `${two(d.getHours())}:${two(d.getMinutes())}`;
-}
-
-export function formatDateTime(time: number): string {
-  return `${formatDate(time)} ${formatTime(time)}`;
 }
 
 export interface DateRange {

@@ -51,7 +51,7 @@ function SettingsTabs({ organizations, onLogoUploaded }: PlatformSettingsProps) 
   const [current, setCurrent] = useState<TabValue>('invite');
   const tabRefs = useRef(new Map<TabValue, HTMLButtonElement>());
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const index = TABS.findIndex((tab) => tab.value === current);
     const moves: Record<string, number> = {
       ArrowDown: (index + 1) % TABS.length,
@@ -69,7 +69,7 @@ function SettingsTabs({ organizations, onLogoUploaded }: PlatformSettingsProps) 
 
   return (
     <div className={styles.tabs}>
-      <div role="tablist" aria-orientation="vertical" className={styles.tabList} onKeyDown={onKeyDown}>
+      <div role="tablist" aria-orientation="vertical" className={styles.tabList}>
         {TABS.map((tab) => (
           <button
             key={tab.value}
@@ -85,6 +85,7 @@ function SettingsTabs({ organizations, onLogoUploaded }: PlatformSettingsProps) 
             tabIndex={current === tab.value ? 0 : -1}
             className={styles.tab}
             onClick={() => setCurrent(tab.value)}
+            onKeyDown={onKeyDown}
           >
             {tab.label}
           </button>

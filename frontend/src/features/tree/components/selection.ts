@@ -1,7 +1,7 @@
 import { useSearchParams } from 'react-router';
 
 /** The selected floor lives in the URL (/home?floor=<id>) so a link to it can be shared. */
-export const FLOOR_PARAM = 'floor';
+const FLOOR_PARAM = 'floor';
 
 export function useSelectedFloorId(): string | null {
   const [searchParams] = useSearchParams();

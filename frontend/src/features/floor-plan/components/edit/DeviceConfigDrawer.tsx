@@ -1,5 +1,11 @@
 import { Button } from '@aws-amplify/ui-react';
-import { type DeviceView, iconChoicesOf, MIN_ROLE, type RoleNumber } from '@argentum/events/contracts';
+import {
+  DeviceType,
+  type DeviceView,
+  iconChoicesOf,
+  MIN_ROLE,
+  type RoleNumber,
+} from '@argentum/events/contracts';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { sensorDetailPath } from '../../../../shared/routes/sensorDetail';
@@ -12,12 +18,12 @@ import { DeviceFacts } from './DeviceFacts';
 import styles from './edit.module.css';
 import { configSaveProblem, deviceNameProblem } from './rules';
 
-export const DATA_POINT_NAME_EMPTY_TEXT = 'Data point name can not be empty.';
-export const READ_ONLY_CONFIG_TEXT = 'You have read-only access: ask an administrator to change this device.';
+const DATA_POINT_NAME_EMPTY_TEXT = 'Data point name can not be empty.';
+const READ_ONLY_CONFIG_TEXT = 'You have read-only access: ask an administrator to change this device.';
 
 /** Devices that can take a thermistor child node: IO nodes (type 2) without one. */
-export const canAddThermistor = (device: DeviceView) =>
-  device.devType === 2 && device.childNode === undefined;
+const canAddThermistor = (device: DeviceView) =>
+  device.devType === DeviceType.thermistor && device.childNode === undefined;
 
 interface DeviceConfigDrawerProps {
   device: DeviceView;

@@ -5,7 +5,8 @@ import { Dialog } from '../../../../shared/ui/Dialog';
 import type { DropDetails } from './editSession';
 import { deviceLabel, IEQ_DATA_POINTS, typeName } from './deviceLabels';
 import styles from './edit.module.css';
-import { DeviceType, dropFormProblem, needsPort, PORT_CHOICES } from './rules';
+import { DeviceType } from '@argentum/events/contracts';
+import { dropFormProblem, needsPort, PORT_CHOICES } from './rules';
 
 interface DropDeviceDialogProps {
   device: DeviceView;

@@ -25,7 +25,7 @@ interface EditDevicesDrawerProps {
 }
 
 /** Filters by name and device id, case-insensitively. */
-export const matchesSearch = (device: DeviceView, search: string) => {
+const matchesSearch = (device: DeviceView, search: string) => {
   const needle = search.trim().toLowerCase();
   return (
     needle === '' ||

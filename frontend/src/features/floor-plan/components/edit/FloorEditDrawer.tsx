@@ -28,7 +28,7 @@ import { PositionPad } from './PositionPad';
 import { dropNeedsForm, dropRefusal, removeRefusal } from './rules';
 import { UnregisterDialog } from './UnregisterDialog';
 
-export const TOO_MANY_CHANGES_TEXT = `Save at most ${MAX_FLOOR_CHANGES} changes at a time: save these, then go on.`;
+const TOO_MANY_CHANGES_TEXT = `Save at most ${MAX_FLOOR_CHANGES} changes at a time: save these, then go on.`;
 
 /**
  * Edit mode (issue 9 item 6), rendered in the floor view's right drawer while the view is in edit

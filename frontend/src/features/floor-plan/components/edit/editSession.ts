@@ -43,7 +43,7 @@ export type EditAction =
   | { type: 'cancel' };
 
 const clamp = (value: number) => Math.min(1, Math.max(0, value));
-export const clampPoint = (point: PlanPoint): PlanPoint => ({ x: clamp(point.x), y: clamp(point.y) });
+const clampPoint = (point: PlanPoint): PlanPoint => ({ x: clamp(point.x), y: clamp(point.y) });
 const samePoint = (a: PlanPoint | undefined, b: PlanPoint | undefined) =>
   a !== undefined && b !== undefined && a.x === b.x && a.y === b.y;
 

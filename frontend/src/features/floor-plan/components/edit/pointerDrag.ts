@@ -1,5 +1,4 @@
 import type { PointerEvent as ReactPointerEvent } from 'react';
-import type { PlanPoint } from './editSession';
 
 /** Movement (px) before a press becomes a drag: a tap or a click stays a tap or a click. */
 const DRAG_THRESHOLD_PX = 6;
@@ -111,15 +110,4 @@ export function startPointerDrag(event: ReactPointerEvent, handlers: DragHandler
   window.addEventListener('pointerup', up);
   window.addEventListener('pointercancel', cancel);
   window.addEventListener('keydown', escape, true);
-}
-
-/** Where a viewport point falls on the plan (0-1 of its box), or null when it is outside it. */
-export function pointOnPlan(element: Element | null, clientX: number, clientY: number): PlanPoint | null {
-  if (!element) return null;
-  const rect = element.getBoundingClientRect();
-  if (rect.width === 0 || rect.height === 0) return null;
-  const x = (clientX - rect.left) / rect.width;
-  const y = (clientY - rect.top) / rect.height;
-  if (x < 0 || x > 1 || y < 0 || y > 1) return null;
-  return { x, y };
 }

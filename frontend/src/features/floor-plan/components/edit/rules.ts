@@ -6,10 +6,12 @@ import {
   DEVICE_NAME_MAX_LENGTH,
   DEVICE_NAME_PATTERN,
   DEVICE_NAME_REQUIRED_TEXT,
+  DeviceType,
   type DeviceView,
   GROUP_NAME_UNIQUE_TEXT,
   GROUPABLE_DEVICE_TYPES,
   MIN_ROLE,
+  PORT_DEVICE_TYPES,
   NOT_IN_GROUP_TEXT,
   type RoleNumber,
   SAME_TYPE_TEXT,
@@ -23,15 +25,9 @@ import {
 } from '@argentum/events/contracts';
 import type { DropDetails } from './editSession';
 
-/**
- * Device type numbers this module decides on (the full table is `DeviceType` in @argentum/events,
- * whose entry point also carries the real-time schemas: kept out of the browser bundle).
- */
-export const DeviceType = { gateway: 0, powerNode: 1, motion: 4, ieq: 5 } as const;
-
 /** Gateways (type 0) are placed only by top-level users; the specification gives no text for it. */
 export const GATEWAY_ROLE_TEXT = 'Only an Argentum (top level) user can place a gateway on the floor.';
-export const DEVICE_NAME_TOO_LONG_TEXT = `Device names can be at most ${DEVICE_NAME_MAX_LENGTH} characters long.`;
+const DEVICE_NAME_TOO_LONG_TEXT = `Device names can be at most ${DEVICE_NAME_MAX_LENGTH} characters long.`;
 
 /** The name rule of devices, data points and sensors; `emptyText` is the caller's documented text. */
 export function deviceNameProblem(
@@ -52,8 +48,6 @@ export const PORT_CHOICES = [
   { value: 2, label: 'Both' },
 ] as const;
 
-/** Kinds wired to a node port: power nodes, IO devices and contactors (the server's rule too). */
-const PORT_DEVICE_TYPES: readonly number[] = [DeviceType.powerNode, 2, 3];
 export const needsPort = (device: DeviceView) => PORT_DEVICE_TYPES.includes(device.devType);
 
 const hasPort = (port: DeviceView['port']) => port !== undefined && port !== '' && port !== null;
@@ -142,11 +136,6 @@ export function toggleUngroupingSelection(
   if (device.groupNumber === undefined) return { selection: [...selection], warning: NOT_IN_GROUP_TEXT };
   return { selection: [...selection, device], warning: null };
 }
-
-export const toggleSelection = (kind: GroupingKind, selection: readonly DeviceView[], device: DeviceView) =>
-  kind === 'grouping'
-    ? toggleGroupingSelection(selection, device)
-    : toggleUngroupingSelection(selection, device);
 
 /** Save is disabled with fewer than 2 devices (grouping) or none (ungrouping). */
 export const canSaveSelection = (kind: GroupingKind, selection: readonly DeviceView[]) =>

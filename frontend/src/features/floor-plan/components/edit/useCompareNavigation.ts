@@ -6,7 +6,7 @@ import { showToast } from '../../../../shared/ui/toastStore';
 import { compareProblem } from './rules';
 
 /** The sensor detail page, comparing with another sensor. */
-export const sensorCompareHref = (devID: string, otherDevID: string) => sensorDetailPath(devID, otherDevID);
+const sensorCompareHref = (devID: string, otherDevID: string) => sensorDetailPath(devID, otherDevID);
 
 /** Compare IEQ's hand-off: the floor view calls it with the first and the second sensor. */
 export function useCompareNavigation() {

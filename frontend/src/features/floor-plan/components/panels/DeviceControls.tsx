@@ -8,7 +8,7 @@ import {
   PAIRING_FAILED_TEXT,
   PRESENCE_REASON_TEXT,
 } from '@argentum/events/contracts';
-import { DeviceType } from '@argentum/events';
+import { DeviceType } from '@argentum/events/contracts';
 import { BacnetPanel } from './BacnetPanel';
 import { CommandHistory } from './CommandHistory';
 import { EcobeePanel } from './EcobeePanel';
@@ -25,7 +25,7 @@ import styles from './panels.module.css';
 export type PanelKind = Exclude<ControlKind, 'switch'>;
 
 /** The control panel a device gets (its control kind, as the server checks commands); null: none. */
-export function panelKind(device: Pick<DeviceView, 'devType' | 'connDev' | 'dataPoints'>): PanelKind | null {
+function panelKind(device: Pick<DeviceView, 'devType' | 'connDev' | 'dataPoints'>): PanelKind | null {
   const kind = controlKindOf(device);
   return kind === 'switch' ? null : kind;
 }

@@ -72,7 +72,7 @@ export function awaitedCommand(state: TrackedState): string | null {
 }
 
 /** The value a settled command leaves on its device: its word, else what was asked; none on failure. */
-export function confirmedValue(view: CommandView): ControlValue | undefined {
+function confirmedValue(view: CommandView): ControlValue | undefined {
   if (view.status === 'confirmed') return view.reply?.val ?? view.val;
   if (view.status === 'confirmed late') return view.lateReply?.val ?? view.val;
   return undefined;
@@ -90,9 +90,6 @@ export function fallbackDelay(deadlineAt: string, now: number): number {
   const at = Number.isFinite(deadline) ? deadline : now + DEVICE_REPLY_TIMEOUT_MS;
   return Math.max(0, at + HISTORY_FALLBACK_GRACE_MS - now);
 }
-
-/** The state's settled view, if any. */
-export const settledView = (state: TrackedState) => (state.phase === 'settled' ? state.view : undefined);
 
 /** Whether the control waits (spinner, 'Sending…'). */
 export const isBusy = (state: TrackedState) => state.phase === 'sending' || state.phase === 'pending';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { commandCalls, commandStatuses, type CommandView } from './contracts/control';
 import { type DevicePresence, presenceReasons } from './contracts/devices';
 import type { NotificationPush } from './contracts/notifications';
-import { Command, commandValueSchema, messageDevId } from './messages';
+import { Command, commandValueSchema, messageDevId } from './device-protocol';
 
 /**
  * What the platform publishes to browsers, validated on both ends: the publisher before sending (the

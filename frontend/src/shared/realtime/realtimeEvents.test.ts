@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRealtimeMessage } from './messages';
+import { parseRealtimeMessage } from './realtimeEvents';
 
 const enc = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 const update = { devID: 'AA:BB', latest: { temp: 21.5 }, lastSeen: 1_700_000_000_000, online: true };

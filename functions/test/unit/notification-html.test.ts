@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { html, sanitizeMessage } from '../../src/domain/notifications/messages';
+import { html, sanitizeMessage } from '../../src/domain/notifications/notification-html';
 
 describe('notification message HTML', () => {
   it('escapes every value inserted into a template', () => {
