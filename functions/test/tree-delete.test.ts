@@ -13,7 +13,7 @@ import type { BuildingView, FloorView, OrganizationView } from '../src/domain/tr
 import { sweepPorts } from '../src/lambda/wiring/sweep';
 import { handler as treeSweeper, STOP_BEFORE_TIMEOUT_MS } from '../src/lambda/tree-sweeper';
 import { deviceItem, dynamoDevices } from '../src/stores/devices';
-import { floorPlanKey } from '../src/domain/files/keys';
+import { FLOOR_PLAN_RENDITION_WIDTHS, floorPlanKey, floorPlanRenditionKey } from '../src/domain/files/keys';
 import { keys } from '../src/stores/keys';
 import { getNode, nodeKey, readOrganizationTree } from '../src/stores/tree';
 import { call, createUser, orgIdsOf, signIn, stack, users } from './support/api';
@@ -100,6 +100,16 @@ async function seededOrg(admin: Admin) {
         ContentType: 'image/svg+xml',
       }),
     );
+    // Its raster renditions, as the renditions function leaves them beside the plan.
+    for (const width of FLOOR_PLAN_RENDITION_WIDTHS)
+      await s3().send(
+        new PutObjectCommand({
+          Bucket: config.filesBucket,
+          Key: floorPlanRenditionKey(org._id, floor._id, width),
+          Body: 'RIFF',
+          ContentType: 'image/webp',
+        }),
+      );
     for (let i = 0; i < 2; i++) {
       const devID = `T:${randomUUID().slice(0, 8)}`;
       devices.push(devID);
@@ -127,8 +137,20 @@ async function seededOrg(admin: Admin) {
 }
 
 async function planExists(orgId: string, floorId: string): Promise<boolean> {
+  return objectExists(floorPlanKey(orgId, floorId));
+}
+
+/** How many of a floor's plan renditions are stored. */
+async function renditionsLeft(orgId: string, floorId: string): Promise<number> {
+  const found = await Promise.all(
+    FLOOR_PLAN_RENDITION_WIDTHS.map((width) => objectExists(floorPlanRenditionKey(orgId, floorId, width))),
+  );
+  return found.filter(Boolean).length;
+}
+
+async function objectExists(key: string): Promise<boolean> {
   try {
-    await s3().send(new GetObjectCommand({ Bucket: config.filesBucket, Key: floorPlanKey(orgId, floorId) }));
+    await s3().send(new GetObjectCommand({ Bucket: config.filesBucket, Key: key }));
     return true;
   } catch (error) {
     if (error instanceof NoSuchKey) return false;
@@ -229,7 +251,9 @@ describe('deleting', () => {
       )
       .toBe(false);
     expect(await planExists(org._id, floor._id)).toBe(false);
+    expect(await renditionsLeft(org._id, floor._id)).toBe(0);
     expect(await planExists(org._id, sibling._id)).toBe(true);
+    expect(await renditionsLeft(org._id, sibling._id)).toBe(FLOOR_PLAN_RENDITION_WIDTHS.length);
     for (const devID of devices.slice(0, 2)) await expectOffFloor(devID, org._id);
     expect(await dynamoDevices.get(devices[2] ?? '')).toMatchObject({ onFloor: true, floorID: sibling._id });
 
@@ -316,11 +340,12 @@ describe('deleting', () => {
     expect((await deleteItem(admin, { id: org._id, type: 'organization' })).status).toBe(200);
     const record = await streamRecordOf({ kind: 'organization', id: org._id, orgId: org._id }, '100');
 
-    // The sweeper runs out of time after 4 steps: it reports the record, so the stream delivers it again.
-    expect(await treeSweeper(record, lambdaTime(4))).toEqual({
+    // The sweeper runs out of time after 7 steps: it reports the record, so the stream delivers it again.
+    expect(await treeSweeper(record, lambdaTime(7))).toEqual({
       batchItemFailures: [{ itemIdentifier: '100' }],
     });
-    // Half swept underneath (floor by floor: devices, plan, floor item; one floor done, the next half) ...
+    // Half swept underneath (floor by floor: devices, plan, its three renditions, floor item; one floor
+    // done, the next half) ...
     const stored = await partitionItems(org._id);
     expect(stored.length).toBeGreaterThan(1);
     expect(stored.length).toBeLessThan(1 + 2 + 4);

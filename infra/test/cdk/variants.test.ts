@@ -17,9 +17,9 @@ function platformEnvironments(template: Template, rollups: boolean): Record<stri
     .map((fn) => fn.Properties.Environment?.Variables ?? {})
     .filter((variables) => 'PLATFORM_TABLE' in variables);
   // One per API domain, ingest, the realtime authorizer and its signing-key maker, the tree sweeper, the
-  // presence sweep, the mailer and confirmations, and with the DynamoDB telemetry store the roll-up
+  // presence sweep, the mailer, confirmations and the plan renditions, and with the DynamoDB telemetry store the roll-up
   // function (Timestream aggregates when queried).
-  expect(environments).toHaveLength(apiDomains.length + (rollups ? 8 : 7));
+  expect(environments).toHaveLength(apiDomains.length + (rollups ? 9 : 8));
   return environments;
 }
 
