@@ -14,7 +14,7 @@ export default defineConfig({
           // Pure tests: no local stack, no network.
           include: [
             'frontend/src/**/*.test.ts',
-            'events/test/**/*.test.ts',
+            'contracts/test/**/*.test.ts',
             'functions/test/unit/**/*.test.ts',
             'tools/**/*.test.ts',
             'bench/**/*.test.ts',

@@ -1,5 +1,5 @@
 import { BatchWriteCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { topics } from '@argentum/events';
+import { topics } from '@argentum/contracts/messaging';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { mapLimited } from '@argentum/functions/lib/concurrency';

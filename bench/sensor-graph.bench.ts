@@ -1,4 +1,4 @@
-import type { DeviceRangeAnswer, SeriesPoint } from '@argentum/events/contracts';
+import type { DeviceRangeAnswer, SeriesPoint } from '@argentum/contracts';
 import { launchBrowser, open } from '../frontend/e2e/browser';
 import { GRAPH_DRAWN_MARK, RANGE_RECEIVED_MARK } from '../frontend/src/features/sensor-detail/perf';
 import { DEFAULT_DEMO_PASSWORD } from '../infra/local/demo-data';

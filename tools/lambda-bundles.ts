@@ -48,7 +48,9 @@ try {
         const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1];
         const part =
           pkg ??
-          input.replace(/^.*?functions\/src\/([^/]+).*$/, 'src/$1').replace(/^.*?events\/.*$/, 'events');
+          input
+            .replace(/^.*?functions\/src\/([^/]+).*$/, 'src/$1')
+            .replace(/^.*?contracts\/.*$/, 'contracts');
         parts.set(part, (parts.get(part) ?? 0) + bytesInOutput);
       }
     }

@@ -10,8 +10,8 @@ import {
   VALUE_CHANGE_FAILED_TEXT,
   valueChangedText,
   valueSetText,
-} from '@argentum/events/contracts';
-import { topics } from '@argentum/events';
+} from '@argentum/contracts';
+import { topics } from '@argentum/contracts/messaging';
 import { reliableBehaviour, type Simulator, startSimulator } from '../../infra/local/simulator';
 import { floorPlanKey } from '../../functions/src/domain/files/keys';
 import { s3FileStore } from '../../functions/src/stores/files';

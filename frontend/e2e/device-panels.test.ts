@@ -22,8 +22,8 @@ import {
   VALUE_HAS_BEEN_SET_TEXT,
   valueSetFailedText,
   valueSetText,
-} from '@argentum/events/contracts';
-import { type CommandMessage, commandMessageSchema, topics } from '@argentum/events';
+} from '@argentum/contracts';
+import { type CommandMessage, commandMessageSchema, topics } from '@argentum/contracts/messaging';
 import { floorPlanKey } from '../../functions/src/domain/files/keys';
 import { dynamo } from '../../functions/src/aws/dynamo';
 import { config } from '../../functions/src/config';

@@ -14,8 +14,8 @@ import {
   UNGROUP_BEFORE_REMOVE_TEXT,
   UNGROUPED_TEXT,
   VALUE_UPDATED_TEXT,
-} from '@argentum/events/contracts';
-import { type CommandMessage, commandMessageSchema, topics } from '@argentum/events';
+} from '@argentum/contracts';
+import { type CommandMessage, commandMessageSchema, topics } from '@argentum/contracts/messaging';
 import { floorPlanKey } from '../../functions/src/domain/files/keys';
 import { s3FileStore } from '../../functions/src/stores/files';
 import { newDevices, newPlace, stored, type Place } from '../../functions/test/platform/devices-fixtures';

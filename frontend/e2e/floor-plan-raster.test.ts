@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { FloorPlanAnswer } from '@argentum/events/contracts';
+import type { FloorPlanAnswer } from '@argentum/contracts';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
 import '../../functions/test/support/provided';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../functions/test/support/provided';
-import type { BuildingView, FloorPlanAnswer, FloorView } from '@argentum/events/contracts';
+import type { BuildingView, FloorPlanAnswer, FloorView } from '@argentum/contracts';
 import { call, createOwnOrganization, createUser, signInAs } from '../../functions/test/support/api';
 import { launchBrowser, screenshot } from './browser';
 

@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEVICE_NAME_UPDATED_TEXT } from '@argentum/events/contracts';
+import { DEVICE_NAME_UPDATED_TEXT } from '@argentum/contracts';
 import { floorPlanKey } from '../../functions/src/domain/files/keys';
 import { s3FileStore } from '../../functions/src/stores/files';
 import { newDevices, newPlace } from '../../functions/test/platform/devices-fixtures';

@@ -1,4 +1,4 @@
-import type { NotificationPage } from '@argentum/events/contracts';
+import type { NotificationPage } from '@argentum/contracts';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
 import { html } from '@argentum/functions/domain/notifications/notification-html';
 import { raiseNotification } from '@argentum/functions/domain/notifications/notifications';

@@ -1,5 +1,5 @@
-import { topics } from '@argentum/events';
-import { DEVICE_OFFLINE_HINT_TEXT } from '@argentum/events/contracts';
+import { topics } from '@argentum/contracts/messaging';
+import { DEVICE_OFFLINE_HINT_TEXT } from '@argentum/contracts';
 import type { MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,5 +1,5 @@
-import { topics } from '@argentum/events';
-import { BACK_ONLINE_TEXT, OFFLINE_TEXT, type RealtimeTokenView } from '@argentum/events/contracts';
+import { topics } from '@argentum/contracts/messaging';
+import { BACK_ONLINE_TEXT, OFFLINE_TEXT, type RealtimeTokenView } from '@argentum/contracts';
 import { iotConnectionCloser } from '@argentum/functions/adapters/iot-connections';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
 import { raiseNotification } from '@argentum/functions/domain/notifications/notifications';

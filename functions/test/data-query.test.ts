@@ -11,7 +11,7 @@ import {
   type MotionSensorAnswer,
   UNKNOWN_DEVICE_TEXT,
   type WeatherAnswer,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { recordLatest } from '../src/stores/devices';
 import { dynamoTelemetryStore, writeRawReadings } from '../src/stores/telemetry-dynamodb';
 import type { TelemetryPoint } from '../src/domain/telemetry/telemetry';

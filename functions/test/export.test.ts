@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as XLSX from '@e965/xlsx';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { ExportAnswer, SensorDevicesAnswer } from '@argentum/events/contracts';
+import type { ExportAnswer, SensorDevicesAnswer } from '@argentum/contracts';
 import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import { DEVICE_NOT_FOUND_TEXT } from '../src/domain/export/export';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
-import { topics } from '@argentum/events';
+import { topics } from '@argentum/contracts/messaging';
 import { connectLocalDevice } from '../../infra/local/device-credentials';
 import { ENV } from '../src/environment';
 import { dynamoDevices } from '../src/stores/devices';

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { tooManyAttemptsText } from '@argentum/events/contracts';
+import { tooManyAttemptsText } from '@argentum/contracts';
 import type { Limit, ThrottlePorts } from '../src/domain/auth/ports';
 import { throttledPasswordCheck } from '../src/domain/auth/throttle';
 import { unauthenticated } from '../src/domain/errors';

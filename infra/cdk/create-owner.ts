@@ -10,7 +10,7 @@
  * environment so it does not land in the shell history; it must satisfy the pool's password policy.
  */
 import { parseArgs } from 'node:util';
-import { Role } from '@argentum/events/contracts';
+import { Role } from '@argentum/contracts';
 import { randomUUID } from 'node:crypto';
 import { identity } from '@argentum/functions/adapters/identity';
 import { systemClock } from '@argentum/functions/domain/ports';

@@ -12,7 +12,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { type Construct } from 'constructs';
-import { topics } from '@argentum/events';
+import { topics } from '@argentum/contracts/messaging';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
 import {
   FLOOR_PLAN_PREFIX,

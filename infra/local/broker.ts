@@ -3,12 +3,8 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
-import { basicIngestTopic, isReservedDeviceId, topics } from '@argentum/events';
-import {
-  AUTHORIZER_SIGNATURE_PARAM,
-  REALTIME_TOKEN_KEY_NAME,
-  usernameParams,
-} from '@argentum/events/contracts';
+import { basicIngestTopic, isReservedDeviceId, topics } from '@argentum/contracts/messaging';
+import { AUTHORIZER_SIGNATURE_PARAM, REALTIME_TOKEN_KEY_NAME, usernameParams } from '@argentum/contracts';
 import type { IotAuthorizerEvent } from '@argentum/functions/lambda/realtime-authorizer';
 import { IOT_MAX_MESSAGE_BYTES, type IotPolicy, localIotArn, parseAuthorizerPolicy } from './iot-policy';
 import { HOST } from './config';

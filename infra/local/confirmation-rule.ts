@@ -1,5 +1,5 @@
 import type { AedesPublishPacket, Client } from 'aedes';
-import { confirmationTopic } from '@argentum/events';
+import { confirmationTopic } from '@argentum/contracts/messaging';
 import type { Broker } from './broker';
 
 /**

@@ -1,6 +1,6 @@
 import type { DataPoint, Device } from '@argentum/functions/stores/devices';
 import type { Building, Floor, Organization } from '@argentum/functions/domain/tree/tree';
-import { DeviceType, type RoleNumber } from '@argentum/events/contracts';
+import { DeviceType, type RoleNumber } from '@argentum/contracts';
 import { DEMO_VENDOR_IDS } from './vendors/credentials';
 
 /** The demo data set `npm start` loads on first start. Ids are readable so links can be shared. */

@@ -3,7 +3,7 @@ import './node-version.mjs';
 import { existsSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { defaultDataDir, portsFromEnv } from './config';
-import { roleNames, type RoleNumber } from '@argentum/events/contracts';
+import { roleNames, type RoleNumber } from '@argentum/contracts';
 import { DEFAULT_DEMO_PASSWORD, demoUsers, organizations } from './demo-data';
 import { simulatorProfileOf } from './simulator';
 import { startLocalStack } from './stack';

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basicIngestTopic, ruleSeenTopic, telemetryFilter } from '@argentum/events';
+import { basicIngestTopic, ruleSeenTopic, telemetryFilter } from '@argentum/contracts/messaging';
 import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
 import { telemetryBatching } from '../src/definitions';
 import type { Broker } from './broker';

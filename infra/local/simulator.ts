@@ -8,7 +8,7 @@ import {
   confirmationMessageSchema,
   DeviceType,
   topics,
-} from '@argentum/events';
+} from '@argentum/contracts/messaging';
 import type { Device } from '@argentum/functions/stores/devices';
 import { fahrenheit, readingAt } from './demo-data';
 import { connectLocalDevice } from './device-credentials';

@@ -7,7 +7,7 @@ import {
   commandMessageSchema,
   liveFloorMessageSchema,
   topics,
-} from '@argentum/events';
+} from '@argentum/contracts/messaging';
 import {
   type BuildingView,
   type CommandView,
@@ -16,7 +16,7 @@ import {
   REALTIME_TOKEN_PATH,
   realtimeUsername,
   type RealtimeTokenView,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { ENV } from '@argentum/functions/environment';
 import { realtimeEndpointOf, runtimeConfigSchema } from '../../frontend/src/shared/config/runtimeConfig';
 

@@ -53,9 +53,9 @@ export const boundaryZones = [
   },
   // Workspaces: the contracts import nobody; functions and the front end do not import each other or infra.
   {
-    target: at('events'),
+    target: at('contracts'),
     from: [at('functions'), at('frontend'), at('infra')],
-    message: 'The contracts (events/) import no other workspace.',
+    message: 'The contracts import no other workspace.',
   },
   {
     target: at('functions/src'),
@@ -65,6 +65,6 @@ export const boundaryZones = [
   {
     target: at('frontend/src'),
     from: [at('functions'), at('infra')],
-    message: 'The web app imports only the contracts (events/), not functions or infra.',
+    message: 'The web app imports only the contracts, not functions or infra.',
   },
 ];

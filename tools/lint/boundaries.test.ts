@@ -67,8 +67,8 @@ const forbidden: { name: string; file: string; code: string }[] = [
   })),
   {
     name: 'the contracts import functions',
-    file: 'events/src/contracts/fixture.ts',
-    code: "import { ENV } from '../../../functions/src/environment';\nexport const fixture = ENV;\n",
+    file: 'contracts/src/fixture.ts',
+    code: "import { ENV } from '../../functions/src/environment';\nexport const fixture = ENV;\n",
   },
   {
     name: 'functions import infra',
@@ -86,7 +86,7 @@ describe('boundary lint', { timeout: 30_000 }, () => {
     const allowed: [string, string][] = [
       [
         'frontend/src/features/floor-plan/components/edit/Fixture.ts',
-        "import { DeviceType } from '@argentum/events';\nimport { ApiError } from '../../../../shared/api/client';\nimport * as mode from '../../model/modeReducer';\nexport const fixture = [DeviceType, ApiError, mode];\n",
+        "import { DeviceType } from '@argentum/contracts/messaging';\nimport { ApiError } from '../../../../shared/api/client';\nimport * as mode from '../../model/modeReducer';\nexport const fixture = [DeviceType, ApiError, mode];\n",
       ],
       [
         'frontend/src/app/Fixture.ts',

@@ -1,4 +1,4 @@
-import type { DeviceView, FloorDevicesAnswer } from '@argentum/events/contracts';
+import type { DeviceView, FloorDevicesAnswer } from '@argentum/contracts';
 
 /** The bench floor: 2,000 devices of every kind on a big plan. Deterministic, no randomness. */
 export const BENCH_FLOOR = { floorId: 'flr-bench', orgId: 'org-bench', buildId: 'bld-bench' } as const;

@@ -5,7 +5,7 @@ import { orgLogoQueries } from '../features/org-logo';
 import { PlatformSettings } from '../features/settings';
 import { findFloor, FloorHeader, OrganizationTree, treeQueries, useSelectedFloorId } from '../features/tree';
 import { useSessionUser } from '../shared/session/sessionStore';
-import { PRODUCT_NAME, SELECT_FLOOR_PROMPT_TEXT } from '@argentum/events/contracts';
+import { PRODUCT_NAME, SELECT_FLOOR_PROMPT_TEXT } from '@argentum/contracts';
 import { Placeholder } from '@aws-amplify/ui-react';
 import { AppTopBar } from './AppTopBar';
 import styles from './DashboardPage.module.css';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { topics } from '@argentum/events';
-import { REALTIME_MAX_ORGS } from '@argentum/events/contracts';
+import { topics } from '@argentum/contracts/messaging';
+import { REALTIME_MAX_ORGS } from '@argentum/contracts';
 import { connectionScope } from '../shared/realtime/channel';
 import { watchedOrgIds } from './realtimeFeeds';
 

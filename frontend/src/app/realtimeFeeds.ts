@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Command, topics } from '@argentum/events';
-import { memberOrgIds, type OrgRoles, REALTIME_MAX_ORGS } from '@argentum/events/contracts';
+import { Command, topics } from '@argentum/contracts/messaging';
+import { memberOrgIds, type OrgRoles, REALTIME_MAX_ORGS } from '@argentum/contracts';
 import {
   announceGroupingOutcome,
   applyCommandStatus,

@@ -1,4 +1,4 @@
-import { topics } from '@argentum/events';
+import { topics } from '@argentum/contracts/messaging';
 import type { LiveFloorPublisher } from '../domain/realtime/live-floor';
 import { iotPublisher } from './iot-publisher';
 

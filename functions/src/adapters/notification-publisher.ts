@@ -1,4 +1,4 @@
-import { topics } from '@argentum/events';
+import { topics } from '@argentum/contracts/messaging';
 import type { NotificationPublisher } from '../domain/notifications/ports';
 import { iotPublisher } from './iot-publisher';
 

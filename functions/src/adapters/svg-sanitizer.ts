@@ -1,5 +1,5 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { FLOOR_PLAN_MAX_DEPTH } from '@argentum/events/contracts';
+import { FLOOR_PLAN_MAX_DEPTH } from '@argentum/contracts';
 import { planSize } from '../domain/files/floor-plans';
 import type { SvgRefusal, SvgSanitizer, SvgVerdict } from '../domain/files/ports';
 

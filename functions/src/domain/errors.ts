@@ -1,4 +1,4 @@
-import { tooManyAttemptsText, UNEXPECTED_ERROR_TEXT } from '@argentum/events/contracts';
+import { tooManyAttemptsText, UNEXPECTED_ERROR_TEXT } from '@argentum/contracts';
 
 /**
  * Typed domain errors. Domain code throws these; the HTTP layer maps each kind to one status code

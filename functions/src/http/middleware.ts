@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { DomainError, forbidden, sessionEnded, unauthenticated } from '../domain/errors';
-import { highestRole } from '@argentum/events/contracts';
+import { highestRole } from '@argentum/contracts';
 import { sessionOpen } from '../domain/users/user';
 import { cameThroughCloudFront } from './client-address';
 import { errorResponse } from './error-mapper';

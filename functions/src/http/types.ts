@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
-import type { RoleNumber } from '@argentum/events/contracts';
-import type { ApiCall } from '@argentum/events/contracts/api';
+import type { RoleNumber } from '@argentum/contracts';
+import type { ApiCall } from '@argentum/contracts/api';
 import type { UserStore } from '../domain/users/ports';
 import type { AuthUser } from '../domain/users/user';
 
@@ -97,7 +97,7 @@ export interface RouteResult<Body = unknown> {
  */
 export type Access = 'public' | { minRole: RoleNumber };
 
-/** What a route adds to its call (events/src/contracts/api.ts): where it runs, who may call it, what it does. */
+/** What a route adds to its call (contracts/src/api.ts): where it runs, who may call it, what it does. */
 interface RouteBase<Schema extends z.ZodType, Response extends z.ZodType> {
   domain: ApiDomain;
   summary: string;

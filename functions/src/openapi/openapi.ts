@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Route } from '../http/types';
-import { roleNames } from '@argentum/events/contracts';
+import { roleNames } from '@argentum/contracts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ const error = (description: string) => ({ description, content: errorContent });
 
 /**
  * The OpenAPI 3.1 description of the API, generated from the route table: each call's request and
- * response schemas and its own errors come from the contracts (events/src/contracts/api.ts).
+ * response schemas and its own errors come from the contracts (contracts/src/api.ts).
  */
 export function openApiDocument(routes: readonly Route[]) {
   const paths: Record<string, Record<string, unknown>> = {};

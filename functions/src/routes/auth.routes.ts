@@ -1,5 +1,5 @@
-import { apiCalls } from '@argentum/events/contracts/api';
-import { REALTIME_MAX_ORGS, THEME_INVALID_TEXT, THEME_SAVED_TEXT } from '@argentum/events/contracts';
+import { apiCalls } from '@argentum/contracts/api';
+import { REALTIME_MAX_ORGS, THEME_INVALID_TEXT, THEME_SAVED_TEXT } from '@argentum/contracts';
 import { changeUserName, setTheme } from '../domain/auth/account';
 import { type InvitationPorts, lookUpToken, registerInvitedUser } from '../domain/auth/invitations';
 import { requestResetMail } from '../domain/auth/mail-jobs';

@@ -1,5 +1,5 @@
-import { apiCalls } from '@argentum/events/contracts/api';
-import { COMMAND_HISTORY_DEFAULT_LIMIT } from '@argentum/events/contracts';
+import { apiCalls } from '@argentum/contracts/api';
+import { COMMAND_HISTORY_DEFAULT_LIMIT } from '@argentum/contracts';
 import {
   commandHistory,
   type ControlPorts,

@@ -1,4 +1,4 @@
-import { apiCalls } from '@argentum/events/contracts/api';
+import { apiCalls } from '@argentum/contracts/api';
 import type { DataQueryPorts } from '../domain/telemetry/queries';
 import { allDeviceData, comfortGraph, deviceRange, motionSummary } from '../domain/telemetry/queries';
 import { outdoorWeather, type WeatherPorts } from '../domain/telemetry/weather';

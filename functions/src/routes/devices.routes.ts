@@ -1,4 +1,4 @@
-import { apiCalls } from '@argentum/events/contracts/api';
+import { apiCalls } from '@argentum/contracts/api';
 import { addThermistor, updateDataPoints, updateDevice } from '../domain/devices/editing';
 import { floorDevices, offlineSensors, sensorsCount } from '../domain/devices/floor-view';
 import { groupDevices, ungroupDevices } from '../domain/devices/grouping';

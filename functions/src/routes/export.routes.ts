@@ -1,4 +1,4 @@
-import { apiCalls } from '@argentum/events/contracts/api';
+import { apiCalls } from '@argentum/contracts/api';
 import { createExport, readSensorDevices } from '../domain/export/export';
 import type { ExportPorts } from '../domain/export/ports';
 import { type RoutePorts, routesFor } from '../http/types';

@@ -1,5 +1,5 @@
-import { apiCalls } from '@argentum/events/contracts/api';
-import { FLOOR_PLAN_MAX_BYTES, FLOOR_PLAN_UPLOAD_SECONDS } from '@argentum/events/contracts';
+import { apiCalls } from '@argentum/contracts/api';
+import { FLOOR_PLAN_MAX_BYTES, FLOOR_PLAN_UPLOAD_SECONDS } from '@argentum/contracts';
 import { commitFloorPlan, createFloorPlanUpload, type FloorPlanPorts } from '../domain/files/floor-plans';
 import { type RoutePorts, routesFor } from '../http/types';
 

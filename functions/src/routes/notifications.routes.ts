@@ -1,5 +1,5 @@
-import { apiCalls } from '@argentum/events/contracts/api';
-import { DEFAULT_ALARM_SETTINGS, NOTIFICATION_PAGE_SIZE } from '@argentum/events/contracts';
+import { apiCalls } from '@argentum/contracts/api';
+import { DEFAULT_ALARM_SETTINGS, NOTIFICATION_PAGE_SIZE } from '@argentum/contracts';
 import {
   type AlarmSettingsPorts,
   getAlarmSettings,

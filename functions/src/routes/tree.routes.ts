@@ -1,4 +1,4 @@
-import { apiCalls } from '@argentum/events/contracts/api';
+import { apiCalls } from '@argentum/contracts/api';
 import {
   createBuilding,
   createFloor,

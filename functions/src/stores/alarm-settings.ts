@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_ALARM_SETTINGS, type OrganizationAlarmSettings } from '@argentum/events/contracts';
+import { DEFAULT_ALARM_SETTINGS, type OrganizationAlarmSettings } from '@argentum/contracts';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import { keys } from './keys';

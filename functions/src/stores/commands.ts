@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CommandReply } from '@argentum/events/contracts';
+import type { CommandReply } from '@argentum/contracts';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { CommandRecord, CommandStore, ReportedState } from '../domain/control/ports';

@@ -4,7 +4,7 @@ import type { AttributeValue as StreamAttributeValue } from 'aws-lambda';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { RoleNumber } from '@argentum/events/contracts';
+import type { RoleNumber } from '@argentum/contracts';
 import type { NodeChanges, OrganizationTree, TreeRead, TreeStore, WriteOutcome } from '../domain/tree/ports';
 import type { Building, Floor, Organization, TreeNode, TreeNodeKind } from '../domain/tree/tree';
 import { mapLimited } from '../lib/concurrency';

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { isThemePreference, toRole, type OrgRoles, type RoleNumber } from '@argentum/events/contracts';
+import { isThemePreference, toRole, type OrgRoles, type RoleNumber } from '@argentum/contracts';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { SaveOutcome, UserStore } from '../domain/users/ports';

@@ -1,4 +1,4 @@
-import type { NotificationPage } from '@argentum/events/contracts';
+import type { NotificationPage } from '@argentum/contracts';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
 import {
@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { handler as mailer } from '@argentum/functions/lambda/mailer';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { topics } from '@argentum/events';
+import { topics } from '@argentum/contracts/messaging';
 import { call, createOwnOrganization, createUser, mailsTo, signInAs, waitForMail } from '../support/api';
 import { newDevices, newPlace } from './devices-fixtures';
 import { deviceConnection } from '../support/control';

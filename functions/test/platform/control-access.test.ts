@@ -4,7 +4,7 @@ import {
   NO_DEVICE_FOUND_TEXT,
   shadeValueText,
   USER_UNAUTHORIZED_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { createUser, signInAs } from '../support/api';
 import { type ControlScene, control, controlScene, historyOf } from '../support/control';
 

@@ -4,7 +4,7 @@ import type {
   CommandsSentAnswer,
   CommandView,
   DeviceStateAnswer,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import {
   confirmedLateText,
   DEVICE_ONLINE_TEXT,
@@ -12,7 +12,7 @@ import {
   lockedText,
   unlockedText,
   valueSetText,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import {
   type ControlScene,
   control,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandSentAnswer, DeviceStateAnswer } from '@argentum/events/contracts';
+import type { CommandSentAnswer, DeviceStateAnswer } from '@argentum/contracts';
 import {
   DEVICE_OFFLINE_TEXT,
   DEVICE_REPLY_TIMEOUT_MS,
@@ -7,8 +7,8 @@ import {
   confirmedLateText,
   deviceValueChangeFailedText,
   lockedText,
-} from '@argentum/events/contracts';
-import { topics } from '@argentum/events';
+} from '@argentum/contracts';
+import { topics } from '@argentum/contracts/messaging';
 import { handler as confirmations } from '../../src/lambda/control-confirmations';
 import { dynamoCommandStore } from '../../src/stores/commands';
 import {

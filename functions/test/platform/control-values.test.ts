@@ -10,8 +10,8 @@ import {
   roomUnitValueText,
   shadeValueText,
   takesNoValueText,
-} from '@argentum/events/contracts';
-import { topics } from '@argentum/events';
+} from '@argentum/contracts';
+import { topics } from '@argentum/contracts/messaging';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
 import { type Device, deviceItem } from '../../src/stores/devices';

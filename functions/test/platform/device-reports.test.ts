@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
-import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/events';
-import type { FloorDevicesAnswer, NotificationPage } from '@argentum/events/contracts';
+import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/contracts/messaging';
+import type { FloorDevicesAnswer, NotificationPage } from '@argentum/contracts';
 import { dynamoDevices } from '@argentum/functions/stores/devices';
 import { call, createUser, signInAs } from '../support/api';
 import { deviceConnection } from '../support/control';

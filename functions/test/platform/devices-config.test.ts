@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VENDOR_LINK_ADMIN_TEXT, VENDOR_LINK_PROPERTIES } from '@argentum/events/contracts';
+import { VENDOR_LINK_ADMIN_TEXT, VENDOR_LINK_PROPERTIES } from '@argentum/contracts';
 import {
   dc,
   DEVICE_NOT_FOUND,

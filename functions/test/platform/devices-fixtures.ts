@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import type { OrgRoles } from '@argentum/events/contracts';
+import type { OrgRoles } from '@argentum/contracts';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
 import type { Device } from '../../src/domain/devices/device';

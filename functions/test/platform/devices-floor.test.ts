@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FloorDevicesAnswer, SensorsCountAnswer } from '@argentum/events/contracts';
+import type { FloorDevicesAnswer, SensorsCountAnswer } from '@argentum/contracts';
 import {
   dc,
   expectSameAnswer,

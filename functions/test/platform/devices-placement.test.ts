@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FloorDevicesAnswer } from '@argentum/events/contracts';
+import type { FloorDevicesAnswer } from '@argentum/contracts';
 import {
   dc,
   DEVICE_NOT_FOUND,

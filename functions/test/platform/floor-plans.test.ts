@@ -7,7 +7,7 @@ import {
   FLOOR_PLAN_TOO_DEEP_TEXT,
   type FloorPlanAnswer,
   type FloorView,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { floorPlanKey, floorPlanStagingFolder } from '../../src/domain/files/keys';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';

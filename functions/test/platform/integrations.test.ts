@@ -11,7 +11,7 @@ import {
   type NestAmbienceAnswer,
   NEST_TEMPERATURE_SET_TEXT,
   VALUE_HAS_BEEN_SET_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
 import { ENV } from '../../src/environment';

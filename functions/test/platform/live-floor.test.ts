@@ -1,4 +1,4 @@
-import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/events';
+import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/contracts/messaging';
 import type { MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUser, signInAs, stack } from '../support/api';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DEVICE_REPLY_TIMEOUT_MS } from '@argentum/events/contracts';
+import { DEVICE_REPLY_TIMEOUT_MS } from '@argentum/contracts';
 import { sqsMailQueue } from '../../src/adapters/job-queue';
 import { iotNotificationPublisher } from '../../src/adapters/notification-publisher';
 import { iotPublisher } from '../../src/adapters/iot-publisher';

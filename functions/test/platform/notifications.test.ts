@@ -1,5 +1,5 @@
-import type { NotificationPage, NotificationPush } from '@argentum/events/contracts';
-import { topics } from '@argentum/events';
+import type { NotificationPage, NotificationPush } from '@argentum/contracts';
+import { topics } from '@argentum/contracts/messaging';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
 import { html } from '@argentum/functions/domain/notifications/notification-html';
 import { raiseNotification } from '@argentum/functions/domain/notifications/notifications';

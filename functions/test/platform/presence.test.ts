@@ -1,5 +1,5 @@
-import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/events';
-import type { CommandSentAnswer, FloorDevicesAnswer, NotificationPage } from '@argentum/events/contracts';
+import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/contracts/messaging';
+import type { CommandSentAnswer, FloorDevicesAnswer, NotificationPage } from '@argentum/contracts';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
 import { sweepPresence } from '@argentum/functions/domain/devices/presence';
 import { ALARM_MAIL_WINDOW_MS, queueDueDigests } from '@argentum/functions/domain/notifications/alarm-mail';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject, vi } from 'vitest';
-import type { OrgRoles, RoleNumber } from '@argentum/events/contracts';
+import type { OrgRoles, RoleNumber } from '@argentum/contracts';
 import { type CapturedMail, readMailbox } from '../../../infra/local/ses-capture';
 import { identity } from '../../src/adapters/identity';
 import { systemClock } from '../../src/domain/ports';

@@ -1,7 +1,7 @@
-import { apiCallAt, type ApiCall, errorAnswer } from '@argentum/events/contracts/api';
+import { apiCallAt, type ApiCall, errorAnswer } from '@argentum/contracts/api';
 
 /**
- * Checks an answer of the API against the contract (events/src/contracts/api.ts): a success against its
+ * Checks an answer of the API against the contract (contracts/src/api.ts): a success against its
  * call's response schema, an error against the error schema (`{ message }`). Throws, naming the call and
  * what differs, so every test that calls the API through `call` (support/api.ts) checks its answers.
  * Paths that are no call of the contract (unknown routes, the tests of them) are not checked.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { REALTIME_TOKEN_PATH, realtimeUsername, type RealtimeTokenView } from '@argentum/events/contracts';
+import { REALTIME_TOKEN_PATH, realtimeUsername, type RealtimeTokenView } from '@argentum/contracts';
 import { call, stack } from './api';
 
 /** A browser's client id (`web-<uuid>`), as the front end makes one. */

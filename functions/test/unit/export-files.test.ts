@@ -2,7 +2,7 @@ import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { sheetJsXlsWriter } from '../../src/adapters/xls';
 import { escapeFormula, toCsv, toJson, zonedIso } from '../../src/domain/export/cells';
-import { roundedReading } from '@argentum/events/contracts';
+import { roundedReading } from '@argentum/contracts';
 import { dayLabel, exportFileName } from '../../src/domain/export/export';
 
 const header = ['time', 'devID', 'device', 'Temperature (temp)'];

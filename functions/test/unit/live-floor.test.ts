@@ -1,4 +1,4 @@
-import { type LiveFloorMessage, liveFloorMessageSchema } from '@argentum/events';
+import { type LiveFloorMessage, liveFloorMessageSchema } from '@argentum/contracts/messaging';
 import { describe, expect, it } from 'vitest';
 import { liveFloorMessages, publishLiveFloors } from '../../src/domain/realtime/live-floor';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_ALARM_SETTINGS } from '@argentum/events/contracts';
+import { DEFAULT_ALARM_SETTINGS } from '@argentum/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   decidePresence,

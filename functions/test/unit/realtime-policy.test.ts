@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REALTIME_MAX_ORGS } from '@argentum/events/contracts';
+import { REALTIME_MAX_ORGS } from '@argentum/contracts';
 import { AUTHORIZER_POLICY_LIMITS, realtimePolicyDocuments } from '../../src/domain/realtime/policy';
 
 // The longest ARN prefix a deployment can have: a long region name and a 12-digit account.

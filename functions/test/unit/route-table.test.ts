@@ -3,7 +3,7 @@ import { openApiDocument } from '../../src/openapi/openapi';
 import { documentedCalls } from '../../src/routes/documented-calls';
 import { routeKey } from '../../src/http/types';
 import { routes } from '../../src/routes/index';
-import { apiCalls } from '@argentum/events/contracts/api';
+import { apiCalls } from '@argentum/contracts/api';
 import { checkAnswer } from '../support/contract';
 
 describe('route table', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packLines } from '../../src/adapters/firehose-archive';
-import { basicIngestTopic, ruleSeenTopic, topics } from '@argentum/events';
+import { basicIngestTopic, ruleSeenTopic, topics } from '@argentum/contracts/messaging';
 import {
   archiveDayPrefix,
   archivePartition,

@@ -4,7 +4,7 @@ import {
   dateRangeTooLongText,
   INVALID_DATE_TEXT,
   MAX_DATE_RANGE_DAYS,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { bucketSeries, downsampleMinMax, thin } from '../../src/domain/telemetry/downsample';
 import { parseDateRange, resolutionFor } from '../../src/domain/telemetry/queries';
 

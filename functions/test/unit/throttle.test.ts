@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tooManyAttemptsText } from '@argentum/events/contracts';
+import { tooManyAttemptsText } from '@argentum/contracts';
 import { decodeMailJob, encodeMailJob } from '../../src/domain/auth/mail-jobs';
 import type { Limit } from '../../src/domain/auth/ports';
 import { addressKey, lockEnd } from '../../src/domain/auth/throttle';

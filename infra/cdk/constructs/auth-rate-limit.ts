@@ -2,7 +2,7 @@ import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { tooManyAttemptsText } from '@argentum/events/contracts';
+import { tooManyAttemptsText } from '@argentum/contracts';
 
 /** The public routes where credentials, tokens and mail can be tried: rate-limited per client IP. */
 export const rateLimitedAuthPaths = [

@@ -4,7 +4,7 @@ import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { confirmationFilter } from '@argentum/events';
+import { confirmationFilter } from '@argentum/contracts/messaging';
 import { grantRuleErrorLog } from './rule-errors';
 
 /**

@@ -2,7 +2,7 @@ import { Aws, CfnOutput } from 'aws-cdk-lib';
 import { CfnPolicy } from 'aws-cdk-lib/aws-iot';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import { topics } from '@argentum/events';
+import { topics } from '@argentum/contracts/messaging';
 import { ORG_ATTRIBUTE } from '@argentum/functions/domain/devices/provisioning';
 import { deviceProvisioningParameters } from '../../src/definitions';
 

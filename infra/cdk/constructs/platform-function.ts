@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildSync } from 'esbuild';
 import { lambdaBuild, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
-import { BROWSER_CLIENT_ID_PREFIX } from '@argentum/events';
+import { BROWSER_CLIENT_ID_PREFIX } from '@argentum/contracts/messaging';
 import { acknowledgeWildcards } from '../nag';
 import { lambdaEntry, repoRoot } from '../paths';
 
@@ -389,7 +389,7 @@ export class PlatformFunction extends Construct {
             stack.formatArn({ service: 'iot', resource: 'topic', resourceName: topic }),
           ),
         }),
-        'MQTT topics start with organization and device ids known only at run time; the pattern fixes the topic kind (events/src/topics.ts).',
+        'MQTT topics start with organization and device ids known only at run time; the pattern fixes the topic kind (contracts/src/messaging/topics.ts).',
       );
     }
 

@@ -6,7 +6,7 @@ import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { REALTIME_TOKEN_KEY_NAME } from '@argentum/events/contracts';
+import { REALTIME_TOKEN_KEY_NAME } from '@argentum/contracts';
 import { telemetryBatching } from '../../src/definitions';
 
 /**

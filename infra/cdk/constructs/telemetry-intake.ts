@@ -4,7 +4,7 @@ import { CfnTopicRule } from 'aws-cdk-lib/aws-iot';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { telemetryFilter } from '@argentum/events';
+import { telemetryFilter } from '@argentum/contracts/messaging';
 import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
 import { telemetryBatching } from '../../src/definitions';
 import { grantRuleErrorLog } from './rule-errors';

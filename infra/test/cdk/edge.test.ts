@@ -1,7 +1,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tooManyAttemptsText } from '@argentum/events/contracts';
+import { tooManyAttemptsText } from '@argentum/contracts';
 import { routes } from '@argentum/functions/routes/index';
 import { addressRateLimit, authRateLimit, rateLimitedAuthPaths } from '../../cdk/constructs/auth-rate-limit';
 import { synthPlatform, type SynthesizedPlatform } from './synth';

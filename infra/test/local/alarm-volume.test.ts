@@ -1,4 +1,4 @@
-import type { NotificationPage } from '@argentum/events/contracts';
+import type { NotificationPage } from '@argentum/contracts';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
 import { sweepPresence } from '@argentum/functions/domain/devices/presence';
 import {

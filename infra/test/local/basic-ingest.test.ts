@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { basicIngestTopic, topics } from '@argentum/events';
+import { basicIngestTopic, topics } from '@argentum/contracts/messaging';
 import { connectLocalDevice } from '../../local/device-credentials';
 import { stack } from '../../../functions/test/support/api';
 import { freshDevId, registerDevice, seriesItems } from '../../../functions/test/support/telemetry';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { IoTDataPlaneClient, PublishCommand } from '@aws-sdk/client-iot-data-plane';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { topics } from '@argentum/events';
+import { topics } from '@argentum/contracts/messaging';
 import { connectLocalDevice, localDeviceCredential } from '../../local/device-credentials';
 import { IOT_MAX_MESSAGE_BYTES, localIotArn, parseAuthorizerPolicy } from '../../local/iot-policy';
 import { createUser, signIn, stack } from '../../../functions/test/support/api';

@@ -9,7 +9,7 @@ import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { topics } from '@argentum/events';
+import { topics } from '@argentum/contracts/messaging';
 import { iotConnectionCloser } from '@argentum/functions/adapters/iot-connections';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
@@ -31,11 +31,11 @@ import {
 import { dynamoConnectionRegistry } from '@argentum/functions/stores/connections';
 import { keys } from '@argentum/functions/stores/keys';
 import { dynamoUserStore } from '@argentum/functions/stores/users';
-import { ITEM_DELETED_TEXT, USER_DELETED_TEXT, USER_ROLE_UPDATED_TEXT } from '@argentum/events/contracts';
+import { ITEM_DELETED_TEXT, USER_DELETED_TEXT, USER_ROLE_UPDATED_TEXT } from '@argentum/contracts';
 import { seriesKey } from '@argentum/functions/stores/telemetry-dynamodb';
 import { readMailbox } from '../../local/ses-capture';
 import { connectLocalDevice } from '../../local/device-credentials';
-import { REALTIME_MAX_ORGS, REALTIME_TEXTS, realtimeUsername } from '@argentum/events/contracts';
+import { REALTIME_MAX_ORGS, REALTIME_TEXTS, realtimeUsername } from '@argentum/contracts';
 import { call, createUser, signIn, stack } from '../../../functions/test/support/api';
 import {
   browserClientId,

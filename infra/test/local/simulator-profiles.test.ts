@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_REPLY_TIMEOUT_MS } from '@argentum/events/contracts';
+import { DEVICE_REPLY_TIMEOUT_MS } from '@argentum/contracts';
 import {
   DEFAULT_SIMULATOR_PROFILE,
   simulatorProfileOf,

@@ -5,9 +5,9 @@ import {
   parseAuthResponse,
   type AuthResponse,
 } from '../session/sessionStore';
-import { UNEXPECTED_ERROR_TEXT } from '@argentum/events/contracts';
-import type { ApiAnswer, ApiRequest } from '@argentum/events/contracts/api';
-import { apiEndpoint, type ApiCallName } from '@argentum/events/contracts/api-paths';
+import { UNEXPECTED_ERROR_TEXT } from '@argentum/contracts';
+import type { ApiAnswer, ApiRequest } from '@argentum/contracts/api';
+import { apiEndpoint, type ApiCallName } from '@argentum/contracts/api-paths';
 import { showToast } from '../ui/toastStore';
 
 /** A failed call. `status` is 0 when the server could not be reached. */
@@ -44,7 +44,7 @@ const REFRESH_PATH = apiEndpoint('refreshToken').path;
 const LOGIN_ROUTE = '/login';
 
 /**
- * Makes a call of the API by its name in the contracts (events/src/contracts/api.ts): its path comes
+ * Makes a call of the API by its name in the contracts (contracts/src/api.ts): its path comes
  * from there, its body is typed by the call's request schema and its answer by its response schema.
  */
 export function callApi<Name extends ApiCallName>(

@@ -1,6 +1,6 @@
 import type { connect as mqttConnect, MqttClient } from 'mqtt';
-import { orgOfTopic } from '@argentum/events';
-import { REALTIME_MAX_ORGS, realtimeUsername, type RealtimeTokenView } from '@argentum/events/contracts';
+import { orgOfTopic } from '@argentum/contracts/messaging';
+import { REALTIME_MAX_ORGS, realtimeUsername, type RealtimeTokenView } from '@argentum/contracts';
 import { ApiError, callApi } from '../api/client';
 import { getAccessToken } from '../session/sessionStore';
 import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';

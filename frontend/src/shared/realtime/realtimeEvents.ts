@@ -6,8 +6,8 @@ import {
   type LiveFloorMessage,
   liveFloorMessageSchema,
   notificationPushSchema,
-} from '@argentum/events';
-import type { CommandView, NotificationPush } from '@argentum/events/contracts';
+} from '@argentum/contracts/messaging';
+import type { CommandView, NotificationPush } from '@argentum/contracts';
 
 /** A message of the real-time channel the web app acts on, validated. */
 export type RealtimeEvent =
@@ -25,7 +25,7 @@ function json(payload: Uint8Array | string): unknown {
 }
 
 /**
- * Reads a message by its topic (events/src/topics.ts) and checks it against its schema. Anything else
+ * Reads a message by its topic (contracts/src/messaging/topics.ts) and checks it against its schema. Anything else
  * (unknown topic, not JSON, not what the topic carries, a live message naming another floor) answers
  * undefined and is dropped: the cache only ever holds what the platform's contracts describe.
  */

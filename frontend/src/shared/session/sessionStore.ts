@@ -7,7 +7,7 @@ import {
   type RoleNumber,
   type SessionUser,
   toRole,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 
 export type { SessionUser };
 

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { DEFAULT_THEME, isThemePreference, type ThemePreference } from '@argentum/events/contracts';
+import { DEFAULT_THEME, isThemePreference, type ThemePreference } from '@argentum/contracts';
 
 export type { ThemePreference };
 export type ColorMode = 'light' | 'dark';

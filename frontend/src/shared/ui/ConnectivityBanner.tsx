@@ -1,6 +1,6 @@
 import { Alert } from '@aws-amplify/ui-react';
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { BACK_ONLINE_BANNER_MS, BACK_ONLINE_TEXT, OFFLINE_TEXT } from '@argentum/events/contracts';
+import { BACK_ONLINE_BANNER_MS, BACK_ONLINE_TEXT, OFFLINE_TEXT } from '@argentum/contracts';
 import { realtimeChannel } from '../realtime/channel';
 import styles from './ConnectivityBanner.module.css';
 

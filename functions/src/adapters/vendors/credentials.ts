@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { IntegrationVendor } from '@argentum/events/contracts';
+import type { IntegrationVendor } from '@argentum/contracts';
 import { vendorError } from '../../domain/integrations/errors';
 import type { SecretStore } from '../../domain/integrations/ports';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ECOBEE_HVAC_MODES, type EcobeeHvacMode } from '@argentum/events/contracts';
+import { ECOBEE_HVAC_MODES, type EcobeeHvacMode } from '@argentum/contracts';
 import { vendorError } from '../../domain/integrations/errors';
 import type {
   EcobeeThermostats,

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { IntegrationVendor } from '@argentum/events/contracts';
+import type { IntegrationVendor } from '@argentum/contracts';
 import { vendorError } from '../../domain/integrations/errors';
 
 /** The fetch the adapters use: the global one in production, a recording one in contract tests. */

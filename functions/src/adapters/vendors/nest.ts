@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { NestEcoMode, NestMode } from '@argentum/events/contracts';
+import type { NestEcoMode, NestMode } from '@argentum/contracts';
 import { vendorError } from '../../domain/integrations/errors';
 import type {
   NestCommand,

@@ -1,4 +1,4 @@
-import { checkName, type ThemePreference } from '@argentum/events/contracts';
+import { checkName, type ThemePreference } from '@argentum/contracts';
 import { unauthenticated, validationError } from '../errors';
 import type { UserStore } from '../users/ports';
 import { nextVersionOf, updateUser } from '../users/update';

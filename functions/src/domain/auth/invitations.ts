@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkName, hasRole, Role, type RoleNumber } from '@argentum/events/contracts';
+import { checkName, hasRole, Role, type RoleNumber } from '@argentum/contracts';
 import { conflict, DomainError, forbidden, notFound, validationError } from '../errors';
 import { nextVersionOf, updateUser } from '../users/update';
 import { type AuthUser, normalizeEmail, type UserRecord } from '../users/user';

@@ -1,4 +1,4 @@
-import { memberOrgIds } from '@argentum/events/contracts';
+import { memberOrgIds } from '@argentum/contracts';
 import { SESSION_EXPIRED, unauthenticated } from '../errors';
 import { updateUser, nextVersionOf } from '../users/update';
 import { normalizeEmail, sessionOpen, type SessionUser, toSessionUser, type UserRecord } from '../users/user';

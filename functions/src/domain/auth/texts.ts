@@ -13,7 +13,7 @@ import {
   SETTINGS_SOMETHING_WRONG_TEXT,
   USERNAME_CHANGED_TEXT,
   USERNAME_EMPTY_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 
 /** Texts of the accounts calls: the documented ones (from the contracts) and our own. */
 export const INVITE_LINK_EXPIRED = INVITE_EXPIRED_TEXT;

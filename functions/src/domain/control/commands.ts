@@ -19,8 +19,8 @@ import {
   roleIn,
   SOMETHING_WENT_WRONG_TEXT,
   UNLOCK_VALUE,
-} from '@argentum/events/contracts';
-import { Command, commandMessageSchema, isReservedDeviceId, topics } from '@argentum/events';
+} from '@argentum/contracts';
+import { Command, commandMessageSchema, isReservedDeviceId, topics } from '@argentum/contracts/messaging';
 import { DomainError, forbidden, notFound } from '../errors';
 import type { Clock, Logger, Metrics } from '../ports';
 import type { AuthUser } from '../users/user';
@@ -55,7 +55,7 @@ export const portKey = (port: number | string | undefined) => (port === undefine
 
 /**
  * A command id: the request time (base 36, so a device's commands sort by time) and 48 random bits.
- * See commandIdSchema (events/src/device-protocol.ts) for why commands carry one.
+ * See commandIdSchema (contracts/src/messaging/device-protocol.ts) for why commands carry one.
  */
 export function newCommandId(now: number): string {
   const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) =>

@@ -1,5 +1,5 @@
-import { type CommandReply, isPending } from '@argentum/events/contracts';
-import { type ConfirmationOutcome, confirmationMessageSchema, topics } from '@argentum/events';
+import { type CommandReply, isPending } from '@argentum/contracts';
+import { type ConfirmationOutcome, confirmationMessageSchema, topics } from '@argentum/contracts/messaging';
 import type { Clock, Logger, Metrics } from '../ports';
 import { portKey, toCommandView } from './commands';
 import type { CommandStore, MessagePublisher } from './ports';

@@ -1,4 +1,4 @@
-import { Command, confirmationMessageSchema } from '@argentum/events';
+import { Command, confirmationMessageSchema } from '@argentum/contracts/messaging';
 import type { DevicePorts } from '../devices/ports';
 import { observePresence, type PresencePorts } from '../devices/presence';
 import { applyDeviceReport, isPortReport, reportedPortValues } from '../devices/reports';

@@ -1,5 +1,5 @@
-import type { CommandCall, CommandReply, CommandStatus, ControlValue } from '@argentum/events/contracts';
-import type { CommandMessage } from '@argentum/events';
+import type { CommandCall, CommandReply, CommandStatus, ControlValue } from '@argentum/contracts';
+import type { CommandMessage } from '@argentum/contracts/messaging';
 
 /** What control needs of a registered device (the device registry is the devices domain's). */
 export interface ControlDevice {

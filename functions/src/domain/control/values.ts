@@ -1,4 +1,4 @@
-import { commandValueProblem } from '@argentum/events/contracts';
+import { commandValueProblem } from '@argentum/contracts';
 import { validationError } from '../errors';
 import type { CommandRequest } from './commands';
 import type { ControlDevice } from './ports';

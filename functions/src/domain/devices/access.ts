@@ -1,4 +1,4 @@
-import { hasRole, Role, type RoleNumber } from '@argentum/events/contracts';
+import { hasRole, Role, type RoleNumber } from '@argentum/contracts';
 import { DomainError, forbidden, notFound } from '../errors';
 import type { NodeRef } from '../tree/ports';
 import { NOT_FOUND_MESSAGES } from '../tree/texts';

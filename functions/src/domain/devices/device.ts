@@ -1,4 +1,4 @@
-import type { DataPointView, DeviceView } from '@argentum/events/contracts';
+import type { DataPointView, DeviceView } from '@argentum/contracts';
 import { presenceOf, type StoredPresence } from './presence';
 
 export { OFFLINE_AFTER_INTERVALS, REPORT_INTERVAL_MS } from './presence';

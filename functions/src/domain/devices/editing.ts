@@ -11,7 +11,7 @@ import {
   VENDOR_LINK_ADMIN_TEXT,
   VENDOR_LINK_PROPERTIES,
   type DeviceView,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { forbidden, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import { accessibleDevice } from './access';

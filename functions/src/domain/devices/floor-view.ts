@@ -4,7 +4,7 @@ import {
   type FloorDevicesAnswer,
   type SensorsCountAnswer,
   type DeviceView,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import type { AuthUser } from '../users/user';
 import { accessibleBuilding, accessibleFloor, accessibleOrganization } from './access';
 import { type Device, isOnline, toDeviceView } from './device';

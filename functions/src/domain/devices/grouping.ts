@@ -13,7 +13,7 @@ import {
   SINGLE_DEVICE_GROUP_TEXT,
   UNGROUP_FIRST_TEXT,
   UNGROUPED_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import { accessibleDevices } from './access';

@@ -1,4 +1,4 @@
-import { iconSizeRange, Role, VALUE_SAVED_TEXT } from '@argentum/events/contracts';
+import { iconSizeRange, Role, VALUE_SAVED_TEXT } from '@argentum/contracts';
 import { notFound, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import { accessibleFloor } from './access';

@@ -10,7 +10,7 @@ import {
   SELECT_DATA_POINTS_TEXT,
   UNGROUP_BEFORE_REMOVE_TEXT,
   type DeviceView,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { conflict, forbidden, validationError } from '../errors';
 import type { NodeRef } from '../tree/ports';
 import type { TreeNode } from '../tree/tree';

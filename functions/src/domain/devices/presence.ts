@@ -5,7 +5,7 @@ import {
   type DevicePresence,
   type OrganizationAlarmSettings,
   type PresenceReason,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { mapLimited } from '../../lib/concurrency';
 import type { Logger } from '../ports';
 import type { Device } from './device';

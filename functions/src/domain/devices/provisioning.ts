@@ -1,4 +1,4 @@
-import { basicIngestTopic, topics } from '@argentum/events';
+import { basicIngestTopic, topics } from '@argentum/contracts/messaging';
 import { conflict } from '../errors';
 
 /** The attribute of a device's IoT thing that names its organization (the device policy reads it). */

@@ -1,4 +1,4 @@
-import { isReservedDeviceId } from '@argentum/events';
+import { isReservedDeviceId } from '@argentum/contracts/messaging';
 import { conflict, notFound, validationError } from '../errors';
 import type { Clock } from '../ports';
 import type { TreeStore } from '../tree/ports';

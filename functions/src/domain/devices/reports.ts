@@ -1,4 +1,4 @@
-import { Command, type ConfirmationMessage, type ConfirmationOutcome } from '@argentum/events';
+import { Command, type ConfirmationMessage, type ConfirmationOutcome } from '@argentum/contracts/messaging';
 import { versionOf } from './device';
 import type { DevicePorts } from './ports';
 import { withRetries, written } from './rules';

@@ -3,7 +3,7 @@ import {
   DEVICE_NAME_MAX_LENGTH,
   DEVICE_NAME_PATTERN,
   SPECIAL_CHARACTERS_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { conflict, type DomainError, validationError } from '../errors';
 import type { DataPoint, Device } from './device';
 import { DEVICE_MESSAGES } from './texts';

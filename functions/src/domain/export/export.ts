@@ -12,7 +12,7 @@ import {
   roundedReading,
   type SensorDevicesAnswer,
   UNKNOWN_DEVICE_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { DomainError, forbidden, notFound, validationError } from '../errors';
 import { readArchivedRaw } from '../telemetry/archive';
 import type { TelemetryPoint } from '../telemetry/telemetry';

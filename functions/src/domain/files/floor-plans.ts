@@ -10,7 +10,7 @@ import {
   hasRole,
   Role,
   type RoleNumber,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { forbidden, notFound, validationError } from '../errors';
 import type { NodeRef, TreeStore } from '../tree/ports';
 import type { TreeNode } from '../tree/tree';

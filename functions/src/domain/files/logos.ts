@@ -6,7 +6,7 @@ import {
   LOGO_UPLOADED_TEXT,
   Role,
   type RoleNumber,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { forbidden, notFound } from '../errors';
 import { NOT_FOUND_MESSAGES } from '../tree/texts';
 import { detectLogoType, type LogoType } from '../users/image-type';

@@ -1,4 +1,4 @@
-import { FLOOR_PLAN_MAX_BYTES } from '@argentum/events/contracts';
+import { FLOOR_PLAN_MAX_BYTES } from '@argentum/contracts';
 import {
   FLOOR_PLAN_CACHE_CONTROL,
   FLOOR_PLAN_RENDITION_DISPOSITION,

@@ -4,7 +4,7 @@ import {
   vendorNotConnectedText,
   vendorNotRespondingText,
   vendorRefusedText,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { DomainError } from '../errors';
 
 /**

@@ -33,7 +33,7 @@ import {
   VALUE_HAS_BEEN_SET_TEXT,
   type VendorCall,
   vendorNotLinkedText,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { newCommandRecord } from '../control/commands';
 import type { CommandRecord, CommandStore } from '../control/ports';
 import { DomainError, forbidden, notFound, validationError } from '../errors';

@@ -1,4 +1,4 @@
-import type { EcobeeHoldType, EcobeeHvacMode, NestEcoMode, NestMode } from '@argentum/events/contracts';
+import type { EcobeeHoldType, EcobeeHvacMode, NestEcoMode, NestMode } from '@argentum/contracts';
 
 /**
  * What the integrations need. Each vendor's cloud is a port spoken in the platform's terms (°C, 0-100

@@ -1,4 +1,4 @@
-import { hasRole, Role } from '@argentum/events/contracts';
+import { hasRole, Role } from '@argentum/contracts';
 import { createHash } from 'node:crypto';
 import { alarmDigestMail, alarmMail } from '../auth/mail-templates';
 import type { AccountSettings, AlarmDigestJob, JobQueue, Mailer } from '../auth/ports';

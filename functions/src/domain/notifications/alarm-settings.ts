@@ -4,7 +4,7 @@ import {
   type OrganizationAlarmSettings,
   Role,
   roleIn,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { forbidden, notFound } from '../errors';
 import { NOT_FOUND_MESSAGES } from '../tree/texts';
 import type { AuthUser } from '../users/user';

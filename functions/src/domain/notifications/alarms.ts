@@ -5,7 +5,7 @@ import {
   DeviceType,
   NotificationType,
   type NotificationTypeNumber,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import type { AlarmMailJob, JobQueue } from '../auth/ports';
 import type { Device } from '../devices/device';
 import type { Logger, Metrics } from '../ports';

@@ -1,5 +1,5 @@
-import { Command, type ConfirmationMessage, type ConfirmationOutcome } from '@argentum/events';
-import { NotificationType, PAIRING_FAILED_TEXT } from '@argentum/events/contracts';
+import { Command, type ConfirmationMessage, type ConfirmationOutcome } from '@argentum/contracts/messaging';
+import { NotificationType, PAIRING_FAILED_TEXT } from '@argentum/contracts';
 import { type AlarmDevice, type AlarmPorts, deviceLabel, raiseEvent } from './alarms';
 import { html } from './notification-html';
 

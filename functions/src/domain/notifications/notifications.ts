@@ -5,7 +5,7 @@ import {
   type NotificationPage,
   type NotificationTypeNumber,
   type NotificationView,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { notFound } from '../errors';
 import type { AuthUser } from '../users/user';
 import { sanitizeMessage } from './notification-html';

@@ -1,4 +1,4 @@
-import type { NotificationPush, NotificationTypeNumber } from '@argentum/events/contracts';
+import type { NotificationPush, NotificationTypeNumber } from '@argentum/contracts';
 import type { UserStore } from '../users/ports';
 
 /** A notification as stored once for its organization; each recipient's inbox refers to it. */

@@ -1,5 +1,5 @@
-import { isBrowserClientId } from '@argentum/events';
-import { memberOrgIds } from '@argentum/events/contracts';
+import { isBrowserClientId } from '@argentum/contracts/messaging';
+import { memberOrgIds } from '@argentum/contracts';
 import type { Clock } from '../ports';
 import type { UserStore } from '../users/ports';
 import { sessionOpen, type UserRecord } from '../users/user';

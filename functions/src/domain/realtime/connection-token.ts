@@ -1,11 +1,6 @@
 import * as z from 'zod';
-import { isBrowserClientId } from '@argentum/events';
-import {
-  memberOrgIds,
-  REALTIME_MAX_ORGS,
-  REALTIME_TEXTS,
-  type RealtimeTokenView,
-} from '@argentum/events/contracts';
+import { isBrowserClientId } from '@argentum/contracts/messaging';
+import { memberOrgIds, REALTIME_MAX_ORGS, REALTIME_TEXTS, type RealtimeTokenView } from '@argentum/contracts';
 import { notFound, validationError } from '../errors';
 import type { Clock } from '../ports';
 import type { AuthUser } from '../users/user';

@@ -4,8 +4,8 @@ import {
   type LiveFloorMessage,
   liveFloorMessageSchema,
   type PortReport,
-} from '@argentum/events';
-import type { DevicePresence } from '@argentum/events/contracts';
+} from '@argentum/contracts/messaging';
+import type { DevicePresence } from '@argentum/contracts';
 import { mapLimited } from '../../lib/concurrency';
 import type { Logger } from '../ports';
 

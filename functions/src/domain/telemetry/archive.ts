@@ -1,4 +1,4 @@
-import { telemetryMessageSchema } from '@argentum/events';
+import { telemetryMessageSchema } from '@argentum/contracts/messaging';
 import { DAY_MS, type TelemetryPoint } from './telemetry';
 
 /**

@@ -1,4 +1,4 @@
-import type { SeriesPoint } from '@argentum/events/contracts';
+import type { SeriesPoint } from '@argentum/contracts';
 import type { Bucket, PointStats } from './telemetry';
 
 /**

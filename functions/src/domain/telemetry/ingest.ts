@@ -1,5 +1,5 @@
 import type { Logger } from '../ports';
-import { telemetryMessageSchema } from '@argentum/events';
+import { telemetryMessageSchema } from '@argentum/contracts/messaging';
 import { mapLimited } from '../../lib/concurrency';
 import type { ReadingArchive } from './archive';
 import type { TelemetryPoint, TelemetryStore } from './telemetry';

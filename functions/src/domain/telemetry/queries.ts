@@ -19,7 +19,7 @@ import {
   RAW_READ_LIMIT,
   type SeriesPoint,
   UNKNOWN_DEVICE_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { notFound, validationError } from '../errors';
 import { bucketSeries, downsampleMinMax, thin } from './downsample';
 import {

@@ -1,4 +1,4 @@
-import type { WeatherAnswer } from '@argentum/events/contracts';
+import type { WeatherAnswer } from '@argentum/contracts';
 import type { Clock, Logger } from '../ports';
 
 /** The provider's current weather of a city: its pressure in hPa, and when it was measured (epoch ms). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkName, EMPTY_NAME_TEXT, hasRole, highestRole, Role } from '@argentum/events/contracts';
+import { checkName, EMPTY_NAME_TEXT, hasRole, highestRole, Role } from '@argentum/contracts';
 import { conflict, forbidden, notFound, unauthenticated, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import type { NodeRef, TreeStore, WriteOutcome } from './ports';

@@ -1,4 +1,4 @@
-import { memberOrgIds } from '@argentum/events/contracts';
+import { memberOrgIds } from '@argentum/contracts';
 import type { AuthUser } from '../users/user';
 import type { TreeStore } from './ports';
 import { type OrganizationView, sortOrganizations, toOrganizationView } from './tree';

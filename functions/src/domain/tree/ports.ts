@@ -1,4 +1,4 @@
-import type { RoleNumber } from '@argentum/events/contracts';
+import type { RoleNumber } from '@argentum/contracts';
 import type { FileStore } from '../files/ports';
 import type { Building, Floor, Organization, TreeNode } from './tree';
 

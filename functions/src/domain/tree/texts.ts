@@ -4,7 +4,7 @@ import {
   FLOOR_NAME_UPDATED_TEXT,
   ITEM_DELETED_TEXT,
   ORGANIZATION_CREATED_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import type { TreeNodeKind } from './tree';
 
 /** The tree's documented texts (from the contracts) and our own. */

@@ -1,4 +1,4 @@
-import type { BuildingView, FloorView, OrganizationView } from '@argentum/events/contracts';
+import type { BuildingView, FloorView, OrganizationView } from '@argentum/contracts';
 
 /** The wire shapes of getUsersOrganisations live in the contracts. */
 export type { BuildingView, FloorView, OrganizationView };
@@ -29,7 +29,7 @@ export interface Floor {
   version?: number;
 }
 
-import type { TreeNodeKind } from '@argentum/events/contracts';
+import type { TreeNodeKind } from '@argentum/contracts';
 export type { TreeNodeKind };
 
 /** One node of the tree, wherever it sits, as the editing use cases see it. */

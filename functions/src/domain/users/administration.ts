@@ -7,7 +7,7 @@ import {
   type RoleNumber,
   USER_DELETED_TEXT,
   USER_ROLE_UPDATED_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import type { Clock } from '../ports';
 import { conflict, forbidden, notFound } from '../errors';
 import type { UserStore } from './ports';

@@ -1,4 +1,4 @@
-import type { OrgRoles } from '@argentum/events/contracts';
+import type { OrgRoles } from '@argentum/contracts';
 import type { Clock } from '../ports';
 import type { UserStore } from './ports';
 import { nextVersionOf, updateUser } from './update';

@@ -6,7 +6,7 @@ import {
   type OrgRoles,
   type SessionUser,
   type ThemePreference,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 
 export type { SessionUser };
 

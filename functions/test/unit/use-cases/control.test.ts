@@ -4,7 +4,7 @@ import {
   DEVICE_REPLY_TIMEOUT_MS,
   NO_DEVICE_FOUND_TEXT,
   SOMETHING_WENT_WRONG_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { commandHistory, type ControlPorts, sendCommand } from '../../../src/domain/control/commands';
 import { handleConfirmation } from '../../../src/domain/control/confirmations';
 import type { ControlDevice } from '../../../src/domain/control/ports';

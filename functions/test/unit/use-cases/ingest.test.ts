@@ -1,8 +1,8 @@
-import { DEFAULT_ALARM_SETTINGS } from '@argentum/events/contracts';
+import { DEFAULT_ALARM_SETTINGS } from '@argentum/contracts';
 import { describe, expect, it } from 'vitest';
 import type { Device } from '../../../src/domain/devices/device';
 import { COMFORT_ALARM_AFTER_MS } from '../../../src/domain/notifications/alarms';
-import type { LiveFloorMessage } from '@argentum/events';
+import type { LiveFloorMessage } from '@argentum/contracts/messaging';
 import type { DeadLetter, QueuedReading } from '../../../src/domain/telemetry/ingest';
 import { takeTelemetry, type TelemetryIntakePorts } from '../../../src/domain/telemetry/intake';
 import type { UserRecord } from '../../../src/domain/users/user';

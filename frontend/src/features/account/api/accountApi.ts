@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { callApi, refreshSession } from '../../../shared/api/client';
-import type { ThemePreference } from '@argentum/events/contracts';
+import type { ThemePreference } from '@argentum/contracts';
 import { establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
 import { chooseTheme, currentThemePreference, themeSaved } from '../../../shared/theme/theme';
 

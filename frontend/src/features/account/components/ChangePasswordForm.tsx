@@ -7,7 +7,7 @@ import {
   PASSWORD_HINT_TEXT,
   PASSWORD_MODAL_CLOSE_MS,
   SOMETHING_WENT_WRONG_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { FormMessage, PasswordInput } from '../../../shared/ui/FormFields';
 import { useChangePasswordMutation } from '../api/accountApi';
 

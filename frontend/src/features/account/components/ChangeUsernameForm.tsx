@@ -1,11 +1,7 @@
 import { Button, Flex } from '@aws-amplify/ui-react';
 import { useState, type FormEvent } from 'react';
 import { useSessionUser } from '../../../shared/session/sessionStore';
-import {
-  SOMETHING_WENT_WRONG_TEXT,
-  USERNAME_CHANGED_TEXT,
-  USERNAME_EMPTY_TEXT,
-} from '@argentum/events/contracts';
+import { SOMETHING_WENT_WRONG_TEXT, USERNAME_CHANGED_TEXT, USERNAME_EMPTY_TEXT } from '@argentum/contracts';
 import { FormMessage, UserNameField } from '../../../shared/ui/FormFields';
 import { showToast } from '../../../shared/ui/toastStore';
 import { useChangeUsernameMutation } from '../api/accountApi';

@@ -1,6 +1,6 @@
 import { Alert } from '@aws-amplify/ui-react';
 import { useId } from 'react';
-import { THEME_LABELS, THEME_PREFERENCES, SOMETHING_WENT_WRONG_TEXT } from '@argentum/events/contracts';
+import { THEME_LABELS, THEME_PREFERENCES, SOMETHING_WENT_WRONG_TEXT } from '@argentum/contracts';
 import { useSessionUser } from '../../../shared/session/sessionStore';
 import { useTheme } from '../../../shared/theme/theme';
 import { useSetThemeMutation } from '../api/accountApi';

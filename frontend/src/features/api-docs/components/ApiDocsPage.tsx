@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../../../shared/session/sessionStore';
-import { PRODUCT_NAME } from '@argentum/events/contracts';
+import { PRODUCT_NAME } from '@argentum/contracts';
 import { apiDocsQueries } from '../api/apiDocsQueries';
 import type { OpenApiDocument } from '../api/types';
 import styles from './ApiDocsPage.module.css';

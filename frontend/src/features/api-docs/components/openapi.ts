@@ -1,4 +1,4 @@
-import { roleName } from '@argentum/events/contracts';
+import { roleName } from '@argentum/contracts';
 import { HTTP_METHODS, type HttpMethod, type JsonSchema, type OpenApiDocument } from '../api/types';
 
 export interface OperationEntry {

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import type { ApiAnswer } from '@argentum/events/contracts/api';
+import type { ApiAnswer } from '@argentum/contracts/api';
 import { callApi } from '../../../shared/api/client';
-import { normalizeEmail } from '@argentum/events/contracts';
+import { normalizeEmail } from '@argentum/contracts';
 
 /** What an invite (or reset) link stands for (specification: token lookup result). */
 export type TokenLookup = ApiAnswer<'confirmUser'>;

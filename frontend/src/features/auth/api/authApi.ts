@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, callApi } from '../../../shared/api/client';
-import { normalizeEmail } from '@argentum/events/contracts';
+import { normalizeEmail } from '@argentum/contracts';
 import { establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
 
 export interface Credentials {

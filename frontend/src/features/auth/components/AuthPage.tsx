@@ -2,7 +2,7 @@ import { Alert, Card, Flex, Heading, Loader, Text } from '@aws-amplify/ui-react'
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '@argentum/events/contracts';
+import { PRODUCT_NAME } from '@argentum/contracts';
 import styles from './LoginPage.module.css';
 import { linkProblem } from './linkProblem';
 

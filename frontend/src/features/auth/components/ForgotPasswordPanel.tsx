@@ -1,12 +1,12 @@
 import { Button, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
-import { validateEmail } from '@argentum/events/contracts';
+import { validateEmail } from '@argentum/contracts';
 import {
   FORGOT_PASSWORD_NOT_SENT_TEXT,
   FORGOT_PASSWORD_SENT_TEXT,
   SOMETHING_WENT_WRONG_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { EmailField, FormMessage } from '../../../shared/ui/FormFields';
 import { useForgotPasswordMutation } from '../api/accountsApi';
 

@@ -1,7 +1,7 @@
 import { Button, Flex } from '@aws-amplify/ui-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
-import { validateEmail } from '@argentum/events/contracts';
+import { validateEmail } from '@argentum/contracts';
 import { EmailField, FormMessage, PasswordInput } from '../../../shared/ui/FormFields';
 import { useLoginMutation } from '../api/authApi';
 import { ForgotPasswordPanel } from './ForgotPasswordPanel';

@@ -1,4 +1,4 @@
-import { PASSWORD_HINT_TEXT } from '@argentum/events/contracts';
+import { PASSWORD_HINT_TEXT } from '@argentum/contracts';
 import { passwordStrength } from './passwordStrength';
 import styles from './PasswordStrengthMeter.module.css';
 

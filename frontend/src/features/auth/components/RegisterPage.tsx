@@ -2,7 +2,7 @@ import { Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { INVITE_EXPIRED_TEXT } from '@argentum/events/contracts';
+import { INVITE_EXPIRED_TEXT } from '@argentum/contracts';
 import { EmailField, FormMessage, PasswordInput, UserNameField } from '../../../shared/ui/FormFields';
 import { showToast } from '../../../shared/ui/toastStore';
 import { accountTokenQueries, useRegisterMutation } from '../api/accountsApi';

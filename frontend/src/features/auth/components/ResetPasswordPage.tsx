@@ -7,7 +7,7 @@ import {
   PASSWORD_RESET_TEXT,
   PASSWORDS_DONT_MATCH_TEXT,
   RESET_REDIRECT_MS,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { FormMessage, PasswordInput } from '../../../shared/ui/FormFields';
 import { showToast } from '../../../shared/ui/toastStore';
 import { accountTokenQueries, useResetPasswordMutation } from '../api/accountsApi';

@@ -1,5 +1,5 @@
 import { ApiError } from '../../../shared/api/client';
-import { SOMETHING_WENT_WRONG_TEXT } from '@argentum/events/contracts';
+import { SOMETHING_WENT_WRONG_TEXT } from '@argentum/contracts';
 
 /** What to show when a link's call failed: 410 means expired or used; other 4xx say what is wrong. */
 export function linkProblem(error: unknown, expiredText: string): string {

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { type CommandView, isPending } from '@argentum/events/contracts';
+import { type CommandView, isPending } from '@argentum/contracts';
 
 /**
  * Tracked commands in the query cache. A control call answers `{commandId, status: 'sent'}`; the

@@ -1,6 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { CommandSentAnswer, CommandView } from '@argentum/events/contracts';
-import type { ApiRequest } from '@argentum/events/contracts/api';
+import type { CommandSentAnswer, CommandView } from '@argentum/contracts';
+import type { ApiRequest } from '@argentum/contracts/api';
 import { callApi } from '../../../shared/api/client';
 import { applyCommandStatus } from './commands';
 

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import type { DeviceView, FloorDevicesAnswer } from '@argentum/events/contracts';
+import type { DeviceView, FloorDevicesAnswer } from '@argentum/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getToasts } from '../../../shared/ui/toastStore';
 import {

@@ -1,12 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { LiveDeviceUpdate, PortReport } from '@argentum/events';
+import type { LiveDeviceUpdate, PortReport } from '@argentum/contracts/messaging';
 import {
   deviceMessageText,
   deviceValueChangedText,
   deviceValueChangeFailedText,
   type DeviceView,
   type FloorDevicesAnswer,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { floorPlanQueries } from './floorPlanQueries';
 

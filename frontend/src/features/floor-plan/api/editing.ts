@@ -10,8 +10,8 @@ import {
   UNGROUPED_TEXT,
   UNGROUPING_FAILED_TEXT,
   VALUE_UPDATED_TEXT,
-} from '@argentum/events/contracts';
-import type { ApiRequest } from '@argentum/events/contracts/api';
+} from '@argentum/contracts';
+import type { ApiRequest } from '@argentum/contracts/api';
 import { ApiError, callApi } from '../../../shared/api/client';
 import { showToast } from '../../../shared/ui/toastStore';
 import { floorPlanQueries } from './floorPlanQueries';

@@ -4,8 +4,8 @@ import {
   type FloorDevicesAnswer,
   type FloorPlanAnswer,
   type SensorsCountAnswer,
-} from '@argentum/events/contracts';
-import type { DeviceRequest, FloorPlanRequest } from '@argentum/events/contracts/requests';
+} from '@argentum/contracts';
+import type { DeviceRequest, FloorPlanRequest } from '@argentum/contracts/requests';
 import { ApiError, callApi } from '../../../shared/api/client';
 import { postFile } from '../../../shared/api/upload';
 import { showToast } from '../../../shared/ui/toastStore';

@@ -6,7 +6,7 @@ import {
   useSyncExternalStore,
   type CSSProperties,
 } from 'react';
-import { DeviceType, type DeviceView } from '@argentum/events/contracts';
+import { DeviceType, type DeviceView } from '@argentum/contracts';
 import { iconOf, motionState, OCCUPIED_COLOUR, TYPE_COLOURS } from '../model/deviceKinds';
 import { MarkerStore } from '../model/markerStore';
 import type { ModeMark } from '../model/modeReducer';

@@ -1,5 +1,5 @@
 import { memo, useDeferredValue, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { DeviceType, type DeviceView } from '@argentum/events/contracts';
+import { DeviceType, type DeviceView } from '@argentum/contracts';
 import {
   iconOf,
   isRegistered,

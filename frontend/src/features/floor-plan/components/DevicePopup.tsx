@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
-import { DeviceType, type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/events/contracts';
+import { DeviceType, type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/contracts';
 import {
   iconOf,
   isRegistered,

@@ -1,5 +1,5 @@
 import { CheckboxField, SliderField } from '@aws-amplify/ui-react';
-import { ICON_SIZE_STEP, iconSizeRange } from '@argentum/events/contracts';
+import { ICON_SIZE_STEP, iconSizeRange } from '@argentum/contracts';
 import { CloseIcon } from '../../../shared/ui/icons';
 import { typeName } from '../model/deviceKinds';
 import styles from './FiltersPanel.module.css';

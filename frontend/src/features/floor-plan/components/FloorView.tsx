@@ -19,8 +19,8 @@ import {
   PLAN_MAX_WIDTH,
   SELECT_FLOOR_PROMPT_TEXT,
   type DeviceView,
-} from '@argentum/events/contracts';
-import { DeviceType } from '@argentum/events/contracts';
+} from '@argentum/contracts';
+import { DeviceType } from '@argentum/contracts';
 import { useSearchParams } from 'react-router';
 import { useSessionUser } from '../../../shared/session/sessionStore';
 import { floorPlanMutations, floorPlanQueries, setSensorSize } from '../api/floorPlanQueries';

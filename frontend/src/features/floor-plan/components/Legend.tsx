@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import type { DeviceView } from '@argentum/events/contracts';
+import type { DeviceView } from '@argentum/contracts';
 import { OCCUPIED_COLOUR, TYPE_COLOURS, typeName } from '../model/deviceKinds';
 import styles from './Legend.module.css';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { FloorPlanAnswer, FloorPlanRendition } from '@argentum/events/contracts';
+import type { FloorPlanAnswer, FloorPlanRendition } from '@argentum/contracts';
 import styles from './PlanViewport.module.css';
 
 interface PlanImageProps {

@@ -9,7 +9,7 @@ import {
   type KeyboardEvent,
   type Ref,
 } from 'react';
-import { CTRL_ZOOM_HINT_MS, type DeviceView, type FloorPlanAnswer } from '@argentum/events/contracts';
+import { CTRL_ZOOM_HINT_MS, type DeviceView, type FloorPlanAnswer } from '@argentum/contracts';
 import type { ModeMark } from '../model/modeReducer';
 import {
   ctrlZoomHintShown,

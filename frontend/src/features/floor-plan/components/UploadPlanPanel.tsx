@@ -8,7 +8,7 @@ import {
   FLOOR_PLAN_UNREADABLE_TEXT,
   FLOOR_PLAN_UPLOADED_TEXT,
   SAVE_EDITS_FAILED_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { ApiError } from '../../../shared/api/client';
 import { FileDropZone } from '../../../shared/ui/FileDropZone';
 import { showToast } from '../../../shared/ui/toastStore';

@@ -1,5 +1,5 @@
-import { DeviceType, deviceTypeName, thirdPartyDisplayName, type ConnDev } from '@argentum/events/contracts';
-import type { DeviceView } from '@argentum/events/contracts';
+import { DeviceType, deviceTypeName, thirdPartyDisplayName, type ConnDev } from '@argentum/contracts';
+import type { DeviceView } from '@argentum/contracts';
 
 /** The icons the plan draws (components/DeviceIcons.tsx holds one symbol each). */
 export type IconName =

@@ -1,5 +1,5 @@
-import { DeviceType } from '@argentum/events';
-import { type DeviceView, readingUnit, truncateName } from '@argentum/events/contracts';
+import { DeviceType } from '@argentum/contracts/messaging';
+import { type DeviceView, readingUnit, truncateName } from '@argentum/contracts';
 
 export { truncateName };
 

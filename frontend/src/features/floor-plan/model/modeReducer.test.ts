@@ -4,7 +4,7 @@ import {
   NOT_IN_GROUP_TEXT,
   SAME_TYPE_TEXT,
   UNGROUP_FIRST_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   floorModeReducer,

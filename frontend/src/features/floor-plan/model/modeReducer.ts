@@ -5,8 +5,8 @@ import {
   NOT_IN_GROUP_TEXT,
   UNGROUP_FIRST_TEXT,
   SAME_TYPE_TEXT,
-} from '@argentum/events/contracts';
-import { DeviceType } from '@argentum/events/contracts';
+} from '@argentum/contracts';
+import { DeviceType } from '@argentum/contracts';
 
 /** The floor view's modes (specification section 4): they exclude each other. */
 export type FloorMode = 'normal' | 'grouping' | 'ungrouping' | 'compareIEQ' | 'edit';

@@ -1,4 +1,4 @@
-import { EDIT_ZOOM_STEP, ZOOM_IN_FACTOR, ZOOM_OUT_FACTOR } from '@argentum/events/contracts';
+import { EDIT_ZOOM_STEP, ZOOM_IN_FACTOR, ZOOM_OUT_FACTOR } from '@argentum/contracts';
 
 /** Zoom and pan of one floor's plan: pan in CSS pixels from the centred position. */
 export interface PlanView {

@@ -9,7 +9,7 @@ import {
   type Dispatch,
   type ReactNode,
 } from 'react';
-import { PLAN_START_HEIGHT, Role, type DeviceView } from '@argentum/events/contracts';
+import { PLAN_START_HEIGHT, Role, type DeviceView } from '@argentum/contracts';
 import { canIn, useSessionUser } from '../../../shared/session/sessionStore';
 import { floorPlanQueries, type FloorRef } from '../api/floorPlanQueries';
 import { placedDevices, type PlanPoint } from '../components/edit/editSession';

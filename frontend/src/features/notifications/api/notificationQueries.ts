@@ -9,7 +9,7 @@ import {
   type NotificationPage,
   type NotificationPush,
   type NotificationView,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { callApi } from '../../../shared/api/client';
 
 // Fetch errors are ignored silently (specification): the silent option keeps them out of the toasts.

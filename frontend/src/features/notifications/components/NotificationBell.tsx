@@ -6,7 +6,7 @@ import {
   type NotificationView,
   ONLY_SHOW_UNREAD_TEXT,
   VIEW_DEVICE_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { formatDateTime } from '../../../shared/format/date';
 import { BellIcon, TrashIcon } from '../../../shared/ui/icons';
 import { deleteNotification, markNotificationsRead, notificationQueries } from '../api/notificationQueries';

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ApiAnswer } from '@argentum/events/contracts/api';
+import type { ApiAnswer } from '@argentum/contracts/api';
 import { ApiError, callApi } from '../../../shared/api/client';
 
 /** A logo: `data` is a short-lived (15 minutes) presigned URL of the stored image, usable as an image source. */

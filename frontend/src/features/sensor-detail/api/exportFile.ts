@@ -1,5 +1,5 @@
-import type { ExportKind } from '@argentum/events/contracts';
-import type { ExportRequestBody } from '@argentum/events/contracts/requests';
+import type { ExportKind } from '@argentum/contracts';
+import type { ExportRequestBody } from '@argentum/contracts/requests';
 import { callApi } from '../../../shared/api/client';
 
 export interface ExportArgs {

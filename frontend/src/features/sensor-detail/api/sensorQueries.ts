@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { WeatherAnswer } from '@argentum/events/contracts';
-import type { ExportRequestBody } from '@argentum/events/contracts/requests';
+import type { WeatherAnswer } from '@argentum/contracts';
+import type { ExportRequestBody } from '@argentum/contracts/requests';
 import { callApi } from '../../../shared/api/client';
 import { RANGE_RECEIVED_MARK } from '../perf';
 

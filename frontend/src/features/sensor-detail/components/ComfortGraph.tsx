@@ -1,6 +1,6 @@
 import { ScatterPlotCanvas, type ScatterPlotCustomCanvasLayer } from '@nivo/scatterplot';
 import { useMemo } from 'react';
-import { COMFORT_ZONES, NOT_IN_COMFORT_ZONE_TEXT } from '@argentum/events/contracts';
+import { COMFORT_ZONES, NOT_IN_COMFORT_ZONE_TEXT } from '@argentum/contracts';
 import { useTheme } from '../../../shared/theme/theme';
 import { chartTheme, comfortColors } from './chartTheme';
 import { comfortAxis, inComfortZone } from './format';

@@ -1,5 +1,5 @@
 import { useCallback, useId, useRef, useState } from 'react';
-import { SELECT_DATES_TEXT } from '@argentum/events/contracts';
+import { SELECT_DATES_TEXT } from '@argentum/contracts';
 import { type DateRange, daysRange, lastDays, parseDate, todayRange } from './format';
 import { formatDate } from '../../../shared/format/date';
 import styles from './SensorDetail.module.css';

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { EXPORT_PREPARING_TEXT, type ExportKind, FILE_NOT_SUPPORTED_TEXT } from '@argentum/events/contracts';
+import { EXPORT_PREPARING_TEXT, type ExportKind, FILE_NOT_SUPPORTED_TEXT } from '@argentum/contracts';
 import { ApiError } from '../../../shared/api/client';
 import { showToast } from '../../../shared/ui/toastStore';
 import { type ExportProgress, exportFile } from '../api/exportFile';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { COMFORT_ZONES, MOTION_AVERAGE_MAX_DAYS, NOT_IN_COMFORT_ZONE_TEXT } from '@argentum/events/contracts';
+import { COMFORT_ZONES, MOTION_AVERAGE_MAX_DAYS, NOT_IN_COMFORT_ZONE_TEXT } from '@argentum/contracts';
 import { type RangeArgs, sensorQueries } from '../api/sensorQueries';
 import { inComfortZone, unitOf } from './format';
 import { formatDateTime } from '../../../shared/format/date';

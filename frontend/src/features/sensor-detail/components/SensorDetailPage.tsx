@@ -10,8 +10,8 @@ import {
   SELECT_DATA_POINT_TEXT,
   SELECT_DATA_POINTS_FIRST_TEXT,
   type SensorDeviceView,
-} from '@argentum/events/contracts';
-import { deviceTypeName } from '@argentum/events/contracts';
+} from '@argentum/contracts';
+import { deviceTypeName } from '@argentum/contracts';
 import { ApiError } from '../../../shared/api/client';
 import { type RangeArgs, sensorQueries } from '../api/sensorQueries';
 import { ComfortGraph } from './ComfortGraph';

@@ -6,7 +6,7 @@ import {
   type ExportFormat,
   displayReading,
   readingUnit,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { formatDate, formatTime } from '../../../shared/format/date';
 
 const DAY_MS = 24 * 3_600_000;

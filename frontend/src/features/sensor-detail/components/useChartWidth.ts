@@ -1,5 +1,5 @@
 import { type RefObject, useEffect, useLayoutEffect, useState } from 'react';
-import { LINE_RESIZE_MS } from '@argentum/events/contracts';
+import { LINE_RESIZE_MS } from '@argentum/contracts';
 
 /**
  * The width a chart should draw at: measured as soon as its container is on the page (`shown`: the

@@ -1,7 +1,7 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../shared/api/client';
 import { postFile } from '../../../shared/api/upload';
-import { normalizeEmail, type OrganizationAlarmSettings } from '@argentum/events/contracts';
+import { normalizeEmail, type OrganizationAlarmSettings } from '@argentum/contracts';
 import type { AccessChange, Invitation } from './types';
 
 /** The only place the settings' query keys are written. */

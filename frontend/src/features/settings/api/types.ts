@@ -1,4 +1,4 @@
-import type { RoleNumber } from '@argentum/events/contracts';
+import type { RoleNumber } from '@argentum/contracts';
 
 /** An organization the administrator runs, as the settings need it (the app passes the tree's). */
 export interface AdminOrganization {
@@ -7,7 +7,7 @@ export interface AdminOrganization {
 }
 
 /** A user as POST /api/fetchUsers answers (the contracts' wire type). */
-export type { ManagedUser } from '@argentum/events/contracts';
+export type { ManagedUser } from '@argentum/contracts';
 
 export interface AccessChange {
   selectedUserId: string;

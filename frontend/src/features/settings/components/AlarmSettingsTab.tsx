@@ -7,7 +7,7 @@ import {
   OFFLINE_GRACE_MINUTES_RANGE,
   type OrganizationAlarmSettings,
   SETTINGS_SOMETHING_WRONG_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { ApiError } from '../../../shared/api/client';
 import { showToast } from '../../../shared/ui/toastStore';
 import { settingsMutations, settingsQueries } from '../api/settingsApi';

@@ -2,13 +2,13 @@ import { Button, TextField } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
-import { EMAIL_INVALID_TEXT, normalizeEmail, validateEmail } from '@argentum/events/contracts';
+import { EMAIL_INVALID_TEXT, normalizeEmail, validateEmail } from '@argentum/contracts';
 import {
   INVITE_EMAIL_EMPTY_TEXT,
   INVITE_SUCCESS_MS,
   INVITE_USER_EXISTS_TEXT,
   SETTINGS_SOMETHING_WRONG_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { settingsMutations, settingsQueries } from '../api/settingsApi';
 import type { AdminOrganization } from '../api/types';

@@ -11,7 +11,7 @@ import {
 } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { assignableRoles, toRole, Role, roleName, type RoleNumber } from '@argentum/events/contracts';
+import { assignableRoles, toRole, Role, roleName, type RoleNumber } from '@argentum/contracts';
 import { type SessionUser, useSessionUser } from '../../../shared/session/sessionStore';
 import {
   CHANGE_USER_ACCESS_TITLE,
@@ -21,7 +21,7 @@ import {
   USER_DELETED_TEXT,
   USER_ROLE_UPDATED_TEXT,
   USERS_PAGE_SIZE,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { settingsMutations, settingsQueries } from '../api/settingsApi';
 import type { AdminOrganization, ManagedUser } from '../api/types';

@@ -12,7 +12,7 @@ import {
   LOGO_TOO_LARGE_TEXT,
   LOGO_UPLOADED_TEXT,
   SETTINGS_SOMETHING_WRONG_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { FileDropZone } from '../../../shared/ui/FileDropZone';
 import { showToast } from '../../../shared/ui/toastStore';
 import { settingsMutations } from '../api/settingsApi';

@@ -1,9 +1,9 @@
 import { Menu, MenuButton, MenuItem } from '@aws-amplify/ui-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { roleName } from '@argentum/events/contracts';
+import { roleName } from '@argentum/contracts';
 import { useSessionUser } from '../../../shared/session/sessionStore';
-import { PRODUCT_NAME } from '@argentum/events/contracts';
+import { PRODUCT_NAME } from '@argentum/contracts';
 import { ChevronDownIcon, DocumentIcon, MenuIcon, UserIcon } from '../../../shared/ui/icons';
 import styles from './TopBar.module.css';
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApiAnswer } from '@argentum/events/contracts/api';
+import type { ApiAnswer } from '@argentum/contracts/api';
 import { ApiError, callApi, refreshSession } from '../../../shared/api/client';
 import {
   BUILDING_CREATED_TEXT,
@@ -8,7 +8,7 @@ import {
   ITEM_DELETED_TEXT,
   ORGANIZATION_CREATED_TEXT,
   EMPTY_NAME_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { treeQueries } from './treeQueries';
 import type { TreeNodeRef, TreeNodeType } from './types';

@@ -1,4 +1,4 @@
-import type { BuildingView, FloorView, OrganizationView } from '@argentum/events/contracts';
+import type { BuildingView, FloorView, OrganizationView } from '@argentum/contracts';
 
 /** The tree as getUsersOrganisations answers it (the contracts' wire types). */
 export type Floor = FloorView;
@@ -11,7 +11,7 @@ export interface FloorLocation {
   floor: Floor;
 }
 
-import type { TreeNodeKind } from '@argentum/events/contracts';
+import type { TreeNodeKind } from '@argentum/contracts';
 export type TreeNodeType = TreeNodeKind;
 
 /** A node of the tree as the editing controls see it. */

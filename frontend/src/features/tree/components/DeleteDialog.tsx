@@ -1,6 +1,6 @@
 import { Button, Loader } from '@aws-amplify/ui-react';
 import { useEffect, useId, useRef } from 'react';
-import { DELETE_NODE_TEXT, deleteNodeTitle } from '@argentum/events/contracts';
+import { DELETE_NODE_TEXT, deleteNodeTitle } from '@argentum/contracts';
 import type { TreeNodeRef } from '../api/types';
 import styles from './OrganizationTree.module.css';
 

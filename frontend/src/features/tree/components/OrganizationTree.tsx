@@ -2,7 +2,7 @@ import { Button, Loader, Menu, MenuButton, MenuItem, Placeholder, Text } from '@
 import { useQuery } from '@tanstack/react-query';
 import { memo, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { truncateName } from '@argentum/events/contracts';
+import { truncateName } from '@argentum/contracts';
 import { administers, useSessionUser } from '../../../shared/session/sessionStore';
 import {
   ADD_BUILDING_PLACEHOLDER,
@@ -15,7 +15,7 @@ import {
   EDIT_ORGANIZATION_TEXT,
   EDIT_ORGANIZATION_TOOLTIP,
   ORGANIZATION_NAME_PLACEHOLDER,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { type CreateRequest, useTreeEditing } from '../api/treeEditing';
 import { findFloor, treeQueries } from '../api/treeQueries';
 import type { Building, Floor, Organization, TreeNodeRef, TreeNodeType } from '../api/types';

@@ -1,11 +1,5 @@
 import { Button } from '@aws-amplify/ui-react';
-import {
-  DeviceType,
-  type DeviceView,
-  iconChoicesOf,
-  MIN_ROLE,
-  type RoleNumber,
-} from '@argentum/events/contracts';
+import { DeviceType, type DeviceView, iconChoicesOf, MIN_ROLE, type RoleNumber } from '@argentum/contracts';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { sensorDetailPath } from '../../../../shared/routes/sensorDetail';

@@ -1,4 +1,4 @@
-import { type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/events/contracts';
+import { type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/contracts';
 import { typeName } from './deviceLabels';
 import styles from './edit.module.css';
 

@@ -1,11 +1,11 @@
 import { Button } from '@aws-amplify/ui-react';
-import type { DeviceView } from '@argentum/events/contracts';
+import type { DeviceView } from '@argentum/contracts';
 import { type FormEvent, useId, useState } from 'react';
 import { Dialog } from '../../../../shared/ui/Dialog';
 import type { DropDetails } from './editSession';
 import { deviceLabel, IEQ_DATA_POINTS, typeName } from './deviceLabels';
 import styles from './edit.module.css';
-import { DeviceType } from '@argentum/events/contracts';
+import { DeviceType } from '@argentum/contracts';
 import { dropFormProblem, needsPort, PORT_CHOICES } from './rules';
 
 interface DropDeviceDialogProps {

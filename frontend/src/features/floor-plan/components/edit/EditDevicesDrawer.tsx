@@ -1,8 +1,4 @@
-import {
-  NO_DEVICE_FOUND_TEXT,
-  SEARCH_DEVICES_PLACEHOLDER,
-  type DeviceView,
-} from '@argentum/events/contracts';
+import { NO_DEVICE_FOUND_TEXT, SEARCH_DEVICES_PLACEHOLDER, type DeviceView } from '@argentum/contracts';
 import { useId, useState } from 'react';
 import { deviceLabel, typeMark, typeName } from './deviceLabels';
 import styles from './edit.module.css';

@@ -1,4 +1,4 @@
-import { roleIn } from '@argentum/events/contracts';
+import { roleIn } from '@argentum/contracts';
 import { useSessionUser } from '../../../../shared/session/sessionStore';
 import { useFloorView } from '../../state/FloorViewProvider';
 import FloorView, { type FloorViewProps } from '../FloorView';

@@ -1,7 +1,7 @@
 import { Button } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
-import { type DeviceView, roleIn } from '@argentum/events/contracts';
-import { MAX_FLOOR_CHANGES } from '@argentum/events/contracts/requests';
+import { type DeviceView, roleIn } from '@argentum/contracts';
+import { MAX_FLOOR_CHANGES } from '@argentum/contracts/requests';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useSessionUser } from '../../../../shared/session/sessionStore';

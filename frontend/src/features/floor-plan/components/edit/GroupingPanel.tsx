@@ -1,5 +1,5 @@
 import { Button } from '@aws-amplify/ui-react';
-import type { DeviceView } from '@argentum/events/contracts';
+import type { DeviceView } from '@argentum/contracts';
 import { showToast } from '../../../../shared/ui/toastStore';
 import { useGroupingCalls } from '../../api/editing';
 import { deviceLabel } from './deviceLabels';

@@ -1,5 +1,5 @@
 import { Button } from '@aws-amplify/ui-react';
-import type { DeviceView } from '@argentum/events/contracts';
+import type { DeviceView } from '@argentum/contracts';
 import { useState } from 'react';
 import { Dialog } from '../../../../shared/ui/Dialog';
 import { sendControl } from '../../api/control';

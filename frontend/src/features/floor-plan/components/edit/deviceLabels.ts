@@ -1,4 +1,4 @@
-import type { DeviceView } from '@argentum/events/contracts';
+import type { DeviceView } from '@argentum/contracts';
 
 /** Display names per device type: the floor view's one table (the contracts' names). */
 export { typeName } from '../../model/deviceKinds';

@@ -1,4 +1,4 @@
-import type { DeviceView } from '@argentum/events/contracts';
+import type { DeviceView } from '@argentum/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   changeCounts,

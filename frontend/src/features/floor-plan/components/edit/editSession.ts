@@ -1,5 +1,5 @@
-import type { DeviceView } from '@argentum/events/contracts';
-import type { DeviceRequest } from '@argentum/events/contracts/requests';
+import type { DeviceView } from '@argentum/contracts';
+import type { DeviceRequest } from '@argentum/contracts/requests';
 
 /** A position on the plan, relative to its width and height (0-1). */
 export interface PlanPoint {

@@ -15,7 +15,7 @@ import {
   SPECIAL_CHARACTERS_TEXT,
   UNGROUP_BEFORE_REMOVE_TEXT,
   UNGROUP_FIRST_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   canSaveSelection,

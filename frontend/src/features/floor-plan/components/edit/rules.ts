@@ -22,7 +22,7 @@ import {
   SPECIAL_CHARACTERS_TEXT,
   UNGROUP_BEFORE_REMOVE_TEXT,
   UNGROUP_FIRST_TEXT,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import type { DropDetails } from './editSession';
 
 /** Gateways (type 0) are placed only by top-level users; the specification gives no text for it. */

@@ -1,4 +1,4 @@
-import type { DeviceView } from '@argentum/events/contracts';
+import type { DeviceView } from '@argentum/contracts';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { sensorDetailPath } from '../../../../shared/routes/sensorDetail';

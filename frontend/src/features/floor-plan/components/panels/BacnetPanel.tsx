@@ -6,7 +6,7 @@ import {
   type DeviceView,
   formatValue,
   readingUnit,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue } from './CommandStatus';
 import { useTrackedCommand } from './useTrackedCommand';

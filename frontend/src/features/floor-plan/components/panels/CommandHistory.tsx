@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type CommandView, formatValue } from '@argentum/events/contracts';
+import { type CommandView, formatValue } from '@argentum/contracts';
 import { formatDateTime } from '../../../../shared/format/date';
 import { controlQueries } from '../../api/control';
 import styles from './panels.module.css';

@@ -1,5 +1,5 @@
 import { Loader } from '@aws-amplify/ui-react';
-import { type ControlValue, formatValue } from '@argentum/events/contracts';
+import { type ControlValue, formatValue } from '@argentum/contracts';
 import type { TrackedState } from './trackedCommand';
 import styles from './panels.module.css';
 

@@ -7,8 +7,8 @@ import {
   type DeviceView,
   PAIRING_FAILED_TEXT,
   PRESENCE_REASON_TEXT,
-} from '@argentum/events/contracts';
-import { DeviceType } from '@argentum/events/contracts';
+} from '@argentum/contracts';
+import { DeviceType } from '@argentum/contracts';
 import { BacnetPanel } from './BacnetPanel';
 import { CommandHistory } from './CommandHistory';
 import { EcobeePanel } from './EcobeePanel';

@@ -1,6 +1,6 @@
 import { Button } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
-import type { DeviceView, EcobeeStatsAnswer } from '@argentum/events/contracts';
+import type { DeviceView, EcobeeStatsAnswer } from '@argentum/contracts';
 import { controlQueries, integrationWrites } from '../../api/control';
 import { ControlSlider } from './ControlSlider';
 import { IntegrationStatus } from './IntegrationStatus';

@@ -1,11 +1,6 @@
 import { Button, SelectField } from '@aws-amplify/ui-react';
 import { useState } from 'react';
-import {
-  BRIGHTNESS_RANGE,
-  type DeviceView,
-  POWER_NODE_PORTS,
-  powerNodeLevel,
-} from '@argentum/events/contracts';
+import { BRIGHTNESS_RANGE, type DeviceView, POWER_NODE_PORTS, powerNodeLevel } from '@argentum/contracts';
 import { sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue, shownValue } from './CommandStatus';
 import { ControlSlider } from './ControlSlider';

@@ -1,6 +1,6 @@
 import { Button } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
-import { type ControlValue, type DeviceView, LOCK_VALUE, UNLOCK_VALUE } from '@argentum/events/contracts';
+import { type ControlValue, type DeviceView, LOCK_VALUE, UNLOCK_VALUE } from '@argentum/contracts';
 import { controlQueries, sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue } from './CommandStatus';
 import { useTrackedCommand } from './useTrackedCommand';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DeviceView } from '@argentum/events/contracts';
-import { DeviceType } from '@argentum/events/contracts';
+import type { DeviceView } from '@argentum/contracts';
+import { DeviceType } from '@argentum/contracts';
 import { floorPlanQueries } from '../../api/floorPlanQueries';
 import { motionState } from '../../model/deviceKinds';
 import { occupancyText } from '../../model/format';

@@ -1,7 +1,7 @@
 import { Button } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type DeviceView, NEST_TEMPERATURE_STEP, THERMOSTAT_DIAL } from '@argentum/events/contracts';
+import { type DeviceView, NEST_TEMPERATURE_STEP, THERMOSTAT_DIAL } from '@argentum/contracts';
 import { controlQueries, integrationWrites } from '../../api/control';
 import { IntegrationStatus } from './IntegrationStatus';
 import { ThermostatDial } from './ThermostatDial';

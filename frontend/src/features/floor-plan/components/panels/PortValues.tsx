@@ -1,5 +1,5 @@
 import { skipToken, useQuery } from '@tanstack/react-query';
-import type { DeviceView } from '@argentum/events/contracts';
+import type { DeviceView } from '@argentum/contracts';
 import { type PortReportView, portReportKey } from '../../api/deviceUpdates';
 import { portValuesOf } from '../../model/format';
 import styles from './panels.module.css';

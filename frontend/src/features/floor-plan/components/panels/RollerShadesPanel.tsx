@@ -5,7 +5,7 @@ import {
   SHADE_RANGE,
   SHADES_DOWN_VALUE,
   SHADES_UP_VALUE,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue, shownValue } from './CommandStatus';
 import { ControlSlider } from './ControlSlider';

@@ -6,7 +6,7 @@ import {
   readingUnit,
   ROOM_UNIT_PORTS,
   VALVE_RANGE,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 import { formatReading } from '../../model/format';
 import { controlQueries, sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue, shownValue } from './CommandStatus';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type DeviceView, SHADE_RANGE } from '@argentum/events/contracts';
+import { type DeviceView, SHADE_RANGE } from '@argentum/contracts';
 import { controlQueries, integrationWrites } from '../../api/control';
 import { ControlSlider } from './ControlSlider';
 import { IntegrationStatus } from './IntegrationStatus';

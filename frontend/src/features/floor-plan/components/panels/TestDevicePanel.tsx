@@ -1,5 +1,5 @@
 import { Button } from '@aws-amplify/ui-react';
-import type { DeviceView } from '@argentum/events/contracts';
+import type { DeviceView } from '@argentum/contracts';
 import { sendControl } from '../../api/control';
 import { CommandStatus } from './CommandStatus';
 import { isBusy } from './trackedCommand';

@@ -1,5 +1,5 @@
 import { type KeyboardEvent } from 'react';
-import { THERMOSTAT_DIAL } from '@argentum/events/contracts';
+import { THERMOSTAT_DIAL } from '@argentum/contracts';
 import styles from './panels.module.css';
 
 const SWEEP = 270;

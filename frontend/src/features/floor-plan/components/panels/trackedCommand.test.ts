@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { type CommandView, DEVICE_REPLY_TIMEOUT_MS, lockedText } from '@argentum/events/contracts';
+import { type CommandView, DEVICE_REPLY_TIMEOUT_MS, lockedText } from '@argentum/contracts';
 import { applyCommandStatus, commandKey } from '../../api/commands';
 import {
   awaitedCommand,

@@ -4,7 +4,7 @@ import {
   type ControlValue,
   DEVICE_REPLY_TIMEOUT_MS,
   isPending,
-} from '@argentum/events/contracts';
+} from '@argentum/contracts';
 
 /**
  * One control's tracked command, as its panel shows it: idle, sending (the call is on its way),

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { IntegrationMessageAnswer } from '@argentum/events/contracts';
+import type { IntegrationMessageAnswer } from '@argentum/contracts';
 import { showToast } from '../../../../shared/ui/toastStore';
 import { controlQueries } from '../../api/control';
 

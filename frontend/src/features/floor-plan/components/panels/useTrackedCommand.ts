@@ -1,6 +1,6 @@
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import type { CommandSentAnswer, CommandView, ControlValue } from '@argentum/events/contracts';
+import type { CommandSentAnswer, CommandView, ControlValue } from '@argentum/contracts';
 import { showToast } from '../../../../shared/ui/toastStore';
 import { commandKey } from '../../api/commands';
 import { controlQueries, readCommandFromHistory } from '../../api/control';

@@ -4,15 +4,15 @@
  * `requests.ts` (`deviceRequests`, `floorPlanRequests`).
  */
 
-/** The device type numbers, for the entry point the browser uses (`@argentum/events/contracts`). */
-import { DeviceType } from '../devices';
+/** The device type numbers, for the entry point the browser uses (`@argentum/contracts`). */
+import { DeviceType } from './device-types';
 export {
   DeviceType,
   type DeviceTypeNumber,
   deviceTypeName,
   thirdPartyDisplayName,
   type ConnDev,
-} from '../devices';
+} from './device-types';
 
 // Validation (section 5).
 export const DEVICE_NAME_REQUIRED_TEXT = 'Device name is required';

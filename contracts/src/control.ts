@@ -1,7 +1,7 @@
 /**
  * Device control (specification: floor plans, devices and data, sections 4, 7, 8 and 9): the tracked
  * commands' wire types and the device-reply texts, shared by the functions, the front end and the
- * simulator. Requests are in `control-requests.ts`; the messages on the wire in `@argentum/events`
+ * simulator. Requests are in `control-requests.ts`; the messages on the wire in `@argentum/contracts/messaging`
  * (device-protocol.ts: `commandMessageSchema`, `confirmationMessageSchema`).
  */
 import { GROUPED_TEXT, GROUPING_FAILED_TEXT, UNGROUPED_TEXT, UNGROUPING_FAILED_TEXT } from './devices';

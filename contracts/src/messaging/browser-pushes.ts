@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { commandCalls, commandStatuses, type CommandView } from './contracts/control';
-import { type DevicePresence, presenceReasons } from './contracts/devices';
-import type { NotificationPush } from './contracts/notifications';
+import { commandCalls, commandStatuses, type CommandView } from '../control';
+import { type DevicePresence, presenceReasons } from '../devices';
+import type { NotificationPush } from '../notifications';
 import { Command, commandValueSchema, messageDevId } from './device-protocol';
 
 /**

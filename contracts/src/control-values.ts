@@ -4,7 +4,7 @@
  * does not fit before anything is recorded or sent (functions/src/domain/control/values.ts); the
  * panels offer the same ranges (BRIGHTNESS_RANGE etc. in control.ts).
  */
-import { DeviceType } from '../devices';
+import { DeviceType } from './device-types';
 import {
   BRIGHTNESS_RANGE,
   COMFORT_ZONE_RANGE,

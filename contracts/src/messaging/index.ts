@@ -1,4 +1,4 @@
-export * from './devices';
+export * from '../device-types';
 export * from './topics';
 export * from './device-protocol';
 export * from './browser-pushes';

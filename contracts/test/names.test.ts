@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkName,
-  NAME_INVALID_CHARACTERS,
-  NAME_INVISIBLE,
-  NAME_TOO_LONG,
-  truncateName,
-} from '../src/contracts';
+import { checkName, NAME_INVALID_CHARACTERS, NAME_INVISIBLE, NAME_TOO_LONG, truncateName } from '../src';
 
 describe('checkName', () => {
   it('stores names NFC-normalized and trimmed', () => {

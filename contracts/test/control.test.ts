@@ -6,7 +6,7 @@ import {
   isBrowserClientId,
   isReservedDeviceId,
   topics,
-} from '../src';
+} from '../src/messaging';
 import {
   COMFORT_ZONE_RANGE,
   commandText,
@@ -18,7 +18,7 @@ import {
   ROOM_UNIT_PORTS,
   roomUnitRange,
   roomUnitValueText,
-} from '../src/contracts';
+} from '../src';
 
 const command = {
   commandId: '0mwsfg1d6-bfb8564c8ad9',
