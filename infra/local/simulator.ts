@@ -107,8 +107,11 @@ export interface SimulatorOptions {
 export interface Simulator {
   /** Makes a device answer its following commands this way (until scripted again). */
   script(devId: string, script: DeviceScript): void;
-  /** Takes a device offline or back (it announces it with command 1 on controldata/fail|success). */
-  setOnline(devId: string, online: boolean): Promise<void>;
+  /**
+   * Takes a device offline or back (it announces it with command 1 on controldata/fail|success, unless
+   * `announce` is false: a device that goes silent without a word, as a power cut leaves it).
+   */
+  setOnline(devId: string, online: boolean, options?: { announce?: boolean }): Promise<void>;
   /** The state a device has reported (what its telemetry carries besides its readings). */
   stateOf(devId: string): Record<string, number> | undefined;
   stop(): Promise<void>;
@@ -356,11 +359,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     script(devId, script) {
       find(devId).script = script;
     },
-    async setOnline(devId, online) {
+    async setOnline(devId, online, options) {
       const sim = find(devId);
       // Offline until set online again (a scripted spell does not end with the rounds).
       sim.offlineRounds = online ? 0 : Number.POSITIVE_INFINITY;
-      announce(sim, online);
+      if (options?.announce !== false) announce(sim, online);
       await Promise.resolve();
     },
     stateOf: (devId) => simulated.get(devId)?.state,
