@@ -1,13 +1,13 @@
 import * as z from 'zod';
+import { commandStatuses } from './control';
+import { commandViewSchema } from './messaging/browser-pushes';
 import type {
   CommandHistoryAnswer,
-  CommandReply,
   CommandSentAnswer,
   CommandsSentAnswer,
   CommandView,
   DeviceStateAnswer,
 } from './control';
-import { commandCalls, commandStatuses } from './control';
 import type {
   DataPointView,
   DevicePresence,
@@ -218,33 +218,8 @@ export const alarmSettings: z.ZodType<OrganizationAlarmSettings> = z.object({
 // Device control.
 
 const controlValue = z.union([z.number(), z.string(), z.boolean(), z.array(z.number())]);
-const commandReply: z.ZodType<CommandReply> = z.object({
-  outcome: z.enum(['success', 'fail']),
-  action: z.string(),
-  val: controlValue.optional(),
-  str: z.string().optional(),
-  at: z.string(),
-  message: z.string().optional(),
-});
-export const commandView: z.ZodType<CommandView> = z.object({
-  commandId: z.string(),
-  devID: z.string(),
-  devName: z.string(),
-  devType: z.number(),
-  call: z.enum(commandCalls),
-  cmnd: z.number(),
-  val: controlValue.optional(),
-  key: z.string().optional(),
-  port: z.union([z.number(), z.string()]).optional(),
-  requestedBy: z.object({ userId: z.string(), userName: z.string() }),
-  requestedAt: z.string(),
-  sentAt: z.string().optional(),
-  deadlineAt: z.string(),
-  status: z.enum(commandStatuses),
-  reply: commandReply.optional(),
-  lateReply: commandReply.optional(),
-  text: z.string().optional(),
-});
+/** A command's tracked state: the same schema its push on `{orgId}/commandstatus` is read with. */
+export const commandView: z.ZodType<CommandView> = commandViewSchema;
 const commandSentFields = {
   commandId: z.string(),
   status: z.enum(commandStatuses),
