@@ -6,6 +6,8 @@ import { type Bench, quantile } from './types';
 
 const MINUTE = 60_000;
 const IEQ_OFFICE = '00:1A:22:00:05:11';
+/** Set by the bench as it chooses a data point. */
+const CHOSEN_MARK = 'bench-data-point-chosen';
 const DATA_POINTS = [
   'Temperature',
   'Humidity',
@@ -74,16 +76,22 @@ const sensorGraphBench: Bench = async ({ url }) => {
     await page.getByRole('button', { name: 'Last 30 days' }).click();
 
     const figures: number[] = [];
-    for (const name of DATA_POINTS) {
-      await page.evaluate(() => performance.clearMarks());
+    // The page opens on the device's first data point and reads some others ahead (the pressure and
+    // comfort cards): a choice whose answer is already there is timed from the choice itself.
+    for (const name of [...DATA_POINTS.slice(1), ...DATA_POINTS.slice(0, 1)]) {
+      await page.evaluate((chosen) => {
+        performance.clearMarks();
+        performance.mark(chosen);
+      }, CHOSEN_MARK);
       await page.getByLabel('Data point').selectOption({ label: name });
       const ms = await page.waitForFunction(
-        ([received, drawn]) => {
-          const r = performance.getEntriesByName(received).at(-1);
+        ([chosen, received, drawn]) => {
+          const c = performance.getEntriesByName(chosen).at(-1);
+          const r = performance.getEntriesByName(received).at(-1) ?? c;
           const d = performance.getEntriesByName(drawn).at(-1);
           return r && d && d.startTime > r.startTime ? d.startTime - r.startTime : null;
         },
-        [RANGE_RECEIVED_MARK, GRAPH_DRAWN_MARK] as const,
+        [CHOSEN_MARK, RANGE_RECEIVED_MARK, GRAPH_DRAWN_MARK] as const,
         { timeout: 30_000 },
       );
       figures.push(Number(await ms.jsonValue()));
