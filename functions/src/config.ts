@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import type { ThrottlePolicy } from './domain/auth/ports';
 import { ENV } from './environment';
 
@@ -34,16 +33,28 @@ export function assertConfigured(env: NodeJS.ProcessEnv = process.env, also: rea
   parseThrottlePolicy(env[ENV.throttlePolicy]);
 }
 
-const limit = z.strictObject({
-  maxAttempts: z.int().positive(),
-  windowSeconds: z.number().positive(),
-  lockSeconds: z.number().positive(),
-  maxLockSeconds: z.number().positive(),
-});
-const perKey = z.strictObject({ account: limit, address: limit });
-const throttlePolicySchema = z.strictObject({ signIn: perKey, resetMail: perKey });
+const LIMIT_FIELDS = ['maxAttempts', 'windowSeconds', 'lockSeconds', 'maxLockSeconds'] as const;
 
-function parseThrottlePolicy(value: string | undefined): ThrottlePolicy | undefined {
+const notAPolicy = (problem: string): never => {
+  throw new Error(`${ENV.throttlePolicy} is not a throttle policy: ${problem}`);
+};
+
+/** The value as an object with exactly these keys, or the first problem thrown. */
+function withKeys(value: unknown, keys: readonly string[], at: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return notAPolicy(`${at} is not an object`);
+  const extra = Object.keys(value).filter((key) => !keys.includes(key));
+  if (extra.length > 0) notAPolicy(`${at} has unknown keys ${extra.join(', ')}`);
+  const missing = keys.find((key) => !(key in value));
+  if (missing) notAPolicy(`${at}.${missing} is missing`);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * A throttle policy from its variable (set by the local stack and tests; production's when unset).
+ * Checked by hand, not with zod: every Lambda reads this module at cold start, and most need no zod.
+ */
+export function parseThrottlePolicy(value: string | undefined): ThrottlePolicy | undefined {
   if (!value) return undefined;
   let json: unknown;
   try {
@@ -51,10 +62,20 @@ function parseThrottlePolicy(value: string | undefined): ThrottlePolicy | undefi
   } catch {
     throw new Error(`${ENV.throttlePolicy} is not JSON`);
   }
-  const parsed = throttlePolicySchema.safeParse(json);
-  if (!parsed.success)
-    throw new Error(`${ENV.throttlePolicy} is not a throttle policy: ${parsed.error.message}`);
-  return parsed.data;
+  const policy = withKeys(json, ['signIn', 'resetMail'], 'policy');
+  for (const kind of ['signIn', 'resetMail'] as const) {
+    const perKey = withKeys(policy[kind], ['account', 'address'], kind);
+    for (const key of ['account', 'address'] as const) {
+      const limit = withKeys(perKey[key], LIMIT_FIELDS, `${kind}.${key}`);
+      for (const field of LIMIT_FIELDS) {
+        const n = limit[field];
+        const integer = field === 'maxAttempts';
+        if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+          notAPolicy(`${kind}.${key}.${field} is not a positive ${integer ? 'integer' : 'number'}`);
+      }
+    }
+  }
+  return json as ThrottlePolicy;
 }
 
 export const config = {
