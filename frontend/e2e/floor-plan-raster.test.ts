@@ -2,7 +2,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FloorPlanAnswer } from '@argentum/contracts';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
-import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
+import {
+  newDevices,
+  newPlace,
+  type Place,
+  uploadFloorPlan,
+} from '../../functions/test/platform/devices-fixtures';
 import '../../functions/test/support/provided';
 import { largeFloorPlan } from '../../functions/test/support/svg-plan';
 import { launchBrowser, screenshot, signIn } from './browser';
@@ -16,27 +21,6 @@ let browser: Browser;
 let place: Place;
 let user: { email: string; password: string };
 let token: string;
-
-/** The plan upload as the browser does it: presigned form, straight to storage, then commit. */
-async function uploadPlan(svg: string) {
-  const file = new Blob([svg], { type: 'image/svg+xml' });
-  const form = await call<{ url: string; fields: Record<string, string>; key: string }>(
-    '/api/dashboard/createFloorPlanUpload',
-    { orgID: place.orgId, floorID: place.floorId, contentType: 'image/svg+xml', size: file.size },
-    { token },
-  );
-  expect(form.status).toBe(200);
-  const body = new FormData();
-  for (const [name, value] of Object.entries(form.body.fields)) body.append(name, value);
-  body.append('file', file);
-  expect((await fetch(form.body.url, { method: 'POST', body })).status).toBeLessThan(300);
-  const commit = await call(
-    '/api/dashboard/updateFloorPlanS3',
-    { orgID: place.orgId, floorID: place.floorId, floorplan: form.body.key },
-    { token },
-  );
-  expect(commit.status).toBe(200);
-}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -52,7 +36,7 @@ beforeAll(async () => {
   user = await createUser({ [place.orgId]: 2 });
   token = (await apiSignIn(user.email, user.password)).accessToken;
   // A CAD-like plan of 1.5 MB, 8,000 elements (the bench shows the 10 MB one).
-  await uploadPlan(largeFloorPlan({ elements: 8_000, bytes: 1.5 * 1024 * 1024 }));
+  await uploadFloorPlan(token, place, largeFloorPlan({ elements: 8_000, bytes: 1.5 * 1024 * 1024 }));
 }, 120_000);
 
 afterAll(async () => {

@@ -1,7 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
-import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
+import { createUser, signIn as apiSignIn } from '../../functions/test/support/api';
+import {
+  newDevices,
+  newPlace,
+  type Place,
+  uploadFloorPlan,
+} from '../../functions/test/platform/devices-fixtures';
 import '../../functions/test/support/provided';
 import { launchBrowser, open, reload, screenshot, signIn } from './browser';
 
@@ -32,28 +37,6 @@ const planSvg = (title: string) =>
     )
     .join('') +
   `</svg>`;
-
-/** The plan upload as the browser does it: presigned form, straight to storage, then commit. */
-async function uploadPlan(token: string, floor: Place, floorId: string, svg: string) {
-  const file = new Blob([svg], { type: 'image/svg+xml' });
-  const form = await call<{ url: string; fields: Record<string, string>; key: string }>(
-    '/api/dashboard/createFloorPlanUpload',
-    { orgID: floor.orgId, floorID: floorId, contentType: 'image/svg+xml', size: file.size },
-    { token },
-  );
-  expect(form.status).toBe(200);
-  const body = new FormData();
-  for (const [name, value] of Object.entries(form.body.fields)) body.append(name, value);
-  body.append('file', file);
-  const stored = await fetch(form.body.url, { method: 'POST', body });
-  expect(stored.status).toBeLessThan(300);
-  const commit = await call(
-    '/api/dashboard/updateFloorPlanS3',
-    { orgID: floor.orgId, floorID: floorId, floorplan: form.body.key },
-    { token },
-  );
-  expect(commit.status).toBe(200);
-}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -105,7 +88,7 @@ beforeAll(async () => {
   const owner = await createUser({ [place.orgId]: 2 });
   admin = owner;
   const token = (await apiSignIn(owner.email, owner.password)).accessToken;
-  await uploadPlan(token, place, place.floorId, planSvg('Level 1'));
+  await uploadFloorPlan(token, place, planSvg('Level 1'));
 });
 
 afterAll(async () => {
@@ -380,7 +363,7 @@ describe('the floor view in the browser', () => {
     if (!bacnet || !airflow || !thermostat) throw new Error('devices were not created');
     const owner = await createUser({ [unitsPlace.orgId]: 2 });
     const token = (await apiSignIn(owner.email, owner.password)).accessToken;
-    await uploadPlan(token, unitsPlace, unitsPlace.floorId, planSvg('Level U'));
+    await uploadFloorPlan(token, unitsPlace, planSvg('Level U'));
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const { page, errors } = await openFloor(context, owner, unitsPlace.floorId);
     await planShown(page);

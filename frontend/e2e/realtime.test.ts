@@ -10,8 +10,13 @@ import type { MqttClient } from 'mqtt';
 import { deviceConnection } from '../../functions/test/support/control';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
-import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
+import { createUser, signIn as apiSignIn } from '../../functions/test/support/api';
+import {
+  newDevices,
+  newPlace,
+  type Place,
+  uploadFloorPlan,
+} from '../../functions/test/platform/devices-fixtures';
 import '../../functions/test/support/provided';
 import { contentSecurityPolicy } from '../../infra/src/content-security-policy';
 import { REALTIME_KEEPALIVE_SECONDS } from '../src/shared/config/runtimeConfig';
@@ -29,27 +34,6 @@ const planSvg =
   '<rect width="900" height="600" fill="#fff"/>' +
   '<rect x="20" y="20" width="860" height="560" fill="#f7f8fa" stroke="#5f6b7a" stroke-width="3"/>' +
   '<text x="32" y="46" font-family="sans-serif" font-size="16" fill="#3d4753">Open Office</text></svg>';
-
-/** The plan upload as the browser does it: presigned form, straight to storage, then commit. */
-async function uploadPlan(token: string) {
-  const file = new Blob([planSvg], { type: 'image/svg+xml' });
-  const form = await call<{ url: string; fields: Record<string, string>; key: string }>(
-    '/api/dashboard/createFloorPlanUpload',
-    { orgID: place.orgId, floorID: place.floorId, contentType: 'image/svg+xml', size: file.size },
-    { token },
-  );
-  expect(form.status).toBe(200);
-  const body = new FormData();
-  for (const [name, value] of Object.entries(form.body.fields)) body.append(name, value);
-  body.append('file', file);
-  expect((await fetch(form.body.url, { method: 'POST', body })).status).toBeLessThan(300);
-  const commit = await call(
-    '/api/dashboard/updateFloorPlanS3',
-    { orgID: place.orgId, floorID: place.floorId, floorplan: form.body.key },
-    { token },
-  );
-  expect(commit.status).toBe(200);
-}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -74,7 +58,7 @@ beforeAll(async () => {
   if (!sensor) throw new Error('no sensor');
   sensorId = sensor.devID;
   const admin = await createUser({ [place.orgId]: 2 });
-  await uploadPlan((await apiSignIn(admin.email, admin.password)).accessToken);
+  await uploadFloorPlan((await apiSignIn(admin.email, admin.password)).accessToken, place, planSvg);
   member = await createUser({ [place.orgId]: 1 });
   // The sensor publishes as itself: the broker binds a connection to one device of one organization.
   device = await deviceConnection(place.orgId, sensorId);

@@ -150,3 +150,28 @@ export function expectSameAnswer(a: CallResult, b: CallResult) {
     body: JSON.stringify(b.body),
   });
 }
+
+/** Uploads a floor's plan as the browser does it: presigned form, straight to storage, then commit. */
+export async function uploadFloorPlan(
+  token: string,
+  floor: { orgId: string; floorId: string },
+  svg: string,
+): Promise<void> {
+  const file = new Blob([svg], { type: 'image/svg+xml' });
+  const form = await call<{ url: string; fields: Record<string, string>; key: string }>(
+    '/api/dashboard/createFloorPlanUpload',
+    { orgID: floor.orgId, floorID: floor.floorId, contentType: 'image/svg+xml', size: file.size },
+    { token },
+  );
+  expect(form.status).toBe(200);
+  const body = new FormData();
+  for (const [name, value] of Object.entries(form.body.fields)) body.append(name, value);
+  body.append('file', file);
+  expect((await fetch(form.body.url, { method: 'POST', body })).status).toBeLessThan(300);
+  const commit = await call(
+    '/api/dashboard/updateFloorPlanS3',
+    { orgID: floor.orgId, floorID: floor.floorId, floorplan: form.body.key },
+    { token },
+  );
+  expect(commit.status).toBe(200);
+}
