@@ -138,11 +138,13 @@ function provisionedTelemetry(): Billing {
       minCapacity: c.minWrite,
       maxCapacity: c.maxWrite,
       targetUtilizationPercent: c.targetUtilizationPercent,
+      seedCapacity: c.seedWrite,
     }),
     readCapacity: Capacity.autoscaled({
       minCapacity: c.minRead,
       maxCapacity: c.maxRead,
       targetUtilizationPercent: c.targetUtilizationPercent,
+      seedCapacity: c.seedRead,
     }),
   });
 }

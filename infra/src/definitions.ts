@@ -179,6 +179,13 @@ export const telemetryCapacity = {
   maxWrite: 10_000,
   minRead: 25,
   maxRead: 10_000,
+  /**
+   * What the table is given while a deployment switches it from on demand to provisioned (DynamoDB
+   * requires a value; auto scaling takes over within minutes): enough for ~7,000 devices a minute, so
+   * a running fleet is not throttled in the switch. Raise it before switching a larger fleet.
+   */
+  seedWrite: 200,
+  seedRead: 200,
 } as const;
 
 export type TelemetryCapacityMode = 'provisioned' | 'on-demand';

@@ -63,7 +63,13 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
       Properties: {
         BillingMode: 'PROVISIONED',
         WriteProvisionedThroughputSettings: {
-          WriteCapacityAutoScalingSettings: { MinCapacity: c.minWrite, MaxCapacity: c.maxWrite, ...tracking },
+          WriteCapacityAutoScalingSettings: {
+            MinCapacity: c.minWrite,
+            MaxCapacity: c.maxWrite,
+            // Required to switch a deployed on-demand table to provisioned.
+            SeedCapacity: c.seedWrite,
+            ...tracking,
+          },
         },
         Replicas: [
           Match.objectLike({
@@ -71,6 +77,7 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
               ReadCapacityAutoScalingSettings: {
                 MinCapacity: c.minRead,
                 MaxCapacity: c.maxRead,
+                SeedCapacity: c.seedRead,
                 ...tracking,
               },
             },
