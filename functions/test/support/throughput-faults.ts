@@ -1,5 +1,4 @@
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import type { FinalizeRequestMiddleware, MetadataBearer } from '@smithy/types';
 import { dynamo } from '../../src/aws/dynamo';
 
 /**
@@ -91,20 +90,18 @@ export function throughputFaults(): ThroughputFaults {
     },
     { step: 'initialize', name: 'throughputFaultsAfterRetries' },
   );
-  // Inside the SDK's retry loop: each attempt it sends passes here (the serialized request).
-  const underRetries: FinalizeRequestMiddleware<object, MetadataBearer> = (next, context) => async (args) => {
-    const body = (args.request as { body?: unknown }).body;
-    // The JSON protocol's body: bytes (or a string).
-    const text = body instanceof Uint8Array ? new TextDecoder().decode(body) : String(body ?? '');
-    const fault = take(context.commandName, text, true);
-    if (fault) throw throttled();
-    return next(args);
-  };
-  stack.addRelativeTo(underRetries as unknown as Parameters<typeof stack.addRelativeTo>[0], {
-    relation: 'after',
-    toMiddleware: 'retryMiddleware',
-    name: 'throughputFaultsUnderRetries',
-  });
+  // Inside the SDK's retry loop (its middleware is the first of this step): each attempt it sends
+  // passes here, as the serialized request.
+  stack.add(
+    (next, context) => async (args) => {
+      const body = (args.request as { body?: unknown }).body;
+      // The JSON protocol's body: bytes (or a string).
+      const text = body instanceof Uint8Array ? new TextDecoder().decode(body) : String(body ?? '');
+      if (take(context.commandName, text, true)) throw throttled();
+      return next(args);
+    },
+    { step: 'finalizeRequest', priority: 'low', name: 'throughputFaultsUnderRetries' },
+  );
   installed = {
     add: (fault) => faults.push({ ...fault, left: fault.times }),
     clear: () => {
