@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CostInput, monthlyCost, total } from './cost';
+import { telemetryCapacity } from '../infra/src/definitions';
+import { type CostInput, monthlyCost, PRICES, telemetryProvisioned, total } from './cost';
 
 /** The fleet of the cost goal: 1,000 devices at one message a minute. */
 const goal: CostInput = {
@@ -16,7 +17,9 @@ const goal: CostInput = {
   apiCallsPerUser: 3000,
   organizations: 5,
   archiveMonths: 12,
+  telemetryCapacity: 'provisioned',
 };
+const onDemand: CostInput = { ...goal, telemetryCapacity: 'on-demand' };
 const usdOf = (input: CostInput, item: RegExp) =>
   monthlyCost(input)
     .filter((l) => item.test(l.item))
@@ -44,10 +47,54 @@ describe('monthly cost model', () => {
     ).toBeCloseTo(8.76e6, -3);
   });
 
-  it('prices the presence sweep: every online device read once a minute', () => {
-    // 1,000 devices x 43,800 sweeps, one read unit each (plus the watch list's queries): about $5.50.
-    expect(usdOf(goal, /presence sweep \(every minute: each/)).toBeCloseTo(5.5, 1);
-    expect(usdOf({ ...goal, devices: 2000 }, /presence sweep \(every minute: each/)).toBeCloseTo(10.98, 1);
+  it('prices the presence sweep: every online device read once a minute, eventually consistently', () => {
+    // 1,000 devices x 43,800 sweeps, half a read unit each (plus the watch list's queries): about $2.76,
+    // half of what consistent reads cost ($5.50).
+    expect(usdOf(goal, /presence sweep \(every minute: each/)).toBeCloseTo(2.76, 1);
+    expect(usdOf({ ...goal, devices: 2000 }, /presence sweep \(every minute: each/)).toBeCloseTo(5.5, 1);
+  });
+
+  it('prices the telemetry table on demand per request: raw writes, roll-up puts, consistent hour reads', () => {
+    // 43.8 million raw writes and 8.76 million roll-up puts at $0.625 a million; 26.3 million read units.
+    expect(usdOf(onDemand, /^raw readings/)).toBeCloseTo(27.38, 1);
+    expect(usdOf(onDemand, /^hourly roll-up puts/)).toBeCloseTo(5.47, 1);
+    expect(usdOf(onDemand, /^roll-up recomputation/)).toBeCloseTo(3.29, 1);
+    expect(usdOf(onDemand, /provisioned/)).toBe(0);
+  });
+
+  it('provisions the telemetry table at the consumed rate over the 70% target, above the floors', () => {
+    // Writes: 16.7 raw a second + 3.3 roll-up puts (1,000 every 300 s) = 20 / 0.7 = 28.6 -> 29 units.
+    // Reads: 3,000 read units every 300 s = 10 a second / 0.7 = 14.3, under the floor of 25.
+    expect(telemetryProvisioned(goal)).toEqual({ wcu: 29, rcu: telemetryCapacity.minRead });
+    expect(usdOf(goal, /telemetry table writes, provisioned/)).toBeCloseTo(29 * 730 * 0.00065, 2);
+    expect(usdOf(goal, /telemetry table reads, provisioned/)).toBeCloseTo(25 * 730 * 0.00013, 2);
+    expect(usdOf(goal, /^raw readings|^hourly roll-up puts|^roll-up recomputation/)).toBe(0);
+    // A unit-hour used in full is ~3.5 times cheaper than the same writes on demand.
+    expect(PRICES.dynamoWritePerMillion / ((PRICES.dynamoWcuHour / 3600) * 1e6)).toBeCloseTo(3.46, 1);
+    // The lever: $20 a month at 1,000 devices against the same table on demand.
+    expect(total(monthlyCost(onDemand)) - total(monthlyCost(goal))).toBeCloseTo(20.01, 1);
+  });
+
+  it("sizes for the roll-ups' bursts: each window's puts and reads fit in the 300 s DynamoDB banks", () => {
+    for (const devices of [1_000, 10_000, 100_000]) {
+      const input = { ...goal, devices };
+      const { wcu, rcu } = telemetryProvisioned(input);
+      const rawPerSecond = devices / 60;
+      // One put and one consistent read of 3 units per device every 300 s.
+      expect((wcu - rawPerSecond) * 300, `${devices} writes`).toBeGreaterThanOrEqual(devices);
+      expect(rcu * 300, `${devices} reads`).toBeGreaterThanOrEqual(devices * 3);
+    }
+  });
+
+  it('stays inside the auto scaling ceilings and the per-table quota to 100,000 devices; the ceiling binds near 350,000', () => {
+    const at = (devices: number) => telemetryProvisioned({ ...goal, devices });
+    expect(at(100_000).wcu).toBeLessThan(telemetryCapacity.maxWrite);
+    expect(at(100_000).rcu).toBeLessThan(telemetryCapacity.maxRead);
+    expect(at(340_000).wcu).toBeLessThan(telemetryCapacity.maxWrite);
+    expect(at(360_000).wcu).toBeGreaterThan(telemetryCapacity.maxWrite);
+    // DynamoDB's default per-table quota of provisioned units: 40,000 each (a ceiling raised to it).
+    expect(at(1_400_000).wcu).toBeLessThanOrEqual(40_000);
+    expect(at(1_500_000).wcu).toBeGreaterThan(40_000);
   });
 
   it('prices live floor messages by batches and floors touched: a 1 s window costs far more than 10 s', () => {

@@ -7,7 +7,12 @@
  *   npm run cost -- --curve
  */
 import { parseArgs } from 'node:util';
-import { telemetryBatching, telemetryRollups } from '../infra/src/definitions';
+import {
+  telemetryBatching,
+  telemetryCapacity,
+  telemetryRollups,
+  type TelemetryCapacityMode,
+} from '../infra/src/definitions';
 
 /**
  * Unit prices, US East (N. Virginia), as published on the pages named, read on PRICES_AS_OF. Free tiers
@@ -31,6 +36,13 @@ export const PRICES = {
   dynamoWritePerMillion: 0.625,
   dynamoReadPerMillion: 0.125,
   dynamoStorageGbMonth: 0.25,
+  /**
+   * https://aws.amazon.com/dynamodb/pricing/provisioned/ (a unit provisioned for an hour; unchanged by
+   * the 2024-11-01 on-demand cut): at full use a write unit-hour is 3,600 writes for $0.00065, $0.18 a
+   * million, 3.5 times less than on demand.
+   */
+  dynamoWcuHour: 0.00065,
+  dynamoRcuHour: 0.00013,
   /** https://aws.amazon.com/s3/pricing/ */
   s3StorageGbMonth: 0.023,
   s3PutPerThousand: 0.005,
@@ -70,7 +82,10 @@ const ARCHIVE_LINES_PER_RECORD = 500;
 /** Firehose's buffer interval (reading-archive.ts): one object per active partition and interval. */
 const ARCHIVE_BUFFER_SECONDS = 900;
 
-const MINUTES_A_MONTH = 730 * 60;
+const HOURS_A_MONTH = 730;
+const MINUTES_A_MONTH = HOURS_A_MONTH * 60;
+/** DynamoDB banks up to 300 s of a provisioned table's unused capacity for bursts. */
+const BURST_BANK_SECONDS = 300;
 
 /**
  * What ingest's code does in DynamoDB for each reading, in steady state (one reading of a device per
@@ -119,6 +134,8 @@ export interface CostInput {
   organizations: number;
   /** Months of readings the archive holds (its storage grows by one month's a month). */
   archiveMonths: number;
+  /** How the telemetry table pays for throughput (`-c telemetryCapacity`). */
+  telemetryCapacity: TelemetryCapacityMode;
 }
 
 export interface CostLine {
@@ -247,21 +264,7 @@ export function monthlyCost(input: CostInput): CostLine[] {
   );
   line('API Gateway', 'HTTP API requests', apiCalls, 'requests', (apiCalls / 1e6) * p.httpApiPerMillion);
 
-  const rawWrites = readings * Math.ceil(rawItemBytes / KB);
-  line(
-    'DynamoDB',
-    'raw readings (1 write each)',
-    rawWrites,
-    'WRU',
-    (rawWrites / 1e6) * p.dynamoWritePerMillion,
-  );
-  line(
-    'DynamoDB',
-    'hourly roll-up puts (1 per device and roll-up window)',
-    deviceRollups,
-    'WRU',
-    (deviceRollups / 1e6) * p.dynamoWritePerMillion,
-  );
+  telemetryTableLines(input, readings, deviceRollups, rawItemBytes, line);
   // The device item and its copies in the indexes that project it (devices on floors: both indexes).
   const u = INGEST_UNITS_PER_READING;
   const latestUnits = deviceBatches * (u.latestWrite + u.latestIndexWrites.onFloor);
@@ -272,18 +275,11 @@ export function monthlyCost(input: CostInput): CostLine[] {
     'WRU',
     (latestUnits / 1e6) * p.dynamoWritePerMillion,
   );
-  // Recomputing an hour reads its raw items strongly consistently (half-full on average). The owner of a
-  // device is read only when its cache ran out: when the device reports less often than the cache keeps.
-  const hourReadUnits = Math.max(1, Math.ceil((input.rate * 30 * rawItemBytes) / (4 * KB)));
+  // The owner of a device is read only when its cache ran out: when the device reports less often than
+  // the cache keeps. API reads: the platform table's (graphs read the telemetry table, above).
   const ownerLookups = 60 / input.rate > OWNER_CACHE_SECONDS ? readings : 0;
-  const readUnits = deviceRollups * hourReadUnits + apiCalls * 4;
-  line(
-    'DynamoDB',
-    'roll-up recomputation, API reads',
-    readUnits,
-    'RRU',
-    (readUnits / 1e6) * p.dynamoReadPerMillion,
-  );
+  const readUnits = apiCalls * 4;
+  line('DynamoDB', 'API reads', readUnits, 'RRU', (readUnits / 1e6) * p.dynamoReadPerMillion);
   line(
     'DynamoDB',
     'owner lookups (a device reporting less often than its owner stays cached)',
@@ -292,11 +288,12 @@ export function monthlyCost(input: CostInput): CostLine[] {
     (ownerLookups / 1e6) * p.dynamoReadPerMillion,
   );
   // The presence sweep reads its watch list (small items, a query per shard) and then each watched
-  // device (online ones) with a consistent batch read: one read unit per device and minute.
-  const sweepReads = input.devices * SWEEPS_A_MONTH + 4 * SWEEPS_A_MONTH;
+  // device (online ones) with an eventually consistent batch read: half a read unit per device and
+  // minute (a decision made on a second-old image is refused by its conditional write).
+  const sweepReads = input.devices * 0.5 * SWEEPS_A_MONTH + 4 * SWEEPS_A_MONTH;
   line(
     'DynamoDB',
-    'presence sweep (every minute: each online device read once)',
+    'presence sweep (every minute: each online device read once, eventually consistent)',
     sweepReads,
     'RRU',
     (sweepReads / 1e6) * p.dynamoReadPerMillion,
@@ -336,6 +333,101 @@ export function monthlyCost(input: CostInput): CostLine[] {
   const logGb = ((invocations + apiCalls) * 600) / GB;
   line('CloudWatch', 'logs', logGb, 'GB', logGb * p.logsPerGb);
   return lines;
+}
+
+/** What the telemetry table needs provisioned (auto scaling's steady state) for a fleet, in units. */
+export function telemetryProvisioned(input: CostInput): { wcu: number; rcu: number } {
+  const readings = input.devices * input.rate * MINUTES_A_MONTH;
+  const deviceRollups = readings / Math.max(1, (input.rate * input.rollupWindowSeconds) / 60);
+  const rawItemBytes = 100 + Math.min(input.payloadBytes, 400);
+  return provisionedUnits(input, readings * Math.ceil(rawItemBytes / KB), deviceRollups, rawItemBytes);
+}
+
+/** Recomputing an hour reads its raw items strongly consistently (half-full on average). */
+const hourReadUnitsOf = (input: CostInput, rawItemBytes: number) =>
+  Math.max(1, Math.ceil((input.rate * 30 * rawItemBytes) / (4 * KB)));
+
+/**
+ * Auto scaling keeps the provisioned capacity at the consumed rate / target utilization (70%), never
+ * below the floor; the roll-ups come in one burst a window (a put and a consistent read of the hour per
+ * device), which must fit in what DynamoDB banks of the unused capacity (300 s of it).
+ */
+function provisionedUnits(input: CostInput, rawWrites: number, deviceRollups: number, rawItemBytes: number) {
+  const c = telemetryCapacity;
+  const target = c.targetUtilizationPercent / 100;
+  const seconds = MINUTES_A_MONTH * 60;
+  const windows = seconds / Math.max(1, input.rollupWindowSeconds);
+  const rawRate = rawWrites / seconds;
+  const rollupPuts = deviceRollups / windows;
+  const rollupReads = rollupPuts * hourReadUnitsOf(input, rawItemBytes);
+  const wcu = Math.max(
+    c.minWrite,
+    (rawRate + rollupPuts / input.rollupWindowSeconds) / target,
+    rawRate + rollupPuts / BURST_BANK_SECONDS,
+  );
+  const rcu = Math.max(
+    c.minRead,
+    rollupReads / input.rollupWindowSeconds / target,
+    rollupReads / BURST_BANK_SECONDS,
+  );
+  return { wcu: Math.ceil(wcu), rcu: Math.ceil(rcu) };
+}
+
+/**
+ * The telemetry table: raw readings (one write each), roll-up puts (one per device and roll-up window)
+ * and the roll-ups' consistent reads of an hour; provisioned (the default) or on demand. Graph reads
+ * ride on the provisioned reads' floor and burst (infra/src/definitions.ts telemetryCapacity).
+ */
+function telemetryTableLines(
+  input: CostInput,
+  readings: number,
+  deviceRollups: number,
+  rawItemBytes: number,
+  line: (service: string, item: string, quantity: number, unit: string, usd: number) => void,
+) {
+  const p = PRICES;
+  const rawWrites = readings * Math.ceil(rawItemBytes / KB);
+  const rollupReadUnits = deviceRollups * hourReadUnitsOf(input, rawItemBytes);
+  if (input.telemetryCapacity === 'provisioned') {
+    const { wcu, rcu } = provisionedUnits(input, rawWrites, deviceRollups, rawItemBytes);
+    const target = telemetryCapacity.targetUtilizationPercent;
+    line(
+      'DynamoDB',
+      `telemetry table writes, provisioned: raw readings and roll-up puts (${wcu} WCU at ${target}%)`,
+      wcu * HOURS_A_MONTH,
+      'WCU-hours',
+      wcu * HOURS_A_MONTH * p.dynamoWcuHour,
+    );
+    line(
+      'DynamoDB',
+      `telemetry table reads, provisioned: roll-up recomputation, graphs (${rcu} RCU)`,
+      rcu * HOURS_A_MONTH,
+      'RCU-hours',
+      rcu * HOURS_A_MONTH * p.dynamoRcuHour,
+    );
+    return;
+  }
+  line(
+    'DynamoDB',
+    'raw readings (1 write each)',
+    rawWrites,
+    'WRU',
+    (rawWrites / 1e6) * p.dynamoWritePerMillion,
+  );
+  line(
+    'DynamoDB',
+    'hourly roll-up puts (1 per device and roll-up window)',
+    deviceRollups,
+    'WRU',
+    (deviceRollups / 1e6) * p.dynamoWritePerMillion,
+  );
+  line(
+    'DynamoDB',
+    'roll-up recomputation (consistent reads of the hour)',
+    rollupReadUnits,
+    'RRU',
+    (rollupReadUnits / 1e6) * p.dynamoReadPerMillion,
+  );
 }
 
 /**
@@ -409,6 +501,8 @@ function main() {
       'api-calls': { type: 'string', default: '3000' },
       organizations: { type: 'string', default: '5' },
       'archive-months': { type: 'string', default: '12' },
+      // The telemetry table on demand (`-c telemetryCapacity=on-demand`) instead of provisioned.
+      'on-demand': { type: 'boolean', default: false },
       curve: { type: 'boolean', default: false },
     },
   });
@@ -426,16 +520,24 @@ function main() {
     apiCallsPerUser: Number(values['api-calls']),
     organizations: Number(values.organizations),
     archiveMonths: Number(values['archive-months']),
+    telemetryCapacity: values['on-demand'] ? 'on-demand' : telemetryCapacity.defaultMode,
   });
   const money = (usd: number) => `$${usd.toFixed(2)}`;
   if (values.curve) {
     console.log(
-      `Monthly cost by fleet size (rate ${values.rate}/min, window ${values.window} s, Basic Ingest ${values['plain-topics'] ? 'off' : 'on'}), prices of ${PRICES_AS_OF}`,
+      `Monthly cost by fleet size (rate ${values.rate}/min, window ${values.window} s, Basic Ingest ${values['plain-topics'] ? 'off' : 'on'}, telemetry table ${values['on-demand'] ? 'on demand' : 'provisioned'}), prices of ${PRICES_AS_OF}`,
     );
     console.table(
       [1_000, 5_000, 10_000, 50_000, 100_000].map((devices) => {
         const lines = monthlyCost(input(devices));
-        return { devices, total: money(total(lines)), perDevice: money(total(lines) / devices) };
+        const { wcu, rcu } = telemetryProvisioned(input(devices));
+        return {
+          devices,
+          total: money(total(lines)),
+          perDevice: money(total(lines) / devices),
+          'telemetry WCU': wcu,
+          'telemetry RCU': rcu,
+        };
       }),
     );
     return;
@@ -444,7 +546,7 @@ function main() {
   const lines = monthlyCost(chosen);
   console.log(
     `${chosen.devices} devices at ${chosen.rate} message(s) a minute; ingest batching window ${chosen.windowSeconds} s (batch up to ${chosen.batchSize}); roll-up window ${chosen.rollupWindowSeconds} s; ` +
-      `Basic Ingest ${chosen.basicIngest ? 'on' : 'off'}; ${chosen.users} users. Prices: US East, ${PRICES_AS_OF}.`,
+      `Basic Ingest ${chosen.basicIngest ? 'on' : 'off'}; telemetry table ${chosen.telemetryCapacity}; ${chosen.users} users. Prices: US East, ${PRICES_AS_OF}.`,
   );
   console.table(
     lines.map((l) => ({

@@ -1,6 +1,7 @@
 import { type App } from 'aws-cdk-lib';
 import { iotLogLevels, type IotLogLevel } from './constructs/iot-logging';
 import { type TelemetryStoreKind } from './constructs/platform-function';
+import { telemetryCapacity, type TelemetryCapacityMode } from '../src/definitions';
 
 /** Deployment settings, read once from the CDK context (cdk.json or `-c key=value`). */
 export interface PlatformConfig {
@@ -25,6 +26,8 @@ export interface PlatformConfig {
   weatherApiKey?: string;
   /** Seconds the telemetry queue gathers messages before ingest runs (docs/cost.md); 10 when not given. */
   telemetryBatchingWindowSeconds?: number;
+  /** How the telemetry table pays for throughput: provisioned with auto scaling (default) or on demand. */
+  telemetryCapacity: TelemetryCapacityMode;
 }
 
 const defaultRegion = 'eu-west-1';
@@ -42,6 +45,13 @@ function batchingWindow(value: string | undefined): number | undefined {
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > 300)
     throw new Error(`Context telemetryBatchingWindow must be whole seconds from 0 to 300, not "${value}"`);
   return seconds;
+}
+
+function capacityMode(value: string | undefined): TelemetryCapacityMode {
+  if (value === undefined) return telemetryCapacity.defaultMode;
+  if (value !== 'provisioned' && value !== 'on-demand')
+    throw new Error(`Context telemetryCapacity must be "provisioned" or "on-demand", not "${value}"`);
+  return value;
 }
 
 const mailbox = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
@@ -100,5 +110,6 @@ export function readConfig(app: App): PlatformConfig {
     weatherCity: optionalString(app, 'weatherCity') ?? 'Toronto',
     weatherApiKey: optionalString(app, 'weatherApiKey'),
     telemetryBatchingWindowSeconds: batchingWindow(optionalString(app, 'telemetryBatchingWindow')),
+    telemetryCapacity: capacityMode(optionalString(app, 'telemetryCapacity')),
   };
 }

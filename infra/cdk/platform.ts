@@ -31,6 +31,7 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     appOrigin: config.appOrigin,
     stackPrefix: config.stackPrefix,
     telemetryBatchingWindowSeconds: config.telemetryBatchingWindowSeconds,
+    telemetryCapacity: config.telemetryCapacity,
     alarmEmail: config.alarmEmail,
     iotLogLevel: config.iotLogLevel,
     terminationProtection: true,

@@ -1,6 +1,13 @@
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccountRecovery, Mfa, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
-import { AttributeType, StreamViewType, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  Billing,
+  Capacity,
+  StreamViewType,
+  TableV2,
+  type Attribute,
+} from 'aws-cdk-lib/aws-dynamodb';
 import {
   BlockPublicAccess,
   Bucket,
@@ -16,10 +23,12 @@ import {
   corsMaxAgeSeconds,
   filesBucket,
   platformTable,
+  telemetryCapacity,
   telemetryTable,
   userPool as userPoolDefinition,
   type KeyAttribute,
   type TableDefinition,
+  type TelemetryCapacityMode,
 } from '../src/definitions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { FLOOR_PLAN_PREFIX } from '@argentum/functions/domain/files/keys';
@@ -40,6 +49,8 @@ export interface StatefulStackProps extends StackProps {
   stackPrefix?: string;
   /** Seconds the telemetry event source gathers messages (the queue's visibility timeout allows for it). */
   telemetryBatchingWindowSeconds?: number | undefined;
+  /** How the telemetry table pays for throughput; provisioned with auto scaling when not given. */
+  telemetryCapacity?: TelemetryCapacityMode;
   /** Subscribed to the alarm topic (the subscriber confirms); none when not given. */
   alarmEmail?: string | undefined;
   /** IoT Core's log level; ERROR when not given. */
@@ -114,6 +125,30 @@ function corsRules(methods: typeof filesBucket.browserMethods, appOrigin: string
   ];
 }
 
+/**
+ * The telemetry table's steady writes and roll-up reads on provisioned capacity, each scaled by target
+ * tracking at `targetUtilizationPercent` between a floor and a ceiling (infra/src/definitions.ts
+ * telemetryCapacity, docs/cost.md). Throttled requests are retried by the SDK and by ingest and the
+ * roll-ups (their records come again), and alarmed on (constructs/watch.ts).
+ */
+function provisionedTelemetry(): Billing {
+  const c = telemetryCapacity;
+  return Billing.provisioned({
+    writeCapacity: Capacity.autoscaled({
+      minCapacity: c.minWrite,
+      maxCapacity: c.maxWrite,
+      targetUtilizationPercent: c.targetUtilizationPercent,
+      seedCapacity: c.seedWrite,
+    }),
+    readCapacity: Capacity.autoscaled({
+      minCapacity: c.minRead,
+      maxCapacity: c.maxRead,
+      targetUtilizationPercent: c.targetUtilizationPercent,
+      seedCapacity: c.seedRead,
+    }),
+  });
+}
+
 /** Data that outlives deployments: tables, user files, users. Everything here is retained. */
 export class StatefulStack extends Stack {
   readonly platformTable: TableV2;
@@ -136,7 +171,12 @@ export class StatefulStack extends Stack {
     super(scope, id, props);
 
     this.platformTable = this.table(platformTable);
-    this.telemetryTable = this.table(telemetryTable);
+    this.telemetryTable = this.table(
+      telemetryTable,
+      (props.telemetryCapacity ?? telemetryCapacity.defaultMode) === 'provisioned'
+        ? provisionedTelemetry()
+        : Billing.onDemand(),
+    );
 
     // Browsers read and write user files directly, through presigned URLs: S3's server access logs are
     // the record of who fetched or posted what (requester, key, status), kept a year.
@@ -311,7 +351,7 @@ export class StatefulStack extends Stack {
     };
   }
 
-  private table(definition: TableDefinition): TableV2 {
+  private table(definition: TableDefinition, billing: Billing = Billing.onDemand()): TableV2 {
     return new TableV2(this, definition.id, {
       partitionKey: attribute(definition.partitionKey),
       sortKey: definition.sortKey && attribute(definition.sortKey),
@@ -322,7 +362,7 @@ export class StatefulStack extends Stack {
       })),
       timeToLiveAttribute: definition.timeToLiveAttribute,
       dynamoStream: definition.stream && StreamViewType[definition.stream],
-      // TableV2 bills on demand by default.
+      billing,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,

@@ -154,6 +154,43 @@ export const telemetryRollups = {
 } as const;
 
 /**
+ * How the telemetry table pays for throughput (docs/cost.md, "The telemetry table on provisioned
+ * capacity"). Its load is steady by nature: raw readings arrive at the fleet's rate (1 write unit
+ * each), the roll-ups rewrite each device's hour once per roll-up window, and their recomputation reads
+ * the hour strongly consistently; only users' graph reads come in bursts. Provisioned capacity costs
+ * about 3.4 times less per unit than on demand at full use, so the table is provisioned with target
+ * tracking auto scaling at `targetUtilizationPercent` of the consumed capacity (the other 30% is
+ * headroom, and what DynamoDB banks as burst capacity: up to 300 s of unused capacity).
+ * `-c telemetryCapacity=on-demand` deploys it on demand instead.
+ * - Writes: the floor `minWrite` costs $2.37 a month and covers small fleets; `maxWrite` caps the bill
+ *   (~$4,700 a month) and binds at ~350,000 devices reporting each minute (raise it, up to the table
+ *   quota of 40,000, before then: the consumed/provisioned alarm says when).
+ * - Reads: the roll-ups read 3 units per device and window in one burst every window; users' graph
+ *   reads come in bursts (a 2-day raw graph of one device is ~110 units, eventually consistent). The
+ *   floor `minRead` banks 25 x 300 = 7,500 units of burst: at 1,000 devices the roll-ups take 3,000 of
+ *   them every 300 s and leave ~40 such graphs in the same 5 minutes beyond the 25 a second; the
+ *   SDK retries a throttled read (4 attempts, back-off from 1 s), and auto scaling follows a
+ *   sustained rise within minutes (2 minutes above the target).
+ */
+export const telemetryCapacity = {
+  defaultMode: 'provisioned',
+  targetUtilizationPercent: 70,
+  minWrite: 5,
+  maxWrite: 10_000,
+  minRead: 25,
+  maxRead: 10_000,
+  /**
+   * What the table is given while a deployment switches it from on demand to provisioned (DynamoDB
+   * requires a value; auto scaling takes over within minutes): enough for ~7,000 devices a minute, so
+   * a running fleet is not throttled in the switch. Raise it before switching a larger fleet.
+   */
+  seedWrite: 200,
+  seedRead: 200,
+} as const;
+
+export type TelemetryCapacityMode = 'provisioned' | 'on-demand';
+
+/**
  * How committed tree deletes reach the sweeper (functions/src/lambda/tree-sweeper.ts): the platform
  * table's stream, filtered to organizations, buildings and floors written with `deletedAt`. In AWS this
  * is the Lambda event source mapping; locally infra/local/stream-runner.ts plays it with the same

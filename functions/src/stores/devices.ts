@@ -80,12 +80,16 @@ async function getDevice(devId: string): Promise<Device | undefined> {
   return Item ? deviceFromItem(Item) : undefined;
 }
 
-async function getDevices(devIds: readonly string[]): Promise<Device[]> {
+/** Registered devices, read consistently unless `consistent: false` (half the read units). */
+async function getDevices(
+  devIds: readonly string[],
+  { consistent = true }: { consistent?: boolean } = {},
+): Promise<Device[]> {
   const ids = [...new Set(devIds)];
   const items = await batchGet(
     config.platformTable,
     ids.map((id) => keys.device(id)),
-    { consistent: true },
+    { consistent },
   );
   return items.map(deviceFromItem);
 }

@@ -65,38 +65,72 @@ export const defaultBackOff: BackOff = {
   random: Math.random,
 };
 
-/** Thrown when DynamoDB still left part of a batch unprocessed after the last attempt. */
+/**
+ * DynamoDB's answers that a request went over the table's throughput (provisioned capacity, a
+ * partition's limit, the account's request rate). The SDK retries them (DynamoDB's client: 4 attempts, back-off from 1 s);
+ * one that still comes back is a reason to fail what the request carried, so that it comes again later.
+ */
+const THROUGHPUT_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+]);
+
+/** Whether a request failed for lack of throughput (throttled), not because of what it carried. */
+export function isThroughputError(error: unknown): boolean {
+  return (
+    error instanceof UnprocessedItemsError || (error instanceof Error && THROUGHPUT_ERRORS.has(error.name))
+  );
+}
+
+/**
+ * Thrown when DynamoDB still left part of a batch unprocessed after the last attempt, or throttled the
+ * whole request (`cause`) after the SDK's retries: `unprocessed` is what was not written or read.
+ */
 export class UnprocessedItemsError extends Error {
+  readonly left: number;
   constructor(
     readonly operation: 'BatchGetItem' | 'BatchWriteItem',
     readonly table: string,
-    readonly left: number,
+    readonly unprocessed: readonly unknown[],
     readonly attempts: number,
+    cause?: unknown,
   ) {
-    super(`${operation} on ${table} left ${left} items unprocessed after ${attempts} attempts`);
+    super(
+      `${operation} on ${table} left ${unprocessed.length} items unprocessed after ${attempts} attempts` +
+        (cause instanceof Error ? ` (${cause.name})` : ''),
+      { cause },
+    );
     this.name = 'UnprocessedItemsError';
+    this.left = unprocessed.length;
   }
 }
 
 /**
  * Sends `pending` until nothing is left: each attempt answers what is still unprocessed. Retries wait
  * a random time up to base x 2^(retry-1), capped ("full jitter"). Answers nothing, or throws
- * `onGiveUp(left)` after `attempts` requests.
+ * `onGiveUp(left)` after `attempts` requests, or at once when a request is throttled as a whole (the
+ * SDK has retried it already): what is left is then named, never guessed.
  */
 export async function untilProcessed<T>(
   pending: readonly T[],
   attempt: (pending: readonly T[]) => Promise<readonly T[]>,
-  onGiveUp: (left: number, attempts: number) => Error,
+  onGiveUp: (left: readonly T[], attempts: number, cause?: unknown) => Error,
   backOff: BackOff = defaultBackOff,
 ): Promise<void> {
   let left = pending;
   for (let sent = 0; left.length > 0; sent++) {
-    if (sent === backOff.attempts) throw onGiveUp(left.length, sent);
+    if (sent === backOff.attempts) throw onGiveUp(left, sent);
     if (sent > 0) {
       const ceiling = Math.min(backOff.capMs, backOff.baseMs * 2 ** (sent - 1));
       await backOff.sleep(Math.floor(backOff.random() * ceiling));
     }
-    left = await attempt(left);
+    try {
+      left = await attempt(left);
+    } catch (error) {
+      if (isThroughputError(error)) throw onGiveUp(left, sent + 1, error);
+      throw error;
+    }
   }
 }
 
@@ -132,7 +166,7 @@ export async function batchGet(
         found.push(...(page.Responses?.[table] ?? []));
         return page.UnprocessedKeys?.[table]?.Keys ?? [];
       },
-      (left, attempts) => new UnprocessedItemsError('BatchGetItem', table, left, attempts),
+      (left, attempts, cause) => new UnprocessedItemsError('BatchGetItem', table, left, attempts, cause),
       backOff,
     );
   }
@@ -154,7 +188,7 @@ export async function batchWrite(
         );
         return UnprocessedItems?.[table] ?? [];
       },
-      (left, attempts) => new UnprocessedItemsError('BatchWriteItem', table, left, attempts),
+      (left, attempts, cause) => new UnprocessedItemsError('BatchWriteItem', table, left, attempts, cause),
       backOff,
     );
   }

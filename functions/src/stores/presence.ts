@@ -73,7 +73,10 @@ export const dynamoPresenceStore: PresenceStore = {
       });
       ids.push(...items.map((item) => String(item.devId)));
     }
-    const devices: PresenceDevice[] = await dynamoDevices.getMany(ids);
+    // Eventually consistent (half the read units, docs/cost.md): a device image up to a second old
+    // cannot change presence wrongly, since every decision is written on the condition that the
+    // presence and the newest reading are still what was read (saveIfUnchanged).
+    const devices: PresenceDevice[] = await dynamoDevices.getMany(ids, { consistent: false });
     const found = new Set(devices.map((d) => d.devID));
     // A watched device that was deleted: nothing to sweep.
     await Promise.all(ids.filter((id) => !found.has(id)).map(unwatch));

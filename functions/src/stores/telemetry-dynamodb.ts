@@ -13,7 +13,15 @@ import {
   type TelemetryStore,
 } from '../domain/telemetry/telemetry';
 import { mapLimited } from '../lib/concurrency';
-import { BATCH_WRITE_LIMIT, batchWrite, type Item, queryAll, queryPages } from './dynamo-kit';
+import {
+  BATCH_WRITE_LIMIT,
+  batchWrite,
+  isThroughputError,
+  type Item,
+  queryAll,
+  queryPages,
+  UnprocessedItemsError,
+} from './dynamo-kit';
 
 /** Raw readings are kept this long (infra/src/definitions.ts rawTelemetryRetentionDays); roll-ups for good. */
 export const RAW_RETENTION_DAYS = 35;
@@ -141,15 +149,23 @@ async function readPage(series: string, from: number, to: number, limit: number)
 }
 
 /**
- * Raw readings (one item per device and time, with a TTL) plus hourly roll-ups (min, max, sum, count
- * per data point); daily buckets are merged from the hours when read.
- *
- * Idempotent without conditional writes on the hot path: a raw item's key is device + time, so a
- * redelivered reading overwrites itself (batch-written, 25 a request). Roll-ups are never added to:
- * each hour a write touched is recomputed from the raw readings stored (a strongly consistent Query) and
- * put only if it counts more readings than the stored one, which makes a redelivery a no-op and
- * concurrent writers converge on the complete bucket.
+ * The devices of a throttled batch whose items were not written: the ones DynamoDB named unprocessed,
+ * or every device of the batch when it named none it could be matched with.
  */
+function unwrittenDevices(batch: readonly { devId: string; item: Item }[], error: unknown): Set<string> {
+  const all = new Set(batch.map((r) => r.devId));
+  if (!(error instanceof UnprocessedItemsError)) return all;
+  const deviceOf = new Map(batch.map((r) => [`${String(r.item.series)}@${String(r.item.t)}`, r.devId]));
+  const devices = new Set<string>();
+  for (const request of error.unprocessed as { PutRequest?: { Item?: Item } }[]) {
+    const item = request.PutRequest?.Item;
+    const devId = deviceOf.get(`${String(item?.series)}@${String(item?.t)}`);
+    if (devId === undefined) return all;
+    devices.add(devId);
+  }
+  return devices;
+}
+
 /**
  * Writes raw readings only (one item per device and time); answers the devices whose items could not
  * all be written. The roll-ups follow from the table's stream (recomputeHours).
@@ -177,7 +193,14 @@ export async function writeRawReadings(points: readonly TelemetryPoint[]): Promi
   await mapLimited(batches, CONCURRENCY, async (batch) => {
     try {
       await writeBatch(batch.map((r) => r.item));
-    } catch {
+    } catch (error) {
+      // Throttled (the table's capacity, after the retries): the items DynamoDB did not write are
+      // named, and only their devices fail (their readings come again; rewriting one is idempotent).
+      // Trying items alone would only send more requests into the same throttle.
+      if (isThroughputError(error)) {
+        for (const devId of unwrittenDevices(batch, error)) failedDevices.add(devId);
+        return;
+      }
       // One item DynamoDB refuses fails the whole request (other devices, other organizations): each
       // item is tried alone, so only the devices whose own items cannot be written are reported.
       for (const r of batch) {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type BackOff, UnprocessedItemsError, untilProcessed } from '../../src/stores/dynamo-kit';
+import {
+  type BackOff,
+  isThroughputError,
+  UnprocessedItemsError,
+  untilProcessed,
+} from '../../src/stores/dynamo-kit';
 
 /** A back-off that records the waits it is asked for instead of waiting. */
 function recorded(random = 1): BackOff & { waits: number[] } {
@@ -16,8 +21,11 @@ function recorded(random = 1): BackOff & { waits: number[] } {
   };
 }
 
-const giveUp = (left: number, attempts: number) =>
-  new UnprocessedItemsError('BatchGetItem', 'platform', left, attempts);
+const giveUp = (left: readonly unknown[], attempts: number, cause?: unknown) =>
+  new UnprocessedItemsError('BatchGetItem', 'platform', left, attempts, cause);
+
+/** An error as the SDK throws DynamoDB's answer, by its name. */
+const named = (name: string) => Object.assign(new Error(name), { name });
 
 describe('untilProcessed (batch retries)', () => {
   it('sends only what is left, waiting longer each time, until nothing is left', async () => {
@@ -60,6 +68,48 @@ describe('untilProcessed (batch retries)', () => {
       'BatchGetItem on platform left 1 items unprocessed after 8 attempts',
     );
     expect(calls).toBe(8);
+    await expect(failure).rejects.toMatchObject({ unprocessed: ['a'] });
+  });
+
+  it('gives up at once when a request is throttled as a whole, naming what was not yet processed', async () => {
+    const backOff = recorded();
+    let calls = 0;
+    const failure = untilProcessed(
+      ['a', 'b', 'c'],
+      async (pending) => {
+        calls++;
+        if (calls === 2) throw named('ProvisionedThroughputExceededException');
+        return pending.slice(1);
+      },
+      giveUp,
+      backOff,
+    );
+    await expect(failure).rejects.toMatchObject({ unprocessed: ['b', 'c'], attempts: 2 });
+    await expect(failure).rejects.toThrow(/\(ProvisionedThroughputExceededException\)/);
+    expect(calls).toBe(2);
+  });
+
+  it('lets any other error through as it is', async () => {
+    const refused = named('ValidationException');
+    await expect(untilProcessed(['a'], () => Promise.reject(refused), giveUp, recorded())).rejects.toBe(
+      refused,
+    );
+  });
+
+  it('tells throughput errors from errors about what a request carried', () => {
+    for (const name of [
+      'ProvisionedThroughputExceededException',
+      'ThrottlingException',
+      'RequestLimitExceeded',
+    ])
+      expect(isThroughputError(named(name)), name).toBe(true);
+    expect(isThroughputError(giveUp(['a'], 8))).toBe(true);
+    for (const name of [
+      'ValidationException',
+      'ConditionalCheckFailedException',
+      'ResourceNotFoundException',
+    ])
+      expect(isThroughputError(named(name)), name).toBe(false);
   });
 
   it('sends nothing for nothing', async () => {

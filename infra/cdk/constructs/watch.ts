@@ -6,12 +6,14 @@ import {
   ComparisonOperator,
   Dashboard,
   GraphWidget,
+  MathExpression,
   Metric,
   TreatMissingData,
   type IAlarm,
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { type CfnGlobalTable, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { CfnTopicRule, CfnAuthorizer } from 'aws-cdk-lib/aws-iot';
 import { CfnPermission } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -36,6 +38,21 @@ export const watchThresholds = {
   apiLatencyP99Ms: 5000,
   /** Connection attempts IoT Core could not authorize in 5 minutes (refused tokens, certificates). */
   connectAuthErrorsPerFiveMinutes: 50,
+  /**
+   * A table's throttled requests (reads or writes) in each of `tableThrottlePeriods` 5-minute periods in a
+   * row. The SDK, ingest and the roll-ups retry a throttled request and redeliver what still failed, so a
+   * throttle loses nothing; throttling that lasts means the capacity is short (auto scaling at its
+   * ceiling, a hot key) and the queue or the stream is falling behind.
+   */
+  tableThrottleEvents: 1,
+  tableThrottlePeriods: 2,
+  /**
+   * A provisioned table's consumed capacity as a share of its provisioned capacity (%), sustained for
+   * `capacityRatioPeriods` 5-minute periods: auto scaling targets 70%, so staying above this means it
+   * cannot follow (at its maximum, or the account's quota).
+   */
+  capacityRatioPercent: 90,
+  capacityRatioPeriods: 3,
 } as const;
 
 /** Principals that invoke a Lambda asynchronously (Lambda retries, then drops the event). */
@@ -50,6 +67,8 @@ const asyncInvokers = ['events.amazonaws.com', 's3.amazonaws.com', 'sns.amazonaw
  *   action, EventBridge, S3, SNS) gets an on-failure SQS destination first, watched like the others;
  * - every IoT rule: a failure written by its CloudWatch Logs error action (a metric filter counts them);
  * - the IoT custom authorizer: connection attempts the broker refused;
+ * - every DynamoDB table: throttled reads and writes; a provisioned one also its consumed capacity as
+ *   a share of the provisioned (auto scaling that cannot follow);
  * - the HTTP API: 5xx and p99 latency.
  * Alarms notify the given topic. Call it once the stack's constructor has run.
  */
@@ -76,6 +95,7 @@ export class Watch extends Construct {
       else if (node instanceof PlatformFunction) this.watchFunction(node);
       else if (node instanceof CfnTopicRule) this.watchRule(node);
       else if (node instanceof CfnAuthorizer) this.watchAuthorizer(node);
+      else if (node instanceof TableV2) this.watchTable(node);
     }
   }
 
@@ -147,6 +167,48 @@ export class Watch extends Construct {
       fn.function.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
       { threshold: 1, description: `${fn.node.path}: invocations were throttled (concurrency)` },
     );
+  }
+
+  /**
+   * Throttled requests of a table, reads and writes apart; for a provisioned table also consumed over
+   * provisioned capacity (per second, over 5 minutes).
+   */
+  private watchTable(table: TableV2): void {
+    const name = table.node.path.replace(/^[^/]+\//, '').replace(/\//g, '-');
+    const period = Duration.minutes(5);
+    const t = watchThresholds;
+    for (const kind of ['Read', 'Write'] as const) {
+      this.alarm(
+        `${name}-${kind}Throttles`,
+        table.metric(`${kind}ThrottleEvents`, { period, statistic: 'Sum' }),
+        {
+          threshold: t.tableThrottleEvents,
+          evaluationPeriods: t.tableThrottlePeriods,
+          description: `${table.node.path}: ${kind.toLowerCase()}s were throttled for ${t.tableThrottlePeriods * 5} minutes (retried and redelivered, nothing lost; its capacity is short)`,
+        },
+      );
+    }
+    const billing = (table.node.defaultChild as CfnGlobalTable).billingMode;
+    if (billing !== 'PROVISIONED') return;
+    for (const kind of ['Read', 'Write'] as const) {
+      this.alarm(
+        `${name}-${kind}CapacityUsed`,
+        new MathExpression({
+          expression: `100 * (consumed / ${period.toSeconds()}) / provisioned`,
+          usingMetrics: {
+            consumed: table.metric(`Consumed${kind}CapacityUnits`, { period, statistic: 'Sum' }),
+            provisioned: table.metric(`Provisioned${kind}CapacityUnits`, { period, statistic: 'Average' }),
+          },
+          label: `${kind} capacity used (%)`,
+          period,
+        }),
+        {
+          threshold: t.capacityRatioPercent,
+          evaluationPeriods: t.capacityRatioPeriods,
+          description: `${table.node.path}: over ${t.capacityRatioPercent}% of its provisioned ${kind.toLowerCase()} capacity used for ${t.capacityRatioPeriods * 5} minutes (auto scaling at its maximum or held back)`,
+        },
+      );
+    }
   }
 
   /** Each rule's error action log group: every event in it is a message the rule failed to deliver. */

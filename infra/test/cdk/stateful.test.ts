@@ -1,7 +1,14 @@
 import { type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { filesBucket, platformTable, tables, userPool } from '../../src/definitions';
+import {
+  filesBucket,
+  platformTable,
+  tables,
+  telemetryCapacity,
+  telemetryTable,
+  userPool,
+} from '../../src/definitions';
 import { synthPlatform } from './synth';
 
 describe('stateful stack (DynamoDB telemetry store, the default)', () => {
@@ -11,7 +18,7 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
   });
 
   it.each(tables.map((table) => [table.id, table] as const))(
-    'builds %s from its definition: keys, GSIs, TTL, PITR, on demand, retained',
+    'builds %s from its definition: keys, GSIs, TTL, PITR, its billing, retained',
     (_id, definition) => {
       const keySchema = [
         { AttributeName: definition.partitionKey.name, KeyType: 'HASH' },
@@ -28,7 +35,8 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
       const found = template.findResources('AWS::DynamoDB::GlobalTable', {
         Properties: {
           KeySchema: keySchema,
-          BillingMode: 'PAY_PER_REQUEST',
+          // The telemetry table is provisioned (below); the platform table stays on demand.
+          BillingMode: definition === telemetryTable ? 'PROVISIONED' : 'PAY_PER_REQUEST',
           TimeToLiveSpecification: { AttributeName: definition.timeToLiveAttribute, Enabled: true },
           GlobalSecondaryIndexes: gsis.length ? Match.arrayEquals(gsis) : Match.absent(),
           Replicas: [
@@ -44,6 +52,45 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
       expect(Object.keys(found)).toEqual([expect.stringMatching(new RegExp(`^${definition.id}`))]);
     },
   );
+
+  it('provisions the telemetry table with target tracking auto scaling of writes and reads', () => {
+    const c = telemetryCapacity;
+    const tracking = {
+      TargetTrackingScalingPolicyConfiguration: { TargetValue: c.targetUtilizationPercent },
+    };
+    expect(c.targetUtilizationPercent).toBe(70);
+    const found = template.findResources('AWS::DynamoDB::GlobalTable', {
+      Properties: {
+        BillingMode: 'PROVISIONED',
+        WriteProvisionedThroughputSettings: {
+          WriteCapacityAutoScalingSettings: {
+            MinCapacity: c.minWrite,
+            MaxCapacity: c.maxWrite,
+            // Required to switch a deployed on-demand table to provisioned.
+            SeedCapacity: c.seedWrite,
+            ...tracking,
+          },
+        },
+        Replicas: [
+          Match.objectLike({
+            ReadProvisionedThroughputSettings: {
+              ReadCapacityAutoScalingSettings: {
+                MinCapacity: c.minRead,
+                MaxCapacity: c.maxRead,
+                SeedCapacity: c.seedRead,
+                ...tracking,
+              },
+            },
+          }),
+        ],
+      },
+    });
+    expect(Object.keys(found)).toEqual([expect.stringMatching(/^TelemetryTable/)]);
+    // Floors below ceilings, and ceilings inside DynamoDB's per-table quota (40,000 units each).
+    expect(c.minWrite).toBeLessThan(c.maxWrite);
+    expect(c.minRead).toBeLessThan(c.maxRead);
+    expect(Math.max(c.maxWrite, c.maxRead)).toBeLessThanOrEqual(40_000);
+  });
 
   it('gives the tables the streams their definitions name: the platform table streams new images', () => {
     expect(platformTable.stream).toBe('NEW_IMAGE');

@@ -109,7 +109,38 @@ describe('without a front-end build, with appOrigin and iotEndpoint given', () =
   });
 });
 
+describe('telemetryCapacity=on-demand', () => {
+  it('bills the telemetry table on demand, without auto scaling, and watches no capacity ratio', () => {
+    const stateful = Template.fromStack(
+      synthPlatform({ context: { telemetryCapacity: 'on-demand' } }).stateful,
+    );
+    const tablesFound = Object.values(
+      stateful.findResources('AWS::DynamoDB::GlobalTable') as Record<string, { Properties: object }>,
+    );
+    expect(tablesFound).toHaveLength(tables.length);
+    for (const table of tablesFound) {
+      expect(table.Properties).toMatchObject({ BillingMode: 'PAY_PER_REQUEST' });
+      expect(JSON.stringify(table)).not.toContain('AutoScalingSettings');
+    }
+    // Throttles are still watched (an on-demand table throttles at its partitions' limits).
+    const metrics = Object.values(
+      stateful.findResources('AWS::CloudWatch::Alarm') as Record<string, { Properties: object }>,
+    ).map((alarm) => JSON.stringify(alarm.Properties));
+    expect(metrics.some((m) => m.includes('WriteThrottleEvents'))).toBe(true);
+    expect(metrics.some((m) => m.includes('ProvisionedWriteCapacityUnits'))).toBe(false);
+  });
+});
+
 describe('context validation', () => {
+  it('rejects an unknown telemetry capacity mode', () => {
+    expect(() =>
+      readConfig(new App({ context: { mailFrom: 'a@b.example', telemetryCapacity: 'reserved' } })),
+    ).toThrow(/telemetryCapacity must be "provisioned" or "on-demand"/);
+    expect(readConfig(new App({ context: { mailFrom: 'a@b.example' } })).telemetryCapacity).toBe(
+      'provisioned',
+    );
+  });
+
   it('rejects an unknown telemetry store and a malformed app origin', () => {
     expect(() => readConfig(new App({ context: { telemetryStore: 'influx' } }))).toThrow(/telemetryStore/);
     expect(() => readConfig(new App({ context: { appOrigin: 'https://x.example.com/' } }))).toThrow(

@@ -109,6 +109,41 @@ describe('alarms', () => {
     }
   });
 
+  it('watch every table for throttled reads and writes, and the provisioned telemetry table for capacity it cannot scale to', () => {
+    const tableRef = (table: IConstruct) => ({ Ref: logicalId(table.node.defaultChild as IConstruct) });
+    for (const table of [platform.stateful.platformTable, platform.stateful.telemetryTable]) {
+      for (const metric of ['ReadThrottleEvents', 'WriteThrottleEvents']) {
+        stateful.hasResourceProperties('AWS::CloudWatch::Alarm', {
+          Namespace: 'AWS/DynamoDB',
+          MetricName: metric,
+          Dimensions: [{ Name: 'TableName', Value: tableRef(table) }],
+          Statistic: 'Sum',
+          Period: 300,
+          Threshold: watchThresholds.tableThrottleEvents,
+          EvaluationPeriods: watchThresholds.tableThrottlePeriods,
+        });
+      }
+    }
+    // Consumed over provisioned, per second over 5 minutes, for 15 minutes: only the provisioned table.
+    const ratios = Object.values(stateful.findResources('AWS::CloudWatch::Alarm') as Resources)
+      .map((alarm) => alarm.Properties)
+      .filter((alarm) => Array.isArray(alarm.Metrics));
+    expect(ratios).toHaveLength(2);
+    for (const kind of ['Read', 'Write']) {
+      const alarm = ratios.find((a) => JSON.stringify(a.Metrics).includes(`Consumed${kind}CapacityUnits`));
+      expect(alarm, kind).toMatchObject({
+        Threshold: watchThresholds.capacityRatioPercent,
+        EvaluationPeriods: watchThresholds.capacityRatioPeriods,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+      const metrics = JSON.stringify(alarm?.Metrics);
+      expect(metrics).toContain('100 * (consumed / 300) / provisioned');
+      expect(metrics).toContain(`Provisioned${kind}CapacityUnits`);
+      expect(metrics).toContain(JSON.stringify(tableRef(platform.stateful.telemetryTable)));
+      expect(metrics).not.toContain(JSON.stringify(tableRef(platform.stateful.platformTable)));
+    }
+  });
+
   it("watch the API's 5xx and p99 latency", () => {
     stateless.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/ApiGateway',

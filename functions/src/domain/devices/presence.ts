@@ -234,7 +234,10 @@ export interface PresenceStore {
     next: StoredPresence,
     read: { rev: number | undefined; lastSeen: number | undefined },
   ): Promise<'saved' | 'changed-meanwhile'>;
-  /** The devices the sweep looks at: online, or with an open offline episode. */
+  /**
+   * The devices the sweep looks at: online, or with an open offline episode. Read eventually
+   * consistently: an image may be a second old (`saveIfUnchanged` refuses a decision made on it).
+   */
   watched(): Promise<PresenceDevice[]>;
   /** Takes a device off the sweep's watch list (offline with no open episode, or gone). */
   unwatch(devId: string): Promise<void>;
@@ -367,13 +370,20 @@ export async function sweepPresence(deps: PresencePorts, now: number): Promise<{
   let changed = 0;
   for (const device of watched) {
     try {
-      const before = device.presence;
-      // Offline with no open episode: nothing left to decide until the device speaks again.
-      if (before && !before.online && !before.episode) {
-        await deps.presence.unwatch(device.devID);
-        continue;
+      let image = device;
+      // Offline with no open episode: nothing left to decide until the device speaks again. The
+      // watched image may be a second old, and taking a device off the list is not conditional: it is
+      // confirmed on a consistent read (a device that came back meanwhile stays watched).
+      if (image.presence && !image.presence.online && !image.presence.episode) {
+        const current = await deps.presence.get(device.devID);
+        if (!current?.presence?.online && !current?.presence?.episode) {
+          await deps.presence.unwatch(device.devID);
+          continue;
+        }
+        image = current;
       }
-      const after = await observePresence(deps, device.devID, { kind: 'tick', at: now }, now, device, pushes);
+      const before = image.presence;
+      const after = await observePresence(deps, device.devID, { kind: 'tick', at: now }, now, image, pushes);
       if (!after) await deps.presence.unwatch(device.devID);
       else if (before && after.online !== before.online) changed++;
     } catch (error) {
