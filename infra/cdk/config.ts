@@ -25,6 +25,11 @@ export interface PlatformConfig {
   weatherApiKey?: string;
   /** Seconds the telemetry queue gathers messages before ingest runs (docs/cost.md); 10 when not given. */
   telemetryBatchingWindowSeconds?: number;
+  /**
+   * 1: the platform table gets only the first of the two device indexes (an existing deployment's
+   * first step: CloudFormation adds one index per update, docs/deploy.md); both when not given.
+   */
+  deviceIndexStep?: 1;
 }
 
 const defaultRegion = 'eu-west-1';
@@ -42,6 +47,12 @@ function batchingWindow(value: string | undefined): number | undefined {
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > 300)
     throw new Error(`Context telemetryBatchingWindow must be whole seconds from 0 to 300, not "${value}"`);
   return seconds;
+}
+
+function indexStep(value: string | undefined): 1 | undefined {
+  if (value === undefined || value === '2') return undefined;
+  if (value === '1') return 1;
+  throw new Error(`Context deviceIndexStep must be 1 or 2, not "${value}"`);
 }
 
 const mailbox = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
@@ -100,5 +111,6 @@ export function readConfig(app: App): PlatformConfig {
     weatherCity: optionalString(app, 'weatherCity') ?? 'Toronto',
     weatherApiKey: optionalString(app, 'weatherApiKey'),
     telemetryBatchingWindowSeconds: batchingWindow(optionalString(app, 'telemetryBatchingWindow')),
+    deviceIndexStep: indexStep(optionalString(app, 'deviceIndexStep')),
   };
 }

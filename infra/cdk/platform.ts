@@ -33,6 +33,7 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     telemetryBatchingWindowSeconds: config.telemetryBatchingWindowSeconds,
     alarmEmail: config.alarmEmail,
     iotLogLevel: config.iotLogLevel,
+    deviceIndexStep: config.deviceIndexStep,
     terminationProtection: true,
   });
   // The edge stack always lives in us-east-1: its name carries the platform's region, so a copy of

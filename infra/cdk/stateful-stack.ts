@@ -1,6 +1,12 @@
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccountRecovery, Mfa, UserPool, type UserPoolClient } from 'aws-cdk-lib/aws-cognito';
-import { AttributeType, StreamViewType, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  ProjectionType,
+  StreamViewType,
+  TableV2,
+  type Attribute,
+} from 'aws-cdk-lib/aws-dynamodb';
 import {
   BlockPublicAccess,
   Bucket,
@@ -18,6 +24,7 @@ import {
   platformTable,
   telemetryTable,
   userPool as userPoolDefinition,
+  type IndexProjection,
   type KeyAttribute,
   type TableDefinition,
 } from '../src/definitions';
@@ -44,6 +51,8 @@ export interface StatefulStackProps extends StackProps {
   alarmEmail?: string | undefined;
   /** IoT Core's log level; ERROR when not given. */
   iotLogLevel?: IotLogLevel;
+  /** 1: leave out the indexes marked `secondStep` (an existing deployment's first step, docs/deploy.md). */
+  deviceIndexStep?: 1 | undefined;
 }
 
 /**
@@ -114,6 +123,13 @@ function corsRules(methods: typeof filesBucket.browserMethods, appOrigin: string
   ];
 }
 
+/** An index's projection as TableV2 takes it. */
+function projection(value: IndexProjection): { projectionType: ProjectionType; nonKeyAttributes?: string[] } {
+  if (value === 'ALL') return { projectionType: ProjectionType.ALL };
+  if (value === 'KEYS_ONLY') return { projectionType: ProjectionType.KEYS_ONLY };
+  return { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...value.include] };
+}
+
 /** Data that outlives deployments: tables, user files, users. Everything here is retained. */
 export class StatefulStack extends Stack {
   readonly platformTable: TableV2;
@@ -135,7 +151,7 @@ export class StatefulStack extends Stack {
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
 
-    this.platformTable = this.table(platformTable);
+    this.platformTable = this.table(platformTable, props.deviceIndexStep);
     this.telemetryTable = this.table(telemetryTable);
 
     // Browsers read and write user files directly, through presigned URLs: S3's server access logs are
@@ -311,15 +327,18 @@ export class StatefulStack extends Stack {
     };
   }
 
-  private table(definition: TableDefinition): TableV2 {
+  private table(definition: TableDefinition, indexStep?: 1): TableV2 {
     return new TableV2(this, definition.id, {
       partitionKey: attribute(definition.partitionKey),
       sortKey: definition.sortKey && attribute(definition.sortKey),
-      globalSecondaryIndexes: definition.globalIndexes.map((index) => ({
-        indexName: index.indexName,
-        partitionKey: attribute(index.partitionKey),
-        sortKey: index.sortKey && attribute(index.sortKey),
-      })),
+      globalSecondaryIndexes: definition.globalIndexes
+        .filter((index) => !(indexStep === 1 && index.secondStep))
+        .map((index) => ({
+          indexName: index.indexName,
+          partitionKey: attribute(index.partitionKey),
+          sortKey: index.sortKey && attribute(index.sortKey),
+          ...projection(index.projection),
+        })),
       timeToLiveAttribute: definition.timeToLiveAttribute,
       dynamoStream: definition.stream && StreamViewType[definition.stream],
       // TableV2 bills on demand by default.
