@@ -36,7 +36,7 @@ const keySchema = (pk: KeyAttribute, sk?: KeyAttribute): KeySchemaElement[] => [
 ];
 
 /** Creates a table exactly as the definition (shared with CDK) describes it, if it does not exist. */
-async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
+export async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
   const attributes = new Map<string, 'S' | 'N'>();
   const keyAttributes = [
     table.partitionKey,
