@@ -12,6 +12,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
+import { mapLimited } from '../lib/concurrency';
 
 /**
  * The one way the stores page, batch and transact on DynamoDB. Paging is the SDK's own paginators
@@ -138,10 +139,8 @@ export async function batchGet(
       (left, attempts) => new UnprocessedItemsError('BatchGetItem', table, left, attempts),
       backOff,
     );
-  // Requests of a large read side by side: a listing of 2,000 devices waits for 2 rounds, not 20.
-  const all = chunks(keys, BATCH_GET_LIMIT);
-  for (let i = 0; i < all.length; i += BATCH_GETS_AT_ONCE)
-    await Promise.all(all.slice(i, i + BATCH_GETS_AT_ONCE).map(read));
+  // Requests of a large read side by side: a listing of 2,000 devices is 20 requests, 10 in flight.
+  await mapLimited(chunks(keys, BATCH_GET_LIMIT), BATCH_GETS_AT_ONCE, read);
   return found;
 }
 
