@@ -84,6 +84,14 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
       ['gsi3', keysOnly],
       ['gsi4', keysOnly],
     ]);
+    // DynamoDB's limit: at most 100 projected non-key attributes over all of a table's INCLUDE indexes.
+    for (const definition of tables)
+      expect(
+        definition.globalIndexes.reduce(
+          (n, i) => n + (typeof i.projection === 'object' ? i.projection.include.length : 0),
+          0,
+        ),
+      ).toBeLessThanOrEqual(100);
     // CloudFormation adds one index per update: an existing deployment adds gsi3 first.
     const firstStep = Template.fromStack(synthPlatform({ context: { deviceIndexStep: '1' } }).stateful);
     expect(indexesOf(firstStep).map(([name]) => name)).toEqual(['gsi1', 'gsi2', 'gsi3']);
