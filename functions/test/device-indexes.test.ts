@@ -7,6 +7,7 @@ import { config } from '../src/config';
 import type { Device } from '../src/domain/devices/device';
 import { handler } from '../src/lambda/ingest';
 import { deviceItem, dynamoDevices, migrateDeviceIndexes } from '../src/stores/devices';
+import { batchWrite } from '../src/stores/dynamo-kit';
 import { keys } from '../src/stores/keys';
 import { consumedCapacity } from './support/consumed-capacity';
 import { freshDevId } from './support/telemetry';
@@ -117,6 +118,24 @@ describe('device indexes (keys only) and the latest-values write', () => {
     expect((await dynamoDevices.ofOrganization(org)).map((d) => [d.devID, d.lastSeen])).toEqual([
       [device.devID, start + 30_000],
     ]);
+  });
+
+  it('lists a floor of more devices than a query page and a batch read hold, with their latest values', async () => {
+    const org = `idx-${randomUUID()}`;
+    const floor = `flr-${org}`;
+    const devices = Array.from({ length: 1100 }, () => ({
+      ...sensor(org, floor),
+      latest: { temp: 21.5 },
+      lastSeen: 1000,
+    }));
+    await batchWrite(
+      config.platformTable,
+      devices.map((d) => ({ PutRequest: { Item: deviceItem(d) } })),
+    );
+    const listed = await dynamoDevices.onFloor(floor);
+    expect(listed.map((d) => d.devID)).toEqual(devices.map((d) => d.devID).sort());
+    expect(listed.every((d) => d.latest?.temp === 21.5 && d.lastSeen === 1000)).toBe(true);
+    expect(await dynamoDevices.ofOrganization(org)).toHaveLength(1100);
   });
 
   it("makes no item of a deleted device's late reading, and lists it nowhere", async () => {

@@ -104,6 +104,13 @@ async function getDevices(devIds: readonly string[]): Promise<Device[]> {
 }
 
 /**
+ * Keys a listing's query page holds: the items of one page are read (5 BatchGets) while the next is
+ * fetched. Measured on DynamoDB Local, 2,000 devices of a floor: 1.3x one query of an index of every
+ * attribute, where one page of all keys and then the reads took 1.6x.
+ */
+const LISTING_PAGE = 500;
+
+/**
  * The devices an index partition lists, read from their items: the indexes project keys only, so
  * latest values, lastSeen and presence (which a reading writes) come from the items. Each page of the
  * query is read while the next is fetched, 100 keys a BatchGetItem, several at once. The index is
@@ -120,6 +127,7 @@ async function listed(
     IndexName: index,
     KeyConditionExpression: `${index}pk = :pk`,
     ExpressionAttributeValues: { ':pk': partition },
+    Limit: LISTING_PAGE,
   })) {
     const read = batchGet(
       config.platformTable,
