@@ -92,16 +92,16 @@ const BURST_BANK_SECONDS = 300;
  * batch, the device online and on a floor): pinned against the capacity DynamoDB reports for the real
  * handler by functions/test/ingest-cost.test.ts, so the model cannot drift from the code.
  * - the raw item, batch-written (one write unit: under 1 KB);
- * - the device item's latest values and lastSeen (one conditional update, under 1 KB), and the copy of
- *   the item in each index that projects it: gsi1 (devices of a floor, while placed) and gsi2 (devices
- *   of an organization), both projecting every attribute;
+ * - the device item's latest values and lastSeen (one conditional update, under 1 KB); no index copy:
+ *   the device indexes (gsi3, devices of a floor; gsi4, devices of an organization) project keys only,
+ *   and an update of attributes no index projects writes to no index;
  * - no reads: the update answers the device as written (ReturnValues, no read units), and live
  *   placement, comfort alarms, presence and the owner check decide from that image.
  */
 export const INGEST_UNITS_PER_READING = {
   rawWrite: 1,
   latestWrite: 1,
-  latestIndexWrites: { onFloor: 2, offFloor: 1 },
+  latestIndexWrites: 0,
   reads: 0,
 } as const;
 
@@ -265,12 +265,12 @@ export function monthlyCost(input: CostInput): CostLine[] {
   line('API Gateway', 'HTTP API requests', apiCalls, 'requests', (apiCalls / 1e6) * p.httpApiPerMillion);
 
   telemetryTableLines(input, readings, deviceRollups, rawItemBytes, line);
-  // The device item and its copies in the indexes that project it (devices on floors: both indexes).
+  // The device item; its indexes project keys only, so the update is copied into none.
   const u = INGEST_UNITS_PER_READING;
-  const latestUnits = deviceBatches * (u.latestWrite + u.latestIndexWrites.onFloor);
+  const latestUnits = deviceBatches * (u.latestWrite + u.latestIndexWrites);
   line(
     'DynamoDB',
-    'latest values and lastSeen (1 per device and batch: the device item + its 2 index copies)',
+    'latest values and lastSeen (1 per device and batch: the device item, no index copy)',
     latestUnits,
     'WRU',
     (latestUnits / 1e6) * p.dynamoWritePerMillion,

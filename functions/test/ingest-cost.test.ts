@@ -32,11 +32,12 @@ const batchOf = (orgId: string, devIds: readonly string[], time: number): SQSEve
   }) as unknown as SQSEvent;
 
 describe('what a reading costs in DynamoDB (the cost model, tools/cost.ts, against the real handler)', () => {
-  it("writes a raw item and the device's latest values (with their index copies) and reads nothing, as the model counts", async () => {
+  it("writes a raw item and the device's latest values (copied into no index) and reads nothing, as the model counts", async () => {
     const orgId = `cost-${randomUUID()}`;
     const devIds = Array.from({ length: DEVICES }, () => freshDevId());
-    // Placed sensors as the device calls leave them: in both indexes (floor and organization).
-    for (const devId of devIds)
+    // Sensors as the device calls leave them, in their organization's index; half of them placed, so
+    // also in their floor's.
+    for (const [i, devId] of devIds.entries())
       await dynamo().send(
         new PutCommand({
           TableName: config.platformTable,
@@ -45,10 +46,14 @@ describe('what a reading costs in DynamoDB (the cost model, tools/cost.ts, again
             devName: `Sensor ${devId.slice(-5)}`,
             devType: 5,
             orgID: orgId,
-            onFloor: true,
-            floorID: `flr-${orgId}`,
-            buildID: `bld-${orgId}`,
-            floorOrigin: { x: 120, y: 80 },
+            ...(i % 2 === 0
+              ? {
+                  onFloor: true,
+                  floorID: `flr-${orgId}`,
+                  buildID: `bld-${orgId}`,
+                  floorOrigin: { x: 120, y: 80 },
+                }
+              : { onFloor: false }),
             dataPoints: [{ dp: 'temp' }, { dp: 'hum' }],
             properties: {},
             updatedAt: new Date().toISOString(),
@@ -64,18 +69,40 @@ describe('what a reading costs in DynamoDB (the cost model, tools/cost.ts, again
     consumed.reset();
     expect((await handler(batchOf(orgId, devIds, start + 60_000))).batchItemFailures).toEqual([]);
     const perReading = (key: string) => (consumed.write.get(key) ?? 0) / DEVICES;
+    // Every index of the platform table DynamoDB reported a write to.
+    const indexWrites = [...consumed.write.keys()]
+      .filter((key) => key.startsWith(`${config.platformTable}/`))
+      .reduce((n, key) => n + perReading(key), 0);
     const u = INGEST_UNITS_PER_READING;
     expect({
       raw: perReading(config.telemetryTable),
       latest: perReading(config.platformTable),
-      indexes: perReading(`${config.platformTable}/gsi1`) + perReading(`${config.platformTable}/gsi2`),
+      indexes: indexWrites,
       reads: consumed.total('read') / DEVICES,
     }).toEqual({
       raw: u.rawWrite,
       latest: u.latestWrite,
-      indexes: u.latestIndexWrites.onFloor,
+      indexes: u.latestIndexWrites,
       reads: u.reads,
     });
+    // The meter sees index writes: a device placed on another floor changes its gsi3 key.
+    consumed.reset();
+    const moved = await dynamoDevices.commit({
+      devices: [
+        {
+          devId: devIds[0] as string,
+          orgId,
+          expectedVersion: 0,
+          placement: { floorId: `flr2-${orgId}`, buildId: `bld-${orgId}`, floorOrigin: { x: 1, y: 1 } },
+        },
+      ],
+      floors: [],
+      groups: [],
+      live: [],
+      now: new Date().toISOString(),
+    });
+    expect(moved).toEqual({ outcome: 'written' });
+    expect(consumed.write.get(`${config.platformTable}/gsi3`)).toBeGreaterThan(0);
     // And the readings were recorded: latest values and lastSeen of the second batch, presence online.
     const device = await dynamoDevices.get(devIds[1] as string);
     expect(device).toMatchObject({ lastSeen: start + 60_001, latest: { temp: 24, hum: 45 } });

@@ -183,7 +183,7 @@ async function expectOffFloor(devID: string, orgId: string) {
     new GetCommand({ TableName: config.platformTable, Key: keys.device(devID), ConsistentRead: true }),
   );
   expect(Item?.devID).toBe(devID);
-  expect(Item && 'gsi1pk' in Item).toBe(false);
+  expect(Item && 'gsi3pk' in Item).toBe(false);
 }
 
 /** Everything a sweep of the organization could touch, to show that something changed nothing. */

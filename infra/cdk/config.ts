@@ -28,6 +28,11 @@ export interface PlatformConfig {
   telemetryBatchingWindowSeconds?: number;
   /** How the telemetry table pays for throughput: provisioned with auto scaling (default) or on demand. */
   telemetryCapacity: TelemetryCapacityMode;
+  /**
+   * 1: the platform table gets only the first of the two device indexes (an existing deployment's
+   * first step: CloudFormation adds one index per update, docs/deploy.md); both when not given.
+   */
+  deviceIndexStep?: 1;
 }
 
 const defaultRegion = 'eu-west-1';
@@ -52,6 +57,10 @@ function capacityMode(value: string | undefined): TelemetryCapacityMode {
   if (value !== 'provisioned' && value !== 'on-demand')
     throw new Error(`Context telemetryCapacity must be "provisioned" or "on-demand", not "${value}"`);
   return value;
+function indexStep(value: string | undefined): 1 | undefined {
+  if (value === undefined || value === '2') return undefined;
+  if (value === '1') return 1;
+  throw new Error(`Context deviceIndexStep must be 1 or 2, not "${value}"`);
 }
 
 const mailbox = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
@@ -111,5 +120,6 @@ export function readConfig(app: App): PlatformConfig {
     weatherApiKey: optionalString(app, 'weatherApiKey'),
     telemetryBatchingWindowSeconds: batchingWindow(optionalString(app, 'telemetryBatchingWindow')),
     telemetryCapacity: capacityMode(optionalString(app, 'telemetryCapacity')),
+    deviceIndexStep: indexStep(optionalString(app, 'deviceIndexStep')),
   };
 }

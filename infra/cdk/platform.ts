@@ -34,6 +34,7 @@ export function createPlatform(app: App, config: PlatformConfig, options: Platfo
     telemetryCapacity: config.telemetryCapacity,
     alarmEmail: config.alarmEmail,
     iotLogLevel: config.iotLogLevel,
+    deviceIndexStep: config.deviceIndexStep,
     terminationProtection: true,
   });
   // The edge stack always lives in us-east-1: its name carries the platform's region, so a copy of

@@ -4,6 +4,7 @@ import {
   AttributeType,
   Billing,
   Capacity,
+  ProjectionType,
   StreamViewType,
   TableV2,
   type Attribute,
@@ -26,6 +27,7 @@ import {
   telemetryCapacity,
   telemetryTable,
   userPool as userPoolDefinition,
+  type IndexProjection,
   type KeyAttribute,
   type TableDefinition,
   type TelemetryCapacityMode,
@@ -55,6 +57,8 @@ export interface StatefulStackProps extends StackProps {
   alarmEmail?: string | undefined;
   /** IoT Core's log level; ERROR when not given. */
   iotLogLevel?: IotLogLevel;
+  /** 1: leave out the indexes marked `secondStep` (an existing deployment's first step, docs/deploy.md). */
+  deviceIndexStep?: 1 | undefined;
 }
 
 /**
@@ -149,6 +153,13 @@ function provisionedTelemetry(): Billing {
   });
 }
 
+/** An index's projection as TableV2 takes it. */
+function projection(value: IndexProjection): { projectionType: ProjectionType; nonKeyAttributes?: string[] } {
+  if (value === 'ALL') return { projectionType: ProjectionType.ALL };
+  if (value === 'KEYS_ONLY') return { projectionType: ProjectionType.KEYS_ONLY };
+  return { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...value.include] };
+}
+
 /** Data that outlives deployments: tables, user files, users. Everything here is retained. */
 export class StatefulStack extends Stack {
   readonly platformTable: TableV2;
@@ -170,13 +181,13 @@ export class StatefulStack extends Stack {
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
 
-    this.platformTable = this.table(platformTable);
-    this.telemetryTable = this.table(
-      telemetryTable,
-      (props.telemetryCapacity ?? telemetryCapacity.defaultMode) === 'provisioned'
-        ? provisionedTelemetry()
-        : Billing.onDemand(),
-    );
+    this.platformTable = this.table(platformTable, { indexStep: props.deviceIndexStep });
+    this.telemetryTable = this.table(telemetryTable, {
+      billing:
+        (props.telemetryCapacity ?? telemetryCapacity.defaultMode) === 'provisioned'
+          ? provisionedTelemetry()
+          : Billing.onDemand(),
+    });
 
     // Browsers read and write user files directly, through presigned URLs: S3's server access logs are
     // the record of who fetched or posted what (requester, key, status), kept a year.
@@ -351,15 +362,21 @@ export class StatefulStack extends Stack {
     };
   }
 
-  private table(definition: TableDefinition, billing: Billing = Billing.onDemand()): TableV2 {
+  private table(
+    definition: TableDefinition,
+    { billing = Billing.onDemand(), indexStep }: { billing?: Billing; indexStep?: 1 } = {},
+  ): TableV2 {
     return new TableV2(this, definition.id, {
       partitionKey: attribute(definition.partitionKey),
       sortKey: definition.sortKey && attribute(definition.sortKey),
-      globalSecondaryIndexes: definition.globalIndexes.map((index) => ({
-        indexName: index.indexName,
-        partitionKey: attribute(index.partitionKey),
-        sortKey: index.sortKey && attribute(index.sortKey),
-      })),
+      globalSecondaryIndexes: definition.globalIndexes
+        .filter((index) => !(indexStep === 1 && index.secondStep))
+        .map((index) => ({
+          indexName: index.indexName,
+          partitionKey: attribute(index.partitionKey),
+          sortKey: index.sortKey && attribute(index.sortKey),
+          ...projection(index.projection),
+        })),
       timeToLiveAttribute: definition.timeToLiveAttribute,
       dynamoStream: definition.stream && StreamViewType[definition.stream],
       billing,

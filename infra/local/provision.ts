@@ -11,19 +11,32 @@ import {
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   type DynamoDBClient,
+  type KeySchemaElement,
+  type Projection,
   ResourceInUseException,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { tables, type TableDefinition, userPool } from '../src/definitions';
+import {
+  type IndexDefinition,
+  type KeyAttribute,
+  tables,
+  type TableDefinition,
+  userPool,
+} from '../src/definitions';
 
 export interface PoolIds {
   userPoolId: string;
   userPoolClientId: string;
 }
 
+const keySchema = (pk: KeyAttribute, sk?: KeyAttribute): KeySchemaElement[] => [
+  { AttributeName: pk.name, KeyType: 'HASH' },
+  ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' as const }] : []),
+];
+
 /** Creates a table exactly as the definition (shared with CDK) describes it, if it does not exist. */
-async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
+export async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
   const attributes = new Map<string, 'S' | 'N'>();
   const keyAttributes = [
     table.partitionKey,
@@ -31,10 +44,6 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
     ...table.globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
   ];
   for (const attribute of keyAttributes) if (attribute) attributes.set(attribute.name, attribute.type);
-  const keySchema = (pk: { name: string }, sk?: { name: string }) => [
-    { AttributeName: pk.name, KeyType: 'HASH' as const },
-    ...(sk ? [{ AttributeName: sk.name, KeyType: 'RANGE' as const }] : []),
-  ];
   try {
     await client.send(
       new CreateTableCommand({
@@ -50,7 +59,7 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
               GlobalSecondaryIndexes: table.globalIndexes.map((index) => ({
                 IndexName: index.indexName,
                 KeySchema: keySchema(index.partitionKey, index.sortKey),
-                Projection: { ProjectionType: 'ALL' },
+                Projection: projection(index),
               })),
             }
           : {}),
@@ -61,7 +70,8 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
-    // A table kept from an earlier start: give it the stream it may lack.
+    // A table kept from an earlier start: give it the indexes and the stream it may lack.
+    await ensureIndexes(client, table);
     if (table.stream) await ensureStream(client, table.localName, table.stream);
   }
   if (table.timeToLiveAttribute) {
@@ -75,6 +85,50 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
           TimeToLiveSpecification: { AttributeName: table.timeToLiveAttribute, Enabled: true },
         }),
       );
+    }
+  }
+}
+
+/** An index's projection as DynamoDB takes it (DynamoDB Local honours it). */
+function projection(index: IndexDefinition): Projection {
+  const value = index.projection;
+  if (value === 'ALL' || value === 'KEYS_ONLY') return { ProjectionType: value };
+  return { ProjectionType: 'INCLUDE', NonKeyAttributes: [...value.include] };
+}
+
+/**
+ * Adds the indexes a kept table lacks, one at a time as DynamoDB requires, each waited for until it
+ * is active (DynamoDB Local backfills existing items into it).
+ */
+async function ensureIndexes(client: DynamoDBClient, table: TableDefinition): Promise<void> {
+  const describe = async () =>
+    (await client.send(new DescribeTableCommand({ TableName: table.localName }))).Table;
+  const existing = new Set((await describe())?.GlobalSecondaryIndexes?.map((i) => i.IndexName));
+  for (const index of table.globalIndexes.filter((i) => !existing.has(i.indexName))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: table.localName,
+        AttributeDefinitions: [index.partitionKey, index.sortKey].flatMap((a) =>
+          a ? [{ AttributeName: a.name, AttributeType: a.type }] : [],
+        ),
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: index.indexName,
+              KeySchema: keySchema(index.partitionKey, index.sortKey),
+              Projection: projection(index),
+            },
+          },
+        ],
+      }),
+    );
+    for (let tries = 0; ; tries++) {
+      const status = (await describe())?.GlobalSecondaryIndexes?.find(
+        (i) => i.IndexName === index.indexName,
+      )?.IndexStatus;
+      if (status === 'ACTIVE') break;
+      if (tries === 600) throw new Error(`Index ${index.indexName} of ${table.localName} stayed ${status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 }

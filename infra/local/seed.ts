@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
-import { deviceGroupItem, deviceItem } from '@argentum/functions/stores/devices';
+import { deviceGroupItem, deviceItem, migrateDeviceIndexes } from '@argentum/functions/stores/devices';
 import { batchWrite } from '@argentum/functions/stores/dynamo-kit';
 import { keys } from '@argentum/functions/stores/keys';
 import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
@@ -30,8 +30,9 @@ const SEED_MARKER = { pk: 'META', sk: 'SEED' };
 /**
  * 2: users have per-organization membership items. 3: roles belong to memberships (orgRoles).
  * 4: device positions relative to the plan (0-1), device groups, devices on no floor.
+ * 5: devices listed by the keys-only device indexes (gsi3, gsi4) instead of gsi1 and gsi2.
  */
-const SEED_VERSION = 4;
+const SEED_VERSION = 5;
 
 /** Deterministic pseudo-random numbers, so every fresh start shows the same history. */
 function mulberry32(seed: number) {
@@ -54,11 +55,12 @@ async function putAll(items: Record<string, unknown>[]): Promise<void> {
 /**
  * Brings local data written by an earlier version up to date, keeping what the developer changed:
  * user records from before roles belonged to memberships are migrated in place; demo devices get
- * relative positions, their group and the off-floor devices.
+ * relative positions, their group and the off-floor devices; device items move to the device indexes.
  */
 async function upgradeLocalData(from: number): Promise<void> {
   if (from < 3) await migrateUserRecords();
   if (from < 4) await upgradeDevices();
+  if (from < 5) await migrateDeviceIndexes({ dropOldKeys: true });
   await dynamo().send(
     new UpdateCommand({
       TableName: config.platformTable,

@@ -12,6 +12,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
+import { mapLimited } from '../lib/concurrency';
 
 /**
  * The one way the stores page, batch and transact on DynamoDB. Paging is the SDK's own paginators
@@ -28,6 +29,8 @@ type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][
 export const BATCH_GET_LIMIT = 100;
 export const BATCH_WRITE_LIMIT = 25;
 export const TRANSACTION_LIMIT = 100;
+/** BatchGetItem requests one read sends side by side. */
+const BATCH_GETS_AT_ONCE = 10;
 
 /** Every page of a query, as the SDK's paginator reads them (stop early by leaving the loop). */
 export function queryPages(input: QueryCommandInput): AsyncIterable<QueryCommandOutput> {
@@ -141,7 +144,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * The items of `keys` in `table` (any order; missing ones are left out), 100 keys a request.
+ * The items of `keys` in `table` (any order; missing ones are left out), 100 keys a request, up to
+ * 10 requests at once.
  * Duplicate keys must be removed by the caller (DynamoDB refuses them).
  */
 export async function batchGet(
@@ -152,8 +156,8 @@ export async function batchGet(
 ): Promise<Item[]> {
   const found: Item[] = [];
   const consistent = options.consistent ?? false;
-  for (const chunk of chunks(keys, BATCH_GET_LIMIT)) {
-    await untilProcessed(
+  const read = (chunk: readonly Item[]) =>
+    untilProcessed(
       chunk,
       async (pending) => {
         const page = await dynamo().send(
@@ -169,7 +173,8 @@ export async function batchGet(
       (left, attempts, cause) => new UnprocessedItemsError('BatchGetItem', table, left, attempts, cause),
       backOff,
     );
-  }
+  // Requests of a large read side by side: a listing of 2,000 devices is 20 requests, 10 in flight.
+  await mapLimited(chunks(keys, BATCH_GET_LIMIT), BATCH_GETS_AT_ONCE, read);
   return found;
 }
 

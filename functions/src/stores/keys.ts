@@ -7,7 +7,7 @@
  *   org        ORG#{orgId}         ORG                        NODE#{orgId} / ORG            -
  *   building   ORG#{orgId}         BUILDING#{buildId}         NODE#{buildId} / BUILDING     -
  *   floor      ORG#{orgId}         FLOOR#{buildId}#{floorId}  NODE#{floorId} / FLOOR        -
- *   device     DEVICE#{devId}      DEVICE                     FLOOR#{floorId} / {devId}     ORGDEV#{orgId} / {devId}
+ *   device     DEVICE#{devId}      DEVICE                     gsi3: FLOOR#{floorId} / {devId}  gsi4: ORGDEV#{orgId} / {devId}
  *   devgroup   DEVGROUP#{orgId}#{groupNumber}  GROUP          -                             -
  *   iconsize   ICONSIZE#{userId}#{floorId}     TYPE#{devType} -                             -
  *   token      TOKEN#{sha256}      TOKEN                      -                             -
@@ -29,8 +29,9 @@
  * A connection is a browser's open real-time connection as the realtime authorizer admitted it (TTL
  * `expiresAt`, when the broker drops it anyway); the authorizer may write only items under `CONN#`.
  * A client id item binds a browser client id to the one user who connects under it (TTL `expiresAt`).
- * A device carries `version` (raised by every API change; missing counts as 0); its gsi1 key is set
- * only while it is on a floor. A floor item also carries `devicesVersion`, raised by every commit that
+ * A device carries `version` (raised by every API change; missing counts as 0); its gsi3 key is set
+ * only while it is on a floor. Its indexes project keys only, so what a reading writes (latest values,
+ * lastSeen, presence) is copied into no index; listings read the items after the index query. A floor item also carries `devicesVersion`, raised by every commit that
  * changes its devices or `floorDevTypes`. A device group item (members, version) claims its number in
  * the organization while the group exists; its devices carry `groupNumber`. An icon size is one
  * user's size of one device type's icons on one floor (`value`).
@@ -71,8 +72,8 @@ export const keys = {
   node: (id: string, type: TreeNodeType) => ({ gsi1pk: `NODE#${id}`, gsi1sk: type }),
 
   device: (devId: string) => ({ pk: `DEVICE#${devId}`, sk: 'DEVICE' }),
-  deviceOnFloor: (floorId: string, devId: string) => ({ gsi1pk: `FLOOR#${floorId}`, gsi1sk: devId }),
-  deviceOfOrg: (orgId: string, devId: string) => ({ gsi2pk: `ORGDEV#${orgId}`, gsi2sk: devId }),
+  deviceOnFloor: (floorId: string, devId: string) => ({ gsi3pk: `FLOOR#${floorId}`, gsi3sk: devId }),
+  deviceOfOrg: (orgId: string, devId: string) => ({ gsi4pk: `ORGDEV#${orgId}`, gsi4sk: devId }),
   deviceGroup: (orgId: string, groupNumber: number) => ({
     pk: `DEVGROUP#${orgId}#${groupNumber}`,
     sk: 'GROUP',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Device } from '../../src/domain/devices/device';
+import type { DeviceStore } from '../../src/domain/devices/ports';
 import type { PresenceStore, StoredPresence } from '../../src/domain/devices/presence';
 import type { AlarmStore, DeviceAlarms } from '../../src/domain/notifications/alarms';
 import type { NotificationStore, StoredNotification } from '../../src/domain/notifications/ports';
@@ -154,6 +155,103 @@ export function presenceStoreContract(
       expect(await watched()).not.toContain(offline.devID);
       await store().unwatch(online.devID);
       expect(await watched()).not.toContain(online.devID);
+    });
+  });
+}
+
+/** The device store's listings, and ingest's latest-values write to a device. */
+export type DeviceListingStore = Pick<DeviceStore, 'get' | 'register' | 'onFloor' | 'ofOrganization'> & {
+  recordLatest(devId: string, time: number, values: Record<string, number>): Promise<Device | undefined>;
+};
+
+export function deviceListingContract(
+  name: string,
+  store: () => DeviceListingStore,
+  edits: {
+    /** Places a registered device on a floor, or takes it off (undefined), as the device calls do. */
+    move(device: Device, floorId: string | undefined): Promise<void>;
+    /** Removes a device's item (as an operator would). */
+    remove(devId: string): Promise<void>;
+  },
+) {
+  describe(`DeviceStore listings contract: ${name}`, () => {
+    const device = (orgID: string, floorID?: string): Device => ({
+      devID: id('listed'),
+      orgID,
+      devName: 'Desk',
+      devType: 5,
+      onFloor: floorID !== undefined,
+      ...(floorID !== undefined ? { floorID, buildID: 'bld-listed', floorOrigin: { x: 0.5, y: 0.5 } } : {}),
+      dataPoints: [{ dp: 'temp' }],
+      properties: {},
+      updatedAt: '2026-11-24T09:00:00.000Z',
+    });
+    const ids = (devices: Device[]) => devices.map((d) => d.devID);
+
+    it("lists a floor's and an organization's devices, in id order, with the latest values readings wrote", async () => {
+      const [org, floor] = [id('org'), id('floor')];
+      const placed = [device(org, floor), device(org, floor)];
+      const off = device(org);
+      for (const d of [...placed, off]) expect(await store().register(d)).toEqual({ outcome: 'written' });
+      for (const [i, d] of [...placed, off].entries())
+        expect(await store().recordLatest(d.devID, 1000 + i, { temp: 20 + i })).toMatchObject({
+          devID: d.devID,
+          latest: { temp: 20 + i },
+          lastSeen: 1000 + i,
+        });
+      const onFloor = await store().onFloor(floor);
+      expect(ids(onFloor)).toEqual(ids(placed).sort());
+      expect(onFloor.find((d) => d.devID === placed[1]?.devID)).toMatchObject({
+        latest: { temp: 21 },
+        lastSeen: 1001,
+        floorID: floor,
+      });
+      const ofOrg = await store().ofOrganization(org);
+      expect(ids(ofOrg)).toEqual(ids([...placed, off]).sort());
+      expect(ofOrg.find((d) => d.devID === off.devID)).toMatchObject({
+        latest: { temp: 22 },
+        onFloor: false,
+      });
+      expect(await store().onFloor(id('floor'))).toEqual([]);
+    });
+
+    it('lists a device moved while readings arrive on its new floor only, with the newest values', async () => {
+      const [org, from, to] = [id('org'), id('floor'), id('floor')];
+      const d = device(org, from);
+      await store().register(d);
+      await Promise.all([
+        edits.move(d, to),
+        ...Array.from({ length: 10 }, (_, i) => store().recordLatest(d.devID, 2000 + i, { temp: i })),
+      ]);
+      // A reading after the move answers the device on its new floor (ingest places it live there).
+      expect(await store().recordLatest(d.devID, 3000, { temp: 30 })).toMatchObject({ floorID: to });
+      expect(ids(await store().onFloor(from))).toEqual([]);
+      expect(await store().onFloor(to)).toEqual([
+        expect.objectContaining({ devID: d.devID, floorID: to, latest: { temp: 30 } }),
+      ]);
+      await Promise.all([
+        edits.move(d, undefined),
+        store().recordLatest(d.devID, 3001, { temp: 31 }),
+        store().recordLatest(d.devID, 3002, { temp: 32 }),
+      ]);
+      expect(await store().onFloor(to)).toEqual([]);
+      expect(await store().ofOrganization(org)).toEqual([
+        expect.objectContaining({ devID: d.devID, onFloor: false, lastSeen: 3002, latest: { temp: 32 } }),
+      ]);
+    });
+
+    it('keeps no older reading over a newer one, and makes no device of a late reading of a removed one', async () => {
+      const org = id('org');
+      const d = device(org, id('floor'));
+      await store().register(d);
+      await store().recordLatest(d.devID, 5000, { temp: 1 });
+      expect(await store().recordLatest(d.devID, 4000, { temp: 0 })).toBeUndefined();
+      expect((await store().get(d.devID))?.latest).toEqual({ temp: 1 });
+      await edits.remove(d.devID);
+      expect(await store().recordLatest(d.devID, 6000, { temp: 2 })).toBeUndefined();
+      expect(await store().get(d.devID)).toBeUndefined();
+      expect(await store().ofOrganization(org)).toEqual([]);
+      expect(await store().onFloor(d.floorID ?? '')).toEqual([]);
     });
   });
 }

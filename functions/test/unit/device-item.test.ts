@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deviceFromItem } from '../../src/stores/devices';
 
 describe('deviceFromItem (the one device mapper)', () => {
-  it('leaves the key attributes out and reads the names older items use', () => {
+  it('leaves the key attributes out (those of older items too) and reads the names older items use', () => {
     const device = deviceFromItem({
       pk: 'DEVICE#d1',
       sk: 'DEVICE',
@@ -10,6 +10,10 @@ describe('deviceFromItem (the one device mapper)', () => {
       gsi1sk: 'DEVICE#d1',
       gsi2pk: 'ORG#o1',
       gsi2sk: 'DEVICE#d1',
+      gsi3pk: 'FLOOR#f1',
+      gsi3sk: 'd1',
+      gsi4pk: 'ORGDEV#o1',
+      gsi4sk: 'd1',
       entity: 'device',
       devID: 'd1',
       orgID: 'o1',

@@ -3,6 +3,7 @@ import { commandStoreContract } from '../support/command-store-contract';
 import {
   memoryAlarmStore,
   memoryCommandStore,
+  memoryDevices,
   memoryNotificationStore,
   memoryPresenceStore,
   memoryTelemetryStore,
@@ -11,6 +12,7 @@ import {
 } from '../support/fakes/memory-stores';
 import {
   alarmStoreContract,
+  deviceListingContract,
   notificationStoreContract,
   presenceStoreContract,
   treeStoreContract,
@@ -37,6 +39,21 @@ presenceStoreContract(
     devices.set(device.devID, device);
   },
 );
+const listings = memoryDevices();
+deviceListingContract('in-memory fake', () => listings, {
+  async move(device, floorId) {
+    const stored = listings.byId.get(device.devID);
+    if (!stored) return;
+    const { floorID: _f, buildID: _b, floorOrigin: _o, ...rest } = stored;
+    listings.byId.set(
+      device.devID,
+      floorId === undefined ? { ...rest, onFloor: false } : { ...rest, onFloor: true, floorID: floorId },
+    );
+  },
+  async remove(devId) {
+    listings.byId.delete(devId);
+  },
+});
 const users = memoryUserStore();
 userStoreContract('in-memory fake', () => users);
 const tree = memoryTreeStore(users);

@@ -30,7 +30,10 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
           { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
           ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: 'RANGE' }] : []),
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection:
+          typeof index.projection === 'string'
+            ? { ProjectionType: index.projection }
+            : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.include] },
       }));
       const found = template.findResources('AWS::DynamoDB::GlobalTable', {
         Properties: {
@@ -108,6 +111,38 @@ describe('stateful stack (DynamoDB telemetry store, the default)', () => {
     expect(Object.values(outputs)[0]?.Value).toEqual({
       'Fn::GetAtt': [expect.stringMatching(/^PlatformTable/), 'StreamArn'],
     });
+  });
+
+  it('lists devices in indexes of keys only (a reading updates none); -c deviceIndexStep=1 leaves the second out', () => {
+    const indexesOf = (t: Template) =>
+      Object.values(
+        t.findResources('AWS::DynamoDB::GlobalTable', {
+          Properties: { KeySchema: [{ AttributeName: 'pk' }, { AttributeName: 'sk' }] },
+        }),
+      ).flatMap((table) =>
+        (table.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: unknown }[]).map(
+          (index) => [index.IndexName, index.Projection],
+        ),
+      );
+    const keysOnly = { ProjectionType: 'KEYS_ONLY' };
+    expect(indexesOf(template)).toEqual([
+      ['gsi1', { ProjectionType: 'ALL' }],
+      ['gsi2', { ProjectionType: 'ALL' }],
+      ['gsi3', keysOnly],
+      ['gsi4', keysOnly],
+    ]);
+    // DynamoDB's limit: at most 100 projected non-key attributes over all of a table's INCLUDE indexes.
+    for (const definition of tables)
+      expect(
+        definition.globalIndexes.reduce(
+          (n, i) => n + (typeof i.projection === 'object' ? i.projection.include.length : 0),
+          0,
+        ),
+      ).toBeLessThanOrEqual(100);
+    // CloudFormation adds one index per update: an existing deployment adds gsi3 first.
+    const firstStep = Template.fromStack(synthPlatform({ context: { deviceIndexStep: '1' } }).stateful);
+    expect(indexesOf(firstStep).map(([name]) => name)).toEqual(['gsi1', 'gsi2', 'gsi3']);
+    expect(() => synthPlatform({ context: { deviceIndexStep: '3' } })).toThrow(/deviceIndexStep/);
   });
 
   it('has exactly the defined tables and no Timestream', () => {

@@ -150,14 +150,31 @@ export function memoryCommandStore(): CommandStore {
   };
 }
 
-/** Registered devices: what ingest and control read of them. */
+/** Registered devices: what ingest and control read of them, and the listings of floors and organizations. */
 export function memoryDevices(devices: readonly Device[] = []) {
   const byId = new Map(devices.map((d) => [d.devID, copy(d)]));
+  const listed = (belongs: (d: Device) => boolean) =>
+    [...byId.values()]
+      .filter(belongs)
+      .sort((a, b) => (a.devID < b.devID ? -1 : a.devID > b.devID ? 1 : 0))
+      .map(copy);
   return {
     byId,
     async get(devId: string) {
       const found = byId.get(devId);
       return found && copy(found);
+    },
+    async register(device: Device) {
+      const existing = byId.get(device.devID);
+      if (existing) return { outcome: 'exists' as const, device: copy(existing) };
+      byId.set(device.devID, copy(device));
+      return { outcome: 'written' as const };
+    },
+    async onFloor(floorId: string) {
+      return listed((d) => d.onFloor && d.floorID === floorId);
+    },
+    async ofOrganization(orgId: string) {
+      return listed((d) => d.orgID === orgId);
     },
     async ownerOf(devId: string) {
       return byId.get(devId)?.orgID;
