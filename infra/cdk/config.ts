@@ -57,6 +57,8 @@ function capacityMode(value: string | undefined): TelemetryCapacityMode {
   if (value !== 'provisioned' && value !== 'on-demand')
     throw new Error(`Context telemetryCapacity must be "provisioned" or "on-demand", not "${value}"`);
   return value;
+}
+
 function indexStep(value: string | undefined): 1 | undefined {
   if (value === undefined || value === '2') return undefined;
   if (value === '1') return 1;
