@@ -16,6 +16,7 @@ import type { NodeRef } from '../domain/tree/ports';
 import { batchGet, type Item, queryAll, queryPages, type TransactItem, transactWrite } from './dynamo-kit';
 import { keys } from './keys';
 import { nodeKey } from './tree';
+import { floorTypesUpdates } from './tree-summary';
 
 export type { DataPoint, Device };
 
@@ -325,6 +326,11 @@ export async function commitDevices(write: DeviceCommit): Promise<CommitOutcome>
         ConditionCheck: { TableName: config.platformTable, Key: nodeKey(node), ConditionExpression: LIVE },
       } satisfies TransactItem,
       refused: async (): Promise<Reason> => 'floor-gone',
+    })),
+    // The floors' device types in their organizations' tree summaries (stores/tree-summary.ts).
+    ...floorTypesUpdates(write.floors).map((item) => ({
+      item,
+      refused: async (): Promise<Reason> => 'device-changed',
     })),
   ];
   const written = await transactWrite(items.map((i) => i.item));
