@@ -5,7 +5,7 @@ import { config } from '../functions/src/config';
 import { mapLimited } from '../functions/src/lib/concurrency';
 import type { OrganizationTree } from '../functions/src/domain/tree/ports';
 import { buildingItem, floorItem, orgItem } from '../functions/src/stores/tree';
-import { summaryItem } from '../functions/src/stores/tree-summary';
+import { fullSummaryItem } from '../functions/src/stores/tree-summary';
 import { identity } from '../functions/src/adapters/identity';
 import { systemClock } from '../functions/src/domain/ports';
 import { dynamoUserStore } from '../functions/src/stores/users';
@@ -54,7 +54,7 @@ async function seedTree(): Promise<string[]> {
     }
     // As the demo seed stores a tree: its nodes and its summary (what the sidebar reads).
     items.push(orgItem(tree.org), ...tree.buildings.map(buildingItem), ...tree.floors.map(floorItem));
-    items.push(summaryItem(tree));
+    items.push(fullSummaryItem(tree));
   }
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));

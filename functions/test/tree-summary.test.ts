@@ -9,6 +9,7 @@ import type { TreeNode } from '../src/domain/tree/tree';
 import { sweepPorts } from '../src/lambda/wiring/sweep';
 import { commitDevices } from '../src/stores/devices';
 import { keys } from '../src/stores/keys';
+import { SUMMARY_LIMIT_BYTES, type SummaryTree } from '../src/stores/tree-summary';
 import {
   buildingItem,
   createBuilding,
@@ -66,6 +67,9 @@ async function expectSummaryRight(orgId: string) {
   expect(sorted(trees[0])).toEqual(sorted(tree));
   return tree;
 }
+
+const summaryTreeOf = (item: Record<string, unknown> | undefined) =>
+  JSON.parse(String(item?.tree)) as SummaryTree;
 
 const summaryOf = async (orgId: string) =>
   (
@@ -160,12 +164,8 @@ describe('tree summaries', () => {
     expect(tree?.buildings.map((b) => b.buildId)).toEqual([b0]);
     expect(await sweepDeleted(sweepPorts(), { ...building, version: 1, deletedAt: now() })).toBe(true);
     await expectSummaryRight(org.orgId);
-    // The swept floors' entries are gone from the summary too.
-    await expect
-      .poll(
-        async () => Object.keys((await summaryOf(org.orgId)) ?? {}).filter((k) => k.startsWith('F_')).length,
-      )
-      .toBe(1);
+    // The deleted building's floors left the summary with it.
+    expect(Object.keys(summaryTreeOf(await summaryOf(org.orgId)).f)).toHaveLength(1);
   });
 
   it('two admins editing one organization at once: every write lands in the summary', async () => {
@@ -275,7 +275,7 @@ describe('tree summaries', () => {
       live: [],
       now: now(),
     });
-    expect((await summaryOf(orgId))?.O).toBeUndefined();
+    expect((await summaryOf(orgId))?.tree).toBeUndefined();
     // Reads rebuild it while floors are added: a rebuild never hides a write that came in between.
     await Promise.all([
       ...Array.from({ length: 6 }, () => readOrganizationTrees([orgId])),
@@ -295,7 +295,7 @@ describe('tree summaries', () => {
       ),
     ]);
     await readOrganizationTrees([orgId]);
-    expect((await summaryOf(orgId))?.O).toEqual({ n: 'Legacy', v: 2 });
+    expect(summaryTreeOf(await summaryOf(orgId)).o).toEqual(['Legacy', 2]);
     const tree = await expectSummaryRight(orgId);
     expect(tree?.floors).toHaveLength(7);
     expect(tree?.floors.find((f) => f.floorId === floorId)?.floorDevTypes).toEqual([3, 4]);
@@ -303,16 +303,18 @@ describe('tree summaries', () => {
     expect(requests).toEqual(['BatchGetItemCommand']);
   });
 
-  it('a tree that outgrows one item is marked so and read from its partition; its writes still succeed', async () => {
+  it('a tree that outgrows what one item holds is marked so and read from its partition; its writes still succeed', async () => {
     const { org, buildIds } = await organization(1, 0);
-    // A summary grown to near DynamoDB's 400 KB item limit (as thousands of floors would make it).
+    // A summary grown to near what one item may hold (as thousands of floors would make it).
+    const grown = summaryTreeOf(await summaryOf(org.orgId));
+    grown.b.padding = ['x'.repeat(SUMMARY_LIMIT_BYTES - JSON.stringify(grown).length - 100), 0];
     await dynamo().send(
       new UpdateCommand({
         TableName: config.platformTable,
         Key: keys.orgSummary(org.orgId),
-        UpdateExpression: 'SET #pad = :pad',
-        ExpressionAttributeNames: { '#pad': 'F_padding' },
-        ExpressionAttributeValues: { ':pad': { b: 'none', n: 'x'.repeat(409_000), v: 0 } },
+        UpdateExpression: 'SET #tree = :tree',
+        ExpressionAttributeNames: { '#tree': 'tree' },
+        ExpressionAttributeValues: { ':tree': JSON.stringify(grown) },
       }),
     );
     const floorId = randomUUID();
@@ -322,7 +324,7 @@ describe('tree summaries', () => {
           orgId: org.orgId,
           buildId: buildIds[0] as string,
           floorId,
-          floorName: 'y'.repeat(2000),
+          floorName: 'y'.repeat(200),
           floorDevTypes: Array.from({ length: 40 }, (_, i) => i),
           editMode: false,
           version: 0,

@@ -7,7 +7,7 @@ import { deviceGroupItem, deviceItem } from '@argentum/functions/stores/devices'
 import { batchWrite } from '@argentum/functions/stores/dynamo-kit';
 import { keys } from '@argentum/functions/stores/keys';
 import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
-import { summaryItem } from '@argentum/functions/stores/tree-summary';
+import { fullSummaryItem } from '@argentum/functions/stores/tree-summary';
 import { dynamoTelemetryStore } from '@argentum/functions/stores/telemetry-dynamodb';
 import { dynamoUserStore, migrateUserRecords } from '@argentum/functions/stores/users';
 import { identity } from '@argentum/functions/adapters/identity';
@@ -158,7 +158,7 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
     ...buildings.map(buildingItem),
     ...floors.map(floorItem),
     ...organizations.map((org) =>
-      summaryItem({
+      fullSummaryItem({
         org,
         buildings: buildings.filter((b) => b.orgId === org.orgId),
         floors: floors.filter((f) => f.orgId === org.orgId),

@@ -16,7 +16,7 @@ import type { NodeRef } from '../domain/tree/ports';
 import { batchGet, type Item, queryAll, queryPages, type TransactItem, transactWrite } from './dynamo-kit';
 import { keys } from './keys';
 import { nodeKey } from './tree';
-import { floorTypesUpdates } from './tree-summary';
+import { floorTypesWrites } from './tree-summary';
 
 export type { DataPoint, Device };
 
@@ -328,7 +328,7 @@ export async function commitDevices(write: DeviceCommit): Promise<CommitOutcome>
       refused: async (): Promise<Reason> => 'floor-gone',
     })),
     // The floors' device types in their organizations' tree summaries (stores/tree-summary.ts).
-    ...floorTypesUpdates(write.floors).map((item) => ({
+    ...(await floorTypesWrites(write.floors)).map((item) => ({
       item,
       refused: async (): Promise<Reason> => 'device-changed',
     })),

@@ -1,213 +1,210 @@
-import type { OrganizationTree } from '../domain/tree/ports';
-import type { Building, Floor, TreeNode } from '../domain/tree/tree';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
+import type { OrganizationTree } from '../domain/tree/ports';
+import type { Floor, TreeNode } from '../domain/tree/tree';
 import type { Item, TransactItem } from './dynamo-kit';
 import { keys } from './keys';
 
 /**
  * An organization's tree summary: one item (ORG#{orgId} / SUMMARY) holding what the sidebar shows of
- * the whole tree, so the organizations of a user are read with BatchGetItem (100 a request) instead
- * of one query per organization. Every tree write changes it in the same transaction as the node it
- * writes; each entry is a top-level attribute, so a write sets or removes its own entries without
- * reading the item and two writes to different nodes never undo each other:
+ * the whole tree as one compact JSON string, so the organizations of a user are read with
+ * BatchGetItem (100 a request) instead of one query per organization, and what is read is one
+ * attribute per organization, not one per node (DynamoDB Local, and the SDK's unmarshalling, pay per
+ * attribute). Its attributes:
  *
- *   O           {n: orgName, v: version}    present once the summary is complete (created with the
- *                                            organization, or rebuilt by the read that found it missing)
- *   D           deletedAt                   the organization's delete is committed: it is hidden
- *   B_{buildId} {n: buildName, v: version}  a live building
- *   F_{floorId} {b: buildId, n: floorName, v: version}  a live floor (hidden while its building is not)
- *   T_{floorId} [device types]              a floor's device types (written by device commits too)
- *   rev         raised by every write       a rebuild is written only if no write came in between
- *   overflow    true                        the tree outgrew an item (400 KB): readers query the partition
+ *   tree      JSON of a `SummaryTree`; present once the summary is complete (written with the
+ *             organization, or rebuilt from the partition by a read that found it missing)
+ *   rev       raised by every tree write; a write of `tree` is conditioned on the rev it read, so two
+ *             writes never undo each other, and a rebuild on the rev seen before it read the partition
+ *   overflow  true: the tree outgrew what one item holds; readers query the partition instead
+ *
+ * A write of a node and of its summary are one transaction. A write to an organization whose summary
+ * is not complete only raises `rev` (creating the item if need be), which refuses any rebuild that
+ * read the partition before it.
  */
-
-const ORG = 'O';
-const DELETED = 'D';
-const REV = 'rev';
-const OVERFLOW = 'overflow';
-const buildingAttr = (buildId: string) => `B_${buildId}`;
-const floorAttr = (floorId: string) => `F_${floorId}`;
-const typesAttr = (floorId: string) => `T_${floorId}`;
-
-interface OrgEntry {
-  n: string;
-  v: number;
-}
-interface BuildingEntry {
-  n: string;
-  v: number;
-}
-interface FloorEntry {
-  b: string;
-  n: string;
-  v: number;
+export interface SummaryTree {
+  /** The organization: name, version; `d` is set once its delete is committed. */
+  o: [string, number];
+  d?: string;
+  /** Live buildings: id -> [name, version]. */
+  b: Record<string, [string, number]>;
+  /** Live floors of live buildings: id -> [buildId, name, version, device types]. */
+  f: Record<string, [string, string, number, number[]]>;
 }
 
-export interface SummaryChange {
-  set?: Record<string, unknown>;
-  remove?: string[];
+/** Past this many bytes of JSON a summary is not stored (an item holds 400 KB, keys and all). */
+export const SUMMARY_LIMIT_BYTES = 350_000;
+
+/** A summary as stored: complete (with its tree), or not (missing, begun by a rev only, overflowed). */
+export type StoredSummary =
+  | { state: 'complete'; rev: number; tree: SummaryTree }
+  | { state: 'missing' | 'partial' | 'overflow'; rev: number };
+
+export function storedSummary(item: Item | undefined): StoredSummary {
+  if (!item) return { state: 'missing', rev: 0 };
+  const rev = typeof item.rev === 'number' ? item.rev : 0;
+  if (item.overflow === true) return { state: 'overflow', rev };
+  if (typeof item.tree !== 'string') return { state: 'partial', rev };
+  return { state: 'complete', rev, tree: JSON.parse(item.tree) as SummaryTree };
 }
 
-/** The summary's entries for a node as it now is (name and version). */
-export function nodeEntry(
-  node: Pick<TreeNode, 'kind' | 'id' | 'buildId' | 'name' | 'version'>,
-): SummaryChange {
-  if (node.kind === 'organization') return { set: { [ORG]: { n: node.name, v: node.version } } };
-  if (node.kind === 'building')
-    return { set: { [buildingAttr(node.id)]: { n: node.name, v: node.version } } };
-  return { set: { [floorAttr(node.id)]: { b: node.buildId ?? '', n: node.name, v: node.version } } };
+/** The summary of an organization, read consistently (writers read it before they change it). */
+export async function readSummary(orgId: string): Promise<StoredSummary> {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: config.platformTable, Key: keys.orgSummary(orgId), ConsistentRead: true }),
+  );
+  return storedSummary(Item);
 }
 
-/** A floor's device types in the summary. */
-export const floorTypesEntry = (floorId: string, types: readonly number[]): SummaryChange => ({
-  set: { [typesAttr(floorId)]: [...types] },
-});
+export function summaryOfTree(tree: OrganizationTree): SummaryTree {
+  const summary: SummaryTree = { o: [tree.org.orgName, tree.org.version ?? 0], b: {}, f: {} };
+  for (const b of tree.buildings) summary.b[b.buildId] = [b.buildName, b.version ?? 0];
+  for (const f of tree.floors)
+    summary.f[f.floorId] = [f.buildId, f.floorName, f.version ?? 0, f.floorDevTypes];
+  return summary;
+}
+
+/** The tree a summary describes; 'deleted' once the organization's delete is committed. */
+export function treeOfSummary(orgId: string, summary: SummaryTree): OrganizationTree | 'deleted' {
+  if (summary.d !== undefined) return 'deleted';
+  const buildings = Object.entries(summary.b).map(([buildId, [buildName, version]]) => ({
+    orgId,
+    buildId,
+    buildName,
+    version,
+  }));
+  const floors: Floor[] = [];
+  for (const [floorId, [buildId, floorName, version, floorDevTypes]] of Object.entries(summary.f)) {
+    if (summary.b[buildId]) {
+      floors.push({ orgId, buildId, floorId, floorName, floorDevTypes, editMode: false, version });
+    }
+  }
+  return { org: { orgId, orgName: summary.o[0], version: summary.o[1] }, buildings, floors };
+}
+
+/** A change of a summary's tree (in place). */
+export type SummaryChange = (summary: SummaryTree) => void;
+
+/** A node as it now is (name, version; a floor's device types when given). */
+export const nodeWritten =
+  (
+    node: Pick<TreeNode, 'kind' | 'id' | 'buildId' | 'name' | 'version'>,
+    floorDevTypes?: number[],
+  ): SummaryChange =>
+  (summary) => {
+    if (node.kind === 'organization') summary.o = [node.name, node.version];
+    else if (node.kind === 'building') summary.b[node.id] = [node.name, node.version];
+    else {
+      const types = floorDevTypes ?? summary.f[node.id]?.[3] ?? [];
+      summary.f[node.id] = [node.buildId ?? '', node.name, node.version, types];
+    }
+  };
+
+/** A floor's device types. */
+export const floorTypesWritten =
+  (floorId: string, types: readonly number[]): SummaryChange =>
+  (summary) => {
+    const floor = summary.f[floorId];
+    if (floor) floor[3] = [...types];
+  };
+
+/** A committed delete: the organization is marked; a building goes with its floors; a floor goes. */
+export const nodeDeleted =
+  (node: Pick<TreeNode, 'kind' | 'id'>, now: string): SummaryChange =>
+  (summary) => {
+    if (node.kind === 'organization') {
+      summary.d = now;
+      return;
+    }
+    if (node.kind === 'building') {
+      summary.b = Object.fromEntries(Object.entries(summary.b).filter(([id]) => id !== node.id));
+    }
+    summary.f = Object.fromEntries(
+      Object.entries(summary.f).filter(([id, [buildId]]) => id !== node.id && buildId !== node.id),
+    );
+  };
+
+/** The complete summary item of `tree` at `rev`, or the overflow mark when it is too large. */
+function summaryItem(orgId: string, tree: SummaryTree, rev: number): Item {
+  const json = JSON.stringify(tree);
+  const base = { ...keys.orgSummary(orgId), entity: 'treesummary', orgId, rev };
+  return Buffer.byteLength(json) > SUMMARY_LIMIT_BYTES
+    ? { ...base, overflow: true }
+    : { ...base, tree: json };
+}
+
+/** The summary of a new organization's tree, or of one rebuilt from its partition. */
+export const fullSummaryItem = (tree: OrganizationTree, rev = 1): Item =>
+  summaryItem(tree.org.orgId, summaryOfTree(tree), rev);
+
+/** The condition that the summary is still as it was read (at `rev`, or absent). */
+function unchangedSince(read: StoredSummary) {
+  if (read.state === 'missing') return { ConditionExpression: 'attribute_not_exists(pk)' };
+  if (read.rev === 0) return { ConditionExpression: 'attribute_not_exists(rev)' };
+  return { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': read.rev } };
+}
 
 /**
- * What a committed delete changes: a deleted organization is marked (its summary goes with its item,
- * when swept); a deleted building's or floor's entries go (a building's floors are hidden with it).
+ * The write of a summary, as a transaction item, for `changes` applied to the summary as `read`:
+ * its tree rewritten, conditioned on its rev (refused if anyone wrote it since), when complete;
+ * otherwise only its rev raised. Undefined when the changes change nothing.
  */
-export function deletedEntry(node: Pick<TreeNode, 'kind' | 'id'>, now: string): SummaryChange {
-  if (node.kind === 'organization') return { set: { [DELETED]: now } };
-  if (node.kind === 'building') return { remove: [buildingAttr(node.id)] };
-  return { remove: [floorAttr(node.id), typesAttr(node.id)] };
-}
-
-/** The entries a swept node leaves behind (those of floors under a deleted building, say). */
-export function sweptEntry(node: Pick<TreeNode, 'kind' | 'id'>): SummaryChange {
-  if (node.kind === 'building') return { remove: [buildingAttr(node.id)] };
-  if (node.kind === 'floor') return { remove: [floorAttr(node.id), typesAttr(node.id)] };
-  return {};
-}
-
-const merge = (changes: readonly SummaryChange[]): SummaryChange => ({
-  set: Object.assign({}, ...changes.map((c) => c.set ?? {})) as Record<string, unknown>,
-  remove: changes.flatMap((c) => c.remove ?? []),
-});
-
-/**
- * The update of an organization's summary as a transaction item: sets and removes its entries and
- * raises `rev`. `onlyIfStored` makes it a no-op-or-refusal on a summary that is gone (the sweep).
- */
-export function summaryUpdate(
+export function summaryWrite(
   orgId: string,
-  changes: SummaryChange | readonly SummaryChange[],
-  options: { onlyIfStored?: boolean } = {},
-): TransactItem & { Update: object } {
-  const { set = {}, remove = [] } = Array.isArray(changes)
-    ? merge(changes as readonly SummaryChange[])
-    : (changes as SummaryChange);
-  const names: Record<string, string> = { '#rev': REV };
-  const values: Record<string, unknown> = { ':one': 1 };
-  const sets = Object.entries(set).map(([name, value], i) => {
-    names[`#s${i}`] = name;
-    values[`:s${i}`] = value;
-    return `#s${i} = :s${i}`;
-  });
-  const removes = remove.map((name, i) => {
-    names[`#r${i}`] = name;
-    return `#r${i}`;
-  });
+  read: StoredSummary,
+  changes: readonly SummaryChange[],
+): TransactItem | undefined {
+  if (read.state !== 'complete') {
+    return {
+      Update: {
+        TableName: config.platformTable,
+        Key: keys.orgSummary(orgId),
+        UpdateExpression: 'ADD rev :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    };
+  }
+  const before = JSON.stringify(read.tree);
+  const tree = JSON.parse(before) as SummaryTree;
+  for (const change of changes) change(tree);
+  if (JSON.stringify(tree) === before) return undefined;
   return {
-    Update: {
+    Put: {
       TableName: config.platformTable,
-      Key: keys.orgSummary(orgId),
-      UpdateExpression: [
-        sets.length > 0 ? `SET ${sets.join(', ')}` : '',
-        removes.length > 0 ? `REMOVE ${removes.join(', ')}` : '',
-        'ADD #rev :one',
-      ]
-        .filter(Boolean)
-        .join(' '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ...(options.onlyIfStored ? { ConditionExpression: 'attribute_exists(pk)' } : {}),
+      Item: summaryItem(orgId, tree, read.rev + 1),
+      ...unchangedSince(read),
     },
   };
 }
 
-/** The device types of floors changed by one commit, as one summary update per organization. */
-export function floorTypesUpdates(
+/** The rebuild of a summary that was `read` (not complete) from the tree read after it, conditioned alike. */
+export function summaryRebuild(tree: OrganizationTree, read: StoredSummary): TransactItem {
+  return {
+    Put: {
+      TableName: config.platformTable,
+      Item: fullSummaryItem(tree, read.rev + 1),
+      ...unchangedSince(read),
+    },
+  };
+}
+
+/**
+ * The summary writes for floors' new device types (a device commit), one per organization, read
+ * first: part of the commit's transaction, refused like it if a tree write came in between. None for
+ * an organization whose floors' types are what its summary holds already.
+ */
+export async function floorTypesWrites(
   changes: readonly { floor: Pick<TreeNode, 'orgId' | 'id'>; floorDevTypes: readonly number[] }[],
-): TransactItem[] {
+): Promise<TransactItem[]> {
   const byOrg = new Map<string, SummaryChange[]>();
   for (const { floor, floorDevTypes } of changes) {
     const list = byOrg.get(floor.orgId) ?? [];
-    list.push(floorTypesEntry(floor.id, floorDevTypes));
+    list.push(floorTypesWritten(floor.id, floorDevTypes));
     byOrg.set(floor.orgId, list);
   }
-  return [...byOrg].map(([orgId, list]) => summaryUpdate(orgId, list));
-}
-
-/** The complete summary of a tree, as stored: for a new organization, the demo seed and rebuilds. */
-export function summaryItem(tree: OrganizationTree, rev = 1): Item {
-  const item: Item = {
-    ...keys.orgSummary(tree.org.orgId),
-    entity: 'treesummary',
-    orgId: tree.org.orgId,
-    [ORG]: { n: tree.org.orgName, v: tree.org.version ?? 0 },
-    [REV]: rev,
-  };
-  for (const b of tree.buildings) item[buildingAttr(b.buildId)] = { n: b.buildName, v: b.version ?? 0 };
-  for (const f of tree.floors) {
-    item[floorAttr(f.floorId)] = { b: f.buildId, n: f.floorName, v: f.version ?? 0 };
-    item[typesAttr(f.floorId)] = [...f.floorDevTypes];
-  }
-  return item;
-}
-
-/** A stored summary item's `rev` (0 when it has none) and whether it overflowed. */
-export const summaryState = (item: Item | undefined) => ({
-  stored: item !== undefined,
-  rev: typeof item?.[REV] === 'number' ? item[REV] : 0,
-  overflow: item?.[OVERFLOW] === true,
-});
-
-/** The mark of a summary whose tree does not fit an item: readers query the partition instead. */
-export const overflowItem = (orgId: string, rev: number): Item => ({
-  ...keys.orgSummary(orgId),
-  entity: 'treesummary',
-  orgId,
-  [OVERFLOW]: true,
-  [REV]: rev,
-});
-
-/**
- * The tree a summary item describes: 'deleted' when the organization's delete is committed,
- * undefined when the summary cannot be used (missing, incomplete, or overflowed: read the partition).
- */
-export function treeFromSummary(
-  orgId: string,
-  item: Item | undefined,
-): OrganizationTree | 'deleted' | undefined {
-  if (!item || item[OVERFLOW] === true) return undefined;
-  if (typeof item[DELETED] === 'string') return 'deleted';
-  const org = item[ORG] as OrgEntry | undefined;
-  if (!org || typeof org !== 'object') return undefined;
-  const buildings: Building[] = [];
-  const floorEntries: [string, FloorEntry][] = [];
-  for (const [name, value] of Object.entries(item)) {
-    if (name.startsWith('B_')) {
-      const entry = value as BuildingEntry;
-      buildings.push({ orgId, buildId: name.slice(2), buildName: String(entry.n), version: Number(entry.v) });
-    } else if (name.startsWith('F_')) {
-      floorEntries.push([name.slice(2), value as FloorEntry]);
-    }
-  }
-  const live = new Set(buildings.map((b) => b.buildId));
-  const floors: Floor[] = [];
-  for (const [floorId, entry] of floorEntries) {
-    if (!live.has(entry.b)) continue;
-    const types = item[typesAttr(floorId)];
-    floors.push({
-      orgId,
-      buildId: entry.b,
-      floorId,
-      floorName: String(entry.n),
-      floorDevTypes: Array.isArray(types) ? types.map(Number) : [],
-      editMode: false,
-      version: Number(entry.v),
-    });
-  }
-  return { org: { orgId, orgName: String(org.n), version: Number(org.v) }, buildings, floors };
+  const writes = await Promise.all(
+    [...byOrg].map(async ([orgId, list]) => summaryWrite(orgId, await readSummary(orgId), list)),
+  );
+  return writes.filter((w): w is TransactItem => w !== undefined);
 }

@@ -1,8 +1,4 @@
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  TransactionCanceledException,
-} from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as StreamAttributeValue } from 'aws-lambda';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -22,16 +18,16 @@ import {
 } from './dynamo-kit';
 import { keys } from './keys';
 import {
-  deletedEntry,
-  floorTypesEntry,
-  nodeEntry,
+  fullSummaryItem,
+  nodeDeleted,
+  nodeWritten,
+  readSummary,
+  type StoredSummary,
+  storedSummary,
   type SummaryChange,
-  summaryItem,
-  summaryState,
-  summaryUpdate,
-  sweptEntry,
-  treeFromSummary,
-  overflowItem,
+  summaryRebuild,
+  summaryWrite,
+  treeOfSummary,
 } from './tree-summary';
 import { addMembershipItems } from './users';
 
@@ -174,18 +170,18 @@ export async function readOrganizationTrees(
 ): Promise<{ trees: OrganizationTree[] }> {
   const ids = [...new Set(orgIds)];
   const items = await batchGet(config.platformTable, ids.map(keys.orgSummary));
-  // By key: a summary a device commit began (before the organization had one) has only its key.
-  const summaries = new Map(items.map((item) => [String(item.pk), item]));
+  const summaries = new Map(items.map((item) => [String(item.pk), storedSummary(item)]));
   const trees: OrganizationTree[] = [];
-  const unsummarized: string[] = [];
+  const unsummarized: [string, StoredSummary][] = [];
   for (const orgId of ids) {
-    const tree = treeFromSummary(orgId, summaries.get(keys.orgSummary(orgId).pk));
-    if (tree === undefined) unsummarized.push(orgId);
-    else if (tree !== 'deleted') trees.push(tree);
+    const summary = summaries.get(keys.orgSummary(orgId).pk) ?? storedSummary(undefined);
+    if (summary.state !== 'complete') unsummarized.push([orgId, summary]);
+    else {
+      const tree = treeOfSummary(orgId, summary.tree);
+      if (tree !== 'deleted') trees.push(tree);
+    }
   }
-  const read = await mapLimited(unsummarized, 16, (orgId) =>
-    readAndRebuild(orgId, summaries.get(keys.orgSummary(orgId).pk)),
-  );
+  const read = await mapLimited(unsummarized, 16, ([orgId, summary]) => readAndRebuild(orgId, summary));
   trees.push(...read.filter((t): t is OrganizationTree => t !== undefined));
   return { trees };
 }
@@ -196,52 +192,21 @@ export async function getOrganizationTrees(orgIds: readonly string[]): Promise<O
 
 /**
  * Reads an organization's tree from its partition and, unless it outgrew an item, writes its summary,
- * provided no tree write came in between: `seen` (the summary as read before, if any) names the
- * `rev` the rebuild replaces, and every tree write raises it. The partition is read consistently
- * after `seen`, so what it misses changed `rev`, and the rebuild is refused. A rebuild is also
- * refused once the organization is deleted or gone.
+ * provided no tree write came in between: `seen` (the summary as read before) names the `rev` the
+ * rebuild replaces, and every tree write raises it. The partition is read consistently after `seen`,
+ * so what it misses changed `rev`, and the rebuild is refused. A rebuild is also refused once the
+ * organization is deleted or gone.
  */
-async function readAndRebuild(orgId: string, seen: Item | undefined): Promise<OrganizationTree | undefined> {
+async function readAndRebuild(orgId: string, seen: StoredSummary): Promise<OrganizationTree | undefined> {
   const { tree } = await readOrganizationTree(orgId, { consistent: true });
-  const state = summaryState(seen);
-  if (!tree || state.overflow) return tree;
-  const replace = async (item: Item) =>
-    transactWrite([
-      stillLive({ kind: 'organization', id: orgId, orgId }),
-      {
-        Put: {
-          TableName: config.platformTable,
-          Item: item,
-          ...(state.stored
-            ? {
-                ConditionExpression: state.rev === 0 ? 'attribute_not_exists(rev)' : 'rev = :rev',
-                ...(state.rev === 0 ? {} : { ExpressionAttributeValues: { ':rev': state.rev } }),
-              }
-            : { ConditionExpression: 'attribute_not_exists(pk)' }),
-        },
-      },
-    ]);
+  if (!tree || seen.state === 'overflow') return tree;
   try {
-    await replace(summaryItem(tree, state.rev + 1)).catch(async (error: unknown) => {
-      // Too large for one item: marked, so readers read the partition (and do not try again).
-      if (!isTooLarge(error)) throw error;
-      await replace(overflowItem(orgId, state.rev + 1));
-    });
+    await transactWrite([stillLive({ kind: 'organization', id: orgId, orgId }), summaryRebuild(tree, seen)]);
   } catch {
     // The read answers from the partition all the same. A reader that may not write the table (the
     // mailer reads organizations' names) leaves the rebuild to the next reader that may.
   }
   return tree;
-}
-
-/** DynamoDB refused a write because the item would exceed 400 KB. */
-function isTooLarge(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const reasons =
-    error instanceof TransactionCanceledException
-      ? (error.CancellationReasons ?? []).map((r) => `${r.Code ?? ''} ${r.Message ?? ''}`)
-      : [error.message];
-  return reasons.some((r) => /item size|maximum allowed size|size has exceeded/i.test(r));
 }
 
 /**
@@ -291,37 +256,30 @@ async function diagnose(ref: Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'>
     : ({ outcome: 'changed', current } as const);
 }
 
-/** Tries of a tree write that a concurrent transaction on the same items got in the way of. */
-const CONFLICT_ATTEMPTS = 6;
+/** Tries of a tree write that a concurrent one got in the way of. */
+const CONFLICT_ATTEMPTS = 8;
 const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 20 * attempt)));
+  new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 10 * attempt)));
 
 /**
- * A tree write: the node's own writes and conditions (`items`) and the update of its organization's
- * summary, all in one transaction, the summary last (callers read refused conditions by index). A
- * transaction a concurrent one got in the way of (two admins editing one organization's tree write
- * the same summary) runs again. A summary the write would grow past an item's 400 KB is marked
- * overflowed (readers then query the partition) and the write is made without it.
+ * A tree write: the node's own writes and conditions (`items`) and the write of its organization's
+ * summary for `changes` (stores/tree-summary.ts), read first, all in one transaction, the summary
+ * last (callers read refused conditions by index). When another write changed the summary meanwhile
+ * (two admins editing one organization's tree), or a concurrent transaction got in the way, it is
+ * read again and the write tried again.
  */
 async function treeWrite(
   orgId: string,
   items: readonly TransactItem[],
-  summary: SummaryChange | readonly SummaryChange[] | undefined,
+  changes: readonly SummaryChange[],
 ): Promise<TransactOutcome> {
-  let withSummary = summary !== undefined;
   for (let attempt = 1; ; attempt++) {
-    let written: TransactOutcome;
-    try {
-      written = await transactWrite(
-        withSummary && summary !== undefined ? [...items, summaryUpdate(orgId, summary)] : items,
-      );
-    } catch (error) {
-      if (!withSummary || !isTooLarge(error)) throw error;
-      await transactWrite([{ Put: { TableName: config.platformTable, Item: overflowItem(orgId, 0) } }]);
-      withSummary = false;
-      continue;
-    }
-    if (written.outcome === 'refused' && written.failed.length === 0 && attempt < CONFLICT_ATTEMPTS) {
+    const summary = summaryWrite(orgId, await readSummary(orgId), changes);
+    const all = summary ? [...items, summary] : items;
+    const written = await transactWrite(all);
+    if (written.outcome === 'written') return written;
+    const summaryChanged = summary !== undefined && written.failed.includes(all.length - 1);
+    if ((summaryChanged || written.failed.length === 0) && attempt < CONFLICT_ATTEMPTS) {
       await pause(attempt);
       continue;
     }
@@ -344,12 +302,7 @@ export async function createOrganization(
       },
     },
     ...addMembershipItems(creator.userId, org.orgId, creator.role, now),
-    {
-      Put: {
-        TableName: config.platformTable,
-        Item: summaryItem({ org, buildings: [], floors: [] }),
-      },
-    },
+    { Put: { TableName: config.platformTable, Item: fullSummaryItem({ org, buildings: [], floors: [] }) } },
   ]);
   if (written.outcome === 'written') return 'created';
   if (written.failed.includes(1)) return 'creator-missing';
@@ -378,12 +331,14 @@ export async function createBuilding(
         },
       },
     ],
-    nodeEntry({
-      kind: 'building',
-      id: building.buildId,
-      name: building.buildName,
-      version: building.version,
-    }),
+    [
+      nodeWritten({
+        kind: 'building',
+        id: building.buildId,
+        name: building.buildName,
+        version: building.version,
+      }),
+    ],
   );
   if (written.outcome === 'written') return 'created';
   if (written.failed.includes(0)) return 'parent-missing';
@@ -409,14 +364,16 @@ export async function createFloor(
       },
     ],
     [
-      nodeEntry({
-        kind: 'floor',
-        id: floor.floorId,
-        buildId: floor.buildId,
-        name: floor.floorName,
-        version: floor.version,
-      }),
-      floorTypesEntry(floor.floorId, floor.floorDevTypes),
+      nodeWritten(
+        {
+          kind: 'floor',
+          id: floor.floorId,
+          buildId: floor.buildId,
+          name: floor.floorName,
+          version: floor.version,
+        },
+        floor.floorDevTypes,
+      ),
     ],
   );
   if (written.outcome === 'written') return 'created';
@@ -432,7 +389,7 @@ export async function createFloor(
 async function writeNodeAtVersion(
   node: TreeNode,
   expectedVersion: number | undefined,
-  write: (current: TreeNode) => { item: TransactItem; summary: SummaryChange[]; written: TreeNode },
+  write: (current: TreeNode) => { item: TransactItem; summary: SummaryChange; written: TreeNode },
 ): Promise<WriteOutcome<TreeNode>> {
   let current = node;
   for (let attempt = 1; ; attempt++) {
@@ -440,7 +397,7 @@ async function writeNodeAtVersion(
     if (expectedVersion !== undefined && current.version !== expectedVersion)
       return { outcome: 'changed', current };
     const { item, summary, written } = write(current);
-    const outcome = await treeWrite(node.orgId, [item], summary);
+    const outcome = await treeWrite(node.orgId, [item], [summary]);
     if (outcome.outcome === 'written') return { outcome: 'written', value: written };
     if (!outcome.failed.includes(0)) throw outcome.error;
     const now = await diagnose(node);
@@ -500,7 +457,7 @@ export async function updateNode(
           ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
         },
       },
-      summary: [nodeEntry(written), ...(types !== undefined ? [floorTypesEntry(node.id, types)] : [])],
+      summary: nodeWritten(written, types),
       written,
     };
   });
@@ -531,7 +488,7 @@ export async function markDeleted(
           },
         },
       },
-      summary: [deletedEntry(node, now)],
+      summary: nodeDeleted(node, now),
       written: { ...current, version: current.version + 1, deletedAt: now },
     };
   });
@@ -584,30 +541,25 @@ export async function listBuildings(orgId: string): Promise<TreeNode[]> {
 }
 
 /**
- * Removes a node's item for good (the last step of its sweep), with what its organization's summary
- * still holds of it: an organization's summary goes with it, in one transaction; a building's or
- * floor's entries are taken out first (a summary already gone stays gone). Removing a removed node is
- * a no-op.
+ * Removes a node's item for good (the last step of its sweep). An organization's summary goes with
+ * it, in one transaction; a building's or floor's entries left the summary when its delete was
+ * committed. Removing a removed node is a no-op.
  */
 export async function removeNodeItem(node: Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'>) {
   const remove = { Delete: { TableName: config.platformTable, Key: nodeKey(node) } };
-  if (node.kind === 'organization') {
-    const written = await treeWrite(
-      node.orgId,
-      [{ Delete: { TableName: config.platformTable, Key: keys.orgSummary(node.orgId) } }, remove],
-      undefined,
-    );
-    if (written.outcome !== 'written') throw written.error;
+  if (node.kind !== 'organization') {
+    await dynamo().send(new DeleteCommand(remove.Delete));
     return;
   }
-  try {
-    await dynamo().send(
-      new UpdateCommand(summaryUpdate(node.orgId, sweptEntry(node), { onlyIfStored: true }).Update),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  for (let attempt = 1; ; attempt++) {
+    const written = await transactWrite([
+      { Delete: { TableName: config.platformTable, Key: keys.orgSummary(node.orgId) } },
+      remove,
+    ]);
+    if (written.outcome === 'written') return;
+    if (attempt >= CONFLICT_ATTEMPTS) throw written.error;
+    await pause(attempt);
   }
-  await dynamo().send(new DeleteCommand(remove.Delete));
 }
 
 /** The DynamoDB adapter of the tree store. */
