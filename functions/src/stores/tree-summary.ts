@@ -148,7 +148,8 @@ function unchangedSince(read: StoredSummary) {
 /**
  * The write of a summary, as a transaction item, for `changes` applied to the summary as `read`:
  * its tree rewritten, conditioned on its rev (refused if anyone wrote it since), when complete;
- * otherwise only its rev raised. Undefined when the changes change nothing.
+ * otherwise only its rev raised, provided it is still not complete. Undefined when the changes
+ * change nothing.
  */
 export function summaryWrite(
   orgId: string,
@@ -161,6 +162,10 @@ export function summaryWrite(
         TableName: config.platformTable,
         Key: keys.orgSummary(orgId),
         UpdateExpression: 'ADD rev :one',
+        // Still not complete: a rebuild may have completed it since it was read, and then this write
+        // must change its tree (the write is refused and tried again on the summary as it now is).
+        ConditionExpression: 'attribute_not_exists(#tree)',
+        ExpressionAttributeNames: { '#tree': 'tree' },
         ExpressionAttributeValues: { ':one': 1 },
       },
     };

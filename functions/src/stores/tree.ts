@@ -256,10 +256,15 @@ async function diagnose(ref: Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'>
     : ({ outcome: 'changed', current } as const);
 }
 
-/** Tries of a tree write that a concurrent one got in the way of. */
-const CONFLICT_ATTEMPTS = 8;
+/**
+ * Tries of a tree write that concurrent ones got in the way of, waiting a random time up to 10 ms
+ * x 2^(try-1), at most 250 ms, between them ("full jitter"): a dozen writers at once all land.
+ */
+const CONFLICT_ATTEMPTS = 12;
 const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 10 * attempt)));
+  new Promise((resolve) =>
+    setTimeout(resolve, Math.floor(Math.random() * Math.min(250, 10 * 2 ** (attempt - 1)))),
+  );
 
 /**
  * A tree write: the node's own writes and conditions (`items`) and the write of its organization's
