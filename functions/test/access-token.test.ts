@@ -53,6 +53,11 @@ describe('access tokens', () => {
     expect(await verifyAccessToken(token, issuer, clientId)).toMatchObject({ ok: true });
     expect(verify.mock.calls.length).toBe(afterFirst);
 
+    // After the time a JWKS is kept, the signature is verified again (a withdrawn key stops it).
+    vi.useFakeTimers({ now: Date.now() + 11 * 60 * 1000, toFake: ['Date'] });
+    expect(await verifyAccessToken(token, issuer, clientId)).toMatchObject({ ok: true });
+    expect(verify.mock.calls.length).toBeGreaterThan(afterFirst);
+
     // Once it expires, the token verified before is refused as expired.
     vi.useFakeTimers({ now: (inAnHour() + 60) * 1000, toFake: ['Date'] });
     expect(await verifyAccessToken(token, issuer, clientId)).toEqual({ ok: false, expired: true });
