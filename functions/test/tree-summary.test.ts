@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../src/aws/dynamo';
@@ -69,7 +70,7 @@ async function expectSummaryRight(orgId: string) {
 }
 
 const summaryTreeOf = (item: Record<string, unknown> | undefined) =>
-  JSON.parse(String(item?.tree)) as SummaryTree;
+  JSON.parse(gunzipSync(item?.tree as Uint8Array).toString('utf8')) as SummaryTree;
 
 const summaryOf = async (orgId: string) =>
   (
@@ -305,16 +306,20 @@ describe('tree summaries', () => {
 
   it('a tree that outgrows what one item holds is marked so and read from its partition; its writes still succeed', async () => {
     const { org, buildIds } = await organization(1, 0);
-    // A summary grown to near what one item may hold (as thousands of floors would make it).
+    // A summary grown to what one item may hold (as tens of thousands of floors would make it):
+    // random text, which gzip cannot shrink much.
     const grown = summaryTreeOf(await summaryOf(org.orgId));
-    grown.b.padding = ['x'.repeat(SUMMARY_LIMIT_BYTES - JSON.stringify(grown).length - 100), 0];
+    grown.b.padding = [randomBytes(SUMMARY_LIMIT_BYTES).toString('base64').slice(0, 464_000), 0];
+    const packed = gzipSync(JSON.stringify(grown));
+    expect(packed.byteLength).toBeGreaterThan(SUMMARY_LIMIT_BYTES - 1_500);
+    expect(packed.byteLength).toBeLessThan(SUMMARY_LIMIT_BYTES);
     await dynamo().send(
       new UpdateCommand({
         TableName: config.platformTable,
         Key: keys.orgSummary(org.orgId),
         UpdateExpression: 'SET #tree = :tree',
         ExpressionAttributeNames: { '#tree': 'tree' },
-        ExpressionAttributeValues: { ':tree': JSON.stringify(grown) },
+        ExpressionAttributeValues: { ':tree': packed },
       }),
     );
     const floorId = randomUUID();
@@ -324,7 +329,7 @@ describe('tree summaries', () => {
           orgId: org.orgId,
           buildId: buildIds[0] as string,
           floorId,
-          floorName: 'y'.repeat(200),
+          floorName: randomBytes(1_500).toString('base64'),
           floorDevTypes: Array.from({ length: 40 }, (_, i) => i),
           editMode: false,
           version: 0,

@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -8,12 +9,12 @@ import { keys } from './keys';
 
 /**
  * An organization's tree summary: one item (ORG#{orgId} / SUMMARY) holding what the sidebar shows of
- * the whole tree as one compact JSON string, so the organizations of a user are read with
- * BatchGetItem (100 a request) instead of one query per organization, and what is read is one
+ * the whole tree as one compact, gzipped JSON document, so the organizations of a user are read with
+ * BatchGetItem (100 a request) instead of one query per organization, and what is read is one binary
  * attribute per organization, not one per node (DynamoDB Local, and the SDK's unmarshalling, pay per
- * attribute). Its attributes:
+ * attribute; DynamoDB's read units, per 4 KB read). Its attributes:
  *
- *   tree      JSON of a `SummaryTree`; present once the summary is complete (written with the
+ *   tree      gzipped JSON of a `SummaryTree`; present once the summary is complete (written with the
  *             organization, or rebuilt from the partition by a read that found it missing)
  *   rev       raised by every tree write; a write of `tree` is conditioned on the rev it read, so two
  *             writes never undo each other, and a rebuild on the rev seen before it read the partition
@@ -33,7 +34,7 @@ export interface SummaryTree {
   f: Record<string, [string, string, number, number[]]>;
 }
 
-/** Past this many bytes of JSON a summary is not stored (an item holds 400 KB, keys and all). */
+/** Past this many bytes (gzipped) a summary is not stored (an item holds 400 KB, keys and all). */
 export const SUMMARY_LIMIT_BYTES = 350_000;
 
 /** A summary as stored: complete (with its tree), or not (missing, begun by a rev only, overflowed). */
@@ -45,8 +46,8 @@ export function storedSummary(item: Item | undefined): StoredSummary {
   if (!item) return { state: 'missing', rev: 0 };
   const rev = typeof item.rev === 'number' ? item.rev : 0;
   if (item.overflow === true) return { state: 'overflow', rev };
-  if (typeof item.tree !== 'string') return { state: 'partial', rev };
-  return { state: 'complete', rev, tree: JSON.parse(item.tree) as SummaryTree };
+  if (!(item.tree instanceof Uint8Array)) return { state: 'partial', rev };
+  return { state: 'complete', rev, tree: JSON.parse(gunzipSync(item.tree).toString('utf8')) as SummaryTree };
 }
 
 /** The summary of an organization, read consistently (writers read it before they change it). */
@@ -127,11 +128,9 @@ export const nodeDeleted =
 
 /** The complete summary item of `tree` at `rev`, or the overflow mark when it is too large. */
 function summaryItem(orgId: string, tree: SummaryTree, rev: number): Item {
-  const json = JSON.stringify(tree);
+  const packed = gzipSync(JSON.stringify(tree));
   const base = { ...keys.orgSummary(orgId), entity: 'treesummary', orgId, rev };
-  return Buffer.byteLength(json) > SUMMARY_LIMIT_BYTES
-    ? { ...base, overflow: true }
-    : { ...base, tree: json };
+  return packed.byteLength > SUMMARY_LIMIT_BYTES ? { ...base, overflow: true } : { ...base, tree: packed };
 }
 
 /** The summary of a new organization's tree, or of one rebuilt from its partition. */
