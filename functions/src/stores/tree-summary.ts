@@ -96,7 +96,8 @@ export const nodeWritten =
   (summary) => {
     if (node.kind === 'organization') summary.o = [node.name, node.version];
     else if (node.kind === 'building') summary.b[node.id] = [node.name, node.version];
-    else {
+    else if (summary.b[node.buildId ?? ''] !== undefined) {
+      // (Under a building deleted meanwhile, a floor written last stays out: it is hidden anyway.)
       const types = floorDevTypes ?? summary.f[node.id]?.[3] ?? [];
       summary.f[node.id] = [node.buildId ?? '', node.name, node.version, types];
     }
