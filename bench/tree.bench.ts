@@ -3,7 +3,9 @@ import { BatchWriteCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dy
 import { dynamo } from '../functions/src/aws/dynamo';
 import { config } from '../functions/src/config';
 import { mapLimited } from '../functions/src/lib/concurrency';
+import type { OrganizationTree } from '../functions/src/domain/tree/ports';
 import { buildingItem, floorItem, orgItem } from '../functions/src/stores/tree';
+import { fullSummaryItem } from '../functions/src/stores/tree-summary';
 import { identity } from '../functions/src/adapters/identity';
 import { systemClock } from '../functions/src/domain/ports';
 import { dynamoUserStore } from '../functions/src/stores/users';
@@ -30,23 +32,29 @@ async function seedTree(): Promise<string[]> {
   for (let o = 0; o < ORGS; o++) {
     const orgId = `bench-org-${randomUUID()}`;
     orgIds.push(orgId);
-    items.push(orgItem({ orgId, orgName: `Bench Org ${String(o).padStart(3, '0')}` }));
+    const tree: OrganizationTree = {
+      org: { orgId, orgName: `Bench Org ${String(o).padStart(3, '0')}`, version: 0 },
+      buildings: [],
+      floors: [],
+    };
     for (let b = 0; b < BUILDINGS; b++) {
       const buildId = randomUUID();
-      items.push(buildingItem({ orgId, buildId, buildName: `Building ${b}` }));
+      tree.buildings.push({ orgId, buildId, buildName: `Building ${b}`, version: 0 });
       for (let f = 0; f < FLOORS; f++) {
-        items.push(
-          floorItem({
-            orgId,
-            buildId,
-            floorId: randomUUID(),
-            floorName: `Floor ${f}`,
-            floorDevTypes: [1, 4, 5],
-            editMode: false,
-          }),
-        );
+        tree.floors.push({
+          orgId,
+          buildId,
+          floorId: randomUUID(),
+          floorName: `Floor ${f}`,
+          floorDevTypes: [1, 4, 5],
+          editMode: false,
+          version: 0,
+        });
       }
     }
+    // As the demo seed stores a tree: its nodes and its summary (what the sidebar reads).
+    items.push(orgItem(tree.org), ...tree.buildings.map(buildingItem), ...tree.floors.map(floorItem));
+    items.push(fullSummaryItem(tree));
   }
   const batches: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
@@ -223,17 +231,12 @@ const treeBench: Bench = async (ctx) => {
       floor: replayed,
     },
     {
-      name: 'Tree 200x10x10: store round trips per call',
+      // The caller's record, then the organizations' tree summaries, 100 a BatchGetItem: nothing
+      // that grows with each organization.
+      name: 'Tree 200x10x10: store round trips per call (goal: 1 + one per 100 organizations)',
       value: roundTrips,
       unit: 'requests',
-    },
-    {
-      // Each organization's tree is one partition (one query, paged only past 1 MB): beyond that, a
-      // call may read the caller's record, nothing that grows with the organizations.
-      name: 'Tree 200x10x10: store round trips beyond one per organization',
-      value: roundTrips - ORGS,
-      unit: 'requests',
-      goal: { max: 1 },
+      goal: { max: 1 + Math.ceil(ORGS / 100) },
     },
     { name: 'Tree 200x10x10: getUsersOrganisations p50', value: quantile(samples, 0.5), unit: 'ms' },
     { name: 'Tree 200x10x10: getUsersOrganisations p99', value: quantile(samples, 0.99), unit: 'ms' },

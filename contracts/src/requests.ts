@@ -78,8 +78,11 @@ export const dataPointRequest = body({
 });
 /** The version of the device the client saw (409 when it has changed since). */
 const deviceVersion = z.number().int().min(0).optional();
-/** One edit-mode save: at most this many devices placed, moved or removed (one transaction). */
-export const MAX_FLOOR_CHANGES = 99;
+/**
+ * One edit-mode save: at most this many devices placed, moved or removed (one transaction of at most
+ * 100 actions, with the floor and its organization's tree summary).
+ */
+export const MAX_FLOOR_CHANGES = 98;
 
 export const deviceRequests = {
   getAllDevicesDataForFloorPlan: body({ floorID: id, orgID: id, onFloor: z.boolean().optional() }),

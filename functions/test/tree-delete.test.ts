@@ -299,6 +299,7 @@ describe('deleting', () => {
     await streams('resume');
     const remaining = [
       'ORG',
+      'SUMMARY',
       `BUILDING#${west._id}`,
       ...floors.slice(2).map((f) => `FLOOR#${west._id}#${f._id}`),
     ];
@@ -348,7 +349,8 @@ describe('deleting', () => {
     // done, the next half) ...
     const stored = await partitionItems(org._id);
     expect(stored.length).toBeGreaterThan(1);
-    expect(stored.length).toBeLessThan(1 + 2 + 4);
+    // (the organization, its summary, 2 buildings, 4 floors)
+    expect(stored.length).toBeLessThan(2 + 2 + 4);
     const plansLeft = await Promise.all(floors.map((f) => planExists(org._id, f._id)));
     expect(plansLeft.filter(Boolean)).toHaveLength(3);
     const onFloor = await Promise.all(devices.map(async (d) => (await dynamoDevices.get(d))?.onFloor));

@@ -7,6 +7,7 @@ import { deviceGroupItem, deviceItem, migrateDeviceIndexes } from '@argentum/fun
 import { batchWrite } from '@argentum/functions/stores/dynamo-kit';
 import { keys } from '@argentum/functions/stores/keys';
 import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
+import { fullSummaryItem } from '@argentum/functions/stores/tree-summary';
 import { dynamoTelemetryStore } from '@argentum/functions/stores/telemetry-dynamodb';
 import { dynamoUserStore, migrateUserRecords } from '@argentum/functions/stores/users';
 import { identity } from '@argentum/functions/adapters/identity';
@@ -158,6 +159,13 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
     ...organizations.map(orgItem),
     ...buildings.map(buildingItem),
     ...floors.map(floorItem),
+    ...organizations.map((org) =>
+      fullSummaryItem({
+        org,
+        buildings: buildings.filter((b) => b.orgId === org.orgId),
+        floors: floors.filter((f) => f.orgId === org.orgId),
+      }),
+    ),
     ...devices.map(deviceItem),
     ...deviceGroups.map((group) => deviceGroupItem(group, new Date().toISOString())),
   ]);

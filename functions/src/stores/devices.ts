@@ -24,6 +24,7 @@ import {
 } from './dynamo-kit';
 import { keys } from './keys';
 import { nodeKey } from './tree';
+import { floorTypesWrites } from './tree-summary';
 
 export type { DataPoint, Device };
 
@@ -370,6 +371,11 @@ export async function commitDevices(write: DeviceCommit): Promise<CommitOutcome>
         ConditionCheck: { TableName: config.platformTable, Key: nodeKey(node), ConditionExpression: LIVE },
       } satisfies TransactItem,
       refused: async (): Promise<Reason> => 'floor-gone',
+    })),
+    // The floors' device types in their organizations' tree summaries (stores/tree-summary.ts).
+    ...(await floorTypesWrites(write.floors)).map((item) => ({
+      item,
+      refused: async (): Promise<Reason> => 'device-changed',
     })),
   ];
   const written = await transactWrite(items.map((i) => i.item));

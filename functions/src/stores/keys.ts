@@ -7,6 +7,7 @@
  *   org        ORG#{orgId}         ORG                        NODE#{orgId} / ORG            -
  *   building   ORG#{orgId}         BUILDING#{buildId}         NODE#{buildId} / BUILDING     -
  *   floor      ORG#{orgId}         FLOOR#{buildId}#{floorId}  NODE#{floorId} / FLOOR        -
+ *   tree sum.  ORG#{orgId}         SUMMARY                    -                             -
  *   device     DEVICE#{devId}      DEVICE                     gsi3: FLOOR#{floorId} / {devId}  gsi4: ORGDEV#{orgId} / {devId}
  *   devgroup   DEVGROUP#{orgId}#{groupNumber}  GROUP          -                             -
  *   iconsize   ICONSIZE#{userId}#{floorId}     TYPE#{devType} -                             -
@@ -69,6 +70,8 @@ export const keys = {
     pk: `ORG#${orgId}`,
     sk: `FLOOR#${buildId}#${floorId}`,
   }),
+  /** What the sidebar shows of an organization's tree, kept by every tree write (stores/tree-summary.ts). */
+  orgSummary: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'SUMMARY' }),
   node: (id: string, type: TreeNodeType) => ({ gsi1pk: `NODE#${id}`, gsi1sk: type }),
 
   device: (devId: string) => ({ pk: `DEVICE#${devId}`, sk: 'DEVICE' }),

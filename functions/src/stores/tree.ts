@@ -8,8 +8,27 @@ import type { RoleNumber } from '@argentum/contracts';
 import type { NodeChanges, OrganizationTree, TreeRead, TreeStore, WriteOutcome } from '../domain/tree/ports';
 import type { Building, Floor, Organization, TreeNode, TreeNodeKind } from '../domain/tree/tree';
 import { mapLimited } from '../lib/concurrency';
-import { type Item, queryAll, transactWrite } from './dynamo-kit';
+import {
+  batchGet,
+  type Item,
+  queryAll,
+  type TransactItem,
+  type TransactOutcome,
+  transactWrite,
+} from './dynamo-kit';
 import { keys } from './keys';
+import {
+  fullSummaryItem,
+  nodeDeleted,
+  nodeWritten,
+  readSummary,
+  type StoredSummary,
+  storedSummary,
+  type SummaryChange,
+  summaryRebuild,
+  summaryWrite,
+  treeOfSummary,
+} from './tree-summary';
 import { addMembershipItems } from './users';
 
 export const orgItem = (org: Organization) => ({
@@ -86,9 +105,13 @@ const TREE_ATTRIBUTES = [
 ] as const;
 
 /** Reads one organization's whole tree: a single partition, so one (paged) query. */
-export async function readOrganizationTree(orgId: string): Promise<TreeRead> {
+export async function readOrganizationTree(
+  orgId: string,
+  options: { consistent?: boolean } = {},
+): Promise<TreeRead> {
   const items = await queryAll({
     TableName: config.platformTable,
+    ...(options.consistent ? { ConsistentRead: true } : {}),
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.orgPartition(orgId) },
     // Only what the tree shows: a large tree reads (and unmarshals) far less.
@@ -136,19 +159,54 @@ export async function getOrganizationTree(orgId: string): Promise<OrganizationTr
   return (await readOrganizationTree(orgId)).tree;
 }
 
-/** Reads the trees of many organizations in parallel; organizations that do not exist are left out. */
+/**
+ * Reads the trees of many organizations from their summaries, 100 a request: the round trips do not
+ * grow with each organization. Organizations that do not exist or are deleted are left out. A summary
+ * that is missing or incomplete (an organization stored before summaries were kept) is read from the
+ * organization's partition and rebuilt; one whose tree outgrew an item is read from the partition.
+ */
 export async function readOrganizationTrees(
   orgIds: readonly string[],
-): Promise<{ trees: OrganizationTree[]; tombstones: TreeNode[] }> {
-  const reads = await mapLimited([...new Set(orgIds)], 16, readOrganizationTree);
-  return {
-    trees: reads.map((r) => r.tree).filter((t): t is OrganizationTree => t !== undefined),
-    tombstones: reads.flatMap((r) => r.tombstones),
-  };
+): Promise<{ trees: OrganizationTree[] }> {
+  const ids = [...new Set(orgIds)];
+  const items = await batchGet(config.platformTable, ids.map(keys.orgSummary));
+  const summaries = new Map(items.map((item) => [String(item.pk), storedSummary(item)]));
+  const trees: OrganizationTree[] = [];
+  const unsummarized: [string, StoredSummary][] = [];
+  for (const orgId of ids) {
+    const summary = summaries.get(keys.orgSummary(orgId).pk) ?? storedSummary(undefined);
+    if (summary.state !== 'complete') unsummarized.push([orgId, summary]);
+    else {
+      const tree = treeOfSummary(orgId, summary.tree);
+      if (tree !== 'deleted') trees.push(tree);
+    }
+  }
+  const read = await mapLimited(unsummarized, 16, ([orgId, summary]) => readAndRebuild(orgId, summary));
+  trees.push(...read.filter((t): t is OrganizationTree => t !== undefined));
+  return { trees };
 }
 
 export async function getOrganizationTrees(orgIds: readonly string[]): Promise<OrganizationTree[]> {
   return (await readOrganizationTrees(orgIds)).trees;
+}
+
+/**
+ * Reads an organization's tree from its partition and, unless it outgrew an item, writes its summary,
+ * provided no tree write came in between: `seen` (the summary as read before) names the `rev` the
+ * rebuild replaces, and every tree write raises it. The partition is read consistently after `seen`,
+ * so what it misses changed `rev`, and the rebuild is refused. A rebuild is also refused once the
+ * organization is deleted or gone.
+ */
+async function readAndRebuild(orgId: string, seen: StoredSummary): Promise<OrganizationTree | undefined> {
+  const { tree } = await readOrganizationTree(orgId, { consistent: true });
+  if (!tree || seen.state === 'overflow') return tree;
+  try {
+    await transactWrite([stillLive({ kind: 'organization', id: orgId, orgId }), summaryRebuild(tree, seen)]);
+  } catch {
+    // The read answers from the partition all the same. A reader that may not write the table (the
+    // mailer reads organizations' names) leaves the rebuild to the next reader that may.
+  }
+  return tree;
 }
 
 /**
@@ -190,22 +248,48 @@ export async function getNode(
 
 const live = 'attribute_exists(pk) AND attribute_not_exists(deletedAt)';
 
-function versionCondition(expected: number | undefined) {
-  if (expected === undefined) return { expression: '', values: {} };
-  return expected === 0
-    ? {
-        expression: ' AND (attribute_not_exists(version) OR version = :expected)',
-        values: { ':expected': 0 },
-      }
-    : { expression: ' AND version = :expected', values: { ':expected': expected } };
-}
-
 /** After a refused conditional write: was the node gone, or changed? */
 async function diagnose(ref: Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'>) {
   const current = await getNode(ref);
   return !current || current.deletedAt
     ? ({ outcome: 'missing' } as const)
     : ({ outcome: 'changed', current } as const);
+}
+
+/**
+ * Tries of a tree write that concurrent ones got in the way of, waiting a random time up to 10 ms
+ * x 2^(try-1), at most 250 ms, between them ("full jitter"): a dozen writers at once all land.
+ */
+const CONFLICT_ATTEMPTS = 12;
+const pause = (attempt: number) =>
+  new Promise((resolve) =>
+    setTimeout(resolve, Math.floor(Math.random() * Math.min(250, 10 * 2 ** (attempt - 1)))),
+  );
+
+/**
+ * A tree write: the node's own writes and conditions (`items`) and the write of its organization's
+ * summary for `changes` (stores/tree-summary.ts), read first, all in one transaction, the summary
+ * last (callers read refused conditions by index). When another write changed the summary meanwhile
+ * (two admins editing one organization's tree), or a concurrent transaction got in the way, it is
+ * read again and the write tried again.
+ */
+async function treeWrite(
+  orgId: string,
+  items: readonly TransactItem[],
+  changes: readonly SummaryChange[],
+): Promise<TransactOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    const summary = summaryWrite(orgId, await readSummary(orgId), changes);
+    const all = summary ? [...items, summary] : items;
+    const written = await transactWrite(all);
+    if (written.outcome === 'written') return written;
+    const summaryChanged = summary !== undefined && written.failed.includes(all.length - 1);
+    if ((summaryChanged || written.failed.length === 0) && attempt < CONFLICT_ATTEMPTS) {
+      await pause(attempt);
+      continue;
+    }
+    return written;
+  }
 }
 
 /** Creates an organization and adds it to its creator's organizations, in one transaction. */
@@ -223,6 +307,7 @@ export async function createOrganization(
       },
     },
     ...addMembershipItems(creator.userId, org.orgId, creator.role, now),
+    { Put: { TableName: config.platformTable, Item: fullSummaryItem({ org, buildings: [], floors: [] }) } },
   ]);
   if (written.outcome === 'written') return 'created';
   if (written.failed.includes(1)) return 'creator-missing';
@@ -239,16 +324,27 @@ export async function createBuilding(
   building: Required<Building>,
   now: string,
 ): Promise<'created' | 'parent-missing'> {
-  const written = await transactWrite([
-    stillLive({ kind: 'organization', id: building.orgId, orgId: building.orgId }),
-    {
-      Put: {
-        TableName: config.platformTable,
-        Item: { ...buildingItem(building), createdAt: now, updatedAt: now },
-        ConditionExpression: 'attribute_not_exists(pk)',
+  const written = await treeWrite(
+    building.orgId,
+    [
+      stillLive({ kind: 'organization', id: building.orgId, orgId: building.orgId }),
+      {
+        Put: {
+          TableName: config.platformTable,
+          Item: { ...buildingItem(building), createdAt: now, updatedAt: now },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    },
-  ]);
+    ],
+    [
+      nodeWritten({
+        kind: 'building',
+        id: building.buildId,
+        name: building.buildName,
+        version: building.version,
+      }),
+    ],
+  );
   if (written.outcome === 'written') return 'created';
   if (written.failed.includes(0)) return 'parent-missing';
   throw written.error;
@@ -259,21 +355,67 @@ export async function createFloor(
   floor: Required<Floor>,
   now: string,
 ): Promise<'created' | 'parent-missing'> {
-  const written = await transactWrite([
-    stillLive({ kind: 'organization', id: floor.orgId, orgId: floor.orgId }),
-    stillLive({ kind: 'building', id: floor.buildId, orgId: floor.orgId }),
-    {
-      Put: {
-        TableName: config.platformTable,
-        Item: { ...floorItem(floor), createdAt: now, updatedAt: now },
-        ConditionExpression: 'attribute_not_exists(pk)',
+  const written = await treeWrite(
+    floor.orgId,
+    [
+      stillLive({ kind: 'organization', id: floor.orgId, orgId: floor.orgId }),
+      stillLive({ kind: 'building', id: floor.buildId, orgId: floor.orgId }),
+      {
+        Put: {
+          TableName: config.platformTable,
+          Item: { ...floorItem(floor), createdAt: now, updatedAt: now },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
-    },
-  ]);
+    ],
+    [
+      nodeWritten(
+        {
+          kind: 'floor',
+          id: floor.floorId,
+          buildId: floor.buildId,
+          name: floor.floorName,
+          version: floor.version,
+        },
+        floor.floorDevTypes,
+      ),
+    ],
+  );
   if (written.outcome === 'written') return 'created';
   if (written.failed.includes(0) || written.failed.includes(1)) return 'parent-missing';
   throw written.error;
 }
+
+/**
+ * A write of a live node at the version it was read at, with its summary's entries, in one
+ * transaction. When the node changed meanwhile: answered as changed if the caller expects a version,
+ * else written over the node as it now is (the last writer wins, as without a version).
+ */
+async function writeNodeAtVersion(
+  node: TreeNode,
+  expectedVersion: number | undefined,
+  write: (current: TreeNode) => { item: TransactItem; summary: SummaryChange; written: TreeNode },
+): Promise<WriteOutcome<TreeNode>> {
+  let current = node;
+  for (let attempt = 1; ; attempt++) {
+    if (current.deletedAt) return { outcome: 'missing' };
+    if (expectedVersion !== undefined && current.version !== expectedVersion)
+      return { outcome: 'changed', current };
+    const { item, summary, written } = write(current);
+    const outcome = await treeWrite(node.orgId, [item], [summary]);
+    if (outcome.outcome === 'written') return { outcome: 'written', value: written };
+    if (!outcome.failed.includes(0)) throw outcome.error;
+    const now = await diagnose(node);
+    if (now.outcome === 'missing' || attempt >= CONFLICT_ATTEMPTS) return now;
+    current = now.current;
+  }
+}
+
+/** A live node's item at `version`, as the condition of a write. */
+const atVersion = (version: number) =>
+  version === 0
+    ? { expression: `${live} AND (attribute_not_exists(version) OR version = :expected)`, expected: 0 }
+    : { expression: `${live} AND version = :expected`, expected: version };
 
 /**
  * Changes a live node and raises its version, provided it is still at `expectedVersion` (when given).
@@ -285,38 +427,45 @@ export async function updateNode(
   expectedVersion: number | undefined,
   now: string,
 ): Promise<WriteOutcome<TreeNode>> {
-  const sets = ['version = if_not_exists(version, :zero) + :one', 'updatedAt = :now'];
-  const values: Record<string, unknown> = { ':zero': 0, ':one': 1, ':now': now };
-  const names: Record<string, string> = {};
-  if (changes.name !== undefined) {
-    sets.push('#name = :name');
-    names['#name'] = nameAttribute[node.kind];
-    values[':name'] = changes.name;
-  }
-  if (changes.floorDevTypes !== undefined && node.kind === 'floor') {
-    sets.push('floorDevTypes = :types');
-    values[':types'] = changes.floorDevTypes;
-  }
-  const version = versionCondition(expectedVersion);
-  try {
-    const { Attributes } = await dynamo().send(
-      new UpdateCommand({
-        TableName: config.platformTable,
-        Key: nodeKey(node),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: live + version.expression,
-        ExpressionAttributeValues: { ...values, ...version.values },
-        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    const written = Attributes ? nodeFromItem(Attributes) : undefined;
-    if (!written) return { outcome: 'missing' };
-    return { outcome: 'written', value: written };
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return diagnose(node);
-    throw error;
-  }
+  return writeNodeAtVersion(node, expectedVersion, (current) => {
+    const sets = ['version = :next', 'updatedAt = :now'];
+    const condition = atVersion(current.version);
+    const values: Record<string, unknown> = {
+      ':next': current.version + 1,
+      ':now': now,
+      ':expected': condition.expected,
+    };
+    const names: Record<string, string> = {};
+    if (changes.name !== undefined) {
+      sets.push('#name = :name');
+      names['#name'] = nameAttribute[node.kind];
+      values[':name'] = changes.name;
+    }
+    const types = node.kind === 'floor' ? changes.floorDevTypes : undefined;
+    if (types !== undefined) {
+      sets.push('floorDevTypes = :types');
+      values[':types'] = types;
+    }
+    const written: TreeNode = {
+      ...current,
+      name: changes.name ?? current.name,
+      version: current.version + 1,
+    };
+    return {
+      item: {
+        Update: {
+          TableName: config.platformTable,
+          Key: nodeKey(node),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: condition.expression,
+          ExpressionAttributeValues: values,
+          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+        },
+      },
+      summary: nodeWritten(written, types),
+      written,
+    };
+  });
 }
 
 /**
@@ -328,26 +477,26 @@ export async function markDeleted(
   expectedVersion: number | undefined,
   now: string,
 ): Promise<WriteOutcome<TreeNode>> {
-  const version = versionCondition(expectedVersion);
-  try {
-    const { Attributes } = await dynamo().send(
-      new UpdateCommand({
-        TableName: config.platformTable,
-        Key: nodeKey(node),
-        UpdateExpression:
-          'SET deletedAt = :now, updatedAt = :now, version = if_not_exists(version, :zero) + :one',
-        ConditionExpression: live + version.expression,
-        ExpressionAttributeValues: { ':now': now, ':zero': 0, ':one': 1, ...version.values },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    const written = Attributes ? nodeFromItem(Attributes) : undefined;
-    if (!written) return { outcome: 'missing' };
-    return { outcome: 'written', value: written };
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return diagnose(node);
-    throw error;
-  }
+  return writeNodeAtVersion(node, expectedVersion, (current) => {
+    const condition = atVersion(current.version);
+    return {
+      item: {
+        Update: {
+          TableName: config.platformTable,
+          Key: nodeKey(node),
+          UpdateExpression: 'SET deletedAt = :now, updatedAt = :now, version = :next',
+          ConditionExpression: condition.expression,
+          ExpressionAttributeValues: {
+            ':now': now,
+            ':next': current.version + 1,
+            ':expected': condition.expected,
+          },
+        },
+      },
+      summary: nodeDeleted(node, now),
+      written: { ...current, version: current.version + 1, deletedAt: now },
+    };
+  });
 }
 
 /**
@@ -396,9 +545,26 @@ export async function listBuildings(orgId: string): Promise<TreeNode[]> {
   return items.map(nodeFromItem).filter((n): n is TreeNode => n !== undefined);
 }
 
-/** Removes a node's item for good (the last step of its sweep). Removing a removed node is a no-op. */
+/**
+ * Removes a node's item for good (the last step of its sweep). An organization's summary goes with
+ * it, in one transaction; a building's or floor's entries left the summary when its delete was
+ * committed. Removing a removed node is a no-op.
+ */
 export async function removeNodeItem(node: Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'>) {
-  await dynamo().send(new DeleteCommand({ TableName: config.platformTable, Key: nodeKey(node) }));
+  const remove = { Delete: { TableName: config.platformTable, Key: nodeKey(node) } };
+  if (node.kind !== 'organization') {
+    await dynamo().send(new DeleteCommand(remove.Delete));
+    return;
+  }
+  for (let attempt = 1; ; attempt++) {
+    const written = await transactWrite([
+      { Delete: { TableName: config.platformTable, Key: keys.orgSummary(node.orgId) } },
+      remove,
+    ]);
+    if (written.outcome === 'written') return;
+    if (attempt >= CONFLICT_ATTEMPTS) throw written.error;
+    await pause(attempt);
+  }
 }
 
 /** The DynamoDB adapter of the tree store. */

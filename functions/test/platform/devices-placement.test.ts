@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FloorDevicesAnswer } from '@argentum/contracts';
+import { MAX_FLOOR_CHANGES } from '@argentum/contracts/requests';
 import {
   dc,
   DEVICE_NOT_FOUND,
@@ -248,11 +249,14 @@ describe('updateOnFloorStatus (edit mode Save)', () => {
     ).toMatchObject({ status: 403 });
   });
 
-  it('commits the largest save (99 devices and the floor) in one transaction', async () => {
+  it('commits the largest save (98 devices, the floor and its tree summary) in one transaction', async () => {
     const a = await newPlace('Large');
     const many = await newDevices(
       a,
-      Array.from({ length: 99 }, (_, i) => ({ devType: i % 2 === 0 ? 4 : 6, devName: `Sensor${i}` })),
+      Array.from({ length: MAX_FLOOR_CHANGES }, (_, i) => ({
+        devType: i % 2 === 0 ? 4 : 6,
+        devName: `Sensor${i}`,
+      })),
     );
     const admin = await userWith({ [a.orgId]: 2 });
     const result = await admin.call<{ devices: unknown[]; floorDevTypes: number[] }>(
@@ -264,13 +268,13 @@ describe('updateOnFloorStatus (edit mode Save)', () => {
       },
     );
     expect(result.status).toBe(200);
-    expect(result.body.devices).toHaveLength(99);
+    expect(result.body.devices).toHaveLength(MAX_FLOOR_CHANGES);
     expect(result.body.floorDevTypes).toEqual([4, 6]);
     const floor = await admin.call<FloorDevicesAnswer>(dc('getAllDevicesDataForFloorPlan'), {
       floorID: a.floorId,
       orgID: a.orgId,
     });
-    expect(floor.body.devices).toHaveLength(99);
+    expect(floor.body.devices).toHaveLength(MAX_FLOOR_CHANGES);
     // One more than a transaction holds is refused by the schema.
     expect(
       (

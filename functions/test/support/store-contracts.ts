@@ -357,6 +357,9 @@ export function treeStoreContract(name: string, store: () => TreeStore, users: (
         tree: { org, buildings: [building], floors: [floor] },
         tombstones: [],
       });
+      expect((await store().readOrganizationTrees([org.orgId, org.orgId, id('org')])).trees).toEqual([
+        { org, buildings: [building], floors: [floor] },
+      ]);
       const floorNode = { kind: 'floor', id: floor.floorId, orgId: org.orgId, buildId: building.buildId };
       expect(await store().findNode(floor.floorId)).toEqual({ ...floorNode, name: 'Ground', version: 0 });
       expect(await store().getNode({ kind: 'building', id: building.buildId, orgId: org.orgId })).toEqual({

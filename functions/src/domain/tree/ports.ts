@@ -34,10 +34,11 @@ export type NodeRef = Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'>;
 /** Where the tree lives (the DynamoDB adapter is stores/tree.ts). */
 export interface TreeStore {
   readOrganizationTree(orgId: string): Promise<TreeRead>;
-  /** Many organizations' trees; organizations that do not exist are left out. */
-  readOrganizationTrees(
-    orgIds: readonly string[],
-  ): Promise<{ trees: OrganizationTree[]; tombstones: TreeNode[] }>;
+  /**
+   * Many organizations' trees, in round trips that do not grow with each organization (the adapter
+   * reads their summaries); organizations that do not exist or are deleted are left out.
+   */
+  readOrganizationTrees(orgIds: readonly string[]): Promise<{ trees: OrganizationTree[] }>;
   /** Any node by its id, deleted ones included (callers decide); read consistently. */
   findNode(id: string): Promise<TreeNode | undefined>;
   getNode(ref: NodeRef): Promise<TreeNode | undefined>;

@@ -454,10 +454,7 @@ export function memoryTreeStore(users: UserStore): TreeStore {
     readOrganizationTree,
     async readOrganizationTrees(orgIds) {
       const reads = await Promise.all([...new Set(orgIds)].map(readOrganizationTree));
-      return {
-        trees: reads.flatMap((r) => (r.tree ? [r.tree] : [])),
-        tombstones: reads.flatMap((r) => r.tombstones),
-      };
+      return { trees: reads.flatMap((r) => (r.tree ? [r.tree] : [])) };
     },
     async findNode(id) {
       const found = [...nodes.values()].find((n) => n.id === id);
