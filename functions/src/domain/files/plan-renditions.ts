@@ -26,10 +26,11 @@ import type { FilePorts, PlanRasterizer } from './ports';
  * - a drawing that starts after the plan changed draws the plan stored then (or finds none).
  * - a drawing removes the renditions of other versions before it draws: the widths a newer plan does not
  *   get (too tall for WebP, or not drawable at all) leave nothing of the older one behind.
- * What is lost in the rarest orders is a newer version's rendition (an older drawing's late write over
- * it, or a removal an instant after a HEAD): that plan is shown as SVG until it is stored again, as it
- * is until its renditions exist. Orphans need a drawing that fails after writing on all of Lambda's
- * tries while the plan is removed.
+ * - a drawing whose late writes replaced a newer version's renditions withdraws them and then draws
+ *   the plan stored now, as that plan's own drawing did.
+ * What may still be lost in the rarest orders is a newer version's rendition (removed an instant after
+ * a HEAD showed it older): that plan is shown as SVG, as it is until its renditions exist. Orphans need
+ * a drawing that fails after writing on all of Lambda's tries while the plan is removed.
  */
 
 export interface PlanRenditionPorts extends FilePorts {
@@ -40,16 +41,23 @@ export type RenditionOutcome =
   | { rendered: number[]; removedStale: number[] }
   | { skipped: 'not-a-plan' | 'no-plan' }
   | { skipped: 'replaced'; removedStale: number[] }
-  /** Written, then the plan was found removed or replaced: what it wrote is removed again. */
-  | { withdrawn: number[] };
+  /**
+   * Written, then the plan was found removed or replaced: what it wrote is removed again, and a
+   * replacing plan is drawn (its own renditions may be among those overwritten).
+   */
+  | { withdrawn: number[]; redrawn?: RenditionOutcome };
 
 /**
  * Draws the renditions of the plan stored at `key` (an object of the files bucket that was just
  * written). Another key is ignored. When the plan is replaced while it is drawn, nothing more is
  * written: the newer plan's own event draws it. When it is removed or replaced while the renditions are
- * written, they are removed again.
+ * written, they are removed again, and a replacing plan is drawn (at most `redraws` times more).
  */
-export async function renderFloorPlan(deps: PlanRenditionPorts, key: string): Promise<RenditionOutcome> {
+export async function renderFloorPlan(
+  deps: PlanRenditionPorts,
+  key: string,
+  redraws = 1,
+): Promise<RenditionOutcome> {
   const floor = floorOfPlanKey(key);
   if (!floor) return { skipped: 'not-a-plan' };
   const versionNow = async () => {
@@ -88,8 +96,12 @@ export async function renderFloorPlan(deps: PlanRenditionPorts, key: string): Pr
     );
   }
   const rendered = images.map((image) => image.width);
-  if ((await versionNow()) !== version) {
-    return { withdrawn: await removeRenditions(rendered, (drawnFrom) => drawnFrom === version) };
+  const after = await versionNow();
+  if (after !== version) {
+    const withdrawn = await removeRenditions(rendered, (drawnFrom) => drawnFrom === version);
+    // Replaced: these late writes may have replaced the newer plan's renditions, drawn meanwhile.
+    if (after === undefined || withdrawn.length === 0 || redraws <= 0) return { withdrawn };
+    return { withdrawn, redrawn: await renderFloorPlan(deps, key, redraws - 1) };
   }
   return { rendered, removedStale };
 }
