@@ -18,7 +18,7 @@ import type { FilePorts, PlanRasterizer } from './ports';
  *
  * No rendition outlives the plan version it was drawn from. Drawing takes seconds, and meanwhile the
  * plan may be removed (the sweep of a deleted floor: the plan first, then its renditions) or replaced
- * (a commit). S3 is strongly consistent (read after write, list, HEAD), so one order decides:
+ * (a commit). S3 is strongly consistent (a HEAD sees every write before it), so one order decides:
  * - the drawing writes, then HEADs the plan. Seen unchanged: every write came before the plan was
  *   removed or replaced, so before the sweep's deletes, or before the next version's drawing starts,
  *   which removes the renditions of any other version first. Seen gone or changed: the drawing removes
@@ -29,8 +29,9 @@ import type { FilePorts, PlanRasterizer } from './ports';
  * - a drawing whose late writes replaced a newer version's renditions withdraws them and then draws
  *   the plan stored now, as that plan's own drawing did.
  * What may still be lost in the rarest orders is a newer version's rendition (removed an instant after
- * a HEAD showed it older): that plan is shown as SVG, as it is until its renditions exist. Orphans need
- * a drawing that fails after writing on all of Lambda's tries while the plan is removed.
+ * a HEAD showed it older): that plan is shown as SVG, as it is until its renditions exist. What is left
+ * behind takes a drawing that fails on all of Lambda's tries: after writing while the plan is removed,
+ * or a replacing plan's before it removed the older renditions (ignored by readers; swept with the floor).
  */
 
 export interface PlanRenditionPorts extends FilePorts {
