@@ -14,6 +14,7 @@ import { sweepPorts } from '../src/lambda/wiring/sweep';
 import { handler as treeSweeper, STOP_BEFORE_TIMEOUT_MS } from '../src/lambda/tree-sweeper';
 import { deviceItem, dynamoDevices } from '../src/stores/devices';
 import { FLOOR_PLAN_RENDITION_WIDTHS, floorPlanKey, floorPlanRenditionKey } from '../src/domain/files/keys';
+import { PLAN_VERSION_META } from '../src/domain/files/floor-plans';
 import { keys } from '../src/stores/keys';
 import { getNode, nodeKey, readOrganizationTree } from '../src/stores/tree';
 import { call, createUser, orgIdsOf, signIn, stack, users } from './support/api';
@@ -91,6 +92,7 @@ async function seededOrg(admin: Admin) {
     }
   }
   const devices: string[] = [];
+  const planVersion = new Date().toISOString();
   for (const floor of floors) {
     await s3().send(
       new PutObjectCommand({
@@ -98,9 +100,11 @@ async function seededOrg(admin: Admin) {
         Key: floorPlanKey(org._id, floor._id),
         Body: '<svg xmlns="http://www.w3.org/2000/svg"/>',
         ContentType: 'image/svg+xml',
+        Metadata: { [PLAN_VERSION_META]: planVersion },
       }),
     );
-    // Its raster renditions, as the renditions function leaves them beside the plan.
+    // Its raster renditions, as the renditions function leaves them beside the plan: of its version
+    // (the renditions function removes those of any other version).
     for (const width of FLOOR_PLAN_RENDITION_WIDTHS)
       await s3().send(
         new PutObjectCommand({
@@ -108,6 +112,7 @@ async function seededOrg(admin: Admin) {
           Key: floorPlanRenditionKey(org._id, floor._id, width),
           Body: 'RIFF',
           ContentType: 'image/webp',
+          Metadata: { [PLAN_VERSION_META]: planVersion },
         }),
       );
     for (let i = 0; i < 2; i++) {

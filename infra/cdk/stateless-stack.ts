@@ -16,6 +16,7 @@ import { topics } from '@argentum/contracts/messaging';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
 import {
   FLOOR_PLAN_PREFIX,
+  FLOOR_PLAN_RENDITION_SUFFIX,
   FLOOR_PLAN_STAGING_PREFIX,
   LOGO_PREFIX,
   LOGO_STAGING_PREFIX,
@@ -455,7 +456,12 @@ export class StatelessStack extends Stack {
       description: 'Argentum floor plan renditions: draws each stored plan as WebP (files bucket event)',
       resources,
       access: {
-        files: [{ prefix: FLOOR_PLAN_PREFIX, read: true, write: true }],
+        // Plans and renditions read, renditions written; it deletes only renditions (a drawing that
+        // finds its plan removed or replaced withdraws what it wrote; domain/files/plan-renditions.ts).
+        files: [
+          { prefix: FLOOR_PLAN_PREFIX, read: true, write: true },
+          { prefix: FLOOR_PLAN_PREFIX, suffix: FLOOR_PLAN_RENDITION_SUFFIX, delete: true },
+        ],
       },
       nodeModules: ['sharp'],
       // A 10 MB plan drawn at 3,200 pixels: memory is also the CPU share.

@@ -49,6 +49,8 @@ export interface FileGrant {
   /** PutObject; also lets the function presign upload forms for keys under the prefix. */
   write?: boolean;
   delete?: boolean;
+  /** Only keys under the prefix that end with this (say, one kind of object beside others). */
+  suffix?: string;
 }
 
 /**
@@ -329,7 +331,7 @@ export class PlatformFunction extends Construct {
         ];
         if (!actions.length) continue;
         this.allow(
-          new PolicyStatement({ actions, resources: [`${bucketArn}/${grant.prefix}*`] }),
+          new PolicyStatement({ actions, resources: [`${bucketArn}/${grant.prefix}*${grant.suffix ?? ''}`] }),
           `Object keys under ${grant.prefix} carry organization, floor or upload ids created at run time; access is limited to that prefix of the one files bucket.`,
         );
       }

@@ -9,7 +9,7 @@ import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/t
 import { routes } from '@argentum/functions/routes/index';
 import { TELEMETRY_RULE_NAME, telemetryRuleSql } from '../../cdk/constructs/telemetry-intake';
 import { confirmationRuleSql } from '../../cdk/constructs/control-confirmations';
-import { floorPlanKey } from '@argentum/functions/domain/files/keys';
+import { floorPlanKey, floorPlanRenditionKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
 import { contentSecurityPolicy, FLOOR_PLAN_CONTENT_SECURITY_POLICY } from '../../src/content-security-policy';
@@ -254,7 +254,7 @@ describe('least privilege per domain', () => {
     expect(floorPlanKey('org', 'floor').startsWith('floorplans/')).toBe(true);
   });
 
-  it('draws floor plan renditions off the request: the files bucket notifies one function of plans stored, which may read and write plans only', () => {
+  it('draws floor plan renditions off the request: the files bucket notifies one function of plans stored, which may read and write plans and delete only renditions', () => {
     const notifications = Object.values(template.findResources('Custom::S3BucketNotifications') as Resources);
     expect(notifications).toHaveLength(1);
     const configuration = notifications[0]?.Properties.NotificationConfiguration as {
@@ -282,7 +282,18 @@ describe('least privilege per domain', () => {
     expect(floorPlanKey('org', 'floor').endsWith('.svg')).toBe(true);
     const granted = actionsOf(platform.stateless.planRenditions.role).filter((a) => a.startsWith('s3:'));
     // ListBucket: a missing plan is a 404 to HeadObject, not a 403.
-    expect(granted.sort()).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    expect(granted.sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    // It withdraws renditions whose plan was removed or replaced while they were written; plans it
+    // never deletes.
+    const deletes = statementsOf(platform.stateless.planRenditions.role).filter((statement) =>
+      [statement.Action].flat().includes('s3:DeleteObject'),
+    );
+    expect(deletes).toHaveLength(1);
+    expect([deletes[0]?.Action].flat()).toEqual(['s3:DeleteObject']);
+    const resource = JSON.stringify(deletes[0]?.Resource);
+    expect(resource).toContain('ArgentumStateful-FilesBucketName');
+    expect(resource).toContain('"/floorplans/*.webp"');
+    expect(floorPlanRenditionKey('org', 'floor', 800)).toBe('floorplans/org/floor/800.webp');
     expect(actionsOf(platform.stateless.planRenditions.role).some((a) => a.startsWith('dynamodb:'))).toBe(
       false,
     );

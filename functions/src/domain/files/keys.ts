@@ -28,9 +28,11 @@ export const floorPlanStagingFolder = (orgId: string, floorId: string) =>
  * 1600 covers it on a 2x screen and 3200 a 2x zoom or a 4x screen; beyond that the SVG is drawn.
  */
 export const FLOOR_PLAN_RENDITION_WIDTHS = [800, 1600, 3200] as const;
+/** The suffix of rendition keys (no event; the renditions function may delete only these). */
+export const FLOOR_PLAN_RENDITION_SUFFIX = '.webp';
 /** A rendition of a floor's plan, beside it under the plan prefix (served the same way). */
 export const floorPlanRenditionKey = (orgId: string, floorId: string, width: number) =>
-  `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}/${width}.webp`;
+  `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}/${width}${FLOOR_PLAN_RENDITION_SUFFIX}`;
 /** The floor a plan key names (floorplans/<org>/<floor>.svg); undefined for any other key. */
 export function floorOfPlanKey(key: string): { orgId: string; floorId: string } | undefined {
   const match = /^([^/]+)\/([^/]+)\.svg$/.exec(

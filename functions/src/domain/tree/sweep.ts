@@ -62,6 +62,8 @@ async function sweepFloor(
   step: (work: () => Promise<unknown>) => Promise<void>,
 ) {
   await step(() => deps.devices.moveDevicesOffFloor(floor.id, deps.clock.now().toISOString()));
+  // The plan before its renditions: a drawing that wrote renditions after these deletes finds the plan
+  // gone when it checks after writing and removes them itself (domain/files/plan-renditions.ts).
   await step(() => deps.files.delete(floorPlanKey(floor.orgId, floor.id)));
   for (const width of FLOOR_PLAN_RENDITION_WIDTHS)
     await step(() => deps.files.delete(floorPlanRenditionKey(floor.orgId, floor.id, width)));
