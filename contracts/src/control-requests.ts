@@ -4,8 +4,9 @@ import { brightnessValueText, CONTROL_NUMBER_LIMIT, shadeValueText } from './con
 import { body, devId, devType } from './requests';
 
 /**
- * Request schemas of the device-control calls (/api/deviceControl), shared by the route table, which
- * validates with them, and the front end (`import type` only). Every failure names the field.
+ * Request schemas of the device-control calls (/api/deviceControl), each built by a function on its
+ * call's first use (`api.ts`), shared by the route table, which validates with them, and the front end
+ * (`import type` only). Every failure names the field.
  */
 
 const valueText = 'value must be a number, a text, true or false, or a list of up to 8 numbers.';
@@ -35,65 +36,71 @@ export const controlPort = z.union([z.number().int().min(0).max(8), z.string().t
 const user = z.string().max(100).optional();
 
 export const controlRequests = {
-  setBrightness: body({
-    value: z
-      .number({ error: required('value', brightnessText) })
-      .min(0, { error: brightnessText })
-      .max(100, { error: brightnessText }),
-    devID: devId,
-    port: controlPort,
-    devType,
-    user,
-    groupNumber: z
-      .union([z.number().int().min(0).max(99999), z.string().trim().min(1).max(16)], {
-        error: 'groupNumber must be a group number.',
-      })
-      .optional(),
-  }),
-  getLockValue: body({ devID: devId, devType, port: controlPort }),
-  getFanValveValue: body({ devID: devId, devType, port: controlPort }),
-  setRollerShadesValue: body({
-    value: z.union([portStates(shadesText), numberIn(0, 100, shadesText).int({ error: shadesText })], {
-      error: required('value', shadesText),
+  setBrightness: () =>
+    body({
+      value: z
+        .number({ error: required('value', brightnessText) })
+        .min(0, { error: brightnessText })
+        .max(100, { error: brightnessText }),
+      devID: devId,
+      port: controlPort,
+      devType,
+      user,
+      groupNumber: z
+        .union([z.number().int().min(0).max(99999), z.string().trim().min(1).max(16)], {
+          error: 'groupNumber must be a group number.',
+        })
+        .optional(),
     }),
-    devID: devId,
-    port: controlPort,
-    devType,
-    user,
-  }),
-  setFanValveValue: body({
-    value: z.union([numberIn(0, 30, fanValveText), portStates(fanValveText)], {
-      error: required('value', fanValveText),
+  getLockValue: () => body({ devID: devId, devType, port: controlPort }),
+  getFanValveValue: () => body({ devID: devId, devType, port: controlPort }),
+  setRollerShadesValue: () =>
+    body({
+      value: z.union([portStates(shadesText), numberIn(0, 100, shadesText).int({ error: shadesText })], {
+        error: required('value', shadesText),
+      }),
+      devID: devId,
+      port: controlPort,
+      devType,
+      user,
     }),
-    devID: devId,
-    port: controlPort,
-    devType,
-    user,
-  }),
-  setbacnetinfo: body({
-    value: z.union([controlNumber(), z.string().max(64), z.boolean()], {
-      error: required('value', 'value must be a number, a text, or true or false.'),
+  setFanValveValue: () =>
+    body({
+      value: z.union([numberIn(0, 30, fanValveText), portStates(fanValveText)], {
+        error: required('value', fanValveText),
+      }),
+      devID: devId,
+      port: controlPort,
+      devType,
+      user,
     }),
-    devID: devId,
-    port: controlPort,
-    key: z.string().trim().min(1).max(64),
-    devType,
-    user,
-  }),
-  testDevice: body({ devID: devId, devType }),
-  setValueOnDevices: body({
-    devIDs: z.array(devId).min(1).max(50),
-    devType,
-    value: anyValue,
-    port: controlPort.optional(),
-  }),
-  getCommandHistory: body({
-    devID: devId,
-    limit: z.number().int().min(1).max(COMMAND_HISTORY_MAX_LIMIT).optional(),
-  }),
+  setbacnetinfo: () =>
+    body({
+      value: z.union([controlNumber(), z.string().max(64), z.boolean()], {
+        error: required('value', 'value must be a number, a text, or true or false.'),
+      }),
+      devID: devId,
+      port: controlPort,
+      key: z.string().trim().min(1).max(64),
+      devType,
+      user,
+    }),
+  testDevice: () => body({ devID: devId, devType }),
+  setValueOnDevices: () =>
+    body({
+      devIDs: z.array(devId).min(1).max(50),
+      devType,
+      value: anyValue,
+      port: controlPort.optional(),
+    }),
+  getCommandHistory: () =>
+    body({
+      devID: devId,
+      limit: z.number().int().min(1).max(COMMAND_HISTORY_MAX_LIMIT).optional(),
+    }),
 };
 
 /** The body of a control call, as the client sends it. */
 export type ControlRequest<Call extends keyof typeof controlRequests> = z.input<
-  (typeof controlRequests)[Call]
+  ReturnType<(typeof controlRequests)[Call]>
 >;
