@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import * as answers from './answers';
 import type { ApiCallName } from './api-paths';
 import { THEME_PREFERENCES } from './theme';
@@ -11,7 +11,7 @@ import { THEME_PREFERENCES } from './theme';
  * (functions/test/support/contract.ts). No Lambda loads this module: a handler's answers are typed
  * from it (`ApiAnswerBody`), never checked at run time.
  */
-export interface ApiAnswerOf<Response extends z.ZodType = z.ZodType> {
+export interface ApiAnswerOf<Response extends z.ZodMiniType = z.ZodMiniType> {
   response: Response;
   /** Status codes of this call's own errors, each with when it is answered. */
   errors?: Partial<Record<ErrorStatus, string>>;
@@ -108,7 +108,7 @@ export const apiAnswers = {
       z.object({ message: z.string(), organization: z.union([organizationView, renamedNode]) }),
       z.object({
         message: z.string(),
-        orgID: z.string().optional(),
+        orgID: z.optional(z.string()),
         building: z.union([buildingView, renamedNode]),
       }),
     ]),
@@ -138,7 +138,7 @@ export const apiAnswers = {
     },
   },
   updateFloorPlan: {
-    response: z.object({ message: z.string().optional(), floor: floorView }),
+    response: z.object({ message: z.optional(z.string()), floor: floorView }),
     errors: { ...notFound('Floor'), ...stale },
   },
   createFloorPlanUpload: { response: answers.stagedUploadAnswer, errors: notFound('Floor') },

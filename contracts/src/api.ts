@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { ApiAnswers } from './api-answers';
 import { apiEndpoint, type ApiCallName, type ApiMethod } from './api-paths';
 import { controlRequests } from './control-requests';
@@ -113,7 +113,7 @@ const requestSchemas = {
   GoogleThermostatGetAmbience: integrationRequests.GoogleThermostatGetAmbience,
   EcobeeGetThermostatStats: integrationRequests.EcobeeGetThermostatStats,
   EcobeeSetTemperatureAndMode: integrationRequests.EcobeeSetTemperatureAndMode,
-} satisfies Record<ApiCallName, () => z.ZodType>;
+} satisfies Record<ApiCallName, () => z.ZodMiniType>;
 
 /** The request schema of a call. */
 export type ApiRequestSchema<Name extends ApiCallName> = ReturnType<(typeof requestSchemas)[Name]>;

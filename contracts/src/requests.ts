@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { OFFLINE_GRACE_MINUTES_RANGE, SELECT_TO_GROUP_TEXT, SELECT_TO_UNGROUP_TEXT } from './devices';
 import { ECOBEE_HOLD_TYPES, SHADE_POSITION_MAX, SHADE_POSITION_MIN } from './integrations';
 import { REALTIME_MAX_ORGS } from './realtime';
@@ -20,35 +20,35 @@ import { THEME_INVALID_TEXT, THEME_PREFERENCES } from './theme';
  */
 
 /** Identifiers of organizations, buildings, floors, users and notifications. */
-export const id = z.string().trim().min(1).max(64);
+export const id = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
 /** Every request body is an object, and unknown fields are refused. */
 export const body = z.strictObject;
 
 // Empty names pass the schema on purpose: the use case answers them with the documented message.
-const nodeName = z.string().max(100);
+const nodeName = z.string().check(z.maxLength(100));
 /** The version of the node the client saw; a write to a node changed since then is refused (409). */
-const version = z.number().int().min(0).optional();
+const version = z.optional(z.number().check(z.int(), z.minimum(0)));
 
 export const treeRequests = {
   // userData is what older clients send; the server always answers for the signed-in user.
-  getUsersOrganisations: () => body({ userData: z.unknown().optional() }),
+  getUsersOrganisations: () => body({ userData: z.optional(z.unknown()) }),
   createOrUpdateOrgBuild: () =>
     body({
-      orgName: nodeName.optional(),
-      buildName: nodeName.optional(),
-      buildID: id.optional(),
-      orgID: id.optional(),
+      orgName: z.optional(nodeName),
+      buildName: z.optional(nodeName),
+      buildID: z.optional(id),
+      orgID: z.optional(id),
       version,
     }),
-  createOrUpdateFloor: () => body({ buildID: id, floorName: nodeName, floorID: id.optional(), version }),
+  createOrUpdateFloor: () => body({ buildID: id, floorName: nodeName, floorID: z.optional(id), version }),
   updateOrgBuildFloorName: () => body({ id, value: nodeName, version }),
   deleteOrgBuildFloor: () =>
     body({
       id,
       type: z.enum(['organization', 'building', 'floor']),
       // Sent by older clients; the server works out what lies under the node itself.
-      floorID: id.optional(),
-      buildCount: z.number().int().min(0).optional(),
+      floorID: z.optional(id),
+      buildCount: z.optional(z.number().check(z.int(), z.minimum(0))),
       version,
     }),
   updateFloorPlan: () =>
@@ -56,8 +56,10 @@ export const treeRequests = {
       orgID: id,
       floorID: id,
       updateFloorObj: body({
-        floorName: z.string().max(100).optional(),
-        floorDevTypes: z.array(z.number().int().min(0).max(9)).max(10).optional(),
+        floorName: z.optional(z.string().check(z.maxLength(100))),
+        floorDevTypes: z.optional(
+          z.array(z.number().check(z.int(), z.minimum(0), z.maximum(9))).check(z.maxLength(10)),
+        ),
       }),
       version,
     }),
@@ -69,28 +71,34 @@ export type TreeRequest<Call extends keyof typeof treeRequests> = z.input<
 >;
 
 /** Device ids are MAC strings. */
-export const devId = z.string().trim().min(1).max(64);
-export const devType = z.number().int().min(0).max(9);
-export const port = z.union([z.number().int().min(0).max(2), z.string().max(8)]);
+export const devId = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
+export const devType = z.number().check(z.int(), z.minimum(0), z.maximum(9));
+export const port = z.union([
+  z.number().check(z.int(), z.minimum(0), z.maximum(2)),
+  z.string().check(z.maxLength(8)),
+]);
 /** Device and data-point names; the use case applies the name rule and answers its documented text. */
-const deviceName = z.string().max(64);
+const deviceName = z.string().check(z.maxLength(64));
 /** A position on the plan, relative to its width and height. */
-const floorOrigin = body({ x: z.number().min(0).max(1), y: z.number().min(0).max(1) });
+const floorOrigin = body({
+  x: z.number().check(z.minimum(0), z.maximum(1)),
+  y: z.number().check(z.minimum(0), z.maximum(1)),
+});
 export const dataPointRequest = body({
-  dp: z.string().trim().min(1).max(32),
-  dn: deviceName.optional(),
-  val: z.union([z.number(), z.string().max(64), z.boolean(), z.null()]).optional(),
-  readonly: z.boolean().optional(),
+  dp: z.string().check(z.trim(), z.minLength(1), z.maxLength(32)),
+  dn: z.optional(deviceName),
+  val: z.optional(z.union([z.number(), z.string().check(z.maxLength(64)), z.boolean(), z.null()])),
+  readonly: z.optional(z.boolean()),
 });
 /** The version of the device the client saw (409 when it has changed since). */
-const deviceVersion = z.number().int().min(0).optional();
+const deviceVersion = z.optional(z.number().check(z.int(), z.minimum(0)));
 /** One edit-mode save: at most this many devices placed, moved or removed (one transaction). */
 export const MAX_FLOOR_CHANGES = 99;
 
 export const deviceRequests = {
-  getAllDevicesDataForFloorPlan: () => body({ floorID: id, orgID: id, onFloor: z.boolean().optional() }),
+  getAllDevicesDataForFloorPlan: () => body({ floorID: id, orgID: id, onFloor: z.optional(z.boolean()) }),
   getAnalyticsSensorsCount: () => body({ floorID: id, buildID: id, orgID: id }),
-  getOfflineSensors: () => body({ orgID: id, buildID: id.optional(), floorID: id.optional() }),
+  getOfflineSensors: () => body({ orgID: id, buildID: z.optional(id), floorID: z.optional(id) }),
   /**
    * Edit mode's Save: every device placed on, moved on or taken off the floor, all or nothing. An
    * entry's `onFloor` (default `onFloorStatus`) says whether it ends on the floor; the floor's device
@@ -104,23 +112,22 @@ export const deviceRequests = {
         .array(
           body({
             devID: devId,
-            onFloor: z.boolean().optional(),
-            floorOrigin: floorOrigin.optional(),
-            devName: deviceName.optional(),
-            port: port.optional(),
-            dataPoints: z.array(dataPointRequest).max(64).optional(),
+            onFloor: z.optional(z.boolean()),
+            floorOrigin: z.optional(floorOrigin),
+            devName: z.optional(deviceName),
+            port: z.optional(port),
+            dataPoints: z.optional(z.array(dataPointRequest).check(z.maxLength(64))),
             version: deviceVersion,
           }),
         )
-        .min(1)
-        .max(MAX_FLOOR_CHANGES),
+        .check(z.minLength(1), z.maxLength(MAX_FLOOR_CHANGES)),
     }),
   updateDeviceBuildFloorID: () =>
     body({
       devID: devId,
       floorID: id,
       buildID: id,
-      floorOrigin: floorOrigin.optional(),
+      floorOrigin: z.optional(floorOrigin),
       version: deviceVersion,
     }),
   removeDeviceFromFloor: () => body({ devID: devId, floorID: id, version: deviceVersion }),
@@ -129,11 +136,14 @@ export const deviceRequests = {
       devID: devId,
       devType,
       devUpdateObj: body({
-        devName: deviceName.optional(),
-        properties: z
-          .record(z.string().max(32), z.union([z.number(), z.string().max(64), z.boolean()]))
-          .optional(),
-        dataPoints: z.array(dataPointRequest).max(64).optional(),
+        devName: z.optional(deviceName),
+        properties: z.optional(
+          z.record(
+            z.string().check(z.maxLength(32)),
+            z.union([z.number(), z.string().check(z.maxLength(64)), z.boolean()]),
+          ),
+        ),
+        dataPoints: z.optional(z.array(dataPointRequest).check(z.maxLength(64))),
       }),
       version: deviceVersion,
     }),
@@ -141,7 +151,7 @@ export const deviceRequests = {
     body({
       devID: devId,
       devType,
-      devUpdateObj: body({ dataPoints: z.array(dataPointRequest).min(1).max(64) }),
+      devUpdateObj: body({ dataPoints: z.array(dataPointRequest).check(z.minLength(1), z.maxLength(64)) }),
       version: deviceVersion,
     }),
   addThermistor: () =>
@@ -149,11 +159,15 @@ export const deviceRequests = {
       devID: devId,
       devType,
       devName: deviceName,
-      dataPoints: z.array(dataPointRequest).min(1).max(16),
-      childNode: body({ type: z.literal('thermistor'), devID: devId.optional() }),
+      dataPoints: z.array(dataPointRequest).check(z.minLength(1), z.maxLength(16)),
+      childNode: body({ type: z.literal('thermistor'), devID: z.optional(devId) }),
     }),
-  groupDevices: () => body({ devID: z.array(devId).min(1, { error: SELECT_TO_GROUP_TEXT }).max(500) }),
-  ungroupDevices: () => body({ devID: z.array(devId).min(1, { error: SELECT_TO_UNGROUP_TEXT }).max(500) }),
+  groupDevices: () =>
+    body({ devID: z.array(devId).check(z.minLength(1, { error: SELECT_TO_GROUP_TEXT }), z.maxLength(500)) }),
+  ungroupDevices: () =>
+    body({
+      devID: z.array(devId).check(z.minLength(1, { error: SELECT_TO_UNGROUP_TEXT }), z.maxLength(500)),
+    }),
 };
 
 export const floorPlanRequests = {
@@ -163,15 +177,15 @@ export const floorPlanRequests = {
     body({
       orgID: id,
       floorID: id,
-      contentType: z.string().max(100),
-      size: z.number().int().min(0),
+      contentType: z.string().check(z.maxLength(100)),
+      size: z.number().check(z.int(), z.minimum(0)),
     }),
   /** Step 2: `floorplan` is the key that step 1 answered; the server sanitizes the SVG, then shows it. */
-  updateFloorPlanS3: () => body({ orgID: id, floorID: id, floorplan: z.string().max(200) }),
+  updateFloorPlanS3: () => body({ orgID: id, floorID: id, floorplan: z.string().check(z.maxLength(200)) }),
   updateSensorSize: () =>
     body({
-      userID: id.optional(),
-      value: z.number().min(0.5).max(2).multipleOf(0.5),
+      userID: z.optional(id),
+      value: z.number().check(z.minimum(0.5), z.maximum(2), z.multipleOf(0.5)),
       devType,
       floorId: id,
     }),
@@ -187,9 +201,9 @@ export type FloorPlanRequest<Call extends keyof typeof floorPlanRequests> = z.in
 
 /** A date range as the date picker sends it (epoch milliseconds or ISO strings). */
 export const dateRangeRequest = body({
-  startDate: z.union([z.string().max(40), z.number()]),
-  endDate: z.union([z.string().max(40), z.number()]),
-  key: z.string().max(40).optional(),
+  startDate: z.union([z.string().check(z.maxLength(40)), z.number()]),
+  endDate: z.union([z.string().check(z.maxLength(40)), z.number()]),
+  key: z.optional(z.string().check(z.maxLength(40))),
 });
 
 /** The sensor page's device lookup and the export popover's files. */
@@ -198,13 +212,13 @@ export const exportRequests = {
   createExport: () =>
     body({
       // One of EXPORT_KINDS; the use case answers anything else with its message.
-      kind: z.string().max(16),
+      kind: z.string().check(z.maxLength(16)),
       // Any text: an unknown format is answered with the documented 'File not supported'.
-      format: z.string().max(16),
+      format: z.string().check(z.maxLength(16)),
       devID: devId,
       cusDate: dateRangeRequest,
-      dataPoints: z.array(z.string().max(32)).max(32).optional(),
-      timeZone: z.string().max(64).optional(),
+      dataPoints: z.optional(z.array(z.string().check(z.maxLength(32))).check(z.maxLength(32))),
+      timeZone: z.optional(z.string().check(z.maxLength(64))),
     }),
 };
 
@@ -213,42 +227,57 @@ export type ExportRequestBody<Call extends keyof typeof exportRequests> = z.inpu
 >;
 
 /** Cognito accepts passwords of up to 256 characters. */
-const password = z.string().min(1, PASSWORD_EMPTY_TEXT).max(256);
+const password = z.string().check(z.minLength(1, PASSWORD_EMPTY_TEXT), z.maxLength(256));
 /** Invite and reset tokens (43 characters of base64url; anything else is simply not found). */
-const accountToken = z.string().min(1).max(512);
+const accountToken = z.string().check(z.minLength(1), z.maxLength(512));
 
 /** Sign-in, sessions, registration, passwords and the user's own account. */
 export const accountRequests = {
   login: () =>
     body({
       user: body({
-        email: z.string().trim().min(1, EMAIL_REQUIRED_TEXT).max(254).email(EMAIL_INVALID_TEXT),
-        password: z.string().min(1, PASSWORD_EMPTY_TEXT).max(256),
+        email: z
+          .string()
+          .check(
+            z.trim(),
+            z.minLength(1, EMAIL_REQUIRED_TEXT),
+            z.maxLength(254),
+            z.email(EMAIL_INVALID_TEXT),
+          ),
+        password: z.string().check(z.minLength(1, PASSWORD_EMPTY_TEXT), z.maxLength(256)),
       }),
     }),
   refreshToken: () => body({}),
   userLogout: () =>
-    body({ id: z.string().max(64).optional(), refreshToken: z.string().max(4096).optional() }),
+    body({
+      id: z.optional(z.string().check(z.maxLength(64))),
+      refreshToken: z.optional(z.string().check(z.maxLength(4096))),
+    }),
   realtimeToken: () =>
     body({
-      clientId: z.string().max(128),
-      orgIds: z.array(z.string().min(1).max(64)).min(1).max(REALTIME_MAX_ORGS).optional(),
+      clientId: z.string().check(z.maxLength(128)),
+      orgIds: z.optional(
+        z
+          .array(z.string().check(z.minLength(1), z.maxLength(64)))
+          .check(z.minLength(1), z.maxLength(REALTIME_MAX_ORGS)),
+      ),
     }),
   registerUser: () =>
     body({
       user: body({
-        userName: z.string().trim().min(1, USERNAME_EMPTY_TEXT).max(64),
+        userName: z.string().check(z.trim(), z.minLength(1, USERNAME_EMPTY_TEXT), z.maxLength(64)),
         password,
-        email: z.string().trim().max(254),
+        email: z.string().check(z.trim(), z.maxLength(254)),
         // Accepted for compatibility; the organizations always come from the invite token.
-        orgIds: z.array(z.string().max(64)).max(200).optional(),
-        organizationName: z.string().max(2000).optional(),
+        orgIds: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(200))),
+        organizationName: z.optional(z.string().check(z.maxLength(2000))),
         token: accountToken,
       }),
     }),
   confirmUser: () => body({ userToken: accountToken }),
   changepassword: () => body({ oldpassword: password, password }),
-  changeUsername: () => body({ username: z.string().trim().min(1, USERNAME_EMPTY_TEXT).max(64) }),
+  changeUsername: () =>
+    body({ username: z.string().check(z.trim(), z.minLength(1, USERNAME_EMPTY_TEXT), z.maxLength(64)) }),
   setTheme: () =>
     body({
       // A missing theme is named like any missing field.
@@ -258,78 +287,105 @@ export const accountRequests = {
     }),
   forgetPasswordEmail: () =>
     body({
-      user: body({ email: z.string().trim().min(1, EMAIL_REQUIRED_TEXT).max(254).email(EMAIL_INVALID_TEXT) }),
+      user: body({
+        email: z
+          .string()
+          .check(
+            z.trim(),
+            z.minLength(1, EMAIL_REQUIRED_TEXT),
+            z.maxLength(254),
+            z.email(EMAIL_INVALID_TEXT),
+          ),
+      }),
     }),
   setForgetPassword: () =>
     body({
       user: body({ token: accountToken, password }),
-      confirmNewPass: z.string().max(256),
+      confirmNewPass: z.string().check(z.maxLength(256)),
     }),
 };
 
 /** Roles as the settings screens send them (0 to 3). */
-const role = z.number().int().min(0).max(3).transform(toRole);
+const role = z.pipe(
+  z.number().check(z.int(), z.minimum(0), z.maximum(3)),
+  z.transform((value: number) => toRole(value)),
+);
 
 /** Manage Users and the organization's logo (administrators). */
 export const userRequests = {
-  fetchUsers: () => body({ roles: role.optional() }),
-  setUserAccess: () => body({ selectedUserId: id, role, editUserOrgIds: z.array(id).max(500) }),
-  deleteUser: () => body({ selectedRowDataIds: z.array(id).min(1).max(100) }),
+  fetchUsers: () => body({ roles: z.optional(role) }),
+  setUserAccess: () =>
+    body({ selectedUserId: id, role, editUserOrgIds: z.array(id).check(z.maxLength(500)) }),
+  deleteUser: () => body({ selectedRowDataIds: z.array(id).check(z.minLength(1), z.maxLength(100)) }),
   sendInviteUserEmail: () =>
     body({
-      email: z
-        .string()
-        .trim()
-        .min(1, INVITE_EMAIL_EMPTY_TEXT)
-        .max(254)
-        .email(EMAIL_INVALID_TEXT)
-        .transform((email) => email.toLowerCase()),
-      organizationId: z.union([id, z.array(id).min(1).max(200)]),
+      email: z.pipe(
+        z
+          .string()
+          .check(
+            z.trim(),
+            z.minLength(1, INVITE_EMAIL_EMPTY_TEXT),
+            z.maxLength(254),
+            z.email(EMAIL_INVALID_TEXT),
+          ),
+        z.transform((email) => email.toLowerCase()),
+      ),
+      organizationId: z.union([id, z.array(id).check(z.minLength(1), z.maxLength(200))]),
       // Accepted for compatibility; the e-mail names the organizations as stored.
-      organizationName: z.union([z.string().max(200), z.array(z.string().max(200)).max(200)]).optional(),
+      organizationName: z.optional(
+        z.union([
+          z.string().check(z.maxLength(200)),
+          z.array(z.string().check(z.maxLength(200))).check(z.maxLength(200)),
+        ]),
+      ),
     }),
   createOrgLogoUpload: () =>
     body({
       org: id,
-      contentType: z.string().max(100),
-      size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+      contentType: z.string().check(z.maxLength(100)),
+      size: z.number().check(z.int(), z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
     }),
-  setOrgLogo: () => body({ file: z.string().max(300), org: id }),
+  setOrgLogo: () => body({ file: z.string().check(z.maxLength(300)), org: id }),
   getOrgLogoFromS3: () => body({ orgID: id }),
 };
 
-const fetchDatatype = z.string().max(20).optional();
+const fetchDatatype = z.optional(z.string().check(z.maxLength(20)));
 
 /** Readings of devices over a date range (/api/dataQuery) and the outdoor weather. */
 export const dataRequests = {
   getDeviceInfoDateRange: () =>
     body({
       devID: devId,
-      sensorDataPoint: z.string().max(32),
+      sensorDataPoint: z.string().check(z.maxLength(32)),
       cusDate: dateRangeRequest,
       fetchDatatype,
       orgId: id,
-      sensorDataPointLabel: z.string().max(64).optional(),
+      sensorDataPointLabel: z.optional(z.string().check(z.maxLength(64))),
     }),
   getAllDeviceData: () =>
     body({
-      device: z.union([devId, z.array(devId).min(1).max(500)]),
-      param: z.union([z.string().max(32), z.array(z.string().max(32)).max(32)]).optional(),
+      device: z.union([devId, z.array(devId).check(z.minLength(1), z.maxLength(500))]),
+      param: z.optional(
+        z.union([
+          z.string().check(z.maxLength(32)),
+          z.array(z.string().check(z.maxLength(32))).check(z.maxLength(32)),
+        ]),
+      ),
       cusDate: dateRangeRequest,
       fetchDatatype,
       orgId: id,
-      cursor: z.string().max(200).optional(),
+      cursor: z.optional(z.string().check(z.maxLength(200))),
     }),
   getComfortGraphInfo: () =>
     body({
       device: devId,
-      param: z.string().max(32),
+      param: z.string().check(z.maxLength(32)),
       cusDate: dateRangeRequest,
       orgId: id,
     }),
   getMotionSensorData: () =>
     body({
-      deviceIds: z.array(devId).min(1).max(500),
+      deviceIds: z.array(devId).check(z.minLength(1), z.maxLength(500)),
       dateRange: dateRangeRequest,
       orgId: id,
     }),
@@ -343,22 +399,24 @@ const graceText = 'offlineGraceMinutes must be 0 to 1440.';
 export const notificationRequests = {
   getNotifications: () =>
     body({
-      skip: z.number().int().min(0).max(10_000),
-      limit: z.number().int().min(1).max(50),
-      readStatus: z.boolean().optional(),
+      skip: z.number().check(z.int(), z.minimum(0), z.maximum(10_000)),
+      limit: z.number().check(z.int(), z.minimum(1), z.maximum(50)),
+      readStatus: z.optional(z.boolean()),
     }),
-  getUnreadNotificationCount: () => body({ userID: id.optional() }),
-  setUnreadNotificationStatus: () => body({ unreadNotificationIds: z.array(id).max(100) }),
-  deleteNotification: () => body({ notificationID: id, userID: id.optional() }),
+  getUnreadNotificationCount: () => body({ userID: z.optional(id) }),
+  setUnreadNotificationStatus: () => body({ unreadNotificationIds: z.array(id).check(z.maxLength(100)) }),
+  deleteNotification: () => body({ notificationID: id, userID: z.optional(id) }),
   getAlarmSettings: () => body({ orgID: id }),
   setAlarmSettings: () =>
     body({
       orgID: id,
       offlineGraceMinutes: z
         .number()
-        .int({ error: 'offlineGraceMinutes must be a whole number of minutes.' })
-        .min(OFFLINE_GRACE_MINUTES_RANGE.min, { error: graceText })
-        .max(OFFLINE_GRACE_MINUTES_RANGE.max, { error: graceText }),
+        .check(
+          z.int({ error: 'offlineGraceMinutes must be a whole number of minutes.' }),
+          z.minimum(OFFLINE_GRACE_MINUTES_RANGE.min, { error: graceText }),
+          z.maximum(OFFLINE_GRACE_MINUTES_RANGE.max, { error: graceText }),
+        ),
       alarmUnplacedDevices: z.boolean(),
     }),
 };
@@ -367,7 +425,7 @@ const integrationDevice = { devID: devId, devType };
 /** The specification's Nest modes: 0 cooling, 1 heating (names accepted too). */
 const nestMode = z.union([z.literal(0), z.literal(1), z.enum(['COOL', 'HEAT', 'cool', 'heat'])]);
 /** °C; the use case applies the 16-30 range and its 0.5 step with the documented text. */
-const temperature = z.number().min(-50).max(60);
+const temperature = z.number().check(z.minimum(-50), z.maximum(60));
 
 /** Third-party devices (/integrations). */
 export const integrationRequests = {
@@ -375,12 +433,12 @@ export const integrationRequests = {
   setRyseGearPosition: () =>
     body({
       ...integrationDevice,
-      value: z.number().int().min(SHADE_POSITION_MIN).max(SHADE_POSITION_MAX),
+      value: z.number().check(z.int(), z.minimum(SHADE_POSITION_MIN), z.maximum(SHADE_POSITION_MAX)),
     }),
   setGoogleThermostatTemp: () =>
     body({
       ...integrationDevice,
-      temp: z.union([temperature, z.array(temperature).min(1).max(2)]),
+      temp: z.union([temperature, z.array(temperature).check(z.minLength(1), z.maxLength(2))]),
       mode: nestMode,
     }),
   setGoogleThermostatMode: () => body({ ...integrationDevice, mode: nestMode }),
@@ -389,14 +447,14 @@ export const integrationRequests = {
       ...integrationDevice,
       eco: z.union([z.boolean(), z.enum(['MANUAL_ECO', 'OFF'])]),
     }),
-  GoogleThermostatGetAmbience: () => body({ ...integrationDevice, floorId: id.optional() }),
+  GoogleThermostatGetAmbience: () => body({ ...integrationDevice, floorId: z.optional(id) }),
   EcobeeGetThermostatStats: () => body(integrationDevice),
   EcobeeSetTemperatureAndMode: () =>
     body({
       ...integrationDevice,
-      mode: z.string().max(16),
+      mode: z.string().check(z.maxLength(16)),
       heatTemp: temperature,
       coolTemp: temperature,
-      state: z.enum(ECOBEE_HOLD_TYPES).optional(),
+      state: z.optional(z.enum(ECOBEE_HOLD_TYPES)),
     }),
 };

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Command codes carried in `cmnd` (specification: states and transitions). A command the platform
@@ -28,14 +28,14 @@ export const commandCodeSchema = z.literal(commandCodes, {
 });
 
 /** A device id (MAC string) as messages carry it. */
-export const messageDevId = z.string().trim().min(1).max(64);
+export const messageDevId = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
 
 /**
  * A value sent to or reported by a device: a number (brightness, fan, valve, shade position, BACnet
  * point), a text (BACnet), a switch, or a list of port states such as [1,0,0,0] (lock, shades).
  */
 export const commandValueSchema = z.union(
-  [z.number().finite(), z.string().max(64), z.boolean(), z.array(z.number().finite()).max(8)],
+  [z.number(), z.string().check(z.maxLength(64)), z.boolean(), z.array(z.number()).check(z.maxLength(8))],
   { error: 'val must be a number, a text, true or false, or a list of up to 8 numbers.' },
 );
 export type CommandValue = z.infer<typeof commandValueSchema>;
@@ -48,22 +48,22 @@ export type CommandValue = z.infer<typeof commandValueSchema>;
  */
 export const commandIdSchema = z
   .string()
-  .regex(/^[0-9a-z]{9}-[0-9a-f]{12}$/, { error: 'commandId is not a command id.' });
+  .check(z.regex(/^[0-9a-z]{9}-[0-9a-f]{12}$/, { error: 'commandId is not a command id.' }));
 
 /** A real-time message as devices and the platform exchange it. All fields are optional. */
 export const realtimeMessageSchema = z.object({
-  cmnd: z.number().int().optional(),
-  action: z.string().optional(),
-  grpID: z.union([z.string(), z.number()]).optional(),
-  devID: z.string().optional(),
-  devType: z.number().int().min(0).max(9).optional(),
-  actionHandler: z.string().optional(),
-  val: z.unknown().optional(),
-  str: z.string().optional(),
-  macs: z.array(z.string()).optional(),
-  usrID: z.string().optional(),
-  mState: z.union([z.literal(0), z.literal(1)]).optional(),
-  commandId: z.string().optional(),
+  cmnd: z.optional(z.number().check(z.int())),
+  action: z.optional(z.string()),
+  grpID: z.optional(z.union([z.string(), z.number()])),
+  devID: z.optional(z.string()),
+  devType: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(9))),
+  actionHandler: z.optional(z.string()),
+  val: z.optional(z.unknown()),
+  str: z.optional(z.string()),
+  macs: z.optional(z.array(z.string())),
+  usrID: z.optional(z.string()),
+  mState: z.optional(z.union([z.literal(0), z.literal(1)])),
+  commandId: z.optional(z.string()),
 });
 export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;
 
@@ -76,19 +76,21 @@ export const commandMessageSchema = z.strictObject({
   commandId: commandIdSchema,
   cmnd: commandCodeSchema,
   devID: messageDevId,
-  devType: z.number().int().min(0).max(9),
+  devType: z.number().check(z.int(), z.minimum(0), z.maximum(9)),
   /** What the device is asked to do: 'set' a value, 'test' (answer whether it is online). */
   action: z.enum(['set', 'test']),
   /** The call the command comes from (e.g. 'setBrightness'), for the device's log. */
-  actionHandler: z.string().max(40),
-  val: commandValueSchema.optional(),
+  actionHandler: z.string().check(z.maxLength(40)),
+  val: z.optional(commandValueSchema),
   /** BACnet: the point (key) the value is written to. */
-  str: z.string().max(64).optional(),
-  port: z.union([z.number().int().min(0).max(8), z.string().max(8)]).optional(),
-  grpID: z.union([z.string().max(16), z.number().int()]).optional(),
-  macs: z.array(messageDevId).max(500).optional(),
+  str: z.optional(z.string().check(z.maxLength(64))),
+  port: z.optional(
+    z.union([z.number().check(z.int(), z.minimum(0), z.maximum(8)), z.string().check(z.maxLength(8))]),
+  ),
+  grpID: z.optional(z.union([z.string().check(z.maxLength(16)), z.number().check(z.int())])),
+  macs: z.optional(z.array(messageDevId).check(z.maxLength(500))),
   /** The user who asked (their id). */
-  usrID: z.string().max(64),
+  usrID: z.string().check(z.maxLength(64)),
 });
 export type CommandMessage = z.infer<typeof commandMessageSchema>;
 
@@ -98,18 +100,18 @@ export type CommandMessage = z.infer<typeof commandMessageSchema>;
  * `commandId`). Fields beyond these are dropped.
  */
 export const confirmationMessageSchema = z.object({
-  action: z.string().min(1).max(32),
+  action: z.string().check(z.minLength(1), z.maxLength(32)),
   devID: messageDevId,
-  commandId: commandIdSchema.optional(),
-  cmnd: commandCodeSchema.optional(),
-  val: commandValueSchema.optional(),
-  str: z.string().max(200).optional(),
-  devType: z.number().int().min(0).max(9).optional(),
-  grpID: z.union([z.string().max(16), z.number().int()]).optional(),
-  macs: z.array(messageDevId).max(500).optional(),
-  usrID: z.string().max(64).optional(),
-  mState: z.union([z.literal(0), z.literal(1)]).optional(),
-  actionHandler: z.string().max(40).optional(),
+  commandId: z.optional(commandIdSchema),
+  cmnd: z.optional(commandCodeSchema),
+  val: z.optional(commandValueSchema),
+  str: z.optional(z.string().check(z.maxLength(200))),
+  devType: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(9))),
+  grpID: z.optional(z.union([z.string().check(z.maxLength(16)), z.number().check(z.int())])),
+  macs: z.optional(z.array(messageDevId).check(z.maxLength(500))),
+  usrID: z.optional(z.string().check(z.maxLength(64))),
+  mState: z.optional(z.union([z.literal(0), z.literal(1)])),
+  actionHandler: z.optional(z.string().check(z.maxLength(40))),
 });
 export type ConfirmationMessage = z.infer<typeof confirmationMessageSchema>;
 
@@ -122,14 +124,14 @@ export const TELEMETRY_VALUE_LIMIT = 1e9;
 
 /** Telemetry a device publishes on `{orgId}/sensordata/{devId}`. */
 export const telemetryMessageSchema = z.object({
-  devID: z.string().min(1).max(64),
-  devType: z.number().int().min(0).max(9),
+  devID: z.string().check(z.minLength(1), z.maxLength(64)),
+  devType: z.number().check(z.int(), z.minimum(0), z.maximum(9)),
   /** Epoch milliseconds; the ingest stamps arrival time when absent, and refuses one far from it. */
-  time: z.number().int().positive().optional(),
+  time: z.optional(z.number().check(z.int(), z.positive())),
   /** One value per data point name, e.g. { temp: 22.4, hum: 41 }: finite, within ±TELEMETRY_VALUE_LIMIT. */
   values: z.record(
-    z.string().min(1).max(32),
-    z.number().finite().min(-TELEMETRY_VALUE_LIMIT).max(TELEMETRY_VALUE_LIMIT),
+    z.string().check(z.minLength(1), z.maxLength(32)),
+    z.number().check(z.minimum(-TELEMETRY_VALUE_LIMIT), z.maximum(TELEMETRY_VALUE_LIMIT)),
   ),
 });
 export type TelemetryMessage = z.infer<typeof telemetryMessageSchema>;

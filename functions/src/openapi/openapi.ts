@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Route } from '../http/types';
 import { roleNames } from '@argentum/contracts';
 import { apiAnswers, type ApiAnswerOf } from '@argentum/contracts/api-answers';
 
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { unrepresentable: 'any', io }) as JsonSchema;
   delete json.$schema;
   return json;
