@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import type { ApiAnswers } from './api-answers';
 import { apiEndpoint, type ApiCallName, type ApiMethod } from './api-paths';
 import { controlRequests } from './control-requests';
@@ -22,16 +22,16 @@ import {
  * is in `api-answers.ts`: the OpenAPI document and the platform tests read it, no Lambda loads it
  * (this module names it only in types).
  *
- * A request schema is built on the call's first use, then kept: building every call's schemas at
- * module load cost each Lambda's cold start far more than the few it validates with (a Lambda serves
- * a handful of calls, a request uses one).
+ * A request schema is built on the call's first use, then kept (`z.lazy`): building every call's
+ * schemas at module load cost each Lambda's cold start far more than the few it validates with (a
+ * Lambda serves a handful of calls, a request uses one).
  */
 export interface ApiCall<Name extends ApiCallName = ApiCallName> {
   name: Name;
   method: ApiMethod;
   path: string;
-  /** The request's schema, built on first use. */
-  request: () => ApiRequestSchema<Name>;
+  /** The request's schema, built when it first parses (or is described). */
+  request: z.ZodMiniLazy<ApiRequestSchema<Name>>;
 }
 
 const requestSchemas = {
@@ -120,15 +120,10 @@ export type ApiRequestSchema<Name extends ApiCallName> = ReturnType<(typeof requ
 /** The answer schema of a call (`api-answers.ts`). */
 export type ApiAnswerSchema<Name extends ApiCallName> = ApiAnswers[Name]['response'];
 
-function builtOnFirstUse<Schema>(build: () => Schema): () => Schema {
-  let schema: Schema | undefined;
-  return () => (schema ??= build());
-}
-
 const call = <Name extends ApiCallName>(name: Name): ApiCall<Name> => ({
   name,
   ...apiEndpoint(name),
-  request: builtOnFirstUse(requestSchemas[name] as () => ApiRequestSchema<Name>),
+  request: z.lazy(requestSchemas[name] as () => ApiRequestSchema<Name>),
 });
 
 /** Each call of `apiPaths`, by name. */

@@ -88,7 +88,7 @@ export function validatedBody(route: Route): Middleware {
           throw new DomainError('validation', 'Request body must be valid JSON.');
         }
       }
-      const parsed = route.request().safeParse(input);
+      const parsed = route.request.safeParse(input);
       if (!parsed.success) {
         throw new DomainError('validation', parsed.error.issues[0]?.message ?? 'Invalid request.');
       }

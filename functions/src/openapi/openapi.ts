@@ -47,7 +47,7 @@ export function openApiDocument(routes: readonly Route[]) {
         : {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: jsonSchema(route.request(), 'input') } },
+              content: { 'application/json': { schema: jsonSchema(route.request, 'input') } },
             },
           }),
       responses: {

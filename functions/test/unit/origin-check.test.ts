@@ -16,7 +16,7 @@ function probe() {
     path: '/api/probe',
     domain: 'auth',
     access: 'public',
-    request: () => z.strictObject({}),
+    request: z.strictObject({}),
     handler: () => {
       calls.push('ran');
       return Promise.resolve({ body: { ok: true } });

@@ -11,7 +11,7 @@ const route = {
   path: '/api/probe',
   domain: 'tree',
   access: 'public',
-  request: () => z.strictObject({ orgId: z.string(), delayMs: z.number() }),
+  request: z.strictObject({ orgId: z.string(), delayMs: z.number() }),
   handler: async ({ body }: { body: { orgId: string; delayMs: number } }) => {
     await new Promise((resolve) => setTimeout(resolve, body.delayMs));
     log('info', 'probe handled');
