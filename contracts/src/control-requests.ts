@@ -26,26 +26,30 @@ const brightnessText = brightnessValueText;
 const shadesText = shadeValueText;
 const fanValveText =
   'value must be a fan speed or valve opening from 0 to 10, a comfort zone temperature from 15 to 30, or a lock state such as [1,0,0,0].';
-const anyValue = z.union(
-  [
-    controlNumber(),
-    z.string().check(z.maxLength(64)),
-    z.boolean(),
-    z.array(controlNumber()).check(z.maxLength(8)),
-  ],
-  { error: required('value', valueText) },
+const anyValue = z.lazy(() =>
+  z.union(
+    [
+      controlNumber(),
+      z.string().check(z.maxLength(64)),
+      z.boolean(),
+      z.array(controlNumber()).check(z.maxLength(8)),
+    ],
+    { error: required('value', valueText) },
+  ),
 );
-export const controlPort = z.union(
-  [
-    z.number().check(z.int(), z.minimum(0), z.maximum(8)),
-    z.string().check(z.trim(), z.minLength(1), z.maxLength(8)),
-  ],
-  {
-    error: required('port', 'port must be a port number (0 to 8) or a short text.'),
-  },
+export const controlPort = z.lazy(() =>
+  z.union(
+    [
+      z.number().check(z.int(), z.minimum(0), z.maximum(8)),
+      z.string().check(z.trim(), z.minLength(1), z.maxLength(8)),
+    ],
+    {
+      error: required('port', 'port must be a port number (0 to 8) or a short text.'),
+    },
+  ),
 );
 /** The user name older clients send; the server records the signed-in user instead. */
-const user = z.optional(z.string().check(z.maxLength(100)));
+const user = z.lazy(() => z.optional(z.string().check(z.maxLength(100))));
 
 export const controlRequests = {
   setBrightness: () =>

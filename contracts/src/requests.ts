@@ -20,14 +20,14 @@ import { THEME_INVALID_TEXT, THEME_PREFERENCES } from './theme';
  */
 
 /** Identifiers of organizations, buildings, floors, users and notifications. */
-export const id = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
+export const id = z.lazy(() => z.string().check(z.trim(), z.minLength(1), z.maxLength(64)));
 /** Every request body is an object, and unknown fields are refused. */
 export const body = z.strictObject;
 
 // Empty names pass the schema on purpose: the use case answers them with the documented message.
-const nodeName = z.string().check(z.maxLength(100));
+const nodeName = z.lazy(() => z.string().check(z.maxLength(100)));
 /** The version of the node the client saw; a write to a node changed since then is refused (409). */
-const version = z.optional(z.number().check(z.int(), z.minimum(0)));
+const version = z.lazy(() => z.optional(z.number().check(z.int(), z.minimum(0))));
 
 export const treeRequests = {
   // userData is what older clients send; the server always answers for the signed-in user.
@@ -71,27 +71,30 @@ export type TreeRequest<Call extends keyof typeof treeRequests> = z.input<
 >;
 
 /** Device ids are MAC strings. */
-export const devId = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
-export const devType = z.number().check(z.int(), z.minimum(0), z.maximum(9));
-export const port = z.union([
-  z.number().check(z.int(), z.minimum(0), z.maximum(2)),
-  z.string().check(z.maxLength(8)),
-]);
+export const devId = z.lazy(() => z.string().check(z.trim(), z.minLength(1), z.maxLength(64)));
+export const devType = z.lazy(() => z.number().check(z.int(), z.minimum(0), z.maximum(9)));
+export const port = z.lazy(() =>
+  z.union([z.number().check(z.int(), z.minimum(0), z.maximum(2)), z.string().check(z.maxLength(8))]),
+);
 /** Device and data-point names; the use case applies the name rule and answers its documented text. */
-const deviceName = z.string().check(z.maxLength(64));
+const deviceName = z.lazy(() => z.string().check(z.maxLength(64)));
 /** A position on the plan, relative to its width and height. */
-const floorOrigin = body({
-  x: z.number().check(z.minimum(0), z.maximum(1)),
-  y: z.number().check(z.minimum(0), z.maximum(1)),
-});
-export const dataPointRequest = body({
-  dp: z.string().check(z.trim(), z.minLength(1), z.maxLength(32)),
-  dn: z.optional(deviceName),
-  val: z.optional(z.union([z.number(), z.string().check(z.maxLength(64)), z.boolean(), z.null()])),
-  readonly: z.optional(z.boolean()),
-});
+const floorOrigin = z.lazy(() =>
+  body({
+    x: z.number().check(z.minimum(0), z.maximum(1)),
+    y: z.number().check(z.minimum(0), z.maximum(1)),
+  }),
+);
+export const dataPointRequest = z.lazy(() =>
+  body({
+    dp: z.string().check(z.trim(), z.minLength(1), z.maxLength(32)),
+    dn: z.optional(deviceName),
+    val: z.optional(z.union([z.number(), z.string().check(z.maxLength(64)), z.boolean(), z.null()])),
+    readonly: z.optional(z.boolean()),
+  }),
+);
 /** The version of the device the client saw (409 when it has changed since). */
-const deviceVersion = z.optional(z.number().check(z.int(), z.minimum(0)));
+const deviceVersion = z.lazy(() => z.optional(z.number().check(z.int(), z.minimum(0))));
 /** One edit-mode save: at most this many devices placed, moved or removed (one transaction). */
 export const MAX_FLOOR_CHANGES = 99;
 
@@ -200,11 +203,13 @@ export type FloorPlanRequest<Call extends keyof typeof floorPlanRequests> = z.in
 >;
 
 /** A date range as the date picker sends it (epoch milliseconds or ISO strings). */
-export const dateRangeRequest = body({
-  startDate: z.union([z.string().check(z.maxLength(40)), z.number()]),
-  endDate: z.union([z.string().check(z.maxLength(40)), z.number()]),
-  key: z.optional(z.string().check(z.maxLength(40))),
-});
+export const dateRangeRequest = z.lazy(() =>
+  body({
+    startDate: z.union([z.string().check(z.maxLength(40)), z.number()]),
+    endDate: z.union([z.string().check(z.maxLength(40)), z.number()]),
+    key: z.optional(z.string().check(z.maxLength(40))),
+  }),
+);
 
 /** The sensor page's device lookup and the export popover's files. */
 export const exportRequests = {
@@ -227,9 +232,9 @@ export type ExportRequestBody<Call extends keyof typeof exportRequests> = z.inpu
 >;
 
 /** Cognito accepts passwords of up to 256 characters. */
-const password = z.string().check(z.minLength(1, PASSWORD_EMPTY_TEXT), z.maxLength(256));
+const password = z.lazy(() => z.string().check(z.minLength(1, PASSWORD_EMPTY_TEXT), z.maxLength(256)));
 /** Invite and reset tokens (43 characters of base64url; anything else is simply not found). */
-const accountToken = z.string().check(z.minLength(1), z.maxLength(512));
+const accountToken = z.lazy(() => z.string().check(z.minLength(1), z.maxLength(512)));
 
 /** Sign-in, sessions, registration, passwords and the user's own account. */
 export const accountRequests = {
@@ -306,9 +311,11 @@ export const accountRequests = {
 };
 
 /** Roles as the settings screens send them (0 to 3). */
-const role = z.pipe(
-  z.number().check(z.int(), z.minimum(0), z.maximum(3)),
-  z.transform((value: number) => toRole(value)),
+const role = z.lazy(() =>
+  z.pipe(
+    z.number().check(z.int(), z.minimum(0), z.maximum(3)),
+    z.transform((value: number) => toRole(value)),
+  ),
 );
 
 /** Manage Users and the organization's logo (administrators). */
@@ -349,7 +356,7 @@ export const userRequests = {
   getOrgLogoFromS3: () => body({ orgID: id }),
 };
 
-const fetchDatatype = z.optional(z.string().check(z.maxLength(20)));
+const fetchDatatype = z.lazy(() => z.optional(z.string().check(z.maxLength(20))));
 
 /** Readings of devices over a date range (/api/dataQuery) and the outdoor weather. */
 export const dataRequests = {
@@ -423,9 +430,11 @@ export const notificationRequests = {
 
 const integrationDevice = { devID: devId, devType };
 /** The specification's Nest modes: 0 cooling, 1 heating (names accepted too). */
-const nestMode = z.union([z.literal(0), z.literal(1), z.enum(['COOL', 'HEAT', 'cool', 'heat'])]);
+const nestMode = z.lazy(() =>
+  z.union([z.literal(0), z.literal(1), z.enum(['COOL', 'HEAT', 'cool', 'heat'])]),
+);
 /** °C; the use case applies the 16-30 range and its 0.5 step with the documented text. */
-const temperature = z.number().check(z.minimum(-50), z.maximum(60));
+const temperature = z.lazy(() => z.number().check(z.minimum(-50), z.maximum(60)));
 
 /** Third-party devices (/integrations). */
 export const integrationRequests = {
