@@ -15,10 +15,12 @@ import { type Fetch, isVendorOutage, type VendorResponse, vendorRequest } from '
  * The token does not expire (no refresh); only this file knows the shape.
  */
 
-export const ryseSecretSchema = z.object({
-  token: z.string().check(z.minLength(1)),
-  bridgeUrl: z.optional(z.url()),
-});
+export const ryseSecretSchema = z.lazy(() =>
+  z.object({
+    token: z.string().check(z.minLength(1)),
+    bridgeUrl: z.optional(z.url()),
+  }),
+);
 
 export interface RyseAdapterOptions {
   fetch: Fetch;
@@ -29,8 +31,8 @@ export interface RyseAdapterOptions {
   apiUrl?: string | undefined;
 }
 
-const shadeSchema = z.object({ position: z.number().check(z.minimum(0), z.maximum(100)) });
-const errorSchema = z.object({ error: z.string() });
+const shadeSchema = z.lazy(() => z.object({ position: z.number().check(z.minimum(0), z.maximum(100)) }));
+const errorSchema = z.lazy(() => z.object({ error: z.string() }));
 
 export function createRyseAdapter(options: RyseAdapterOptions): RyseShades {
   const http = { vendor: 'ryse' as const, fetch: options.fetch, timeoutMs: options.timeoutMs };
