@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import './schema-messages';
 import { commandStatuses } from './control';
 import { commandViewSchema } from './messaging/browser-pushes';
 import type {

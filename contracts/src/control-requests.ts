@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import './schema-messages';
 import { COMMAND_HISTORY_MAX_LIMIT } from './control';
 import { brightnessValueText, CONTROL_NUMBER_LIMIT, shadeValueText } from './control-values';
 import { body, devId, devType } from './requests';

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import './schema-messages';
 import { OFFLINE_GRACE_MINUTES_RANGE, SELECT_TO_GROUP_TEXT, SELECT_TO_UNGROUP_TEXT } from './devices';
 import { ECOBEE_HOLD_TYPES, SHADE_POSITION_MAX, SHADE_POSITION_MIN } from './integrations';
 import { REALTIME_MAX_ORGS } from './realtime';

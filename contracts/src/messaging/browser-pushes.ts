@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import '../schema-messages';
 import { commandCalls, commandStatuses, type CommandView } from '../control';
 import { type DevicePresence, presenceReasons } from '../devices';
 import type { NotificationPush } from '../notifications';

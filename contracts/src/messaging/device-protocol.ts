@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import '../schema-messages';
 
 /**
  * Command codes carried in `cmnd` (specification: states and transitions). A command the platform

@@ -1,12 +1,10 @@
 import * as z from 'zod/mini';
-import { en } from 'zod/locales';
 
 /**
  * Messages for schema failures that have no documented text of their own: they name the field, so a
  * client developer knows what to fix. Messages given in a schema (the documented texts) take precedence.
- * The others are zod's English ones (`zod/mini` loads no locale by itself; `zod` loaded English).
+ * The others are zod's English ones (contracts/src/schema-messages.ts).
  */
-z.config(en());
 z.config({
   customError: (issue) => {
     const field = issue.path && issue.path.length > 0 ? issue.path.join('.') : 'request body';
