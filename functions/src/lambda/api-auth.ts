@@ -1,5 +1,4 @@
 import { poolAccessTokens } from '../adapters/access-token';
-import { identity } from '../adapters/identity';
 import { assertConfigured } from '../config';
 import { ENV } from '../environment';
 import { createApiHandler } from '../http/api-handler';
@@ -10,8 +9,4 @@ import { accountPorts } from './wiring/accounts';
 // secret: without either the function fails its cold start.
 assertConfigured(process.env, [ENV.mailQueueUrl, ENV.realtimeSigningSecretId]);
 
-// Sign-in, refresh and the password calls need Cognito on most calls: loaded with the function.
-export const handler = createApiHandler(authRoutes, {
-  ...accountPorts(identity),
-  accessTokens: poolAccessTokens,
-});
+export const handler = createApiHandler(authRoutes, { ...accountPorts(), accessTokens: poolAccessTokens });

@@ -24,9 +24,11 @@ let loadedIdentity: Promise<Identity> | undefined;
 const loadIdentity = () => (loadedIdentity ??= import('../../adapters/identity').then((m) => m.identity));
 
 /**
- * Cognito (adapters/identity.ts and its SDK client), read on first use: the users Lambda needs it
- * only to delete a user, so it does not load it at cold start. The auth Lambda, whose sign-in and
- * refresh need it on most calls, passes the adapter itself (lambda/api-auth.ts).
+ * Cognito (adapters/identity.ts and its SDK client), read on first use. The users Lambda needs it only
+ * to delete a user and the mailer never. The auth Lambda needs it for sign-in, refresh, sign-out,
+ * registration and passwords, not for the real-time token, the theme, the user name or an invite
+ * lookup: a cold start serving one of those does not load it; one serving sign-in or refresh loads it
+ * with its first request, so that call's cold start costs what it did, not less.
  */
 export const identityOnFirstUse: Identity = {
   signIn: async (...args) => (await loadIdentity()).signIn(...args),
