@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import './schema-messages';
 import { commandStatuses } from './control';
 import { commandViewSchema } from './messaging/browser-pushes';
 import type {
@@ -55,8 +56,8 @@ const role = z.union([
   z.literal(1),
   z.literal(2),
   z.literal(3),
-]) satisfies z.ZodType<RoleNumber>;
-const orgRoles: z.ZodType<OrgRoles> = z.record(z.string(), role);
+]) satisfies z.ZodMiniType<RoleNumber>;
+const orgRoles: z.ZodMiniType<OrgRoles> = z.record(z.string(), role);
 const stringRecord = z.record(z.string(), z.number());
 
 /** Every answer that only says what was done. */
@@ -66,7 +67,7 @@ export const errorAnswer = z.object({ message: z.string() });
 
 // Accounts.
 
-export const sessionUser: z.ZodType<SessionUser> = z.object({
+export const sessionUser: z.ZodMiniType<SessionUser> = z.object({
   id: z.string(),
   userName: z.string(),
   email: z.string(),
@@ -83,7 +84,7 @@ export const tokenLookupAnswer = z.object({
   organizationId: z.array(z.string()),
   organizationName: z.string(),
 });
-export const realtimeTokenAnswer: z.ZodType<RealtimeTokenView> = z.object({
+export const realtimeTokenAnswer: z.ZodMiniType<RealtimeTokenView> = z.object({
   token: z.string(),
   signature: z.string(),
   clientId: z.string(),
@@ -91,7 +92,7 @@ export const realtimeTokenAnswer: z.ZodType<RealtimeTokenView> = z.object({
   expiresAt: z.number(),
 });
 
-export const managedUser: z.ZodType<ManagedUser> = z.object({
+export const managedUser: z.ZodMiniType<ManagedUser> = z.object({
   id: z.string(),
   userName: z.string(),
   email: z.string(),
@@ -114,7 +115,7 @@ export const logoTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] 
 
 // The tree of organizations, buildings and floors.
 
-export const floorView: z.ZodType<FloorView> = z.object({
+export const floorView: z.ZodMiniType<FloorView> = z.object({
   _id: z.string(),
   floorName: z.string(),
   orgID: z.string(),
@@ -122,13 +123,13 @@ export const floorView: z.ZodType<FloorView> = z.object({
   floorDevTypes: z.array(z.number()),
   version: z.number(),
 });
-export const buildingView: z.ZodType<BuildingView> = z.object({
+export const buildingView: z.ZodMiniType<BuildingView> = z.object({
   _id: z.string(),
   buildName: z.string(),
   version: z.number(),
   floors: z.array(floorView),
 });
-export const organizationView: z.ZodType<OrganizationView> = z.object({
+export const organizationView: z.ZodMiniType<OrganizationView> = z.object({
   _id: z.string(),
   orgName: z.string(),
   orgID: z.string(),
@@ -146,49 +147,49 @@ export const renamedNode = z.object({
 
 // Devices.
 
-const dataPointView: z.ZodType<DataPointView> = z.object({
+const dataPointView: z.ZodMiniType<DataPointView> = z.object({
   dp: z.string(),
-  dn: z.string().optional(),
-  val: z.unknown().optional(),
-  readonly: z.boolean().optional(),
+  dn: z.optional(z.string()),
+  val: z.optional(z.unknown()),
+  readonly: z.optional(z.boolean()),
 });
-const devicePresence: z.ZodType<DevicePresence> = z.object({
+const devicePresence: z.ZodMiniType<DevicePresence> = z.object({
   online: z.boolean(),
   reason: z.enum(presenceReasons),
   since: z.number(),
   at: z.number(),
-  lastSeen: z.number().optional(),
+  lastSeen: z.optional(z.number()),
 });
-export const deviceView: z.ZodType<DeviceView> = z.object({
+export const deviceView: z.ZodMiniType<DeviceView> = z.object({
   devID: z.string(),
   devName: z.string(),
   devType: z.number(),
-  connDev: z.string().optional(),
-  port: z.union([z.number(), z.string()]).optional(),
-  gatewayID: z.string().optional(),
-  groupNumber: z.number().optional(),
+  connDev: z.optional(z.string()),
+  port: z.optional(z.union([z.number(), z.string()])),
+  gatewayID: z.optional(z.string()),
+  groupNumber: z.optional(z.number()),
   orgID: z.string(),
-  buildID: z.string().optional(),
-  floorID: z.string().optional(),
+  buildID: z.optional(z.string()),
+  floorID: z.optional(z.string()),
   onFloor: z.boolean(),
-  floorOrigin: z.object({ x: z.number(), y: z.number() }).optional(),
+  floorOrigin: z.optional(z.object({ x: z.number(), y: z.number() })),
   dataPoints: z.array(dataPointView),
   properties: z.record(z.string(), z.unknown()),
-  childNode: z
-    .object({ type: z.literal('thermistor'), devID: z.string(), dataPoints: z.array(dataPointView) })
-    .optional(),
-  latest: stringRecord.optional(),
-  lastSeen: z.number().optional(),
+  childNode: z.optional(
+    z.object({ type: z.literal('thermistor'), devID: z.string(), dataPoints: z.array(dataPointView) }),
+  ),
+  latest: z.optional(stringRecord),
+  lastSeen: z.optional(z.number()),
   online: z.boolean(),
-  presence: devicePresence.optional(),
+  presence: z.optional(devicePresence),
   updatedAt: z.string(),
   version: z.number(),
 });
-export const floorDevicesAnswer: z.ZodType<FloorDevicesAnswer> = z.object({
+export const floorDevicesAnswer: z.ZodMiniType<FloorDevicesAnswer> = z.object({
   devices: z.array(deviceView),
   sensorSizes: stringRecord,
 });
-export const sensorsCountAnswer: z.ZodType<SensorsCountAnswer> = z.object({
+export const sensorsCountAnswer: z.ZodMiniType<SensorsCountAnswer> = z.object({
   total: z.number(),
   online: z.number(),
   offline: z.number(),
@@ -203,14 +204,14 @@ export const placementAnswer = z.object({
   devices: z.array(deviceView),
   floorDevTypes: z.array(z.number()),
 });
-export const floorPlanAnswer: z.ZodType<FloorPlanAnswer> = z.object({
+export const floorPlanAnswer: z.ZodMiniType<FloorPlanAnswer> = z.object({
   data: z.string(),
   width: z.number(),
   height: z.number(),
   updatedAt: z.string(),
   renditions: z.array(z.object({ width: z.number(), url: z.string() })),
 });
-export const alarmSettings: z.ZodType<OrganizationAlarmSettings> = z.object({
+export const alarmSettings: z.ZodMiniType<OrganizationAlarmSettings> = z.object({
   offlineGraceMinutes: z.number(),
   alarmUnplacedDevices: z.boolean(),
 });
@@ -219,105 +220,105 @@ export const alarmSettings: z.ZodType<OrganizationAlarmSettings> = z.object({
 
 const controlValue = z.union([z.number(), z.string(), z.boolean(), z.array(z.number())]);
 /** A command's tracked state: the same schema its push on `{orgId}/commandstatus` is read with. */
-export const commandView: z.ZodType<CommandView> = commandViewSchema;
+export const commandView: z.ZodMiniType<CommandView> = commandViewSchema;
 const commandSentFields = {
   commandId: z.string(),
   status: z.enum(commandStatuses),
   deadlineAt: z.string(),
-  command: commandView.optional(),
+  command: z.optional(commandView),
 };
-export const commandSentAnswer: z.ZodType<CommandSentAnswer> = z.object(commandSentFields);
-export const commandsSentAnswer: z.ZodType<CommandsSentAnswer> = z.object({
+export const commandSentAnswer: z.ZodMiniType<CommandSentAnswer> = z.object(commandSentFields);
+export const commandsSentAnswer: z.ZodMiniType<CommandsSentAnswer> = z.object({
   status: z.literal('sent'),
   commands: z.array(z.object({ ...commandSentFields, devID: z.string() })),
 });
-export const commandHistoryAnswer: z.ZodType<CommandHistoryAnswer> = z.object({
+export const commandHistoryAnswer: z.ZodMiniType<CommandHistoryAnswer> = z.object({
   devID: z.string(),
   commands: z.array(commandView),
 });
-export const deviceStateAnswer: z.ZodType<DeviceStateAnswer> = z.object({
+export const deviceStateAnswer: z.ZodMiniType<DeviceStateAnswer> = z.object({
   devID: z.string(),
-  port: z.union([z.number(), z.string()]).optional(),
-  val: controlValue.optional(),
-  reportedAt: z.string().optional(),
+  port: z.optional(z.union([z.number(), z.string()])),
+  val: z.optional(controlValue),
+  reportedAt: z.optional(z.string()),
   source: z.enum(['device', 'telemetry', 'none']),
-  latest: stringRecord.optional(),
-  lastCommand: commandView.optional(),
+  latest: z.optional(stringRecord),
+  lastCommand: z.optional(commandView),
 });
 
 // Data queries and exports.
 
 const resolution = z.enum(['raw', 'hour', 'day']);
-export const deviceRangeAnswer: z.ZodType<DeviceRangeAnswer> = z.object({
+export const deviceRangeAnswer: z.ZodMiniType<DeviceRangeAnswer> = z.object({
   deviceResponse: z.array(
-    z.object({ x: z.number(), y: z.number(), min: z.number().optional(), max: z.number().optional() }),
+    z.object({ x: z.number(), y: z.number(), min: z.optional(z.number()), max: z.optional(z.number()) }),
   ),
-  latestVal: z.object({ value: z.number(), time: z.number() }).nullable(),
+  latestVal: z.nullable(z.object({ value: z.number(), time: z.number() })),
   resolution,
 });
-export const allDeviceDataAnswer: z.ZodType<AllDeviceDataAnswer> = z.object({
+export const allDeviceDataAnswer: z.ZodMiniType<AllDeviceDataAnswer> = z.object({
   resolution,
   params: z.array(z.string()),
   rows: z.array(z.object({ devID: z.string(), time: z.number(), values: stringRecord })),
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
 });
-export const comfortGraphAnswer: z.ZodType<ComfortGraphAnswer> = z.object({
+export const comfortGraphAnswer: z.ZodMiniType<ComfortGraphAnswer> = z.object({
   param2: z.string(),
   responseData: z.array(z.object({ x: z.number(), y: z.number() })),
 });
-export const motionSensorAnswer: z.ZodType<MotionSensorAnswer> = z.object({
+export const motionSensorAnswer: z.ZodMiniType<MotionSensorAnswer> = z.object({
   deviceResponse: z.array(
     z.object({ devID: z.string(), days: z.array(z.object({ day: z.string(), occupied: z.number() })) }),
   ),
   utilizationResponse: z.array(z.object({ devID: z.string(), utilization: z.number() })),
   avgQuerySum: z.object({ avg: z.number(), dayCount: z.number() }),
 });
-export const weatherAnswer: z.ZodType<WeatherAnswer> = z.object({
+export const weatherAnswer: z.ZodMiniType<WeatherAnswer> = z.object({
   city: z.string(),
-  pressureKpa: z.number().nullable(),
-  time: z.number().nullable(),
+  pressureKpa: z.nullable(z.number()),
+  time: z.nullable(z.number()),
 });
-const sensorDeviceView: z.ZodType<SensorDeviceView> = z.object({
+const sensorDeviceView: z.ZodMiniType<SensorDeviceView> = z.object({
   devID: z.string(),
   devName: z.string(),
   devType: z.number(),
   orgID: z.string(),
-  floorID: z.string().optional(),
-  dataPoints: z.array(z.object({ dp: z.string(), dn: z.string().optional() })),
+  floorID: z.optional(z.string()),
+  dataPoints: z.array(z.object({ dp: z.string(), dn: z.optional(z.string()) })),
 });
-export const sensorDevicesAnswer: z.ZodType<SensorDevicesAnswer> = z.object({
+export const sensorDevicesAnswer: z.ZodMiniType<SensorDevicesAnswer> = z.object({
   device: sensorDeviceView,
   orgDevices: z.array(sensorDeviceView),
   allDeviceExport: z.boolean(),
 });
-export const exportAnswer: z.ZodType<ExportAnswer> = z.object({
+export const exportAnswer: z.ZodMiniType<ExportAnswer> = z.object({
   fileName: z.string(),
   format: z.enum(EXPORT_FORMATS),
   contentType: z.string(),
   size: z.number(),
   rows: z.number(),
-  data: z.string().optional(),
-  encoding: z.enum(['utf8', 'base64']).optional(),
-  url: z.string().optional(),
+  data: z.optional(z.string()),
+  encoding: z.optional(z.enum(['utf8', 'base64'])),
+  url: z.optional(z.string()),
 });
 
 // Notifications.
 
-export const notificationView: z.ZodType<NotificationView> = z.object({
+export const notificationView: z.ZodMiniType<NotificationView> = z.object({
   _id: z.string(),
   type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   message: z.string(),
   createdAt: z.string(),
   properties: z.object({
     orgID: z.string(),
-    floorID: z.string().optional(),
-    buildID: z.string().optional(),
-    devID: z.string().optional(),
+    floorID: z.optional(z.string()),
+    buildID: z.optional(z.string()),
+    devID: z.optional(z.string()),
   }),
   read: z.boolean(),
-  clearedAt: z.string().optional(),
+  clearedAt: z.optional(z.string()),
 });
-export const notificationPage: z.ZodType<NotificationPage> = z.object({
+export const notificationPage: z.ZodMiniType<NotificationPage> = z.object({
   list: z.array(notificationView),
   hasMore: z.boolean(),
 });
@@ -325,14 +326,14 @@ export const countAnswer = z.object({ count: z.number() });
 
 // Third-party devices.
 
-const celsius = z.number().nullable();
-export const rysePositionAnswer: z.ZodType<RysePositionAnswer> = z.object({ position: z.number() });
-export const ryseSetAnswer: z.ZodType<RyseSetAnswer> = z.object({
+const celsius = z.nullable(z.number());
+export const rysePositionAnswer: z.ZodMiniType<RysePositionAnswer> = z.object({ position: z.number() });
+export const ryseSetAnswer: z.ZodMiniType<RyseSetAnswer> = z.object({
   message: z.string(),
   position: z.number(),
 });
-export const integrationMessageAnswer: z.ZodType<IntegrationMessageAnswer> = messageAnswer;
-export const nestAmbienceAnswer: z.ZodType<NestAmbienceAnswer> = z.object({
+export const integrationMessageAnswer: z.ZodMiniType<IntegrationMessageAnswer> = messageAnswer;
+export const nestAmbienceAnswer: z.ZodMiniType<NestAmbienceAnswer> = z.object({
   ambientTemperatureCelsius: celsius,
   ambientHumidityPercent: celsius,
   mode: z.enum(['HEAT', 'COOL', 'HEATCOOL', 'OFF']),
@@ -342,7 +343,7 @@ export const nestAmbienceAnswer: z.ZodType<NestAmbienceAnswer> = z.object({
   min: z.number(),
   max: z.number(),
 });
-export const ecobeeStatsAnswer: z.ZodType<EcobeeStatsAnswer> = z.object({
+export const ecobeeStatsAnswer: z.ZodMiniType<EcobeeStatsAnswer> = z.object({
   actualTemperature: z.number(),
   actualHumidity: z.number(),
   desiredCool: z.number(),
@@ -350,5 +351,5 @@ export const ecobeeStatsAnswer: z.ZodType<EcobeeStatsAnswer> = z.object({
   hvacMode: z.enum(ECOBEE_HVAC_MODES),
   desiredCoolRange: z.tuple([z.number(), z.number()]),
   desiredHeatRange: z.tuple([z.number(), z.number()]),
-  holdClimateRef: z.string().nullable(),
+  holdClimateRef: z.nullable(z.string()),
 });

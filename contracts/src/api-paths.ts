@@ -2,7 +2,7 @@ import { REALTIME_TOKEN_PATH } from './realtime';
 
 /**
  * The method and path of every API call, by name: the one place a path is written. The call's schemas
- * are declared under the same name in `api.ts`; this module holds no schema, so the front end's client
+ * are declared under the same name in `api.ts` (requests) and `api-answers.ts`; this module holds no schema, so the front end's client
  * reads paths from it without loading validation code (its types come from `api.ts` with `import type`).
  */
 export const apiPaths = {
@@ -84,4 +84,10 @@ export type ApiMethod = 'GET' | 'POST';
 export function apiEndpoint(name: ApiCallName): { method: ApiMethod; path: string } {
   const [method, path] = apiPaths[name].split(' ') as [ApiMethod, string];
   return { method, path };
+}
+
+/** The call a method and path name, if any (for checks that see only the HTTP request). */
+export function apiCallNameAt(method: string, path: string): ApiCallName | undefined {
+  const endpoint = `${method} ${path}`;
+  return (Object.keys(apiPaths) as ApiCallName[]).find((name) => apiPaths[name] === endpoint);
 }

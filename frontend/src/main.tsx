@@ -1,7 +1,7 @@
 import '@aws-amplify/ui-react/styles.css';
 import './app/styles.css';
 import { StrictMode } from 'react';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { bootstrapSession } from './app/sessionBootstrap';

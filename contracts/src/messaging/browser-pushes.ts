@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../schema-messages';
 import { commandCalls, commandStatuses, type CommandView } from '../control';
 import { type DevicePresence, presenceReasons } from '../devices';
 import type { NotificationPush } from '../notifications';
@@ -14,32 +15,37 @@ import { Command, commandValueSchema, messageDevId } from './device-protocol';
 export const LIVE_FLOOR_MESSAGE_MAX_BYTES = 120 * 1024;
 
 /** A device's presence as the server decided it (contracts/devices.ts `DevicePresence`). */
-export const devicePresenceSchema = z.object({
-  online: z.boolean(),
-  reason: z.enum(presenceReasons),
-  since: z.number().int().nonnegative(),
-  at: z.number().int().nonnegative(),
-  lastSeen: z.number().int().positive().optional(),
-}) satisfies z.ZodType<DevicePresence>;
+export const devicePresenceSchema = z.lazy(
+  () =>
+    z.object({
+      online: z.boolean(),
+      reason: z.enum(presenceReasons),
+      since: z.number().check(z.int(), z.nonnegative()),
+      at: z.number().check(z.int(), z.nonnegative()),
+      lastSeen: z.optional(z.number().check(z.int(), z.positive())),
+    }) satisfies z.ZodMiniType<DevicePresence>,
+);
 
-const portValue = z.union([z.literal(0), z.literal(1)]);
+const portValue = z.lazy(() => z.union([z.literal(0), z.literal(1)]));
 
 /**
  * A power node's word on its port values (commands 201 port one, 202 port two, 203 both): changed to
  * `val`, or failed. The browser words it with `deviceMessageText` ('Value changed to {val}', 'Value
  * change failed') and `deviceValueChangedText` ('<device>: Value changed to <value>').
  */
-export const portReportSchema = z.object({
-  cmnd: z.union([
-    z.literal(Command.portOneValue),
-    z.literal(Command.portTwoValue),
-    z.literal(Command.portBothValue),
-  ]),
-  outcome: z.enum(['success', 'fail']),
-  val: portValue.optional(),
-  /** When the broker received it (epoch ms). */
-  at: z.number().int().nonnegative(),
-});
+export const portReportSchema = z.lazy(() =>
+  z.object({
+    cmnd: z.union([
+      z.literal(Command.portOneValue),
+      z.literal(Command.portTwoValue),
+      z.literal(Command.portBothValue),
+    ]),
+    outcome: z.enum(['success', 'fail']),
+    val: z.optional(portValue),
+    /** When the broker received it (epoch ms). */
+    at: z.number().check(z.int(), z.nonnegative()),
+  }),
+);
 export type PortReport = z.infer<typeof portReportSchema>;
 
 /**
@@ -47,73 +53,85 @@ export type PortReport = z.infer<typeof portReportSchema>;
  * (ingest), its presence (online / offline, why, since when: every presence change), or a power
  * node's port values (its report on 201/202/203).
  */
-export const liveDeviceUpdateSchema = z.object({
-  devID: messageDevId,
-  /** The values of the newest reading, by data point. */
-  latest: z.record(z.string().min(1).max(32), z.number().finite()).optional(),
-  /** When it was last read (epoch ms). */
-  lastSeen: z.number().int().positive().optional(),
-  /** Sent with presence changes only: a reading alone does not decide presence. */
-  online: z.boolean().optional(),
-  presence: devicePresenceSchema.optional(),
-  /** The port values the power node reported (stored in its properties), merged into them. */
-  ports: z.object({ portOneValue: portValue.optional(), portTwoValue: portValue.optional() }).optional(),
-  /** The power node's word that changed them, or that they could not be changed. */
-  portReport: portReportSchema.optional(),
-});
+export const liveDeviceUpdateSchema = z.lazy(() =>
+  z.object({
+    devID: messageDevId,
+    /** The values of the newest reading, by data point. */
+    latest: z.optional(z.record(z.string().check(z.minLength(1), z.maxLength(32)), z.number())),
+    /** When it was last read (epoch ms). */
+    lastSeen: z.optional(z.number().check(z.int(), z.positive())),
+    /** Sent with presence changes only: a reading alone does not decide presence. */
+    online: z.optional(z.boolean()),
+    presence: z.optional(devicePresenceSchema),
+    /** The port values the power node reported (stored in its properties), merged into them. */
+    ports: z.optional(z.object({ portOneValue: z.optional(portValue), portTwoValue: z.optional(portValue) })),
+    /** The power node's word that changed them, or that they could not be changed. */
+    portReport: z.optional(portReportSchema),
+  }),
+);
 export type LiveDeviceUpdate = z.infer<typeof liveDeviceUpdateSchema>;
 
 /** `{orgId}/live/{floorId}`: the devices of the floor that changed (an ingest batch, a presence change). */
-export const liveFloorMessageSchema = z.object({
-  floorId: z.string().min(1).max(64),
-  updates: z.array(liveDeviceUpdateSchema).min(1).max(5000),
-});
+export const liveFloorMessageSchema = z.lazy(() =>
+  z.object({
+    floorId: z.string().check(z.minLength(1), z.maxLength(64)),
+    updates: z.array(liveDeviceUpdateSchema).check(z.minLength(1), z.maxLength(5000)),
+  }),
+);
 export type LiveFloorMessage = z.infer<typeof liveFloorMessageSchema>;
 
-const commandReplySchema = z.object({
-  outcome: z.enum(['success', 'fail']),
-  action: z.string(),
-  val: commandValueSchema.optional(),
-  str: z.string().optional(),
-  at: z.string(),
-  message: z.string().optional(),
-});
+const commandReplySchema = z.lazy(() =>
+  z.object({
+    outcome: z.enum(['success', 'fail']),
+    action: z.string(),
+    val: z.optional(commandValueSchema),
+    str: z.optional(z.string()),
+    at: z.string(),
+    message: z.optional(z.string()),
+  }),
+);
 
 /** `{orgId}/commandstatus`: a command's tracked state (contracts/control.ts `CommandView`). */
-export const commandViewSchema = z.object({
-  commandId: z.string().min(1).max(64),
-  devID: messageDevId,
-  devName: z.string(),
-  devType: z.number().int(),
-  call: z.enum(commandCalls),
-  cmnd: z.number().int(),
-  val: commandValueSchema.optional(),
-  key: z.string().optional(),
-  port: z.union([z.number(), z.string()]).optional(),
-  requestedBy: z.object({ userId: z.string(), userName: z.string() }),
-  requestedAt: z.string(),
-  sentAt: z.string().optional(),
-  deadlineAt: z.string(),
-  status: z.enum(commandStatuses),
-  reply: commandReplySchema.optional(),
-  lateReply: commandReplySchema.optional(),
-  text: z.string().optional(),
-}) satisfies z.ZodType<CommandView>;
+export const commandViewSchema = z.lazy(
+  () =>
+    z.object({
+      commandId: z.string().check(z.minLength(1), z.maxLength(64)),
+      devID: messageDevId,
+      devName: z.string(),
+      devType: z.number().check(z.int()),
+      call: z.enum(commandCalls),
+      cmnd: z.number().check(z.int()),
+      val: z.optional(commandValueSchema),
+      key: z.optional(z.string()),
+      port: z.optional(z.union([z.number(), z.string()])),
+      requestedBy: z.object({ userId: z.string(), userName: z.string() }),
+      requestedAt: z.string(),
+      sentAt: z.optional(z.string()),
+      deadlineAt: z.string(),
+      status: z.enum(commandStatuses),
+      reply: z.optional(commandReplySchema),
+      lateReply: z.optional(commandReplySchema),
+      text: z.optional(z.string()),
+    }) satisfies z.ZodMiniType<CommandView>,
+);
 
 /** `{orgId}/notification`: a notification pushed to the organization's signed-in users. */
-export const notificationPushSchema = z.object({
-  kind: z.literal('notification'),
-  notification: z.object({
-    _id: z.string().min(1),
-    type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-    message: z.string(),
-    createdAt: z.string(),
-    properties: z.object({
-      orgID: z.string(),
-      floorID: z.string().optional(),
-      buildID: z.string().optional(),
-      devID: z.string().optional(),
-    }),
-    clearedAt: z.string().optional(),
-  }),
-}) satisfies z.ZodType<NotificationPush>;
+export const notificationPushSchema = z.lazy(
+  () =>
+    z.object({
+      kind: z.literal('notification'),
+      notification: z.object({
+        _id: z.string().check(z.minLength(1)),
+        type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+        message: z.string(),
+        createdAt: z.string(),
+        properties: z.object({
+          orgID: z.string(),
+          floorID: z.optional(z.string()),
+          buildID: z.optional(z.string()),
+          devID: z.optional(z.string()),
+        }),
+        clearedAt: z.optional(z.string()),
+      }),
+    }) satisfies z.ZodMiniType<NotificationPush>,
+);

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../schema-messages';
 
 /**
  * Command codes carried in `cmnd` (specification: states and transitions). A command the platform
@@ -23,20 +24,24 @@ export type CommandCode = (typeof Command)[keyof typeof Command];
 export const commandCodes = Object.values(Command) as CommandCode[];
 
 /** `cmnd`: one of the documented codes. */
-export const commandCodeSchema = z.literal(commandCodes, {
-  error: `cmnd must be one of ${commandCodes.join(', ')}.`,
-});
+export const commandCodeSchema = z.lazy(() =>
+  z.literal(commandCodes, {
+    error: `cmnd must be one of ${commandCodes.join(', ')}.`,
+  }),
+);
 
 /** A device id (MAC string) as messages carry it. */
-export const messageDevId = z.string().trim().min(1).max(64);
+export const messageDevId = z.lazy(() => z.string().check(z.trim(), z.minLength(1), z.maxLength(64)));
 
 /**
  * A value sent to or reported by a device: a number (brightness, fan, valve, shade position, BACnet
  * point), a text (BACnet), a switch, or a list of port states such as [1,0,0,0] (lock, shades).
  */
-export const commandValueSchema = z.union(
-  [z.number().finite(), z.string().max(64), z.boolean(), z.array(z.number().finite()).max(8)],
-  { error: 'val must be a number, a text, true or false, or a list of up to 8 numbers.' },
+export const commandValueSchema = z.lazy(() =>
+  z.union(
+    [z.number(), z.string().check(z.maxLength(64)), z.boolean(), z.array(z.number()).check(z.maxLength(8))],
+    { error: 'val must be a number, a text, true or false, or a list of up to 8 numbers.' },
+  ),
 );
 export type CommandValue = z.infer<typeof commandValueSchema>;
 
@@ -46,25 +51,27 @@ export type CommandValue = z.infer<typeof commandValueSchema>;
  * could not be told apart, a late reply to the first would settle the second, and a redelivered
  * confirmation could not be recognized. Devices echo the id they were sent.
  */
-export const commandIdSchema = z
-  .string()
-  .regex(/^[0-9a-z]{9}-[0-9a-f]{12}$/, { error: 'commandId is not a command id.' });
+export const commandIdSchema = z.lazy(() =>
+  z.string().check(z.regex(/^[0-9a-z]{9}-[0-9a-f]{12}$/, { error: 'commandId is not a command id.' })),
+);
 
 /** A real-time message as devices and the platform exchange it. All fields are optional. */
-export const realtimeMessageSchema = z.object({
-  cmnd: z.number().int().optional(),
-  action: z.string().optional(),
-  grpID: z.union([z.string(), z.number()]).optional(),
-  devID: z.string().optional(),
-  devType: z.number().int().min(0).max(9).optional(),
-  actionHandler: z.string().optional(),
-  val: z.unknown().optional(),
-  str: z.string().optional(),
-  macs: z.array(z.string()).optional(),
-  usrID: z.string().optional(),
-  mState: z.union([z.literal(0), z.literal(1)]).optional(),
-  commandId: z.string().optional(),
-});
+export const realtimeMessageSchema = z.lazy(() =>
+  z.object({
+    cmnd: z.optional(z.number().check(z.int())),
+    action: z.optional(z.string()),
+    grpID: z.optional(z.union([z.string(), z.number()])),
+    devID: z.optional(z.string()),
+    devType: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(9))),
+    actionHandler: z.optional(z.string()),
+    val: z.optional(z.unknown()),
+    str: z.optional(z.string()),
+    macs: z.optional(z.array(z.string())),
+    usrID: z.optional(z.string()),
+    mState: z.optional(z.union([z.literal(0), z.literal(1)])),
+    commandId: z.optional(z.string()),
+  }),
+);
 export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;
 
 /**
@@ -72,24 +79,28 @@ export type RealtimeMessage = z.infer<typeof realtimeMessageSchema>;
  * browsers may not publish there). Strict: the publisher validates it before sending, the simulator on
  * receipt.
  */
-export const commandMessageSchema = z.strictObject({
-  commandId: commandIdSchema,
-  cmnd: commandCodeSchema,
-  devID: messageDevId,
-  devType: z.number().int().min(0).max(9),
-  /** What the device is asked to do: 'set' a value, 'test' (answer whether it is online). */
-  action: z.enum(['set', 'test']),
-  /** The call the command comes from (e.g. 'setBrightness'), for the device's log. */
-  actionHandler: z.string().max(40),
-  val: commandValueSchema.optional(),
-  /** BACnet: the point (key) the value is written to. */
-  str: z.string().max(64).optional(),
-  port: z.union([z.number().int().min(0).max(8), z.string().max(8)]).optional(),
-  grpID: z.union([z.string().max(16), z.number().int()]).optional(),
-  macs: z.array(messageDevId).max(500).optional(),
-  /** The user who asked (their id). */
-  usrID: z.string().max(64),
-});
+export const commandMessageSchema = z.lazy(() =>
+  z.strictObject({
+    commandId: commandIdSchema,
+    cmnd: commandCodeSchema,
+    devID: messageDevId,
+    devType: z.number().check(z.int(), z.minimum(0), z.maximum(9)),
+    /** What the device is asked to do: 'set' a value, 'test' (answer whether it is online). */
+    action: z.enum(['set', 'test']),
+    /** The call the command comes from (e.g. 'setBrightness'), for the device's log. */
+    actionHandler: z.string().check(z.maxLength(40)),
+    val: z.optional(commandValueSchema),
+    /** BACnet: the point (key) the value is written to. */
+    str: z.optional(z.string().check(z.maxLength(64))),
+    port: z.optional(
+      z.union([z.number().check(z.int(), z.minimum(0), z.maximum(8)), z.string().check(z.maxLength(8))]),
+    ),
+    grpID: z.optional(z.union([z.string().check(z.maxLength(16)), z.number().check(z.int())])),
+    macs: z.optional(z.array(messageDevId).check(z.maxLength(500))),
+    /** The user who asked (their id). */
+    usrID: z.string().check(z.maxLength(64)),
+  }),
+);
 export type CommandMessage = z.infer<typeof commandMessageSchema>;
 
 /**
@@ -97,20 +108,22 @@ export type CommandMessage = z.infer<typeof commandMessageSchema>;
  * command's `commandId`), or news of its own (device online or offline, pairing failed: no
  * `commandId`). Fields beyond these are dropped.
  */
-export const confirmationMessageSchema = z.object({
-  action: z.string().min(1).max(32),
-  devID: messageDevId,
-  commandId: commandIdSchema.optional(),
-  cmnd: commandCodeSchema.optional(),
-  val: commandValueSchema.optional(),
-  str: z.string().max(200).optional(),
-  devType: z.number().int().min(0).max(9).optional(),
-  grpID: z.union([z.string().max(16), z.number().int()]).optional(),
-  macs: z.array(messageDevId).max(500).optional(),
-  usrID: z.string().max(64).optional(),
-  mState: z.union([z.literal(0), z.literal(1)]).optional(),
-  actionHandler: z.string().max(40).optional(),
-});
+export const confirmationMessageSchema = z.lazy(() =>
+  z.object({
+    action: z.string().check(z.minLength(1), z.maxLength(32)),
+    devID: messageDevId,
+    commandId: z.optional(commandIdSchema),
+    cmnd: z.optional(commandCodeSchema),
+    val: z.optional(commandValueSchema),
+    str: z.optional(z.string().check(z.maxLength(200))),
+    devType: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(9))),
+    grpID: z.optional(z.union([z.string().check(z.maxLength(16)), z.number().check(z.int())])),
+    macs: z.optional(z.array(messageDevId).check(z.maxLength(500))),
+    usrID: z.optional(z.string().check(z.maxLength(64))),
+    mState: z.optional(z.union([z.literal(0), z.literal(1)])),
+    actionHandler: z.optional(z.string().check(z.maxLength(40))),
+  }),
+);
 export type ConfirmationMessage = z.infer<typeof confirmationMessageSchema>;
 
 /**
@@ -121,15 +134,17 @@ export type ConfirmationMessage = z.infer<typeof confirmationMessageSchema>;
 export const TELEMETRY_VALUE_LIMIT = 1e9;
 
 /** Telemetry a device publishes on `{orgId}/sensordata/{devId}`. */
-export const telemetryMessageSchema = z.object({
-  devID: z.string().min(1).max(64),
-  devType: z.number().int().min(0).max(9),
-  /** Epoch milliseconds; the ingest stamps arrival time when absent, and refuses one far from it. */
-  time: z.number().int().positive().optional(),
-  /** One value per data point name, e.g. { temp: 22.4, hum: 41 }: finite, within ±TELEMETRY_VALUE_LIMIT. */
-  values: z.record(
-    z.string().min(1).max(32),
-    z.number().finite().min(-TELEMETRY_VALUE_LIMIT).max(TELEMETRY_VALUE_LIMIT),
-  ),
-});
+export const telemetryMessageSchema = z.lazy(() =>
+  z.object({
+    devID: z.string().check(z.minLength(1), z.maxLength(64)),
+    devType: z.number().check(z.int(), z.minimum(0), z.maximum(9)),
+    /** Epoch milliseconds; the ingest stamps arrival time when absent, and refuses one far from it. */
+    time: z.optional(z.number().check(z.int(), z.positive())),
+    /** One value per data point name, e.g. { temp: 22.4, hum: 41 }: finite, within ±TELEMETRY_VALUE_LIMIT. */
+    values: z.record(
+      z.string().check(z.minLength(1), z.maxLength(32)),
+      z.number().check(z.minimum(-TELEMETRY_VALUE_LIMIT), z.maximum(TELEMETRY_VALUE_LIMIT)),
+    ),
+  }),
+);
 export type TelemetryMessage = z.infer<typeof telemetryMessageSchema>;

@@ -1,11 +1,13 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { WeatherProvider } from '../domain/telemetry/weather';
 
 /** The part of OpenWeatherMap's current-weather answer we read (pressure in hPa, dt in epoch seconds). */
-const answerSchema = z.object({
-  main: z.object({ pressure: z.number().positive() }),
-  dt: z.number().int().positive(),
-});
+const answerSchema = z.lazy(() =>
+  z.object({
+    main: z.object({ pressure: z.number().check(z.positive()) }),
+    dt: z.number().check(z.int(), z.positive()),
+  }),
+);
 
 /**
  * OpenWeatherMap's current weather (`GET {apiUrl}?q={city}&appid={key}&units=metric`); another provider

@@ -1,7 +1,6 @@
 import type { Context } from 'aws-lambda';
-import type { z } from 'zod';
 import type { RoleNumber } from '@argentum/contracts';
-import type { ApiCall } from '@argentum/contracts/api';
+import type { ApiAnswerBody, ApiBody, ApiCall, ApiCallName } from '@argentum/contracts/api';
 import type { UserStore } from '../domain/users/ports';
 import type { AuthUser } from '../domain/users/user';
 
@@ -98,49 +97,38 @@ export interface RouteResult<Body = unknown> {
 export type Access = 'public' | { minRole: RoleNumber };
 
 /** What a route adds to its call (contracts/src/api.ts): where it runs, who may call it, what it does. */
-interface RouteBase<Schema extends z.ZodType, Response extends z.ZodType> {
+interface RouteBase<Name extends ApiCallName> {
   domain: ApiDomain;
   summary: string;
   /** Largest accepted body in bytes; 64 KiB when not set. */
   maxBodyBytes?: number;
-  call: ApiCall<Schema, Response>;
+  call: ApiCall<Name>;
 }
 
-type Handler<
-  Schema extends z.ZodType,
-  Response extends z.ZodType,
-  User extends AuthUser | undefined,
-  Ports,
-> = (request: RouteRequest<z.output<Schema>, User, Ports>) => Promise<RouteResult<z.input<Response>>>;
+type Handler<Body, Answer, User extends AuthUser | undefined, Ports> = (
+  request: RouteRequest<Body, User, Ports>,
+) => Promise<RouteResult<Answer>>;
 
-export interface PublicRouteDefinition<
-  Schema extends z.ZodType,
-  Response extends z.ZodType,
-  Ports,
-> extends RouteBase<Schema, Response> {
+export interface PublicRouteDefinition<Name extends ApiCallName, Ports> extends RouteBase<Name> {
   access: 'public';
-  handler: Handler<Schema, Response, undefined, Ports>;
+  handler: Handler<ApiBody<Name>, ApiAnswerBody<Name>, undefined, Ports>;
 }
 
-export interface ProtectedRouteDefinition<
-  Schema extends z.ZodType,
-  Response extends z.ZodType,
-  Ports,
-> extends RouteBase<Schema, Response> {
+export interface ProtectedRouteDefinition<Name extends ApiCallName, Ports> extends RouteBase<Name> {
   access: { minRole: RoleNumber };
-  handler: Handler<Schema, Response, AuthUser, Ports>;
+  handler: Handler<ApiBody<Name>, ApiAnswerBody<Name>, AuthUser, Ports>;
 }
 
 /**
- * A route as the table holds it: its call's method, path and schemas, and a handler needing `Ports`.
- * The route table holds `Route` (ports `never`): enough for CDK, the OpenAPI document and the checks,
- * which never call a handler.
+ * A route as the table holds it: its call's name, method, path and request schema, and a handler
+ * needing `Ports`. The route table holds `Route` (ports `never`): enough for CDK, the OpenAPI document
+ * and the checks, which never call a handler.
  */
-export type Route<Ports = never> = Omit<RouteBase<z.ZodType, z.ZodType>, 'call'> &
-  Pick<ApiCall, 'method' | 'path' | 'request' | 'response' | 'errors' | 'creates'> &
+export type Route<Ports = never> = Omit<RouteBase<ApiCallName>, 'call'> &
+  Pick<ApiCall, 'name' | 'method' | 'path' | 'request'> &
   (
-    | { access: 'public'; handler: Handler<z.ZodType, z.ZodType, undefined, Ports> }
-    | { access: { minRole: RoleNumber }; handler: Handler<z.ZodType, z.ZodType, AuthUser, Ports> }
+    | { access: 'public'; handler: Handler<unknown, unknown, undefined, Ports> }
+    | { access: { minRole: RoleNumber }; handler: Handler<unknown, unknown, AuthUser, Ports> }
   );
 
 /** What every protected route needs: the user store, to read the caller on each request. */
@@ -151,19 +139,14 @@ export interface RoutePorts {
 /**
  * Declares the routes of a domain whose handlers need `Ports`: each binds a handler to a call of the
  * contracts, and the generics type its body from the call's request schema, its answer from the
- * call's response schema and its `user` from its `access`.
+ * call's answer schema (`api-answers.ts`, types only) and its `user` from its `access`.
  */
 export function routesFor<Ports extends RoutePorts>() {
   // Separate overloads type each handler's `user` from its `access`; a union parameter would not.
-  function route<Schema extends z.ZodType, Response extends z.ZodType>(
-    definition: PublicRouteDefinition<Schema, Response, Ports>,
-  ): Route<Ports>;
-  function route<Schema extends z.ZodType, Response extends z.ZodType>(
-    definition: ProtectedRouteDefinition<Schema, Response, Ports>,
-  ): Route<Ports>;
-  function route<Schema extends z.ZodType, Response extends z.ZodType>(
-    definition:
-      PublicRouteDefinition<Schema, Response, Ports> | ProtectedRouteDefinition<Schema, Response, Ports>,
+  function route<Name extends ApiCallName>(definition: PublicRouteDefinition<Name, Ports>): Route<Ports>;
+  function route<Name extends ApiCallName>(definition: ProtectedRouteDefinition<Name, Ports>): Route<Ports>;
+  function route<Name extends ApiCallName>(
+    definition: PublicRouteDefinition<Name, Ports> | ProtectedRouteDefinition<Name, Ports>,
   ): Route<Ports> {
     const { call, ...rest } = definition;
     return { ...call, ...rest } as unknown as Route<Ports>;

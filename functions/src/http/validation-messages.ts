@@ -1,8 +1,9 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Messages for schema failures that have no documented text of their own: they name the field, so a
  * client developer knows what to fix. Messages given in a schema (the documented texts) take precedence.
+ * The others are zod's English ones (contracts/src/schema-messages.ts).
  */
 z.config({
   customError: (issue) => {

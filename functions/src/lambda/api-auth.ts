@@ -1,3 +1,4 @@
+import { poolAccessTokens } from '../adapters/access-token';
 import { assertConfigured } from '../config';
 import { ENV } from '../environment';
 import { createApiHandler } from '../http/api-handler';
@@ -8,4 +9,4 @@ import { accountPorts } from './wiring/accounts';
 // secret: without either the function fails its cold start.
 assertConfigured(process.env, [ENV.mailQueueUrl, ENV.realtimeSigningSecretId]);
 
-export const handler = createApiHandler(authRoutes, accountPorts());
+export const handler = createApiHandler(authRoutes, { ...accountPorts(), accessTokens: poolAccessTokens });

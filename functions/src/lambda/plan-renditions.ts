@@ -1,9 +1,14 @@
 import type { S3Event } from 'aws-lambda';
 import { sharpPlanRasterizer } from '../adapters/plan-rasterizer';
-import { config } from '../config';
+import { assertConfigured, config } from '../config';
 import { renderFloorPlan } from '../domain/files/plan-renditions';
-import { files } from './wiring/files';
-import { logger } from './wiring/core';
+import { log } from '../http/log';
+import { s3FileStore } from '../stores/files';
+
+// A misconfigured function fails its cold start, naming what is missing. It reads and writes only the
+// files bucket: the shared wiring (wiring/core.ts, wiring/files.ts) would load DynamoDB and the plan
+// URL signer for nothing.
+assertConfigured();
 
 /**
  * Draws the raster renditions of a floor plan once it is stored: the files bucket notifies this
@@ -18,7 +23,7 @@ export async function handler(event: S3Event): Promise<void> {
       continue;
     // S3 gives keys URL-encoded, spaces as '+'.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
-    const outcome = await renderFloorPlan({ files, rasterizer: sharpPlanRasterizer }, key);
-    logger.log('info', 'floor plan renditions', { key, ...outcome });
+    const outcome = await renderFloorPlan({ files: s3FileStore, rasterizer: sharpPlanRasterizer }, key);
+    log('info', 'floor plan renditions', { key, ...outcome });
   }
 }

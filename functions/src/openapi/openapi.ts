@@ -1,10 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Route } from '../http/types';
 import { roleNames } from '@argentum/contracts';
+import { apiAnswers, type ApiAnswerOf } from '@argentum/contracts/api-answers';
 
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { unrepresentable: 'any', io }) as JsonSchema;
   delete json.$schema;
   return json;
@@ -18,16 +19,18 @@ const errorContent = {
 const error = (description: string) => ({ description, content: errorContent });
 
 /**
- * The OpenAPI 3.1 description of the API, generated from the route table: each call's request and
- * response schemas and its own errors come from the contracts (contracts/src/api.ts).
+ * The OpenAPI 3.1 description of the API, generated from the route table: each call's request schema
+ * comes from the contracts (contracts/src/api.ts), its answer schema and own errors from their answers
+ * (contracts/src/api-answers.ts).
  */
 export function openApiDocument(routes: readonly Route[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const minRole = route.access === 'public' ? undefined : route.access.minRole;
+    const answer: ApiAnswerOf = apiAnswers[route.name];
     const success = {
       description: 'Success',
-      content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+      content: { 'application/json': { schema: jsonSchema(answer.response, 'output') } },
     };
     const operation = {
       summary: route.summary,
@@ -49,7 +52,7 @@ export function openApiDocument(routes: readonly Route[]) {
           }),
       responses: {
         '200': success,
-        ...(route.creates ? { '201': { ...success, description: 'Created' } } : {}),
+        ...(answer.creates ? { '201': { ...success, description: 'Created' } } : {}),
         '400': error('Invalid request: the body names what is wrong'),
         ...(minRole === undefined
           ? {}
@@ -59,7 +62,7 @@ export function openApiDocument(routes: readonly Route[]) {
             }),
         '413': error('Request body too large'),
         ...Object.fromEntries(
-          Object.entries(route.errors ?? {}).map(([status, description]) => [status, error(description)]),
+          Object.entries(answer.errors ?? {}).map(([status, description]) => [status, error(description)]),
         ),
       },
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Context } from 'aws-lambda';
 import { createApiHandler } from '../../src/http/api-handler';
 import { DIRECT_ACCESS_MESSAGE } from '../../src/http/middleware';
@@ -16,7 +16,7 @@ function probe() {
     path: '/api/probe',
     domain: 'auth',
     access: 'public',
-    request: z.object({}).strict(),
+    request: z.strictObject({}),
     handler: () => {
       calls.push('ran');
       return Promise.resolve({ body: { ok: true } });

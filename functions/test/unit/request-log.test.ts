@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Context } from 'aws-lambda';
 import { createApiHandler } from '../../src/http/api-handler';
 import { log } from '../../src/http/log';
@@ -11,7 +11,7 @@ const route = {
   path: '/api/probe',
   domain: 'tree',
   access: 'public',
-  request: z.object({ orgId: z.string(), delayMs: z.number() }).strict(),
+  request: z.strictObject({ orgId: z.string(), delayMs: z.number() }),
   handler: async ({ body }: { body: { orgId: string; delayMs: number } }) => {
     await new Promise((resolve) => setTimeout(resolve, body.delayMs));
     log('info', 'probe handled');

@@ -1,26 +1,28 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * What the web app reads from `/config.json` at startup: deploy-time values the build cannot know. On
  * AWS the deployment writes it next to the app (infra/cdk stateless stack); locally the API server
  * answers it, with `realtimeUrl` (the local broker) instead of IoT Core's endpoint and authorizer.
  */
-export const runtimeConfigSchema = z.object({
-  region: z.string().min(1),
-  userPoolId: z.string().min(1),
-  userPoolClientId: z.string().min(1),
-  /** IoT Core's data endpoint (ATS), e.g. `abc-ats.iot.eu-west-1.amazonaws.com`. */
-  iotEndpoint: z.string().min(1).optional(),
-  /** The IoT custom authorizer that admits browsers by their access token. */
-  iotAuthorizerName: z.string().min(1).optional(),
-  /** A real-time WebSocket URL given as is (the local stack). */
-  realtimeUrl: z.url({ protocol: /^wss?$/ }).optional(),
-  /**
-   * The MQTT keep-alive the browser asks for (seconds; REALTIME_KEEPALIVE_SECONDS when absent). IoT
-   * Core treats less than 30 as 30 and allows at most 1,200; tests of the local broker ask for less.
-   */
-  realtimeKeepAliveSeconds: z.number().int().min(1).max(1200).optional(),
-});
+export const runtimeConfigSchema = z.lazy(() =>
+  z.object({
+    region: z.string().check(z.minLength(1)),
+    userPoolId: z.string().check(z.minLength(1)),
+    userPoolClientId: z.string().check(z.minLength(1)),
+    /** IoT Core's data endpoint (ATS), e.g. `abc-ats.iot.eu-west-1.amazonaws.com`. */
+    iotEndpoint: z.optional(z.string().check(z.minLength(1))),
+    /** The IoT custom authorizer that admits browsers by their access token. */
+    iotAuthorizerName: z.optional(z.string().check(z.minLength(1))),
+    /** A real-time WebSocket URL given as is (the local stack). */
+    realtimeUrl: z.optional(z.url({ protocol: /^wss?$/ })),
+    /**
+     * The MQTT keep-alive the browser asks for (seconds; REALTIME_KEEPALIVE_SECONDS when absent). IoT
+     * Core treats less than 30 as 30 and allows at most 1,200; tests of the local broker ask for less.
+     */
+    realtimeKeepAliveSeconds: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(1200))),
+  }),
+);
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 /**

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ECOBEE_HVAC_MODES, type EcobeeHvacMode } from '@argentum/contracts';
 import { vendorError } from '../../domain/integrations/errors';
 import type {
@@ -28,13 +28,15 @@ import { type AccessToken, TokenKeeper } from './tokens';
 export const ECOBEE_API_URL = 'https://api.ecobee.com';
 
 /** The Ecobee secret: the application's API key and the rotating refresh token. */
-export const ecobeeSecretSchema = z.object({
-  apiKey: z.string().min(1),
-  refreshToken: z.string().min(1),
-  accessToken: z.string().optional(),
-  /** Epoch ms. */
-  accessTokenExpiresAt: z.number().optional(),
-});
+export const ecobeeSecretSchema = z.lazy(() =>
+  z.object({
+    apiKey: z.string().check(z.minLength(1)),
+    refreshToken: z.string().check(z.minLength(1)),
+    accessToken: z.optional(z.string()),
+    /** Epoch ms. */
+    accessTokenExpiresAt: z.optional(z.number()),
+  }),
+);
 export type EcobeeSecret = z.infer<typeof ecobeeSecretSchema>;
 
 export interface EcobeeAdapterOptions {
@@ -57,29 +59,35 @@ export const tenthsFahrenheitToCelsius = (tenths: number) =>
   Math.round((tenths / 10 - 32) * (5 / 9) * 10) / 10;
 export const celsiusToTenthsFahrenheit = (celsius: number) => Math.round(((celsius * 9) / 5) * 10 + 320);
 
-const statusSchema = z.object({ status: z.object({ code: z.number(), message: z.string().optional() }) });
-const range = z.tuple([z.number(), z.number()]);
-const thermostatSchema = z.object({
-  identifier: z.string(),
-  runtime: z.object({
-    actualTemperature: z.number(),
-    actualHumidity: z.number(),
-    desiredHeat: z.number(),
-    desiredCool: z.number(),
-    desiredHeatRange: range,
-    desiredCoolRange: range,
+const statusSchema = z.lazy(() =>
+  z.object({ status: z.object({ code: z.number(), message: z.optional(z.string()) }) }),
+);
+const range = z.lazy(() => z.tuple([z.number(), z.number()]));
+const thermostatSchema = z.lazy(() =>
+  z.object({
+    identifier: z.string(),
+    runtime: z.object({
+      actualTemperature: z.number(),
+      actualHumidity: z.number(),
+      desiredHeat: z.number(),
+      desiredCool: z.number(),
+      desiredHeatRange: range,
+      desiredCoolRange: range,
+    }),
+    settings: z.object({ hvacMode: z.enum(ECOBEE_HVAC_MODES) }),
+    events: z.optional(
+      z.array(z.object({ type: z.string(), running: z.boolean(), holdClimateRef: z.optional(z.string()) })),
+    ),
   }),
-  settings: z.object({ hvacMode: z.enum(ECOBEE_HVAC_MODES) }),
-  events: z
-    .array(z.object({ type: z.string(), running: z.boolean(), holdClimateRef: z.string().optional() }))
-    .optional(),
-});
-const thermostatListSchema = z.object({ thermostatList: z.array(thermostatSchema) });
-const tokenSchema = z.object({
-  access_token: z.string().min(1),
-  refresh_token: z.string().min(1),
-  expires_in: z.number().positive(),
-});
+);
+const thermostatListSchema = z.lazy(() => z.object({ thermostatList: z.array(thermostatSchema) }));
+const tokenSchema = z.lazy(() =>
+  z.object({
+    access_token: z.string().check(z.minLength(1)),
+    refresh_token: z.string().check(z.minLength(1)),
+    expires_in: z.number().check(z.positive()),
+  }),
+);
 
 const statusCode = (response: VendorResponse): number | undefined => {
   const parsed = statusSchema.safeParse(response.json);

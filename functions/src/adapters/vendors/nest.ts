@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { NestEcoMode, NestMode } from '@argentum/contracts';
 import { vendorError } from '../../domain/integrations/errors';
 import type {
@@ -26,12 +26,14 @@ export const NEST_API_URL = 'https://smartdevicemanagement.googleapis.com';
 export const GOOGLE_OAUTH_URL = 'https://oauth2.googleapis.com';
 
 /** The Nest secret: the Device Access project and the OAuth client with its refresh token. */
-export const nestSecretSchema = z.object({
-  projectId: z.string().min(1),
-  clientId: z.string().min(1),
-  clientSecret: z.string().min(1),
-  refreshToken: z.string().min(1),
-});
+export const nestSecretSchema = z.lazy(() =>
+  z.object({
+    projectId: z.string().check(z.minLength(1)),
+    clientId: z.string().check(z.minLength(1)),
+    clientSecret: z.string().check(z.minLength(1)),
+    refreshToken: z.string().check(z.minLength(1)),
+  }),
+);
 export type NestSecret = z.infer<typeof nestSecretSchema>;
 
 export interface NestAdapterOptions {
@@ -47,11 +49,20 @@ export interface NestAdapterOptions {
 const TRAIT = 'sdm.devices.traits.';
 const COMMAND = 'sdm.devices.commands.';
 
-const deviceSchema = z.object({ traits: z.record(z.string(), z.record(z.string(), z.unknown())) });
-const tokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
-const errorSchema = z.object({
-  error: z.object({ message: z.string().optional(), status: z.string().optional() }),
-});
+const deviceSchema = z.lazy(() =>
+  z.object({ traits: z.record(z.string(), z.record(z.string(), z.unknown())) }),
+);
+const tokenSchema = z.lazy(() =>
+  z.object({
+    access_token: z.string().check(z.minLength(1)),
+    expires_in: z.number().check(z.positive()),
+  }),
+);
+const errorSchema = z.lazy(() =>
+  z.object({
+    error: z.object({ message: z.optional(z.string()), status: z.optional(z.string()) }),
+  }),
+);
 
 const NEST_MODES: readonly NestMode[] = ['HEAT', 'COOL', 'HEATCOOL', 'OFF'];
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { vendorError } from '../../domain/integrations/errors';
 import type { RyseShades, SecretStore } from '../../domain/integrations/ports';
 import { readCredentials } from './credentials';
@@ -15,7 +15,12 @@ import { type Fetch, isVendorOutage, type VendorResponse, vendorRequest } from '
  * The token does not expire (no refresh); only this file knows the shape.
  */
 
-export const ryseSecretSchema = z.object({ token: z.string().min(1), bridgeUrl: z.url().optional() });
+export const ryseSecretSchema = z.lazy(() =>
+  z.object({
+    token: z.string().check(z.minLength(1)),
+    bridgeUrl: z.optional(z.url()),
+  }),
+);
 
 export interface RyseAdapterOptions {
   fetch: Fetch;
@@ -26,8 +31,8 @@ export interface RyseAdapterOptions {
   apiUrl?: string | undefined;
 }
 
-const shadeSchema = z.object({ position: z.number().min(0).max(100) });
-const errorSchema = z.object({ error: z.string() });
+const shadeSchema = z.lazy(() => z.object({ position: z.number().check(z.minimum(0), z.maximum(100)) }));
+const errorSchema = z.lazy(() => z.object({ error: z.string() }));
 
 export function createRyseAdapter(options: RyseAdapterOptions): RyseShades {
   const http = { vendor: 'ryse' as const, fetch: options.fetch, timeoutMs: options.timeoutMs };

@@ -5,12 +5,12 @@ import {
   type SensorsCountAnswer,
   type DeviceView,
 } from '@argentum/contracts';
+import { byName } from '../../lib/by-name';
 import type { AuthUser } from '../users/user';
 import { accessibleBuilding, accessibleFloor, accessibleOrganization } from './access';
 import { type Device, isOnline, toDeviceView } from './device';
 import type { DevicePorts } from './ports';
 
-const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare;
 const sorted = (devices: Device[]) => [...devices].sort((a, b) => byName(a.devName, b.devName));
 
 /**

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isBrowserClientId } from '@argentum/contracts/messaging';
 import { memberOrgIds, REALTIME_MAX_ORGS, REALTIME_TEXTS, type RealtimeTokenView } from '@argentum/contracts';
 import { notFound, validationError } from '../errors';
@@ -14,14 +14,18 @@ export const CONNECTION_TOKEN_SECONDS = 24 * 3600;
  * organizations (`orgs`) and until when (`exp`, epoch seconds). The authorizer trusts it only because
  * IoT Core (locally the broker) verified its signature; it still re-checks the user record each time.
  */
-export const connectionClaimsSchema = z.strictObject({
-  v: z.literal(1),
-  sub: z.string().min(1).max(128),
-  sid: z.number().int().nonnegative(),
-  cid: z.string().refine(isBrowserClientId),
-  orgs: z.array(z.string().min(1).max(64)).min(1).max(REALTIME_MAX_ORGS),
-  exp: z.number().int().positive(),
-});
+export const connectionClaimsSchema = z.lazy(() =>
+  z.strictObject({
+    v: z.literal(1),
+    sub: z.string().check(z.minLength(1), z.maxLength(128)),
+    sid: z.number().check(z.int(), z.nonnegative()),
+    cid: z.string().check(z.refine(isBrowserClientId)),
+    orgs: z
+      .array(z.string().check(z.minLength(1), z.maxLength(64)))
+      .check(z.minLength(1), z.maxLength(REALTIME_MAX_ORGS)),
+    exp: z.number().check(z.int(), z.positive()),
+  }),
+);
 export type ConnectionClaims = z.infer<typeof connectionClaimsSchema>;
 
 /** Signs a connection token: RSA-SHA256, base64 (what IoT Core verifies with the authorizer's public key). */

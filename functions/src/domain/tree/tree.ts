@@ -1,4 +1,5 @@
 import type { BuildingView, FloorView, OrganizationView } from '@argentum/contracts';
+import { byName } from '../../lib/by-name';
 
 /** The wire shapes of getUsersOrganisations live in the contracts. */
 export type { BuildingView, FloorView, OrganizationView };
@@ -44,9 +45,6 @@ export interface TreeNode {
   /** Set when a delete has been committed and the removal of what lies under it may still be running. */
   deletedAt?: string;
 }
-
-// One collator for every comparison: localeCompare with options builds one per call.
-const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare;
 
 export const toFloorView = (f: Floor): FloorView => ({
   _id: f.floorId,

@@ -1,9 +1,8 @@
 /** Accounts: identity, mail, invite and reset tokens, throttling. */
-import { poolAccessTokens } from '../../adapters/access-token';
-import { identity } from '../../adapters/identity';
 import { sqsMailQueue } from '../../adapters/job-queue';
 import { mail } from '../../adapters/mail';
 import { config } from '../../config';
+import type { Identity } from '../../domain/auth/ports';
 import { defaultThrottlePolicy } from '../../domain/auth/throttle';
 import { dynamoAccountTokenStore } from '../../stores/account-tokens';
 import { dynamoAlarmMailLedger, dynamoAlarmMailRate } from '../../stores/alarms';
@@ -21,6 +20,29 @@ const realtimeTokenSigner = secretKeySigner(
   () => config.realtimeSigningSecretId,
 );
 
+let loadedIdentity: Promise<Identity> | undefined;
+const loadIdentity = () => (loadedIdentity ??= import('../../adapters/identity').then((m) => m.identity));
+
+/**
+ * Cognito (adapters/identity.ts and its SDK client), read on first use. The users Lambda needs it only
+ * to delete a user and the mailer never. The auth Lambda needs it for sign-in, refresh, sign-out,
+ * registration and passwords, not for the real-time token, the theme, the user name or an invite
+ * lookup: a cold start serving one of those does not load it; one serving sign-in or refresh loads it
+ * with its first request, so that call's cold start costs what it did, not less.
+ */
+export const identityOnFirstUse: Identity = {
+  signIn: async (...args) => (await loadIdentity()).signIn(...args),
+  refresh: async (...args) => (await loadIdentity()).refresh(...args),
+  revoke: async (...args) => (await loadIdentity()).revoke(...args),
+  signOutEverywhere: async (...args) => (await loadIdentity()).signOutEverywhere(...args),
+  verifyPassword: async (...args) => (await loadIdentity()).verifyPassword(...args),
+  subjectOfEmail: async (...args) => (await loadIdentity()).subjectOfEmail(...args),
+  createUser: async (...args) => (await loadIdentity()).createUser(...args),
+  setPassword: async (...args) => (await loadIdentity()).setPassword(...args),
+  deleteUser: async (...args) => (await loadIdentity()).deleteUser(...args),
+  passwordPolicy: async () => (await loadIdentity()).passwordPolicy(),
+};
+
 /** The names of organizations that exist (deleted ones are left out). */
 export const organizations = {
   async namesOf(orgIds: readonly string[]) {
@@ -29,7 +51,7 @@ export const organizations = {
   },
 };
 
-export const accountPorts = () => ({
+export const accountPorts = (identity: Identity = identityOnFirstUse) => ({
   users,
   identity,
   mailer: mail,
@@ -38,7 +60,6 @@ export const accountPorts = () => ({
   settings: { appOrigin: config.appOrigin },
   realtime: realtimeRevocation,
   organizations,
-  accessTokens: poolAccessTokens,
   signer: realtimeTokenSigner,
   cookies: { refreshTokenValidityDays: config.refreshTokenValidityDays, secure: config.cookieSecure },
   attempts: dynamoAttemptCounter,
@@ -58,5 +79,3 @@ export const mailerPorts = () => ({
   alarmMailRate: dynamoAlarmMailRate,
   organizations,
 });
-
-export { identity };
