@@ -106,10 +106,16 @@ const storedOf = (floor: Pick<Floor, 'orgId' | 'floorId'>) =>
   );
 
 describe('a floor plan never outlives its floor', () => {
-  it(
-    'a commit past its floor check while the floor is deleted and swept: no plan stays, the answer is a missing floor’s',
+  /** The deletes that take the floor with them: its own, and its building's. */
+  const deletes = {
+    floor: (floor: Floor) => ({ id: floor.floorId, type: 'floor', version: 0 }),
+    building: (floor: Floor) => ({ id: floor.buildId, type: 'building', buildCount: 1, version: 0 }),
+  };
+
+  it.for(Object.entries(deletes))(
+    'a commit past its floor check while the %s is deleted and swept: no plan stays, the answer is a missing floor’s',
     { timeout: 120_000 },
-    async () => {
+    async ([, deleteOf]) => {
       const floor = await newFloor();
       const key = await stage(floor);
       const admin = await users.get(floor.userId);
@@ -129,13 +135,11 @@ describe('a floor plan never outlives its floor', () => {
       );
       // The floor was found; the commit goes on to read the staged plan.
       await held.reached;
-      const deleted = await call(
-        '/api/dashboard/deleteOrgBuildFloor',
-        { id: floor.floorId, type: 'floor', version: 0 },
-        { token: floor.token },
-      );
+      const deleted = await call('/api/dashboard/deleteOrgBuildFloor', deleteOf(floor), {
+        token: floor.token,
+      });
       expect(deleted.status).toBe(200);
-      // Swept: the floor itself goes last.
+      // Swept: the floor's node goes after its plan.
       const ref = { kind: 'floor', id: floor.floorId, orgId: floor.orgId, buildId: floor.buildId } as const;
       await expect
         .poll(() => dynamoTreeStore.getNode(ref), { timeout: 30_000, interval: 100 })
