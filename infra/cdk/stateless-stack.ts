@@ -100,7 +100,8 @@ const presenceStatements = [
  * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
  * prefix and written to logos/ only after the check; logos are read through presigned URLs. Floor
  * plans: uploads the same way, written to floorplans/ only once sanitized; the floors Lambda only
- * reads them (presigned URLs). The tree sweeper deletes the plans of deleted floors.
+ * reads them (presigned URLs). The tree sweeper deletes the plans of deleted floors, and so does a
+ * plan commit that finds its floor deleted after writing.
  */
 const logoFiles: FileGrant[] = [
   { prefix: LOGO_STAGING_PREFIX, read: true, write: true, delete: true },
@@ -132,7 +133,8 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
     platformTable: 'read',
     files: [
       { prefix: FLOOR_PLAN_STAGING_PREFIX, read: true, write: true, delete: true },
-      { prefix: FLOOR_PLAN_PREFIX, read: true, write: true },
+      // Delete: a commit that finds its floor deleted after writing removes the plan and its renditions.
+      { prefix: FLOOR_PLAN_PREFIX, read: true, write: true, delete: true },
     ],
   },
   devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },

@@ -396,8 +396,9 @@ describe('least privilege per domain', () => {
       { actions: ['s3:GetObject'], keys: '/floorplans/*' },
       { actions: ['s3:ListBucket'], keys: 'bucket' },
     ]);
+    // A commit that finds its floor deleted after writing removes the plan and its renditions.
     expect(fileAccess('floorplans')).toEqual([
-      { actions: ['s3:GetObject', 's3:PutObject'], keys: '/floorplans/*' },
+      { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], keys: '/floorplans/*' },
       { actions: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], keys: '/uploads/floorplans/*' },
       { actions: ['s3:ListBucket'], keys: 'bucket' },
     ]);

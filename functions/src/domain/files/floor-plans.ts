@@ -19,6 +19,7 @@ import type { AuthUser } from '../users/user';
 import {
   FLOOR_PLAN_RENDITION_WIDTHS,
   floorPlanKey,
+  floorPlanRemovalKeys,
   floorPlanRenditionKey,
   floorPlanStagingFolder,
 } from './keys';
@@ -118,19 +119,30 @@ async function floorFor(
   request: { orgId: string; floorId: string },
   minRole: RoleNumber,
 ): Promise<TreeNode> {
-  const missing = () => notFound(NOT_FOUND_MESSAGES.floor);
   const floor = await deps.tree.findNode(request.floorId);
-  if (!floor || floor.kind !== 'floor' || floor.orgId !== request.orgId) throw missing();
-  if (!hasRole(user.orgRoles, floor.orgId, Role.readOnly)) throw missing();
-  if (floor.deletedAt) throw missing();
+  if (!floor || floor.kind !== 'floor' || floor.orgId !== request.orgId) throw missingFloor();
+  if (!hasRole(user.orgRoles, floor.orgId, Role.readOnly)) throw missingFloor();
+  if (floor.deletedAt) throw missingFloor();
+  if (!(await allLive(deps, ancestorsOf(floor)))) throw missingFloor();
+  if (!hasRole(user.orgRoles, floor.orgId, minRole)) throw forbidden();
+  return floor;
+}
+
+const missingFloor = () => notFound(NOT_FOUND_MESSAGES.floor);
+
+/** The organization and building a floor lies under. */
+function ancestorsOf(floor: TreeNode): NodeRef[] {
   const ancestors: NodeRef[] = [{ kind: 'organization', id: floor.orgId, orgId: floor.orgId }];
   if (floor.buildId !== undefined) {
     ancestors.push({ kind: 'building', id: floor.buildId, orgId: floor.orgId });
   }
-  const found = await Promise.all(ancestors.map((ref) => deps.tree.getNode(ref)));
-  if (found.some((node) => !node || node.deletedAt !== undefined)) throw missing();
-  if (!hasRole(user.orgRoles, floor.orgId, minRole)) throw forbidden();
-  return floor;
+  return ancestors;
+}
+
+/** Whether every node is stored and not deleted, read consistently now. */
+async function allLive(deps: Pick<FloorPlanReadPorts, 'tree'>, refs: NodeRef[]): Promise<boolean> {
+  const found = await Promise.all(refs.map((ref) => deps.tree.getNode(ref)));
+  return found.every((node) => node !== undefined && node.deletedAt === undefined);
 }
 
 /** A form to upload a floor's new plan, one SVG under 10 MB, straight to storage (admins). */
@@ -155,6 +167,23 @@ const readUrl = (deps: Pick<FloorPlanReadPorts, 'planUrls'>, key: string) =>
  * Makes an uploaded SVG the floor's plan: the staged file must be an SVG under 10 MB that parses as
  * one (no entity declarations), and only its sanitized form is stored. A refused upload is removed
  * and the previous plan stays; so is a used one.
+ *
+ * No plan outlives its floor. The floor may be deleted while the plan is checked and written: the delete
+ * is committed first (the floor, its building or its organization marked deleted), and only then does
+ * the sweep remove the floor's plan, then its renditions, then the nodes (tree/sweep.ts). DynamoDB's
+ * consistent reads and S3 are strongly consistent, so after writing the commit reads the floor and the
+ * nodes above it again, and the order of that read and the delete's commit decides:
+ * - sweep before the write: the delete was committed before the sweep, so before the re-read, which sees
+ *   it; the commit removes the plan it wrote (then the renditions, as the sweep does) and answers as for
+ *   an unknown floor.
+ * - delete committed between the write and the re-read: the re-read sees it; same as above, whether the
+ *   sweep's deletes came before or after the commit's (each removal is idempotent).
+ * - delete committed after the re-read: the sweep starts later still, so its deletes come after the
+ *   write and remove the plan; renditions drawn from it are removed by the sweep or withdrawn by their
+ *   drawing (plan-renditions.ts). The commit answered for a floor that existed when it was stored.
+ * - a redelivered sweep finds the floor gone and does nothing: the re-read sees the floor gone too.
+ * What is left behind takes a commit that stops between its write and the end of its removals (a
+ * timeout, a crash): the plan of a deleted floor that nobody can read (its floor answers 404).
  */
 export async function commitFloorPlan(
   deps: FloorPlanPorts,
@@ -183,7 +212,13 @@ export async function commitFloorPlan(
     // Served so by any GET, not only by the presigned URLs' overrides.
     { contentDisposition: FLOOR_PLAN_DISPOSITION, cacheControl: FLOOR_PLAN_CACHE_CONTROL },
   );
+  // Read again after the write (see above): a delete committed meanwhile would not sweep this plan.
+  const live = await allLive(deps, [floor, ...ancestorsOf(floor)]);
+  if (!live) {
+    for (const written of floorPlanRemovalKeys(floor.orgId, floor.id)) await deps.files.delete(written);
+  }
   await deps.files.delete(request.key);
+  if (!live) throw missingFloor();
   return {
     message: FLOOR_PLAN_UPLOADED,
     data: await readUrl(deps, key),

@@ -33,6 +33,16 @@ export const FLOOR_PLAN_RENDITION_SUFFIX = '.webp';
 /** A rendition of a floor's plan, beside it under the plan prefix (served the same way). */
 export const floorPlanRenditionKey = (orgId: string, floorId: string, width: number) =>
   `${FLOOR_PLAN_PREFIX}${orgId}/${floorId}/${width}${FLOOR_PLAN_RENDITION_SUFFIX}`;
+/**
+ * What a floor's plan leaves in storage, in the order it is removed: the plan before its renditions. A
+ * drawing that wrote renditions after these deletes finds the plan gone when it checks after writing and
+ * removes them itself (plan-renditions.ts). The sweep of a deleted floor and a plan commit that finds its
+ * floor deleted after writing (floor-plans.ts) both remove a plan so.
+ */
+export const floorPlanRemovalKeys = (orgId: string, floorId: string): string[] => [
+  floorPlanKey(orgId, floorId),
+  ...FLOOR_PLAN_RENDITION_WIDTHS.map((width) => floorPlanRenditionKey(orgId, floorId, width)),
+];
 /** The floor a plan key names (floorplans/<org>/<floor>.svg); undefined for any other key. */
 export function floorOfPlanKey(key: string): { orgId: string; floorId: string } | undefined {
   const match = /^([^/]+)\/([^/]+)\.svg$/.exec(

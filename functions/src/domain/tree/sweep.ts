@@ -1,4 +1,4 @@
-import { FLOOR_PLAN_RENDITION_WIDTHS, floorPlanKey, floorPlanRenditionKey } from '../files/keys';
+import { floorPlanRemovalKeys } from '../files/keys';
 import type { NodeRef, SweepPorts } from './ports';
 import type { TreeNode } from './tree';
 
@@ -62,11 +62,10 @@ async function sweepFloor(
   step: (work: () => Promise<unknown>) => Promise<void>,
 ) {
   await step(() => deps.devices.moveDevicesOffFloor(floor.id, deps.clock.now().toISOString()));
-  // The plan before its renditions: a drawing that wrote renditions after these deletes finds the plan
-  // gone when it checks after writing and removes them itself (domain/files/plan-renditions.ts).
-  await step(() => deps.files.delete(floorPlanKey(floor.orgId, floor.id)));
-  for (const width of FLOOR_PLAN_RENDITION_WIDTHS)
-    await step(() => deps.files.delete(floorPlanRenditionKey(floor.orgId, floor.id, width)));
+  // The plan before its renditions (files/keys.ts). A plan commit that writes after these deletes finds
+  // the delete committed (a node above the plan marked deleted, or gone) when it checks after writing, and
+  // removes its plan itself (domain/files/floor-plans.ts).
+  for (const key of floorPlanRemovalKeys(floor.orgId, floor.id)) await step(() => deps.files.delete(key));
   await step(() => deps.tree.removeNodeItem(floor));
 }
 
