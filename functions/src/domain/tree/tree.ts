@@ -46,7 +46,7 @@ export interface TreeNode {
 }
 
 // One collator for every comparison: localeCompare with options builds one per call.
-const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare;
+export const byName = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare;
 
 export const toFloorView = (f: Floor): FloorView => ({
   _id: f.floorId,
@@ -86,6 +86,3 @@ export function toOrganizationView(
       .map((b) => toBuildingView(b, floorsByBuilding.get(b.buildId))),
   };
 }
-
-export const sortOrganizations = (views: OrganizationView[]) =>
-  [...views].sort((a, b) => byName(a.orgName, b.orgName));
