@@ -5,7 +5,7 @@ import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import type { OrganizationTree } from '../src/domain/tree/ports';
 import { finishDelete, sweepDeleted } from '../src/domain/tree/sweep';
-import type { TreeNode } from '../src/domain/tree/tree';
+import { toOrganizationView, type TreeNode } from '../src/domain/tree/tree';
 import { sweepPorts } from '../src/lambda/wiring/sweep';
 import { commitDevices } from '../src/stores/devices';
 import { keys } from '../src/stores/keys';
@@ -21,6 +21,7 @@ import {
   orgItem,
   readOrganizationTree,
   readOrganizationTrees,
+  readOrganizationViews,
   updateNode,
 } from '../src/stores/tree';
 import { createUser } from './support/api';
@@ -58,13 +59,22 @@ const sorted = (tree: OrganizationTree | undefined) =>
     floors: [...tree.floors].sort((a, b) => a.floorId.localeCompare(b.floorId)),
   };
 
-/** What the sidebar reads (the summary) is what the organization's partition holds. */
+/**
+ * What the sidebar reads (the summary) is what the organization's partition holds: the tree writers
+ * read, and the view's JSON text the sidebar splices into its answer.
+ */
 async function expectSummaryRight(orgId: string) {
-  const [{ trees }, { tree }] = await Promise.all([
+  const [{ trees }, views, { tree }] = await Promise.all([
     readOrganizationTrees([orgId]),
+    readOrganizationViews([orgId]),
     readOrganizationTree(orgId, { consistent: true }),
   ]);
   expect(sorted(trees[0])).toEqual(sorted(tree));
+  expect(views.map((v) => ({ orgName: v.orgName, view: JSON.parse(v.view.text) as unknown }))).toEqual(
+    tree
+      ? [{ orgName: tree.org.orgName, view: toOrganizationView(tree.org, tree.buildings, tree.floors) }]
+      : [],
+  );
   return tree;
 }
 
