@@ -1,3 +1,4 @@
+import { postJson } from './http-client';
 import { getItemThroughput, replayThroughput, storeCalls } from './store-calls';
 import { quantile, throughput, type Bench } from './types';
 
@@ -15,15 +16,20 @@ const apiBench: Bench = async ({ stack, url, signIn }) => {
   // counted as the reads' store round trips and take the machine while they are measured.
   await stack.rollupsDrained();
   const token = await signIn('owner@example.com');
+  const endpoint = `${url}/api/dashboard/getUsersOrganisations`;
+  const authorization = `Bearer ${token}`;
+  // The answer is checked once; the timed reads read theirs to the end as bytes (no parse).
+  const checked = await postJson(endpoint, '{}', { authorization }, true);
+  const organizations = (JSON.parse(String(checked.body)) as { organizations?: unknown[] }).organizations;
+  if (checked.status !== 200 || organizations?.length !== 2) {
+    throw new Error(`read answered ${checked.status} with ${organizations?.length} organizations`);
+  }
   const read = async () => {
     const started = performance.now();
-    const response = await fetch(`${url}/api/dashboard/getUsersOrganisations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: '{}',
-    });
-    await response.arrayBuffer();
-    if (!response.ok) throw new Error(`read failed: ${response.status}`);
+    const response = await postJson(endpoint, '{}', { authorization });
+    if (response.status !== 200 || response.bytes !== checked.bytes) {
+      throw new Error(`read failed: ${response.status}, ${response.bytes} bytes`);
+    }
     return performance.now() - started;
   };
   const calls = storeCalls();

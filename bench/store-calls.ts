@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../functions/src/aws/dynamo';
 import { config } from '../functions/src/config';
 import { keys } from '../functions/src/stores/keys';
+import { send as sendHttp } from './http-client';
 import { throughput } from './types';
 
 /**
@@ -106,13 +107,14 @@ export async function replayThroughput(
       ),
     );
     const port = request.port ? `:${request.port}` : '';
-    const response = await fetch(`${request.protocol}//${request.hostname}${port}${request.path}`, {
-      method: request.method,
+    // Sent as the SDK sends them (node:http, keep-alive), the answer read to its end.
+    const response = await sendHttp(
+      request.method,
+      `${request.protocol}//${request.hostname}${port}${request.path}`,
       headers,
-      body: typeof request.body === 'string' || request.body instanceof Uint8Array ? request.body : undefined,
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`replayed DynamoDB request answered ${response.status}: ${text}`);
+      typeof request.body === 'string' || request.body instanceof Uint8Array ? request.body : undefined,
+    );
+    if (response.status !== 200) throw new Error(`replayed DynamoDB request answered ${response.status}`);
   };
   let next = 0;
   const started = performance.now();

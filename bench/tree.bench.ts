@@ -11,20 +11,23 @@ import { systemClock } from '../functions/src/domain/ports';
 import { dynamoUserStore } from '../functions/src/stores/users';
 import { createPlatformUser } from '../functions/src/domain/users/create-user';
 import { launchBrowser } from '../frontend/e2e/browser';
+import { postJson } from './http-client';
 import { getItemThroughput, replayThroughput, storeCalls } from './store-calls';
 import { type Bench, quantile } from './types';
 
 /**
  * The tree of a user with many organizations: 200 organizations x 10 buildings x 10 floors
  * (22,200 nodes, 20,000 floors), seeded through the stores for a fresh user. Measures the one
- * getUsersOrganisations call that loads it (against DynamoDB Local's GetItem throughput divided by the
- * call's store round trips), and the sidebar rendering it in headless Chromium.
+ * getUsersOrganisations call that loads it (against DynamoDB Local answering that call's own store
+ * requests, replayed), and the sidebar rendering it in headless Chromium.
  */
 const ORGS = 200;
 const BUILDINGS = 10;
 const FLOORS = 10;
 const API_SAMPLES = 40;
 const RENDER_RUNS = 5;
+/** Replays of one call's store requests for its floor, before and after the calls. */
+const REPLAYS = 10;
 
 async function seedTree(): Promise<string[]> {
   const items: Record<string, unknown>[] = [];
@@ -128,56 +131,65 @@ const treeBench: Bench = async (ctx) => {
   const orgIds = await seedTree();
   const user = await createBenchUser(orgIds);
   const token = await ctx.signIn(user.email, user.password);
+  // The platform table's stream is still working off the seeded items through the handlers' client:
+  // its requests would be counted as the call's round trips and take the machine.
+  await ctx.stack.streams.drained();
 
-  // The API: one call loads the whole tree.
-  const call = async () => {
+  // The API: one call loads the whole tree. Its answer is checked once; the timed calls read theirs
+  // to the end as bytes (the client's parse of 4.2 MB is not the API's time).
+  const endpoint = `${ctx.url}/api/dashboard/getUsersOrganisations`;
+  const authorization = `Bearer ${token}`;
+  const call = async (keepBody = false) => {
     const started = performance.now();
-    const response = await fetch(`${ctx.url}/api/dashboard/getUsersOrganisations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: '{}',
-    });
-    const body = (await response.json()) as { organizations: { buildData: { floors: unknown[] }[] }[] };
+    const response = await postJson(endpoint, '{}', { authorization }, keepBody);
     const elapsed = performance.now() - started;
-    if (!response.ok) throw new Error(`getUsersOrganisations answered ${response.status}`);
-    return { elapsed, body };
+    if (response.status !== 200) throw new Error(`getUsersOrganisations answered ${response.status}`);
+    return { elapsed, response };
   };
-  const first = await call();
-  const floors = first.body.organizations.reduce(
+  const first = (await call(true)).response;
+  const body = JSON.parse(String(first.body)) as { organizations: { buildData: { floors: unknown[] }[] }[] };
+  const floors = body.organizations.reduce(
     (sum, o) => sum + o.buildData.reduce((s, b) => s + b.floors.length, 0),
     0,
   );
-  if (first.body.organizations.length !== ORGS || floors !== ORGS * BUILDINGS * FLOORS) {
+  if (body.organizations.length !== ORGS || floors !== ORGS * BUILDINGS * FLOORS) {
     throw new Error(`expected ${ORGS} organizations and ${ORGS * BUILDINGS * FLOORS} floors, got ${floors}`);
   }
-  // One call after another; the floor at the concurrency of the store requests a call keeps in flight.
+  // One call after another. Its floor: DynamoDB Local answering the very requests of one call (the
+  // caller's record, then the BatchGetItems of summaries), as they were sent, at the concurrency the
+  // call keeps them in flight, one call after another; taken before and after the calls, averaged.
   const calls = storeCalls();
   calls.reset();
-  await call(); // warm up, and learn that concurrency
+  calls.capture = true;
+  await call(); // warm up, learn that concurrency, and capture the call's requests
+  calls.capture = false;
   const concurrency = calls.maxInFlight;
-  const floorBefore = await getItemThroughput(concurrency);
+  const requests = calls.captured;
+  const replay = async () => {
+    let total = 0;
+    for (let i = 0; i < REPLAYS; i++) total += 1 / (await replayThroughput(requests, 1, concurrency));
+    return REPLAYS / total;
+  };
+  const floorBefore = await replay();
+  const getItemsBefore = await getItemThroughput(concurrency);
   calls.reset();
   const samples: number[] = [];
   const started = performance.now();
-  for (let i = 0; i < API_SAMPLES; i++) samples.push((await call()).elapsed);
+  for (let i = 0; i < API_SAMPLES; i++) {
+    const { elapsed, response } = await call();
+    if (response.bytes !== first.bytes)
+      throw new Error(`answer of ${response.bytes} bytes, not ${first.bytes}`);
+    samples.push(elapsed);
+  }
   const rate = API_SAMPLES / ((performance.now() - started) / 1000);
   const roundTrips = calls.total / API_SAMPLES;
   const described = calls.describe(API_SAMPLES);
-  const floorAfter = await getItemThroughput(concurrency);
-  const getItems = (floorBefore + floorAfter) / 2;
-  // For comparison: DynamoDB Local answering exactly the requests of one call, as they were sent, 3 times.
-  calls.reset();
-  calls.capture = true;
-  await call();
-  calls.capture = false;
-  const replayed = await replayThroughput(
-    [...calls.captured, ...calls.captured, ...calls.captured],
-    3,
-    concurrency,
-  );
+  const getItems = (getItemsBefore + (await getItemThroughput(concurrency))) / 2;
+  const replayed = (floorBefore + (await replay())) / 2;
   console.log(
     `  store round trips per call: ${roundTrips.toFixed(2)} (${described}) for ${ORGS} organizations, ` +
-      `up to ${concurrency} in flight; DynamoDB Local GetItem: ${getItems.toFixed(0)}/s`,
+      `up to ${concurrency} in flight; its requests replayed: ${replayed.toFixed(1)} calls/s; ` +
+      `DynamoDB Local GetItem: ${getItems.toFixed(0)}/s; answer ${(first.bytes / 1e6).toFixed(1)} MB`,
   );
 
   // The front end: sign in, then time from the tree's response to the frame that shows it complete.
@@ -218,17 +230,20 @@ const treeBench: Bench = async (ctx) => {
 
   return [
     {
-      name: 'Tree 200x10x10: getUsersOrganisations throughput, 1 client',
-      value: rate,
-      unit: 'req/s',
-      floor: getItems / roundTrips,
-      goal: { min: 0.8 },
-    },
-    {
-      name: 'Tree 200x10x10: throughput vs its store requests replayed',
+      // The floor of a call whose round trips grow with what it returns (BatchGetItems of 100
+      // summaries): its own store requests, replayed on DynamoDB Local.
+      name: 'Tree 200x10x10: getUsersOrganisations throughput vs its store requests replayed, 1 client',
       value: rate,
       unit: 'req/s',
       floor: replayed,
+      goal: { min: 0.8 },
+    },
+    {
+      // For reference only: a GetItem does not weigh a 100-item BatchGetItem.
+      name: 'Tree 200x10x10: throughput vs GetItem throughput / round trips',
+      value: rate,
+      unit: 'req/s',
+      floor: getItems / roundTrips,
     },
     {
       // The caller's record, then the organizations' tree summaries, 100 a BatchGetItem: nothing

@@ -1,16 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import type { OrganizationTree } from '../src/domain/tree/ports';
 import { finishDelete, sweepDeleted } from '../src/domain/tree/sweep';
-import type { TreeNode } from '../src/domain/tree/tree';
+import { toOrganizationView, type TreeNode } from '../src/domain/tree/tree';
 import { sweepPorts } from '../src/lambda/wiring/sweep';
 import { commitDevices } from '../src/stores/devices';
 import { keys } from '../src/stores/keys';
-import { SUMMARY_LIMIT_BYTES, type SummaryTree } from '../src/stores/tree-summary';
+import { packedView, storedSummary, SUMMARY_LIMIT_BYTES } from '../src/stores/tree-summary';
 import {
   buildingItem,
   createBuilding,
@@ -22,6 +21,7 @@ import {
   orgItem,
   readOrganizationTree,
   readOrganizationTrees,
+  readOrganizationViews,
   updateNode,
 } from '../src/stores/tree';
 import { createUser } from './support/api';
@@ -59,18 +59,30 @@ const sorted = (tree: OrganizationTree | undefined) =>
     floors: [...tree.floors].sort((a, b) => a.floorId.localeCompare(b.floorId)),
   };
 
-/** What the sidebar reads (the summary) is what the organization's partition holds. */
+/**
+ * What the sidebar reads (the summary) is what the organization's partition holds: the tree writers
+ * read, and the view's JSON text the sidebar splices into its answer.
+ */
 async function expectSummaryRight(orgId: string) {
-  const [{ trees }, { tree }] = await Promise.all([
+  const [{ trees }, views, { tree }] = await Promise.all([
     readOrganizationTrees([orgId]),
+    readOrganizationViews([orgId]),
     readOrganizationTree(orgId, { consistent: true }),
   ]);
   expect(sorted(trees[0])).toEqual(sorted(tree));
+  expect(views.map((v) => ({ orgName: v.orgName, view: JSON.parse(v.view.text) as unknown }))).toEqual(
+    tree
+      ? [{ orgName: tree.org.orgName, view: toOrganizationView(tree.org, tree.buildings, tree.floors) }]
+      : [],
+  );
   return tree;
 }
 
-const summaryTreeOf = (item: Record<string, unknown> | undefined) =>
-  JSON.parse(gunzipSync(item?.tree as Uint8Array).toString('utf8')) as SummaryTree;
+const summaryTreeOf = (item: Record<string, unknown> | undefined) => {
+  const summary = storedSummary(item);
+  if (summary.state !== 'complete') throw new Error(`summary ${summary.state}`);
+  return summary.tree;
+};
 
 const summaryOf = async (orgId: string) =>
   (
@@ -276,7 +288,7 @@ describe('tree summaries', () => {
       live: [],
       now: now(),
     });
-    expect((await summaryOf(orgId))?.tree).toBeUndefined();
+    expect((await summaryOf(orgId))?.view).toBeUndefined();
     // Reads rebuild it while floors are added: a rebuild never hides a write that came in between.
     await Promise.all([
       ...Array.from({ length: 6 }, () => readOrganizationTrees([orgId])),
@@ -310,16 +322,16 @@ describe('tree summaries', () => {
     // random text, which gzip cannot shrink much.
     const grown = summaryTreeOf(await summaryOf(org.orgId));
     grown.b.padding = [randomBytes(SUMMARY_LIMIT_BYTES).toString('base64').slice(0, 464_000), 0];
-    const packed = gzipSync(JSON.stringify(grown));
+    const packed = packedView(org.orgId, grown);
     expect(packed.byteLength).toBeGreaterThan(SUMMARY_LIMIT_BYTES - 1_500);
     expect(packed.byteLength).toBeLessThan(SUMMARY_LIMIT_BYTES);
     await dynamo().send(
       new UpdateCommand({
         TableName: config.platformTable,
         Key: keys.orgSummary(org.orgId),
-        UpdateExpression: 'SET #tree = :tree',
-        ExpressionAttributeNames: { '#tree': 'tree' },
-        ExpressionAttributeValues: { ':tree': packed },
+        UpdateExpression: 'SET #view = :view',
+        ExpressionAttributeNames: { '#view': 'view' },
+        ExpressionAttributeValues: { ':view': packed },
       }),
     );
     const floorId = randomUUID();

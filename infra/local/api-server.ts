@@ -135,9 +135,9 @@ function writeResult(response: ServerResponse, result: ApiResponse) {
   const headers: Record<string, string | string[]> = { ...result.headers };
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
   response.writeHead(result.statusCode, headers);
-  response.end(
-    result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined,
-  );
+  // The body as a string: written to the socket as it is encoded, with no copy into a Buffer first.
+  if (result.body) response.end(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  else response.end();
 }
 
 type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResponse>;

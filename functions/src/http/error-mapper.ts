@@ -1,3 +1,4 @@
+import { JsonText } from '../lib/json-text';
 import { DomainError, type DomainErrorKind, UNEXPECTED_MESSAGE } from '../domain/errors';
 import { log } from './log';
 import type { ApiResponse } from './types';
@@ -32,7 +33,7 @@ export function jsonResponse(
     statusCode,
     ...extra,
     headers: { ...jsonHeaders, ...extra.headers },
-    body: body === undefined ? '' : JSON.stringify(body),
+    body: body === undefined ? '' : body instanceof JsonText ? body.text : JSON.stringify(body),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { JsonText } from '../lib/json-text';
 import type { Context } from 'aws-lambda';
 import type { RoleNumber } from '@argentum/contracts';
 import type { ApiAnswerBody, ApiBody, ApiCall, ApiCallName } from '@argentum/contracts/api';
@@ -81,10 +82,13 @@ export interface RouteRequest<Body, User extends AuthUser | undefined, Ports> {
   ports: Ports;
 }
 
-/** What a route handler returns; the body is sent as JSON and is what its call's response schema says. */
+/**
+ * What a route handler returns; the body is sent as JSON and is what its call's response schema says
+ * (or is that JSON already, as text).
+ */
 export interface RouteResult<Body = unknown> {
   status?: number;
-  body: Body;
+  body: Body | JsonText<Body>;
   cookies?: string[];
   headers?: Record<string, string>;
 }

@@ -22,7 +22,7 @@ export const treeRoutes = [
     domain,
     access: { minRole: 0 },
     summary: "The signed-in user's organizations with their buildings and floors.",
-    handler: async ({ user, ports }) => ({ body: { organizations: await organizationsOf(ports, user) } }),
+    handler: async ({ user, ports }) => ({ body: await organizationsOf(ports, user) }),
   }),
   route({
     call: apiCalls.createOrUpdateOrgBuild,

@@ -2,20 +2,26 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { OrganizationTree } from '../domain/tree/ports';
-import type { Floor, TreeNode } from '../domain/tree/tree';
+import type { OrganizationTree, OrganizationViewText } from '../domain/tree/ports';
+import { type Floor, type OrganizationView, toOrganizationView, type TreeNode } from '../domain/tree/tree';
+import { JsonText } from '../lib/json-text';
 import type { Item, TransactItem } from './dynamo-kit';
 import { keys } from './keys';
 
 /**
  * An organization's tree summary: one item (ORG#{orgId} / SUMMARY) holding what the sidebar shows of
- * the whole tree as one compact, gzipped JSON document, so the organizations of a user are read with
+ * the whole tree as one gzipped JSON document, so the organizations of a user are read with
  * BatchGetItem (100 a request) instead of one query per organization, and what is read is one binary
  * attribute per organization, not one per node (DynamoDB Local, and the SDK's unmarshalling, pay per
- * attribute; DynamoDB's read units, per 4 KB read). Its attributes:
+ * attribute; DynamoDB's read units, per 4 KB read). The document is the organization's part of the
+ * getUsersOrganisations answer exactly (its `OrganizationView`, which does not depend on the caller's
+ * role), so the sidebar's read splices the texts without parsing them. Its attributes:
  *
- *   tree      gzipped JSON of a `SummaryTree`; present once the summary is complete (written with the
- *             organization, or rebuilt from the partition by a read that found it missing)
+ *   view      gzipped JSON of the organization's `OrganizationView`; present once the summary is
+ *             complete (written with the organization, or rebuilt from the partition by a read that
+ *             found it missing). Writers read it as a `SummaryTree`.
+ *   orgName   the organization's name, to order the views by without decoding them
+ *   deletedAt set once the organization's delete is committed
  *   rev       raised by every tree write; a write of `tree` is conditioned on the rev it read, so two
  *             writes never undo each other, and a rebuild on the rev seen before it read the partition
  *   overflow  true: the tree outgrew what one item holds; readers query the partition instead
@@ -46,9 +52,32 @@ export function storedSummary(item: Item | undefined): StoredSummary {
   if (!item) return { state: 'missing', rev: 0 };
   const rev = typeof item.rev === 'number' ? item.rev : 0;
   if (item.overflow === true) return { state: 'overflow', rev };
-  if (!(item.tree instanceof Uint8Array)) return { state: 'partial', rev };
-  return { state: 'complete', rev, tree: JSON.parse(gunzipSync(item.tree).toString('utf8')) as SummaryTree };
+  if (!(item.view instanceof Uint8Array)) return { state: 'partial', rev };
+  const view = JSON.parse(gunzipSync(item.view).toString('utf8')) as OrganizationView;
+  const tree: SummaryTree = { o: [view.orgName, view.version], b: {}, f: {} };
+  if (typeof item.deletedAt === 'string') tree.d = item.deletedAt;
+  for (const building of view.buildData) {
+    tree.b[building._id] = [building.buildName, building.version];
+    for (const f of building.floors) tree.f[f._id] = [f.buildID, f.floorName, f.version, f.floorDevTypes];
+  }
+  return { state: 'complete', rev, tree };
 }
+
+/**
+ * What the sidebar reads of a summary: its view's JSON text, undecoded; 'deleted' once the
+ * organization's delete is committed; undefined when not complete (read the partition instead).
+ */
+export function summaryView(item: Item | undefined): OrganizationViewText | 'deleted' | undefined {
+  if (!item || item.overflow === true || !(item.view instanceof Uint8Array)) return undefined;
+  if (item.deletedAt !== undefined) return 'deleted';
+  return { orgName: String(item.orgName), view: new JsonText(gunzipSync(item.view).toString('utf8')) };
+}
+
+/** The view of a tree as JSON text (what a summary stores). */
+export const viewText = ({ org, buildings, floors }: OrganizationTree): OrganizationViewText => ({
+  orgName: org.orgName,
+  view: new JsonText(JSON.stringify(toOrganizationView(org, buildings, floors))),
+});
 
 /** The summary of an organization, read consistently (writers read it before they change it). */
 export async function readSummary(orgId: string): Promise<StoredSummary> {
@@ -68,7 +97,11 @@ export function summaryOfTree(tree: OrganizationTree): SummaryTree {
 
 /** The tree a summary describes; 'deleted' once the organization's delete is committed. */
 export function treeOfSummary(orgId: string, summary: SummaryTree): OrganizationTree | 'deleted' {
-  if (summary.d !== undefined) return 'deleted';
+  return summary.d !== undefined ? 'deleted' : nodesOfSummary(orgId, summary);
+}
+
+/** The nodes a summary holds, whether or not its organization is deleted. */
+function nodesOfSummary(orgId: string, summary: SummaryTree): OrganizationTree {
   const buildings = Object.entries(summary.b).map(([buildId, [buildName, version]]) => ({
     orgId,
     buildId,
@@ -127,11 +160,22 @@ export const nodeDeleted =
     );
   };
 
+/** The gzipped view of a summary's tree, as a summary item stores it. */
+export const packedView = (orgId: string, tree: SummaryTree) =>
+  gzipSync(viewText(nodesOfSummary(orgId, tree)).view.text);
+
 /** The complete summary item of `tree` at `rev`, or the overflow mark when it is too large. */
 function summaryItem(orgId: string, tree: SummaryTree, rev: number): Item {
-  const packed = gzipSync(JSON.stringify(tree));
-  const base = { ...keys.orgSummary(orgId), entity: 'treesummary', orgId, rev };
-  return packed.byteLength > SUMMARY_LIMIT_BYTES ? { ...base, overflow: true } : { ...base, tree: packed };
+  const packed = packedView(orgId, tree);
+  const base = {
+    ...keys.orgSummary(orgId),
+    entity: 'treesummary',
+    orgId,
+    rev,
+    orgName: tree.o[0],
+    ...(tree.d !== undefined ? { deletedAt: tree.d } : {}),
+  };
+  return packed.byteLength > SUMMARY_LIMIT_BYTES ? { ...base, overflow: true } : { ...base, view: packed };
 }
 
 /** The summary of a new organization's tree, or of one rebuilt from its partition. */
@@ -164,8 +208,8 @@ export function summaryWrite(
         UpdateExpression: 'ADD rev :one',
         // Still not complete: a rebuild may have completed it since it was read, and then this write
         // must change its tree (the write is refused and tried again on the summary as it now is).
-        ConditionExpression: 'attribute_not_exists(#tree)',
-        ExpressionAttributeNames: { '#tree': 'tree' },
+        ConditionExpression: 'attribute_not_exists(#view)',
+        ExpressionAttributeNames: { '#view': 'view' },
         ExpressionAttributeValues: { ':one': 1 },
       },
     };

@@ -5,7 +5,14 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { RoleNumber } from '@argentum/contracts';
-import type { NodeChanges, OrganizationTree, TreeRead, TreeStore, WriteOutcome } from '../domain/tree/ports';
+import type {
+  NodeChanges,
+  OrganizationTree,
+  OrganizationViewText,
+  TreeRead,
+  TreeStore,
+  WriteOutcome,
+} from '../domain/tree/ports';
 import type { Building, Floor, Organization, TreeNode, TreeNodeKind } from '../domain/tree/tree';
 import { mapLimited } from '../lib/concurrency';
 import {
@@ -26,8 +33,10 @@ import {
   storedSummary,
   type SummaryChange,
   summaryRebuild,
+  summaryView,
   summaryWrite,
   treeOfSummary,
+  viewText,
 } from './tree-summary';
 import { addMembershipItems } from './users';
 
@@ -184,6 +193,27 @@ export async function readOrganizationTrees(
   const read = await mapLimited(unsummarized, 16, ([orgId, summary]) => readAndRebuild(orgId, summary));
   trees.push(...read.filter((t): t is OrganizationTree => t !== undefined));
   return { trees };
+}
+
+/**
+ * What the sidebar shows of many organizations, read as `readOrganizationTrees` reads their trees:
+ * each complete summary's view as the JSON text it is stored as (decompressed, not parsed).
+ */
+export async function readOrganizationViews(orgIds: readonly string[]): Promise<OrganizationViewText[]> {
+  const ids = [...new Set(orgIds)];
+  const items = await batchGet(config.platformTable, ids.map(keys.orgSummary));
+  const byKey = new Map(items.map((item) => [String(item.pk), item]));
+  const views: OrganizationViewText[] = [];
+  const unsummarized: [string, StoredSummary][] = [];
+  for (const orgId of ids) {
+    const item = byKey.get(keys.orgSummary(orgId).pk);
+    const view = summaryView(item);
+    if (view === undefined) unsummarized.push([orgId, storedSummary(item)]);
+    else if (view !== 'deleted') views.push(view);
+  }
+  const read = await mapLimited(unsummarized, 16, ([orgId, summary]) => readAndRebuild(orgId, summary));
+  for (const tree of read) if (tree) views.push(viewText(tree));
+  return views;
 }
 
 export async function getOrganizationTrees(orgIds: readonly string[]): Promise<OrganizationTree[]> {
@@ -571,6 +601,7 @@ export async function removeNodeItem(node: Pick<TreeNode, 'kind' | 'id' | 'orgId
 export const dynamoTreeStore: TreeStore = {
   readOrganizationTree,
   readOrganizationTrees,
+  readOrganizationViews,
   findNode,
   getNode,
   createOrganization,

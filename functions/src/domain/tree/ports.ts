@@ -1,12 +1,19 @@
 import type { RoleNumber } from '@argentum/contracts';
 import type { FileStore } from '../files/ports';
-import type { Building, Floor, Organization, TreeNode } from './tree';
+import type { JsonText } from '../../lib/json-text';
+import type { Building, Floor, Organization, OrganizationView, TreeNode } from './tree';
 
 /** One organization's tree as stored. */
 export interface OrganizationTree {
   org: Organization;
   buildings: Building[];
   floors: Floor[];
+}
+
+/** An organization's view as JSON text, and its name. */
+export interface OrganizationViewText {
+  orgName: string;
+  view: JsonText<OrganizationView>;
 }
 
 /** One organization's tree, with the nodes whose delete is committed but not yet swept. */
@@ -39,6 +46,11 @@ export interface TreeStore {
    * reads their summaries); organizations that do not exist or are deleted are left out.
    */
   readOrganizationTrees(orgIds: readonly string[]): Promise<{ trees: OrganizationTree[] }>;
+  /**
+   * What the sidebar shows of the same organizations, each as the JSON text of its view (what a caller
+   * sees of a tree does not depend on their role in it), with its name to order them by.
+   */
+  readOrganizationViews(orgIds: readonly string[]): Promise<OrganizationViewText[]>;
   /** Any node by its id, deleted ones included (callers decide); read consistently. */
   findNode(id: string): Promise<TreeNode | undefined>;
   getNode(ref: NodeRef): Promise<TreeNode | undefined>;

@@ -84,6 +84,3 @@ export function toOrganizationView(
       .map((b) => toBuildingView(b, floorsByBuilding.get(b.buildId))),
   };
 }
-
-export const sortOrganizations = (views: OrganizationView[]) =>
-  [...views].sort((a, b) => byName(a.orgName, b.orgName));

@@ -10,7 +10,14 @@ import type { AlarmStore, DeviceAlarms } from '../../../src/domain/notifications
 import type { NotificationStore, StoredNotification } from '../../../src/domain/notifications/ports';
 import type { Clock, Logger, LogLevel, Metrics } from '../../../src/domain/ports';
 import type { TreeStore } from '../../../src/domain/tree/ports';
-import type { Building, Floor, Organization, TreeNode } from '../../../src/domain/tree/tree';
+import {
+  type Building,
+  type Floor,
+  type Organization,
+  toOrganizationView,
+  type TreeNode,
+} from '../../../src/domain/tree/tree';
+import { JsonText } from '../../../src/lib/json-text';
 import type { UserStore } from '../../../src/domain/users/ports';
 import type { UserRecord } from '../../../src/domain/users/user';
 import {
@@ -455,6 +462,15 @@ export function memoryTreeStore(users: UserStore): TreeStore {
     async readOrganizationTrees(orgIds) {
       const reads = await Promise.all([...new Set(orgIds)].map(readOrganizationTree));
       return { trees: reads.flatMap((r) => (r.tree ? [r.tree] : [])) };
+    },
+    async readOrganizationViews(orgIds) {
+      const reads = await Promise.all([...new Set(orgIds)].map(readOrganizationTree));
+      return reads
+        .flatMap(({ tree }) => (tree ? [tree] : []))
+        .map(({ org, buildings, floors }) => ({
+          orgName: org.orgName,
+          view: new JsonText(JSON.stringify(toOrganizationView(org, buildings, floors))),
+        }));
     },
     async findNode(id) {
       const found = [...nodes.values()].find((n) => n.id === id);
