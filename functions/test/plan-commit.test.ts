@@ -114,7 +114,7 @@ describe('a floor plan never outlives its floor', () => {
 
   it.for(Object.entries(deletes))(
     'a commit past its floor check while the %s is deleted and swept: no plan stays, the answer is a missing floor’s',
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async ([, deleteOf]) => {
       const floor = await newFloor();
       const key = await stage(floor);
@@ -156,7 +156,7 @@ describe('a floor plan never outlives its floor', () => {
         [PLAN_VERSION_META]: new Date().toISOString(),
       });
       await expect
-        .poll(() => storedOf(other), { timeout: 45_000, interval: 200 })
+        .poll(() => storedOf(other), { timeout: 90_000, interval: 200 })
         .toEqual([true, true, true, true]);
       expect(await storedOf(floor)).toEqual([false, false, false, false]);
     },

@@ -72,7 +72,7 @@ const renditionVersions = (floor: Floor) =>
 
 /** Waits for the twin to have drawn the plan: exactly these rendition versions, by width. */
 const drawnAs = (floor: Floor, versions: (string | null)[]) =>
-  expect.poll(() => renditionVersions(floor), { timeout: 45_000, interval: 200 }).toEqual(versions);
+  expect.poll(() => renditionVersions(floor), { timeout: 90_000, interval: 200 }).toEqual(versions);
 
 /** The real files store, but every rendition write waits until the test releases it. */
 function heldBeforeWriting() {
@@ -98,7 +98,7 @@ const version = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
 describe('plan renditions never outlive their plan', () => {
   it(
     'a floor deleted while its plan is drawn: renditions written after the sweep are removed by the drawing',
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
       const floor = await newFloor();
       const v1 = version();
@@ -137,7 +137,7 @@ describe('plan renditions never outlive their plan', () => {
 
   it(
     'a plan replaced while the old one is drawn: the late renditions of the old version do not stay, the new plan keeps its own',
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
       const floor = await newFloor();
       const v1 = version();
@@ -175,7 +175,7 @@ describe('plan renditions never outlive their plan', () => {
 
   it(
     'a replacing plan drawn at fewer widths (too tall for WebP at 3200): the old version’s widest rendition is removed',
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
       const floor = await newFloor();
       const v1 = version();

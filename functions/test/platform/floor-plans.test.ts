@@ -350,7 +350,7 @@ describe('floor plan renditions: WebP drawn once after the upload, served signed
   async function drawn(token: string, floor: PlanFloor) {
     await expect
       .poll(async () => (await planOf(token, floor.orgId, floor.floorId)).body.renditions?.length, {
-        timeout: 60_000,
+        timeout: 90_000,
         interval: 250,
       })
       .toBe(3);
@@ -359,7 +359,7 @@ describe('floor plan renditions: WebP drawn once after the upload, served signed
 
   it(
     'draws the plan at 800, 1600 and 3200 pixels, each a WebP of its aspect on its own signed URL',
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
       const floor = await floorWithAdmin();
       const committed = await upload(floor, fixture('benign-plan.svg'));
@@ -399,7 +399,7 @@ describe('floor plan renditions: WebP drawn once after the upload, served signed
 
   it(
     'offers only renditions of the plan it serves: a replaced plan is shown as SVG until its own are drawn',
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
       const floor = await floorWithAdmin();
       await upload(floor, fixture('benign-plan.svg'));
