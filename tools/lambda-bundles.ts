@@ -10,11 +10,14 @@ import { lambdaBuild } from '../infra/cdk/lambda-bundling';
  * start reads (the entry and its static chunks), the lazily loaded rest, and the largest parts read
  * at cold start (packages, or our own folders), in KB. A part's bytes are parsed at
  * every cold start, whether or not the code runs; `npm run bench lambda` measures the load itself.
- * `tsx tools/lambda-bundles.ts [name-part]`.
+ * `tsx tools/lambda-bundles.ts [--verbose] [name-part]`; `--verbose` also lists, per part, the input
+ * files read at cold start with their KB (to find what pulls a package in).
  */
 const root = path.resolve(import.meta.dirname, '..');
 const lambdaDir = path.join(root, 'functions/src/lambda');
-const only = process.argv[2];
+const args = process.argv.slice(2);
+const verbose = args.includes('--verbose');
+const only = args.find((a) => !a.startsWith('--'));
 const kb = (bytes: number) => (bytes / 1024).toFixed(0);
 const outDir = await mkdtemp(path.join(tmpdir(), 'lambda-bundles-'));
 try {
@@ -36,6 +39,7 @@ try {
     if (!entry) continue;
     visit(entry);
     const parts = new Map<string, number>();
+    const files = new Map<string, [string, number][]>();
     let bytes = 0;
     const lazy = Object.entries(outputs)
       .filter(([out]) => !loaded.has(out) && out.endsWith('.mjs'))
@@ -52,6 +56,7 @@ try {
             .replace(/^.*?functions\/src\/([^/]+).*$/, 'src/$1')
             .replace(/^.*?contracts\/.*$/, 'contracts');
         parts.set(part, (parts.get(part) ?? 0) + bytesInOutput);
+        files.set(part, [...(files.get(part) ?? []), [input, bytesInOutput]]);
       }
     }
     const largest = [...parts]
@@ -60,6 +65,12 @@ try {
       .map(([part, bytes]) => `${part} ${(bytes / 1024).toFixed(0)}`);
     const name = file.replace(/\.ts$/, '');
     console.log(`${name}: ${kb(bytes)} KB at cold start (${kb(lazy)} KB lazy): ${largest.join(', ')}`);
+    if (verbose)
+      for (const [part, size] of [...parts].sort((a, b) => b[1] - a[1])) {
+        console.log(`  ${part} ${kb(size)}`);
+        for (const [input, b] of (files.get(part) ?? []).sort((x, y) => y[1] - x[1]))
+          console.log(`    ${(b / 1024).toFixed(1)} ${input.replace(/^.*node_modules\//, '')}`);
+      }
   }
 } finally {
   await rm(outDir, { recursive: true, force: true });

@@ -1,11 +1,20 @@
-import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
+import type * as Jose from 'jose';
+import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import { config } from '../config';
 import type { TokenCheck } from '../domain/auth/ports';
 
+/**
+ * jose, read on first use: only a call that verifies a token's signature needs it, so a cold start
+ * serving sign-in, the theme or an invite lookup (or a token already verified) does not parse it.
+ */
+let loadedJose: Promise<typeof Jose> | undefined;
+const loadJose = () => (loadedJose ??= import('jose'));
+
 let jwks: { issuer: string; keys: ReturnType<typeof createRemoteJWKSet> } | undefined;
 
-function keySet(issuer: string) {
+async function keySet(issuer: string) {
   if (jwks?.issuer !== issuer) {
+    const { createRemoteJWKSet } = await loadJose();
     jwks = { issuer, keys: createRemoteJWKSet(new URL(`${issuer}/.well-known/jwks.json`)) };
   }
   return jwks.keys;
@@ -58,7 +67,8 @@ export async function verifyAccessToken(
     return { ok: true, claims: known.claims };
   }
   try {
-    const { payload } = await jwtVerify(token, keySet(issuer), { issuer });
+    const [{ jwtVerify }, keys] = await Promise.all([loadJose(), keySet(issuer)]);
+    const { payload } = await jwtVerify(token, keys, { issuer });
     if (payload.token_use !== 'access' || payload.client_id !== clientId)
       return { ok: false, expired: false };
     remember(token, { issuer, clientId, claims: payload, at: Date.now() });
