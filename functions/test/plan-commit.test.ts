@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildingView, FloorView } from '@argentum/contracts';
 import { svgSanitizer } from '../src/adapters/svg-sanitizer';
 import { commitFloorPlan, FLOOR_PLAN_TYPE, PLAN_VERSION_META } from '../src/domain/files/floor-plans';
 import {
@@ -14,7 +13,7 @@ import { errorResponse } from '../src/http/error-mapper';
 import { planUrls } from '../src/lambda/wiring/files';
 import { s3FileStore } from '../src/stores/files';
 import { dynamoTreeStore } from '../src/stores/tree';
-import { call, createOwnOrganization, createUser, signInAs, users } from './support/api';
+import { type AdminFloor, call, callOk, newAdminFloor, users } from './support/api';
 
 /**
  * A floor plan never outlives its floor. Committing a plan checks the floor, then sanitizes and writes
@@ -23,39 +22,10 @@ import { call, createOwnOrganization, createUser, signInAs, users } from './supp
  * check (when it reads the staged upload), while the floor is deleted through the API and swept.
  */
 
-interface Floor {
-  orgId: string;
-  buildId: string;
-  floorId: string;
-  userId: string;
-  token: string;
-}
-
 /** The answer to a commit to a floor that does not exist (floor-plans.test.ts, floorFor). */
 const NO_SUCH_FLOOR = { message: 'This floor does not exist (it may have been deleted).' };
 
-async function post<T>(token: string, path: string, body: Record<string, unknown>): Promise<T> {
-  const result = await call<T>(path, body, { token });
-  if (result.status >= 300) throw new Error(`${path}: ${result.status} ${JSON.stringify(result.body)}`);
-  return result.body;
-}
-
-/** A fresh organization with one building and one floor, made through the API by its admin. */
-async function newFloor(): Promise<Floor> {
-  const admin = await createUser(2, [], 'Plan Commit Admin');
-  const orgId = await createOwnOrganization(admin.userId, 2, 'Plan Commit Org');
-  const token = (await signInAs(admin)).accessToken;
-  const { building } = await post<{ building: BuildingView }>(
-    token,
-    '/api/dashboard/createOrUpdateOrgBuild',
-    { orgID: orgId, buildName: 'Plan Commit Building' },
-  );
-  const { floor } = await post<{ floor: FloorView }>(token, '/api/dashboard/createOrUpdateFloor', {
-    buildID: building._id,
-    floorName: 'Level 1',
-  });
-  return { orgId, buildId: building._id, floorId: floor._id, userId: admin.userId, token };
-}
+const newFloor = () => newAdminFloor('Plan Commit');
 
 const plan = new TextEncoder().encode(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 800">' +
@@ -63,8 +33,8 @@ const plan = new TextEncoder().encode(
 );
 
 /** Stages a plan as the browser does: a form from the API, posted to storage. The key to commit. */
-async function stage(floor: Floor): Promise<string> {
-  const upload = await post<{ url: string; fields: Record<string, string>; key: string }>(
+async function stage(floor: AdminFloor): Promise<string> {
+  const upload = await callOk<{ url: string; fields: Record<string, string>; key: string }>(
     floor.token,
     '/api/dashboard/createFloorPlanUpload',
     { orgID: floor.orgId, floorID: floor.floorId, contentType: FLOOR_PLAN_TYPE, size: plan.length },
@@ -97,7 +67,7 @@ function heldAfterFloorCheck() {
 }
 
 /** What is stored of the floor's plan: the plan, then its renditions by width (true where stored). */
-const storedOf = (floor: Pick<Floor, 'orgId' | 'floorId'>) =>
+const storedOf = (floor: Pick<AdminFloor, 'orgId' | 'floorId'>) =>
   Promise.all(
     [
       floorPlanKey(floor.orgId, floor.floorId),
@@ -108,8 +78,8 @@ const storedOf = (floor: Pick<Floor, 'orgId' | 'floorId'>) =>
 describe('a floor plan never outlives its floor', () => {
   /** The deletes that take the floor with them: its own, and its building's. */
   const deletes = {
-    floor: (floor: Floor) => ({ id: floor.floorId, type: 'floor', version: 0 }),
-    building: (floor: Floor) => ({ id: floor.buildId, type: 'building', buildCount: 1, version: 0 }),
+    floor: (floor: AdminFloor) => ({ id: floor.floorId, type: 'floor', version: 0 }),
+    building: (floor: AdminFloor) => ({ id: floor.buildId, type: 'building', buildCount: 1, version: 0 }),
   };
 
   it.for(Object.entries(deletes))(

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildingView, FloorView } from '@argentum/contracts';
 import { sharpPlanRasterizer } from '../src/adapters/plan-rasterizer';
 import { FLOOR_PLAN_TYPE, PLAN_VERSION_META } from '../src/domain/files/floor-plans';
 import { FLOOR_PLAN_RENDITION_WIDTHS, floorPlanKey, floorPlanRenditionKey } from '../src/domain/files/keys';
 import type { FileStore } from '../src/domain/files/ports';
 import { renderFloorPlan } from '../src/domain/files/plan-renditions';
 import { s3FileStore } from '../src/stores/files';
-import { call, createOwnOrganization, createUser, signInAs } from './support/api';
+import { type AdminFloor, call, callOk, newAdminFloor } from './support/api';
 
 /**
  * No rendition outlives the plan version it was drawn from, however the drawing interleaves with the
@@ -16,37 +15,7 @@ import { call, createOwnOrganization, createUser, signInAs } from './support/api
  * point where the plan may vanish unseen: it checks the plan again after drawing).
  */
 
-interface Floor {
-  orgId: string;
-  floorId: string;
-  token: string;
-}
-
-async function post<T>(token: string, path: string, body: Record<string, unknown>): Promise<T> {
-  const result = await call<T>(path, body, { token });
-  if (result.status >= 300) throw new Error(`${path}: ${result.status} ${JSON.stringify(result.body)}`);
-  return result.body;
-}
-
-/** A fresh organization with one building and one floor, made through the API by its admin. */
-async function newFloor(): Promise<Floor> {
-  const admin = await createUser(2, [], 'Renditions Admin');
-  const orgId = await createOwnOrganization(admin.userId, 2, 'Renditions Org');
-  const token = (await signInAs(admin)).accessToken;
-  const { building } = await post<{ building: BuildingView }>(
-    token,
-    '/api/dashboard/createOrUpdateOrgBuild',
-    {
-      orgID: orgId,
-      buildName: 'Renditions Building',
-    },
-  );
-  const { floor } = await post<{ floor: FloorView }>(token, '/api/dashboard/createOrUpdateFloor', {
-    buildID: building._id,
-    floorName: 'Level 1',
-  });
-  return { orgId, floorId: floor._id, token };
-}
+const newFloor = () => newAdminFloor('Renditions');
 
 const svg = (width: number, height: number) =>
   new TextEncoder().encode(
@@ -55,14 +24,14 @@ const svg = (width: number, height: number) =>
   );
 
 /** Stores a plan as a commit does (sanitized SVG, its version as metadata); the twin then draws it. */
-async function storePlan(floor: Floor, bytes: Uint8Array, version: string) {
+async function storePlan(floor: AdminFloor, bytes: Uint8Array, version: string) {
   await s3FileStore.write(floorPlanKey(floor.orgId, floor.floorId), bytes, FLOOR_PLAN_TYPE, {
     [PLAN_VERSION_META]: version,
   });
 }
 
 /** The plan version each stored rendition was drawn from, by width; null where there is none. */
-const renditionVersions = (floor: Floor) =>
+const renditionVersions = (floor: AdminFloor) =>
   Promise.all(
     FLOOR_PLAN_RENDITION_WIDTHS.map(async (width) => {
       const rendition = await s3FileStore.describe(floorPlanRenditionKey(floor.orgId, floor.floorId, width));
@@ -71,7 +40,7 @@ const renditionVersions = (floor: Floor) =>
   );
 
 /** Waits for the twin to have drawn the plan: exactly these rendition versions, by width. */
-const drawnAs = (floor: Floor, versions: (string | null)[]) =>
+const drawnAs = (floor: AdminFloor, versions: (string | null)[]) =>
   expect.poll(() => renditionVersions(floor), { timeout: 90_000, interval: 200 }).toEqual(versions);
 
 /** The real files store, but every rendition write waits until the test releases it. */
@@ -161,7 +130,7 @@ describe('plan renditions never outlive their plan', () => {
       });
       // The late writes replaced the newer plan's renditions: withdrawn, and the newer plan drawn again.
       expect(await renditionVersions(floor)).toEqual([v2, v2, v2]);
-      const plan = await post<{ renditions: { width: number }[] }>(
+      const plan = await callOk<{ renditions: { width: number }[] }>(
         floor.token,
         '/api/dashboard/floorPlanFromS3',
         {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject, vi } from 'vitest';
-import type { OrgRoles, RoleNumber } from '@argentum/contracts';
+import type { BuildingView, FloorView, OrgRoles, RoleNumber } from '@argentum/contracts';
 import { type CapturedMail, readMailbox } from '../../../infra/local/ses-capture';
 import { identity } from '../../src/adapters/identity';
 import { systemClock } from '../../src/domain/ports';
@@ -158,4 +158,39 @@ export function linkIn(
   const match = new RegExp(`(\\S+/${route}/([A-Za-z0-9_-]+))`).exec(mail.text ?? '');
   if (!match?.[1] || !match[2]) throw new Error(`No ${route} link in ${mail.text}`);
   return { url: match[1], token: match[2] };
+}
+
+/** A call that must succeed: its body, or an error naming the path, the status and the answer. */
+export async function callOk<T>(token: string, path: string, body: Record<string, unknown>): Promise<T> {
+  const result = await call<T>(path, body, { token });
+  if (result.status >= 300) throw new Error(`${path}: ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body;
+}
+
+export interface AdminFloor {
+  orgId: string;
+  buildId: string;
+  floorId: string;
+  userId: string;
+  token: string;
+}
+
+/** A fresh organization with one building and one floor, made through the API by its admin. */
+export async function newAdminFloor(label: string): Promise<AdminFloor> {
+  const admin = await createUser(2, [], `${label} Admin`);
+  const orgId = await createOwnOrganization(admin.userId, 2, `${label} Org`);
+  const token = (await signInAs(admin)).accessToken;
+  const { building } = await callOk<{ building: BuildingView }>(
+    token,
+    '/api/dashboard/createOrUpdateOrgBuild',
+    {
+      orgID: orgId,
+      buildName: `${label} Building`,
+    },
+  );
+  const { floor } = await callOk<{ floor: FloorView }>(token, '/api/dashboard/createOrUpdateFloor', {
+    buildID: building._id,
+    floorName: 'Level 1',
+  });
+  return { orgId, buildId: building._id, floorId: floor._id, userId: admin.userId, token };
 }
