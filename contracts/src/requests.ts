@@ -235,6 +235,9 @@ export type ExportRequestBody<Call extends keyof typeof exportRequests> = z.inpu
   ReturnType<(typeof exportRequests)[Call]>
 >;
 
+/** An e-mail address as typed (trimmed; 254 characters at most, as SMTP allows); `emptyText` when blank. */
+const emailAddress = (emptyText: string) =>
+  z.string().check(z.trim(), z.minLength(1, emptyText), z.maxLength(254), z.email(EMAIL_INVALID_TEXT));
 /** Cognito accepts passwords of up to 256 characters. */
 const password = z.lazy(() => z.string().check(z.minLength(1, PASSWORD_EMPTY_TEXT), z.maxLength(256)));
 /** Invite and reset tokens (43 characters of base64url; anything else is simply not found). */
@@ -245,15 +248,8 @@ export const accountRequests = {
   login: () =>
     body({
       user: body({
-        email: z
-          .string()
-          .check(
-            z.trim(),
-            z.minLength(1, EMAIL_REQUIRED_TEXT),
-            z.maxLength(254),
-            z.email(EMAIL_INVALID_TEXT),
-          ),
-        password: z.string().check(z.minLength(1, PASSWORD_EMPTY_TEXT), z.maxLength(256)),
+        email: emailAddress(EMAIL_REQUIRED_TEXT),
+        password,
       }),
     }),
   refreshToken: () => body({}),
@@ -297,14 +293,7 @@ export const accountRequests = {
   forgetPasswordEmail: () =>
     body({
       user: body({
-        email: z
-          .string()
-          .check(
-            z.trim(),
-            z.minLength(1, EMAIL_REQUIRED_TEXT),
-            z.maxLength(254),
-            z.email(EMAIL_INVALID_TEXT),
-          ),
+        email: emailAddress(EMAIL_REQUIRED_TEXT),
       }),
     }),
   setForgetPassword: () =>
@@ -331,14 +320,7 @@ export const userRequests = {
   sendInviteUserEmail: () =>
     body({
       email: z.pipe(
-        z
-          .string()
-          .check(
-            z.trim(),
-            z.minLength(1, INVITE_EMAIL_EMPTY_TEXT),
-            z.maxLength(254),
-            z.email(EMAIL_INVALID_TEXT),
-          ),
+        emailAddress(INVITE_EMAIL_EMPTY_TEXT),
         z.transform((email) => email.toLowerCase()),
       ),
       organizationId: z.union([id, z.array(id).check(z.minLength(1), z.maxLength(200))]),
