@@ -14,6 +14,7 @@ import { planUrls } from '../src/lambda/wiring/files';
 import { s3FileStore } from '../src/stores/files';
 import { dynamoTreeStore } from '../src/stores/tree';
 import { type AdminFloor, call, callOk, newAdminFloor, users } from './support/api';
+import { gate } from './support/gate';
 
 /**
  * A floor plan never outlives its floor. Committing a plan checks the floor, then sanitizes and writes
@@ -49,21 +50,15 @@ async function stage(floor: AdminFloor): Promise<string> {
 
 /** The real files store, but the first read of a staged upload waits until the test releases it. */
 function heldAfterFloorCheck() {
-  let reach = () => {};
-  let release = () => {};
-  const reached = new Promise<void>((resolve) => (reach = resolve));
-  const released = new Promise<void>((resolve) => (release = resolve));
+  const held = gate();
   const files: FileStore = {
     ...s3FileStore,
     async read(key, ...rest) {
-      if (key.startsWith(STAGING_PREFIX)) {
-        reach();
-        await released;
-      }
+      if (key.startsWith(STAGING_PREFIX)) await held.pass();
       return s3FileStore.read(key, ...rest);
     },
   };
-  return { files, reached, release };
+  return { files, reached: held.reached, release: held.release };
 }
 
 /** What is stored of the floor's plan: the plan, then its renditions by width (true where stored). */

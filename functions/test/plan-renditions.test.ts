@@ -6,6 +6,7 @@ import type { FileStore } from '../src/domain/files/ports';
 import { renderFloorPlan } from '../src/domain/files/plan-renditions';
 import { s3FileStore } from '../src/stores/files';
 import { type AdminFloor, call, callOk, newAdminFloor } from './support/api';
+import { gate } from './support/gate';
 
 /**
  * No rendition outlives the plan version it was drawn from, however the drawing interleaves with the
@@ -45,21 +46,15 @@ const drawnAs = (floor: AdminFloor, versions: (string | null)[]) =>
 
 /** The real files store, but every rendition write waits until the test releases it. */
 function heldBeforeWriting() {
-  let reach = () => {};
-  let release = () => {};
-  const reached = new Promise<void>((resolve) => (reach = resolve));
-  const released = new Promise<void>((resolve) => (release = resolve));
+  const held = gate();
   const files: FileStore = {
     ...s3FileStore,
     async write(key, ...rest) {
-      if (key.endsWith('.webp')) {
-        reach();
-        await released;
-      }
+      if (key.endsWith('.webp')) await held.pass();
       return s3FileStore.write(key, ...rest);
     },
   };
-  return { files, reached, release };
+  return { files, reached: held.reached, release: held.release };
 }
 
 const version = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
