@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 
 export class BodyTooLarge extends Error {}
 
@@ -28,4 +29,14 @@ export function listen(server: Server, port: number, host: string): Promise<void
 export function close(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/** A port nothing listens on now, on `host`. */
+export async function freePort(host: string): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('No free port');
+  return address.port;
 }

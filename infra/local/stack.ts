@@ -1,13 +1,10 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import type { ThrottlePolicy } from '@argentum/functions/domain/auth/ports';
 import {
   archiveBucket,
@@ -30,7 +27,7 @@ import { startCognito } from './cognito';
 import { HOST, type LocalPorts, repoRoot } from './config';
 import { devices } from './demo-data';
 import { startDynamoDb } from './dynamodb';
-import { close } from './http-util';
+import { close, freePort } from './http-util';
 import { startIotDataShim } from './iot-data-shim';
 import { localMailQueueUrl, startMailQueue } from './mail-queue';
 import { provisionTables, provisionUserPool } from './provision';
@@ -39,7 +36,7 @@ import { LOCAL_ARCHIVE_STREAM, startLocalFirehose } from './firehose';
 import { startConfirmationRule } from './confirmation-rule';
 import { type SimulatorBehaviour, type SimulatorProfile, startSimulator } from './simulator';
 import { seedDemoData } from './seed';
-import { startS3Gate } from './s3-gate';
+import { startS3Twin } from './s3-twin';
 import { startSesCapture } from './ses-capture';
 import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
@@ -106,19 +103,10 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('No free port');
-  return address.port;
-}
-
 async function resolvePorts(ports: LocalPorts): Promise<LocalPorts> {
   const resolved = { ...ports };
   for (const key of Object.keys(resolved) as (keyof LocalPorts)[]) {
-    if (resolved[key] === 0) resolved[key] = await freePort();
+    if (resolved[key] === 0) resolved[key] = await freePort(HOST);
   }
   return resolved;
 }
@@ -162,29 +150,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     // The app is opened as localhost or as 127.0.0.1; both may post uploads to the bucket.
     const appOrigins = [`http://localhost:${ports.app}`, `http://${HOST}:${ports.app}`];
-    // s3rver stores and serves the objects on a port of its own; the S3 endpoint is its gate, which
-    // checks signatures, expiry and POST policies as S3 does (s3-gate.ts).
-    const s3rverPort = await freePort();
-    const s3rver = new S3rver({
-      address: HOST,
-      port: s3rverPort,
-      silent: true,
-      directory: path.join(options.dataDir, 's3'),
-      configureBuckets: buckets.map((b) => ({
-        name: b.localName,
-        configs: corsConfiguration(b, appOrigins),
-      })),
-    });
-    await s3rver.run();
-    stops.push(() => s3rver.close());
-    const s3Gate = await startS3Gate({
+    // The S3 endpoint: s3rver with S3's consistency, behind a gate that checks signatures, expiry and
+    // POST policies as S3 does (s3-twin.ts).
+    const s3 = await startS3Twin({
       host: HOST,
       port: ports.s3,
-      upstreamPort: s3rverPort,
+      directory: path.join(options.dataDir, 's3'),
+      buckets: buckets.map((b) => ({ name: b.localName, configs: corsConfiguration(b, appOrigins) })),
       credentials: { [awsCredentials.accessKeyId]: awsCredentials.secretAccessKey },
       corsOrigins: appOrigins,
     });
-    stops.push(() => s3Gate.stop());
+    stops.push(() => s3.stop());
 
     // Kept from one start to the next (device-access.json), so provisioned devices stay admitted.
     const deviceSecret = deviceSecretFor(options.dataDir, options.ephemeral ?? false);
@@ -304,11 +280,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
 
     // The files bucket's notification to the plan renditions function (CDK: stateless-stack.ts).
-    // s3rver is a Koa app, so an EventEmitter (its types leave that out): it emits S3 event records.
-    const planRenditions = await startPlanRenditions(
-      s3rver as unknown as EventEmitter,
-      env[ENV.filesBucket] ?? '',
-    );
+    const planRenditions = await startPlanRenditions(s3.events, env[ENV.filesBucket] ?? '');
     stops.push(() => planRenditions.stop());
 
     let seeded = false;

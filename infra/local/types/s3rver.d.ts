@@ -1,7 +1,7 @@
 declare module 's3rver' {
   import type { AddressInfo } from 'node:net';
 
-  interface S3rverOptions {
+  export interface S3rverOptions {
     address?: string;
     port?: number;
     silent?: boolean;
@@ -13,6 +13,9 @@ declare module 's3rver' {
 
   export default class S3rver {
     constructor(options: S3rverOptions);
+    /** Where objects are kept; its Koa context holds the same (the controllers read `ctx.store`). */
+    store: import('s3rver/lib/stores/filesystem').default;
+    context: { store: import('s3rver/lib/stores/filesystem').default };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }

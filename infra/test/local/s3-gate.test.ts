@@ -1,57 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type S3Gate, startS3Gate } from '../../local/s3-gate';
+import { startTestS3, twinCredentials } from '../support/s3-twin';
 
 /**
  * The S3 twin's rules on their own: a gate and an s3rver of this file's own, with a clock the tests
  * move. S3 refuses a forged, unsigned, key-swapped or expired presigned link and a POST outside its
  * policy; so does the twin, with S3's status and error code.
  */
-const HOST = '127.0.0.1';
 const BUCKET = 'gate-test-files';
-const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const credentials = twinCredentials;
 let clockShift = 0;
-let gate: S3Gate;
-let s3rver: S3rver;
+let s3: Awaited<ReturnType<typeof startTestS3>>;
 let client: S3Client;
 let endpoint: string;
-const dir = mkdtempSync(path.join(tmpdir(), 's3-gate-'));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 beforeAll(async () => {
-  const [port, upstreamPort] = [await freePort(), await freePort()];
-  s3rver = new S3rver({
-    address: HOST,
-    port: upstreamPort,
-    silent: true,
-    directory: dir,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  await s3rver.run();
-  gate = await startS3Gate({
-    host: HOST,
-    port,
-    upstreamPort,
-    credentials: { [credentials.accessKeyId]: credentials.secretAccessKey },
-    corsOrigins: [],
-    now: () => Date.now() + clockShift,
-  });
-  endpoint = `http://${HOST}:${port}`;
+  s3 = await startTestS3(BUCKET, () => Date.now() + clockShift);
+  endpoint = s3.endpoint;
   client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
   await client.send(
     new PutObjectCommand({
@@ -66,9 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   client.destroy();
-  await gate.stop();
-  await s3rver.close();
-  rmSync(dir, { recursive: true, force: true });
+  await s3.stop();
 });
 
 async function fetchText(url: string, init?: RequestInit) {

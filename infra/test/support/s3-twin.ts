@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../local/http-util';
+import { startS3Twin } from '../../local/s3-twin';
+
+const HOST = '127.0.0.1';
+/** The one key pair the twin knows, as in the local stack. */
+export const twinCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/** An S3 twin of a test file's own, with one bucket, in a folder of its own (removed on stop). */
+export async function startTestS3(bucket: string, now?: () => number) {
+  const dir = mkdtempSync(path.join(tmpdir(), 's3-twin-'));
+  const port = await freePort(HOST);
+  const twin = await startS3Twin({
+    host: HOST,
+    port,
+    directory: path.join(dir, 's3'),
+    buckets: [{ name: bucket, configs: [] }],
+    credentials: { [twinCredentials.accessKeyId]: twinCredentials.secretAccessKey },
+    corsOrigins: [],
+    ...(now ? { now } : {}),
+  });
+  return {
+    endpoint: `http://${HOST}:${port}`,
+    async stop() {
+      await twin.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
