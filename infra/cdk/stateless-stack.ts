@@ -37,7 +37,7 @@ import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
 import { INGEST_TIMEOUT_SECONDS } from './constructs/telemetry-intake';
 import { WebHosting } from './constructs/web-hosting';
-import { telemetryRollups, treeSweeps } from '../src/definitions';
+import { planRenditions, telemetryRollups, treeSweeps } from '../src/definitions';
 import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from './nag';
 import { type StatefulRefs } from './stateful-stack';
 
@@ -466,9 +466,8 @@ export class StatelessStack extends Stack {
         ],
       },
       nodeModules: ['sharp'],
-      // A 10 MB plan drawn at 3,200 pixels: memory is also the CPU share.
-      memorySize: 2048,
-      timeout: Duration.minutes(2),
+      memorySize: planRenditions.memoryMB,
+      timeout: Duration.seconds(planRenditions.timeoutSeconds),
     });
     Bucket.fromBucketName(this, 'FilesBucketEvents', props.stateful.filesBucketName).addEventNotification(
       EventType.OBJECT_CREATED,

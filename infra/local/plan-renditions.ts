@@ -1,14 +1,19 @@
 import type { EventEmitter } from 'node:events';
 import type { S3Event } from 'aws-lambda';
 import { FLOOR_PLAN_PREFIX, PLAN_RENDITION_SOURCE_SUFFIX } from '@argentum/functions/domain/files/keys';
+import { asyncInvocations, planRenditions } from '../src/definitions';
 
 /**
  * The twin of the files bucket's event notification to the plan renditions function (CDK:
  * stateless-stack.ts): every object created under the plan prefix with the `.svg` suffix is handed to
  * the same handler as an S3 event, one at a time (the renditions are CPU work; this machine serves the
- * requests too). A failed drawing is retried twice, as Lambda retries an asynchronous invocation.
+ * requests too). As Lambda does, an invocation ends at the function's timeout, and a failed or
+ * timed-out one is tried again twice; then the event is given up, loudly (on AWS: the failure
+ * destination and its alarm). One stuck drawing never holds up the ones after it. Unlike Lambda, the
+ * twin cannot stop a timed-out drawing's work in this process: its late writes meet the same checks
+ * of the plan's version as any other (domain/files/plan-renditions.ts).
  */
-const ATTEMPTS = 3;
+const TIMEOUT_MS = planRenditions.timeoutSeconds * 1000;
 
 export interface PlanRenditionTwin {
   /** Resolves once every event handed so far has been handled. */
@@ -16,9 +21,34 @@ export interface PlanRenditionTwin {
   stop(): Promise<void>;
 }
 
-export async function startPlanRenditions(s3rver: EventEmitter, bucket: string): Promise<PlanRenditionTwin> {
-  // Imported now that the handlers' environment is set.
-  const { handler } = await import('@argentum/functions/lambda/plan-renditions');
+class TimedOut extends Error {}
+
+/** `work`, or a TimedOut rejection once `ms` have passed. */
+async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimedOut(`Task timed out after ${ms / 1000} seconds`)), ms);
+  });
+  try {
+    await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface PlanRenditionTwinOptions {
+  /** The function (by default the plan renditions handler, imported now that the environment is set). */
+  handler?: (event: S3Event) => Promise<void>;
+  timeoutMs?: number;
+}
+
+export async function startPlanRenditions(
+  s3rver: EventEmitter,
+  bucket: string,
+  options: PlanRenditionTwinOptions = {},
+): Promise<PlanRenditionTwin> {
+  const handler = options.handler ?? (await import('@argentum/functions/lambda/plan-renditions')).handler;
+  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   let queue: Promise<void> = Promise.resolve();
   let stopped = false;
   const onEvent = (event: S3Event) => {
@@ -31,12 +61,20 @@ export async function startPlanRenditions(s3rver: EventEmitter, bucket: string):
     );
     if (records.length === 0) return;
     queue = queue.then(async () => {
-      for (let attempt = 1; attempt <= ATTEMPTS && !stopped; attempt++) {
+      const attempts = 1 + asyncInvocations.retryAttempts;
+      for (let attempt = 1; attempt <= attempts && !stopped; attempt++) {
         try {
-          await handler({ Records: records });
+          await withTimeout(handler({ Records: records }), timeoutMs);
           return;
         } catch (error) {
-          if (attempt === ATTEMPTS) console.error('plan renditions failed', error);
+          if (attempt === attempts)
+            console.error(
+              'plan renditions: event given up after',
+              attempts,
+              'attempts',
+              records.map((record) => record.s3.object.key),
+              error,
+            );
         }
       }
     });

@@ -245,6 +245,24 @@ export const treeSweeps = {
 } as const;
 
 /**
+ * Functions invoked asynchronously (an S3 event, a rule's action): Lambda retries a failed or timed-out
+ * invocation this many times (its default, and its most), then hands the event to the function's
+ * failure destination (CDK: constructs/watch.ts).
+ */
+export const asyncInvocations = { retryAttempts: 2 } as const;
+
+/**
+ * The plan renditions function (functions/src/lambda/plan-renditions.ts), invoked asynchronously by the
+ * files bucket's event for each stored plan. Lambda stops an invocation at its timeout; locally
+ * infra/local/plan-renditions.ts does the same.
+ */
+export const planRenditions = {
+  /** A 10 MB plan drawn at 3,200 pixels: memory is also the CPU share. */
+  memoryMB: 2048,
+  timeoutSeconds: 120,
+} as const;
+
+/**
  * The queue of mail jobs (password-reset mail, sent off the request path) and its mailer: a job that
  * fails `maxReceiveCount` times goes to the dead-letter queue.
  */

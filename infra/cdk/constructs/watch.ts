@@ -23,6 +23,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
 import { acknowledgeRule } from '../nag';
+import { asyncInvocations } from '../../src/definitions';
 import { PlatformFunction } from './platform-function';
 
 /** The namespace of metrics the platform computes itself (log metric filters, EMF from the Lambdas). */
@@ -286,7 +287,7 @@ export class Watch extends Construct {
     );
     fn.function.configureAsyncInvoke({
       onFailure: new SqsDestination(queue),
-      retryAttempts: 2,
+      retryAttempts: asyncInvocations.retryAttempts,
       maxEventAge: Duration.hours(6),
     });
     return queue;
