@@ -22,8 +22,12 @@ sharp.cache(false);
 export const sharpPlanRasterizer: PlanRasterizer = {
   async render(svg, widths) {
     const input = Buffer.from(svg.buffer, svg.byteOffset, svg.byteLength);
-    const natural = await sharp(input, { unlimited: true }).metadata();
-    if (!natural.width || !natural.height) return [];
+    // A plan librsvg finds no size for (no width, height or viewBox) is not drawn: it stays SVG, as the
+    // browser sizes it. Failing would only be retried and raise the function's error alarm.
+    const natural = await sharp(input, { unlimited: true })
+      .metadata()
+      .catch(() => undefined);
+    if (!natural?.width || !natural.height) return [];
     const aspect = natural.height / natural.width;
     const fitting = [...widths]
       .filter((width) => Math.round(width * aspect) <= WEBP_MAX_SIDE)

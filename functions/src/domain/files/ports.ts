@@ -110,7 +110,8 @@ export interface PlanRaster {
 
 /**
  * Draws a sanitized SVG as raster images of the given widths (adapters/plan-rasterizer.ts). A width
- * whose image would be larger than the format allows is left out.
+ * whose image would be larger than the format allows is left out; a plan with no size to draw at gets
+ * none.
  */
 export interface PlanRasterizer {
   render(svg: Uint8Array, widths: readonly number[]): Promise<PlanRaster[]>;
