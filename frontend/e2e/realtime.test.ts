@@ -20,6 +20,7 @@ import {
 import '../../functions/test/support/provided';
 import { contentSecurityPolicy } from '../../infra/src/content-security-policy';
 import { REALTIME_KEEPALIVE_SECONDS } from '../src/shared/config/runtimeConfig';
+import { LOSS_GRACE_MS } from '../src/shared/realtime/backoff';
 import { cspViolations, launchBrowser, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
@@ -181,6 +182,66 @@ describe('the real-time channel in the browser', () => {
     await banner(page, OFFLINE_TEXT).waitFor();
     await context.setOffline(false);
     await banner(page, BACK_ONLINE_TEXT).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('says nothing when the platform closes a connection that comes straight back (a revoked organization)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    let connects = 0;
+    // This page's client id, as it asks for its connection tokens.
+    let clientId = '';
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/realtimeToken'))
+        clientId = (request.postDataJSON() as { clientId: string }).clientId;
+    });
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => {
+        if (frameBytes(payload)[0] === 0x10) connects++;
+      }),
+    );
+    // Every banner text the page ever shows, however briefly.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      Object.assign(window, { bannersSeen: seen });
+      new MutationObserver(() => {
+        for (const element of document.querySelectorAll('[role="alert"], [role="status"]')) {
+          const text = element.textContent ?? '';
+          if (text && !seen.includes(text)) seen.push(text);
+        }
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    const bannersSeen = () =>
+      page.evaluate(() => (window as unknown as { bannersSeen: string[] }).bannersSeen.join(' | '));
+    await signIn(page, stack.url, member.email, member.password);
+    await page.goto(`${stack.url}/home?floor=${place.floorId}`, { waitUntil: 'commit' });
+    await expect
+      .poll(async () => {
+        await publishReading(23.04);
+        return popupText(page);
+      })
+      .toContain('23.0 °C');
+
+    // Closed by the platform (as a revocation closes it), then reconnected with a fresh token at once.
+    const connections = await dynamoConnectionRegistry.ofUser(member.userId);
+    expect(connections.map((connection) => connection.clientId)).toContain(clientId);
+    const connectsBefore = connects;
+    await iotConnectionCloser.disconnect(clientId);
+    await expect.poll(() => connects, { timeout: LOSS_GRACE_MS }).toBe(connectsBefore + 1);
+    await expect
+      .poll(async () => {
+        await publishReading(24.04);
+        return popupText(page);
+      })
+      .toContain('24.0 °C');
+    // Past the grace, nothing was said: no warning, and so no "back" either.
+    await page.waitForTimeout(LOSS_GRACE_MS);
+    expect(await bannersSeen()).not.toContain(OFFLINE_TEXT);
+    expect(await bannersSeen()).not.toContain(BACK_ONLINE_TEXT);
+    await screenshot(page, 'realtime-quiet-reconnect');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,5 +1,10 @@
 /** The specification's longest wait between two reconnect attempts of the real-time channel. */
 export const RECONNECT_MAX_MS = 8000;
+/**
+ * How long a closed connection may take to come back before the page says it is lost: the first
+ * reconnect waits 400-500 ms, then a token and a CONNECT take a round trip each.
+ */
+export const LOSS_GRACE_MS = 3000;
 /** The first wait after a connection is lost. */
 const RECONNECT_FIRST_MS = 500;
 

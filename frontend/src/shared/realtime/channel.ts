@@ -4,7 +4,7 @@ import { REALTIME_MAX_ORGS, realtimeUsername, type RealtimeTokenView } from '@ar
 import { ApiError, callApi } from '../api/client';
 import { getAccessToken } from '../session/sessionStore';
 import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';
-import { reconnectDelay } from './backoff';
+import { LOSS_GRACE_MS, reconnectDelay } from './backoff';
 import { createKeepaliveTimer, type KeepaliveTimer } from './keepaliveTimer';
 import { parseRealtimeMessage, type RealtimeEvent } from './realtimeEvents';
 
@@ -12,9 +12,12 @@ import { parseRealtimeMessage, type RealtimeEvent } from './realtimeEvents';
  * - `off`: not started, stopped, or no real-time endpoint configured;
  * - `connecting`: the first connection is being made;
  * - `connected`;
- * - `lost`: the connection closed (or could not be made) and a reconnect is scheduled.
+ * - `reconnecting`: an open connection closed a moment ago and is being made again (the platform
+ *   closes connections on purpose: a revoked organization, a token's end). Not worth a warning yet;
+ * - `lost`: the connection closed (or could not be made) and is not back after LOSS_GRACE_MS, or the
+ *   first connection failed; a reconnect is scheduled.
  */
-export type RealtimeStatus = 'off' | 'connecting' | 'connected' | 'lost';
+export type RealtimeStatus = 'off' | 'connecting' | 'connected' | 'reconnecting' | 'lost';
 
 type Listener = (event: RealtimeEvent) => void;
 
@@ -66,6 +69,7 @@ class RealtimeChannel {
   private readonly wanted = new Map<string, number>();
   private client: MqttClient | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private attempt = 0;
   private running = false;
   /** The organizations the current connection's token names. */
@@ -155,6 +159,7 @@ class RealtimeChannel {
   };
 
   private setStatus(status: RealtimeStatus): void {
+    if (status !== 'reconnecting') clearTimeout(this.graceTimer);
     if (status === this.statusNow) return;
     this.statusNow = status;
     for (const listener of this.statusListeners) listener();
@@ -172,7 +177,13 @@ class RealtimeChannel {
   private scheduleReconnect(): void {
     if (!this.running) return;
     this.drop();
-    this.setStatus('lost');
+    if (this.statusNow === 'connected') {
+      // Closed while up: quiet while it comes back, lost if it does not within the grace.
+      this.setStatus('reconnecting');
+      this.graceTimer = setTimeout(() => this.setStatus('lost'), LOSS_GRACE_MS);
+    } else if (this.statusNow !== 'reconnecting') {
+      this.setStatus('lost');
+    }
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.connect(), reconnectDelay(this.attempt++, Math.random()));
   }
