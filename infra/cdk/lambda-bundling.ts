@@ -1,5 +1,6 @@
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import type { BuildOptions } from 'esbuild';
+import { debarrel } from './debarrel';
 
 /** The Lambda runtime of every platform function. */
 export const lambdaRuntime = Runtime.NODEJS_24_X;
@@ -35,7 +36,8 @@ export const lambdaBundling = {
  * `index.handler`) and, split off into `chunks/`, each module that is only imported dynamically
  * (`await import(...)`): the xls writer, the plan sanitizer, rarely used AWS clients. A chunk is read
  * on first use; in one file, even code that never runs is parsed at every cold start (the xls writer
- * alone added 0.8x of the floor to the data Lambda's load).
+ * alone added 0.8x of the floor to the data Lambda's load). esbuild runs plugins only in its
+ * asynchronous build: a synchronous caller runs bundle-lambda.ts.
  */
 export function lambdaBuild(entry: string, outdir: string): BuildOptions {
   return {
@@ -45,6 +47,9 @@ export function lambdaBuild(entry: string, outdir: string): BuildOptions {
     splitting: true,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
+    // The SDK's names imported from their own files, not its barrels: what a lazily loaded client
+    // alone uses stays in its chunk (debarrel.ts).
+    plugins: [debarrel()],
   };
 }
 

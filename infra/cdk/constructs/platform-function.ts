@@ -16,11 +16,12 @@ import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { buildSync } from 'esbuild';
-import { lambdaBuild, lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
+import { lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
 import { BROWSER_CLIENT_ID_PREFIX } from '@argentum/contracts/messaging';
 import { acknowledgeWildcards } from '../nag';
 import { lambdaEntry, repoRoot } from '../paths';
+
+const bundleLambdaScript = path.join(repoRoot, 'infra/cdk/bundle-lambda.ts');
 
 export type TelemetryStoreKind = 'dynamodb' | 'timestream';
 
@@ -184,9 +185,13 @@ export class PlatformFunction extends Construct {
           environment: { LAMBDA_ENTRY: props.entry, NODE_MODULES: (props.nodeModules ?? []).join(',') },
           local: {
             tryBundle(outputDir) {
-              const build = lambdaBuild(entry, outputDir);
               const native = props.nodeModules ?? [];
-              buildSync({ ...build, external: [...(build.external ?? []), ...native], logLevel: 'error' });
+              // esbuild's plugins run only in its asynchronous build, and CDK bundles synchronously.
+              execFileSync(
+                process.execPath,
+                ['--import', 'tsx', bundleLambdaScript, entry, outputDir, ...native],
+                { cwd: repoRoot, stdio: 'inherit' },
+              );
               if (native.length > 0) installForLambda(outputDir, native);
               return true;
             },
