@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
@@ -18,7 +18,9 @@ let metafile: Metafile;
 
 beforeAll(async () => {
   // Inside the repository, as the bench does: what stays external resolves as on the runtime.
-  outdir = await mkdtemp(path.join(repoRoot, 'node_modules/.cache/bundle-probe-'));
+  const cache = path.join(repoRoot, 'node_modules/.cache');
+  await mkdir(cache, { recursive: true });
+  outdir = await mkdtemp(path.join(cache, 'bundle-probe-'));
   ({ metafile } = await build({
     ...lambdaBuild(path.join(repoRoot, 'infra/test/support/bundle-probe.ts'), outdir),
     metafile: true,
