@@ -13,6 +13,7 @@ import {
   corsMaxAgeSeconds,
   localTelemetryRuleName,
   platformTable,
+  planRenditions,
   telemetryRollups as telemetryRollupsSource,
   telemetryTable,
   treeSweeps,
@@ -37,6 +38,7 @@ import { startConfirmationRule } from './confirmation-rule';
 import { type SimulatorBehaviour, type SimulatorProfile, startSimulator } from './simulator';
 import { seedDemoData } from './seed';
 import { startS3Twin } from './s3-twin';
+import { stopInTurn } from './shutdown';
 import { startSesCapture } from './ses-capture';
 import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
@@ -126,6 +128,12 @@ function corsConfiguration(bucket: BucketDefinition, origins: string[]): string[
 // s3rver accepts only its own key pair; the other emulators accept any, so every local client uses it.
 const awsCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
+/**
+ * How long one part of the stack may take to stop: longer than the slowest function's timeout (a plan
+ * drawing, infra/src/definitions.ts planRenditions), which the renditions twin lets finish.
+ */
+const STOP_PART_MS = (planRenditions.timeoutSeconds + 30) * 1000;
+
 /** Starts the whole platform on this machine: emulators, handlers, API server, broker and devices. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const ports = await resolvePorts(options.ports);
@@ -133,7 +141,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const mailDir = path.join(options.dataDir, 'mail');
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
+    await stopInTurn(stops.reverse(), STOP_PART_MS);
     stops.length = 0;
   };
 
@@ -280,8 +288,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
 
     // The files bucket's notification to the plan renditions function (CDK: stateless-stack.ts).
-    const planRenditions = await startPlanRenditions(s3.events, env[ENV.filesBucket] ?? '');
-    stops.push(() => planRenditions.stop());
+    const renditionTwin = await startPlanRenditions(s3.events, env[ENV.filesBucket] ?? '');
+    stops.push(() => renditionTwin.stop());
 
     let seeded = false;
     if (options.seed) {
@@ -414,7 +422,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       },
       telemetryRuleName: localTelemetryRuleName,
       rollupsDrained: () => telemetryStreams.drained(),
-      planRenditionsDrawn: () => planRenditions.idle(),
+      planRenditionsDrawn: () => renditionTwin.idle(),
       redeliverTelemetry: (match) => ruleRunner.redeliver(match),
       telemetryDeadLetters: deadLetters.letters,
       streams,
