@@ -13,7 +13,14 @@ import { floorPlanKey, floorPlanRenditionKey } from '@argentum/functions/domain/
 import { flattenReference } from '../../cdk/nag';
 import { repoRoot } from '../../cdk/paths';
 import { contentSecurityPolicy, FLOOR_PLAN_CONTENT_SECURITY_POLICY } from '../../src/content-security-policy';
-import { mailQueue, telemetryBatching, telemetryRollups, treeSweeps } from '../../src/definitions';
+import {
+  asyncInvocations,
+  mailQueue,
+  planRenditions,
+  telemetryBatching,
+  telemetryRollups,
+  treeSweeps,
+} from '../../src/definitions';
 import type { PlatformFunction } from '../../cdk/constructs/platform-function';
 import {
   apiPathPatterns,
@@ -297,6 +304,16 @@ describe('least privilege per domain', () => {
     expect(actionsOf(platform.stateless.planRenditions.role).some((a) => a.startsWith('dynamodb:'))).toBe(
       false,
     );
+    // The timeout and retries the local twin keeps to (infra/local/plan-renditions.ts).
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('floor plan renditions'),
+      Timeout: planRenditions.timeoutSeconds,
+      MemorySize: planRenditions.memoryMB,
+    });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: logicalId(platform.stateless.planRenditions.function) },
+      MaximumRetryAttempts: asyncInvocations.retryAttempts,
+    });
   });
 
   const writes = [
