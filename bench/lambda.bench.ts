@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import {
+  coldStartOutputs,
   lambdaBuild,
   lambdaBundling,
   lambdaNodeMajor,
@@ -51,20 +52,10 @@ function runtimeNode(): string | undefined {
 
 /** Bytes of an output file and of the chunks it imports statically, transitively: what a cold start reads. */
 function loadedBytes(metafile: Metafile, file: string): number {
-  const outputs = new Map(Object.entries(metafile.outputs).map(([out, o]) => [path.resolve(out), o]));
-  const seen = new Set<string>();
-  const visit = (out: string): number => {
-    const output = outputs.get(out);
-    if (!output || seen.has(out)) return 0;
-    seen.add(out);
-    return (
-      output.bytes +
-      output.imports
-        .filter((i) => i.kind === 'import-statement' && !i.external)
-        .reduce((sum, i) => sum + visit(path.resolve(i.path)), 0)
-    );
-  };
-  return visit(path.resolve(file));
+  return coldStartOutputs(metafile, path.basename(file)).reduce(
+    (sum, out) => sum + (metafile.outputs[out]?.bytes ?? 0),
+    0,
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { lambdaBuild } from '../infra/cdk/lambda-bundling';
+import { coldStartOutputs, lambdaBuild } from '../infra/cdk/lambda-bundling';
 
 /**
  * What each Lambda's bundle holds, from esbuild's metafile, bundled as deployed: the bytes a cold
@@ -29,15 +29,8 @@ try {
     });
     // What a cold start reads: the entry and the chunks it imports statically (lazy chunks are apart).
     const outputs = result.metafile.outputs;
-    const loaded = new Set<string>();
-    const visit = (out: string) => {
-      if (loaded.has(out) || !outputs[out]) return;
-      loaded.add(out);
-      for (const i of outputs[out].imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
-    };
-    const entry = Object.keys(outputs).find((out) => out.endsWith('/index.mjs'));
-    if (!entry) continue;
-    visit(entry);
+    const loaded = new Set(coldStartOutputs(result.metafile));
+    if (loaded.size === 0) continue;
     const parts = new Map<string, number>();
     const files = new Map<string, [string, number][]>();
     let bytes = 0;

@@ -1,5 +1,5 @@
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
-import type { BuildOptions } from 'esbuild';
+import type { BuildOptions, Metafile } from 'esbuild';
 import { debarrel } from './debarrel';
 
 /** The Lambda runtime of every platform function. */
@@ -51,6 +51,25 @@ export function lambdaBuild(entry: string, outdir: string): BuildOptions {
     // alone uses stays in its chunk (debarrel.ts).
     plugins: [debarrel()],
   };
+}
+
+/**
+ * The outputs of a lambdaBuild that a cold start reads: the entry (`entry`, its file name) and the
+ * chunks it imports statically; the chunks it imports dynamically are read on first use. Keys of
+ * `metafile.outputs`.
+ */
+export function coldStartOutputs(metafile: Metafile, entry = 'index.mjs'): string[] {
+  const outputs = metafile.outputs;
+  const loaded = new Set<string>();
+  const visit = (out: string) => {
+    const output = outputs[out];
+    if (loaded.has(out) || !output) return;
+    loaded.add(out);
+    for (const i of output.imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  const first = Object.keys(outputs).find((out) => out === entry || out.endsWith(`/${entry}`));
+  if (first) visit(first);
+  return [...loaded];
 }
 
 /** The Node options every Lambda runs with: stack traces through the source maps. */

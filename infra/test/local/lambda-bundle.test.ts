@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { lambdaBuild } from '../../cdk/lambda-bundling';
+import { coldStartOutputs, lambdaBuild } from '../../cdk/lambda-bundling';
 import { repoRoot } from '../../cdk/paths';
 
 /**
@@ -31,20 +31,9 @@ afterAll(async () => {
   await rm(outdir, { recursive: true, force: true });
 });
 
-/** The input files of the outputs a cold start reads: the entry and what it imports statically. */
-function coldStartInputs(): string[] {
-  const outputs = metafile.outputs;
-  const seen = new Set<string>();
-  const visit = (out: string) => {
-    const output = outputs[out];
-    if (seen.has(out) || !output) return;
-    seen.add(out);
-    for (const i of output.imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
-  };
-  const entry = Object.keys(outputs).find((out) => out.endsWith('/index.mjs'));
-  if (entry) visit(entry);
-  return [...seen].flatMap((out) => Object.keys(outputs[out]?.inputs ?? {}));
-}
+/** The input files of the outputs a cold start reads. */
+const coldStartInputs = () =>
+  coldStartOutputs(metafile).flatMap((out) => Object.keys(metafile.outputs[out]?.inputs ?? {}));
 
 describe('a Lambda bundle', () => {
   it('talks to DynamoDB and S3 as the source does: items, objects, metadata, ranges, presigned reads and forms', async () => {
