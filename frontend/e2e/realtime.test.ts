@@ -89,6 +89,18 @@ function keepAliveOf(connect: Buffer): number {
   return connect.readUInt16BE(name + 6);
 }
 
+/**
+ * Publishes `temp` until the open floor's popup shows `shown` (published again while it does not: the
+ * page subscribes once its connection is up).
+ */
+const showsPublished = (page: Page, temp: number, shown: string) =>
+  expect
+    .poll(async () => {
+      await publishReading(temp);
+      return popupText(page);
+    })
+    .toContain(shown);
+
 const frameBytes = (payload: string | Buffer) =>
   typeof payload === 'string' ? Buffer.from(payload, 'latin1') : payload;
 
@@ -119,12 +131,7 @@ describe('the real-time channel in the browser', () => {
 
     // A reading a device publishes changes the value on the open floor, without a reload. (Published
     // until it shows: the page subscribes once its connection is up.)
-    await expect
-      .poll(async () => {
-        await publishReading(25.04);
-        return popupText(page);
-      })
-      .toContain('25.0 °C');
+    await showsPublished(page, 25.04, '25.0 °C');
     await screenshot(page, 'realtime-live-value');
     // The production keep-alive, set where the test below sets a short one.
     expect(keepAliveOf(Buffer.from(connectFrames[0] ?? '', 'latin1'))).toBe(REALTIME_KEEPALIVE_SECONDS);
@@ -170,12 +177,7 @@ describe('the real-time channel in the browser', () => {
     expect(clientId).toBe(connection.clientId);
     expect(connection.clientId).toMatch(/^web-[0-9a-f-]{36}$/);
     expect(connectFrames.at(-1)).toContain(connection.clientId);
-    await expect
-      .poll(async () => {
-        await publishReading(19.96);
-        return popupText(page);
-      })
-      .toContain('20.0 °C');
+    await showsPublished(page, 19.96, '20.0 °C');
 
     // The browser itself going offline shows the same banner, and coming back the same confirmation.
     await context.setOffline(true);
@@ -218,12 +220,7 @@ describe('the real-time channel in the browser', () => {
       page.evaluate(() => (window as unknown as { bannersSeen: string[] }).bannersSeen.join(' | '));
     await signIn(page, stack.url, member.email, member.password);
     await page.goto(`${stack.url}/home?floor=${place.floorId}`, { waitUntil: 'commit' });
-    await expect
-      .poll(async () => {
-        await publishReading(23.04);
-        return popupText(page);
-      })
-      .toContain('23.0 °C');
+    await showsPublished(page, 23.04, '23.0 °C');
 
     // Closed by the platform (as a revocation closes it), then reconnected with a fresh token at once.
     const connections = await dynamoConnectionRegistry.ofUser(member.userId);
@@ -231,12 +228,7 @@ describe('the real-time channel in the browser', () => {
     const connectsBefore = connects;
     await iotConnectionCloser.disconnect(clientId);
     await expect.poll(() => connects, { timeout: LOSS_GRACE_MS }).toBe(connectsBefore + 1);
-    await expect
-      .poll(async () => {
-        await publishReading(24.04);
-        return popupText(page);
-      })
-      .toContain('24.0 °C');
+    await showsPublished(page, 24.04, '24.0 °C');
     // Past the grace, nothing was said: no warning, and so no "back" either.
     await page.waitForTimeout(LOSS_GRACE_MS);
     expect(await bannersSeen()).not.toContain(OFFLINE_TEXT);
@@ -288,12 +280,7 @@ describe('the real-time channel in the browser', () => {
     });
     await signIn(page, stack.url, member.email, member.password);
     await page.goto(`${stack.url}/home?floor=${place.floorId}`, { waitUntil: 'commit' });
-    await expect
-      .poll(async () => {
-        await publishReading(21.04);
-        return popupText(page);
-      })
-      .toContain('21.0 °C');
+    await showsPublished(page, 21.04, '21.0 °C');
     expect(frames.connects).toHaveLength(1);
     expect(keepAliveOf(frames.connects[0] ?? Buffer.alloc(0))).toBe(keepAlive);
 
