@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../src/aws/dynamo';
@@ -288,7 +289,7 @@ describe('tree summaries', () => {
       live: [],
       now: now(),
     });
-    expect((await summaryOf(orgId))?.view).toBeUndefined();
+    expect((await summaryOf(orgId))?.viewZ).toBeUndefined();
     // Reads rebuild it while floors are added: a rebuild never hides a write that came in between.
     await Promise.all([
       ...Array.from({ length: 6 }, () => readOrganizationTrees([orgId])),
@@ -316,6 +317,38 @@ describe('tree summaries', () => {
     expect(requests).toEqual(['BatchGetItemCommand']);
   });
 
+  it('a summary in its earlier form (one gzipped view) is rebuilt by the first read, and a write meanwhile is kept', async () => {
+    const { org, buildIds } = await organization(1, 2);
+    const before = await expectSummaryRight(org.orgId);
+    if (!before) throw new Error('no tree');
+    const { viewZ, viewCrc, viewBytes, ...rest } = (await summaryOf(org.orgId)) ?? {};
+    expect([viewZ, viewCrc, viewBytes].every((v) => v !== undefined)).toBe(true);
+    const view = JSON.stringify(toOrganizationView(before.org, before.buildings, before.floors));
+    await dynamo().send(
+      new PutCommand({ TableName: config.platformTable, Item: { ...rest, view: gzipSync(view) } }),
+    );
+    // A write to it only raises its rev; the read then rebuilds it from the partition.
+    const floorId = randomUUID();
+    await createFloor(
+      {
+        orgId: org.orgId,
+        buildId: buildIds[0] as string,
+        floorId,
+        floorName: 'Added',
+        floorDevTypes: [],
+        editMode: false,
+        version: 0,
+      },
+      now(),
+    );
+    expect((await summaryOf(org.orgId))?.viewZ).toBeUndefined();
+    const tree = await expectSummaryRight(org.orgId);
+    expect(tree?.floors.map((f) => f.floorId)).toContain(floorId);
+    const rebuilt = await summaryOf(org.orgId);
+    expect(rebuilt?.view).toBeUndefined();
+    expect(summaryTreeOf(rebuilt).f[floorId]?.[1]).toBe('Added');
+  });
+
   it('a tree that outgrows what one item holds is marked so and read from its partition; its writes still succeed', async () => {
     const { org, buildIds } = await organization(1, 0);
     // A summary grown to what one item may hold (as tens of thousands of floors would make it):
@@ -323,15 +356,14 @@ describe('tree summaries', () => {
     const grown = summaryTreeOf(await summaryOf(org.orgId));
     grown.b.padding = [randomBytes(SUMMARY_LIMIT_BYTES).toString('base64').slice(0, 464_000), 0];
     const packed = packedView(org.orgId, grown);
-    expect(packed.byteLength).toBeGreaterThan(SUMMARY_LIMIT_BYTES - 1_500);
-    expect(packed.byteLength).toBeLessThan(SUMMARY_LIMIT_BYTES);
+    expect(packed.deflated.byteLength).toBeGreaterThan(SUMMARY_LIMIT_BYTES - 1_500);
+    expect(packed.deflated.byteLength).toBeLessThan(SUMMARY_LIMIT_BYTES);
     await dynamo().send(
       new UpdateCommand({
         TableName: config.platformTable,
         Key: keys.orgSummary(org.orgId),
-        UpdateExpression: 'SET #view = :view',
-        ExpressionAttributeNames: { '#view': 'view' },
-        ExpressionAttributeValues: { ':view': packed },
+        UpdateExpression: 'SET viewZ = :z, viewCrc = :crc, viewBytes = :bytes',
+        ExpressionAttributeValues: { ':z': packed.deflated, ':crc': packed.crc32, ':bytes': packed.bytes },
       }),
     );
     const floorId = randomUUID();

@@ -1,6 +1,8 @@
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { OrganizationView } from '../src/domain/tree/tree';
-import { call, createUser, signInAs, type TestUser } from './support/api';
+import { call, createUser, signInAs, stack, type TestUser } from './support/api';
 
 async function organizationsOf(user: TestUser) {
   const session = await signInAs(user);
@@ -50,5 +52,50 @@ describe('getUsersOrganisations', () => {
     );
     expect(result.status).toBe(200);
     expect(result.body.organizations.map((o) => o.orgID)).toEqual(['org-demo']);
+  });
+
+  it('answers gzip to a caller that accepts it, spliced from the stored summaries, and the same JSON as text to one that does not', async () => {
+    const session = await signInAs(await createUser(3, ['org-demo', 'org-other']));
+    const raw = (acceptEncoding?: string) =>
+      new Promise<{ status?: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        const req = request(
+          `${stack.url}/api/dashboard/getUsersOrganisations`,
+          {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${session.accessToken}`,
+              ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () =>
+              resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+            );
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end('{}');
+      });
+    const plain = await raw();
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    const answer = JSON.parse(plain.body.toString('utf8')) as { organizations: OrganizationView[] };
+    expect(answer.organizations.map((o) => o.orgName)).toEqual(['Demo Org', 'Other Org']);
+    for (const accepted of ['gzip, deflate, br', 'br;q=1, gzip;q=0.5', '*']) {
+      const zipped = await raw(accepted);
+      expect(zipped.status).toBe(200);
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(zipped.body.byteLength).toBeLessThan(plain.body.byteLength);
+      expect(gunzipSync(zipped.body).toString('utf8')).toBe(plain.body.toString('utf8'));
+    }
+    for (const refused of ['identity', 'gzip;q=0', 'br', '*;q=0']) {
+      expect((await raw(refused)).headers['content-encoding']).toBeUndefined();
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import { config } from '../config';
 import { unauthenticated } from '../domain/errors';
 import { clientAddress } from './client-address';
+import { acceptsGzip } from './encoding';
 import { jsonResponse } from './error-mapper';
 import { flushMetrics } from '../adapters/emf-metrics';
 import { withLogFields } from './log';
@@ -37,10 +38,15 @@ function routeHandler<Ports extends RoutePorts>(route: Route<Ports>, ports: Port
         if (!context.user) throw unauthenticated();
         result = await route.handler({ ...common, user: context.user });
       }
-      return jsonResponse(result.status ?? 200, result.body ?? {}, {
-        ...(result.cookies ? { cookies: result.cookies } : {}),
-        ...(result.headers ? { headers: result.headers } : {}),
-      });
+      return jsonResponse(
+        result.status ?? 200,
+        result.body ?? {},
+        {
+          ...(result.cookies ? { cookies: result.cookies } : {}),
+          ...(result.headers ? { headers: result.headers } : {}),
+        },
+        { gzip: acceptsGzip(event.headers['accept-encoding']) },
+      );
     });
 }
 

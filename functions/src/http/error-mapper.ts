@@ -24,11 +24,27 @@ export const jsonHeaders = {
   'x-content-type-options': 'nosniff',
 };
 
+/**
+ * A JSON response. A body of JSON text with stored deflated parts (the sidebar's) is answered gzip,
+ * spliced from them, when the caller accepts it (`gzip`; API Gateway passes the bytes on, and
+ * CloudFront does not compress what is compressed), and as text otherwise; either way it varies by
+ * Accept-Encoding. Nothing else is compressed: that would cost every call CPU.
+ */
 export function jsonResponse(
   statusCode: number,
   body: unknown,
   extra: Partial<ApiResponse> = {},
+  { gzip = false }: { gzip?: boolean } = {},
 ): ApiResponse {
+  if (body instanceof JsonText && body.deflated) {
+    const encoding: Record<string, string> = gzip ? { 'content-encoding': 'gzip' } : {};
+    return {
+      statusCode,
+      ...extra,
+      headers: { ...jsonHeaders, ...extra.headers, vary: 'accept-encoding', ...encoding },
+      ...(gzip ? { body: body.gzip().toString('base64'), isBase64Encoded: true } : { body: body.text }),
+    };
+  }
   return {
     statusCode,
     ...extra,

@@ -1,25 +1,28 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { OrganizationTree, OrganizationViewText } from '../domain/tree/ports';
 import { type Floor, type OrganizationView, toOrganizationView, type TreeNode } from '../domain/tree/tree';
+import { type DeflatedText, deflateText, inflateText, isDeflatedText } from '../lib/gzip-splice';
 import { JsonText } from '../lib/json-text';
 import type { Item, TransactItem } from './dynamo-kit';
 import { keys } from './keys';
 
 /**
  * An organization's tree summary: one item (ORG#{orgId} / SUMMARY) holding what the sidebar shows of
- * the whole tree as one gzipped JSON document, so the organizations of a user are read with
+ * the whole tree as one compressed JSON document, so the organizations of a user are read with
  * BatchGetItem (100 a request) instead of one query per organization, and what is read is one binary
  * attribute per organization, not one per node (DynamoDB Local, and the SDK's unmarshalling, pay per
  * attribute; DynamoDB's read units, per 4 KB read). The document is the organization's part of the
  * getUsersOrganisations answer exactly (its `OrganizationView`, which does not depend on the caller's
- * role), so the sidebar's read splices the texts without parsing them. Its attributes:
+ * role), stored as a deflated piece (lib/gzip-splice.ts), so the sidebar's read splices the pieces
+ * into a gzip answer without inflating, parsing or compressing anything. Its attributes:
  *
- *   view      gzipped JSON of the organization's `OrganizationView`; present once the summary is
- *             complete (written with the organization, or rebuilt from the partition by a read that
- *             found it missing). Writers read it as a `SummaryTree`.
+ *   viewZ     the JSON of the organization's `OrganizationView`, raw deflate ended by a sync flush,
+ *   viewCrc   with its CRC-32
+ *   viewBytes and its length; present once the summary is complete (written with the organization,
+ *             or rebuilt from the partition by a read that found it missing or in an older form).
+ *             Writers read it as a `SummaryTree`.
  *   orgName   the organization's name, to order the views by without decoding them
  *   deletedAt set once the organization's delete is committed
  *   rev       raised by every tree write; a write of `tree` is conditioned on the rev it read, so two
@@ -40,7 +43,7 @@ export interface SummaryTree {
   f: Record<string, [string, string, number, number[]]>;
 }
 
-/** Past this many bytes (gzipped) a summary is not stored (an item holds 400 KB, keys and all). */
+/** Past this many bytes (deflated) a summary is not stored (an item holds 400 KB, keys and all). */
 export const SUMMARY_LIMIT_BYTES = 350_000;
 
 /** A summary as stored: complete (with its tree), or not (missing, begun by a rev only, overflowed). */
@@ -48,12 +51,19 @@ export type StoredSummary =
   | { state: 'complete'; rev: number; tree: SummaryTree }
   | { state: 'missing' | 'partial' | 'overflow'; rev: number };
 
+/** The stored view of a summary item, when it has a whole one. */
+function viewPiece(item: Item): DeflatedText | undefined {
+  const piece = { deflated: item.viewZ, crc32: item.viewCrc, bytes: item.viewBytes };
+  return isDeflatedText(piece) ? piece : undefined;
+}
+
 export function storedSummary(item: Item | undefined): StoredSummary {
   if (!item) return { state: 'missing', rev: 0 };
   const rev = typeof item.rev === 'number' ? item.rev : 0;
   if (item.overflow === true) return { state: 'overflow', rev };
-  if (!(item.view instanceof Uint8Array)) return { state: 'partial', rev };
-  const view = JSON.parse(gunzipSync(item.view).toString('utf8')) as OrganizationView;
+  const piece = viewPiece(item);
+  if (!piece) return { state: 'partial', rev };
+  const view = JSON.parse(inflateText(piece)) as OrganizationView;
   const tree: SummaryTree = { o: [view.orgName, view.version], b: {}, f: {} };
   if (typeof item.deletedAt === 'string') tree.d = item.deletedAt;
   for (const building of view.buildData) {
@@ -64,13 +74,14 @@ export function storedSummary(item: Item | undefined): StoredSummary {
 }
 
 /**
- * What the sidebar reads of a summary: its view's JSON text, undecoded; 'deleted' once the
+ * What the sidebar reads of a summary: its view's JSON text, as stored (deflated); 'deleted' once the
  * organization's delete is committed; undefined when not complete (read the partition instead).
  */
 export function summaryView(item: Item | undefined): OrganizationViewText | 'deleted' | undefined {
-  if (!item || item.overflow === true || !(item.view instanceof Uint8Array)) return undefined;
+  const piece = item && item.overflow !== true ? viewPiece(item) : undefined;
+  if (!item || !piece) return undefined;
   if (item.deletedAt !== undefined) return 'deleted';
-  return { orgName: String(item.orgName), view: new JsonText(gunzipSync(item.view).toString('utf8')) };
+  return { orgName: String(item.orgName), view: new JsonText(piece) };
 }
 
 /** The view of a tree as JSON text (what a summary stores). */
@@ -160,9 +171,9 @@ export const nodeDeleted =
     );
   };
 
-/** The gzipped view of a summary's tree, as a summary item stores it. */
+/** The deflated view of a summary's tree, as a summary item stores it. */
 export const packedView = (orgId: string, tree: SummaryTree) =>
-  gzipSync(viewText(nodesOfSummary(orgId, tree)).view.text);
+  deflateText(viewText(nodesOfSummary(orgId, tree)).view.text);
 
 /** The complete summary item of `tree` at `rev`, or the overflow mark when it is too large. */
 function summaryItem(orgId: string, tree: SummaryTree, rev: number): Item {
@@ -175,7 +186,9 @@ function summaryItem(orgId: string, tree: SummaryTree, rev: number): Item {
     orgName: tree.o[0],
     ...(tree.d !== undefined ? { deletedAt: tree.d } : {}),
   };
-  return packed.byteLength > SUMMARY_LIMIT_BYTES ? { ...base, overflow: true } : { ...base, view: packed };
+  return packed.deflated.byteLength > SUMMARY_LIMIT_BYTES
+    ? { ...base, overflow: true }
+    : { ...base, viewZ: packed.deflated, viewCrc: packed.crc32, viewBytes: packed.bytes };
 }
 
 /** The summary of a new organization's tree, or of one rebuilt from its partition. */
@@ -209,7 +222,7 @@ export function summaryWrite(
         // Still not complete: a rebuild may have completed it since it was read, and then this write
         // must change its tree (the write is refused and tried again on the summary as it now is).
         ConditionExpression: 'attribute_not_exists(#view)',
-        ExpressionAttributeNames: { '#view': 'view' },
+        ExpressionAttributeNames: { '#view': 'viewZ' },
         ExpressionAttributeValues: { ':one': 1 },
       },
     };

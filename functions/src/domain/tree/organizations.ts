@@ -7,7 +7,8 @@ import type { OrganizationView } from './tree';
 
 /**
  * The organizations the user may see, each with its buildings and floors, by name, as the JSON text
- * of the answer: each organization's view is stored as its JSON fragment, and only spliced here.
+ * of the answer: each organization's view is stored as its JSON fragment (compressed), and only
+ * spliced here.
  * Deleted nodes (and everything under them) are hidden; their removal runs off the request path.
  */
 export async function organizationsOf(
@@ -16,5 +17,5 @@ export async function organizationsOf(
 ): Promise<JsonText<{ organizations: OrganizationView[] }>> {
   const views = await deps.tree.readOrganizationViews(memberOrgIds(user.orgRoles));
   views.sort((a, b) => byName(a.orgName, b.orgName));
-  return new JsonText(`{"organizations":${JsonText.array(views.map((v) => v.view)).text}}`);
+  return JsonText.join('{"organizations":', JsonText.array(views.map((v) => v.view)), '}');
 }
