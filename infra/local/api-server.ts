@@ -131,7 +131,32 @@ function toEvent(
   };
 }
 
-function writeResult(response: ServerResponse, result: ApiResponse) {
+/** A Lambda answers a synchronous invocation with at most 6 MB: its response, serialized as JSON. */
+export const MAX_LAMBDA_RESPONSE_BYTES = 6 * 1024 * 1024;
+
+/**
+ * The bytes of a handler's response as Lambda counts them (its JSON), when they pass the limit. A
+ * base64 body is as long in JSON as it is; a text body far from the limit is not serialized to
+ * count it (JSON writes a character in at most 6 bytes).
+ */
+export function oversizedResponse(result: ApiResponse): number | undefined {
+  const { body = '', ...rest } = result;
+  const far = (result.isBase64Encoded ? body.length : body.length * 6) < MAX_LAMBDA_RESPONSE_BYTES / 2;
+  if (far) return undefined;
+  const bodyBytes = result.isBase64Encoded ? body.length + 2 : Buffer.byteLength(JSON.stringify(body));
+  const bytes = Buffer.byteLength(JSON.stringify(rest)) + ',"body":'.length + bodyBytes;
+  return bytes > MAX_LAMBDA_RESPONSE_BYTES ? bytes : undefined;
+}
+
+function writeResult(response: ServerResponse, result: ApiResponse, route: Route) {
+  const oversized = oversizedResponse(result);
+  if (oversized !== undefined) {
+    // Lambda fails the invocation (Function.ResponseSizeTooLarge) and API Gateway answers 500.
+    console.error(
+      `${routeKey(route)}: a response of ${oversized} bytes is more than Lambda returns (${MAX_LAMBDA_RESPONSE_BYTES})`,
+    );
+    return send(response, 500, { message: 'Internal Server Error' });
+  }
   const headers: Record<string, string | string[]> = { ...result.headers };
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
   response.writeHead(result.statusCode, headers);
@@ -223,7 +248,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
     const event = toEvent(request, route, url, body, claims);
     const handler = domainHandlers.get(route.domain);
     if (!handler) return send(response, 500, { message: 'Internal Server Error' });
-    writeResult(response, await handler(event, lambdaContext(route.domain, event.requestContext.requestId)));
+    writeResult(
+      response,
+      await handler(event, lambdaContext(route.domain, event.requestContext.requestId)),
+      route,
+    );
   }
 
   const server = createServer((request, response) => {
