@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 
 /**
  * The benches' HTTP client for load: node:http on a keep-alive agent, as the AWS SDK's own handler
@@ -11,6 +12,16 @@ export interface LeanResponse {
   /** The body's bytes, kept only when asked for (`keepBody`); otherwise read to the end and dropped. */
   body?: Buffer;
   bytes: number;
+  /** The answer's Content-Encoding, when it has one. */
+  encoding?: string;
+}
+
+/** The text of a kept body, inflated when it came gzip. */
+export function decodedBody(response: LeanResponse): string {
+  const body = response.body ?? Buffer.alloc(0);
+  if (response.encoding === undefined) return body.toString('utf8');
+  if (response.encoding === 'gzip') return gunzipSync(body).toString('utf8');
+  throw new Error(`an answer in ${response.encoding}, which was not asked for`);
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -47,7 +58,12 @@ export function send(
           if (keepBody) chunks.push(chunk);
         });
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, bytes, body: keepBody ? Buffer.concat(chunks) : undefined }),
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes,
+            body: keepBody ? Buffer.concat(chunks) : undefined,
+            encoding: res.headers['content-encoding'],
+          }),
         );
         res.on('error', reject);
       },

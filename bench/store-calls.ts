@@ -1,3 +1,4 @@
+import * as dynamodb from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../functions/src/aws/dynamo';
 import { config } from '../functions/src/config';
@@ -15,9 +16,13 @@ export interface StoreCalls {
   byCommand: Map<string, number>;
   /** The most requests in flight at once. */
   maxInFlight: number;
-  /** While true, each request is kept in `captured`, to be replayed (see replayThroughput). */
+  /**
+   * While true, each request is kept in `captured` (as sent over HTTP, see replayThroughput) and in
+   * `commands` (as the client's command, see sdkReplayThroughput).
+   */
   capture: boolean;
   captured: CapturedRequest[];
+  commands: CapturedCommand[];
   reset(): void;
   /** e.g. `GetCommand 1, QueryCommand 2` */
   describe(per?: number): string;
@@ -34,6 +39,12 @@ export interface CapturedRequest {
   body?: unknown;
 }
 
+/** A DynamoDB request as the client's own command: its name and its (marshalled) input. */
+export interface CapturedCommand {
+  name: string;
+  input: unknown;
+}
+
 let installed: StoreCalls | undefined;
 
 export function storeCalls(): StoreCalls {
@@ -45,8 +56,10 @@ export function storeCalls(): StoreCalls {
     maxInFlight: 0,
     capture: false,
     captured: [],
+    commands: [],
     reset() {
       calls.captured = [];
+      calls.commands = [];
       calls.total = 0;
       calls.byCommand.clear();
       calls.maxInFlight = inFlight;
@@ -72,6 +85,14 @@ export function storeCalls(): StoreCalls {
     },
     // The deserialize step runs once per attempt, after the retry logic.
     { step: 'deserialize', name: 'benchStoreCalls' },
+  );
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      // After serializing, the input is the document client's marshalled one: the low-level command's.
+      if (calls.capture) calls.commands.push({ name: context.commandName ?? 'unknown', input: args.input });
+      return next(args);
+    },
+    { step: 'build', name: 'benchStoreCommands' },
   );
   installed = calls;
   return calls;
@@ -121,6 +142,38 @@ export async function replayThroughput(
   await Promise.all(
     Array.from({ length: Math.min(concurrency, requests.length) }, async () => {
       while (next < requests.length) await send(requests[next++] as CapturedRequest);
+    }),
+  );
+  return calls / ((performance.now() - started) / 1000);
+}
+
+type CommandClass = new (input: unknown) => Parameters<ReturnType<typeof dynamo>['send']>[0];
+
+/**
+ * DynamoDB Local's own rate for exactly the commands captured from `calls` API calls, sent again
+ * through the handlers' client (its signing, HTTP client and deserialization, as the GetItem floor
+ * is measured), `concurrency` at a time: answers calls/s. The floor of a call whose requests are not
+ * GetItems: what the store and the SDK take to answer that call's own requests, and nothing else.
+ */
+export async function sdkReplayThroughput(
+  commands: readonly CapturedCommand[],
+  calls: number,
+  concurrency: number,
+) {
+  const classes = dynamodb as unknown as Record<string, CommandClass | undefined>;
+  const prepared = commands.map(({ name, input }) => {
+    const Command = classes[name];
+    if (!Command) throw new Error(`no DynamoDB command ${name}`);
+    return { Command, input };
+  });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, prepared.length) }, async () => {
+      while (next < prepared.length) {
+        const { Command, input } = prepared[next++] as (typeof prepared)[number];
+        await dynamo().send(new Command(input));
+      }
     }),
   );
   return calls / ((performance.now() - started) / 1000);
