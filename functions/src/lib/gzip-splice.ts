@@ -51,34 +51,34 @@ export function inflateText(piece: DeflatedText): string {
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
 /** An empty stored block marked final: the end of the deflate stream. */
 const FINAL_BLOCK = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
-/** A stored block holds at most this many bytes. */
-const STORED_MAX = 0xffff;
-
-/** `raw` as non-final stored blocks, from a byte boundary. */
-function storedBlocks(raw: Buffer): Buffer[] {
-  const blocks: Buffer[] = [];
-  for (let at = 0; at < raw.byteLength; at += STORED_MAX) {
-    const chunk = raw.subarray(at, at + STORED_MAX);
-    const header = Buffer.alloc(5);
-    header.writeUInt16LE(chunk.byteLength, 1);
-    header.writeUInt16LE(~chunk.byteLength & 0xffff, 3);
-    blocks.push(header, chunk);
-  }
-  return blocks;
+/** `raw` (at most 65,535 bytes) as one non-final stored block, from a byte boundary. */
+function storedBlock(raw: Buffer): Buffer[] {
+  const header = Buffer.alloc(5);
+  header.writeUInt16LE(raw.byteLength, 1);
+  header.writeUInt16LE(~raw.byteLength & 0xffff, 3);
+  return [header, raw];
 }
 
 /**
- * One gzip body of `parts` in order: text as it is, pieces as they are stored. Nothing is
- * compressed here; text goes in stored blocks, so keep it to the few bytes between pieces.
+ * Text up to this many characters goes as it is, in one stored block (UTF-8 takes at most 3 bytes a
+ * character: far below a stored block's 65,535); longer text is deflated on the way.
+ */
+const STORED_TEXT_MAX = 1024;
+
+/**
+ * One gzip body of `parts` in order: pieces as they are stored, the short text between them as it
+ * is. Text longer than that (a view read from its partition, not from a stored piece) is deflated
+ * here, so the body stays compressed whatever it holds.
  */
 export function gzipOf(parts: readonly (string | DeflatedText)[]): Buffer {
   const chunks: Uint8Array[] = [GZIP_HEADER];
   let crc = 0;
   let size = 0;
-  for (const part of parts) {
+  for (const text of parts) {
+    const part = typeof text === 'string' && text.length > STORED_TEXT_MAX ? deflateText(text) : text;
     if (typeof part === 'string') {
       const raw = Buffer.from(part, 'utf8');
-      chunks.push(...storedBlocks(raw));
+      if (raw.byteLength > 0) chunks.push(...storedBlock(raw));
       crc = crc32(raw, crc);
       size += raw.byteLength;
     } else {

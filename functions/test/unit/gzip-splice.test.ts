@@ -49,10 +49,13 @@ describe('gzip bodies spliced from deflated pieces', () => {
     expect(gunzipSync(gzipOf(parts as (string | DeflatedText)[])).toString('utf8')).toBe(expected);
   });
 
-  it('sends text longer than a stored block holds (65,535 bytes) in several', () => {
+  it('deflates long text on the way, and stores short text as it is', () => {
     const long = 'x'.repeat(200_000);
-    const body = gzipOf([long, deflateText('y'), long]);
-    expect(gunzipSync(body).toString('utf8')).toBe(`${long}y${long}`);
+    const body = gzipOf([long, deflateText('y'), long, ',', 'é'.repeat(600)]);
+    expect(gunzipSync(body).toString('utf8')).toBe(`${long}y${long},${'é'.repeat(600)}`);
+    expect(body.byteLength).toBeLessThan(2_000);
+    // Stored: the header, a 5-byte block header, the text, the final block and the trailer.
+    expect(gzipOf(['{"a":[1,2]}']).byteLength).toBe(10 + 5 + 11 + 5 + 8);
     expect(gunzipSync(gzipOf([])).toString('utf8')).toBe('');
   });
 
