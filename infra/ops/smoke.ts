@@ -13,6 +13,7 @@ import {
   type CommandView,
   type DeviceRangeAnswer,
   type FloorView,
+  type OrganizationView,
   REALTIME_TOKEN_PATH,
   realtimeUsername,
   type RealtimeTokenView,
@@ -164,6 +165,26 @@ function api(siteUrl: string) {
   };
   return {
     call,
+    /**
+     * The sidebar's call as a browser asks it (gzip accepted): its organizations, and the encoding it
+     * came in (fetch inflates it; the header stays).
+     */
+    async organizations() {
+      const response = await fetch(new URL('/api/dashboard/getUsersOrganisations', siteUrl), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'accept-encoding': 'gzip, deflate, br',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: '{}',
+      });
+      const text = await response.text();
+      if (!response.ok)
+        throw new Error(`getUsersOrganisations answered ${response.status}: ${text.slice(0, 300)}`);
+      const { organizations } = JSON.parse(text) as { organizations: OrganizationView[] };
+      return { organizations, encoding: response.headers.get('content-encoding') };
+    },
     async signIn(email: string, password: string) {
       const answer = await call<{ accessToken: string }>('/api/login', { user: { email, password } });
       token = answer.accessToken;
@@ -338,6 +359,23 @@ export async function runSmoke(target: SmokeTarget, options: SmokeOptions = {}):
         return { buildId: made.building._id, floorId: floor.floor._id };
       },
       (b) => `building ${b.buildId}, floor ${b.floorId}`,
+    );
+
+    await step(
+      'see the floor in the sidebar, answered gzip',
+      async () => {
+        // Spliced from the stored summaries, and sent compressed all the way (API Gateway decodes the
+        // Lambda's base64, CloudFront passes the gzip body on).
+        const { organizations, encoding } = await http.organizations();
+        if (encoding !== 'gzip') throw new Error(`answered with content-encoding ${encoding ?? 'none'}`);
+        const floors = organizations
+          .find((o) => o._id === target.orgId)
+          ?.buildData.find((b) => b._id === building.buildId)?.floors;
+        if (!floors?.some((f) => f._id === building.floorId))
+          throw new Error('the new floor is not in the sidebar');
+        return organizations.length;
+      },
+      (count) => `${count} organization(s), gzip`,
     );
 
     const stores = await platformStores(target);

@@ -34,6 +34,7 @@ describe('the smoke test of a deployment, against the local platform', () => {
       'sign in',
       'open the browser channel',
       'add a building and a floor',
+      'see the floor in the sidebar, answered gzip',
       'provision a test device',
       'watch the live floor topic',
       'publish a reading through Basic Ingest',
