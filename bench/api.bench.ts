@@ -14,7 +14,7 @@ const NAME = 'API read (tree, 2 orgs), 50 clients';
 const apiBench: Bench = async ({ stack, url, signIn }) => {
   // The demo seed's history is still being rolled up when the stack starts: its writes would be
   // counted as the reads' store round trips and take the machine while they are measured.
-  await stack.rollupsDrained();
+  await stack.rollups.drained();
   const token = await signIn('owner@example.com');
   const endpoint = `${url}/api/dashboard/getUsersOrganisations`;
   // As a browser asks: gzip accepted (the answer is spliced from stored compressed summaries).

@@ -86,8 +86,12 @@ export interface LocalStack {
   archiveDrained(): Promise<void>;
   /** The telemetry rule's name, for Basic Ingest topics. */
   telemetryRuleName: string;
-  /** Resolves when the roll-ups of every raw reading written so far have been recomputed. */
-  rollupsDrained(): Promise<void>;
+  /**
+   * The telemetry table's stream as the roll-ups see it: `drained()` resolves when the roll-ups of
+   * every raw reading written so far have been recomputed; `pause()` holds them (the readings wait
+   * in the stream) until `resume()`.
+   */
+  rollups: Pick<StreamRunner, 'drained' | 'pause' | 'resume'>;
   /** Resolves when the renditions of every plan stored so far have been drawn. */
   planRenditionsDrawn(): Promise<void>;
   /** Delivers again the recent telemetry batches with a record containing `match` (at-least-once). */
@@ -421,7 +425,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         await archiveStream.drained();
       },
       telemetryRuleName: localTelemetryRuleName,
-      rollupsDrained: () => telemetryStreams.drained(),
+      rollups: telemetryStreams,
       planRenditionsDrawn: () => renditionTwin.idle(),
       redeliverTelemetry: (match) => ruleRunner.redeliver(match),
       telemetryDeadLetters: deadLetters.letters,
