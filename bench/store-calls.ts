@@ -2,6 +2,7 @@ import * as dynamodb from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../functions/src/aws/dynamo';
 import { config } from '../functions/src/config';
+import { mapLimited } from '../functions/src/lib/concurrency';
 import { keys } from '../functions/src/stores/keys';
 import { send as sendHttp } from './http-client';
 import { throughput } from './types';
@@ -137,13 +138,8 @@ export async function replayThroughput(
     );
     if (response.status !== 200) throw new Error(`replayed DynamoDB request answered ${response.status}`);
   };
-  let next = 0;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, requests.length) }, async () => {
-      while (next < requests.length) await send(requests[next++] as CapturedRequest);
-    }),
-  );
+  await mapLimited(requests, concurrency, send);
   return calls / ((performance.now() - started) / 1000);
 }
 
@@ -166,15 +162,7 @@ export async function sdkReplayThroughput(
     if (!Command) throw new Error(`no DynamoDB command ${name}`);
     return { Command, input };
   });
-  let next = 0;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, prepared.length) }, async () => {
-      while (next < prepared.length) {
-        const { Command, input } = prepared[next++] as (typeof prepared)[number];
-        await dynamo().send(new Command(input));
-      }
-    }),
-  );
+  await mapLimited(prepared, concurrency, ({ Command, input }) => dynamo().send(new Command(input)));
   return calls / ((performance.now() - started) / 1000);
 }
