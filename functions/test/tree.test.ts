@@ -82,6 +82,9 @@ describe('getUsersOrganisations', () => {
       });
     const plain = await raw();
     expect(plain.status).toBe(200);
+    // As API Gateway answers: the whole length given, not chunked.
+    expect(plain.headers['content-length']).toBe(String(plain.body.byteLength));
+    expect(plain.headers['transfer-encoding']).toBeUndefined();
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toBe('accept-encoding');
     const answer = JSON.parse(plain.body.toString('utf8')) as { organizations: OrganizationView[] };
@@ -90,6 +93,7 @@ describe('getUsersOrganisations', () => {
       const zipped = await raw(accepted);
       expect(zipped.status).toBe(200);
       expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers['content-length']).toBe(String(zipped.body.byteLength));
       expect(zipped.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(zipped.body.byteLength).toBeLessThan(plain.body.byteLength);
       expect(gunzipSync(zipped.body).toString('utf8')).toBe(plain.body.toString('utf8'));

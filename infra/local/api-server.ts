@@ -159,9 +159,14 @@ function writeResult(response: ServerResponse, result: ApiResponse, route: Route
   }
   const headers: Record<string, string | string[]> = { ...result.headers };
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+  const encoding = result.isBase64Encoded ? 'base64' : 'utf8';
+  // API Gateway buffers the Lambda's whole response and answers with its length, never chunked.
+  // (A 204 or 304 has no body, and no length.)
+  if (result.statusCode !== 204 && result.statusCode !== 304)
+    headers['content-length'] = String(result.body ? Buffer.byteLength(result.body, encoding) : 0);
   response.writeHead(result.statusCode, headers);
   // The body as a string: written to the socket as it is encoded, with no copy into a Buffer first.
-  if (result.body) response.end(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  if (result.body) response.end(result.body, encoding);
   else response.end();
 }
 
