@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { lazy } from '../aws/lazy';
 import { config } from '../config';
+import { zlib } from '../lib/zlib';
 import { archiveDayPrefix, type TelemetryArchive } from '../domain/telemetry/archive';
 
 /**
@@ -30,7 +30,7 @@ export const s3TelemetryArchive: TelemetryArchive = {
         const { Body } = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: object.Key }));
         if (!Body) continue;
         const lines = createInterface({
-          input: (Body as Readable).pipe(createGunzip()),
+          input: (Body as Readable).pipe(zlib().createGunzip()),
           crlfDelay: Infinity,
         });
         for await (const line of lines) if (line.trim() !== '') yield line;

@@ -1,4 +1,4 @@
-import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { zlib } from './zlib';
 
 /**
  * Text stored compressed so that an answer can be assembled from many such pieces without inflating
@@ -19,6 +19,7 @@ const SYNC_MARK = [0x00, 0x00, 0xff, 0xff] as const;
 
 export function deflateText(text: string): DeflatedText {
   const raw = Buffer.from(text, 'utf8');
+  const { constants, crc32, deflateRawSync } = zlib();
   return {
     deflated: deflateRawSync(raw, { finishFlush: constants.Z_SYNC_FLUSH }),
     crc32: crc32(raw),
@@ -40,6 +41,7 @@ export function isDeflatedText(piece: { [K in keyof DeflatedText]?: unknown }): 
 
 /** The text of a piece; throws if what it inflates to is not what it says it holds. */
 export function inflateText(piece: DeflatedText): string {
+  const { constants, crc32, inflateRawSync } = zlib();
   const raw = inflateRawSync(piece.deflated, { finishFlush: constants.Z_SYNC_FLUSH });
   if (raw.byteLength !== piece.bytes || crc32(raw) !== piece.crc32) {
     throw new Error(`a deflated text does not hold the ${piece.bytes} bytes it names`);
@@ -71,6 +73,7 @@ const STORED_TEXT_MAX = 1024;
  * here, so the body stays compressed whatever it holds.
  */
 export function gzipOf(parts: readonly (string | DeflatedText)[]): Buffer {
+  const { crc32 } = zlib();
   const chunks: Uint8Array[] = [GZIP_HEADER];
   let crc = 0;
   let size = 0;

@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { zlib } from '../../lib/zlib';
 
 /** Image types accepted as logos. SVG is refused: it can carry script, and logos are not sanitized. */
 export type LogoType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
@@ -22,6 +22,7 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** A PNG whose chunks all parse and check out (CRC), starting with IHDR and ending with IEND. */
 function isPng(bytes: Uint8Array): boolean {
   if (!PNG_SIGNATURE.every((value, index) => bytes[index] === value)) return false;
+  const { crc32 } = zlib();
   let at = 8;
   let first = true;
   while (at + 12 <= bytes.length) {
