@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../src/aws/dynamo';
+import { config } from '../src/config';
+import { batchGet, type BackOff, UnprocessedItemsError } from '../src/stores/dynamo-kit';
 import { handler as ingest } from '../src/lambda/ingest';
 import { handler as rollups } from '../src/lambda/telemetry-rollups';
 import { dynamoDevices } from '../src/stores/devices';
@@ -215,5 +218,66 @@ describe('graph reads under throttling', () => {
     const attempts = await dynamo().config.maxAttempts();
     expect(attempts).toBeGreaterThan(1);
     expect(faults.hits.get(`throttled:QueryCommand:${devId}`)).toBe(attempts);
+  });
+});
+
+describe('batch reads under throttling', () => {
+  const noWait: BackOff = { attempts: 3, baseMs: 1, capMs: 1, sleep: async () => undefined, random: () => 0 };
+  const stored = async () => {
+    const pk = `BATCH#${randomUUID()}`;
+    const items = [1, 2, 3].map((n) => ({
+      pk,
+      sk: `ITEM#${n}`,
+      n,
+      name: `item ${n}`,
+      bytes: new Uint8Array([n, 0, 255]),
+      tags: new Set([`t${n}`]),
+    }));
+    for (const item of items)
+      await dynamo().send(new PutCommand({ TableName: config.platformTable, Item: item }));
+    return items;
+  };
+  const bySk = (items: readonly Record<string, unknown>[]) =>
+    [...items].sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
+
+  it('reads again the keys DynamoDB left unprocessed, and answers every item as it was written', async () => {
+    const items = await stored();
+    faults.add({ command: 'BatchGetItemCommand', mentioning: 'ITEM#2', kind: 'unprocessed', times: 2 });
+    const found = await batchGet(
+      config.platformTable,
+      items.map(({ pk, sk }) => ({ pk, sk })),
+      { consistent: true },
+      noWait,
+    );
+    expect(faults.hits.get('unprocessed:BatchGetItemCommand:ITEM#2')).toBe(2);
+    // Binary attributes come back as Buffers (aws/dynamo.ts decodes base64 with Buffer).
+    const asWritten = bySk(found).map((item) => ({
+      ...item,
+      bytes: new Uint8Array(item.bytes as Uint8Array),
+    }));
+    expect(asWritten).toEqual(items);
+  });
+
+  it('fails after its last attempt, naming the keys still unread', async () => {
+    const items = await stored();
+    faults.add({
+      command: 'BatchGetItemCommand',
+      mentioning: 'ITEM#3',
+      kind: 'unprocessed',
+      times: Infinity,
+    });
+    const read = batchGet(
+      config.platformTable,
+      items.map(({ pk, sk }) => ({ pk, sk })),
+      { consistent: true },
+      noWait,
+    );
+    const error = await read.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnprocessedItemsError);
+    expect(error).toMatchObject({
+      operation: 'BatchGetItem',
+      attempts: 3,
+      unprocessed: [{ pk: items[2]?.pk, sk: 'ITEM#3' }],
+    });
   });
 });

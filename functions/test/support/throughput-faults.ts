@@ -8,7 +8,8 @@ import { dynamo } from '../../src/aws/dynamo';
  *   `underSdkRetries` the SDK's own retry loop sees the refusal (and retries it, as in AWS); without,
  *   the caller gets it as the SDK's last answer (its retries spent).
  * - `unprocessed`: a BatchWriteItem writes the other items and answers the matching ones as
- *   UnprocessedItems (not written), as DynamoDB does when part of a batch is throttled.
+ *   UnprocessedItems (not written), a BatchGetItem reads the other keys and answers the matching ones
+ *   as UnprocessedKeys (not read), as DynamoDB does when part of a batch is throttled.
  * A fault applies to requests of `command` whose input mentions `mentioning` (a device id), `times`
  * times (Infinity: until cleared).
  */
@@ -27,6 +28,61 @@ export interface ThroughputFaults {
   clear(): void;
   /** Requests each fault hit, by its `kind:command:mentioning`. */
   hits: Map<string, number>;
+}
+
+/** The initialize step's view of a call: the command's input in, its output out. */
+interface Args {
+  input: object;
+}
+interface Result {
+  output: object;
+  response: unknown;
+}
+type Next = (args: Args) => Promise<Result>;
+const nothingSent = (): Result => ({ output: { $metadata: {} }, response: {} });
+
+/** A BatchWriteItem of which the put requests mentioning `mentioning` are answered unprocessed. */
+async function leaveWritesUnprocessed(next: Next, args: Args, mentioning: string): Promise<Result> {
+  const input = args.input as { RequestItems?: WriteRequests };
+  const sent: WriteRequests = {};
+  const left: WriteRequests = {};
+  for (const [table, requests] of Object.entries(input.RequestItems ?? {})) {
+    for (const request of requests) {
+      const bucket = JSON.stringify(request).includes(mentioning) ? left : sent;
+      (bucket[table] ??= []).push(request);
+    }
+  }
+  const result = Object.keys(sent).length
+    ? await next({ ...args, input: { ...input, RequestItems: sent } })
+    : nothingSent();
+  const output = result.output as unknown as { UnprocessedItems?: WriteRequests };
+  const unprocessed = { ...output.UnprocessedItems };
+  for (const [table, requests] of Object.entries(left))
+    unprocessed[table] = [...(unprocessed[table] ?? []), ...requests];
+  return { ...result, output: { ...output, UnprocessedItems: unprocessed } };
+}
+
+type KeysByTable = Record<string, { Keys: unknown[]; ConsistentRead?: boolean }>;
+
+/** A BatchGetItem of which the keys mentioning `mentioning` are answered unprocessed. */
+async function leaveKeysUnprocessed(next: Next, args: Args, mentioning: string): Promise<Result> {
+  const input = args.input as { RequestItems?: KeysByTable };
+  const sent: KeysByTable = {};
+  const left: KeysByTable = {};
+  for (const [table, request] of Object.entries(input.RequestItems ?? {})) {
+    for (const key of request.Keys) {
+      const bucket = JSON.stringify(key).includes(mentioning) ? left : sent;
+      (bucket[table] ??= { ...request, Keys: [] }).Keys.push(key);
+    }
+  }
+  const result = Object.keys(sent).length
+    ? await next({ ...args, input: { ...input, RequestItems: sent } })
+    : nothingSent();
+  const output = result.output as unknown as { UnprocessedKeys?: KeysByTable };
+  const unprocessed = { ...output.UnprocessedKeys };
+  for (const [table, request] of Object.entries(left))
+    unprocessed[table] = { ...request, Keys: [...(unprocessed[table]?.Keys ?? []), ...request.Keys] };
+  return { ...result, output: { ...output, UnprocessedKeys: unprocessed } };
 }
 
 let installed: ThroughputFaults | undefined;
@@ -62,31 +118,14 @@ export function throughputFaults(): ThroughputFaults {
   // The caller's side of the SDK's retries: input and output as the document client has them.
   stack.add(
     (next, context) => async (args) => {
-      const input = args.input as { RequestItems?: WriteRequests };
-      const fault = take(context.commandName, JSON.stringify(input), false);
+      const fault = take(context.commandName, JSON.stringify(args.input), false);
       if (!fault) return next(args);
       if (fault.kind === 'throttled') throw throttled();
-      // Unprocessed: the matching put requests are left out of the call and answered back.
-      const sent: WriteRequests = {};
-      const left: WriteRequests = {};
-      for (const [table, requests] of Object.entries(input.RequestItems ?? {})) {
-        for (const request of requests) {
-          const bucket = JSON.stringify(request).includes(fault.mentioning) ? left : sent;
-          (bucket[table] ??= []).push(request);
-        }
-      }
-      type Result = Awaited<ReturnType<typeof next>>;
-      const result: Result = Object.keys(sent).length
-        ? await next({ ...args, input: { ...input, RequestItems: sent } })
-        : ({ output: { $metadata: {} }, response: {} } as unknown as Result);
-      const output = result.output as unknown as { UnprocessedItems?: WriteRequests };
-      const unprocessed = { ...output.UnprocessedItems };
-      for (const [table, requests] of Object.entries(left))
-        unprocessed[table] = [...(unprocessed[table] ?? []), ...requests];
-      return {
-        ...result,
-        output: { ...output, UnprocessedItems: unprocessed } as unknown as Result['output'],
-      };
+      const leave =
+        context.commandName === 'BatchGetItemCommand' ? leaveKeysUnprocessed : leaveWritesUnprocessed;
+      // The SDK's handler, seen through the little of it these need (input in, output out).
+      type Out = Awaited<ReturnType<typeof next>>;
+      return (await leave(next as unknown as Next, args, fault.mentioning)) as unknown as Out;
     },
     { step: 'initialize', name: 'throughputFaultsAfterRetries' },
   );
