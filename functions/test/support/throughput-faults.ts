@@ -55,7 +55,7 @@ async function leaveWritesUnprocessed(next: Next, args: Args, mentioning: string
   const result = Object.keys(sent).length
     ? await next({ ...args, input: { ...input, RequestItems: sent } })
     : nothingSent();
-  const output = result.output as unknown as { UnprocessedItems?: WriteRequests };
+  const output = result.output as { UnprocessedItems?: WriteRequests };
   const unprocessed = { ...output.UnprocessedItems };
   for (const [table, requests] of Object.entries(left))
     unprocessed[table] = [...(unprocessed[table] ?? []), ...requests];
@@ -78,7 +78,7 @@ async function leaveKeysUnprocessed(next: Next, args: Args, mentioning: string):
   const result = Object.keys(sent).length
     ? await next({ ...args, input: { ...input, RequestItems: sent } })
     : nothingSent();
-  const output = result.output as unknown as { UnprocessedKeys?: KeysByTable };
+  const output = result.output as { UnprocessedKeys?: KeysByTable };
   const unprocessed = { ...output.UnprocessedKeys };
   for (const [table, request] of Object.entries(left))
     unprocessed[table] = { ...request, Keys: [...(unprocessed[table]?.Keys ?? []), ...request.Keys] };
@@ -115,7 +115,8 @@ export function throughputFaults(): ThroughputFaults {
     return fault;
   };
   const stack = dynamo().middlewareStack;
-  // The caller's side of the SDK's retries: input and output as the document client has them.
+  // The caller's side of the SDK's retries: input and output as the command has them (the document
+  // client's, or the low-level command's that batchGet sends).
   stack.add(
     (next, context) => async (args) => {
       const fault = take(context.commandName, JSON.stringify(args.input), false);
