@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import '../../functions/test/support/provided';
 import { call, createUser, signIn as apiSignIn, users } from '../../functions/test/support/api';
 import { png } from '../../functions/test/support/png';
-import { launchBrowser, screenshot, signIn } from './browser';
+import { launchBrowser, reload, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -217,6 +217,28 @@ describe('Platform Settings in the browser', () => {
       new RegExp(`^${s3Origin}/${stack.env.FILES_BUCKET}/logos/org-demo\\?.*X-Amz-Signature=`),
     );
     await screenshot(page, 'topbar-logo');
+
+    // On the next page load, the logo's white frame is not seen until its image has loaded.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await page.route(
+      (url) => url.pathname === `/${stack.env.FILES_BUCKET}/logos/org-demo`,
+      async (route) => {
+        asked = true;
+        await held;
+        await route.continue();
+      },
+    );
+    await reload(page);
+    await expect.poll(() => asked).toBe(true);
+    // Not in the accessibility tree while unseen: found by its element.
+    const frame = page.getByRole('banner').locator('img[alt="Demo Org logo"]').locator('..');
+    expect(await frame.count()).toBe(1);
+    expect(await frame.isVisible()).toBe(false);
+    release();
+    await expect.poll(() => frame.isVisible()).toBe(true);
+    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -9,20 +9,26 @@ interface OrgLogoProps {
   orgName?: string;
 }
 
-/** An organization's logo; nothing at all when it has none or it cannot be loaded. */
+/**
+ * An organization's logo; nothing at all when it has none or it cannot be loaded. Its white frame
+ * shows only once the image has loaded, so a page does not open with an empty frame that then grows.
+ */
 export function OrgLogo({ orgId, orgName }: OrgLogoProps) {
   const queryClient = useQueryClient();
   const logo = useQuery(orgLogoQueries.logo(orgId));
   // A URL that does not load (it expired) is hidden; the first time, a fresh one is fetched.
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  // Once shown, it stays while a fresh URL of it loads (the image keeps the old one until then).
+  const [loaded, setLoaded] = useState(false);
   if (!logo.data || logo.data.data === failedUrl) return null;
   const url = logo.data.data;
   return (
-    <span className={styles.frame}>
+    <span className={styles.frame} data-loaded={loaded}>
       <img
         className={styles.image}
         src={url}
         alt={orgName ? `${orgName} logo` : 'Organization logo'}
+        onLoad={() => setLoaded(true)}
         onError={() => {
           if (failedUrl === null)
             void queryClient.invalidateQueries({ queryKey: orgLogoQueries.logo(orgId).queryKey });
