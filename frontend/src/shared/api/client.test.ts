@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { establishSession, getAccessToken, getSession } from '../session/sessionStore';
+import { establishSession, getAccessToken, getSession, renewingSession } from '../session/sessionStore';
 import { dismissToast, getToasts } from '../ui/toastStore';
-import { ApiError, callApi, refreshSession } from './client';
+import { ApiError, callApi, endSessionUnlessRenewed, refreshSession, SessionRefused } from './client';
 
 const user = { id: 'u1', userName: 'Ada', email: 'ada@example.com', roles: 2, org: ['o1'] };
 
@@ -112,10 +112,67 @@ describe('callApi', () => {
     const refused = await callApi('realtimeToken', { clientId: 'web-1' }, { background: true }).catch(
       (error: unknown) => error,
     );
-    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toBeInstanceOf(SessionRefused);
     expect((refused as ApiError).status).toBe(401);
     expect(assign).not.toHaveBeenCalled();
     expect(getAccessToken()).toBe('old');
+  });
+
+  it('answers a background call refused for another reason with its error, not SessionRefused', async () => {
+    fetchMock.mockResolvedValueOnce(json(429, { message: 'Slow down' }));
+    const refused = await callApi('realtimeToken', { clientId: 'web-1' }, { background: true }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).not.toBeInstanceOf(SessionRefused);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends a refused session on the sign-in page when no renewal is under way', async () => {
+    let settled = false;
+    const settle = () => {
+      settled = true;
+    };
+    endSessionUnlessRenewed('old').then(settle, settle);
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/login'));
+    expect(getSession()).toEqual({ status: 'signedOut' });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+  });
+
+  it('waits for a renewal under way (a password change) and goes on with the session it answers', async () => {
+    let answer: (token: string) => void = () => undefined;
+    const renewal = renewingSession(
+      () =>
+        new Promise<void>((resolve) => {
+          answer = (token) => {
+            establishSession({
+              accessToken: token,
+              user: { ...user, roles: 2, orgRoles: {}, orgID: [], theme: 'light' },
+            });
+            resolve();
+          };
+        }),
+    );
+    let renewed = false;
+    const outcome = endSessionUnlessRenewed('old').then(() => (renewed = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(renewed).toBe(false);
+    expect(assign).not.toHaveBeenCalled();
+    answer('new');
+    await renewal;
+    await outcome;
+    expect(renewed).toBe(true);
+    expect(assign).not.toHaveBeenCalled();
+    expect(getAccessToken()).toBe('new');
+  });
+
+  it('ends the session when the renewal under way fails', async () => {
+    const renewal = renewingSession(() => Promise.reject(new ApiError(400, 'Old password wrong')));
+    void endSessionUnlessRenewed('old');
+    await expect(renewal).rejects.toMatchObject({ status: 400 });
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/login'));
+    expect(getSession()).toEqual({ status: 'signedOut' });
   });
 
   it('toasts the unexpected-error text for 5xx and network failures, not for 4xx', async () => {

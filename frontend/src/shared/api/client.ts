@@ -3,6 +3,7 @@ import {
   establishSession,
   getAccessToken,
   parseAuthResponse,
+  renewalsSettled,
   type AuthResponse,
 } from '../session/sessionStore';
 import { UNEXPECTED_ERROR_TEXT } from '@argentum/contracts';
@@ -27,15 +28,26 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A background call (see RequestOptions.background) found the session refused: its access token was
+ * refused as expired or ended, and so was the refresh cookie. See endSessionUnlessRenewed.
+ */
+export class SessionRefused extends ApiError {
+  constructor(refusal: ApiError) {
+    super(refusal.status, refusal.message, refusal.body);
+    this.name = 'SessionRefused';
+  }
+}
+
 export interface RequestOptions {
   signal?: AbortSignal;
   /** Do not toast unexpected failures (for calls whose errors the specification ignores). */
   silent?: boolean;
   /**
    * A call the user did not make (the real-time channel's connection token): a refused refresh is
-   * answered as the 401 it is instead of ending the session. Such a call can race a change that renews
-   * the session (a password change revokes the old refresh token, then answers the new one), so the
-   * user's own next call decides whether the session is over.
+   * thrown as SessionRefused instead of ending the session at once. Such a call can race a change that
+   * renews the session (a password change revokes the old refresh token, then answers the new one):
+   * its caller decides with endSessionUnlessRenewed.
    */
   background?: boolean;
 }
@@ -76,7 +88,10 @@ async function request<T>(
       try {
         await refreshSession({ silent: options.silent });
       } catch (error) {
-        if (error instanceof ApiError && error.isClientError && !options.background) return expireSession();
+        if (error instanceof ApiError && error.isClientError) {
+          if (!options.background) return expireSession();
+          throw new SessionRefused(error);
+        }
         throw error;
       }
     }
@@ -169,6 +184,20 @@ export function refreshSession(options: Pick<RequestOptions, 'silent'> = {}): Pr
     refreshInFlight = null;
   });
   return refreshInFlight;
+}
+
+/**
+ * After a background call found the session refused (SessionRefused, its access token `tokenUsed`):
+ * once no renewal of this page's session is in flight (a password change here ends the old session
+ * before it answers the new one), resolves if the session was renewed meanwhile. Otherwise the session
+ * is over (signed out or password changed elsewhere, the user removed) and ends here as a user's own
+ * call would end it, on the sign-in page: a page left open must not go on showing values that stopped
+ * coming. Then it never settles.
+ */
+export async function endSessionUnlessRenewed(tokenUsed: string | null): Promise<void> {
+  await renewalsSettled();
+  if (getAccessToken() !== tokenUsed) return;
+  return expireSession();
 }
 
 /** The refresh token is gone or expired: drop the session and start over on the sign-in page. */

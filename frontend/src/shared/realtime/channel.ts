@@ -1,7 +1,7 @@
 import type { connect as mqttConnect, MqttClient } from 'mqtt';
 import { orgOfTopic } from '@argentum/contracts/messaging';
 import { REALTIME_MAX_ORGS, realtimeUsername, type RealtimeTokenView } from '@argentum/contracts';
-import { ApiError, callApi } from '../api/client';
+import { callApi, endSessionUnlessRenewed, SessionRefused } from '../api/client';
 import { getAccessToken } from '../session/sessionStore';
 import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';
 import { LOSS_GRACE_MS, reconnectDelay } from './backoff';
@@ -209,10 +209,17 @@ class RealtimeChannel {
       );
     } catch (error) {
       if (!current()) return;
-      // Refused, and the session was not renewed meanwhile (as a password change renews it while it
-      // closes this connection): the session is over, and the user's next API call signs them out.
-      if (error instanceof ApiError && error.isClientError && getAccessToken() === tokenUsed)
-        return this.stop();
+      if (error instanceof SessionRefused) {
+        // Signed out or password changed elsewhere, the user removed: the session ends in this page too
+        // (sign-in page). A password change made here closes this connection too, and renews the
+        // session: then the channel connects again with the new one.
+        await endSessionUnlessRenewed(tokenUsed);
+        if (!current()) return;
+        this.attempt = 0;
+        return void this.connect();
+      }
+      // Unreachable, failed, or refused for another reason (throttled): tried again after a while, and
+      // the page says the connection is lost meanwhile.
       return this.scheduleReconnect();
     }
     let connect: typeof mqttConnect;

@@ -57,6 +57,29 @@ export function clearSession(): void {
   emit({ status: 'signedOut' });
 }
 
+/** Calls in flight whose answer renews this page's session (see renewingSession). */
+const renewals = new Set<Promise<unknown>>();
+
+/**
+ * Runs `renew`, a call that ends the user's sessions and answers this page a new one (a password
+ * change). Until it settles, a refusal of this page's old tokens may be its doing rather than the end of
+ * the session: see renewalsSettled.
+ */
+export function renewingSession<T>(renew: () => Promise<T>): Promise<T> {
+  const running = renew();
+  renewals.add(running);
+  running.then(
+    () => renewals.delete(running),
+    () => renewals.delete(running),
+  );
+  return running;
+}
+
+/** Resolves once no call that renews this page's session is in flight. */
+export async function renewalsSettled(): Promise<void> {
+  while (renewals.size > 0) await Promise.allSettled([...renewals]);
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

@@ -1,26 +1,29 @@
 import { useMutation } from '@tanstack/react-query';
 import { callApi, refreshSession } from '../../../shared/api/client';
 import type { ThemePreference } from '@argentum/contracts';
-import { establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
+import { establishSession, parseAuthResponse, renewingSession } from '../../../shared/session/sessionStore';
 import { chooseTheme, currentThemePreference, themeSaved } from '../../../shared/theme/theme';
 
 /**
- * A password change ends every other session of the user; this one goes on with the new session the
- * answer carries (its refresh cookie is set by the same answer).
+ * A password change ends every session of the user, this page's old one too; this page goes on with
+ * the new session the answer carries (its refresh cookie is set by the same answer). Until then the old
+ * tokens are refused: the change is a renewal (renewingSession), so the real-time channel, whose
+ * connection it closes, waits for it rather than take the refusal for the end of the session.
  */
 export function useChangePasswordMutation() {
   return useMutation({
-    mutationFn: async ({ oldPassword, newPassword }: { oldPassword: string; newPassword: string }) => {
-      const answer = await callApi(
-        'changepassword',
-        { oldpassword: oldPassword, password: newPassword },
-        { silent: true },
-      );
-      const session = parseAuthResponse(answer);
-      if (session) establishSession(session);
-      else await refreshSession({ silent: true }).catch(() => undefined);
-      return answer;
-    },
+    mutationFn: ({ oldPassword, newPassword }: { oldPassword: string; newPassword: string }) =>
+      renewingSession(async () => {
+        const answer = await callApi(
+          'changepassword',
+          { oldpassword: oldPassword, password: newPassword },
+          { silent: true },
+        );
+        const session = parseAuthResponse(answer);
+        if (session) establishSession(session);
+        else await refreshSession({ silent: true }).catch(() => undefined);
+        return answer;
+      }),
   });
 }
 
