@@ -107,6 +107,8 @@ interface Firmware {
   next(devID: string): Promise<CommandMessage>;
   /** Answers a command; `val`: the value the device reports (the command's by default). */
   reply(command: CommandMessage, outcome: 'success' | 'fail', val?: CommandMessage['val']): Promise<void>;
+  /** Publishes a reading of the device's own, as its firmware does every cycle. */
+  report(devID: string, devType: number, values: Record<string, number>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -147,6 +149,15 @@ async function startFirmware(orgId: string, devIDs: string[]): Promise<Firmware>
           cmnd: command.cmnd,
           ...(val !== undefined ? { val } : {}),
         }),
+        { qos: 1 },
+      );
+    },
+    report: async (devID, devType, values) => {
+      const client = clients.get(devID);
+      if (!client) throw new Error(`No firmware for ${devID}`);
+      await client.publishAsync(
+        topics.sensorData(orgId, devID),
+        JSON.stringify({ devID, devType, time: Date.now(), values }),
         { qos: 1 },
       );
     },
@@ -361,6 +372,20 @@ describe('device control panels in the browser', () => {
       'panel-shades-up',
     );
     expect(up.val).toEqual([1, 1, 1, 1]);
+    // Up, as the device said; then the shade reports the position it reached, a word of its own that
+    // came after the confirmation: the panel shows that (published until it does: the floor's live
+    // values reach the page once its connection is up).
+    await expect.poll(() => shades.getByTestId('reported').textContent()).toBe('Up');
+    await expect
+      .poll(
+        async () => {
+          await firmware.report(ids.ShadesWest as string, 3, { shade: 100 });
+          return shades.getByRole('slider', { name: 'Shade position' }).getAttribute('aria-valuenow');
+        },
+        { timeout: 20_000, interval: 1000 },
+      )
+      .toBe('100');
+    expect(await shades.getByTestId('reported').textContent()).toBe('100%');
 
     region = await openDevice(page, 'RoomUnitA');
     const fan = region.getByRole('group', { name: 'Fan speed' });

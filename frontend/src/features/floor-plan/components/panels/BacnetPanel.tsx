@@ -9,6 +9,7 @@ import {
 } from '@argentum/contracts';
 import { sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue } from './CommandStatus';
+import { reportedValue } from './trackedCommand';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
 
@@ -73,7 +74,7 @@ function BacnetPoint({
       </Button>
       <ReportedValue
         label={`${name} values`}
-        reported={confirmed ?? latest}
+        reported={reportedValue(confirmed, latest, device.lastSeen)}
         state={state}
         format={(value: ControlValue) => withUnit(formatValue(value), readingUnit(point.dp))}
       />

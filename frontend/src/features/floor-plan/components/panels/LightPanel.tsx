@@ -5,6 +5,7 @@ import { sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue, shownValue } from './CommandStatus';
 import { ControlSlider } from './ControlSlider';
 import { PortValues } from './PortValues';
+import { reportedValue } from './trackedCommand';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
 
@@ -22,7 +23,7 @@ const initialPort = (device: DeviceView) => {
 export function LightPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
   const [port, setPort] = useState(() => initialPort(device));
   const { state, confirmed, send } = useTrackedCommand(device.devID);
-  const reported = confirmed ?? device.latest?.bri;
+  const reported = reportedValue(confirmed, device.latest?.bri, device.lastSeen);
   const level = typeof reported === 'number' ? powerNodeLevel(reported) : 0;
   const disabled = !canControl || port === '';
   const setBrightness = (value: number) =>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type ControlValue, type DeviceView, LOCK_VALUE, UNLOCK_VALUE } from '@argentum/contracts';
 import { controlQueries, sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue } from './CommandStatus';
+import { reportedValue } from './trackedCommand';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
 
@@ -18,7 +19,7 @@ export function LockPanel({ device, canControl }: { device: DeviceView; canContr
   const port = device.port ?? 0;
   const { data } = useQuery(controlQueries.state('getLockValue', device.devID, device.devType, port));
   const { state, confirmed, send } = useTrackedCommand(device.devID);
-  const reported = data?.val ?? confirmed ?? device.latest?.lock;
+  const reported = data?.val ?? reportedValue(confirmed, device.latest?.lock, device.lastSeen);
   const set = (value: readonly number[]) =>
     send([...value], () =>
       sendControl('setFanValveValue', {

@@ -11,6 +11,7 @@ import { formatReading } from '../../model/format';
 import { controlQueries, sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue, shownValue } from './CommandStatus';
 import { ControlSlider } from './ControlSlider';
+import { reportedValue } from './trackedCommand';
 import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
 
@@ -86,7 +87,8 @@ interface PortControlProps {
 function PortControl({ device, canControl, label, point, port, range, unit }: PortControlProps) {
   const { data } = useQuery(controlQueries.state('getFanValveValue', device.devID, device.devType, port));
   const { state, confirmed, send } = useTrackedCommand(device.devID);
-  const reported = data?.val ?? confirmed ?? data?.latest?.[point] ?? device.latest?.[point];
+  const reported =
+    data?.val ?? reportedValue(confirmed, data?.latest?.[point] ?? device.latest?.[point], device.lastSeen);
   return (
     <div className={styles.panel} role="group" aria-label={label}>
       <ControlSlider

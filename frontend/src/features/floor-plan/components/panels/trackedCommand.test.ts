@@ -10,6 +10,7 @@ import {
   HISTORY_FALLBACK_GRACE_MS,
   idleCommand,
   isBusy,
+  reportedValue,
   type TrackedEvent,
   type TrackedState,
   trackedReducer,
@@ -113,15 +114,42 @@ describe('a tracked command', () => {
         type: 'status',
         view: view(id, status, {
           val: value,
-          reply: { outcome: 'success', action: 'success', val: value, at: '' },
+          reply: { outcome: 'success', action: 'success', val: value, at: '2026-01-01T00:00:01.000Z' },
         }),
       },
     ];
     const first = [...events('c1', 50, 'confirmed')].reduce(controlReducer, idleControl);
-    expect(first.confirmed).toBe(50);
+    expect(first.confirmed).toEqual({ value: 50, at: Date.parse('2026-01-01T00:00:01.000Z') });
     const second = events('c2', 20, 'failed').reduce(controlReducer, first);
     expect(second.command.phase).toBe('settled');
-    expect(second.confirmed).toBe(50);
+    expect(second.confirmed).toBe(first.confirmed);
+  });
+
+  it('shows the confirmation until the device reports a value of its own after it', () => {
+    const confirmed = [
+      { type: 'send', value: [1, 1, 1, 1], seq: 1 },
+      { type: 'sent', answer: answer('c1'), seq: 1 },
+      {
+        type: 'status',
+        view: view('c1', 'confirmed', {
+          val: [1, 1, 1, 1],
+          reply: { outcome: 'success', action: 'success', at: '2026-01-01T00:00:02.000Z' },
+        }),
+      },
+    ] satisfies TrackedEvent[];
+    const { confirmed: confirmation } = confirmed.reduce(controlReducer, idleControl);
+    const at = Date.parse('2026-01-01T00:00:02.000Z');
+    // The reply carried no value: what was asked, at the reply's time.
+    expect(confirmation).toEqual({ value: [1, 1, 1, 1], at });
+    // A reading from before the reply (or at its instant) does not override it; a later one does.
+    expect(reportedValue(confirmation, 0, at - 500)).toEqual([1, 1, 1, 1]);
+    expect(reportedValue(confirmation, 0, at)).toEqual([1, 1, 1, 1]);
+    expect(reportedValue(confirmation, 100, at + 1500)).toBe(100);
+    // No reading, or a reading without its time: the confirmation. No confirmation: the reading.
+    expect(reportedValue(confirmation, undefined, at + 1500)).toEqual([1, 1, 1, 1]);
+    expect(reportedValue(confirmation, 100, undefined)).toEqual([1, 1, 1, 1]);
+    expect(reportedValue(undefined, 40, at)).toBe(40);
+    expect(reportedValue(undefined, undefined, undefined)).toBeUndefined();
   });
 
   it("a timed-out command stays awaited: the device's late success shows, with the device's value", () => {
@@ -136,13 +164,14 @@ describe('a tracked command', () => {
       { type: 'sent', answer: answer('c1'), seq: 1 },
       { type: 'status', view: timedOut },
     ];
-    const before = events.reduce(controlReducer, { command: idleCommand, confirmed: 20 });
+    const earlier = { value: 20, at: Date.parse('2026-01-01T00:00:00.000Z') };
+    const before = events.reduce(controlReducer, { command: idleCommand, confirmed: earlier });
     expect(before.command).toEqual({ phase: 'settled', requested: 40, view: timedOut });
-    expect(before.confirmed).toBe(20);
+    expect(before.confirmed).toBe(earlier);
     expect(awaitedCommand(before.command)).toBe('c1');
     const after = controlReducer(before, { type: 'status', view: late });
     expect(after.command).toEqual({ phase: 'settled', requested: 40, view: late });
-    expect(after.confirmed).toBe(35);
+    expect(after.confirmed).toEqual({ value: 35, at: Date.parse('2026-01-01T00:00:09.000Z') });
     expect(awaitedCommand(after.command)).toBeNull();
     // Another command's late word, or a late word on a failed command, changes nothing.
     expect(controlReducer(before, { type: 'status', view: { ...late, commandId: 'c2' } })).toBe(before);

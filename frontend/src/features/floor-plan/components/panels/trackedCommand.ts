@@ -71,11 +71,39 @@ export function awaitedCommand(state: TrackedState): string | null {
   return null;
 }
 
-/** The value a settled command leaves on its device: its word, else what was asked; none on failure. */
-function confirmedValue(view: CommandView): ControlValue | undefined {
-  if (view.status === 'confirmed') return view.reply?.val ?? view.val;
-  if (view.status === 'confirmed late') return view.lateReply?.val ?? view.val;
-  return undefined;
+/** A device's word on a control's command: the value it confirmed, and when that came (epoch ms). */
+export interface Confirmation {
+  value: ControlValue;
+  at: number;
+}
+
+/**
+ * What a settled command leaves on its device: its word, else what was asked, with the time of that
+ * word (else of the request); none on failure.
+ */
+function confirmationOf(view: CommandView): Confirmation | undefined {
+  const reply =
+    view.status === 'confirmed' ? view.reply : view.status === 'confirmed late' ? view.lateReply : undefined;
+  if (view.status !== 'confirmed' && view.status !== 'confirmed late') return undefined;
+  const value = reply?.val ?? view.val;
+  if (value === undefined) return undefined;
+  const at = Date.parse(reply?.at ?? view.requestedAt);
+  return { value, at: Number.isFinite(at) ? at : 0 };
+}
+
+/**
+ * The device's value as a control shows it: its confirmation of the control's last command, unless the
+ * device reported a value of its own since (`live`, arrived at `liveAt`, epoch ms: a reading after
+ * another user's command, a change made at the device, the position a shade reached after 'Slide Up').
+ */
+export function reportedValue(
+  confirmation: Confirmation | undefined,
+  live: number | undefined,
+  liveAt: number | undefined,
+): ControlValue | undefined {
+  if (!confirmation) return live;
+  if (live === undefined || liveAt === undefined || liveAt <= confirmation.at) return confirmation.value;
+  return live;
 }
 
 /** How long after the call's answer the device's history is read if no word arrived: deadline + 1 s. */
@@ -94,10 +122,10 @@ export function fallbackDelay(deadlineAt: string, now: number): number {
 /** Whether the control waits (spinner, 'Sending…'). */
 export const isBusy = (state: TrackedState) => state.phase === 'sending' || state.phase === 'pending';
 
-/** A control: its current command, and the value the device confirmed last (kept across commands). */
+/** A control: its current command, and the device's last confirmation (kept across commands). */
 export interface ControlState {
   command: TrackedState;
-  confirmed?: ControlValue;
+  confirmed?: Confirmation;
 }
 
 export const idleControl: ControlState = { command: idleCommand };
@@ -106,6 +134,6 @@ export function controlReducer(state: ControlState, event: TrackedEvent): Contro
   const command = trackedReducer(state.command, event);
   if (command === state.command) return state;
   const confirmed =
-    (command.phase === 'settled' ? confirmedValue(command.view) : undefined) ?? state.confirmed;
+    (command.phase === 'settled' ? confirmationOf(command.view) : undefined) ?? state.confirmed;
   return confirmed === undefined ? { command } : { command, confirmed };
 }

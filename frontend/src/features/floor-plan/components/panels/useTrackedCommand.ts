@@ -10,14 +10,18 @@ import {
   HISTORY_MAX_READS,
   HISTORY_RETRY_MS,
   controlReducer,
+  type Confirmation,
   idleControl,
   type TrackedState,
 } from './trackedCommand';
 
 export interface TrackedCommand {
   state: TrackedState;
-  /** The value the device confirmed last (its reply), across this control's commands. */
-  confirmed: ControlValue | undefined;
+  /**
+   * The device's last confirmation (its reply), across this control's commands; see reportedValue for
+   * what a panel shows once the device reports a value of its own since.
+   */
+  confirmed: Confirmation | undefined;
   /** Sends `value` with `call` (a control call answering `{commandId, status, deadlineAt}`). */
   send(value: ControlValue, call: () => Promise<CommandSentAnswer>): void;
 }
