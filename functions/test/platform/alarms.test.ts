@@ -61,6 +61,32 @@ describe('alarm rules', () => {
   const reading = (d: AlarmDevice, time: number, temp: number) =>
     observeDevice(ports, d, comfortObservations(d, time, { temp, hum: 45 }), time);
 
+  it('takes a pollutant below its comfort zone for clean air, above it for an alarm; others both ways', () => {
+    const d = device();
+    const active = (values: Record<string, number>) =>
+      Object.fromEntries(comfortObservations(d, 0, values).map((o) => [o.condition, o.active]));
+    expect(active({ voc: 0.4, co2: 0, aqi: 0 })).toEqual({
+      'comfort:voc': false,
+      'comfort:co2': false,
+      'comfort:aqi': false,
+    });
+    expect(active({ voc: 1.2, co2: 950, aqi: 120 })).toEqual({
+      'comfort:voc': true,
+      'comfort:co2': true,
+      'comfort:aqi': true,
+    });
+    expect(active({ temp: 21.5, hum: 35, cct: 2500 })).toEqual({
+      'comfort:temp': true,
+      'comfort:hum': true,
+      'comfort:cct': true,
+    });
+    expect(active({ temp: 24, hum: 45, voc: 0.7 })).toEqual({
+      'comfort:temp': false,
+      'comfort:hum': false,
+      'comfort:voc': false,
+    });
+  });
+
   it('raises one notification per episode once out of range for 10 minutes, and clears it', async () => {
     const d = device();
     const t0 = Date.UTC(2026, 10, 22, 9, 0);

@@ -159,6 +159,12 @@ const comfortMessage = (
   return html`<b>${name}</b>: ${label} ${reading} is not in comfort zone (${range}).`;
 };
 
+/**
+ * Pollutants: less is always better air. Their comfort zones' lower bounds shape the comfort graph
+ * (VOC 0.5-1 PPM), but a reading below one is clean air, never a warning worth reading.
+ */
+const POLLUTANTS = new Set(['co2', 'voc', 'aqi']);
+
 /** The comfort observations of one reading of a device. */
 export function comfortObservations(
   device: Pick<AlarmDevice, 'devType' | 'devName' | 'devId'>,
@@ -174,7 +180,7 @@ export function comfortObservations(
     return [
       {
         condition: `comfort:${dp}`,
-        active: value < zone.min || value > zone.max,
+        active: value > zone.max || (value < zone.min && !POLLUTANTS.has(dp)),
         time,
         raiseAfterMs: COMFORT_ALARM_AFTER_MS,
         type: NotificationType.warning,
