@@ -133,6 +133,15 @@ describe('the floor view in the browser', () => {
     await legend.getByText('Motion Sensors: Unoccupied').waitFor();
     await legend.getByText('IEQ Sensors').waitFor();
     await page.getByRole('heading', { name: 'Devices (5)' }).waitFor();
+    // Finding a device: the heading counts the matches; none is said in words.
+    const find = page.getByRole('searchbox', { name: 'Find a device' });
+    await find.fill('motion');
+    await page.getByRole('heading', { name: 'Devices (1 of 5)' }).waitFor();
+    await find.fill('zzz');
+    await page.getByRole('heading', { name: 'Devices (0 of 5)' }).waitFor();
+    await page.getByText('No device on this floor has a name or id with “zzz”.').waitFor();
+    await find.fill('');
+    await page.getByRole('heading', { name: 'Devices (5)' }).waitFor();
 
     // The popup of a registered IEQ sensor: the name cut at 20, voltage 2 decimals, readings 1, kPa.
     await marker(page, ieqId).hover();

@@ -45,7 +45,9 @@ export const DevicePanel = memo(function DevicePanel({
   return (
     <section className={styles.devicePanel} aria-label="Devices on this floor">
       <div className={styles.devicePanelHeader}>
-        <h2 className={shared.heading}>Devices ({devices.length})</h2>
+        <h2 className={shared.heading}>
+          Devices ({deferredQuery === '' ? devices.length : `${shown.length} of ${devices.length}`})
+        </h2>
         <input
           type="search"
           className={styles.deviceFilter}
@@ -57,6 +59,8 @@ export const DevicePanel = memo(function DevicePanel({
       </div>
       {devices.length === 0 ? (
         <p className={styles.empty}>No devices are placed on this floor yet.</p>
+      ) : shown.length === 0 ? (
+        <p className={styles.empty}>No device on this floor has a name or id with “{query.trim()}”.</p>
       ) : (
         <VirtualList devices={shown} onLeave={() => onFocusDevice(null)}>
           {(device, position, setSize) => (
