@@ -228,6 +228,25 @@ describe('the sensor detail page in the browser', () => {
       }, wide);
       await page.getByRole('complementary', { name: 'Device details' }).getByText(IEQ_OFFICE).waitFor();
       await screenshot(page, 'sensor-detail-drawer');
+      // The comfort graph fills its own box: beside its description where the row has room, above it
+      // (the whole row) where not, as at 1024 px with the drawer open.
+      const comfortFills = (minimum: number) =>
+        page.waitForFunction((least) => {
+          const box = document.querySelector<HTMLElement>('[data-testid="comfort-graph"]');
+          const canvas = box?.querySelector('canvas');
+          return (
+            box !== null &&
+            canvas instanceof HTMLCanvasElement &&
+            box.clientWidth >= least &&
+            Math.abs(canvas.clientWidth - box.clientWidth) <= 2
+          );
+        }, minimum);
+      await comfortFills(320);
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await comfortFills(500);
+      await page.getByTestId('comfort-graph').scrollIntoViewIfNeeded();
+      await screenshot(page, 'sensor-detail-comfort-1024-drawer');
+      await page.setViewportSize({ width: 1400, height: 1000 });
       expect(errors).toEqual([]);
       await context.close();
     },

@@ -43,6 +43,7 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [compareWarning, setCompareWarning] = useState(false);
   const chartRef = useRef<HTMLDivElement>(null);
+  const comfortRef = useRef<HTMLDivElement>(null);
   const drawerId = useId();
 
   const lookup = useQuery(sensorQueries.devices(devID));
@@ -51,6 +52,8 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   const dp = search.get('dp') || (device?.dataPoints[0]?.dp ?? '');
   // The chart's container is rendered once the sensor is known: measure it then.
   const width = useChartWidth(chartRef, drawerOpen, device !== undefined);
+  // The comfort graph's own box: beside its description where there is room, above it where not.
+  const comfortWidth = useChartWidth(comfortRef, drawerOpen, device?.devType === IEQ);
   const compareDevice = lookup.data?.orgDevices.find((d) => d.devID === compareId);
   const args: RangeArgs | null = device ? { orgId: device.orgID, ...range } : null;
 
@@ -257,20 +260,20 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
                 Comfort graph
               </h2>
               <div className={styles.comfortLayout}>
-                <div className={styles.chart} data-testid="comfort-graph">
+                <div ref={comfortRef} className={styles.chart} data-testid="comfort-graph">
                   {comfort.isPending ? (
                     <p className={styles.empty}>Loading…</p>
                   ) : comfortPoints.length === 0 ? (
                     <p className={styles.empty}>{noRecordText(nameOf(device, comfortParam))}</p>
                   ) : (
-                    width > 0 && (
+                    comfortWidth > 0 && (
                       <ComfortGraph
                         points={comfortPoints}
                         xDp={comfortParam}
                         yDp={param2}
                         xLegend={axisName(nameOf(device, comfortParam), comfortParam)}
                         yLegend={axisName(nameOf(device, param2), param2)}
-                        width={Math.max(280, width - 320)}
+                        width={comfortWidth}
                       />
                     )
                   )}
