@@ -53,7 +53,7 @@ beforeAll(async () => {
         dataPoints: [
           { dp: 'temp', dn: 'Temperature' },
           { dp: 'hum', dn: 'Humidity' },
-          { dp: 'pressure', dn: 'Pressure' },
+          { dp: 'pressure', dn: 'AtmosphericPressure' },
         ],
         properties: { volt: 3.3 },
         latest: { temp: 22.46, hum: 45, pressure: 101325 },
@@ -155,6 +155,10 @@ describe('the floor view in the browser', () => {
     expect(text).toContain('101.3 kPA');
     expect(text).toContain('5m ago');
     expect(text).toContain('Online');
+    // Its id is read whole, on one line, even beside a long label (AtmosphericPressure).
+    const idLine = popup.getByText(ieqId, { exact: true });
+    const lineHeight = await idLine.evaluate((dd) => parseFloat(getComputedStyle(dd).lineHeight));
+    expect((await idLine.boundingBox())?.height).toBeLessThan(lineHeight * 1.5);
     await screenshot(page, 'floor-view-popup-registered');
 
     // An unregistered device says so.

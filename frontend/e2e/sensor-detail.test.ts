@@ -79,9 +79,14 @@ describe('the sensor detail page in the browser', () => {
       const opened = page.getByRole('dialog', { name: 'Select Dates' });
       expect(await opened.getByLabel('From', { exact: true }).inputValue()).toBe(today);
       expect(await opened.getByLabel('To', { exact: true }).inputValue()).toBe(today);
-      // A day that does not exist cannot be applied.
+      // A range whose first day comes after its last, or a day that does not exist, cannot be
+      // applied, and the picker says why.
+      await opened.getByLabel('From', { exact: true }).fill('30-11-2099');
+      expect(await opened.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+      await opened.getByText('The first day comes after the last.').waitFor();
       await opened.getByLabel('From', { exact: true }).fill('31-02-2026');
       expect(await opened.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+      await opened.getByText('Enter both days as dd-mm-yyyy.').waitFor();
       await page.setViewportSize({ width: 1024, height: 768 });
       await screenshot(page, 'sensor-detail-date-picker-1024');
       await page.setViewportSize({ width: 1400, height: 1000 });

@@ -21,7 +21,8 @@ import { DeviceIcon } from './DeviceIcons';
 import styles from './DevicePopup.module.css';
 import shared from './floorShared.module.css';
 
-const POPUP_WIDTH = 260;
+/** Wide enough for the longest label (ColourTemperature) beside a whole device id. */
+const POPUP_WIDTH = 290;
 const POPUP_GAP = 22;
 
 interface DevicePopupProps {

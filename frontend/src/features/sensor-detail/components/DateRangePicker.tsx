@@ -29,7 +29,14 @@ export function DateRangePicker({ value, onChange }: DateRangePickerProps) {
   };
   const first = parseDate(from);
   const last = parseDate(to);
-  const invalid = !first || !last || first > last;
+  // Why Apply is off, said beside it.
+  const problem =
+    !first || !last
+      ? 'Enter both days as dd-mm-yyyy.'
+      : first > last
+        ? 'The first day comes after the last.'
+        : undefined;
+  const problemId = useId();
 
   return (
     <div className={styles.field} ref={rootRef}>
@@ -79,10 +86,16 @@ export function DateRangePicker({ value, onChange }: DateRangePickerProps) {
               onChange={(e) => setTo(e.target.value)}
             />
           </label>
+          {problem && (
+            <p id={problemId} className={styles.dateProblem} role="status">
+              {problem}
+            </p>
+          )}
           <button
             type="button"
             className={styles.primary}
-            disabled={invalid}
+            disabled={problem !== undefined}
+            aria-describedby={problem ? problemId : undefined}
             onClick={() => first && last && choose(daysRange(first, last))}
           >
             Apply
