@@ -120,6 +120,9 @@ async function captureScreens(page: Page, mode: 'light' | 'dark') {
   await page.locator(`[data-testid="floor-plan-stage"] [data-devid="${IEQ_OFFICE}"]`).hover();
   await page.getByTestId('device-popup').waitFor();
   await shot(page, `floor-view-popup-${mode}`);
+  await page
+    .getByRole('group', { name: 'Legend' })
+    .screenshot({ path: join(DIR, `floor-legend-${mode}.png`) });
   const row = page.getByRole('button', { name: /IEQOffice/ }).first();
   await row.focus();
   await page.getByTestId('device-popup').waitFor();

@@ -184,6 +184,12 @@ describe('the floor view in the browser', () => {
     await planShown(page);
     const options = page.getByRole('button', { name: 'OPTIONS', exact: true });
     await options.click();
+    // Every item of the menu in one type size.
+    const sizes = await page
+      .getByRole('menuitem')
+      .evaluateAll((items) => items.map((item) => getComputedStyle(item).fontSize));
+    expect(sizes.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(sizes).size).toBe(1);
     await page.getByRole('menuitem', { name: 'Compare IEQ Devices' }).click();
     await page.getByText('Compare IEQ Devices: select the first IEQ sensor.').waitFor();
     await marker(page, ieqId).click();

@@ -43,11 +43,12 @@ export function OptionsMenu({
         <MenuItem onClick={() => onMode('compareIEQ')}>Compare IEQ Devices{on('compareIEQ')}</MenuItem>
       )}
       <MenuItem onClick={onFilters}>Filters</MenuItem>
+      {/* Each item a direct child, not in a fragment: the menu gives its size to its direct children. */}
       {canAdminister && hasGroupable && (
-        <>
-          <MenuItem onClick={() => onMode('grouping')}>Group Devices{on('grouping')}</MenuItem>
-          <MenuItem onClick={() => onMode('ungrouping')}>Ungroup Devices{on('ungrouping')}</MenuItem>
-        </>
+        <MenuItem onClick={() => onMode('grouping')}>Group Devices{on('grouping')}</MenuItem>
+      )}
+      {canAdminister && hasGroupable && (
+        <MenuItem onClick={() => onMode('ungrouping')}>Ungroup Devices{on('ungrouping')}</MenuItem>
       )}
       {canAdminister && <MenuItem onClick={onUpload}>Upload Floor Plan</MenuItem>}
       <MenuItem onClick={onToggleLinks}>Sensor-Node(link){showLinks ? ' (on)' : ''}</MenuItem>
