@@ -400,6 +400,9 @@ describe('editing a floor plan in the browser', () => {
     // The drawer's device shows no popup under the drawer.
     expect(await page.getByTestId('device-popup').count()).toBe(0);
     expect(await icon.locator('option').allTextContents()).toEqual(['Node', 'Power node']);
+    // As tall as one line of text, not as the drawer's column (wide: the control column beside it).
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect.poll(async () => (await icon.boundingBox())?.height).toBeLessThan(48);
     await icon.selectOption('node');
     await toast(page, VALUE_UPDATED_TEXT).waitFor();
     await expect.poll(async () => (await stored(light.devID))?.properties.conndev).toBe('node');

@@ -164,7 +164,7 @@ function IconChoice({
       </h3>
       <select
         id={id}
-        className={styles.input}
+        className={styles.inputOnItsOwn}
         value={current}
         disabled={!canEdit || saving}
         onChange={(event) => onChoose(event.target.value)}
