@@ -100,6 +100,15 @@ describe('session in the browser', () => {
     await login.getByText('Answer (200)').click();
     await login.getByRole('cell', { name: 'accessToken' }).waitFor();
     await login.getByRole('cell', { name: 'orgRoles' }).waitFor();
+    // CommonMark code spans read as code, never as backticks; counts are singular for one.
+    const token = page.getByRole('article', { name: 'POST /api/realtimeToken' });
+    await token.locator('code', { hasText: '{base}?x-amz-customauthorizer-signature=' }).waitFor();
+    expect(await page.locator('main').textContent()).not.toContain('`');
+    await page
+      .getByText(/\(1 field\)/)
+      .first()
+      .waitFor();
+    expect(await page.getByText(/\(1 fields\)/).count()).toBe(0);
     await screenshot(page, 'api-docs');
     await context.close();
   });

@@ -71,12 +71,12 @@ function ApiReference({ document }: { document: OpenApiDocument }) {
           {document.info?.title ?? 'API documentation'}
           {document.info?.version && <Badge size="small">v{document.info.version}</Badge>}
         </h1>
-        {document.info?.description && <p className={styles.description}>{document.info.description}</p>}
-        <p className={styles.description}>
-          Requests and answers are JSON. Calls that are not public need the access token as{' '}
-          <code>Authorization: Bearer &lt;token&gt;</code>. Roles: 0 Read-only, 1 Read/Write, 2 Admin, 3
-          Argentum.
-        </p>
+        {document.info?.description && (
+          <p className={styles.description}>
+            <InlineText text={document.info.description} />
+          </p>
+        )}
+        <p className={styles.description}>Roles: 0 Read-only, 1 Read/Write, 2 Admin, 3 Argentum.</p>
       </div>
 
       <div className={styles.toolbar}>
@@ -114,6 +114,16 @@ function ApiReference({ document }: { document: OpenApiDocument }) {
   );
 }
 
+/**
+ * A text of the OpenAPI document (CommonMark there): its `code spans` shown as code, not as backticks.
+ * The document uses no other inline markup.
+ */
+function InlineText({ text }: { text: string }) {
+  return text
+    .split(/`([^`]+)`/)
+    .map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part));
+}
+
 function Operation({ operation, document }: { operation: OperationEntry; document: OpenApiDocument }) {
   const rows = operation.requestSchema ? propertyRows(operation.requestSchema, document) : [];
   const answerRows = operation.responseSchema ? propertyRows(operation.responseSchema, document) : [];
@@ -128,7 +138,11 @@ function Operation({ operation, document }: { operation: OperationEntry; documen
           {operation.access}
         </span>
       </div>
-      {operation.summary && <p className={styles.summary}>{operation.summary}</p>}
+      {operation.summary && (
+        <p className={styles.summary}>
+          <InlineText text={operation.summary} />
+        </p>
+      )}
       {operation.requestSchema &&
         (rows.length === 0 ? (
           <p className={styles.noBody}>Request body: empty JSON object {'{}'}</p>
@@ -144,7 +158,10 @@ function SchemaTable({ title, rows }: { title: string; rows: PropertyRow[] }) {
   return (
     <details className={styles.schema}>
       <summary>
-        {title} <span className={styles.fieldCount}>({rows.length} fields)</span>
+        {title}{' '}
+        <span className={styles.fieldCount}>
+          ({rows.length} {rows.length === 1 ? 'field' : 'fields'})
+        </span>
       </summary>
       <div className={styles.tableWrap}>
         <table className={styles.table}>
@@ -166,7 +183,9 @@ function SchemaTable({ title, rows }: { title: string; rows: PropertyRow[] }) {
                   <code>{row.type}</code>
                 </td>
                 <td>{row.required ? 'yes' : 'no'}</td>
-                <td>{row.notes.join('; ')}</td>
+                <td>
+                  <InlineText text={row.notes.join('; ')} />
+                </td>
               </tr>
             ))}
           </tbody>
