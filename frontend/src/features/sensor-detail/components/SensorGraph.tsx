@@ -27,8 +27,8 @@ interface SensorGraphProps {
  * long series (a month of minutes, downsampled by the server to about 1,000 points) draws in one pass.
  */
 export function SensorGraph({ series, dp, label, unit, range, width, height = 380 }: SensorGraphProps) {
-  const axis = timeAxis(range);
   const ticks = useMemo(() => timeTicks(range, Math.max(3, Math.floor(width / 130))), [range, width]);
+  const axis = timeAxis(range, ticks);
   const values = useMemo(() => series.flatMap((s) => s.data.map((p) => p.y)), [series]);
   const y = useMemo(() => valueAxis(dp, values), [dp, values]);
   const yLegend = unit ? `${label} (${unit})` : label;

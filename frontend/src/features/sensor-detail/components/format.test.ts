@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type DateRange,
   daysRange,
   displayValue,
   isExportFormat,
@@ -33,10 +34,27 @@ describe('sensor page formats', () => {
     const now = new Date(2026, 10, 22, 15, 30).getTime();
     const today = todayRange(now);
     expect(today).toEqual({ startDate: new Date(2026, 10, 22).getTime(), endDate: now });
-    expect(timeAxis(today).label).toBe('Time');
-    expect(timeAxis(lastDays(7, now)).label).toBe('Date');
-    expect(timeAxis(daysRange(new Date(2026, 10, 1), new Date(2026, 10, 1), now)).label).toBe('Time');
-    expect(timeAxis(daysRange(new Date(2026, 10, 1), new Date(2026, 10, 2), now)).label).toBe('Date');
+    const axisOf = (range: DateRange) => timeAxis(range, timeTicks(range, 8));
+    expect(axisOf(today).label).toBe('Time');
+    expect(axisOf(lastDays(7, now)).label).toBe('Date');
+    expect(axisOf(daysRange(new Date(2026, 10, 1), new Date(2026, 10, 1), now)).label).toBe('Time');
+    expect(axisOf(daysRange(new Date(2026, 10, 1), new Date(2026, 10, 2), now)).label).toBe('Date');
+  });
+
+  it('names each tick apart: the hour too where ticks are less than a day apart', () => {
+    const now = new Date(2026, 10, 24, 12).getTime();
+    const labelsOf = (range: DateRange, count: number) => {
+      const ticks = timeTicks(range, count);
+      const axis = timeAxis(range, ticks);
+      return ticks.map(axis.format);
+    };
+    const twoDays = labelsOf(daysRange(new Date(2026, 10, 22), new Date(2026, 10, 23), now), 8);
+    expect(twoDays.length).toBeGreaterThan(2);
+    expect(new Set(twoDays).size).toBe(twoDays.length);
+    expect(twoDays[1]).toBe('22-11-2026 06:00');
+    const month = labelsOf(lastDays(30, now), 6);
+    expect(new Set(month).size).toBe(month.length);
+    expect(month[0]).toMatch(/^\d{2}-\d{2}-\d{4}$/);
   });
 
   it('puts ticks inside the range', () => {

@@ -7,7 +7,7 @@ import {
   displayReading,
   readingUnit,
 } from '@argentum/contracts';
-import { formatDate, formatTime } from '../../../shared/format/date';
+import { formatDate, formatDateTime, formatTime } from '../../../shared/format/date';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -49,10 +49,15 @@ export function lastDays(days: number, now = Date.now()): DateRange {
 }
 
 /** The time axis: 'Time' (hh:mm ticks) when the range is under a day, else 'Date' (dd-mm-yyyy ticks). */
-export function timeAxis(range: DateRange): { label: 'Time' | 'Date'; format: (time: number) => string } {
-  return range.endDate - range.startDate < DAY_MS
-    ? { label: 'Time', format: formatTime }
-    : { label: 'Date', format: formatDate };
+export function timeAxis(
+  range: DateRange,
+  ticks: readonly number[],
+): { label: 'Time' | 'Date'; format: (time: number) => string } {
+  if (range.endDate - range.startDate < DAY_MS) return { label: 'Time', format: formatTime };
+  // Ticks less than a day apart (a range of two or three days) name their hour too.
+  const [first, second] = ticks;
+  const apart = first !== undefined && second !== undefined ? second - first : DAY_MS;
+  return { label: 'Date', format: apart < DAY_MS ? formatDateTime : formatDate };
 }
 
 /** About `count` evenly spread tick times across the range, on whole hours or days where it helps. */
