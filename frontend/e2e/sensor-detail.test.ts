@@ -113,6 +113,12 @@ describe('the sensor detail page in the browser', () => {
           throw error;
         });
       await screenshot(page, 'sensor-detail-temperature-week');
+      // The days chosen are in the link: a reload shows them again.
+      const week = await page.getByRole('button', { name: /^Select Dates/ }).textContent();
+      expect(new URL(page.url()).searchParams.get('from')).toBe(week?.split(' – ')[0]);
+      await page.reload();
+      await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
+      expect(await page.getByRole('button', { name: /^Select Dates/ }).textContent()).toBe(week);
 
       // The comfort graph of an IEQ sensor: humidity against temperature, with its description.
       const description = page.getByRole('complementary', { name: 'Comfort graph description' });

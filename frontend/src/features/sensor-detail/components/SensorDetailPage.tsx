@@ -17,8 +17,8 @@ import { type RangeArgs, sensorQueries } from '../api/sensorQueries';
 import { ComfortGraph } from './ComfortGraph';
 import { DateRangePicker } from './DateRangePicker';
 import { ExportPopover } from './ExportPopover';
-import { type DateRange, displayValue, todayRange, unitOf } from './format';
-import { formatDateTime } from '../../../shared/format/date';
+import { type DateRange, displayValue, linkedRange, todayRange, unitOf } from './format';
+import { formatDate, formatDateTime } from '../../../shared/format/date';
 import { ComfortDescription, MotionOccupancy, PressureDifference } from './SensorCards';
 import { type GraphSeries, SensorGraph } from './SensorGraph';
 import styles from './SensorDetail.module.css';
@@ -39,7 +39,10 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   const { devID = '' } = useParams();
   const [search, setSearch] = useSearchParams();
   const compareId = search.get('compare') ?? '';
-  const [range, setRange] = useState<DateRange>(() => todayRange());
+  // The days chosen, kept in the link (from, to) so that a reload shows them again.
+  const [range, keepRange] = useState<DateRange>(
+    () => linkedRange(search.get('from'), search.get('to')) ?? todayRange(),
+  );
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [compareWarning, setCompareWarning] = useState(false);
   const chartRef = useRef<HTMLDivElement>(null);
@@ -67,6 +70,19 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
       },
       { replace: true },
     );
+
+  const setRange = (next: DateRange) => {
+    keepRange(next);
+    setSearch(
+      (current) => {
+        const linked = new URLSearchParams(current);
+        linked.set('from', formatDate(next.startDate));
+        linked.set('to', formatDate(next.endDate));
+        return linked;
+      },
+      { replace: true },
+    );
+  };
 
   const graphed = [device, compareDevice].filter((d): d is SensorDeviceView => d !== undefined);
   const ranges = useQueries({

@@ -5,6 +5,7 @@ import {
   displayValue,
   isExportFormat,
   lastDays,
+  linkedRange,
   parseDate,
   timeAxis,
   timeTicks,
@@ -55,6 +56,16 @@ describe('sensor page formats', () => {
     const month = labelsOf(lastDays(30, now), 6);
     expect(new Set(month).size).toBe(month.length);
     expect(month[0]).toMatch(/^\d{2}-\d{2}-\d{4}$/);
+  });
+
+  it('reads the days a link names, and nothing from a link that names none or no real range', () => {
+    const now = new Date(2026, 10, 24, 12).getTime();
+    expect(linkedRange('18-11-2026', '24-11-2026', now)).toEqual(lastDays(7, now));
+    expect(linkedRange('24-11-2026', '24-11-2026', now)).toEqual(todayRange(now));
+    expect(linkedRange(null, '24-11-2026', now)).toBeUndefined();
+    expect(linkedRange('25-11-2026', '24-11-2026', now)).toBeUndefined();
+    expect(linkedRange('31-02-2026', '24-11-2026', now)).toBeUndefined();
+    expect(linkedRange('30-11-2026', '30-11-2026', now)).toBeUndefined();
   });
 
   it('puts ticks inside the range', () => {

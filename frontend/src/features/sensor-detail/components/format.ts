@@ -41,6 +41,17 @@ export function daysRange(first: Date, last: Date, now = Date.now()): DateRange 
   return { startDate: start.getTime(), endDate: Math.min(end.getTime(), Math.max(now, start.getTime())) };
 }
 
+/**
+ * The range a link names (`?from=dd-mm-yyyy&to=dd-mm-yyyy`, as the picker shows it), so that a reload
+ * or a shared link shows the same days; undefined when it names none, or no real range.
+ */
+export function linkedRange(from: string | null, to: string | null, now = Date.now()): DateRange | undefined {
+  const first = from ? parseDate(from) : null;
+  const last = to ? parseDate(to) : null;
+  if (!first || !last || first > last || first.getTime() > now) return undefined;
+  return daysRange(first, last, now);
+}
+
 /** The last `days` days including today. */
 export function lastDays(days: number, now = Date.now()): DateRange {
   const first = new Date(now);
