@@ -82,9 +82,8 @@ export interface Confirmation {
  * word (else of the request); none on failure.
  */
 function confirmationOf(view: CommandView): Confirmation | undefined {
-  const reply =
-    view.status === 'confirmed' ? view.reply : view.status === 'confirmed late' ? view.lateReply : undefined;
   if (view.status !== 'confirmed' && view.status !== 'confirmed late') return undefined;
+  const reply = view.status === 'confirmed' ? view.reply : view.lateReply;
   const value = reply?.val ?? view.val;
   if (value === undefined) return undefined;
   const at = Date.parse(reply?.at ?? view.requestedAt);
