@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import {
+  newDevId,
   newDevices,
   newPlace,
   type Place,
@@ -18,6 +19,8 @@ let ieqId: string;
 let unregisteredId: string;
 let motionId: string;
 let lightId: string;
+/** The gateway the registered devices report through (Sensor-Node(link)). */
+const gatewayId = newDevId();
 const minute = 60_000;
 
 /** A plan of rooms, 900 x 600 user units. */
@@ -45,10 +48,17 @@ beforeAll(async () => {
   const [gateway, ieq, motion, light, unregistered] = await newDevices(
     place,
     [
-      { devType: 0, devName: 'GatewayMain', lastSeen: now - minute, floorOrigin: { x: 0.5, y: 0.5 } },
+      {
+        devID: gatewayId,
+        devType: 0,
+        devName: 'GatewayMain',
+        lastSeen: now - minute,
+        floorOrigin: { x: 0.5, y: 0.5 },
+      },
       {
         devType: 5,
         devName: 'MeetingRoomSensorNorthWing',
+        gatewayID: gatewayId,
         floorOrigin: { x: 0.7, y: 0.25 },
         dataPoints: [
           { dp: 'temp', dn: 'Temperature' },
@@ -62,6 +72,7 @@ beforeAll(async () => {
       {
         devType: 4,
         devName: 'MotionKitchen',
+        gatewayID: gatewayId,
         floorOrigin: { x: 0.25, y: 0.7 },
         dataPoints: [{ dp: 'mState', dn: 'Motion' }],
         latest: { mState: 1 },
@@ -70,6 +81,7 @@ beforeAll(async () => {
       {
         devType: 1,
         devName: 'LightsOffice',
+        gatewayID: gatewayId,
         connDev: 'light',
         port: 2,
         floorOrigin: { x: 0.25, y: 0.25 },
@@ -174,6 +186,51 @@ describe('the floor view in the browser', () => {
     await page.keyboard.press('Enter');
     await page.locator(`[data-testid="floor-plan-stage"] [data-devid="${ieqId}"][data-selected]`).waitFor();
     await screenshot(page, 'floor-view-selected');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('draws a line from each device to the gateway it reports through with Sensor-Node(link)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, errors } = await openFloor(context, admin, place.floorId);
+    await planShown(page);
+    const lines = page.locator('[data-testid="device-links"] line');
+    const toggle = async (name: string) => {
+      await page.getByRole('button', { name: 'OPTIONS', exact: true }).click();
+      await page.getByRole('menuitem', { name }).click();
+    };
+    expect(await lines.count()).toBe(0);
+    await toggle('Sensor-Node(link)');
+    await expect.poll(() => lines.count()).toBe(3);
+    // From the IEQ sensor, the motion sensor and the light to the gateway (0.5, 0.5); none from the
+    // device that never reported and has no gateway.
+    const ends = await lines.evaluateAll((all) =>
+      all.map((l) => ['x1', 'y1', 'x2', 'y2'].map((a) => Number(l.getAttribute(a)))).sort(),
+    );
+    expect(ends).toEqual([
+      [0.25, 0.25, 0.5, 0.5],
+      [0.25, 0.7, 0.5, 0.5],
+      [0.7, 0.25, 0.5, 0.5],
+    ]);
+    // The lines meet the gateway's marker on screen.
+    const gatewayBox = await marker(page, gatewayId).boundingBox();
+    const lineBoxes = await lines.evaluateAll((all) =>
+      all.map((l) => {
+        const r = l.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      }),
+    );
+    if (!gatewayBox) throw new Error('no gateway marker');
+    const centre = { x: gatewayBox.x + gatewayBox.width / 2, y: gatewayBox.y + gatewayBox.height / 2 };
+    for (const box of lineBoxes) {
+      expect(centre.x).toBeGreaterThanOrEqual(box.left - 2);
+      expect(centre.x).toBeLessThanOrEqual(box.right + 2);
+      expect(centre.y).toBeGreaterThanOrEqual(box.top - 2);
+      expect(centre.y).toBeLessThanOrEqual(box.bottom + 2);
+    }
+    await screenshot(page, 'floor-view-links');
+    await toggle('Sensor-Node(link) (on)');
+    await expect.poll(() => lines.count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

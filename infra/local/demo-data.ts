@@ -94,17 +94,31 @@ const PLAN_WIDTH = 900;
 const PLAN_HEIGHT = 600;
 const relative = (value: number, size: number) => Math.round((value / size) * 10_000) / 10_000;
 
-/** Every device kind of the specification, placed on the demo floors. */
-function devicesFor(floor: FloorPlanSpec['floor'], prefix: string, kinds: DeviceSeed[]): Device[] {
+const seededId = (prefix: string, devType: number, index: number) =>
+  `${prefix}:${String(devType).padStart(2, '0')}:${String(index + 1).padStart(2, '0')}`;
+
+/**
+ * Every device kind of the specification, placed on the demo floors. The building's own devices report
+ * through `gatewayId` (the Sensor-Node(link) view draws it); third-party devices through their vendor's
+ * cloud.
+ */
+function devicesFor(
+  floor: FloorPlanSpec['floor'],
+  prefix: string,
+  kinds: DeviceSeed[],
+  gatewayId: string,
+): Device[] {
   return kinds.map((k, i) => {
     const { x, y, ...rest } = k;
+    const reportsThroughGateway = k.devType !== DeviceType.gateway && k.devType !== DeviceType.thirdParty;
     return {
-      devID: `${prefix}:${String(k.devType).padStart(2, '0')}:${String(i + 1).padStart(2, '0')}`,
+      devID: seededId(prefix, k.devType, i),
       orgID: floor.orgId,
       buildID: floor.buildId,
       floorID: floor.floorId,
       onFloor: true,
       floorOrigin: { x: relative(x, PLAN_WIDTH), y: relative(y, PLAN_HEIGHT) },
+      ...(reportsThroughGateway ? { gatewayID: gatewayId } : {}),
       dataPoints: [],
       properties: {},
       updatedAt: new Date(0).toISOString(),
@@ -119,7 +133,7 @@ type OffFloorSeed = Pick<Device, 'devName' | 'devType'> & Partial<Device>;
 /** Registered devices of an organization that are on no floor yet: edit mode's tiles. */
 function offFloorDevices(orgId: string, prefix: string, kinds: OffFloorSeed[]): Device[] {
   return kinds.map((k, i) => ({
-    devID: `${prefix}:${String(k.devType).padStart(2, '0')}:${String(i + 1).padStart(2, '0')}`,
+    devID: seededId(prefix, k.devType, i),
     orgID: orgId,
     onFloor: false,
     dataPoints: [],
@@ -442,9 +456,10 @@ const otherOffFloor: OffFloorSeed[] = [
 ];
 
 export const devices: Device[] = [
-  ...devicesFor(ground, '00:1A:22:00', groundFloorKinds),
-  ...devicesFor(first, '00:1A:22:01', firstFloorKinds),
-  ...devicesFor(hall, '00:1B:33:00', otherKinds),
+  // The office's one gateway is on its ground floor; the first floor's devices report through it too.
+  ...devicesFor(ground, '00:1A:22:00', groundFloorKinds, seededId('00:1A:22:00', DeviceType.gateway, 0)),
+  ...devicesFor(first, '00:1A:22:01', firstFloorKinds, seededId('00:1A:22:00', DeviceType.gateway, 0)),
+  ...devicesFor(hall, '00:1B:33:00', otherKinds, seededId('00:1B:33:00', DeviceType.gateway, 0)),
   ...offFloorDevices('org-demo', '00:1A:22:0F', demoOffFloor),
   ...offFloorDevices('org-other', '00:1B:33:0F', otherOffFloor),
 ];

@@ -13,14 +13,16 @@ import { defaultDataDir } from '../local/config';
 import { localDeviceCredential, readDeviceAccess } from '../local/device-credentials';
 
 const usage = `Usage: npm run provision-device -- --org <orgID> --dev <devID> --type <devType> --name <name>
-         [--floor <floorID>] [--out <dir>] [--rotate] [--local [--data-dir <dir>]] [--prefix <stackPrefix>]
+         [--floor <floorID>] [--gateway <devID>] [--out <dir>] [--rotate] [--local [--data-dir <dir>]] [--prefix <stackPrefix>]
 
 Registers the device in its organization and gives it its identity:
   AWS (default): the IoT thing (attribute orgID), an active certificate with the device policy,
                  written with its private key and the endpoint to <out> (0600). Run it again: nothing
                  new is made; --rotate issues a new certificate and retires the old one.
   --local:       the running local stack (npm start; --data-dir or LOCAL_DATA_DIR, default .local):
-                 a local credential for the broker instead of a certificate.`;
+                 a local credential for the broker instead of a certificate.
+  --gateway:     the gateway (type 0, same organization) the device reports through; the floor's
+                 Sensor-Node(link) view draws the link. Given again with another gateway, moves it.`;
 
 interface Args {
   orgId: string;
@@ -28,6 +30,7 @@ interface Args {
   devType: number;
   devName: string;
   floorId?: string;
+  gatewayId?: string;
   out: string;
   rotate: boolean;
   local: boolean;
@@ -44,6 +47,7 @@ function readArgs(argv: string[]): Args {
       type: { type: 'string' },
       name: { type: 'string' },
       floor: { type: 'string' },
+      gateway: { type: 'string' },
       out: { type: 'string' },
       rotate: { type: 'boolean', default: false },
       local: { type: 'boolean', default: false },
@@ -71,6 +75,7 @@ function readArgs(argv: string[]): Args {
     devType: Number(type),
     devName: name,
     ...(values.floor ? { floorId: values.floor } : {}),
+    ...(values.gateway ? { gatewayId: values.gateway } : {}),
     out: path.resolve(values.out ?? path.join('devices', dev.replace(/:/g, '-'))),
     rotate: values.rotate,
     local,
@@ -109,7 +114,16 @@ const requestOf = (args: Args): RegisterDeviceRequest => ({
   devType: args.devType,
   devName: args.devName,
   ...(args.floorId !== undefined ? { floorId: args.floorId } : {}),
+  ...(args.gatewayId !== undefined ? { gatewayId: args.gatewayId } : {}),
 });
+
+/** The registration's outcome, as the operator reads it. */
+function registeredLine(args: Args, registered: Awaited<ReturnType<typeof register>>, where = '') {
+  const gateway = registered.device.gatewayID
+    ? `; reports through gateway ${registered.device.gatewayID}`
+    : '';
+  return `Device ${args.devId}: ${registered.outcome} in organization ${args.orgId}${where}${gateway}.`;
+}
 
 async function provisionLocal(args: Args) {
   const access = readDeviceAccess(args.dataDir);
@@ -143,7 +157,7 @@ async function provisionLocal(args: Args) {
       2,
     ),
   );
-  console.log(`Device ${args.devId}: ${registered.outcome} in organization ${args.orgId} (local stack).`);
+  console.log(registeredLine(args, registered, ' (local stack)'));
   if (args.rotate) console.log('Local credentials follow the stack secret; npm run reset issues new ones.');
   console.log(`Broker:      ${access.mqttUrl} (client id and user name ${args.devId}; password in ${file})`);
   printTopics(topics);
@@ -176,7 +190,7 @@ async function provisionAws(args: Args) {
   const topics = deviceTopics(args.orgId, args.devId, telemetryRuleName);
   mkdirSync(args.out, { recursive: true });
   writeSecret(args.out, 'endpoint.txt', `${identity.endpoint}\n`);
-  console.log(`Device ${args.devId}: ${registered.outcome} in organization ${args.orgId}.`);
+  console.log(registeredLine(args, registered));
   console.log(
     `Thing:       ${args.devId} ${identity.thingCreated ? 'created' : 'exists'} (attribute orgID=${args.orgId})`,
   );

@@ -235,7 +235,15 @@ function counterIs(attribute: string, placeholder: string, expected: number) {
 const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletedAt)';
 
 /** Fields a device change may set, with their attribute names. */
-const SETTABLE = ['devName', 'port', 'dataPoints', 'properties', 'childNode', 'groupNumber'] as const;
+const SETTABLE = [
+  'devName',
+  'port',
+  'dataPoints',
+  'properties',
+  'childNode',
+  'groupNumber',
+  'gatewayID',
+] as const;
 
 function deviceUpdate(change: DeviceChange, now: string): TransactItem {
   const sets = ['version = :next', 'updatedAt = :now'];

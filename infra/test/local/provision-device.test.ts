@@ -178,4 +178,41 @@ describe('provision-device --local', () => {
       stderr: `Device ${devId} is registered in another organization.\n`,
     });
   }, 120_000);
+
+  it('records the gateway a device reports through, and moves it when run again with another', async () => {
+    const place = await newPlace('Provisioned');
+    const gateways = [freshDevId(), freshDevId()];
+    const out = mkdtempSync(path.join(tmpdir(), 'argentum-device-'));
+    outDirs.push(out);
+    const args = (dev: string, type: string, more: string[] = []) => [
+      '--org',
+      place.orgId,
+      '--dev',
+      dev,
+      '--type',
+      type,
+      '--name',
+      `Device-${type}`,
+      '--out',
+      out,
+      ...more,
+    ];
+    for (const gateway of gateways) expect((await provision(args(gateway, '0'))).code).toBe(0);
+    const devId = freshDevId();
+
+    const first = await provision(args(devId, '5', ['--gateway', gateways[0] ?? '']));
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toContain(
+      `Device ${devId}: registered in organization ${place.orgId} (local stack); reports through gateway ${gateways[0]}.`,
+    );
+    const moved = await provision(args(devId, '5', ['--gateway', gateways[1] ?? '']));
+    expect(moved.stdout).toContain(
+      `Device ${devId}: gateway-changed in organization ${place.orgId} (local stack); reports through gateway ${gateways[1]}.`,
+    );
+    expect(await provision(args(freshDevId(), '5', ['--gateway', devId]))).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `Device ${devId} is not a gateway of organization ${place.orgId}.\n`,
+    });
+  }, 120_000);
 });

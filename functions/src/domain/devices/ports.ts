@@ -9,7 +9,9 @@ export interface DeviceChange {
   devId: string;
   orgId: string;
   expectedVersion: number;
-  set?: Partial<Pick<Device, 'devName' | 'port' | 'dataPoints' | 'properties' | 'childNode' | 'groupNumber'>>;
+  set?: Partial<
+    Pick<Device, 'devName' | 'port' | 'dataPoints' | 'properties' | 'childNode' | 'groupNumber' | 'gatewayID'>
+  >;
   placement?: Placement;
   removeGroup?: boolean;
 }

@@ -1,10 +1,11 @@
+import { DeviceType } from '@argentum/contracts';
 import { isReservedDeviceId } from '@argentum/contracts/messaging';
 import { conflict, notFound, validationError } from '../errors';
 import type { Clock } from '../ports';
 import type { TreeStore } from '../tree/ports';
-import type { Device } from './device';
+import { type Device, versionOf } from './device';
 import type { DeviceStore } from './ports';
-import { checkedName } from './rules';
+import { checkedName, withRetries, written } from './rules';
 
 /**
  * A device id is also its IoT thing name, its MQTT client id and a level of its topics: AWS IoT's
@@ -23,6 +24,11 @@ export const REGISTER_MESSAGES = {
   noOrganization: (orgId: string) => `Organization ${orgId} does not exist.`,
   noFloor: (floorId: string, orgId: string) => `Floor ${floorId} is not a floor of organization ${orgId}.`,
   otherOrganization: (devId: string) => `Device ${devId} is registered in another organization.`,
+  // An unknown id, a device that is not a gateway and one of another organization get the same answer.
+  noGateway: (gatewayId: string, orgId: string) =>
+    `Device ${gatewayId} is not a gateway of organization ${orgId}.`,
+  gatewayOfGateway: 'A gateway reports directly: it has no gateway.',
+  ownGateway: 'A device cannot report through itself.',
 } as const;
 
 export interface RegisterDeviceRequest {
@@ -32,12 +38,21 @@ export interface RegisterDeviceRequest {
   devName: string;
   /** The floor the device is meant for; it waits among the organization's unplaced devices until placed. */
   floorId?: string;
+  /**
+   * The gateway (type 0, same organization) the device reports through: the floor's Sensor-Node(link)
+   * view draws a line from the device to it. Given for a registered device, it moves the device to it.
+   */
+  gatewayId?: string;
 }
 
-export type RegisterOutcome = { outcome: 'registered' | 'already-registered'; device: Device };
+export type RegisterOutcome = {
+  /** `gateway-changed`: registered already, now reporting through the gateway the request names. */
+  outcome: 'registered' | 'already-registered' | 'gateway-changed';
+  device: Device;
+};
 
 export interface RegisterPorts {
-  devices: Pick<DeviceStore, 'get' | 'register'>;
+  devices: Pick<DeviceStore, 'get' | 'register' | 'commit'>;
   tree: Pick<TreeStore, 'readOrganizationTree'>;
   clock: Clock;
 }
@@ -75,8 +90,10 @@ export async function registerDevice(
     buildId = floor.buildId;
   }
 
+  if (request.gatewayId !== undefined) await checkedGateway(deps, request, request.gatewayId);
+
   const existing = await deps.devices.get(devId);
-  if (existing) return settled(existing, request.orgId);
+  if (existing) return settled(deps, existing, request);
   const device: Device = {
     devID: devId,
     devName,
@@ -86,6 +103,7 @@ export async function registerDevice(
     ...(request.floorId !== undefined && buildId !== undefined
       ? { floorID: request.floorId, buildID: buildId }
       : {}),
+    ...(request.gatewayId !== undefined ? { gatewayID: request.gatewayId } : {}),
     dataPoints: [],
     properties: {},
     updatedAt: deps.clock.now().toISOString(),
@@ -93,11 +111,40 @@ export async function registerDevice(
   };
   const written = await deps.devices.register(device);
   // Registered by someone else in between: the same answer as a device found at the start.
-  if (written.outcome === 'exists') return settled(written.device, request.orgId);
+  if (written.outcome === 'exists') return settled(deps, written.device, request);
   return { outcome: 'registered', device };
 }
 
-function settled(existing: Device, orgId: string): RegisterOutcome {
-  if (existing.orgID !== orgId) throw conflict(REGISTER_MESSAGES.otherOrganization(existing.devID));
-  return { outcome: 'already-registered', device: existing };
+/** The gateway a request names: a gateway of the request's organization, other than the device. */
+async function checkedGateway(deps: RegisterPorts, request: RegisterDeviceRequest, gatewayId: string) {
+  if (request.devType === DeviceType.gateway) throw validationError(REGISTER_MESSAGES.gatewayOfGateway);
+  if (gatewayId === request.devId) throw validationError(REGISTER_MESSAGES.ownGateway);
+  const gateway = await deps.devices.get(gatewayId);
+  if (gateway?.orgID !== request.orgId || gateway.devType !== DeviceType.gateway)
+    throw notFound(REGISTER_MESSAGES.noGateway(gatewayId, request.orgId));
+}
+
+/** A device registered already: refused in another organization; moved to the gateway asked for. */
+async function settled(deps: RegisterPorts, found: Device, request: RegisterDeviceRequest): Promise<RegisterOutcome> {
+  if (found.orgID !== request.orgId) throw conflict(REGISTER_MESSAGES.otherOrganization(found.devID));
+  const gatewayID = request.gatewayId;
+  if (gatewayID === undefined || found.gatewayID === gatewayID) return { outcome: 'already-registered', device: found };
+  if (found.devType === DeviceType.gateway) throw validationError(REGISTER_MESSAGES.gatewayOfGateway);
+  // Edited in between (its version moved): read again and set the gateway on top of the edit.
+  return withRetries(3, async () => {
+    const device = (await deps.devices.get(found.devID)) ?? found;
+    if (device.gatewayID === gatewayID) return { outcome: 'already-registered', device };
+    const now = deps.clock.now().toISOString();
+    const version = versionOf(device);
+    written(
+      await deps.devices.commit({
+        devices: [{ devId: device.devID, orgId: device.orgID, expectedVersion: version, set: { gatewayID } }],
+        floors: [],
+        groups: [],
+        live: [],
+        now,
+      }),
+    );
+    return { outcome: 'gateway-changed', device: { ...device, gatewayID, version: version + 1, updatedAt: now } };
+  });
 }

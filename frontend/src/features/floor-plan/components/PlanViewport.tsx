@@ -310,7 +310,13 @@ export function PlanViewport({
 function LinkLines({ devices }: { devices: readonly DeviceView[] }) {
   const byId = new Map(devices.map((device) => [device.devID, device]));
   return (
-    <svg className={styles.links} viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
+    <svg
+      className={styles.links}
+      viewBox="0 0 1 1"
+      preserveAspectRatio="none"
+      aria-hidden="true"
+      data-testid="device-links"
+    >
       {devices.map((device) => {
         const gateway = device.gatewayID ? byId.get(device.gatewayID) : undefined;
         if (!gateway?.floorOrigin || !device.floorOrigin || gateway === device) return null;
