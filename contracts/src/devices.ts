@@ -116,6 +116,7 @@ export const DEVICE_NAME_MAX_LENGTH = 64;
  * setting or changing one is an admin's act (MIN_ROLE.vendorLinks in the device's organization).
  */
 export const VENDOR_LINK_PROPERTIES = ['ryseShadeId', 'sdmDeviceId', 'ecobeeThermostatId'] as const;
+export type VendorLinkProperty = (typeof VENDOR_LINK_PROPERTIES)[number];
 export const VENDOR_LINK_ADMIN_TEXT = 'Only an administrator can link a device to a vendor account.';
 
 // Answers.

@@ -108,6 +108,10 @@ export const config = {
   get archiveStreamName() {
     return required(ENV.archiveStreamName);
   },
+  /** The telemetry rule: the vendor poller publishes readings to its Basic Ingest topics. */
+  get telemetryRuleName() {
+    return required(ENV.telemetryRuleName);
+  },
   get userPoolId() {
     return required(ENV.userPoolId);
   },

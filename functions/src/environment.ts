@@ -35,6 +35,8 @@ export const ENV = {
   planKeyPairId: 'PLAN_KEY_PAIR_ID',
   /** Only in the ingest Lambda: the Firehose stream of the archive of raw readings it feeds. */
   archiveStreamName: 'ARCHIVE_STREAM_NAME',
+  /** Only in the vendor poller: the telemetry rule whose Basic Ingest topics it publishes readings to. */
+  telemetryRuleName: 'TELEMETRY_RULE_NAME',
   /** Only in the ingest Lambda: where telemetry that cannot be stored goes, with its reason. */
   telemetryDeadLetterQueueUrl: 'TELEMETRY_DEAD_LETTER_QUEUE_URL',
   /** Only in the data Lambda: the city of the outdoor weather, and its provider's API key (if any). */
@@ -87,6 +89,8 @@ export interface PlatformSettings {
   telemetryDeadLetterQueueUrl?: string | undefined;
   /** The archive's Firehose stream, for the ingest function. */
   archiveStreamName?: string | undefined;
+  /** The telemetry rule, for the vendor poller (it publishes readings to the rule's Basic Ingest topics). */
+  telemetryRuleName?: string | undefined;
   /** The outdoor weather's city and provider (OpenWeatherMap's when not given), for the data function. */
   weather?: { city: string; apiUrl?: string | undefined; apiKey?: string | undefined } | undefined;
   /** Limits of the sign-in and reset-mail throttle; production's (`defaultThrottlePolicy`) when not set. */
@@ -137,6 +141,7 @@ export type FunctionSettings = Pick<
   | 'planSigning'
   | 'telemetryDeadLetterQueueUrl'
   | 'archiveStreamName'
+  | 'telemetryRuleName'
   | 'weather'
   | 'originSecret'
   | 'originRequired'
@@ -160,6 +165,7 @@ export function functionEnvironment(settings: FunctionSettings): Record<string, 
       ? { [ENV.telemetryDeadLetterQueueUrl]: settings.telemetryDeadLetterQueueUrl }
       : {}),
     ...(settings.archiveStreamName ? { [ENV.archiveStreamName]: settings.archiveStreamName } : {}),
+    ...(settings.telemetryRuleName ? { [ENV.telemetryRuleName]: settings.telemetryRuleName } : {}),
     ...(settings.weather
       ? {
           [ENV.weatherCity]: settings.weather.city,

@@ -81,6 +81,7 @@ function watchPlatform(stateful: StatefulStack, stateless: StatelessStack): void
     topic: Topic.fromTopicArn(stateless, 'AlarmTopic', stateful.refs.alarmTopicArn),
   });
   watch.watchApi(stateless.api.api);
+  watch.watchVendorPolling({ namespace: PLATFORM_METRICS.vendors.namespace, dimensions: METRIC_DIMENSIONS });
   platformDashboard(watch, {
     alarms: watch.alarms,
     api: stateless.api.api,
@@ -91,6 +92,7 @@ function watchPlatform(stateful: StatefulStack, stateless: StatelessStack): void
       { title: 'Telemetry: readings stored, dead-lettered, refused', ...PLATFORM_METRICS.telemetry },
       { title: 'Commands by outcome', ...PLATFORM_METRICS.commands },
       { title: 'Alarms raised and cleared', ...PLATFORM_METRICS.alarms },
+      { title: 'Third-party devices polled, failed, deferred', ...PLATFORM_METRICS.vendors },
     ].map((graph) => ({ ...graph, dimensions: METRIC_DIMENSIONS })),
   });
 }

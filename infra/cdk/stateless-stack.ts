@@ -12,7 +12,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { type Construct } from 'constructs';
-import { topics } from '@argentum/contracts/messaging';
+import { basicIngestTopic, topics } from '@argentum/contracts/messaging';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
 import {
   FLOOR_PLAN_PREFIX,
@@ -22,7 +22,8 @@ import {
   LOGO_STAGING_PREFIX,
   PLAN_RENDITION_SOURCE_SUFFIX,
 } from '@argentum/functions/domain/files/keys';
-import { commandKeyPrefix, keys } from '@argentum/functions/stores/keys';
+import { commandKeyPrefix, keys, VENDOR_POLL_PARTITION } from '@argentum/functions/stores/keys';
+import { VENDOR_POLL_INTERVAL_MINUTES } from '@argentum/functions/domain/integrations/polling';
 import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
 import {
   PlatformFunction,
@@ -35,7 +36,7 @@ import { ControlConfirmations } from './constructs/control-confirmations';
 import { MailJobs } from './constructs/mail-jobs';
 import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
-import { INGEST_TIMEOUT_SECONDS } from './constructs/telemetry-intake';
+import { INGEST_TIMEOUT_SECONDS, TELEMETRY_RULE_NAME } from './constructs/telemetry-intake';
 import { WebHosting } from './constructs/web-hosting';
 import { planRenditions, telemetryRollups, treeSweeps } from '../src/definitions';
 import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from './nag';
@@ -189,6 +190,8 @@ export class StatelessStack extends Stack {
   /** Draws the raster renditions of each stored floor plan (the files bucket's event). */
   readonly planRenditions: PlatformFunction;
   readonly presenceSweep: PlatformFunction;
+  /** Reads linked third-party devices in their vendors' clouds into telemetry (schedule). */
+  readonly vendorPoller: PlatformFunction;
   readonly controlConfirmations: PlatformFunction;
   readonly confirmationRule: ControlConfirmations;
   /** Only with the DynamoDB telemetry store: keeps the hourly roll-ups from the telemetry table's stream. */
@@ -395,8 +398,10 @@ export class StatelessStack extends Stack {
         platformTableStatements: [
           commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
           // Alarms; the device's presence (its reply or announcement); its reported pairing mode and
-          // port values (one-item transaction on the device).
+          // port values (one-item transaction on the device), which lists a vendor link for the
+          // poller when its properties carry one.
           ...presenceStatements,
+          { actions: ['dynamodb:PutItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
         ],
         // Command outcomes, notifications, and presence changes and power node port values on the device's floor.
         publishTopics: [commandStatusTopics, notificationTopics, liveTopics],
@@ -435,6 +440,38 @@ export class StatelessStack extends Stack {
       schedule: Schedule.rate(Duration.minutes(1)),
       // A missed run is made up by the next one: no retries piling up behind it.
       targets: [new LambdaFunction(this.presenceSweep.function, { retryAttempts: 0 })],
+    });
+
+    // Third-party devices cannot publish: their readings are read in the vendors' clouds and sent the
+    // way a device's own go (the telemetry rule's Basic Ingest topic), every 5 minutes.
+    const vendorSecrets = props.stateful.vendorSecretArns;
+    this.vendorPoller = new PlatformFunction(this, 'VendorPoller', {
+      entry: 'vendor-poller',
+      description: 'Argentum vendor poller: Nest, Ecobee and Ryse readings into telemetry',
+      resources,
+      access: {
+        platformTableStatements: [
+          { actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
+          { actions: ['dynamodb:Query', 'dynamodb:DeleteItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
+        ],
+        publishTopics: [basicIngestTopic(TELEMETRY_RULE_NAME, topics.sensorData('*', '*'))],
+        // Ecobee rotates its refresh token on every use: the poller stores the new one, as the API does.
+        secrets: [
+          { arn: vendorSecrets.ryse },
+          { arn: vendorSecrets.nest },
+          { arn: vendorSecrets.ecobee, write: true },
+        ],
+      },
+      memorySize: 256,
+      timeout: Duration.seconds(60),
+      integrations: { secretIds: vendorSecrets },
+    });
+    this.vendorPoller.addSettings({ telemetryRuleName: TELEMETRY_RULE_NAME });
+    new Rule(this, 'VendorPollerSchedule', {
+      description: `Reads third-party devices every ${VENDOR_POLL_INTERVAL_MINUTES} minutes`,
+      schedule: Schedule.rate(Duration.minutes(VENDOR_POLL_INTERVAL_MINUTES)),
+      // A missed run is made up by the next one.
+      targets: [new LambdaFunction(this.vendorPoller.function, { retryAttempts: 0 })],
     });
 
     this.treeSweeper = new PlatformFunction(this, 'TreeSweeper', {

@@ -4,6 +4,8 @@ import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { floorPlanKey } from '@argentum/functions/domain/files/keys';
 import { deviceGroupItem, deviceItem, migrateDeviceIndexes } from '@argentum/functions/stores/devices';
+import { vendorPollItem } from '@argentum/functions/stores/vendor-poll';
+import { polledLink } from '@argentum/functions/domain/integrations/polling';
 import { batchWrite } from '@argentum/functions/stores/dynamo-kit';
 import { keys } from '@argentum/functions/stores/keys';
 import { buildingItem, floorItem, orgItem } from '@argentum/functions/stores/tree';
@@ -32,8 +34,9 @@ const SEED_MARKER = { pk: 'META', sk: 'SEED' };
  * 2: users have per-organization membership items. 3: roles belong to memberships (orgRoles).
  * 4: device positions relative to the plan (0-1), device groups, devices on no floor.
  * 5: devices listed by the keys-only device indexes (gsi3, gsi4) instead of gsi1 and gsi2.
+ * 6: devices name the gateway they report through; linked third-party devices are listed for the poller.
  */
-const SEED_VERSION = 5;
+const SEED_VERSION = 6;
 
 /** Deterministic pseudo-random numbers, so every fresh start shows the same history. */
 function mulberry32(seed: number) {
@@ -62,6 +65,7 @@ async function upgradeLocalData(from: number): Promise<void> {
   if (from < 3) await migrateUserRecords();
   if (from < 4) await upgradeDevices();
   if (from < 5) await migrateDeviceIndexes({ dropOldKeys: true });
+  if (from < 6) await linkDemoDevices();
   await dynamo().send(
     new UpdateCommand({
       TableName: config.platformTable,
@@ -139,6 +143,32 @@ async function upgradeDevices(): Promise<void> {
   }
 }
 
+/** The vendor poller's entries of the demo's linked third-party devices. */
+const polledDemoItems = (listedAt: string) =>
+  devices.filter((device) => polledLink(device)).map((device) => vendorPollItem(device.devID, listedAt));
+
+/**
+ * Version 6, keeping what the developer changed: demo devices without a gateway get the demo's, and
+ * the demo's linked third-party devices are listed for the vendor poller (which drops any no longer linked).
+ */
+async function linkDemoDevices(): Promise<void> {
+  for (const device of devices) {
+    if (!device.gatewayID) continue;
+    await dynamo()
+      .send(
+        new UpdateCommand({
+          TableName: config.platformTable,
+          Key: keys.device(device.devID),
+          UpdateExpression: 'SET gatewayID = :gateway',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(gatewayID)',
+          ExpressionAttributeValues: { ':gateway': device.gatewayID },
+        }),
+      )
+      .catch(ignoreConditionFailed);
+  }
+  await putAll(polledDemoItems(new Date().toISOString()));
+}
+
 export interface SeedOptions {
   s3: S3Client;
   password: string;
@@ -167,6 +197,7 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
       }),
     ),
     ...devices.map(deviceItem),
+    ...polledDemoItems(new Date().toISOString()),
     ...deviceGroups.map((group) => deviceGroupItem(group, new Date().toISOString())),
   ]);
 

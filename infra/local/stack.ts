@@ -34,6 +34,11 @@ import { localMailQueueUrl, startMailQueue } from './mail-queue';
 import { provisionTables, provisionUserPool } from './provision';
 import { type LocalDeadLetter, startDeadLetterQueue, startRuleRunner } from './rule-runner';
 import { LOCAL_ARCHIVE_STREAM, startLocalFirehose } from './firehose';
+import {
+  polledLink,
+  VENDOR_POLL_INTERVAL_MINUTES,
+  type VendorPollResult,
+} from '@argentum/functions/domain/integrations/polling';
 import { startConfirmationRule } from './confirmation-rule';
 import { type SimulatorBehaviour, type SimulatorProfile, startSimulator } from './simulator';
 import { seedDemoData } from './seed';
@@ -69,6 +74,8 @@ export interface LocalStackOptions {
   throttlePolicy?: ThrottlePolicy;
   /** How often the presence sweep runs (AWS: every minute); 0: only when `sweepPresence` is called. */
   presenceSweepMs?: number;
+  /** How often the vendor poller runs (AWS: every 5 minutes); 0: only when `pollVendors` is called. */
+  vendorPollMs?: number;
 }
 
 export interface LocalStack {
@@ -104,9 +111,37 @@ export interface LocalStack {
   mailDrained(): Promise<void>;
   /** Runs the presence sweep now, as the schedule would at `time` (tests drive its clock). */
   sweepPresence(time?: Date): Promise<{ looked: number; changed: number; digests: number }>;
+  /** Runs the vendor poller now, as the schedule would at `time`. */
+  pollVendors(time?: Date): Promise<VendorPollResult>;
   /** The stand-ins of the vendor clouds (Ryse, Nest, Ecobee) and of Secrets Manager. */
   vendorsUrl: string;
   stop(): Promise<void>;
+}
+
+/**
+ * A scheduled function's twin: `run(time)` runs it as the schedule would at `time`, one run at a time;
+ * every `everyMs` (0: never) a timer runs it; stopping waits for the run under way.
+ */
+function scheduled<Result>(
+  name: string,
+  handler: (event: { time: string }) => Promise<Result>,
+  everyMs: number,
+  stops: (() => Promise<void>)[],
+): (time?: Date) => Promise<Result> {
+  let running: Promise<unknown> = Promise.resolve();
+  const run = (time = new Date()) => {
+    const next = running.then(() => handler({ time: time.toISOString() }));
+    running = next.catch((error: unknown) => console.error(`${name} failed`, error));
+    return next;
+  };
+  if (everyMs > 0) {
+    const timer = setInterval(() => void run().catch(() => undefined), everyMs);
+    stops.push(async () => {
+      clearInterval(timer);
+      await running;
+    });
+  }
+  return run;
 }
 
 async function resolvePorts(ports: LocalPorts): Promise<LocalPorts> {
@@ -240,6 +275,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         mailQueueUrl: localMailQueueUrl(ports.sqs),
         telemetryDeadLetterQueueUrl: deadLetters.url,
         archiveStreamName: LOCAL_ARCHIVE_STREAM,
+        telemetryRuleName: localTelemetryRuleName,
         weather: { city: weather.city, apiUrl: weather.url },
         throttlePolicy: options.throttlePolicy,
         // No CloudFront here: no request carries it, so the handlers count by the socket's address.
@@ -322,23 +358,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await close(mailJobs.server);
     });
 
-    // The presence sweep: the EventBridge schedule's twin is a timer (one run at a time, as the
-    // schedule's minute-apart runs practically are).
+    // The EventBridge schedules' twins are timers (one run at a time, as the schedule's minutes-apart
+    // runs practically are): the presence sweep every minute, the vendor poller every 5 minutes.
     const { handler: presenceSweep } = await import('@argentum/functions/lambda/presence-sweep');
-    let sweeping: Promise<unknown> = Promise.resolve();
-    const sweepPresence = (time = new Date()) => {
-      const run = sweeping.then(() => presenceSweep({ time: time.toISOString() }));
-      sweeping = run.catch((error: unknown) => console.error('presence sweep failed', error));
-      return run;
-    };
-    const sweepEvery = options.presenceSweepMs ?? 60_000;
-    if (sweepEvery > 0) {
-      const timer = setInterval(() => void sweepPresence().catch(() => undefined), sweepEvery);
-      stops.push(async () => {
-        clearInterval(timer);
-        await sweeping;
-      });
-    }
+    const sweepPresence = scheduled(
+      'presence sweep',
+      presenceSweep,
+      options.presenceSweepMs ?? 60_000,
+      stops,
+    );
+    const { handler: vendorPoller } = await import('@argentum/functions/lambda/vendor-poller');
+    const pollEvery = options.vendorPollMs ?? VENDOR_POLL_INTERVAL_MINUTES * 60_000;
+    const pollVendors = scheduled('vendor poll', vendorPoller, pollEvery, stops);
+    // The floors show what the vendors' clouds say from the start, not the seeded history's last value.
+    if (pollEvery > 0) void pollVendors().catch(() => undefined);
 
     // The sweeper is imported now that the environment it reads is set.
     const { handler: treeSweeper } = await import('@argentum/functions/lambda/tree-sweeper');
@@ -402,7 +435,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       const simulator = await startSimulator({
         mqttUrl: `mqtt://${HOST}:${ports.mqtt}`,
         deviceSecret,
-        devices,
+        // Third-party devices cannot publish: the vendor poller reads them in their (stand-in) clouds.
+        devices: devices.filter((device) => !polledLink(device)),
         intervalMs: options.simulatorIntervalMs ?? 30_000,
         ...(options.simulatorSeed !== undefined ? { seed: options.simulatorSeed } : {}),
         ...(options.simulatorBehaviour ? { behaviour: options.simulatorBehaviour } : {}),
@@ -432,6 +466,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       streams,
       mailDrained: () => mailJobs.drained(),
       sweepPresence,
+      pollVendors,
       vendorsUrl: vendors.url,
       stop: stopAll,
     };

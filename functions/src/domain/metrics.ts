@@ -23,4 +23,6 @@ export const PLATFORM_METRICS = {
   },
   /** Alarm episodes, comfort and offline (domain/notifications/alarms.ts). */
   alarms: { namespace: 'Argentum/Alarms', names: ['Raised', 'Cleared'] },
+  /** The vendor poller's devices per run (domain/integrations/polling.ts). */
+  vendors: { namespace: 'Argentum/Vendors', names: ['Polled', 'Failed', 'Deferred', 'Unlisted'] },
 } as const;

@@ -23,6 +23,8 @@ import {
   transactWrite,
 } from './dynamo-kit';
 import { keys } from './keys';
+import { dynamoPolledDevices } from './vendor-poll';
+import { namesVendorLink } from '../domain/integrations/polling';
 import { nodeKey } from './tree';
 import { floorTypesWrites } from './tree-summary';
 
@@ -346,6 +348,10 @@ async function floorGone(floor: NodeRef): Promise<boolean> {
 
 /** Everything one use case writes, in one transaction: all of it or nothing. */
 export async function commitDevices(write: DeviceCommit): Promise<CommitOutcome> {
+  // A vendor link is listed for the poller before it is written: a commit refused after this leaves an
+  // extra entry, which the poller takes off; never a link it misses.
+  for (const change of write.devices)
+    if (namesVendorLink(change.set?.properties)) await dynamoPolledDevices.add(change.devId, write.now);
   type Reason = Extract<CommitOutcome, { outcome: 'refused' }>['reason'];
   const items: { item: TransactItem; refused: () => Promise<Reason> }[] = [
     ...write.devices.map((change) => ({

@@ -23,6 +23,7 @@
  *   alarms     ALARMS#{devId}      STATE                      -                             -
  *   alarm mail ALARMMAIL#{notificationId}  SENT               -                             -
  *   watch      PRESENCEWATCH#{0-3} {devId}                   -                             -
+ *   polled     VENDORPOLL          {devId}                    -                             -
  *   mail rate  ALARMRATE#{sha256 of e-mail}  W#{windowStart}      -                             -
  *   digest     ALARMDIGEST#DUE     {dueAt 13 digits}#{sha256 of e-mail}  -                    -
  *
@@ -51,6 +52,8 @@
 export const connectionKeyPrefix = 'CONN#';
 /** The partition-key prefix of commands and reported states (control's IAM policies are limited to it). */
 export const commandKeyPrefix = 'COMMANDS#';
+/** The vendor poller's list (a few thousand third-party devices at most: one partition). */
+export const VENDOR_POLL_PARTITION = 'VENDORPOLL';
 /** The presence sweep's watch list is spread over this many partitions. */
 export const PRESENCE_WATCH_SHARDS = 4;
 
@@ -115,6 +118,8 @@ export const keys = {
   }),
   alarms: (devId: string) => ({ pk: `ALARMS#${devId}`, sk: 'STATE' }),
   presenceWatchPartition: (shard: number) => `PRESENCEWATCH#${shard}`,
+  /** A device linked to its vendor's cloud, listed for the vendor poller (domain/integrations/polling.ts). */
+  vendorPoll: (devId: string) => ({ pk: VENDOR_POLL_PARTITION, sk: devId }),
   presenceWatch: (devId: string) => ({
     pk: `PRESENCEWATCH#${[...devId].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 0) % PRESENCE_WATCH_SHARDS}`,
     sk: devId,

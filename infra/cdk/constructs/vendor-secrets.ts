@@ -5,12 +5,12 @@ import { acknowledgeRule } from '../nag';
 
 export type IntegrationVendor = 'ryse' | 'nest' | 'ecobee';
 
-/** What an operator puts into each secret (docs/deploy.md); the integrations function reads it. */
+/** What an operator puts into each secret (docs/deploy.md); the integrations function and the vendor poller read it. */
 const contents: Record<IntegrationVendor, string> = {
   ryse: 'Ryse SmartBridge: {"bridgeUrl":"https://...","token":"..."}',
   nest: 'Google Nest (Device Access): {"projectId":"...","clientId":"...","clientSecret":"...","refreshToken":"..."}',
   ecobee:
-    'Ecobee: {"apiKey":"...","refreshToken":"..."} (the integrations function stores each rotated refresh token here)',
+    'Ecobee: {"apiKey":"...","refreshToken":"..."} (the integrations function and the vendor poller store each rotated refresh token here)',
 };
 
 /**
@@ -34,7 +34,7 @@ export class VendorSecrets extends Construct {
         created,
         'SMG4',
         vendor === 'ecobee'
-          ? 'Ecobee rotates its refresh token on every use; the integrations function stores each new one here. A Secrets Manager rotation Lambda cannot obtain one (Ecobee issues them only through its own authorization flow).'
+          ? 'Ecobee rotates its refresh token on every use; the integrations function and the vendor poller store each new one here. A Secrets Manager rotation Lambda cannot obtain one (Ecobee issues them only through its own authorization flow).'
           : "These are third-party OAuth client credentials and refresh tokens (or a bridge token) issued through the vendor's own console and consent flow; no rotation Lambda can obtain new ones. Operators replace them there.",
       );
       return created;

@@ -54,6 +54,12 @@ export const watchThresholds = {
    */
   capacityRatioPercent: 90,
   capacityRatioPeriods: 3,
+  /**
+   * Runs of the vendor poller in a row (5 minutes apart) with a device it could not read: one vendor
+   * timeout is not worth a page; 15 minutes of them (an outage, a revoked token) is, and by then
+   * presence has turned the devices offline on the floors.
+   */
+  vendorPollFailurePeriods: 3,
 } as const;
 
 /** Principals that invoke a Lambda asynchronously (Lambda retries, then drops the event). */
@@ -110,6 +116,30 @@ export class Watch extends Construct {
       threshold: watchThresholds.apiLatencyP99Ms,
       description: `The API's p99 latency exceeded ${watchThresholds.apiLatencyP99Ms} ms`,
     });
+  }
+
+  /**
+   * The vendor poller: devices it could not read in each of `vendorPollFailurePeriods` runs in a
+   * row (its own count, functions/src/domain/metrics.ts; the function's errors are watched as every
+   * function's are).
+   */
+  watchVendorPolling(metric: { namespace: string; dimensions: Record<string, string> }): void {
+    const t = watchThresholds;
+    this.alarm(
+      'VendorPollFailures',
+      new Metric({
+        namespace: metric.namespace,
+        metricName: 'Failed',
+        dimensionsMap: metric.dimensions,
+        period: Duration.minutes(5),
+        statistic: 'Sum',
+      }),
+      {
+        threshold: 1,
+        evaluationPeriods: t.vendorPollFailurePeriods,
+        description: `Third-party devices could not be read in their vendor's cloud for ${t.vendorPollFailurePeriods * 5} minutes (an outage or revoked credentials: see the vendor poller's log)`,
+      },
+    );
   }
 
   private alarm(

@@ -166,7 +166,7 @@ describe('Lambdas', () => {
     const bundles = readdirSync(platform.app.outdir)
       .map((name) => path.join(platform.app.outdir, name))
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
-    expect(bundles.length).toBe(apiDomains.length + 9);
+    expect(bundles.length).toBe(apiDomains.length + 10);
     for (const dir of bundles) expect(existsSync(path.join(dir, 'index.mjs.map'))).toBe(true);
     // sharp, native code, is installed beside the renditions bundle for Linux on ARM64.
     const withSharp = bundles.filter((dir) => existsSync(path.join(dir, 'node_modules', 'sharp')));
@@ -856,6 +856,8 @@ describe('IoT Core', () => {
       ['DEVICE#*'],
       // The presence sweep's watch list.
       ['PRESENCEWATCH#*'],
+      // A reported change of a linked thermostat lists it for the vendor poller.
+      ['VENDORPOLL*'],
     ]);
     const published = (fn: PlatformFunction) =>
       statementsOf(fn.role)
@@ -1263,5 +1265,53 @@ describe('presence sweep', () => {
     expect(published).toContain(':topic/*/live/*');
     expect(published).toContain(':topic/*/notification');
     expect(published).not.toContain('controldata');
+  });
+});
+
+describe('vendor poller', () => {
+  it('runs every 5 minutes, reads devices, keeps its list, publishes only telemetry to Basic Ingest, and reads the vendor secrets', () => {
+    const poller = platform.stateless.vendorPoller;
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: Match.arrayWith([
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [logicalId(poller.function), 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 0 },
+        }),
+      ]),
+    });
+    const statements = statementsOf(poller.role);
+    const published = statements
+      .filter((statement) => statement.Action === 'iot:Publish')
+      .map((statement) => JSON.stringify(statement.Resource));
+    expect(published).toHaveLength(1);
+    expect(published[0]).toContain(':topic/$aws/rules/argentum_telemetry/*/sensordata/*');
+    const tableKeys = statements
+      .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')))
+      .map((statement) => ({
+        actions: [statement.Action].flat().sort(),
+        keys: (statement.Condition as { 'ForAllValues:StringLike'?: Record<string, string[]> } | undefined)?.[
+          'ForAllValues:StringLike'
+        ]?.['dynamodb:LeadingKeys'],
+      }));
+    expect(tableKeys).toEqual([
+      { actions: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'], keys: ['DEVICE#*'] },
+      { actions: ['dynamodb:DeleteItem', 'dynamodb:Query'], keys: ['VENDORPOLL*'] },
+    ]);
+    const secrets = JSON.stringify(
+      statements.filter((statement) =>
+        [statement.Action].flat().some((a) => a.startsWith('secretsmanager:')),
+      ),
+    );
+    expect(secrets).toContain('NestSecret');
+    expect(secrets).toContain('EcobeeSecret');
+    expect(secrets).toContain('RyseSecret');
+    const resources = template.toJSON().Resources as Resources;
+    const variables = (
+      resources[logicalId(poller.function)]?.Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(variables.TELEMETRY_RULE_NAME).toBe('argentum_telemetry');
   });
 });

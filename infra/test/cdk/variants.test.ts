@@ -17,9 +17,9 @@ function platformEnvironments(template: Template, rollups: boolean): Record<stri
     .map((fn) => fn.Properties.Environment?.Variables ?? {})
     .filter((variables) => 'PLATFORM_TABLE' in variables);
   // One per API domain, ingest, the realtime authorizer and its signing-key maker, the tree sweeper, the
-  // presence sweep, the mailer, confirmations and the plan renditions, and with the DynamoDB telemetry store the roll-up
-  // function (Timestream aggregates when queried).
-  expect(environments).toHaveLength(apiDomains.length + (rollups ? 9 : 8));
+  // presence sweep, the vendor poller, the mailer, confirmations and the plan renditions, and with the DynamoDB
+  // telemetry store the roll-up function (Timestream aggregates when queried).
+  expect(environments).toHaveLength(apiDomains.length + (rollups ? 10 : 9));
   return environments;
 }
 

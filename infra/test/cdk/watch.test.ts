@@ -144,6 +144,17 @@ describe('alarms', () => {
     }
   });
 
+  it('watch the vendor poller: thermostats it could not read, runs in a row', () => {
+    stateless.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'Argentum/Vendors',
+      MetricName: 'Failed',
+      Threshold: 1,
+      Period: 300,
+      EvaluationPeriods: watchThresholds.vendorPollFailurePeriods,
+      Dimensions: [{ Name: 'service', Value: 'argentum' }],
+    });
+  });
+
   it("watch the API's 5xx and p99 latency", () => {
     stateless.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/ApiGateway',

@@ -41,6 +41,8 @@ export default async function setup(project: TestProject) {
     throttlePolicy,
     // Tests run the presence sweep themselves, at the time they choose (lambda/presence-sweep.ts).
     presenceSweepMs: 0,
+    // ... and the vendor poller (lambda/vendor-poller.ts).
+    vendorPollMs: 0,
   });
   project.provide('stack', {
     url: `http://127.0.0.1:${stack.ports.app}`,

@@ -36,6 +36,7 @@ import {
 } from '@argentum/contracts';
 import { newCommandRecord } from '../control/commands';
 import type { CommandRecord, CommandStore } from '../control/ports';
+import { VENDOR_DEVICES } from './vendor-devices';
 import { DomainError, forbidden, notFound, validationError } from '../errors';
 import type { Clock } from '../ports';
 import type {
@@ -110,13 +111,6 @@ async function tracked<T extends IntegrationMessageAnswer>(
   await settle({ outcome: 'success', action: 'success', val: result.val, message: result.answer.message });
   return result.answer;
 }
-
-/** The device's `connDev` for each vendor, and the property holding the vendor's id of the device. */
-const VENDOR_DEVICES: Record<IntegrationVendor, { connDev: string; idProperty: string }> = {
-  ryse: { connDev: 'shades', idProperty: 'ryseShadeId' },
-  nest: { connDev: 'nest', idProperty: 'sdmDeviceId' },
-  ecobee: { connDev: 'ecobee', idProperty: 'ecobeeThermostatId' },
-};
 
 /** Reads need a membership of the device's organization; writes a role above 0 in it. */
 const READ: RoleNumber = 0;

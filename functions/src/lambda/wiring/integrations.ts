@@ -29,10 +29,8 @@ export const integrationDevices: IntegrationDeviceDirectory = {
   },
 };
 
-export const integrationPorts = () => ({
-  devices: integrationDevices,
-  commands: dynamoCommandStore,
-  clock,
+/** The vendor clouds, which the poller reads too (lambda/vendor-poller.ts). */
+export const vendorReadPorts = () => ({
   ryse: createRyseAdapter({
     fetch: fetchVendor,
     secrets,
@@ -58,4 +56,11 @@ export const integrationPorts = () => ({
     timeoutMs,
     apiUrl: settings.ecobeeApiUrl,
   }),
+});
+
+export const integrationPorts = () => ({
+  devices: integrationDevices,
+  commands: dynamoCommandStore,
+  clock,
+  ...vendorReadPorts(),
 });

@@ -1,0 +1,57 @@
+import { basicIngestTopic, topics } from '@argentum/contracts/messaging';
+import { emfMetrics, flushingMetrics } from '../adapters/emf-metrics';
+import { iotPublisher } from '../adapters/iot-publisher';
+import { withVendorDeadline } from '../adapters/vendors/http';
+import { assertConfigured, config } from '../config';
+import { pollVendorDevices, type VendorPollPorts } from '../domain/integrations/polling';
+import { PLATFORM_METRICS } from '../domain/metrics';
+import { ENV } from '../environment';
+import { log } from '../http/log';
+import { dynamoDevices } from '../stores/devices';
+import { dynamoPolledDevices } from '../stores/vendor-poll';
+import { logger } from './wiring/core';
+import { vendorReadPorts } from './wiring/integrations';
+
+assertConfigured(process.env, [ENV.telemetryRuleName]);
+
+/** Time kept back from the Lambda's own limit: the run ends its reads and counts what it did. */
+const RESERVE_MS = 5_000;
+
+const ports: VendorPollPorts = {
+  polled: dynamoPolledDevices,
+  devices: dynamoDevices,
+  ...vendorReadPorts(),
+  // The readings go the way a device's own do, through the telemetry rule (Basic Ingest: no messaging
+  // charge) to the telemetry queue and ingest.
+  telemetry: {
+    send: (orgId, message) =>
+      iotPublisher.publish(
+        basicIngestTopic(config.telemetryRuleName, topics.sensorData(orgId, message.devID)),
+        message,
+      ),
+  },
+  logger,
+  metrics: emfMetrics(PLATFORM_METRICS.vendors.namespace),
+};
+
+/** What the EventBridge schedule sends (only `time` is read: the scheduled minute). */
+export interface ScheduledEvent {
+  time?: unknown;
+}
+
+/**
+ * The vendor poller (EventBridge schedule, every 5 minutes; a timer in the local stack): reads the
+ * linked Nest and Ecobee thermostats and Ryse shades in their vendors' clouds and sends each reading on
+ * as the device's telemetry (domain/integrations/polling.ts).
+ */
+export const handler = flushingMetrics(async function poll(
+  event: ScheduledEvent = {},
+  context?: { getRemainingTimeInMillis(): number },
+) {
+  const scheduled = typeof event.time === 'string' ? new Date(event.time) : new Date();
+  const now = Number.isNaN(scheduled.getTime()) ? new Date() : scheduled;
+  const deadline = Date.now() + (context ? context.getRemainingTimeInMillis() - RESERVE_MS : 50_000);
+  const result = await withVendorDeadline(deadline, () => pollVendorDevices(ports, now));
+  log('info', 'vendor poll', result);
+  return result;
+});
