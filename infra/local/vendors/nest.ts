@@ -22,6 +22,31 @@ export const defaultNestState = (): NestState => ({
   coolCelsius: 23,
 });
 
+/** When each thermostat's room was last brought up to date (see driftTowardsSetPoint). */
+const settledAt = new WeakMap<NestState, number>();
+
+/**
+ * Like a real room, the ambient temperature moves towards the set point in force, 0.1 °C a minute, with
+ * time (not with reads: the panel and the vendor poller read the same temperature in the same minute).
+ */
+function driftTowardsSetPoint(state: NestState, now: number) {
+  const since = settledAt.get(state) ?? now;
+  const minutes = Math.floor((now - since) / 60_000);
+  if (!settledAt.has(state) || minutes > 0) settledAt.set(state, since + minutes * 60_000);
+  const target =
+    state.eco.mode === 'MANUAL_ECO'
+      ? undefined
+      : state.mode === 'HEAT'
+        ? state.heatCelsius
+        : state.mode === 'COOL'
+          ? state.coolCelsius
+          : undefined;
+  if (target === undefined || minutes === 0) return;
+  const gap = target - state.ambientTemperatureCelsius;
+  const step = Math.sign(gap) * Math.min(Math.abs(gap), minutes * 0.1);
+  state.ambientTemperatureCelsius = Math.round((state.ambientTemperatureCelsius + step) * 10) / 10;
+}
+
 export function nestStandin() {
   const nestDevices = new Map<string, NestState>([[DEMO_VENDOR_IDS.nest, defaultNestState()]]);
   const googleTokens = new AccessTokens();
@@ -58,19 +83,7 @@ export function nestStandin() {
   }
 
   function nestDevice(project: string, id: string, state: NestState) {
-    // Like a real thermostat the room drifts towards the set point in force.
-    const target =
-      state.eco.mode === 'MANUAL_ECO'
-        ? undefined
-        : state.mode === 'HEAT'
-          ? state.heatCelsius
-          : state.mode === 'COOL'
-            ? state.coolCelsius
-            : undefined;
-    if (target !== undefined && state.ambientTemperatureCelsius !== target) {
-      const step = Math.sign(target - state.ambientTemperatureCelsius) * 0.1;
-      state.ambientTemperatureCelsius = Math.round((state.ambientTemperatureCelsius + step) * 10) / 10;
-    }
+    driftTowardsSetPoint(state, Date.now());
     const setpoint =
       state.eco.mode === 'MANUAL_ECO' || state.mode === 'OFF'
         ? {}
