@@ -192,8 +192,12 @@ describe('accounts in the browser', () => {
     // reconnect has been refused (the old access token, then the old refresh cookie): the page waits
     // for the change rather than take that for the end of its session, then connects with the new one.
     const tokenAnswers: number[] = [];
+    // Every session call's answer in order, told when the page does not reconnect.
+    const sessionCalls: string[] = [];
     page.on('response', (response) => {
-      if (response.url().endsWith('/api/realtimeToken')) tokenAnswers.push(response.status());
+      const call = /\/api\/(realtimeToken|refreshToken|changepassword)$/.exec(response.url())?.[1];
+      if (call) sessionCalls.push(`${call} ${response.status()}`);
+      if (call === 'realtimeToken') tokenAnswers.push(response.status());
     });
     const { promise: released, resolve: release } = Promise.withResolvers<undefined>();
     await page.route('**/api/changepassword', async (route) => {
@@ -208,7 +212,16 @@ describe('accounts in the browser', () => {
     release(undefined);
     await passwordDialog.getByText('Password Changed successfully.').waitFor();
     await screenshot(page, 'accounts-password-changed');
-    await expect.poll(() => tokenAnswers.slice(refusedAt)).toContain(200);
+    // A reconnect may wait out its back-off (at most 8 s) on a loaded machine.
+    await expect
+      .poll(() => tokenAnswers.slice(refusedAt), { timeout: 20_000 })
+      .toContain(200)
+      .catch((error: unknown) => {
+        throw new Error(
+          `the channel did not reconnect with the new session: ${sessionCalls.join(', ')} (at ${page.url()})`,
+          { cause: error },
+        );
+      });
     expect(new URL(page.url()).pathname).toBe('/home');
     await page.unroute('**/api/changepassword');
     // The modal closes 1.5 s after the success.
