@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { inTurn, namesVendorLink, polledLink } from '../../src/domain/integrations/polling';
+import { vendorError } from '../../src/domain/integrations/errors';
+import {
+  inTurn,
+  namesVendorLink,
+  pollVendorDevices,
+  polledLink,
+  VENDOR_OUTAGE_FAILURES,
+} from '../../src/domain/integrations/polling';
 
 describe('the vendor poller, in turn', () => {
   it('reads every thermostat within ceil(n / budget) runs when there are more than its budget', () => {
@@ -34,5 +41,75 @@ describe('the vendor poller, in turn', () => {
     expect(namesVendorLink({ ryseShadeId: 'r1', volt: 3 })).toBe(true);
     expect(namesVendorLink({ ryseShadeId: '', volt: 3 })).toBe(false);
     expect(namesVendorLink(undefined)).toBe(false);
+  });
+});
+
+describe('the vendor poller, when a vendor is down', () => {
+  it('stops asking that vendor for the run after a few failures, and reads the other vendors all the same', async () => {
+    const shades = Array.from({ length: 12 }, (_, i) => ({
+      devID: `S${String(i).padStart(2, '0')}`,
+      orgID: 'org-1',
+      devName: `Shade${i}`,
+      devType: 8,
+      connDev: 'shades',
+      properties: { ryseShadeId: `r${i}` },
+    }));
+    const thermostat = {
+      devID: 'N01',
+      orgID: 'org-1',
+      devName: 'Nest',
+      devType: 8,
+      connDev: 'nest',
+      properties: { sdmDeviceId: 'n1' },
+    };
+    const devices = [...shades, thermostat];
+    let ryseReads = 0;
+    const sent: string[] = [];
+    const logged: string[] = [];
+    const result = await pollVendorDevices(
+      {
+        polled: {
+          list: () =>
+            Promise.resolve(devices.map((d) => ({ devId: d.devID, listedAt: '2026-11-25T00:00:00Z' }))),
+          add: () => Promise.resolve(),
+          remove: () => Promise.reject(new Error('nothing is unlisted here')),
+        },
+        devices: { getMany: () => Promise.resolve(devices) },
+        ryse: {
+          getPosition: () => {
+            ryseReads++;
+            return Promise.reject(vendorError('ryse', 'timeout'));
+          },
+        },
+        nest: {
+          read: () =>
+            Promise.resolve({
+              ambientTemperatureCelsius: 21.5,
+              ambientHumidityPercent: 40,
+              mode: 'OFF',
+              eco: { mode: 'OFF', heatCelsius: null, coolCelsius: null },
+              heatCelsius: null,
+              coolCelsius: null,
+            }),
+        },
+        ecobee: { read: () => Promise.reject(new Error('no Ecobee here')) },
+        telemetry: {
+          send: (_orgId, message) => {
+            sent.push(message.devID);
+            return Promise.resolve();
+          },
+        },
+        logger: { log: (_level, message) => logged.push(message) },
+      },
+      new Date('2026-11-25T10:00:00Z'),
+    );
+    // The first reads in flight all fail; the rest of the shades are not asked.
+    expect(ryseReads).toBeGreaterThanOrEqual(VENDOR_OUTAGE_FAILURES);
+    expect(ryseReads).toBeLessThan(shades.length);
+    expect(result).toEqual({ Polled: 1, Failed: shades.length, Deferred: 0, Unlisted: 0 });
+    expect(sent).toEqual(['N01']);
+    expect(logged).toContain(
+      'vendor poll: the vendor is not answering; its other devices wait for the next run',
+    );
   });
 });

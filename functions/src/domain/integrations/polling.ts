@@ -1,6 +1,7 @@
 import { DeviceType, type IntegrationVendor, VENDOR_LINK_PROPERTIES } from '@argentum/contracts';
 import type { TelemetryMessage } from '@argentum/contracts/messaging';
 import { mapLimited } from '../../lib/concurrency';
+import { DomainError } from '../errors';
 import type { Logger, Metrics } from '../ports';
 import { VENDOR_DEVICES } from './vendor-devices';
 import type { EcobeeThermostats, IntegrationDevice, NestThermostats, RyseShades } from './ports';
@@ -30,8 +31,17 @@ export const VENDOR_READS_PER_RUN: Record<IntegrationVendor, number> = {
   ryse: 200,
 };
 
-/** Reads in flight at once, per run. */
+/** Reads in flight at once, per vendor. */
 const CONCURRENT_READS = 4;
+
+/** Failures of a vendor as a whole in a row after which a run stops asking it (see pollVendorDevices). */
+export const VENDOR_OUTAGE_FAILURES = 3;
+
+/** A failure of the vendor as a whole: not answering, failing, or refusing our credentials. */
+function isVendorOutage(error: unknown): boolean {
+  const failure = error instanceof DomainError ? error.details?.failure : undefined;
+  return failure === 'timeout' || failure === 'unavailable' || failure === 'unauthorized';
+}
 
 const VENDORS = Object.keys(VENDOR_DEVICES) as IntegrationVendor[];
 
@@ -141,33 +151,55 @@ export async function pollVendorDevices(deps: VendorPollPorts, now: Date): Promi
     due.get(link.vendor)?.push({ device, vendorId: link.vendorId });
   }
   const run = Math.floor(now.getTime() / (VENDOR_POLL_INTERVAL_MINUTES * 60_000));
-  const turn = VENDORS.flatMap((vendor) => {
-    const list = (due.get(vendor) ?? []).sort((a, b) => a.device.devID.localeCompare(b.device.devID));
-    const chosen = inTurn(list, VENDOR_READS_PER_RUN[vendor], run);
-    result.Deferred += list.length - chosen.length;
-    return chosen.map(({ device, vendorId }) => ({ device, link: { vendor, vendorId } }));
-  });
-  await mapLimited(turn, CONCURRENT_READS, async ({ device, link }) => {
-    try {
-      const values = await readingOf(deps, link);
-      if (Object.keys(values).length === 0) return;
-      await deps.telemetry.send(device.orgID, {
-        devID: device.devID,
-        devType: device.devType,
-        time: now.getTime(),
-        values,
+  // The vendors side by side, each with its own reads in flight: one vendor's outage (every read
+  // waiting out its timeout) does not hold back the others' reads.
+  await Promise.all(
+    VENDORS.map(async (vendor) => {
+      const list = (due.get(vendor) ?? []).sort((a, b) => a.device.devID.localeCompare(b.device.devID));
+      const chosen = inTurn(list, VENDOR_READS_PER_RUN[vendor], run);
+      result.Deferred += list.length - chosen.length;
+      const outage = { failures: 0, skipped: 0 };
+      await mapLimited(chosen, CONCURRENT_READS, async ({ device, vendorId }) => {
+        // A vendor that failed as a whole (down, or our credentials refused) VENDOR_OUTAGE_FAILURES times
+        // in a row is not asked again this run: its remaining devices are counted as failed, unread.
+        if (outage.failures >= VENDOR_OUTAGE_FAILURES) {
+          outage.skipped++;
+          result.Failed++;
+          return;
+        }
+        try {
+          const values = await readingOf(deps, { vendor, vendorId });
+          outage.failures = 0;
+          if (Object.keys(values).length === 0) return;
+          await deps.telemetry.send(device.orgID, {
+            devID: device.devID,
+            devType: device.devType,
+            time: now.getTime(),
+            values,
+          });
+          result.Polled++;
+        } catch (error) {
+          if (isVendorOutage(error)) outage.failures++;
+          result.Failed++;
+          deps.logger.log('warn', 'vendor poll: a device was not read', {
+            devId: device.devID,
+            orgId: device.orgID,
+            vendor,
+            error: errorText(error),
+          });
+        }
       });
-      result.Polled++;
-    } catch (error) {
-      result.Failed++;
-      deps.logger.log('warn', 'vendor poll: a device was not read', {
-        devId: device.devID,
-        orgId: device.orgID,
-        vendor: link.vendor,
-        error: errorText(error),
-      });
-    }
-  });
+      if (outage.skipped > 0)
+        deps.logger.log(
+          'warn',
+          'vendor poll: the vendor is not answering; its other devices wait for the next run',
+          {
+            vendor,
+            notRead: outage.skipped,
+          },
+        );
+    }),
+  );
   for (const [name, value] of Object.entries(result)) deps.metrics?.count(name, value);
   return result;
 }
