@@ -66,6 +66,8 @@ export interface StatelessStackProps extends StackProps {
 // MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
 const controlTopics = topics.control('*', '*'); // also covers {org}/controldata/success|fail
 const liveTopics = topics.floorLive('*', '*');
+/** Third-party devices' readings, published for them to the telemetry rule (Basic Ingest). */
+const vendorReadingTopics = basicIngestTopic(TELEMETRY_RULE_NAME, topics.sensorData('*', '*'));
 const notificationTopics = topics.notification('*');
 const commandStatusTopics = topics.commandStatus('*');
 
@@ -155,7 +157,11 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
     publishTopics: [controlTopics],
   },
   notifications: { platformTable: 'readWrite' },
-  integrations: { platformTable: 'readWrite', publishTopics: [controlTopics, liveTopics] },
+  // What the panels read in the vendors' clouds goes on as the devices' readings (Basic Ingest).
+  integrations: {
+    platformTable: 'readWrite',
+    publishTopics: [controlTopics, liveTopics, vendorReadingTopics],
+  },
 };
 
 const apiSizing: Partial<Record<ApiDomain, { memorySize: number; timeout: Duration }>> = {
@@ -384,6 +390,7 @@ export class StatelessStack extends Stack {
         resources: [props.stateful.archiveStream.arn],
       }),
     );
+    apiFunctions.integrations.addSettings({ telemetryRuleName: TELEMETRY_RULE_NAME });
     apiFunctions.data.addSettings({
       weather: { city: props.weather?.city ?? 'Toronto', apiKey: props.weather?.apiKey },
     });
@@ -454,7 +461,7 @@ export class StatelessStack extends Stack {
           { actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
           { actions: ['dynamodb:Query', 'dynamodb:DeleteItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
         ],
-        publishTopics: [basicIngestTopic(TELEMETRY_RULE_NAME, topics.sensorData('*', '*'))],
+        publishTopics: [vendorReadingTopics],
         // Ecobee rotates its refresh token on every use: the poller stores the new one, as the API does.
         secrets: [
           { arn: vendorSecrets.ryse },

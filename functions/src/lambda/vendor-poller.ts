@@ -1,8 +1,7 @@
-import { basicIngestTopic, topics } from '@argentum/contracts/messaging';
 import { emfMetrics, flushingMetrics } from '../adapters/emf-metrics';
-import { iotPublisher } from '../adapters/iot-publisher';
+import { basicIngestReadings } from '../adapters/basic-ingest-readings';
 import { withVendorDeadline } from '../adapters/vendors/http';
-import { assertConfigured, config } from '../config';
+import { assertConfigured } from '../config';
 import { pollVendorDevices, type VendorPollPorts } from '../domain/integrations/polling';
 import { PLATFORM_METRICS } from '../domain/metrics';
 import { ENV } from '../environment';
@@ -21,15 +20,7 @@ const ports: VendorPollPorts = {
   polled: dynamoPolledDevices,
   devices: dynamoDevices,
   ...vendorReadPorts(),
-  // The readings go the way a device's own do, through the telemetry rule (Basic Ingest: no messaging
-  // charge) to the telemetry queue and ingest.
-  telemetry: {
-    send: (orgId, message) =>
-      iotPublisher.publish(
-        basicIngestTopic(config.telemetryRuleName, topics.sensorData(orgId, message.devID)),
-        message,
-      ),
-  },
+  telemetry: basicIngestReadings,
   logger,
   metrics: emfMetrics(PLATFORM_METRICS.vendors.namespace),
 };

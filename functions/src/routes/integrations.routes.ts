@@ -8,6 +8,7 @@ import {
   setNestMode,
   setNestTemperature,
   setRysePosition,
+  type Reporting,
 } from '../domain/integrations/integrations';
 import type { CommandStore } from '../domain/control/ports';
 import type { Clock } from '../domain/ports';
@@ -29,7 +30,7 @@ export type IntegrationRoutePorts = RoutePorts & {
   /** Writes are tracked commands in the device's history (getCommandHistory). */
   commands: CommandStore;
   clock: Clock;
-};
+} & Reporting;
 const route = routesFor<IntegrationRoutePorts>();
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { vendorError } from '../../src/domain/integrations/errors';
+import { getRysePosition } from '../../src/domain/integrations/integrations';
 import {
   inTurn,
   namesVendorLink,
@@ -111,5 +112,61 @@ describe('the vendor poller, when a vendor is down', () => {
     expect(logged).toContain(
       'vendor poll: the vendor is not answering; its other devices wait for the next run',
     );
+  });
+});
+
+describe("a panel's read of a third-party device", () => {
+  const shade = {
+    devID: 'S01',
+    orgID: 'org-1',
+    devName: 'Shade',
+    devType: 8,
+    connDev: 'shades',
+    properties: { ryseShadeId: 'r1' },
+  };
+  const caller = { orgRoles: { 'org-1': 0 as const }, userId: 'u1', userName: 'Una' };
+  const base = {
+    devices: { get: (devId: string) => Promise.resolve(devId === shade.devID ? shade : undefined) },
+    ryse: {
+      getPosition: () => Promise.resolve(55),
+      setPosition: () => Promise.reject(new Error('not asked')),
+    },
+    clock: { now: () => new Date('2026-11-25T10:00:00Z') },
+  };
+
+  it('hands the position on as the shade’s reading', async () => {
+    const sent: unknown[] = [];
+    const readings = {
+      send: (orgId: string, message: unknown) => (sent.push({ orgId, message }), Promise.resolve()),
+    };
+    expect(
+      await getRysePosition({ ...base, readings, logger: { log: () => undefined } }, caller, 'S01'),
+    ).toEqual({
+      position: 55,
+    });
+    expect(sent).toEqual([
+      {
+        orgId: 'org-1',
+        message: {
+          devID: 'S01',
+          devType: 8,
+          time: Date.parse('2026-11-25T10:00:00Z'),
+          values: { position: 55 },
+        },
+      },
+    ]);
+  });
+
+  it('answers all the same when the reading cannot be handed on, and says so in the log', async () => {
+    const logged: string[] = [];
+    const readings = { send: () => Promise.reject(new Error('IoT Core is throttling')) };
+    expect(
+      await getRysePosition(
+        { ...base, readings, logger: { log: (_level, message) => logged.push(message) } },
+        caller,
+        'S01',
+      ),
+    ).toEqual({ position: 55 });
+    expect(logged).toEqual(['integrations: a reading was not handed on']);
   });
 });

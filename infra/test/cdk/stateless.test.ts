@@ -1314,4 +1314,20 @@ describe('vendor poller', () => {
     ).Variables;
     expect(variables.TELEMETRY_RULE_NAME).toBe('argentum_telemetry');
   });
+
+  it("lets the integrations function hand on what the panels read, as the devices' readings (Basic Ingest)", () => {
+    const integrations = platform.stateless.apiFunctions.integrations;
+    const published = statementsOf(integrations.role)
+      .filter((statement) => statement.Action === 'iot:Publish')
+      .map((statement) => JSON.stringify(statement.Resource))
+      .join();
+    expect(published).toContain(':topic/$aws/rules/argentum_telemetry/*/sensordata/*');
+    const resources = template.toJSON().Resources as Resources;
+    const variables = (
+      resources[logicalId(integrations.function)]?.Properties.Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    expect(variables.TELEMETRY_RULE_NAME).toBe('argentum_telemetry');
+  });
 });

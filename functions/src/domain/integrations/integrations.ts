@@ -36,9 +36,10 @@ import {
 } from '@argentum/contracts';
 import { newCommandRecord } from '../control/commands';
 import type { CommandRecord, CommandStore } from '../control/ports';
+import { ecobeeValues, nestValues, type ReadingSink, reportReading, ryseValues } from './readings';
 import { VENDOR_DEVICES } from './vendor-devices';
 import { DomainError, forbidden, notFound, validationError } from '../errors';
-import type { Clock } from '../ports';
+import type { Clock, Logger } from '../ports';
 import type {
   EcobeeThermostats,
   IntegrationDevice,
@@ -139,20 +140,30 @@ async function vendorDevice(
   return { device, vendorId };
 }
 
+/**
+ * Where what a call reads in a vendor's cloud goes on, as the device's reading (readings.ts): the
+ * floor then shows what the panel shows, without waiting for the poller.
+ */
+export type Reporting = { readings: ReadingSink; clock: Clock; logger: Logger };
+
 // Ryse shades.
 
+type RyseDeps = { devices: IntegrationDeviceDirectory; ryse: RyseShades } & Reporting;
+
 export async function getRysePosition(
-  deps: { devices: IntegrationDeviceDirectory; ryse: RyseShades },
+  deps: RyseDeps,
   caller: Caller,
   devId: string,
 ): Promise<RysePositionAnswer> {
-  const { vendorId } = await vendorDevice(deps, caller, devId, 'ryse', READ);
-  return { position: await deps.ryse.getPosition(vendorId) };
+  const { device, vendorId } = await vendorDevice(deps, caller, devId, 'ryse', READ);
+  const position = await deps.ryse.getPosition(vendorId);
+  await reportReading(deps, device, ryseValues(position));
+  return { position };
 }
 
 /** Moves the shade; confirmed by the position the bridge reports. */
 export async function setRysePosition(
-  deps: { devices: IntegrationDeviceDirectory; ryse: RyseShades } & CommandTracking,
+  deps: RyseDeps & CommandTracking,
   caller: Caller,
   devId: string,
   position: number,
@@ -160,13 +171,14 @@ export async function setRysePosition(
   const { device, vendorId } = await vendorDevice(deps, caller, devId, 'ryse', WRITE);
   return tracked(deps, caller, device, { call: 'setRyseGearPosition', val: position }, async () => {
     const reported = await deps.ryse.setPosition(vendorId, position);
+    await reportReading(deps, device, ryseValues(reported));
     return { answer: { message: VALUE_HAS_BEEN_SET_TEXT, position: reported }, val: reported };
   });
 }
 
 // Google Nest.
 
-type NestDeps = { devices: IntegrationDeviceDirectory; nest: NestThermostats };
+type NestDeps = { devices: IntegrationDeviceDirectory; nest: NestThermostats } & Reporting;
 type NestWriteDeps = NestDeps & CommandTracking;
 
 /**
@@ -184,7 +196,9 @@ function nestWrite(
 ): Promise<IntegrationMessageAnswer> {
   return tracked(deps, caller, target.device, request, async () => {
     await deps.nest.execute(target.vendorId, command);
-    return { answer: { message }, val: confirmed(await deps.nest.read(target.vendorId)) };
+    const state = await deps.nest.read(target.vendorId);
+    await reportReading(deps, target.device, nestValues(state));
+    return { answer: { message }, val: confirmed(state) };
   });
 }
 
@@ -303,20 +317,23 @@ export async function getNestAmbience(
 ): Promise<NestAmbienceAnswer> {
   const { device, vendorId } = await vendorDevice(deps, caller, devId, 'nest', READ);
   const state = await deps.nest.read(vendorId);
+  await reportReading(deps, device, nestValues(state));
   return { ...state, ...nestRange(device) };
 }
 
 // Ecobee.
 
-type EcobeeDeps = { devices: IntegrationDeviceDirectory; ecobee: EcobeeThermostats };
+type EcobeeDeps = { devices: IntegrationDeviceDirectory; ecobee: EcobeeThermostats } & Reporting;
 
 export async function getEcobeeStats(
   deps: EcobeeDeps,
   caller: Caller,
   devId: string,
 ): Promise<EcobeeStatsAnswer> {
-  const { vendorId } = await vendorDevice(deps, caller, devId, 'ecobee', READ);
-  return deps.ecobee.read(vendorId);
+  const { device, vendorId } = await vendorDevice(deps, caller, devId, 'ecobee', READ);
+  const state = await deps.ecobee.read(vendorId);
+  await reportReading(deps, device, ecobeeValues(state));
+  return state;
 }
 
 function ecobeeMode(mode: string): EcobeeHvacMode {
@@ -364,6 +381,7 @@ export async function setEcobeeTemperatureAndMode(
       },
     });
     const after = await deps.ecobee.read(vendorId);
+    await reportReading(deps, device, ecobeeValues(after));
     return {
       answer: { message: hvacMode !== current.hvacMode ? ECOBEE_MODE_SET_TEXT : ECOBEE_TEMPERATURE_SET_TEXT },
       val: [after.desiredHeat, after.desiredCool],

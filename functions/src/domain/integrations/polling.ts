@@ -1,8 +1,8 @@
 import { DeviceType, type IntegrationVendor, VENDOR_LINK_PROPERTIES } from '@argentum/contracts';
-import type { TelemetryMessage } from '@argentum/contracts/messaging';
 import { mapLimited } from '../../lib/concurrency';
 import { DomainError } from '../errors';
 import type { Logger, Metrics } from '../ports';
+import { ecobeeValues, nestValues, type ReadingSink, readingMessage, ryseValues } from './readings';
 import { VENDOR_DEVICES } from './vendor-devices';
 import type { EcobeeThermostats, IntegrationDevice, NestThermostats, RyseShades } from './ports';
 
@@ -85,7 +85,7 @@ export interface VendorPollPorts {
   ecobee: Pick<EcobeeThermostats, 'read'>;
   ryse: Pick<RyseShades, 'getPosition'>;
   /** Hands a reading to the telemetry path as the device's own message (on AWS: Basic Ingest). */
-  telemetry: { send(orgId: string, message: TelemetryMessage): Promise<void> };
+  telemetry: ReadingSink;
   logger: Logger;
   metrics?: Metrics;
 }
@@ -110,17 +110,14 @@ async function readingOf(
   deps: Pick<VendorPollPorts, 'nest' | 'ecobee' | 'ryse'>,
   link: { vendor: IntegrationVendor; vendorId: string },
 ): Promise<Record<string, number>> {
-  if (link.vendor === 'ryse') return { position: await deps.ryse.getPosition(link.vendorId) };
-  if (link.vendor === 'ecobee') {
-    const state = await deps.ecobee.read(link.vendorId);
-    return { actualTemperature: state.actualTemperature, actualHumidity: state.actualHumidity };
+  switch (link.vendor) {
+    case 'ryse':
+      return ryseValues(await deps.ryse.getPosition(link.vendorId));
+    case 'ecobee':
+      return ecobeeValues(await deps.ecobee.read(link.vendorId));
+    case 'nest':
+      return nestValues(await deps.nest.read(link.vendorId));
   }
-  const state = await deps.nest.read(link.vendorId);
-  const values: Record<string, number> = {};
-  if (state.ambientTemperatureCelsius !== null)
-    values.ambientTemperatureCelsius = state.ambientTemperatureCelsius;
-  if (state.ambientHumidityPercent !== null) values.ambientHumidityPercent = state.ambientHumidityPercent;
-  return values;
 }
 
 const errorText = (error: unknown) =>
@@ -171,12 +168,7 @@ export async function pollVendorDevices(deps: VendorPollPorts, now: Date): Promi
           const values = await readingOf(deps, { vendor, vendorId });
           outage.failures = 0;
           if (Object.keys(values).length === 0) return;
-          await deps.telemetry.send(device.orgID, {
-            devID: device.devID,
-            devType: device.devType,
-            time: now.getTime(),
-            values,
-          });
+          await deps.telemetry.send(device.orgID, readingMessage(device, now.getTime(), values));
           result.Polled++;
         } catch (error) {
           if (isVendorOutage(error)) outage.failures++;

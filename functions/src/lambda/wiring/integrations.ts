@@ -1,4 +1,5 @@
 /** The integrations' ports: the device registry, the vendor clouds and their credentials. */
+import { basicIngestReadings } from '../../adapters/basic-ingest-readings';
 import { createEcobeeAdapter } from '../../adapters/vendors/ecobee';
 import { DEFAULT_VENDOR_TIMEOUT_MS, type Fetch } from '../../adapters/vendors/http';
 import { createNestAdapter } from '../../adapters/vendors/nest';
@@ -62,5 +63,8 @@ export const integrationPorts = () => ({
   devices: integrationDevices,
   commands: dynamoCommandStore,
   clock,
+  logger,
+  // What the panels read in the vendors' clouds goes on as the devices' readings.
+  readings: basicIngestReadings,
   ...vendorReadPorts(),
 });

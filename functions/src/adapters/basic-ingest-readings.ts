@@ -1,0 +1,18 @@
+import { basicIngestTopic, topics } from '@argentum/contracts/messaging';
+import { config } from '../config';
+import type { ReadingSink } from '../domain/integrations/readings';
+import { iotPublisher } from './iot-publisher';
+
+/**
+ * Third-party devices' readings, published through the IoT data plane to the telemetry rule's Basic
+ * Ingest topic (no messaging charge; TELEMETRY_RULE_NAME): they reach the telemetry queue and ingest
+ * the way a device's own do. Locally the data plane's shim publishes into the broker, whose rule
+ * runner takes Basic Ingest topics as IoT Core does.
+ */
+export const basicIngestReadings: ReadingSink = {
+  send: (orgId, message) =>
+    iotPublisher.publish(
+      basicIngestTopic(config.telemetryRuleName, topics.sensorData(orgId, message.devID)),
+      message,
+    ),
+};
