@@ -1268,6 +1268,14 @@ describe('presence sweep', () => {
   });
 });
 
+/** A platform function's environment variables, as synthesized. */
+function environmentOf(fn: PlatformFunction): Record<string, unknown> {
+  const resources = template.toJSON().Resources as Resources;
+  const environment = resources[logicalId(fn.function)]?.Properties.Environment as
+    { Variables: Record<string, unknown> } | undefined;
+  return environment?.Variables ?? {};
+}
+
 describe('vendor poller', () => {
   it('runs every 5 minutes, reads devices, keeps its list, publishes only telemetry to Basic Ingest, and reads the vendor secrets', () => {
     const poller = platform.stateless.vendorPoller;
@@ -1306,13 +1314,7 @@ describe('vendor poller', () => {
     expect(secrets).toContain('NestSecret');
     expect(secrets).toContain('EcobeeSecret');
     expect(secrets).toContain('RyseSecret');
-    const resources = template.toJSON().Resources as Resources;
-    const variables = (
-      resources[logicalId(poller.function)]?.Properties.Environment as {
-        Variables: Record<string, unknown>;
-      }
-    ).Variables;
-    expect(variables.TELEMETRY_RULE_NAME).toBe('argentum_telemetry');
+    expect(environmentOf(poller).TELEMETRY_RULE_NAME).toBe('argentum_telemetry');
   });
 
   it("lets the integrations function hand on what the panels read, as the devices' readings (Basic Ingest)", () => {
@@ -1322,12 +1324,6 @@ describe('vendor poller', () => {
       .map((statement) => JSON.stringify(statement.Resource))
       .join();
     expect(published).toContain(':topic/$aws/rules/argentum_telemetry/*/sensordata/*');
-    const resources = template.toJSON().Resources as Resources;
-    const variables = (
-      resources[logicalId(integrations.function)]?.Properties.Environment as {
-        Variables: Record<string, unknown>;
-      }
-    ).Variables;
-    expect(variables.TELEMETRY_RULE_NAME).toBe('argentum_telemetry');
+    expect(environmentOf(integrations).TELEMETRY_RULE_NAME).toBe('argentum_telemetry');
   });
 });
