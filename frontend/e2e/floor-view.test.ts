@@ -190,7 +190,7 @@ describe('the floor view in the browser', () => {
     await context.close();
   });
 
-  it('draws a line from each device to the gateway it reports through with Sensor-Node(link)', async () => {
+  it('draws a line from each device to the gateway it reports through with Sensor-Node(link), and names it in the device', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { page, errors } = await openFloor(context, admin, place.floorId);
     await planShown(page);
@@ -231,6 +231,13 @@ describe('the floor view in the browser', () => {
     await screenshot(page, 'floor-view-links');
     await toggle('Sensor-Node(link) (on)');
     await expect.poll(() => lines.count()).toBe(0);
+    // A device's configuration names its gateway, with the gateway's status.
+    await marker(page, ieqId).click();
+    const facts = page.getByRole('region', { name: /Device configuration/ }).locator('dl');
+    await facts.getByText('Gateway', { exact: true }).waitFor();
+    expect(await facts.locator('dt:text-is("Gateway") + dd').textContent()).toBe('GatewayMain (Online)');
+    await screenshot(page, 'floor-view-device-gateway');
+    await page.getByRole('button', { name: 'Close device configuration' }).click();
     expect(errors).toEqual([]);
     await context.close();
   });

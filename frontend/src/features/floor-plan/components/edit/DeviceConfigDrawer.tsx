@@ -6,6 +6,7 @@ import { sensorDetailPath } from '../../../../shared/routes/sensorDetail';
 import { CheckIcon, CloseIcon, PencilIcon } from '../../../../shared/ui/icons';
 import { useDeviceConfiguration } from '../../api/editing';
 import { iconOf } from '../../model/deviceKinds';
+import { useFloorView } from '../../state/FloorViewProvider';
 import { DeviceControls } from '../panels/DeviceControls';
 import { deviceLabel } from './deviceLabels';
 import { DeviceFacts } from './DeviceFacts';
@@ -35,6 +36,7 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
   const config = useDeviceConfiguration();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
+  const { devicesById } = useFloorView();
 
   useEffect(() => headingRef.current?.focus(), [device.devID]);
   useEffect(() => {
@@ -69,7 +71,10 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
       </header>
       <div className={styles.bottomBody}>
         <div className={styles.bottomColumn}>
-          <DeviceFacts device={device} />
+          <DeviceFacts
+            device={device}
+            gateway={device.gatewayID ? devicesById.get(device.gatewayID) : undefined}
+          />
           {!canEdit && <p className={styles.muted}>{READ_ONLY_CONFIG_TEXT}</p>}
           <h3 className={styles.subTitle}>Device name</h3>
           <EditableName

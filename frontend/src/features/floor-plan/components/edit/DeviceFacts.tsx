@@ -3,14 +3,17 @@ import { typeName } from './deviceLabels';
 import styles from './edit.module.css';
 
 /**
- * A device's type, id, group and (when given) its presence, as the configuration drawer and the
- * unregister dialog list them.
+ * A device's type, id, group and (when given) its presence and the gateway it reports through, as
+ * the configuration drawer and the unregister dialog list them. The gateway is named with its status
+ * when it is on the same floor (`gateway`), by its id otherwise.
  */
 export function DeviceFacts({
   device,
+  gateway,
 }: {
   device: Pick<DeviceView, 'devType' | 'devID' | 'groupNumber'> &
-    Partial<Pick<DeviceView, 'online' | 'presence'>>;
+    Partial<Pick<DeviceView, 'online' | 'presence' | 'gatewayID'>>;
+  gateway?: Pick<DeviceView, 'devName' | 'online'> | undefined;
 }) {
   return (
     <dl className={styles.facts}>
@@ -24,6 +27,16 @@ export function DeviceFacts({
           <dd data-status={device.online ? 'online' : 'offline'}>
             {device.online ? 'Online' : 'Offline'}
             {device.presence && ` (${PRESENCE_REASON_TEXT[device.presence.reason]})`}
+          </dd>
+        </>
+      )}
+      {device.gatewayID !== undefined && (
+        <>
+          <dt>Gateway</dt>
+          <dd data-status={gateway ? (gateway.online ? 'online' : 'offline') : undefined}>
+            {gateway
+              ? `${gateway.devName || device.gatewayID} (${gateway.online ? 'Online' : 'Offline'})`
+              : device.gatewayID}
           </dd>
         </>
       )}
