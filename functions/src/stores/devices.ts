@@ -24,7 +24,7 @@ import {
 } from './dynamo-kit';
 import { keys } from './keys';
 import { dynamoPolledDevices } from './vendor-poll';
-import { namesVendorLink } from '../domain/integrations/polling';
+import { namesVendorLink } from '../domain/integrations/vendor-devices';
 import { nodeKey } from './tree';
 import { floorTypesWrites } from './tree-summary';
 

@@ -1,13 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { vendorError } from '../../src/domain/integrations/errors';
 import { getRysePosition } from '../../src/domain/integrations/integrations';
+import type { NestThermostatState } from '../../src/domain/integrations/ports';
+import { namesVendorLink } from '../../src/domain/integrations/vendor-devices';
 import {
   inTurn,
-  namesVendorLink,
   pollVendorDevices,
   polledLink,
   VENDOR_OUTAGE_FAILURES,
+  VENDOR_READS_PER_RUN,
 } from '../../src/domain/integrations/polling';
+
+/** A Nest thermostat's state, off, with its ambient temperature and humidity. */
+const nestOff = (
+  ambientTemperatureCelsius: number,
+  ambientHumidityPercent: number | null,
+): NestThermostatState => ({
+  ambientTemperatureCelsius,
+  ambientHumidityPercent,
+  mode: 'OFF',
+  eco: { mode: 'OFF', heatCelsius: null, coolCelsius: null },
+  heatCelsius: null,
+  coolCelsius: null,
+});
+
+/** `count` linked third-party devices of one kind (`shades`, `nest`) in org-1. */
+const linkedDevices = (connDev: 'shades' | 'nest', count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    devID: `${connDev}-${String(i).padStart(3, '0')}`,
+    orgID: 'org-1',
+    devName: `${connDev}${i}`,
+    devType: 8,
+    connDev,
+    properties: connDev === 'shades' ? { ryseShadeId: `r${i}` } : { sdmDeviceId: `n${i}` },
+  }));
 
 describe('the vendor poller, in turn', () => {
   it('reads every thermostat within ceil(n / budget) runs when there are more than its budget', () => {
@@ -47,14 +73,7 @@ describe('the vendor poller, in turn', () => {
 
 describe('the vendor poller, when a vendor is down', () => {
   it('stops asking that vendor for the run after a few failures, and reads the other vendors all the same', async () => {
-    const shades = Array.from({ length: 12 }, (_, i) => ({
-      devID: `S${String(i).padStart(2, '0')}`,
-      orgID: 'org-1',
-      devName: `Shade${i}`,
-      devType: 8,
-      connDev: 'shades',
-      properties: { ryseShadeId: `r${i}` },
-    }));
+    const shades = linkedDevices('shades', 12);
     const thermostat = {
       devID: 'N01',
       orgID: 'org-1',
@@ -83,15 +102,7 @@ describe('the vendor poller, when a vendor is down', () => {
           },
         },
         nest: {
-          read: () =>
-            Promise.resolve({
-              ambientTemperatureCelsius: 21.5,
-              ambientHumidityPercent: 40,
-              mode: 'OFF',
-              eco: { mode: 'OFF', heatCelsius: null, coolCelsius: null },
-              heatCelsius: null,
-              coolCelsius: null,
-            }),
+          read: () => Promise.resolve(nestOff(21.5, 40)),
         },
         ecobee: { read: () => Promise.reject(new Error('no Ecobee here')) },
         telemetry: {
@@ -168,5 +179,42 @@ describe("a panel's read of a third-party device", () => {
       ),
     ).toEqual({ position: 55 });
     expect(logged).toEqual(['integrations: a reading was not handed on']);
+  });
+});
+
+describe('the vendor poller, beyond a quota', () => {
+  it('says when a vendor has more devices than its quota reads within the silence limit', async () => {
+    const run = async (count: number) => {
+      const devices = linkedDevices('nest', count);
+      const logged: string[] = [];
+      const result = await pollVendorDevices(
+        {
+          polled: {
+            list: () => Promise.resolve(devices.map((d) => ({ devId: d.devID, listedAt: 'x' }))),
+            add: () => Promise.resolve(),
+            remove: () => Promise.resolve(),
+          },
+          devices: { getMany: () => Promise.resolve(devices) },
+          nest: {
+            read: () => Promise.resolve(nestOff(21, null)),
+          },
+          ecobee: { read: () => Promise.reject(new Error('none')) },
+          ryse: { getPosition: () => Promise.reject(new Error('none')) },
+          telemetry: { send: () => Promise.resolve() },
+          logger: { log: (_level, message) => logged.push(message) },
+        },
+        new Date('2026-11-25T10:00:00Z'),
+      );
+      return { result, logged };
+    };
+    // Read every 15 minutes in turn (3 runs of 25): still within presence's limit.
+    const within = await run(VENDOR_READS_PER_RUN.nest * 3);
+    expect(within.result).toMatchObject({
+      Polled: VENDOR_READS_PER_RUN.nest,
+      Deferred: VENDOR_READS_PER_RUN.nest * 2,
+    });
+    expect(within.logged).toEqual([]);
+    const beyond = await run(VENDOR_READS_PER_RUN.nest * 3 + 1);
+    expect(beyond.logged).toEqual(["vendor poll: more devices than the vendor's quota reads in time"]);
   });
 });

@@ -1,5 +1,6 @@
-import { DeviceType, type IntegrationVendor, VENDOR_LINK_PROPERTIES } from '@argentum/contracts';
+import { DeviceType, type IntegrationVendor } from '@argentum/contracts';
 import { mapLimited } from '../../lib/concurrency';
+import { silenceLimitMs } from '../devices/presence';
 import { DomainError } from '../errors';
 import type { Logger, Metrics } from '../ports';
 import { ecobeeValues, nestValues, type ReadingSink, readingMessage, ryseValues } from './readings';
@@ -55,10 +56,6 @@ export function polledLink(
   const vendorId = device.properties[VENDOR_DEVICES[vendor].idProperty];
   return typeof vendorId === 'string' && vendorId !== '' ? { vendor, vendorId } : undefined;
 }
-
-/** Whether properties link a device to its vendor (a device to list for the poller, checked when it runs). */
-export const namesVendorLink = (properties: Record<string, unknown> | undefined) =>
-  VENDOR_LINK_PROPERTIES.some((name) => typeof properties?.[name] === 'string' && properties[name] !== '');
 
 /** One entry of the poller's list: a device that was linked to a vendor, as of `listedAt`. */
 export interface PolledEntry {
@@ -155,6 +152,18 @@ export async function pollVendorDevices(deps: VendorPollPorts, now: Date): Promi
       const list = (due.get(vendor) ?? []).sort((a, b) => a.device.devID.localeCompare(b.device.devID));
       const chosen = inTurn(list, VENDOR_READS_PER_RUN[vendor], run);
       result.Deferred += list.length - chosen.length;
+      // Read in turn, a device is read every `every` minutes: past presence's silence limit, it shows
+      // offline between its reads. Said at every run, for an operator to act (the vendor's higher quota,
+      // or its events instead of polling).
+      const every = Math.ceil(list.length / VENDOR_READS_PER_RUN[vendor]) * VENDOR_POLL_INTERVAL_MINUTES;
+      if (every * 60_000 > silenceLimitMs(DeviceType.thirdParty))
+        deps.logger.log('warn', "vendor poll: more devices than the vendor's quota reads in time", {
+          vendor,
+          devices: list.length,
+          readsPerRun: VENDOR_READS_PER_RUN[vendor],
+          everyMinutes: every,
+          offlineAfterMinutes: silenceLimitMs(DeviceType.thirdParty) / 60_000,
+        });
       const outage = { failures: 0, skipped: 0 };
       await mapLimited(chosen, CONCURRENT_READS, async ({ device, vendorId }) => {
         // A vendor that failed as a whole (down, or our credentials refused) VENDOR_OUTAGE_FAILURES times
