@@ -202,6 +202,8 @@ describe('the floor view in the browser', () => {
     expect(await lines.count()).toBe(0);
     await toggle('Sensor-Node(link)');
     await expect.poll(() => lines.count()).toBe(3);
+    // Every link is drawn here: nothing to say in words.
+    expect(await page.getByText(/through a gateway on another floor|names the gateway/).count()).toBe(0);
     // From the IEQ sensor, the motion sensor and the light to the gateway (0.5, 0.5); none from the
     // device that never reported and has no gateway.
     const ends = await lines.evaluateAll((all) =>

@@ -3,6 +3,7 @@ import {
   useEffect,
   useImperativeHandle,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   type CSSProperties,
@@ -10,6 +11,7 @@ import {
   type Ref,
 } from 'react';
 import { CTRL_ZOOM_HINT_MS, type DeviceView, type FloorPlanAnswer } from '@argentum/contracts';
+import { deviceLinks, linksNoteText } from '../model/links';
 import type { ModeMark } from '../model/modeReducer';
 import {
   ctrlZoomHintShown,
@@ -83,6 +85,8 @@ export function PlanViewport({
   const [box, setBox] = useState({ width: 0, height: 0 });
   const [view, setView] = useState<PlanView>(() => loadView(floorId));
   const [hint, setHint] = useState(false);
+  const links = useMemo(() => (showLinks ? deviceLinks(devices) : undefined), [showLinks, devices]);
+  const linksNote = links && linksNoteText(links);
   // The plan image is requested once the devices are on screen: a big SVG is parsed on the main
   // thread when it arrives (seconds for 10 MB), and the devices should not wait for that.
   const [imageWanted, setImageWanted] = useState(false);
@@ -267,7 +271,7 @@ export function PlanViewport({
             wanted={imageWanted}
             onError={onPlanError}
           />
-          {showLinks && <LinkLines devices={devices} />}
+          {links && <LinkLines lines={links.lines} />}
           <DeviceLayer devices={devices} marks={marks} selectedId={selectedId} pinnedId={pinnedId} />
           {dragged && dragPoint && (
             <div
@@ -294,6 +298,12 @@ export function PlanViewport({
           {Math.round(view.zoom * 100)}%
         </button>
       </div>
+      {linksNote && (
+        // What the lines cannot show here: devices whose gateway is on another floor.
+        <p className={styles.linksNote} role="status">
+          {linksNote}
+        </p>
+      )}
       {hint && (
         <div className={styles.hint} role="status">
           {CTRL_ZOOM_HINT_TEXT}
@@ -306,9 +316,8 @@ export function PlanViewport({
   );
 }
 
-/** Sensor-Node(link): a line from each node or sensor to the device it reports through (gatewayID). */
-function LinkLines({ devices }: { devices: readonly DeviceView[] }) {
-  const byId = new Map(devices.map((device) => [device.devID, device]));
+/** Sensor-Node(link): a line from each node or sensor to the gateway it reports through (gatewayID). */
+function LinkLines({ lines }: { lines: ReturnType<typeof deviceLinks>['lines'] }) {
   return (
     <svg
       className={styles.links}
@@ -317,20 +326,16 @@ function LinkLines({ devices }: { devices: readonly DeviceView[] }) {
       aria-hidden="true"
       data-testid="device-links"
     >
-      {devices.map((device) => {
-        const gateway = device.gatewayID ? byId.get(device.gatewayID) : undefined;
-        if (!gateway?.floorOrigin || !device.floorOrigin || gateway === device) return null;
-        return (
-          <line
-            key={device.devID}
-            x1={device.floorOrigin.x}
-            y1={device.floorOrigin.y}
-            x2={gateway.floorOrigin.x}
-            y2={gateway.floorOrigin.y}
-            vectorEffect="non-scaling-stroke"
-          />
-        );
-      })}
+      {lines.map(({ device, gateway }) => (
+        <line
+          key={device.devID}
+          x1={device.floorOrigin?.x}
+          y1={device.floorOrigin?.y}
+          x2={gateway.floorOrigin?.x}
+          y2={gateway.floorOrigin?.y}
+          vectorEffect="non-scaling-stroke"
+        />
+      ))}
     </svg>
   );
 }

@@ -36,7 +36,7 @@ export function DeviceFacts({
           <dd data-status={gateway ? (gateway.online ? 'online' : 'offline') : undefined}>
             {gateway
               ? `${gateway.devName || device.gatewayID} (${gateway.online ? 'Online' : 'Offline'})`
-              : device.gatewayID}
+              : `${device.gatewayID} (not on this floor)`}
           </dd>
         </>
       )}
