@@ -29,6 +29,7 @@ import { dynamo } from '../../functions/src/aws/dynamo';
 import { config } from '../../functions/src/config';
 import { ENV } from '../../functions/src/environment';
 import { s3FileStore } from '../../functions/src/stores/files';
+import { basicIngestReadings } from '../../functions/src/adapters/basic-ingest-readings';
 import { deviceItem } from '../../functions/src/stores/devices';
 import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
 import { call, createUser, signInAs, type TestUser } from '../../functions/test/support/api';
@@ -510,6 +511,16 @@ describe('device control panels in the browser', () => {
     await thermostat.getByText(ECO_MODE_SET_TEXT, { exact: true }).waitFor();
     await nest.getByText('Away', { exact: true }).waitFor();
     await shot(nest, 'panel-nest-eco');
+    // A newer reading of the room (the vendor poller's, published as the thermostat's own) shows in the
+    // open panel, not only in the row.
+    await basicIngestReadings.send(place.orgId, {
+      devID: ids.NestHall as string,
+      devType: 8,
+      time: Date.now(),
+      values: { ambientTemperatureCelsius: 26.5, ambientHumidityPercent: 57 },
+    });
+    await nest.getByText('Inside 26.5 °C').waitFor();
+    await nest.getByText('57%', { exact: true }).waitFor();
 
     region = await openDevice(page, 'EcobeeOffice');
     const ecobee = region.getByRole('region', { name: 'Ecobee thermostat' });

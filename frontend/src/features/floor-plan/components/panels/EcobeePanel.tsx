@@ -4,6 +4,7 @@ import type { DeviceView, EcobeeStatsAnswer } from '@argentum/contracts';
 import { controlQueries, integrationWrites } from '../../api/control';
 import { ControlSlider } from './ControlSlider';
 import { IntegrationStatus } from './IntegrationStatus';
+import { newerOf } from './trackedCommand';
 import { useIntegrationWrite } from './useIntegrationWrite';
 import styles from './panels.module.css';
 
@@ -22,7 +23,12 @@ type EcobeeChange = { mode: string; heatTemp: number; coolTemp: number };
  * they are) and the heat and cool set points, each sent on release with the other kept.
  */
 export function EcobeePanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
-  const { data, isError } = useQuery(controlQueries.ecobee(device.devID, device.devType));
+  const { data, isError, dataUpdatedAt } = useQuery(controlQueries.ecobee(device.devID, device.devType));
+  // The room as the thermostat last told it: the panel's read, or a newer reading since (newerOf).
+  const room = (dp: 'actualTemperature' | 'actualHumidity') =>
+    data ? newerOf(data[dp], dataUpdatedAt, device.latest?.[dp], device.lastSeen) : undefined;
+  const temperature = room('actualTemperature');
+  const humidity = room('actualHumidity');
   const write = useIntegrationWrite(device.devID, (change: EcobeeChange) =>
     integrationWrites.ecobee(device.devID, device.devType, change),
   );
@@ -36,11 +42,11 @@ export function EcobeePanel({ device, canControl }: { device: DeviceView; canCon
       <dl className={styles.values}>
         <div>
           <dt>Temperature</dt>
-          <dd>{data ? `${data.actualTemperature.toFixed(1)} °C` : '–'}</dd>
+          <dd>{temperature === undefined ? '–' : `${temperature.toFixed(1)} °C`}</dd>
         </div>
         <div>
           <dt>Humidity</dt>
-          <dd>{data ? `${data.actualHumidity}%` : '–'}</dd>
+          <dd>{humidity === undefined ? '–' : `${humidity}%`}</dd>
         </div>
         <div>
           <dt>Mode</dt>

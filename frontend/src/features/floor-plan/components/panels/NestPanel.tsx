@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { type DeviceView, NEST_TEMPERATURE_STEP, THERMOSTAT_DIAL } from '@argentum/contracts';
 import { controlQueries, integrationWrites } from '../../api/control';
 import { IntegrationStatus } from './IntegrationStatus';
+import { newerOf } from './trackedCommand';
 import { ThermostatDial } from './ThermostatDial';
 import { useIntegrationWrite } from './useIntegrationWrite';
 import styles from './panels.module.css';
@@ -17,7 +18,14 @@ type NestChange =
  * (0 cooling, 1 heating), the Home/Away state (Away while eco holds the temperatures) and Eco on/off.
  */
 export function NestPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
-  const { data, isError } = useQuery(controlQueries.nest(device.devID, device.devType, device.floorID));
+  const { data, isError, dataUpdatedAt } = useQuery(
+    controlQueries.nest(device.devID, device.devType, device.floorID),
+  );
+  // The room as the thermostat last told it: the panel's read, or a newer reading (the vendor poller's,
+  // another panel's) that reached the floor since.
+  const room = (dp: 'ambientTemperatureCelsius' | 'ambientHumidityPercent') =>
+    data ? newerOf(data[dp], dataUpdatedAt, device.latest?.[dp], device.lastSeen) : undefined;
+  const humidity = room('ambientHumidityPercent');
   const [draft, setDraft] = useState<number | null>(null);
   const write = useIntegrationWrite(device.devID, (change: NestChange) => {
     const { devID, devType } = device;
@@ -48,7 +56,7 @@ export function NestPanel({ device, canControl }: { device: DeviceView; canContr
           max={max}
           step={NEST_TEMPERATURE_STEP}
           target={target}
-          ambient={data ? data.ambientTemperatureCelsius : THERMOSTAT_DIAL.ambient}
+          ambient={data ? (room('ambientTemperatureCelsius') ?? null) : THERMOSTAT_DIAL.ambient}
           tone={eco ? 'eco' : mode === 1 ? 'heat' : 'cool'}
           disabled={disabled}
           onChange={setDraft}
@@ -110,7 +118,7 @@ export function NestPanel({ device, canControl }: { device: DeviceView; canContr
             </div>
             <div>
               <dt>Humidity</dt>
-              <dd>{data?.ambientHumidityPercent == null ? '–' : `${data.ambientHumidityPercent}%`}</dd>
+              <dd>{humidity == null ? '–' : `${humidity}%`}</dd>
             </div>
             <div>
               <dt>Set point</dt>

@@ -10,6 +10,7 @@ import {
   HISTORY_FALLBACK_GRACE_MS,
   idleCommand,
   isBusy,
+  newerOf,
   reportedValue,
   type TrackedEvent,
   type TrackedState,
@@ -150,6 +151,10 @@ describe('a tracked command', () => {
     expect(reportedValue(confirmation, 100, undefined)).toEqual([1, 1, 1, 1]);
     expect(reportedValue(undefined, 40, at)).toBe(40);
     expect(reportedValue(undefined, undefined, undefined)).toBeUndefined();
+    // A panel's read of a vendor's cloud (a thermostat that reported no humidity): a later reading wins.
+    expect(newerOf(null, at, 57, at + 1)).toBe(57);
+    expect(newerOf(null, at, 57, at)).toBeNull();
+    expect(newerOf(21.5, at, undefined, at + 1)).toBe(21.5);
   });
 
   it("a timed-out command stays awaited: the device's late success shows, with the device's value", () => {

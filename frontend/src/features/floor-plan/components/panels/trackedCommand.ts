@@ -101,8 +101,20 @@ export function reportedValue(
   liveAt: number | undefined,
 ): ControlValue | undefined {
   if (!confirmation) return live;
-  if (live === undefined || liveAt === undefined || liveAt <= confirmation.at) return confirmation.value;
-  return live;
+  return newerOf(confirmation.value, confirmation.at, live, liveAt);
+}
+
+/**
+ * A value a panel learned at `at` (epoch ms: a confirmation, its read of a vendor's cloud), unless the
+ * device reported a newer one since (`live`, arrived at `liveAt`).
+ */
+export function newerOf<T>(
+  value: T,
+  at: number,
+  live: number | undefined,
+  liveAt: number | undefined,
+): T | number {
+  return live === undefined || liveAt === undefined || liveAt <= at ? value : live;
 }
 
 /** How long after the call's answer the device's history is read if no word arrived: deadline + 1 s. */
