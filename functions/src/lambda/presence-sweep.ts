@@ -5,13 +5,9 @@ import { queueDueDigests } from '../domain/notifications/alarm-mail';
 import { dynamoAlarmMailRate } from '../stores/alarms';
 import { log } from '../http/log';
 import { presencePorts } from './wiring/presence';
+import { type ScheduledEvent, scheduledTime } from './wiring/schedule';
 
 const ports = presencePorts();
-
-/** What the EventBridge schedule sends (only `time` is read: the scheduled minute). */
-export interface ScheduledEvent {
-  time?: unknown;
-}
 
 /**
  * The presence sweep (EventBridge schedule, every minute; a timer in the local stack): devices silent
@@ -22,8 +18,7 @@ export interface ScheduledEvent {
 export const handler = flushingMetrics(async function sweep(
   event: ScheduledEvent = {},
 ): Promise<{ looked: number; changed: number; digests: number }> {
-  const scheduled = typeof event.time === 'string' ? Date.parse(event.time) : Number.NaN;
-  const now = Number.isFinite(scheduled) ? Math.max(scheduled, Date.now()) : Date.now();
+  const now = scheduledTime(event);
   const result = await sweepPresence(ports, now);
   // Alarm mail digests whose rate window has ended go to the mailer (domain/notifications/alarm-mail.ts).
   const digests = await queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, now);

@@ -10,6 +10,7 @@ import { dynamoDevices } from '../stores/devices';
 import { dynamoPolledDevices } from '../stores/vendor-poll';
 import { logger } from './wiring/core';
 import { vendorReadPorts } from './wiring/integrations';
+import { type ScheduledEvent, scheduledTime } from './wiring/schedule';
 
 assertConfigured(process.env, [ENV.telemetryRuleName]);
 
@@ -25,11 +26,6 @@ const ports: VendorPollPorts = {
   metrics: emfMetrics(PLATFORM_METRICS.vendors.namespace),
 };
 
-/** What the EventBridge schedule sends (only `time` is read: the scheduled minute). */
-export interface ScheduledEvent {
-  time?: unknown;
-}
-
 /**
  * The vendor poller (EventBridge schedule, every 5 minutes; a timer in the local stack): reads the
  * linked Nest and Ecobee thermostats and Ryse shades in their vendors' clouds and sends each reading on
@@ -39,8 +35,7 @@ export const handler = flushingMetrics(async function poll(
   event: ScheduledEvent = {},
   context?: { getRemainingTimeInMillis(): number },
 ) {
-  const scheduled = typeof event.time === 'string' ? new Date(event.time) : new Date();
-  const now = Number.isNaN(scheduled.getTime()) ? new Date() : scheduled;
+  const now = new Date(scheduledTime(event));
   const deadline = Date.now() + (context ? context.getRemainingTimeInMillis() - RESERVE_MS : 50_000);
   const result = await withVendorDeadline(deadline, () => pollVendorDevices(ports, now));
   log('info', 'vendor poll', result);
