@@ -30,6 +30,9 @@ export const defaultEcobeeState = (): EcobeeState => ({
   hold: undefined,
 });
 
+/** Ecobee's limit of thermostat ids in one selection (status 6 beyond). */
+export const ECOBEE_SELECTION_LIMIT = 25;
+
 export function ecobeeStandin() {
   const ecobeeDevices = new Map<string, EcobeeState>([[DEMO_VENDOR_IDS.ecobee, defaultEcobeeState()]]);
   const ecobeeTokens = new AccessTokens();
@@ -91,7 +94,10 @@ export function ecobeeStandin() {
     };
     if (selection?.selectionType !== 'thermostats')
       return ecobeeStatus(response, 500, 9, 'Invalid selection.');
-    const targets = (selection.selectionMatch ?? '').split(',').map((id) => ecobeeDevices.get(id));
+    const ids = (selection.selectionMatch ?? '').split(',');
+    if (ids.length > ECOBEE_SELECTION_LIMIT)
+      return ecobeeStatus(response, 500, 6, 'Too many thermostat in selection match criteria.');
+    const targets = ids.map((id) => ecobeeDevices.get(id));
     if (targets.some((t) => !t)) return ecobeeStatus(response, 500, 2, 'Not authorized.');
     for (const state of targets as EcobeeState[]) {
       for (const fn of functions ?? []) {
@@ -166,6 +172,8 @@ export function ecobeeStandin() {
       return ecobeeStatus(response, 500, 9, 'Invalid selection.');
     }
     const ids = String(selection.selectionMatch ?? '').split(',');
+    if (ids.length > ECOBEE_SELECTION_LIMIT)
+      return ecobeeStatus(response, 500, 6, 'Too many thermostat in selection match criteria.');
     const list = ids.flatMap((id) => {
       const state = ecobeeDevices.get(id);
       return state ? [ecobeeThermostat(id, state, selection)] : [];

@@ -47,10 +47,20 @@ function driftTowardsSetPoint(state: NestState, now: number) {
   state.ambientTemperatureCelsius = Math.round((state.ambientTemperatureCelsius + step) * 10) / 10;
 }
 
+/**
+ * The Sandbox's per-minute quotas of the SDM API, per project and user
+ * (developers.google.com/nest/device-access/project/limits): a request past one is answered 429
+ * RESOURCE_EXHAUSTED. `devices.get` (10) is not held to here: the panels of every test file share the
+ * one demo project, and a real project's quota is per user.
+ */
+export const SDM_LIST_PER_MINUTE = 5;
+
 export function nestStandin() {
   const nestDevices = new Map<string, NestState>([[DEMO_VENDOR_IDS.nest, defaultNestState()]]);
   const googleTokens = new AccessTokens();
-  const counters = { refreshes: 0 };
+  const counters = { refreshes: 0, lists: 0 };
+  /** When each `devices.list` of the last minute was answered. */
+  let listedAt: number[] = [];
 
   // Google: OAuth token endpoint and Smart Device Management.
   const googleError = (response: ServerResponse, code: number, status: string, message: string) =>
@@ -178,13 +188,31 @@ export function nestStandin() {
     if (url.pathname === '/google/oauth/token' && request.method === 'POST') {
       return googleToken(new URLSearchParams(body.toString()), response);
     }
+    const list = /^\/google\/sdm\/v1\/enterprises\/([^/]+)\/devices$/.exec(url.pathname);
     const match = /^\/google\/sdm\/v1\/enterprises\/([^/]+)\/devices\/([^/:]+)(:executeCommand)?$/.exec(
       url.pathname,
     );
-    if (!match) return googleError(response, 404, 'NOT_FOUND', 'Not found.');
+    if (!match && !list) return googleError(response, 404, 'NOT_FOUND', 'Not found.');
     if (!googleTokens.valid(bearer(request))) {
       return googleError(response, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.');
     }
+    if (list) {
+      const project = decodeURIComponent(list[1] ?? '');
+      if (request.method !== 'GET')
+        return googleError(response, 405, 'METHOD_NOT_ALLOWED', 'Method not allowed.');
+      if (project !== LOCAL_CREDENTIALS.nest.projectId)
+        return googleError(response, 404, 'NOT_FOUND', 'Enterprise not found.');
+      const now = Date.now();
+      listedAt = listedAt.filter((at) => now - at < 60_000);
+      if (listedAt.length >= SDM_LIST_PER_MINUTE)
+        return googleError(response, 429, 'RESOURCE_EXHAUSTED', 'Rate limited.');
+      listedAt.push(now);
+      counters.lists++;
+      return json(response, 200, {
+        devices: [...nestDevices].map(([id, state]) => nestDevice(project, id, state)),
+      });
+    }
+    if (!match) return googleError(response, 404, 'NOT_FOUND', 'Not found.');
     const [, project = '', id = '', execute] = match;
     const state = nestDevices.get(decodeURIComponent(id));
     if (decodeURIComponent(project) !== LOCAL_CREDENTIALS.nest.projectId || !state) {

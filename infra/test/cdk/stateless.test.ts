@@ -1315,6 +1315,11 @@ describe('vendor poller', () => {
     expect(secrets).toContain('EcobeeSecret');
     expect(secrets).toContain('RyseSecret');
     expect(environmentOf(poller).TELEMETRY_RULE_NAME).toBe('argentum_telemetry');
+    // Room for a run's 40 Ecobee requests at the vendor limit, 2 at once; ended before the next run.
+    const resources = template.toJSON().Resources as Resources;
+    const timeout = resources[logicalId(poller.function)]?.Properties.Timeout as number;
+    expect(timeout).toBeGreaterThanOrEqual((40 / 2) * 5);
+    expect(timeout).toBeLessThan(5 * 60);
   });
 
   it("lets the integrations function hand on what the panels read, as the devices' readings (Basic Ingest)", () => {

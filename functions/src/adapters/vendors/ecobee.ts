@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
 import { ECOBEE_HVAC_MODES, type EcobeeHvacMode } from '@argentum/contracts';
 import { vendorError } from '../../domain/integrations/errors';
-import type {
-  EcobeeThermostats,
-  EcobeeThermostatState,
-  EcobeeUpdate,
-  SecretStore,
+import {
+  ECOBEE_THERMOSTATS_PER_REQUEST,
+  type EcobeeThermostats,
+  type EcobeeThermostatState,
+  type EcobeeUpdate,
+  type SecretStore,
 } from '../../domain/integrations/ports';
 import type { Clock, Logger } from '../../domain/ports';
 import { readCredentials } from './credentials';
@@ -15,7 +16,8 @@ import { type AccessToken, TokenKeeper } from './tokens';
 /**
  * Ecobee thermostats through the Ecobee API v1 (https://www.ecobee.com/home/developer/api/):
  * - GET  {api}/1/thermostat?format=json&body={"selection":{selectionType:'thermostats',
- *   selectionMatch:id, includeRuntime, includeSettings, includeEvents}} -> {thermostatList, status};
+ *   selectionMatch:'id1,id2', includeRuntime, includeSettings, includeEvents}} -> {thermostatList, status};
+ *   at most 25 ids a request, comma-separated without spaces (status 6 beyond);
  * - POST {api}/1/thermostat?format=json {selection, functions:[setHold], thermostat:{settings:{hvacMode}}}
  *   -> {status}; success when status.code is 0;
  * - POST {api}/token?grant_type=refresh_token&code={refreshToken}&client_id={apiKey}
@@ -219,28 +221,42 @@ export function createEcobeeAdapter(options: EcobeeAdapterOptions): EcobeeThermo
     throw vendorError('ecobee', 'refused', message.success ? message.data.status.message : undefined);
   }
 
-  return {
-    async read(thermostatId) {
-      const body = {
-        selection: {
-          selectionType: 'thermostats',
-          selectionMatch: thermostatId,
-          includeRuntime: true,
-          includeSettings: true,
-          includeEvents: true,
-        },
-      };
-      const query = new URLSearchParams({ format: 'json', body: JSON.stringify(body) });
-      const response = await call(`${apiUrl}/1/thermostat?${query.toString()}`, {
-        method: 'GET',
-        headers: { 'content-type': 'text/json' },
-      });
-      const list = thermostatListSchema.safeParse(response.json);
-      if (!list.success) throw vendorError('ecobee', 'unavailable');
-      const thermostat = list.data.thermostatList.find((t) => t.identifier === thermostatId);
-      if (!thermostat) throw vendorError('ecobee', 'unknown-device');
+  async function readMany(thermostatIds: readonly string[]): Promise<Map<string, EcobeeThermostatState>> {
+    if (thermostatIds.length > ECOBEE_THERMOSTATS_PER_REQUEST)
+      throw new Error(`at most ${ECOBEE_THERMOSTATS_PER_REQUEST} Ecobee thermostats a request`);
+    const states = new Map<string, EcobeeThermostatState>();
+    if (thermostatIds.length === 0) return states;
+    const body = {
+      selection: {
+        selectionType: 'thermostats',
+        selectionMatch: thermostatIds.join(','),
+        includeRuntime: true,
+        includeSettings: true,
+        includeEvents: true,
+      },
+    };
+    const query = new URLSearchParams({ format: 'json', body: JSON.stringify(body) });
+    const response = await call(`${apiUrl}/1/thermostat?${query.toString()}`, {
+      method: 'GET',
+      headers: { 'content-type': 'text/json' },
+    });
+    const list = thermostatListSchema.safeParse(response.json);
+    if (!list.success) throw vendorError('ecobee', 'unavailable');
+    const wanted = new Set(thermostatIds);
+    for (const thermostat of list.data.thermostatList) {
+      if (!wanted.has(thermostat.identifier)) continue;
       const state = parseEcobeeThermostat(thermostat);
       if (!state) throw vendorError('ecobee', 'unavailable');
+      states.set(thermostat.identifier, state);
+    }
+    return states;
+  }
+
+  return {
+    readMany,
+    async read(thermostatId) {
+      const state = (await readMany([thermostatId])).get(thermostatId);
+      if (!state) throw vendorError('ecobee', 'unknown-device');
       return state;
     },
     async update(thermostatId, update) {

@@ -16,6 +16,8 @@ import { type AccessToken, TokenKeeper } from './tokens';
  * Google Nest thermostats through the Smart Device Management API
  * (https://developers.google.com/nest/device-access/api):
  * - GET  {api}/v1/enterprises/{projectId}/devices/{deviceId} -> the device with its traits;
+ * - GET  {api}/v1/enterprises/{projectId}/devices -> {devices: [...]}, every device of the project
+ *   (no pages), each named enterprises/{projectId}/devices/{deviceId};
  * - POST {api}/v1/enterprises/{projectId}/devices/{deviceId}:executeCommand {command, params} -> {};
  * - OAuth 2.0: POST {oauth}/token (form: grant_type=refresh_token, client_id, client_secret,
  *   refresh_token) -> {access_token, expires_in}. Google does not rotate the refresh token.
@@ -52,6 +54,9 @@ const COMMAND = 'sdm.devices.commands.';
 const deviceSchema = z.lazy(() =>
   z.object({ traits: z.record(z.string(), z.record(z.string(), z.unknown())) }),
 );
+const listSchema = z.lazy(() => z.object({ devices: z.optional(z.array(z.unknown())) }));
+const listedSchema = z.lazy(() => z.object({ name: z.string(), type: z.optional(z.string()) }));
+const THERMOSTAT_TYPE = 'sdm.devices.types.THERMOSTAT';
 const tokenSchema = z.lazy(() =>
   z.object({
     access_token: z.string().check(z.minLength(1)),
@@ -153,9 +158,10 @@ export function createNestAdapter(options: NestAdapterOptions): NestThermostats 
 
   const tokens = new TokenKeeper(obtain, options.clock);
 
-  async function call(deviceId: string, suffix: string, init: RequestInit): Promise<VendorResponse> {
+  /** A request about the project's devices: `path` is after `/devices` (empty for the list). */
+  async function call(path: string, init: RequestInit): Promise<VendorResponse> {
     const { projectId } = await credentials();
-    const url = `${apiUrl}/v1/enterprises/${encodeURIComponent(projectId)}/devices/${encodeURIComponent(deviceId)}${suffix}`;
+    const url = `${apiUrl}/v1/enterprises/${encodeURIComponent(projectId)}/devices${path}`;
     const response = await tokens.send(
       (accessToken) =>
         vendorRequest(http, url, {
@@ -176,13 +182,27 @@ export function createNestAdapter(options: NestAdapterOptions): NestThermostats 
 
   return {
     async read(deviceId) {
-      const response = await call(deviceId, '', { method: 'GET' });
+      const response = await call(`/${encodeURIComponent(deviceId)}`, { method: 'GET' });
       const state = parseNestDevice(response.json);
       if (!state) throw vendorError('nest', 'unavailable');
       return state;
     },
+    async list() {
+      const response = await call('', { method: 'GET' });
+      const list = listSchema.safeParse(response.json);
+      if (!list.success) throw vendorError('nest', 'unavailable');
+      const states = new Map<string, NestThermostatState>();
+      for (const device of list.data.devices ?? []) {
+        const listed = listedSchema.safeParse(device);
+        if (!listed.success || listed.data.type !== THERMOSTAT_TYPE) continue;
+        const state = parseNestDevice(device);
+        const id = listed.data.name.slice(listed.data.name.lastIndexOf('/') + 1);
+        if (state && id) states.set(id, state);
+      }
+      return states;
+    },
     async execute(deviceId, command) {
-      await call(deviceId, ':executeCommand', {
+      await call(`/${encodeURIComponent(deviceId)}:executeCommand`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(sdmCommand(command)),

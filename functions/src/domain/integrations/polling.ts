@@ -2,10 +2,17 @@ import { DeviceType, type IntegrationVendor } from '@argentum/contracts';
 import { mapLimited } from '../../lib/concurrency';
 import { silenceLimitMs } from '../devices/presence';
 import { DomainError } from '../errors';
+import { vendorError } from './errors';
 import type { Logger, Metrics } from '../ports';
 import { ecobeeValues, nestValues, type ReadingSink, readingMessage, ryseValues } from './readings';
 import { VENDOR_DEVICES } from './vendor-devices';
-import type { EcobeeThermostats, IntegrationDevice, NestThermostats, RyseShades } from './ports';
+import {
+  ECOBEE_THERMOSTATS_PER_REQUEST,
+  type EcobeeThermostats,
+  type IntegrationDevice,
+  type NestThermostats,
+  type RyseShades,
+} from './ports';
 
 /**
  * Third-party devices (Google Nest and Ecobee thermostats, Ryse shades) cannot publish to the
@@ -18,30 +25,48 @@ import type { EcobeeThermostats, IntegrationDevice, NestThermostats, RyseShades 
 /** How often the poller runs (the schedule; the devices' report interval in presence.ts matches). */
 export const VENDOR_POLL_INTERVAL_MINUTES = 5;
 
-/**
- * The vendors' read quotas, per run. Google's Smart Device Management API allows 10 devices.get a
- * minute per project and user (developers.google.com/nest/device-access/project/limits): the poller
- * takes at most half, so the panels and commands keep the rest. Ecobee asks that a thermostat be
- * read at most every 3 minutes; it is read once a run (5 minutes). A Ryse bridge is the customer's
- * own, without a published quota: a shade is read once a run. A vendor's devices beyond its budget
- * are read in later runs, in turn (`inTurn`).
- */
-export const VENDOR_READS_PER_RUN: Record<IntegrationVendor, number> = {
-  nest: 5 * VENDOR_POLL_INTERVAL_MINUTES,
-  ecobee: 200,
-  ryse: 200,
-};
+/** How the poller reads one vendor's devices. */
+export interface VendorReads {
+  /** Devices one request reads (Infinity: one request reads all of them). */
+  perRequest: number;
+  /** Requests in flight at once. */
+  concurrent: number;
+  /** Devices read in a run at most; beyond, they are read in later runs, in turn (`inTurn`). */
+  perRun: number;
+}
 
-/** Reads in flight at once, per vendor. */
-const CONCURRENT_READS = 4;
+/**
+ * Each vendor as its API and quotas allow:
+ * - Google's Smart Device Management API lists every device of the project with its traits in one
+ *   `devices.list` (5 a minute per project and user): one request a run, however many thermostats,
+ *   which leaves `devices.get` (10 a minute) to the panels and commands
+ *   (developers.google.com/nest/device-access/project/limits).
+ * - Ecobee reads up to 25 thermostats a request and asks for at most 2 or 3 connections at once and a
+ *   thermostat at most every 3 minutes: 2 requests at once, each thermostat once a run (5 minutes),
+ *   1,000 a run (40 requests).
+ * - A Ryse bridge is the customer's own, without a published quota: a shade a request, once a run.
+ */
+export const VENDOR_READS: Record<IntegrationVendor, VendorReads> = {
+  nest: { perRequest: Infinity, concurrent: 1, perRun: Infinity },
+  ecobee: { perRequest: ECOBEE_THERMOSTATS_PER_REQUEST, concurrent: 2, perRun: 1000 },
+  ryse: { perRequest: 1, concurrent: 4, perRun: 200 },
+};
 
 /** Failures of a vendor as a whole in a row after which a run stops asking it (see pollVendorDevices). */
 export const VENDOR_OUTAGE_FAILURES = 3;
 
+const failureOf = (error: unknown) => (error instanceof DomainError ? error.details?.failure : undefined);
+
 /** A failure of the vendor as a whole: not answering, failing, or refusing our credentials. */
 function isVendorOutage(error: unknown): boolean {
-  const failure = error instanceof DomainError ? error.details?.failure : undefined;
+  const failure = failureOf(error);
   return failure === 'timeout' || failure === 'unavailable' || failure === 'unauthorized';
+}
+
+/** The vendor did not answer the request, or failed it: asking again now would not help. */
+function isUnanswered(error: unknown): boolean {
+  const failure = failureOf(error);
+  return failure === 'timeout' || failure === 'unavailable';
 }
 
 const VENDORS = Object.keys(VENDOR_DEVICES) as IntegrationVendor[];
@@ -78,8 +103,8 @@ export interface PolledDeviceList {
 export interface VendorPollPorts {
   polled: PolledDeviceList;
   devices: { getMany(devIds: readonly string[]): Promise<IntegrationDevice[]> };
-  nest: Pick<NestThermostats, 'read'>;
-  ecobee: Pick<EcobeeThermostats, 'read'>;
+  nest: Pick<NestThermostats, 'list'>;
+  ecobee: Pick<EcobeeThermostats, 'readMany'>;
   ryse: Pick<RyseShades, 'getPosition'>;
   /** Hands a reading to the telemetry path as the device's own message (on AWS: Basic Ingest). */
   telemetry: ReadingSink;
@@ -102,19 +127,44 @@ export function inTurn<T>(items: readonly T[], budget: number, run: number): T[]
   return Array.from({ length: budget }, (_, i) => items[(start + i) % items.length] as T);
 }
 
-/** The reading of a device's state: its data points as the demo and the panels name them. */
-async function readingOf(
+/** A device whose turn it is, with its id at its vendor. */
+interface Due {
+  device: IntegrationDevice;
+  vendorId: string;
+}
+
+/** The readings of one request to `vendor`: each device's data points, by its id at the vendor. */
+async function readingsOf(
   deps: Pick<VendorPollPorts, 'nest' | 'ecobee' | 'ryse'>,
-  link: { vendor: IntegrationVendor; vendorId: string },
-): Promise<Record<string, number>> {
-  switch (link.vendor) {
+  vendor: IntegrationVendor,
+  vendorIds: readonly string[],
+): Promise<Map<string, Record<string, number>>> {
+  const readings = new Map<string, Record<string, number>>();
+  switch (vendor) {
     case 'ryse':
-      return ryseValues(await deps.ryse.getPosition(link.vendorId));
+      for (const id of vendorIds) readings.set(id, ryseValues(await deps.ryse.getPosition(id)));
+      break;
     case 'ecobee':
-      return ecobeeValues(await deps.ecobee.read(link.vendorId));
-    case 'nest':
-      return nestValues(await deps.nest.read(link.vendorId));
+      for (const [id, state] of await deps.ecobee.readMany(vendorIds)) readings.set(id, ecobeeValues(state));
+      break;
+    case 'nest': {
+      const states = await deps.nest.list();
+      for (const id of vendorIds) {
+        const state = states.get(id);
+        if (state) readings.set(id, nestValues(state));
+      }
+      break;
+    }
   }
+  return readings;
+}
+
+/** `items` in consecutive batches of at most `size` (Infinity: one batch). */
+function inBatches<T>(items: readonly T[], size: number): T[][] {
+  if (items.length <= size) return items.length > 0 ? [[...items]] : [];
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
+  return batches;
 }
 
 const errorText = (error: unknown) =>
@@ -130,9 +180,7 @@ export async function pollVendorDevices(deps: VendorPollPorts, now: Date): Promi
   const result: VendorPollResult = { Polled: 0, Failed: 0, Deferred: 0, Unlisted: 0 };
   const entries = await deps.polled.list();
   const devices = new Map((await deps.devices.getMany(entries.map((e) => e.devId))).map((d) => [d.devID, d]));
-  const due = new Map<IntegrationVendor, { device: IntegrationDevice; vendorId: string }[]>(
-    VENDORS.map((vendor) => [vendor, []]),
-  );
+  const due = new Map<IntegrationVendor, Due[]>(VENDORS.map((vendor) => [vendor, []]));
   for (const entry of entries) {
     const device = devices.get(entry.devId);
     const link = device && polledLink(device);
@@ -145,59 +193,83 @@ export async function pollVendorDevices(deps: VendorPollPorts, now: Date): Promi
     due.get(link.vendor)?.push({ device, vendorId: link.vendorId });
   }
   const run = Math.floor(now.getTime() / (VENDOR_POLL_INTERVAL_MINUTES * 60_000));
-  // The vendors side by side, each with its own reads in flight: one vendor's outage (every read
+  // The vendors side by side, each with its own requests in flight: one vendor's outage (every request
   // waiting out its timeout) does not hold back the others' reads.
   await Promise.all(
     VENDORS.map(async (vendor) => {
+      const reads = VENDOR_READS[vendor];
       const list = (due.get(vendor) ?? []).sort((a, b) => a.device.devID.localeCompare(b.device.devID));
-      const chosen = inTurn(list, VENDOR_READS_PER_RUN[vendor], run);
+      const chosen = inTurn(list, reads.perRun, run);
       result.Deferred += list.length - chosen.length;
       // Read in turn, a device is read every `every` minutes: past presence's silence limit, it shows
       // offline between its reads. Said at every run, for an operator to act (the vendor's higher quota,
       // or its events instead of polling).
-      const every = Math.ceil(list.length / VENDOR_READS_PER_RUN[vendor]) * VENDOR_POLL_INTERVAL_MINUTES;
+      const every = Math.ceil(list.length / reads.perRun) * VENDOR_POLL_INTERVAL_MINUTES;
       if (every * 60_000 > silenceLimitMs(DeviceType.thirdParty))
         deps.logger.log('warn', "vendor poll: more devices than the vendor's quota reads in time", {
           vendor,
           devices: list.length,
-          readsPerRun: VENDOR_READS_PER_RUN[vendor],
+          readsPerRun: reads.perRun,
           everyMinutes: every,
           offlineAfterMinutes: silenceLimitMs(DeviceType.thirdParty) / 60_000,
         });
       const outage = { failures: 0, skipped: 0 };
-      await mapLimited(chosen, CONCURRENT_READS, async ({ device, vendorId }) => {
+      const failed = (batch: Due[], error: unknown) => {
+        result.Failed += batch.length;
+        deps.logger.log('warn', 'vendor poll: devices were not read', {
+          vendor,
+          devIds: batch.map((d) => d.device.devID),
+          error: errorText(error),
+        });
+      };
+      const read = async (batch: Due[]): Promise<void> => {
         // A vendor that failed as a whole (down, or our credentials refused) VENDOR_OUTAGE_FAILURES times
         // in a row is not asked again this run: its remaining devices are counted as failed, unread.
         if (outage.failures >= VENDOR_OUTAGE_FAILURES) {
-          outage.skipped++;
-          result.Failed++;
+          outage.skipped += batch.length;
+          result.Failed += batch.length;
           return;
         }
+        let readings: Map<string, Record<string, number>>;
         try {
-          const values = await readingOf(deps, { vendor, vendorId });
+          readings = await readingsOf(
+            deps,
+            vendor,
+            batch.map((d) => d.vendorId),
+          );
           outage.failures = 0;
-          if (Object.keys(values).length === 0) return;
-          await deps.telemetry.send(device.orgID, readingMessage(device, now.getTime(), values));
-          result.Polled++;
         } catch (error) {
           if (isVendorOutage(error)) outage.failures++;
-          result.Failed++;
-          deps.logger.log('warn', 'vendor poll: a device was not read', {
-            devId: device.devID,
-            orgId: device.orgID,
-            vendor,
-            error: errorText(error),
-          });
+          // A request for several devices that was refused (rather than not answered) is asked again
+          // device by device: one device the account no longer holds must not keep the others unread.
+          // A list of the whole project (Infinity) is not: its devices one by one would spend the
+          // vendor's per-device quota.
+          if (batch.length > 1 && Number.isFinite(reads.perRequest) && !isUnanswered(error)) {
+            for (const one of batch) await read([one]);
+          } else failed(batch, error);
+          return;
         }
-      });
+        for (const due of batch) {
+          const values = readings.get(due.vendorId);
+          if (!values) {
+            failed([due], vendorError(vendor, 'unknown-device'));
+            continue;
+          }
+          if (Object.keys(values).length === 0) continue;
+          try {
+            await deps.telemetry.send(due.device.orgID, readingMessage(due.device, now.getTime(), values));
+            result.Polled++;
+          } catch (error) {
+            failed([due], error);
+          }
+        }
+      };
+      await mapLimited(inBatches(chosen, reads.perRequest), reads.concurrent, read);
       if (outage.skipped > 0)
         deps.logger.log(
           'warn',
           'vendor poll: the vendor is not answering; its other devices wait for the next run',
-          {
-            vendor,
-            notRead: outage.skipped,
-          },
+          { vendor, notRead: outage.skipped },
         );
     }),
   );

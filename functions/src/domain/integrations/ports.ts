@@ -48,6 +48,8 @@ export type NestCommand =
 
 export interface NestThermostats {
   read(deviceId: string): Promise<NestThermostatState>;
+  /** Every thermostat of the project, by device id, in one request (SDM `devices.list`). */
+  list(): Promise<Map<string, NestThermostatState>>;
   execute(deviceId: string, command: NestCommand): Promise<void>;
 }
 
@@ -69,8 +71,16 @@ export interface EcobeeUpdate {
   hold?: { heatCelsius: number; coolCelsius: number; holdType: EcobeeHoldType };
 }
 
+/** The most thermostats one Ecobee request may name (its `selectionMatch`). */
+export const ECOBEE_THERMOSTATS_PER_REQUEST = 25;
+
 export interface EcobeeThermostats {
   read(thermostatId: string): Promise<EcobeeThermostatState>;
+  /**
+   * Up to ECOBEE_THERMOSTATS_PER_REQUEST thermostats in one request, by id; one the account does not
+   * hold is missing from the answer.
+   */
+  readMany(thermostatIds: readonly string[]): Promise<Map<string, EcobeeThermostatState>>;
   update(thermostatId: string, update: EcobeeUpdate): Promise<void>;
 }
 

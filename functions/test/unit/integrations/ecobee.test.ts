@@ -247,4 +247,29 @@ describe('Ecobee adapter (Ecobee API v1)', () => {
     });
     expect(Date.now() - started).toBeLessThan(2000);
   });
+
+  it('reads up to 25 thermostats in one request, naming them comma-separated, by id', async () => {
+    const [first] = ecobeeThermostats.thermostatList;
+    const other = {
+      ...first,
+      identifier: '318324702719',
+      runtime: { ...first?.runtime, actualTemperature: 680 },
+    };
+    const { adapter, requests } = ecobee(
+      secret,
+      jsonReply(200, ecobeeToken),
+      // Ecobee leaves out a thermostat the account does not hold.
+      jsonReply(200, { ...ecobeeThermostats, thermostatList: [first, other] }),
+    );
+    const states = await adapter.readMany(['318324702718', '318324702719', '318324702720']);
+    expect([...states.keys()]).toEqual(['318324702718', '318324702719']);
+    expect(states.get('318324702719')?.actualTemperature).toBe(20);
+    const sent = new URL(requests[1]?.url ?? '');
+    expect(JSON.parse(sent.searchParams.get('body') ?? '')).toMatchObject({
+      selection: { selectionType: 'thermostats', selectionMatch: '318324702718,318324702719,318324702720' },
+    });
+    const tooMany = Array.from({ length: 26 }, (_, i) => String(318324702700 + i));
+    await expect(adapter.readMany(tooMany)).rejects.toThrow('at most 25 Ecobee thermostats a request');
+    expect(requests).toHaveLength(2);
+  });
 });

@@ -206,4 +206,45 @@ describe('Nest adapter (Smart Device Management API)', () => {
     );
     expect(requests).toEqual([]);
   });
+
+  it('lists every thermostat of the project in one request, by device id, leaving out other devices', async () => {
+    const camera = {
+      name: 'enterprises/project-id/devices/camera-id',
+      type: 'sdm.devices.types.CAMERA',
+      traits: { 'sdm.devices.traits.Info': { customName: 'Door' } },
+    };
+    const second = {
+      ...sdmThermostat,
+      name: 'enterprises/project-id/devices/second-id',
+      traits: {
+        ...sdmThermostat.traits,
+        'sdm.devices.traits.Temperature': { ambientTemperatureCelsius: 19.5 },
+      },
+    };
+    const { adapter, requests } = nest(
+      jsonReply(200, googleToken),
+      jsonReply(200, { devices: [sdmThermostat, camera, second] }),
+    );
+    const listed = await adapter.list();
+    expect([...listed.keys()]).toEqual(['device-id', 'second-id']);
+    expect(listed.get('device-id')?.ambientTemperatureCelsius).toBe(21.83);
+    expect(listed.get('second-id')?.ambientTemperatureCelsius).toBe(19.5);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST https://oauth2.googleapis.com/token',
+      'GET https://smartdevicemanagement.googleapis.com/v1/enterprises/project-id/devices',
+    ]);
+  });
+
+  it('answers an empty project with no thermostats, and a quota refusal (429) as not responding', async () => {
+    const { adapter } = nest(
+      jsonReply(200, googleToken),
+      jsonReply(200, {}),
+      jsonReply(429, { error: { code: 429, message: 'Rate limited.', status: 'RESOURCE_EXHAUSTED' } }),
+    );
+    expect((await adapter.list()).size).toBe(0);
+    expect(await failure(adapter.list())).toEqual({
+      kind: 'upstream',
+      message: 'Nest is not responding, please try again.',
+    });
+  });
 });
