@@ -188,6 +188,16 @@ export const deviceView: z.ZodMiniType<DeviceView> = z.object({
 export const floorDevicesAnswer: z.ZodMiniType<FloorDevicesAnswer> = z.object({
   devices: z.array(deviceView),
   sensorSizes: stringRecord,
+  gatewaysElsewhere: z.optional(
+    z.array(
+      z.object({
+        devID: z.string(),
+        devName: z.string(),
+        online: z.boolean(),
+        floorName: z.optional(z.string()),
+      }),
+    ),
+  ),
 });
 export const sensorsCountAnswer: z.ZodMiniType<SensorsCountAnswer> = z.object({
   total: z.number(),

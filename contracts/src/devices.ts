@@ -162,9 +162,20 @@ export interface DeviceView {
 }
 
 /** getAllDevicesDataForFloorPlan: the devices, and the user's icon size per device type on this floor. */
+/** A gateway that devices of a floor report through, placed elsewhere: its name, status and floor. */
+export interface GatewayElsewhere {
+  devID: string;
+  devName: string;
+  online: boolean;
+  /** The floor it is placed on, when it is on one. */
+  floorName?: string;
+}
+
 export interface FloorDevicesAnswer {
   devices: DeviceView[];
   sensorSizes: Record<string, number>;
+  /** Gateways the floor's devices report through that are not on this floor (their own status). */
+  gatewaysElsewhere?: GatewayElsewhere[];
 }
 
 /** floorPlanFromS3: a short-lived URL of the sanitized plan (render it as an image, never inline). */

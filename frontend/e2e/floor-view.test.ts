@@ -231,15 +231,82 @@ describe('the floor view in the browser', () => {
       expect(centre.y).toBeLessThanOrEqual(box.bottom + 2);
     }
     await screenshot(page, 'floor-view-links');
+    // Gateways hidden by Filters are still on this floor: their devices keep their lines, and no
+    // device is said to report through another floor.
+    await page.getByRole('button', { name: 'OPTIONS', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Filters' }).click();
+    const filters = page.getByRole('dialog', { name: 'Filters' });
+    await filters.getByText('Gateway', { exact: true }).click();
+    await marker(page, gatewayId).waitFor({ state: 'detached' });
+    expect(await lines.count()).toBe(3);
+    expect(await page.getByText(/through a gateway on another floor/).count()).toBe(0);
+    await filters.getByText('Gateway', { exact: true }).click();
+    await page.getByRole('button', { name: 'Close filters' }).click();
+    // The link view is a way of looking at every floor: it is still on when the floor opens again.
+    await reload(page);
+    await planShown(page);
+    await expect.poll(() => lines.count()).toBe(3);
     await toggle('Sensor-Node(link) (on)');
     await expect.poll(() => lines.count()).toBe(0);
+    await reload(page);
+    await planShown(page);
+    expect(await lines.count()).toBe(0);
     // A device's configuration names its gateway, with the gateway's status.
     await marker(page, ieqId).click();
     const facts = page.getByRole('region', { name: /Device configuration/ }).locator('dl');
     await facts.getByText('Gateway', { exact: true }).waitFor();
     expect(await facts.locator('dt:text-is("Gateway") + dd').textContent()).toBe('GatewayMain (Online)');
+    expect(await facts.locator('dt:text-is("Type") + dd').textContent()).toBe('IEQ Sensors');
     await screenshot(page, 'floor-view-device-gateway');
     await page.getByRole('button', { name: 'Close device configuration' }).click();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('names a gateway on another floor with its status and floor, in words and in the device', async () => {
+    const upstairs = await newPlace('Gateway Downstairs Org');
+    const [gateway] = await newDevices(
+      upstairs,
+      [
+        {
+          devType: 0,
+          devName: 'GatewayGround',
+          lastSeen: Date.now() - minute,
+          floorOrigin: { x: 0.5, y: 0.5 },
+        },
+      ],
+      upstairs.floorId,
+    );
+    const [sensor] = await newDevices(
+      upstairs,
+      [
+        {
+          devType: 5,
+          devName: 'SensorUpstairs',
+          gatewayID: gateway?.devID,
+          floorOrigin: { x: 0.4, y: 0.4 },
+          lastSeen: Date.now() - minute,
+        },
+      ],
+      upstairs.floor2Id,
+    );
+    if (!gateway || !sensor) throw new Error('devices were not created');
+    const owner = await createUser({ [upstairs.orgId]: 2 });
+    const token = (await apiSignIn(owner.email, owner.password)).accessToken;
+    await uploadFloorPlan(token, { ...upstairs, floorId: upstairs.floor2Id }, planSvg('Level 2'));
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { page, errors } = await openFloor(context, owner, upstairs.floor2Id);
+    await planShown(page);
+    await page.getByRole('button', { name: 'OPTIONS', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Sensor-Node(link)' }).click();
+    await page.getByText('1 device reports through a gateway on another floor.').waitFor();
+    await marker(page, sensor.devID).click();
+    const facts = page.getByRole('region', { name: /Device configuration/ }).locator('dl');
+    await facts.getByText('Gateway', { exact: true }).waitFor();
+    expect(await facts.locator('dt:text-is("Gateway") + dd').textContent()).toBe(
+      'GatewayGround (Online), on Level 1',
+    );
+    await screenshot(page, 'floor-view-gateway-elsewhere');
     expect(errors).toEqual([]);
     await context.close();
   });

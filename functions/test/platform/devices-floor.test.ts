@@ -38,6 +38,45 @@ async function world() {
 }
 
 describe('getAllDevicesDataForFloorPlan', () => {
+  it('names the gateways its devices report through elsewhere, with their status and floor; a foreign one is none', async () => {
+    const a = await newPlace('Gateways');
+    const b = await newPlace('GatewaysForeign');
+    const now = Date.now();
+    const [upstairs] = await newDevices(a, [{ devType: 0, devName: 'GatewayUp', lastSeen: now }], a.floor2Id);
+    // Never heard from, on no floor: offline.
+    const [spare] = await newDevices(a, [{ devType: 0, devName: 'GatewaySpare' }]);
+    const [foreign] = await newDevices(b, [{ devType: 0, devName: 'GatewayB', lastSeen: now }], b.floorId);
+    const [notGateway] = await newDevices(a, [{ devType: 5, devName: 'IEQUp', lastSeen: now }], a.floor2Id);
+    const [here] = await newDevices(a, [{ devType: 0, devName: 'GatewayHere', lastSeen: now }], a.floorId);
+    if (!upstairs || !spare || !foreign || !notGateway || !here) throw new Error('devices not seeded');
+    await newDevices(
+      a,
+      [
+        { devType: 5, devName: 'ViaUp', gatewayID: upstairs.devID },
+        { devType: 4, devName: 'ViaUpToo', gatewayID: upstairs.devID },
+        { devType: 5, devName: 'ViaSpare', gatewayID: spare.devID },
+        { devType: 5, devName: 'ViaForeign', gatewayID: foreign.devID },
+        { devType: 5, devName: 'ViaNotGateway', gatewayID: notGateway.devID },
+        { devType: 5, devName: 'ViaUnknown', gatewayID: UNKNOWN_ID },
+        { devType: 5, devName: 'ViaHere', gatewayID: here.devID },
+      ],
+      a.floorId,
+    );
+    // A member of both organizations: the other organization's gateway is still not this floor's.
+    const viewer = await userWith({ [a.orgId]: 0, [b.orgId]: 2 });
+    const read = (body: Record<string, unknown>) =>
+      viewer.call<FloorDevicesAnswer>(dc('getAllDevicesDataForFloorPlan'), { orgID: a.orgId, ...body });
+    const result = await read({ floorID: a.floorId });
+    expect(result.status).toBe(200);
+    expect(result.body.gatewaysElsewhere).toEqual([
+      { devID: spare.devID, devName: 'GatewaySpare', online: false },
+      { devID: upstairs.devID, devName: 'GatewayUp', online: true, floorName: 'Level 2' },
+    ]);
+    // A floor whose devices report through none elsewhere, and the off-floor tiles, name none.
+    expect((await read({ floorID: a.floor2Id })).body.gatewaysElsewhere).toBeUndefined();
+    expect((await read({ floorID: a.floorId, onFloor: false })).body.gatewaysElsewhere).toBeUndefined();
+  });
+
   it("answers a floor's devices with online state, versions and the caller's icon sizes", async () => {
     const { a, b, onA } = await world();
     const viewer = await userWith({ [a.orgId]: 0, [b.orgId]: 2 });

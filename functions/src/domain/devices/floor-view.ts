@@ -2,6 +2,7 @@ import {
   DeviceType,
   Role,
   type FloorDevicesAnswer,
+  type GatewayElsewhere,
   type SensorsCountAnswer,
   type DeviceView,
 } from '@argentum/contracts';
@@ -35,7 +36,46 @@ export async function floorDevices(
     deps.iconSizes.get(user.userId, floor.id),
   ]);
   const now = deps.clock.now().getTime();
-  return { devices: sorted(devices).map((d) => toDeviceView(d, now)), sensorSizes };
+  const answer: FloorDevicesAnswer = { devices: sorted(devices).map((d) => toDeviceView(d, now)), sensorSizes };
+  if (request.onFloor === false) return answer;
+  const gateways = await gatewaysElsewhere(deps, floor.orgId, devices, now);
+  return gateways.length > 0 ? { ...answer, gatewaysElsewhere: gateways } : answer;
+}
+
+/**
+ * The gateways `devices` report through that are not among them (on another floor, or on none),
+ * with their own status and floor, so a device's configuration can say how its gateway is. Only
+ * gateways of the floor's organization: a foreign or unknown id is left out, as if unnamed.
+ */
+async function gatewaysElsewhere(
+  deps: DevicePorts,
+  orgId: string,
+  devices: readonly Device[],
+  now: number,
+): Promise<GatewayElsewhere[]> {
+  const here = new Set(devices.map((d) => d.devID));
+  const wanted = [
+    ...new Set(devices.flatMap((d) => (d.gatewayID && !here.has(d.gatewayID) ? [d.gatewayID] : []))),
+  ];
+  if (wanted.length === 0) return [];
+  const gateways = (await deps.devices.getMany(wanted)).filter(
+    (g) => g.orgID === orgId && g.devType === DeviceType.gateway,
+  );
+  const floorIds = [...new Set(gateways.flatMap((g) => (g.onFloor && g.floorID ? [g.floorID] : [])))];
+  const floors = new Map(
+    (await Promise.all(floorIds.map((id) => deps.tree.findNode(id)))).flatMap((node) =>
+      node && node.kind === 'floor' && node.orgId === orgId && !node.deletedAt ? [[node.id, node.name]] : [],
+    ),
+  );
+  return sorted(gateways).map((g) => {
+    const floorName = g.onFloor && g.floorID ? floors.get(g.floorID) : undefined;
+    return {
+      devID: g.devID,
+      devName: g.devName,
+      online: isOnline(g, now),
+      ...(floorName !== undefined ? { floorName } : {}),
+    };
+  });
 }
 
 /** getAnalyticsSensorsCount: counts of a floor's devices for the floor details panel. */

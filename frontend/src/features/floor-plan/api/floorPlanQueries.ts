@@ -38,7 +38,11 @@ async function fetchDevices(floor: FloorRef, signal: AbortSignal): Promise<Floor
     onFloor: true,
   };
   const answer = await callApi('getAllDevicesDataForFloorPlan', body, { signal });
-  return { devices: answer.devices ?? [], sensorSizes: answer.sensorSizes ?? {} };
+  return {
+    devices: answer.devices ?? [],
+    sensorSizes: answer.sensorSizes ?? {},
+    ...(answer.gatewaysElsewhere ? { gatewaysElsewhere: answer.gatewaysElsewhere } : {}),
+  };
 }
 
 async function fetchCounts(floor: FloorRef, signal: AbortSignal): Promise<SensorsCountAnswer> {

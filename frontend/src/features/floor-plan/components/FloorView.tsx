@@ -25,7 +25,7 @@ import { useSearchParams } from 'react-router';
 import { useSessionUser } from '../../../shared/session/sessionStore';
 import { floorPlanMutations, floorPlanQueries, setSensorSize } from '../api/floorPlanQueries';
 import { modeMark, type ModeMark } from '../model/modeReducer';
-import { saveHiddenTypes } from '../model/view';
+import { saveHiddenTypes, saveLinksView } from '../model/view';
 import { FloorViewProvider, useFloorView, type FloorViewFloor } from '../state/FloorViewProvider';
 import type { FloorPanel } from '../state/floorViewReducer';
 import { AnalyticsPanel } from './AnalyticsPanel';
@@ -239,7 +239,11 @@ function FloorScreen({
             }
             onFilters={() => toggle('filters')}
             onUpload={() => toggle('upload', true)}
-            onToggleLinks={() => toggle('links')}
+            onToggleLinks={() => {
+              // The link view stays on from floor to floor (a way of looking, not one floor's state).
+              saveLinksView(!panels.links);
+              toggle('links');
+            }}
           />
         </div>
         <ModeBar>
@@ -272,6 +276,7 @@ function FloorScreen({
                 floorName={floor.floorName}
                 plan={plan}
                 devices={visibleDevices}
+                floorDevices={devices}
                 sizes={sizes}
                 marks={marks}
                 selectedId={selectedId}

@@ -45,7 +45,10 @@ interface PlanViewportProps {
   floorId: string;
   floorName: string;
   plan: FloorPlanAnswer;
+  /** The devices shown (the filters applied). */
   devices: readonly DeviceView[];
+  /** All of the floor's devices, shown or not (where Sensor-Node(link) finds gateways). */
+  floorDevices: readonly DeviceView[];
   sizes: Record<string, number>;
   marks: ReadonlyMap<string, ModeMark>;
   selectedId: string | null;
@@ -75,6 +78,7 @@ export function PlanViewport({
   pinnedId,
   popupDevice,
   showLinks,
+  floorDevices,
   editing,
   onActivate,
   onHover,
@@ -85,7 +89,10 @@ export function PlanViewport({
   const [box, setBox] = useState({ width: 0, height: 0 });
   const [view, setView] = useState<PlanView>(() => loadView(floorId));
   const [hint, setHint] = useState(false);
-  const links = useMemo(() => (showLinks ? deviceLinks(devices) : undefined), [showLinks, devices]);
+  const links = useMemo(
+    () => (showLinks ? deviceLinks(devices, floorDevices) : undefined),
+    [showLinks, devices, floorDevices],
+  );
   const linksNote = links && linksNoteText(links);
   // The plan image is requested once the devices are on screen: a big SVG is parsed on the main
   // thread when it arrives (seconds for 10 MB), and the devices should not wait for that.

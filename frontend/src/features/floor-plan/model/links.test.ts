@@ -43,4 +43,18 @@ describe('the Sensor-Node(link) view', () => {
     // A gateway registered but not placed on this floor is no line either.
     expect(deviceLinks([device('gw', 0, undefined, false), device('a', 5, 'gw')]).elsewhere).toBe(1);
   });
+
+  it('still finds a gateway the filters hide: its devices keep their lines, none is said to be elsewhere', () => {
+    const floor = [device('gw', 0), device('a', 5, 'gw'), device('b', 4, 'gw')];
+    const shown = floor.filter((d) => d.devType !== 0);
+    const links = deviceLinks(shown, floor);
+    expect(links.lines.map(({ device: d, gateway }) => [d.devID, gateway.devID])).toEqual([
+      ['a', 'gw'],
+      ['b', 'gw'],
+    ]);
+    expect(links.elsewhere).toBe(0);
+    expect(linksNoteText(links)).toBeUndefined();
+    // A device the filters hide draws no line.
+    expect(deviceLinks([device('gw', 0)], floor).lines).toEqual([]);
+  });
 });

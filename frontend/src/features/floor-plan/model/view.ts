@@ -56,6 +56,7 @@ export function fitPlan(
 const VIEW_KEY = (floorId: string) => `argentum.floorView.${floorId}`;
 const FILTER_KEY = (floorId: string) => `argentum.floorFilters.${floorId}`;
 const HINT_KEY = 'argentum.ctrlZoomHintShown';
+const LINKS_KEY = 'argentum.floorLinks';
 
 function read(key: string): unknown {
   try {
@@ -97,6 +98,10 @@ export function loadHiddenTypes(floorId: string): number[] {
 
 export const saveHiddenTypes = (floorId: string, types: readonly number[]) =>
   write(FILTER_KEY(floorId), types);
+
+/** Whether the Sensor-Node(link) view is on: one choice for every floor. */
+export const loadLinksView = () => read(LINKS_KEY) === true;
+export const saveLinksView = (on: boolean) => write(LINKS_KEY, on);
 
 export const ctrlZoomHintShown = () => read(HINT_KEY) === true;
 export const rememberCtrlZoomHint = () => write(HINT_KEY, true);

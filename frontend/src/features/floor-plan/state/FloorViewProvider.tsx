@@ -9,11 +9,11 @@ import {
   type Dispatch,
   type ReactNode,
 } from 'react';
-import { PLAN_START_HEIGHT, Role, type DeviceView } from '@argentum/contracts';
+import { PLAN_START_HEIGHT, Role, type DeviceView, type GatewayElsewhere } from '@argentum/contracts';
 import { canIn, useSessionUser } from '../../../shared/session/sessionStore';
 import { floorPlanQueries, type FloorRef } from '../api/floorPlanQueries';
 import { placedDevices, type PlanPoint } from '../components/edit/editSession';
-import { loadHiddenTypes } from '../model/view';
+import { loadHiddenTypes, loadLinksView } from '../model/view';
 import {
   floorViewReducer,
   initialFloorViewState,
@@ -46,6 +46,13 @@ export interface FloorViewStore {
   /** The devices the view shows: edit mode's session while editing, else the saved ones. */
   devices: readonly DeviceView[];
   devicesById: ReadonlyMap<string, DeviceView>;
+  /** Gateways the floor's devices report through that are on another floor (or none), by id. */
+  gatewaysElsewhere: ReadonlyMap<string, GatewayElsewhere>;
+  /**
+   * Asks the server again for the floor's devices when its answer is older than `maxAgeMs`: a gateway
+   * elsewhere is not on this floor's live channel, so its status is as fresh as that answer.
+   */
+  refreshDevices(maxAgeMs: number): void;
   sizes: Record<string, number>;
   /** The caller's role in the floor's organization is above 1 (may edit, group, upload). */
   canAdminister: boolean;
@@ -69,6 +76,7 @@ export function FloorViewProvider({ floor, children }: { floor: FloorViewFloor; 
   const [state, dispatch] = useReducer(floorViewReducer, floor.floorId, (floorId) =>
     initialFloorViewState({
       hiddenTypes: loadHiddenTypes(floorId),
+      links: loadLinksView(),
       planHeight: PLAN_START_HEIGHT(window.innerHeight),
     }),
   );
@@ -90,6 +98,17 @@ export function FloorViewProvider({ floor, children }: { floor: FloorViewFloor; 
   );
   const devices = draft ?? savedDevices;
   const devicesById = useMemo(() => new Map(devices.map((device) => [device.devID, device])), [devices]);
+  const gatewaysElsewhere = useMemo(
+    () => new Map((devicesQuery.data?.gatewaysElsewhere ?? []).map((g) => [g.devID, g])),
+    [devicesQuery.data],
+  );
+  const { dataUpdatedAt, refetch } = devicesQuery;
+  const refreshDevices = useCallback(
+    (maxAgeMs: number) => {
+      if (Date.now() - dataUpdatedAt > maxAgeMs) void refetch();
+    },
+    [dataUpdatedAt, refetch],
+  );
   const exit = useCallback(() => dispatch({ type: 'mode', action: { type: 'exit' } }), []);
   const canAdminister = canIn(user, floor.orgId, Role.admin);
 
@@ -101,13 +120,27 @@ export function FloorViewProvider({ floor, children }: { floor: FloorViewFloor; 
       savedDevices,
       devices,
       devicesById,
+      gatewaysElsewhere,
+      refreshDevices,
       sizes,
       canAdminister,
       plan,
       setPlan,
       exit,
     }),
-    [floor, state, savedDevices, devices, devicesById, sizes, canAdminister, plan, exit],
+    [
+      floor,
+      state,
+      savedDevices,
+      devices,
+      devicesById,
+      gatewaysElsewhere,
+      refreshDevices,
+      sizes,
+      canAdminister,
+      plan,
+      exit,
+    ],
   );
   return <FloorViewContext value={store}>{children}</FloorViewContext>;
 }

@@ -56,10 +56,12 @@ export type FloorViewAction =
 export function initialFloorViewState(init: {
   hiddenTypes: readonly number[];
   planHeight: number;
+  /** The Sensor-Node(link) view, as last chosen on any floor. */
+  links?: boolean;
 }): FloorViewState {
   return {
     mode: initialModeState,
-    panels: { filters: false, details: false, links: false, upload: false },
+    panels: { filters: false, details: false, links: init.links ?? false, upload: false },
     hiddenTypes: init.hiddenTypes,
     selectedId: null,
     pinnedId: null,

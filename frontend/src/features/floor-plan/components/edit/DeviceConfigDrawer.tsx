@@ -27,6 +27,9 @@ interface DeviceConfigDrawerProps {
   onClose: () => void;
 }
 
+/** How old a gateway's status from another floor may be when a drawer shows it. */
+const GATEWAY_STATUS_MAX_AGE_MS = 60_000;
+
 /**
  * The device configuration bottom drawer (issue 9 item 7): the device name and each data point's
  * name with edit / save / cancel (roles above 0), and a thermistor child node for IO nodes.
@@ -36,7 +39,18 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
   const config = useDeviceConfiguration();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
-  const { devicesById } = useFloorView();
+  const { devicesById, gatewaysElsewhere, refreshDevices } = useFloorView();
+  const gatewayHere = device.gatewayID ? devicesById.get(device.gatewayID) : undefined;
+  const gatewayElsewhere = device.gatewayID ? gatewaysElsewhere.get(device.gatewayID) : undefined;
+  const gateway = gatewayHere
+    ? gatewayHere
+    : gatewayElsewhere && { ...gatewayElsewhere, elsewhere: { floorName: gatewayElsewhere.floorName } };
+  // A gateway on another floor is not on this floor's live channel: its status is the floor answer's,
+  // asked again when the drawer opens on a device it carries and that answer is over a minute old.
+  const reportsElsewhere = device.gatewayID !== undefined && gatewayHere === undefined;
+  useEffect(() => {
+    if (reportsElsewhere) refreshDevices(GATEWAY_STATUS_MAX_AGE_MS);
+  }, [device.devID, reportsElsewhere, refreshDevices]);
 
   useEffect(() => headingRef.current?.focus(), [device.devID]);
   useEffect(() => {
@@ -71,10 +85,7 @@ export function DeviceConfigDrawer({ device, role, onClose }: DeviceConfigDrawer
       </header>
       <div className={styles.bottomBody}>
         <div className={styles.bottomColumn}>
-          <DeviceFacts
-            device={device}
-            gateway={device.gatewayID ? devicesById.get(device.gatewayID) : undefined}
-          />
+          <DeviceFacts device={device} gateway={gateway} />
           {!canEdit && <p className={styles.muted}>{READ_ONLY_CONFIG_TEXT}</p>}
           <h3 className={styles.subTitle}>Device name</h3>
           <EditableName
