@@ -188,6 +188,56 @@ describe('the real-time channel in the browser', () => {
     await context.close();
   });
 
+  it('moves the Floor details occupancy as a motion sensor turns occupied and free', async () => {
+    const [motion] = await newDevices(
+      place,
+      [
+        {
+          devType: 4,
+          devName: 'MotionDesk',
+          floorOrigin: { x: 0.2, y: 0.3 },
+          dataPoints: [{ dp: 'mState', dn: 'Motion' }],
+          latest: { mState: 0 },
+          lastSeen: Date.now() - 60_000,
+        },
+      ],
+      place.floorId,
+    );
+    if (!motion) throw new Error('no motion sensor');
+    const sensor = await deviceConnection(place.orgId, motion.devID);
+    const publishMotion = (mState: number) =>
+      sensor.publishAsync(
+        topics.sensorData(place.orgId, motion.devID),
+        JSON.stringify({ devID: motion.devID, devType: 4, values: { mState } }),
+        { qos: 1 },
+      );
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await signIn(page, stack.url, member.email, member.password);
+    await page.goto(`${stack.url}/home?floor=${place.floorId}`, { waitUntil: 'commit' });
+    await page.getByRole('button', { name: 'Floor details' }).click();
+    const occupied = page
+      .getByRole('region', { name: 'Floor details' })
+      .locator('xpath=.//dt[normalize-space(.)="Occupied now"]/following-sibling::dd[1]');
+    await expect.poll(() => occupied.textContent()).toBe('0');
+    // Published until it shows (the page subscribes once its connection is up); the counts follow the
+    // marker, with no reload and no presence change.
+    for (const [mState, count] of [
+      [1, '1'],
+      [0, '0'],
+    ] as const) {
+      await expect
+        .poll(async () => {
+          await publishMotion(mState);
+          return occupied.textContent();
+        })
+        .toBe(count);
+      if (mState === 1) await screenshot(page, 'realtime-occupied-count');
+    }
+    await sensor.endAsync();
+    await context.close();
+  });
+
   it('says nothing when the platform closes a connection that comes straight back (a revoked organization)', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();

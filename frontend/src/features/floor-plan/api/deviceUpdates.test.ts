@@ -7,6 +7,7 @@ import {
   applyLiveUpdates,
   flushDeviceUpdates,
   mergeDevices,
+  movesCounts,
   type PortReportView,
   portReportKey,
 } from './deviceUpdates';
@@ -39,6 +40,37 @@ describe('mergeDevices', () => {
   it('keeps the list when no update concerns it', () => {
     const devices = [device('a')];
     expect(mergeDevices(devices, new Map([['zz', { devID: 'zz', online: false }]]))).toBe(devices);
+  });
+});
+
+describe('movesCounts: what makes the Floor details read their counts again', () => {
+  const motion = (devID: string, mState: number) => ({ ...device(devID, { mState }), devType: 4 });
+  const devices = [motion('m1', 0), device('ieq', { temp: 20 })];
+  const updates = (...list: { devID: string; latest?: Record<string, number>; online?: boolean }[]) =>
+    new Map(list.map((u) => [u.devID, u]));
+
+  it('a motion sensor turning occupied or free, and a presence change', () => {
+    expect(movesCounts(devices, updates({ devID: 'm1', latest: { mState: 1 } }))).toBe(true);
+    expect(
+      movesCounts(
+        devices,
+        new Map([
+          [
+            'ieq',
+            {
+              devID: 'ieq',
+              online: false,
+              presence: { online: false, reason: 'silent' as const, since: 1, at: 1 },
+            },
+          ],
+        ]),
+      ),
+    ).toBe(true);
+  });
+
+  it('not a reading that leaves occupancy as it was, nor any other value', () => {
+    expect(movesCounts(devices, updates({ devID: 'm1', latest: { mState: 0 } }))).toBe(false);
+    expect(movesCounts(devices, updates({ devID: 'ieq', latest: { temp: 21 } }))).toBe(false);
   });
 });
 

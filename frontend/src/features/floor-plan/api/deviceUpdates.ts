@@ -4,6 +4,7 @@ import {
   deviceMessageText,
   deviceValueChangedText,
   deviceValueChangeFailedText,
+  MOTION_DATA_POINT,
   type DeviceView,
   type FloorDevicesAnswer,
 } from '@argentum/contracts';
@@ -93,12 +94,32 @@ export function flushDeviceUpdates(queryClient: QueryClient, floorId: string): v
   if (queue.updates.size === 0) return;
   const pending = queue.updates;
   queue.updates = new Map();
-  queryClient.setQueryData<FloorDevicesAnswer>(floorPlanQueries.devicesKey(floorId), (answer) =>
-    answer ? { ...answer, devices: mergeDevices(answer.devices, pending) } : answer,
-  );
-  // A presence change moves the Floor details counts too: read them again.
-  if ([...pending.values()].some((update) => update.presence !== undefined))
-    void queryClient.invalidateQueries({ queryKey: floorPlanQueries.countsKey(floorId) });
+  let countsMoved = false;
+  queryClient.setQueryData<FloorDevicesAnswer>(floorPlanQueries.devicesKey(floorId), (answer) => {
+    if (!answer) return answer;
+    countsMoved = movesCounts(answer.devices, pending);
+    return { ...answer, devices: mergeDevices(answer.devices, pending) };
+  });
+  // A presence change, or a motion sensor's occupancy, moves the Floor details counts too: read
+  // them again.
+  if (countsMoved) void queryClient.invalidateQueries({ queryKey: floorPlanQueries.countsKey(floorId) });
+}
+
+/**
+ * Whether `updates` change what the Floor details count: a device's presence, or a motion sensor's
+ * state (its occupied count).
+ */
+export function movesCounts(
+  devices: readonly DeviceView[],
+  updates: ReadonlyMap<string, DeviceUpdate>,
+): boolean {
+  const byId = new Map(devices.map((device) => [device.devID, device]));
+  for (const update of updates.values()) {
+    if (update.presence !== undefined) return true;
+    const mState = update.latest?.[MOTION_DATA_POINT];
+    if (mState !== undefined && mState !== byId.get(update.devID)?.latest?.[MOTION_DATA_POINT]) return true;
+  }
+  return false;
 }
 
 /** The devices with the updates applied; unchanged devices keep their objects (and the list its order). */
