@@ -66,8 +66,8 @@ export interface StatelessStackProps extends StackProps {
 // MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
 const controlTopics = topics.control('*', '*'); // also covers {org}/controldata/success|fail
 const liveTopics = topics.floorLive('*', '*');
-/** Third-party devices' readings, published for them to the telemetry rule (Basic Ingest). */
-const vendorReadingTopics = basicIngestTopic(TELEMETRY_RULE_NAME, topics.sensorData('*', '*'));
+/** Readings published for devices (third-party devices', confirmed values) to the telemetry rule (Basic Ingest). */
+const handedOnReadingTopics = basicIngestTopic(TELEMETRY_RULE_NAME, topics.sensorData('*', '*'));
 const notificationTopics = topics.notification('*');
 const commandStatusTopics = topics.commandStatus('*');
 
@@ -160,7 +160,7 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
   // What the panels read in the vendors' clouds goes on as the devices' readings (Basic Ingest).
   integrations: {
     platformTable: 'readWrite',
-    publishTopics: [controlTopics, liveTopics, vendorReadingTopics],
+    publishTopics: [controlTopics, liveTopics, handedOnReadingTopics],
   },
 };
 
@@ -410,12 +410,14 @@ export class StatelessStack extends Stack {
           ...presenceStatements,
           { actions: ['dynamodb:PutItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
         ],
-        // Command outcomes, notifications, and presence changes and power node port values on the device's floor.
-        publishTopics: [commandStatusTopics, notificationTopics, liveTopics],
+        // Command outcomes, notifications, and presence changes and power node port values on the device's
+        // floor; a confirmed value as the device's reading (Basic Ingest).
+        publishTopics: [commandStatusTopics, notificationTopics, liveTopics, handedOnReadingTopics],
       },
       memorySize: 256,
       mailQueueUrl: this.mailJobs.queue.queueUrl,
     });
+    this.controlConfirmations.addSettings({ telemetryRuleName: TELEMETRY_RULE_NAME });
     this.mailJobs.grantSend(this.controlConfirmations);
     this.confirmationRule = new ControlConfirmations(this, 'ConfirmationRule', {
       handler: this.controlConfirmations.function,
@@ -461,7 +463,7 @@ export class StatelessStack extends Stack {
           { actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
           { actions: ['dynamodb:Query', 'dynamodb:DeleteItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
         ],
-        publishTopics: [vendorReadingTopics],
+        publishTopics: [handedOnReadingTopics],
         // Ecobee rotates its refresh token on every use: the poller stores the new one, as the API does.
         secrets: [
           { arn: vendorSecrets.ryse },

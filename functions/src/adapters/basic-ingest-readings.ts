@@ -1,10 +1,10 @@
 import { basicIngestTopic, topics } from '@argentum/contracts/messaging';
 import { config } from '../config';
-import type { ReadingSink } from '../domain/integrations/readings';
+import type { ReadingSink } from '../domain/devices/reading-sink';
 import { iotPublisher } from './iot-publisher';
 
 /**
- * Third-party devices' readings, published through the IoT data plane to the telemetry rule's Basic
+ * Readings a device did not publish itself (third-party devices', commands' confirmed values), published through the IoT data plane to the telemetry rule's Basic
  * Ingest topic (no messaging charge; TELEMETRY_RULE_NAME): they reach the telemetry queue and ingest
  * the way a device's own do. Locally the data plane's shim publishes into the broker, whose rule
  * runner takes Basic Ingest topics as IoT Core does.

@@ -1,6 +1,8 @@
 import { flushingMetrics } from '../adapters/emf-metrics';
+import { basicIngestReadings } from '../adapters/basic-ingest-readings';
 import { iotLiveFloorPublisher } from '../adapters/live-floor-publisher';
 import { assertConfigured } from '../config';
+import { ENV } from '../environment';
 import type { ConfirmationResult } from '../domain/control/confirmations';
 import { type DeviceWordEvent, type DeviceWordPorts, receiveDeviceWord } from '../domain/control/device-word';
 import { dynamoDevices } from '../stores/devices';
@@ -10,7 +12,7 @@ import { alarmPorts } from './wiring/notifications';
 import { presencePorts } from './wiring/presence';
 
 // A misconfigured function fails its cold start, naming what is missing.
-assertConfigured();
+assertConfigured(process.env, [ENV.telemetryRuleName]);
 
 const ports: DeviceWordPorts = {
   ...confirmationPorts(),
@@ -18,6 +20,7 @@ const ports: DeviceWordPorts = {
   alarms: alarmPorts(),
   presence: presencePorts(),
   live: iotLiveFloorPublisher,
+  readings: basicIngestReadings,
 };
 
 /** What the IoT rule `SELECT *, topic(1) AS orgId, topic(3) AS outcome, clientid() AS clientId, timestamp() AS receivedAt` sends. */

@@ -10,6 +10,7 @@ import {
 } from '@argentum/contracts';
 import { topics } from '@argentum/contracts/messaging';
 import { handler as confirmations } from '../../src/lambda/control-confirmations';
+import { dynamoDevices } from '../../src/stores/devices';
 import { dynamoCommandStore } from '../../src/stores/commands';
 import {
   type ControlScene,
@@ -123,6 +124,42 @@ describe('a late confirmation', () => {
       scene.simulator.script(lock.devID, 'answer');
       await browser.client.endAsync();
     }
+  });
+});
+
+describe("a confirmed value is the device's reading", () => {
+  const latestOf = async (devId: string) => (await dynamoDevices.get(devId))?.latest;
+
+  it("brings a light's brightness, a lock's state and a shade's position to its latest values without waiting for a report", async () => {
+    // The scene's devices send no reports of their own (the simulator's interval is 0): only the
+    // confirmations can move their latest values.
+    const { light, lock, shades } = scene.devices;
+    const confirmed = async (path: string, body: Record<string, unknown>) => {
+      const sent = await send(path, body);
+      await waitForCommand(
+        scene.editor.token,
+        String(body.devID),
+        sent.commandId,
+        (c) => c.status === 'confirmed',
+      );
+    };
+    await confirmed('setBrightness', { value: 37, devID: light.devID, port: 2, devType: 1 });
+    await expect.poll(() => latestOf(light.devID), { timeout: 10_000 }).toMatchObject({ bri: 37 });
+    await confirmed('setFanValveValue', lockBody(lock.devID, [1, 0, 0, 0]));
+    await expect.poll(() => latestOf(lock.devID), { timeout: 10_000 }).toMatchObject({ lock: 1 });
+    await confirmed('setFanValveValue', lockBody(lock.devID, [0, 0, 0, 0]));
+    await expect.poll(() => latestOf(lock.devID), { timeout: 10_000 }).toMatchObject({ lock: 0 });
+    await confirmed('setRollerShadesValue', { value: 65, devID: shades.devID, port: 0, devType: 3 });
+    await expect.poll(() => latestOf(shades.devID), { timeout: 10_000 }).toMatchObject({ shade: 65 });
+    // Sent down, a shade stops where its next report says: its position is not made up.
+    await confirmed('setRollerShadesValue', {
+      value: [0, 0, 0, 0],
+      devID: shades.devID,
+      port: 0,
+      devType: 3,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await latestOf(shades.devID)).toMatchObject({ shade: 65 });
   });
 });
 

@@ -1322,6 +1322,16 @@ describe('vendor poller', () => {
     expect(timeout).toBeLessThan(5 * 60);
   });
 
+  it("lets the confirmations function hand on a confirmed value as the device's reading (Basic Ingest)", () => {
+    const confirmations = platform.stateless.controlConfirmations;
+    const published = statementsOf(confirmations.role)
+      .filter((statement) => statement.Action === 'iot:Publish')
+      .map((statement) => JSON.stringify(statement.Resource))
+      .join();
+    expect(published).toContain(':topic/$aws/rules/argentum_telemetry/*/sensordata/*');
+    expect(environmentOf(confirmations).TELEMETRY_RULE_NAME).toBe('argentum_telemetry');
+  });
+
   it("lets the integrations function hand on what the panels read, as the devices' readings (Basic Ingest)", () => {
     const integrations = platform.stateless.apiFunctions.integrations;
     const published = statementsOf(integrations.role)

@@ -1,8 +1,8 @@
-import { type CommandReply, isPending } from '@argentum/contracts';
+import { type CommandReply, type ControlValue, isPending } from '@argentum/contracts';
 import { type ConfirmationOutcome, confirmationMessageSchema, topics } from '@argentum/contracts/messaging';
 import type { Clock, Logger, Metrics } from '../ports';
 import { portKey, toCommandView } from './commands';
-import type { CommandStore, MessagePublisher } from './ports';
+import type { CommandRecord, CommandStore, MessagePublisher } from './ports';
 
 export interface ConfirmationPorts {
   commands: CommandStore;
@@ -33,25 +33,34 @@ export type ConfirmationResult =
   'confirmed' | 'failed' | 'late' | 'duplicate' | 'unknown' | 'untracked' | 'invalid';
 
 /**
+ * What became of a delivery and, when the device confirmed a value (in time or late), that value: the
+ * device's reported state of the command's port since `at`.
+ */
+export interface SettledConfirmation {
+  result: ConfirmationResult;
+  state?: { command: CommandRecord; val: ControlValue; at: number };
+}
+
+/**
  * Settles a command with its device's word. Idempotent: every write is conditioned on the command's
  * state, so a redelivered confirmation changes nothing and publishes nothing. A word within the
  * deadline confirms or fails the command; after it, a success makes it 'confirmed late' (the device
  * did act, and its value is shown) and a failure leaves it timed out, the word kept as `lateReply`
  * either way. A success is also the device's reported state of the port, late or not. The settled command is published on `{orgId}/commandstatus` for browsers.
  */
-export async function handleConfirmation(
+export async function settleConfirmation(
   deps: ConfirmationPorts,
   delivery: ConfirmationDelivery,
-): Promise<ConfirmationResult> {
+): Promise<SettledConfirmation> {
   const parsed = confirmationMessageSchema.safeParse(delivery.message);
-  if (!parsed.success) return 'invalid';
+  if (!parsed.success) return { result: 'invalid' };
   const message = parsed.data;
   // A device speaks only for itself: another device's command or news is answered like an unknown one.
-  if (message.devID !== delivery.clientId) return 'unknown';
-  if (message.commandId === undefined) return 'untracked';
+  if (message.devID !== delivery.clientId) return { result: 'unknown' };
+  if (message.commandId === undefined) return { result: 'untracked' };
   const record = await deps.commands.get(message.devID, message.commandId);
   // A device can only confirm its own organization's commands.
-  if (!record || record.orgID !== delivery.orgId) return 'unknown';
+  if (!record || record.orgID !== delivery.orgId) return { result: 'unknown' };
 
   const now = deps.clock.now().getTime();
   const receivedAt =
@@ -83,11 +92,12 @@ export async function handleConfirmation(
     if (delivery.outcome === 'success') deps.metrics.count('ConfirmedLate', 1);
     else if (isPending(record.status)) deps.metrics.count('TimedOut', 1);
   } else {
-    return 'duplicate';
+    return { result: 'duplicate' };
   }
 
   const val = message.val ?? record.val;
-  if (delivery.outcome === 'success' && record.call !== 'testDevice' && val !== undefined) {
+  const reported = delivery.outcome === 'success' && record.call !== 'testDevice' && val !== undefined;
+  if (reported) {
     await deps.commands.recordState({
       devID: record.devID,
       port: portKey(record.port),
@@ -114,5 +124,11 @@ export async function handleConfirmation(
       error: error instanceof Error ? error.message : String(error),
     });
   }
-  return result;
+  return reported ? { result, state: { command: record, val, at: receivedAt } } : { result };
 }
+
+/** settleConfirmation's outcome alone. */
+export const handleConfirmation = async (
+  deps: ConfirmationPorts,
+  delivery: ConfirmationDelivery,
+): Promise<ConfirmationResult> => (await settleConfirmation(deps, delivery)).result;

@@ -5,7 +5,9 @@ import { applyDeviceReport, isPortReport, reportedPortValues } from '../devices/
 import { type LiveFloorPublisher, publishPortReport } from '../realtime/live-floor';
 import { alarmDeviceOf, type AlarmPorts } from '../notifications/alarms';
 import { alarmsOfDeviceMessage } from '../notifications/device-messages';
-import { type ConfirmationPorts, type ConfirmationResult, handleConfirmation } from './confirmations';
+import { type ReadingSink, readingMessage } from '../devices/reading-sink';
+import { type ConfirmationPorts, type ConfirmationResult, settleConfirmation } from './confirmations';
+import { confirmedReading } from './confirmed-reading';
 
 /** What the confirmation rule delivers: the device's message and what the broker knows about it. */
 export interface DeviceWordEvent {
@@ -26,6 +28,8 @@ export interface DeviceWordPorts extends ConfirmationPorts {
   presence: PresencePorts;
   /** Pushes a power node's port values to the browsers that have its floor open. */
   live: LiveFloorPublisher;
+  /** Where a value the device confirmed goes on as its reading (its data points; Basic Ingest). */
+  readings: ReadingSink;
 }
 
 /**
@@ -57,7 +61,7 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
   const { orgId, outcome, clientId, receivedAt, ...message } = event;
   if (typeof orgId !== 'string' || (outcome !== 'success' && outcome !== 'fail')) return 'invalid';
   const arrivedAt = typeof receivedAt === 'number' && Number.isFinite(receivedAt) ? receivedAt : undefined;
-  const settled = await handleConfirmation(deps, {
+  const { result: settled, state } = await settleConfirmation(deps, {
     orgId,
     outcome,
     clientId: typeof clientId === 'string' ? clientId : undefined,
@@ -72,8 +76,23 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
   const device = registered && alarmDeviceOf(registered);
   // Only a device of this organization moves its presence or raises its alarms. When the broker
   // received the message is the same for a redelivery, so its event is raised once.
-  if (!device || device.orgId !== orgId) return settled;
+  if (!registered || !device || device.orgId !== orgId) return settled;
   const time = arrivedAt ?? deps.clock.now().getTime();
+  // The value it confirmed is its state from then on: its reading, so the floor's table, popups and
+  // history show what its panel shows at once, not at its next report.
+  const confirmed = state && confirmedReading(registered, state.command, state.val);
+  if (state && confirmed) {
+    try {
+      await deps.readings.send(orgId, readingMessage(registered, state.at, confirmed));
+    } catch (error) {
+      // Settled and stored already (a redelivery would be a duplicate): its next report brings it.
+      deps.logger.log('warn', 'a confirmed value was not handed on as a reading', {
+        devId: registered.devID,
+        commandId: state.command.commandId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
   // A power node's port values (201/202/203) go to its floor's open views: the values it changed to
   // (stored above), or its failure. A success with a value it cannot hold (not 0 or 1) changed nothing.
   if (isPortReport(parsed.data) && device.floorId && (outcome === 'fail' || applied !== 'ignored')) {

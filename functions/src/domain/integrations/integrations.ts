@@ -36,7 +36,8 @@ import {
 } from '@argentum/contracts';
 import { newCommandRecord } from '../control/commands';
 import type { CommandRecord, CommandStore } from '../control/ports';
-import { ecobeeValues, nestValues, type ReadingSink, reportReading, ryseValues } from './readings';
+import type { ReadingSink } from '../devices/reading-sink';
+import { ecobeeValues, nestValues, reportReading, ryseValues } from './readings';
 import { VENDOR_DEVICES } from './vendor-devices';
 import { DomainError, forbidden, notFound, validationError } from '../errors';
 import type { Clock, Logger } from '../ports';

@@ -4,7 +4,8 @@ import { silenceLimitMs } from '../devices/presence';
 import { DomainError } from '../errors';
 import { vendorError } from './errors';
 import type { Logger, Metrics } from '../ports';
-import { ecobeeValues, nestValues, type ReadingSink, readingMessage, ryseValues } from './readings';
+import { type ReadingSink, readingMessage } from '../devices/reading-sink';
+import { ecobeeValues, nestValues, ryseValues } from './readings';
 import { VENDOR_DEVICES } from './vendor-devices';
 import {
   ECOBEE_THERMOSTATS_PER_REQUEST,

@@ -1,15 +1,11 @@
-import type { TelemetryMessage } from '@argentum/contracts/messaging';
+import { type ReadingSink, readingMessage } from '../devices/reading-sink';
 import type { Clock, Logger } from '../ports';
 import type { EcobeeThermostatState, IntegrationDevice, NestThermostatState } from './ports';
 
 /**
  * What a third-party device reports, as its telemetry: the vendor poller and every read of a device's
- * panel hand it on (adapters/basic-ingest-readings.ts: the telemetry rule's Basic Ingest topic), so the
- * floor's table, popups and history read what the panel reads.
+ * panel hand it on (a ReadingSink), so the floor's table, popups and history read what the panel reads.
  */
-export interface ReadingSink {
-  send(orgId: string, message: TelemetryMessage): Promise<void>;
-}
 
 /** A Nest thermostat's reading: its ambient temperature and humidity, when it reports them. */
 export function nestValues(state: NestThermostatState): Record<string, number> {
@@ -28,13 +24,6 @@ export const ecobeeValues = (state: EcobeeThermostatState): Record<string, numbe
 
 /** A Ryse shade's reading: the position its bridge reports. */
 export const ryseValues = (position: number): Record<string, number> => ({ position });
-
-/** A device's reading at `time`, as the device itself would send it. */
-export const readingMessage = (
-  device: Pick<IntegrationDevice, 'devID' | 'devType'>,
-  time: number,
-  values: Record<string, number>,
-): TelemetryMessage => ({ devID: device.devID, devType: device.devType, time, values });
 
 /**
  * Hands on what a panel's call just read in the vendor's cloud, as the device's reading now. The call

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { confirmedReading } from '../../src/domain/control/confirmed-reading';
+
+const points = (...names: string[]) => names.map((dp) => ({ dp }));
+
+describe("a confirmed command's value, as the device's data points", () => {
+  it('names the point each kind reports the value in', () => {
+    const light = { devType: 1, connDev: 'light', dataPoints: points('bri') };
+    expect(confirmedReading(light, { call: 'setBrightness' }, 37)).toEqual({ bri: 37 });
+    const lock = { devType: 3, connDev: 'lock', dataPoints: points('lock') };
+    expect(confirmedReading(lock, { call: 'setFanValveValue', port: 0 }, [1, 0, 0, 0])).toEqual({ lock: 1 });
+    expect(confirmedReading(lock, { call: 'setFanValveValue', port: 0 }, [0, 0, 0, 0])).toEqual({ lock: 0 });
+    const shades = { devType: 3, connDev: 'rollershades', dataPoints: points('shade') };
+    expect(confirmedReading(shades, { call: 'setRollerShadesValue' }, 65)).toEqual({ shade: 65 });
+    const roomUnit = { devType: 3, connDev: 'valve', dataPoints: points('temp', 'fan', 'valve', 'zone') };
+    expect(confirmedReading(roomUnit, { call: 'setFanValveValue', port: 0 }, 4)).toEqual({ fan: 4 });
+    expect(confirmedReading(roomUnit, { call: 'setFanValveValue', port: 1 }, 2.5)).toEqual({ valve: 2.5 });
+    expect(confirmedReading(roomUnit, { call: 'setFanValveValue', port: '2' }, 22)).toEqual({ zone: 22 });
+    const bacnet = { devType: 7, dataPoints: points('sat', 'setpoint') };
+    expect(confirmedReading(bacnet, { call: 'setbacnetinfo', key: 'setpoint' }, 21)).toEqual({
+      setpoint: 21,
+    });
+    expect(confirmedReading(bacnet, { call: 'setbacnetinfo', key: 'setpoint' }, true)).toEqual({
+      setpoint: 1,
+    });
+  });
+
+  it('says nothing for a value that names no state, a point the device does not declare, or a test', () => {
+    const shades = { devType: 3, connDev: 'rollershades', dataPoints: points('shade') };
+    expect(confirmedReading(shades, { call: 'setRollerShadesValue' }, [1, 1, 1, 1])).toBeUndefined();
+    expect(confirmedReading(shades, { call: 'setRollerShadesValue' }, [0, 0, 0, 0])).toBeUndefined();
+    const lightWithoutPoint = { devType: 1, connDev: 'light', dataPoints: [] };
+    expect(confirmedReading(lightWithoutPoint, { call: 'setBrightness' }, 37)).toBeUndefined();
+    const bacnet = { devType: 7, dataPoints: points('setpoint') };
+    expect(confirmedReading(bacnet, { call: 'setbacnetinfo', key: 'setpoint' }, 'auto')).toBeUndefined();
+    expect(confirmedReading(bacnet, { call: 'setbacnetinfo', key: 'other' }, 21)).toBeUndefined();
+    const light = { devType: 1, connDev: 'light', dataPoints: points('bri') };
+    expect(confirmedReading(light, { call: 'testDevice' }, 1)).toBeUndefined();
+  });
+});
