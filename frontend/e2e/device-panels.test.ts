@@ -106,6 +106,8 @@ async function vendorDevice(devName: string, vendor: 'ryse' | 'nest' | 'ecobee',
 interface Firmware {
   /** The next command to the device (waits for it). */
   next(devID: string): Promise<CommandMessage>;
+  /** The commands received for the device and not taken with `next` yet. */
+  queued(devID: string): number;
   /** Answers a command; `val`: the value the device reports (the command's by default). */
   reply(command: CommandMessage, outcome: 'success' | 'fail', val?: CommandMessage['val']): Promise<void>;
   /** Publishes a reading of the device's own, as its firmware does every cycle. */
@@ -137,6 +139,7 @@ async function startFirmware(orgId: string, devIDs: string[]): Promise<Firmware>
           queues.set(devID, rest);
           return first as CommandMessage;
         }),
+    queued: (devID) => queues.get(devID)?.length ?? 0,
     reply: async (command, outcome, val = command.val) => {
       const client = clients.get(command.devID);
       if (!client) throw new Error(`No firmware for ${command.devID}`);
@@ -356,6 +359,23 @@ describe('device control panels in the browser', () => {
       'panel-light-level-failed',
     );
     expect(level.val).toBe(20);
+
+    // Three quick arrow presses are one change: one command, with the value they reach (not three
+    // racing each other).
+    const slider = panel.getByRole('slider', { name: 'Brightness' });
+    const start = Number(await slider.getAttribute('aria-valuenow'));
+    await slider.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    const pressed = await expectPendingThenSettled(
+      panel,
+      'Brightness',
+      ids.LightsDesk as string,
+      'success',
+      (c) => valueSetText(c.val),
+      'panel-light-keys',
+    );
+    expect(pressed.val).toBe(start + 3);
+    expect(firmware.queued(ids.LightsDesk as string)).toBe(0);
   }, 90_000);
 
   it('moves roller shades and sets a room unit fan and valve', async () => {
