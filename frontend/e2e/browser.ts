@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import { afterEach, type TestContext } from 'vitest';
 
 /** How Chromium words a Content-Security-Policy violation in the console ("… violates the following …"). */
 const CSP_VIOLATION = /Content Security Policy/i;
@@ -23,6 +24,8 @@ function recordViolation(message: ConsoleMessage): void {
  */
 export async function launchBrowser(): Promise<Browser> {
   const browser = await launch();
+  browsers.add(browser);
+  browser.on('disconnected', () => browsers.delete(browser));
   const newContext = browser.newContext.bind(browser);
   const newPage = browser.newPage.bind(browser);
   const close = browser.close.bind(browser);
@@ -60,6 +63,44 @@ function launch(): Promise<Browser> {
     ],
   });
 }
+
+/** The browsers this test file launched and has not closed. */
+const browsers = new Set<Browser>();
+
+/** <repo root>/test-results/failures (git-ignored). */
+const FAILURE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-results', 'failures');
+
+/** How much of a page's visible text a failure prints. */
+const FAILURE_TEXT_CHARS = 600;
+
+/**
+ * When a browser test fails (a timeout included), what each page it left open shows is printed (URL
+ * and visible text, for CI's log) and saved as test-results/failures/<test>-<n>.png: a wait that
+ * never ended says what the page was doing instead. Registered by every test file that imports this
+ * one (the benches, run outside Vitest, import it too).
+ */
+async function capturePagesOfFailedTest({ task }: TestContext): Promise<void> {
+  if (task.result?.state !== 'fail') return;
+  const pages = [...browsers].flatMap((b) => b.contexts().flatMap((c) => c.pages()));
+  const name = task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+  await mkdir(FAILURE_DIR, { recursive: true });
+  for (const [index, page] of pages.entries()) {
+    const path = join(FAILURE_DIR, `${name}-${index + 1}.png`);
+    const [text, saved] = await Promise.all([
+      page
+        .locator('body')
+        .innerText({ timeout: 5_000 })
+        .catch((e: unknown) => `(no text: ${String(e)})`),
+      page.screenshot({ path, fullPage: true, timeout: 10_000 }).then(
+        () => path,
+        (e: unknown) => `(no screenshot: ${String(e)})`,
+      ),
+    ]);
+    const shown = text.replace(/\s+/g, ' ').slice(0, FAILURE_TEXT_CHARS);
+    console.error(`"${task.name}" failed; page ${index + 1} at ${page.url()} (${saved}) shows: ${shown}`);
+  }
+}
+if (process.env.VITEST) afterEach(capturePagesOfFailedTest);
 
 /** <repo root>/test-results/screenshots (git-ignored). */
 export const SCREENSHOT_DIR = join(
