@@ -7,10 +7,12 @@ import {
   COMFORT_ALARM_AFTER_MS,
   comfortObservations,
   observeDevice,
+  observeReadings,
   raiseEvent,
 } from '@argentum/functions/domain/notifications/alarms';
 import { html } from '@argentum/functions/domain/notifications/notification-html';
 import { dynamoAlarmStore } from '@argentum/functions/stores/alarms';
+import { dynamoDevices } from '@argentum/functions/stores/devices';
 import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
 import { dynamoUserStore } from '@argentum/functions/stores/users';
 import { randomUUID } from 'node:crypto';
@@ -165,6 +167,154 @@ describe('alarm rules', () => {
     } finally {
       await device.endAsync();
     }
+  });
+
+  it("holds a comfort alarm while the floor's motion sensor reports it free, through the broker and ingest", async () => {
+    const place = await newPlace('Alarm Night Place');
+    const member = await createUser({ [place.orgId]: 0 });
+    const memberToken = (await signInAs(member)).accessToken;
+    const [sensor, motion] = await newDevices(
+      place,
+      [
+        { devType: 5, devName: 'IEQ_Night' },
+        { devType: 4, devName: 'Motion_Night' },
+      ],
+      place.floorId,
+    );
+    if (!sensor || !motion) throw new Error('no devices');
+    const sensorLink = await deviceConnection(place.orgId, sensor.devID);
+    const motionLink = await deviceConnection(place.orgId, motion.devID);
+    const publish = (
+      link: typeof sensorLink,
+      device: typeof sensor,
+      time: number,
+      values: Record<string, number>,
+    ) =>
+      link.publishAsync(
+        topics.sensorData(place.orgId, device.devID),
+        JSON.stringify({ devID: device.devID, devType: device.devType, time, values }),
+        { qos: 1 },
+      );
+    /** Publishes and waits until ingest has taken the reading (the device's latest is its time). */
+    const report = async (
+      link: typeof sensorLink,
+      device: typeof sensor,
+      time: number,
+      values: Record<string, number>,
+    ) => {
+      await publish(link, device, time, values);
+      await expect.poll(async () => (await dynamoDevices.get(device.devID))?.lastSeen).toBe(time);
+    };
+    const alarmsOf = async () =>
+      (
+        await call<NotificationPage>(
+          '/api/notification/getNotifications',
+          { skip: 0, limit: 10 },
+          { token: memberToken },
+        )
+      ).body.list.filter((n) => n.properties.devID === sensor.devID);
+    try {
+      const t0 = Date.now() - 60 * MINUTE;
+      await report(motionLink, motion, Date.now(), { mState: 0 });
+      await report(sensorLink, sensor, t0, { co2: 1450 });
+      await report(sensorLink, sensor, t0 + 11 * MINUTE, { co2: 1500 });
+      await report(sensorLink, sensor, t0 + 22 * MINUTE, { co2: 1500 });
+      expect(await alarmsOf()).toEqual([]);
+      // Someone comes in: ten minutes of their being there later, the air is still bad.
+      await report(motionLink, motion, Date.now(), { mState: 1 });
+      await report(sensorLink, sensor, t0 + 30 * MINUTE, { co2: 1520 });
+      expect(await alarmsOf()).toEqual([]);
+      await report(sensorLink, sensor, t0 + 40 * MINUTE, { co2: 1530 });
+      expect((await alarmsOf()).map((n) => n.message)).toEqual([
+        '<b>IEQ_Night</b>: CO2 1530 PPM is not in comfort zone (0-800 PPM).',
+      ]);
+    } finally {
+      await Promise.all([sensorLink.endAsync(), motionLink.endAsync()]);
+    }
+  });
+
+  it('raises a comfort alarm only once its floor has also been in use for 10 minutes', async () => {
+    const d = device();
+    const t0 = Date.UTC(2026, 10, 23, 2, 0);
+    let inUse = false;
+    const at = (minutes: number, temp: number) =>
+      observeDevice(
+        ports,
+        d,
+        comfortObservations(d, t0 + minutes * MINUTE, { temp, hum: 45 }),
+        t0 + minutes * MINUTE,
+        async () => inUse,
+      );
+    const mine = async () => (await list()).filter((n) => n.properties.devID === d.devId);
+    // An empty office cooling at night: out of its zone for hours, and nobody there.
+    for (let minute = 0; minute <= 240; minute += 15) await at(minute, 21.2);
+    expect(await mine()).toEqual([]);
+    // People arrive; the room is still cold: it counts from their arrival.
+    inUse = true;
+    await at(241, 21.3);
+    await at(246, 21.4);
+    expect(await mine()).toEqual([]);
+    // A break (the floor empty again for a reading) starts the count again.
+    inUse = false;
+    await at(248, 21.4);
+    inUse = true;
+    await at(249, 21.5);
+    await at(258, 21.5);
+    expect(await mine()).toEqual([]);
+    await at(259, 21.6);
+    expect((await mine()).map((n) => [n.message, n.createdAt])).toEqual([
+      [
+        '<b>IEQ_Lobby</b>: Temperature 21.6 °C is not in comfort zone (22-26 °C).',
+        new Date(t0 + 259 * MINUTE).toISOString(),
+      ],
+    ]);
+    // Once raised, the episode is one notification, whether people stay or leave, until it clears.
+    inUse = false;
+    await at(270, 21.5);
+    await at(280, 22.5);
+    const [raised] = await mine();
+    expect(raised?.clearedAt).toBe(new Date(t0 + 280 * MINUTE).toISOString());
+    expect(await mine()).toHaveLength(1);
+  });
+
+  it('raises nothing for a device on no floor, and clears the alarm it had before it was taken off', async () => {
+    const d = device();
+    const t0 = Date.UTC(2026, 10, 23, 9, 0);
+    let placed: AlarmDevice = d;
+    const floorsAsked: string[] = [];
+    const deps = {
+      ...ports,
+      devices: { get: async (devId: string) => (devId === d.devId ? placed : undefined) },
+      occupancy: {
+        inUse: async (floorId: string) => {
+          floorsAsked.push(floorId);
+          return true;
+        },
+      },
+    };
+    const at = (minutes: number, co2: number) =>
+      observeReadings(
+        deps,
+        [{ devId: d.devId, time: t0 + minutes * MINUTE, values: { co2 } }],
+        t0 + minutes * MINUTE,
+      );
+    const mine = async () => (await list()).filter((n) => n.properties.devID === d.devId);
+    await at(0, 1400);
+    await at(11, 1450);
+    expect((await mine()).map((n) => n.message)).toEqual([
+      '<b>IEQ_Lobby</b>: CO2 1450 PPM is not in comfort zone (0-800 PPM).',
+    ]);
+    expect(floorsAsked).toContain('floor-1');
+    // Taken off its floor (a spare again): its open alarm still clears when the air is good.
+    const { floorId: _floor, buildId: _building, ...unplaced } = d;
+    placed = unplaced;
+    await at(15, 600);
+    expect((await mine())[0]?.clearedAt).toBe(new Date(t0 + 15 * MINUTE).toISOString());
+    // In a cupboard it may read anything for hours: nothing is raised, and no floor is asked about.
+    floorsAsked.length = 0;
+    for (let minute = 20; minute <= 200; minute += 15) await at(minute, 1600);
+    expect(await mine()).toHaveLength(1);
+    expect(floorsAsked).toEqual([]);
   });
 
   it('ignores comfort zones for device types 2, 7, 8 and 9', () => {

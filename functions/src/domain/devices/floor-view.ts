@@ -11,6 +11,7 @@ import type { AuthUser } from '../users/user';
 import { accessibleBuilding, accessibleFloor, accessibleOrganization } from './access';
 import { type Device, isOnline, toDeviceView } from './device';
 import type { DevicePorts } from './ports';
+import { reportsOccupied } from './occupancy';
 
 const sorted = (devices: Device[]) => [...devices].sort((a, b) => byName(a.devName, b.devName));
 
@@ -98,7 +99,7 @@ export async function sensorsCount(
     if (online) answer.online++;
     else answer.offline++;
     answer.byType[String(device.devType)] = (answer.byType[String(device.devType)] ?? 0) + 1;
-    if (online && device.devType === DeviceType.motion && device.latest?.mState === 1) answer.occupied++;
+    if (reportsOccupied(device, now)) answer.occupied++;
   }
   return answer;
 }

@@ -32,6 +32,11 @@ export interface OpenCondition {
   since: number;
   /** The notification raised for the episode, once it has lasted long enough. */
   notificationId?: string;
+  /**
+   * For a condition that matters only while people are there (`whenInUse`): since when its floor has
+   * been seen in use, without a break, in this episode.
+   */
+  inUseSince?: number;
 }
 
 /** The alarm state of one device: its open conditions, and the time of the newest observation. */
@@ -129,6 +134,11 @@ export interface Observation {
   time: number;
   /** Raise once the condition has held this long (0: at once). */
   raiseAfterMs: number;
+  /**
+   * Raise only once the device's floor has also been in use that long: a room's comfort matters to
+   * the people in it, not to an empty building at night.
+   */
+  whenInUse?: boolean;
   type: NotificationTypeNumber;
   /** The message of the notification (HTML built with `html`). */
   message: string;
@@ -183,6 +193,7 @@ export function comfortObservations(
         active: value > zone.max || (value < zone.min && !POLLUTANTS.has(dp)),
         time,
         raiseAfterMs: COMFORT_ALARM_AFTER_MS,
+        whenInUse: true,
         type: NotificationType.warning,
         message: comfortMessage(
           device.devName.trim() === '' ? device.devId : device.devName,
@@ -203,18 +214,22 @@ const QUIET_TTL_MS = 5 * 60_000;
  * Applies a device's observations (any order; older than what was applied are ignored) and raises
  * or resolves notifications. Safe to run twice for the same observations (a redelivered batch): the
  * episode's notification id is derived from the condition and its start, and the state write is
- * conditioned on the version read.
+ * conditioned on the version read. `floorInUse` tells, when a `whenInUse` condition needs it, whether
+ * people are on the device's floor now (asked at most once a call; without it, always).
  */
 export async function observeDevice(
   deps: AlarmPorts,
   device: AlarmDevice,
   observations: readonly Observation[],
   now = Date.now(),
+  floorInUse: () => Promise<boolean> = async () => true,
 ): Promise<void> {
   if (observations.length === 0) return;
   const quietUntil = quiet.get(device.devId);
   if (quietUntil !== undefined && quietUntil > now && observations.every((o) => !o.active)) return;
   const sorted = [...observations].sort((a, b) => a.time - b.time);
+  let inUse: Promise<boolean> | undefined;
+  const inUseNow = () => (inUse ??= floorInUse());
 
   for (let attempt = 0; attempt < 6; attempt++) {
     const read = await deps.alarms.get(device.devId);
@@ -230,7 +245,22 @@ export async function observeDevice(
           conditions.set(o.condition, current);
           changed = true;
         }
-        if (!current.notificationId && o.time - current.since >= o.raiseAfterMs) {
+        if (!current.notificationId && o.whenInUse) {
+          // In use now or not, as the floor's devices tell at this reading (its occupancy is not
+          // kept per minute): a break starts the count again.
+          if (await inUseNow()) {
+            if (current.inUseSince === undefined) {
+              current.inUseSince = o.time;
+              changed = true;
+            }
+          } else if (current.inUseSince !== undefined) {
+            delete current.inUseSince;
+            changed = true;
+          }
+        }
+        const inUseLongEnough =
+          !o.whenInUse || (current.inUseSince !== undefined && o.time - current.inUseSince >= o.raiseAfterMs);
+        if (!current.notificationId && o.time - current.since >= o.raiseAfterMs && inUseLongEnough) {
           // Raised before the state is written: if the write loses a race, the retry meets the
           // same episode id and delivers nothing new.
           current.notificationId = await raise(deps, device, {
@@ -315,12 +345,23 @@ export interface StoredReading {
   values: Record<string, number>;
 }
 
+/** Whether people are on a floor now (domain/devices/occupancy.ts `floorInUse`). */
+export interface FloorOccupancy {
+  inUse(floorId: string): Promise<boolean>;
+}
+
 /**
  * The comfort alarms of a batch of stored readings. A device with no open condition whose readings
  * are all in their zones costs nothing (no read); otherwise its alarm state is read once per batch.
+ * Comfort is a room's, for the people in it: an alarm is raised once a reading has been out of its
+ * zone for 10 minutes while the device's floor was in use for 10 minutes (an empty office that cools
+ * at night is no news), and never for a device on no floor.
  */
 export async function observeReadings(
-  deps: AlarmPorts & { devices: { get(devId: string): Promise<AlarmDevice | undefined> } },
+  deps: AlarmPorts & {
+    devices: { get(devId: string): Promise<AlarmDevice | undefined> };
+    occupancy: FloorOccupancy;
+  },
   readings: readonly StoredReading[],
   now = Date.now(),
 ): Promise<void> {
@@ -336,11 +377,15 @@ export async function observeReadings(
     if (!outOfZone && quietUntil !== undefined && quietUntil > now) continue;
     const device = await deps.devices.get(devId);
     if (!device) continue;
+    const floorId = device.floorId;
     await observeDevice(
       deps,
       device,
       own.flatMap((r) => comfortObservations(device, r.time, r.values)),
       now,
+      // A device on no floor measures no room anyone uses: it raises nothing, but an alarm it had
+      // before it was taken off its floor still clears.
+      async () => floorId !== undefined && (await deps.occupancy.inUse(floorId)),
     );
   }
 }

@@ -1,6 +1,12 @@
 import type { Device } from '../devices/device';
+import { floorInUse } from '../devices/occupancy';
 import { observeReadingsPresence, type PresencePorts } from '../devices/presence';
-import { alarmDeviceOf, type AlarmPorts, observeReadings } from '../notifications/alarms';
+import {
+  alarmDeviceOf,
+  type AlarmPorts,
+  type FloorOccupancy,
+  observeReadings,
+} from '../notifications/alarms';
 import type { Clock, Logger, Metrics } from '../ports';
 import type { ReadingArchive } from './archive';
 import { type LiveFloorPorts, publishLiveFloors } from '../realtime/live-floor';
@@ -17,6 +23,8 @@ export interface TelemetryIntakePorts {
   telemetry: IngestPorts['telemetry'];
   devices: Pick<IngestPorts['devices'], 'ownerOf'> & {
     get(devId: string): Promise<Device | undefined>;
+    /** The devices placed on a floor (whether people are there, for comfort alarms). */
+    onFloor(floorId: string): Promise<Device[]>;
     /**
      * Records a device's latest readings (older never overwrite newer) and answers the device as the
      * write left it; undefined when a newer reading was there.
@@ -81,6 +89,18 @@ export async function takeTelemetry(
     },
   };
   const now = deps.clock.now().getTime();
+  // Asked only when a comfort alarm is about to count, once per floor and batch.
+  const floorsInUse = new Map<string, Promise<boolean>>();
+  const occupancy: FloorOccupancy = {
+    inUse: (floorId) => {
+      let known = floorsInUse.get(floorId);
+      if (!known) {
+        known = deps.devices.onFloor(floorId).then((devices) => floorInUse(devices, now));
+        floorsInUse.set(floorId, known);
+      }
+      return known;
+    },
+  };
   const { retry, counts } = await ingestBatch(
     {
       telemetry: deps.telemetry,
@@ -96,7 +116,8 @@ export async function takeTelemetry(
       deadLetters: deps.deadLetters,
       archive: deps.archive,
       readings: {
-        stored: (points) => observeReadings({ ...deps.alarms, devices: { get: alarmDevice } }, points),
+        stored: (points) =>
+          observeReadings({ ...deps.alarms, devices: { get: alarmDevice }, occupancy }, points),
       },
       live: {
         recorded: async (newest) => {
