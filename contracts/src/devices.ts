@@ -263,6 +263,11 @@ export const DEFAULT_ALARM_SETTINGS: OrganizationAlarmSettings = {
   alarmUnplacedDevices: false,
 };
 export const OFFLINE_GRACE_MINUTES_RANGE = { min: 0, max: 1440 } as const;
+/**
+ * A reading must stay outside its comfort zone this long, and its floor be in use this long, before
+ * it raises a comfort alarm (docs/architecture.md, "Notifications and alarms").
+ */
+export const COMFORT_ALARM_AFTER_MINUTES = 10;
 export const ALARM_SETTINGS_SAVED_TEXT = 'Alarm settings saved.';
 /** Shown in a device's panel when presence already knows it is offline. */
 export const DEVICE_OFFLINE_HINT_TEXT = 'This device is offline: commands will not reach it.';

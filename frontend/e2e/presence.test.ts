@@ -200,11 +200,19 @@ describe('presence in the browser', () => {
     const grace = form.getByLabel('Offline grace period (minutes)');
     // The defaults until the organization sets its own.
     await expect.poll(() => grace.inputValue()).toBe('10');
-    const unplaced = form.getByLabel('Also alarm for devices on no floor (spares, not yet placed)');
+    const unplaced = form.getByLabel(
+      'Also raise offline alarms for devices on no floor (spares, not yet placed)',
+    );
     expect(await unplaced.isChecked()).toBe(false);
+    // Comfort alarms follow the floor's occupancy, and no setting: the form says so.
+    await form
+      .getByText(/^Comfort alarms \(a reading out of its comfort zone for 10 minutes\) are raised only while/)
+      .waitFor();
     await grace.fill('5');
     // Amplify draws its own box over the input: the label is what a user clicks.
-    await form.getByText('Also alarm for devices on no floor (spares, not yet placed)').click();
+    await form
+      .getByText('Also raise offline alarms for devices on no floor (spares, not yet placed)')
+      .click();
     expect(await unplaced.isChecked()).toBe(true);
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').getByText('Alarm settings saved.', { exact: true }).waitFor();

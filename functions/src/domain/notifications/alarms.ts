@@ -1,4 +1,5 @@
 import {
+  COMFORT_ALARM_AFTER_MINUTES,
   COMFORT_ZONES,
   DEVICE_OFFLINE_TEXT,
   DEVICE_ONLINE_TEXT,
@@ -21,7 +22,7 @@ import type { NotificationPorts } from './ports';
  */
 
 /** A reading must stay outside its comfort zone this long before it raises an alarm. */
-export const COMFORT_ALARM_AFTER_MS = 10 * 60_000;
+export const COMFORT_ALARM_AFTER_MS = COMFORT_ALARM_AFTER_MINUTES * 60_000;
 
 /** Device types whose readings are not checked against comfort zones (specification section 5). */
 const UNCHECKED_TYPES = new Set([2, 7, 8, 9]);

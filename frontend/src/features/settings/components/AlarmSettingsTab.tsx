@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import {
   ALARM_SETTINGS_SAVED_TEXT,
+  COMFORT_ALARM_AFTER_MINUTES,
   DEFAULT_ALARM_SETTINGS,
   OFFLINE_GRACE_MINUTES_RANGE,
   type OrganizationAlarmSettings,
@@ -89,14 +90,16 @@ function AlarmSettingsForm({ orgId }: { orgId: string }) {
       />
       <CheckboxField
         name="alarmUnplacedDevices"
-        label="Also alarm for devices on no floor (spares, not yet placed)"
+        label="Also raise offline alarms for devices on no floor (spares, not yet placed)"
         checked={unplaced}
         onChange={(event) => setDraft({ grace, unplaced: event.target.checked })}
       />
       {warning && <Alert variation="warning">{warning}</Alert>}
       <Text className={styles.muted}>
-        Alarm mail goes to the organization&apos;s admins once per episode; several due at once come as one
-        digest.
+        Comfort alarms (a reading out of its comfort zone for {COMFORT_ALARM_AFTER_MINUTES} minutes) are
+        raised only while people are on the device&apos;s floor, as its motion sensors tell (a floor without
+        any counts as in use), and never for devices on no floor. Alarm mail goes to the organization&apos;s
+        admins once per episode; several due at once come as one digest.
       </Text>
       <Button type="submit" variation="primary" isLoading={save.isPending} isDisabled={draft === null}>
         Save
