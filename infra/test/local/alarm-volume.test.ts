@@ -1,4 +1,10 @@
-import type { NotificationPage } from '@argentum/contracts';
+import { DeviceType, type NotificationPage } from '@argentum/contracts';
+import type { QueuedReading } from '@argentum/functions/domain/telemetry/ingest';
+import { takeTelemetry, type TelemetryIntakePorts } from '@argentum/functions/domain/telemetry/intake';
+import { alarmPorts } from '@argentum/functions/lambda/wiring/notifications';
+import { ingestTelemetryStore } from '@argentum/functions/lambda/wiring/telemetry';
+import { dynamoAlarmMailRate, dynamoAlarmStore } from '@argentum/functions/stores/alarms';
+import { dynamoDevices } from '@argentum/functions/stores/devices';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
 import { sweepPresence } from '@argentum/functions/domain/devices/presence';
 import {
@@ -9,11 +15,11 @@ import {
 import { handler as confirmation } from '@argentum/functions/lambda/control-confirmations';
 import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { dynamoAlarmSettings } from '@argentum/functions/stores/alarm-settings';
-import { dynamoAlarmMailRate } from '@argentum/functions/stores/alarms';
 import { describe, expect, it } from 'vitest';
 import { call, createUser, mailsTo, signInAs } from '../../../functions/test/support/api';
 import { newDevices, newPlace } from '../../../functions/test/platform/devices-fixtures';
 import { seededRandom, stormyBehaviour } from '../../local/simulator';
+import { devices as demoDevices, readingAt } from '../../local/demo-data';
 
 const MINUTE = 60_000;
 /** The simulator's telemetry round (its default pace). */
@@ -118,5 +124,71 @@ describe('alarm mail in a stormy hour', () => {
     const mails = await mailsTo(admin.email);
     expect(mails.length).toBeLessThanOrEqual(bound);
     expect(mails.length).toBeLessThan(offlineAlarms.length);
+  });
+});
+
+/**
+ * A night of the demo's ground floor, as the realistic profile plays it (`readingAt`: the office
+ * cools below its 22 °C comfort zone after dark, and its motion sensors now and then see someone),
+ * taken by ingest minute by minute on a clock of the test's own: an empty building at night raises
+ * no comfort alarm, though its rooms are out of their zone for hours.
+ */
+describe('comfort alarms over a night of the demo', () => {
+  it('raises none for rooms out of their zone while nobody is there', async () => {
+    const place = await newPlace('Night Org');
+    const member = await createUser({ [place.orgId]: 0 });
+    const { accessToken } = await signInAs(member);
+    const demo = demoDevices.filter(
+      (d) =>
+        d.floorID === 'flr-demo-ground' && [DeviceType.ieq, DeviceType.motion].includes(d.devType as 4 | 5),
+    );
+    expect(demo.filter((d) => d.devType === DeviceType.ieq).length).toBeGreaterThan(0);
+    expect(demo.filter((d) => d.devType === DeviceType.motion).length).toBeGreaterThan(0);
+    const placed = await newDevices(
+      place,
+      demo.map((d) => ({ devType: d.devType, devName: d.devName, dataPoints: d.dataPoints })),
+      place.floorId,
+    );
+
+    let now = Date.UTC(2026, 10, 24, 20, 0); // a Tuesday, 20:00 UTC
+    const ports: TelemetryIntakePorts = {
+      telemetry: ingestTelemetryStore,
+      devices: dynamoDevices,
+      deadLetters: { send: async (letters) => void expect(letters).toEqual([]) },
+      alarms: alarmPorts(),
+      presence: presencePorts(),
+      liveFloors: { publisher: { publish: async () => undefined } },
+      logger: { log: () => undefined },
+      metrics: { count: () => undefined },
+      clock: { now: () => new Date(now) },
+    };
+    const random = seededRandom(20261128);
+    let received = 0;
+    const end = Date.UTC(2026, 10, 25, 4, 0);
+    for (; now <= end; now += MINUTE) {
+      const batch: QueuedReading[] = placed.flatMap((device, i) => {
+        const values = readingAt(demo[i] as (typeof demo)[number], now, random);
+        if (!values) return [];
+        const body = { devID: device.devID, devType: device.devType, values, time: now };
+        const message = { ...body, orgId: place.orgId, topicDevId: device.devID, receivedAt: now };
+        return [{ id: `r${received++}`, body: JSON.stringify(message), receives: 1, sentAt: now }];
+      });
+      expect(await takeTelemetry(ports, batch)).toEqual([]);
+    }
+
+    // The rooms were out of their zone all night, and a motion sensor saw someone now and then.
+    const ieqs = placed.filter((d) => d.devType === DeviceType.ieq);
+    for (const ieq of ieqs) {
+      expect((await dynamoDevices.get(ieq.devID))?.latest?.temp).toBeLessThan(22);
+      expect(Object.keys((await dynamoAlarmStore.get(ieq.devID))?.conditions ?? {})).toContain(
+        'comfort:temp',
+      );
+    }
+    const list = await call<NotificationPage>(
+      '/api/notification/getNotifications',
+      { skip: 0, limit: 50 },
+      { token: accessToken },
+    );
+    expect(list.body.list.map((n) => n.message)).toEqual([]);
   });
 });
