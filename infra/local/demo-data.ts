@@ -568,3 +568,66 @@ export function readingAt(
       return undefined;
   }
 }
+
+/**
+ * What went wrong in the demo's history, so its bell has something to show that agrees with its
+ * readings: a long meeting in the ground floor's meeting room let its CO2 climb, and the first
+ * floor's motion sensor lost power for most of an hour one morning. Placed on the latest day whose
+ * windows lie inside the history (`start`..`end`); none when the history is too short to hold them.
+ */
+export interface DemoIncident {
+  kind: 'stuffy-meeting' | 'power-cut';
+  /** The device it happens to (by demo name). */
+  devName: string;
+  /** The motion sensor of its room, which sees the meeting (stuffy-meeting only). */
+  roomMotion?: string;
+  from: number;
+  to: number;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const DEMO_INCIDENTS = [
+  {
+    kind: 'stuffy-meeting',
+    devName: 'IEQMeeting',
+    roomMotion: 'MotionMeeting',
+    from: 13 * HOUR,
+    to: 14.5 * HOUR,
+  },
+  { kind: 'power-cut', devName: 'MotionLounge', from: 9.25 * HOUR, to: 10 * HOUR },
+] as const;
+
+export function demoIncidents(start: number, end: number): DemoIncident[] {
+  return DEMO_INCIDENTS.flatMap((incident) => {
+    // The latest day whose window ended at least half an hour before the history's end.
+    for (let day = Math.floor(end / DAY) * DAY; day >= start - DAY; day -= DAY) {
+      const from = day + incident.from;
+      const to = day + incident.to;
+      if (to + HOUR / 2 <= end && from >= start) return [{ ...incident, from, to }];
+    }
+    return [];
+  });
+}
+
+/**
+ * A device's reading at `time` as the incidents leave it: the meeting room's CO2 climbs (1,000 PPM
+ * and more) with its motion sensor seeing people all along; the powered-off sensor sends nothing.
+ */
+export function withIncidents(
+  incidents: readonly DemoIncident[],
+  device: Pick<Device, 'devName'>,
+  time: number,
+  values: Record<string, number> | undefined,
+): Record<string, number> | undefined {
+  for (const incident of incidents) {
+    if (time < incident.from || time >= incident.to) continue;
+    if (incident.kind === 'power-cut' && device.devName === incident.devName) return undefined;
+    if (incident.kind !== 'stuffy-meeting' || !values) continue;
+    if (device.devName === incident.roomMotion) return { ...values, mState: 1 };
+    if (device.devName === incident.devName) {
+      return { ...values, co2: Math.round(1_000 + 160 * ((time - incident.from) / HOUR)) };
+    }
+  }
+  return values;
+}

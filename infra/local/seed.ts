@@ -20,6 +20,7 @@ import {
   buildings,
   DEFAULT_DEMO_PASSWORD,
   deviceGroups,
+  demoIncidents,
   demoUsers,
   devices,
   floorPlans,
@@ -27,7 +28,9 @@ import {
   floors,
   organizations,
   readingAt,
+  withIncidents,
 } from './demo-data';
+import { raiseDemoAlarms } from './demo-alarms';
 
 const SEED_MARKER = { pk: 'META', sk: 'SEED' };
 /**
@@ -225,14 +228,16 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
   const step = 15 * 60_000;
   const end = Math.floor((options.now ?? Date.now()) / step) * step;
   const start = end - options.historyDays * 24 * 3600_000;
+  const incidents = demoIncidents(start, end);
   const points: TelemetryPoint[] = [];
   for (const device of devices) {
     for (let time = start; time <= end; time += step) {
-      const values = readingAt(device, time, random);
+      const values = withIncidents(incidents, device, time, readingAt(device, time, random));
       if (values) points.push({ devId: device.devID, time, values });
     }
   }
   await dynamoTelemetryStore.write(points);
+  await raiseDemoAlarms(incidents, points);
 
   await dynamo().send(
     new PutCommand({
@@ -241,6 +246,9 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
         ...SEED_MARKER,
         version: SEED_VERSION,
         seededAt: now,
+        // Where the history lies, and so its incidents (demoIncidents).
+        historyStart: start,
+        historyEnd: end,
         password: options.password === DEFAULT_DEMO_PASSWORD ? 'default' : 'custom',
       },
     }),
