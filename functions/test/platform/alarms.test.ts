@@ -36,6 +36,12 @@ const ports: AlarmPorts = {
 
 const MINUTE = 60_000;
 
+/** The notifications about a device in a user's inbox, newest first. */
+const notificationsAbout = async (token: string, devID: string) =>
+  (
+    await call<NotificationPage>('/api/notification/getNotifications', { skip: 0, limit: 10 }, { token })
+  ).body.list.filter((n) => n.properties.devID === devID);
+
 describe('alarm rules', () => {
   let orgId: string;
   let token: string;
@@ -145,14 +151,7 @@ describe('alarm rules', () => {
         JSON.stringify({ devID: sensor.devID, devType: 5, time, values: { co2, temp: 23 } }),
         { qos: 1 },
       );
-    const alarmsOf = async () =>
-      (
-        await call<NotificationPage>(
-          '/api/notification/getNotifications',
-          { skip: 0, limit: 10 },
-          { token: memberToken },
-        )
-      ).body.list.filter((n) => n.properties.devID === sensor.devID);
+    const alarmsOf = () => notificationsAbout(memberToken, sensor.devID);
     try {
       const t0 = Date.now() - 30 * MINUTE;
       await send(t0, 1450);
@@ -205,14 +204,7 @@ describe('alarm rules', () => {
       await publish(link, device, time, values);
       await expect.poll(async () => (await dynamoDevices.get(device.devID))?.lastSeen).toBe(time);
     };
-    const alarmsOf = async () =>
-      (
-        await call<NotificationPage>(
-          '/api/notification/getNotifications',
-          { skip: 0, limit: 10 },
-          { token: memberToken },
-        )
-      ).body.list.filter((n) => n.properties.devID === sensor.devID);
+    const alarmsOf = () => notificationsAbout(memberToken, sensor.devID);
     try {
       const t0 = Date.now() - 60 * MINUTE;
       await report(motionLink, motion, Date.now(), { mState: 0 });
