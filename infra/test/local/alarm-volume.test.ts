@@ -131,65 +131,108 @@ describe('alarm mail in a stormy hour', () => {
  * A night of the demo's ground floor, as the realistic profile plays it (`readingAt`: the office
  * cools below its 22 °C comfort zone after dark, and its motion sensors now and then see someone),
  * taken by ingest minute by minute on a clock of the test's own: an empty building at night raises
- * no comfort alarm, though its rooms are out of their zone for hours.
+ * no comfort alarm, though its rooms are out of their zone for hours. Then its motion sensors fall
+ * silent: once presence has them offline, nothing can tell the floor is empty, and the cold rooms alarm.
  */
 describe('comfort alarms over a night of the demo', () => {
-  // Eight hours of minutes through ingest against DynamoDB Local: ~20 s on a quiet machine.
-  it('raises none for rooms out of their zone while nobody is there', { timeout: 180_000 }, async () => {
-    const place = await newPlace('Night Org');
-    const member = await createUser({ [place.orgId]: 0 });
-    const { accessToken } = await signInAs(member);
-    const demo = demoDevices.filter(
-      (d) =>
-        d.floorID === 'flr-demo-ground' && [DeviceType.ieq, DeviceType.motion].includes(d.devType as 4 | 5),
-    );
-    expect(demo.filter((d) => d.devType === DeviceType.ieq).length).toBeGreaterThan(0);
-    expect(demo.filter((d) => d.devType === DeviceType.motion).length).toBeGreaterThan(0);
-    const placed = await newDevices(
-      place,
-      demo.map((d) => ({ devType: d.devType, devName: d.devName, dataPoints: d.dataPoints })),
-      place.floorId,
-    );
-
-    let now = Date.UTC(2026, 10, 24, 20, 0); // a Tuesday, 20:00 UTC
-    const ports: TelemetryIntakePorts = {
-      telemetry: ingestTelemetryStore,
-      devices: dynamoDevices,
-      deadLetters: { send: async (letters) => void expect(letters).toEqual([]) },
-      alarms: alarmPorts(),
-      presence: presencePorts(),
-      liveFloors: { publisher: { publish: async () => undefined } },
-      logger: { log: () => undefined },
-      metrics: { count: () => undefined },
-      clock: { now: () => new Date(now) },
-    };
-    const random = seededRandom(20261128);
-    let received = 0;
-    const end = Date.UTC(2026, 10, 25, 4, 0);
-    for (; now <= end; now += MINUTE) {
-      const batch: QueuedReading[] = placed.flatMap((device, i) => {
-        const values = readingAt(demo[i] as (typeof demo)[number], now, random);
-        if (!values) return [];
-        const body = { devID: device.devID, devType: device.devType, values, time: now };
-        const message = { ...body, orgId: place.orgId, topicDevId: device.devID, receivedAt: now };
-        return [{ id: `r${received++}`, body: JSON.stringify(message), receives: 1, sentAt: now }];
-      });
-      expect(await takeTelemetry(ports, batch)).toEqual([]);
-    }
-
-    // The rooms were out of their zone all night, and a motion sensor saw someone now and then.
-    const ieqs = placed.filter((d) => d.devType === DeviceType.ieq);
-    for (const ieq of ieqs) {
-      expect((await dynamoDevices.get(ieq.devID))?.latest?.temp).toBeLessThan(22);
-      expect(Object.keys((await dynamoAlarmStore.get(ieq.devID))?.conditions ?? {})).toContain(
-        'comfort:temp',
+  // Nine hours of minutes through ingest against DynamoDB Local: ~25 s on a quiet machine.
+  it(
+    'raises none while nobody is there, and one a room once its motion sensors fall silent',
+    { timeout: 180_000 },
+    async () => {
+      const place = await newPlace('Night Org');
+      const member = await createUser({ [place.orgId]: 0 });
+      const { accessToken } = await signInAs(member);
+      const demo = demoDevices.filter(
+        (d) =>
+          d.floorID === 'flr-demo-ground' && [DeviceType.ieq, DeviceType.motion].includes(d.devType as 4 | 5),
       );
-    }
-    const list = await call<NotificationPage>(
-      '/api/notification/getNotifications',
-      { skip: 0, limit: 50 },
-      { token: accessToken },
-    );
-    expect(list.body.list.map((n) => n.message)).toEqual([]);
-  });
+      expect(demo.filter((d) => d.devType === DeviceType.ieq).length).toBeGreaterThan(0);
+      expect(demo.filter((d) => d.devType === DeviceType.motion).length).toBeGreaterThan(0);
+      const placed = await newDevices(
+        place,
+        demo.map((d) => ({ devType: d.devType, devName: d.devName, dataPoints: d.dataPoints })),
+        place.floorId,
+      );
+
+      let now = Date.UTC(2026, 10, 24, 20, 0); // a Tuesday, 20:00 UTC
+      const ports: TelemetryIntakePorts = {
+        telemetry: ingestTelemetryStore,
+        devices: dynamoDevices,
+        deadLetters: { send: async (letters) => void expect(letters).toEqual([]) },
+        alarms: alarmPorts(),
+        presence: presencePorts(),
+        liveFloors: { publisher: { publish: async () => undefined } },
+        logger: { log: () => undefined },
+        metrics: { count: () => undefined },
+        clock: { now: () => new Date(now) },
+      };
+      const random = seededRandom(20261128);
+      let received = 0;
+      /** A minute of readings from `devices` (the placed ones, read as their demo originals play). */
+      const minute = async (devices: typeof placed) => {
+        const batch: QueuedReading[] = devices.flatMap((device) => {
+          const values = readingAt(demo[placed.indexOf(device)] as (typeof demo)[number], now, random);
+          if (!values) return [];
+          const body = { devID: device.devID, devType: device.devType, values, time: now };
+          const message = { ...body, orgId: place.orgId, topicDevId: device.devID, receivedAt: now };
+          return [{ id: `r${received++}`, body: JSON.stringify(message), receives: 1, sentAt: now }];
+        });
+        expect(await takeTelemetry(ports, batch)).toEqual([]);
+      };
+      const end = Date.UTC(2026, 10, 25, 4, 0);
+      for (; now <= end; now += MINUTE) await minute(placed);
+
+      // The rooms were out of their zone all night, and a motion sensor saw someone now and then.
+      const ieqs = placed.filter((d) => d.devType === DeviceType.ieq);
+      for (const ieq of ieqs) {
+        expect((await dynamoDevices.get(ieq.devID))?.latest?.temp).toBeLessThan(22);
+        expect(Object.keys((await dynamoAlarmStore.get(ieq.devID))?.conditions ?? {})).toContain(
+          'comfort:temp',
+        );
+      }
+      const list = await call<NotificationPage>(
+        '/api/notification/getNotifications',
+        { skip: 0, limit: 50 },
+        { token: accessToken },
+      );
+      expect(list.body.list.map((n) => n.message)).toEqual([]);
+
+      // 04:00: the motion sensors' batteries die. The rooms are still cold, and the presence sweep
+      // (every minute, as scheduled) has the sensors offline after three of their 5-minute intervals.
+      const presence = presencePorts();
+      const sweep = () =>
+        sweepPresence(
+          {
+            ...presence,
+            presence: {
+              ...presence.presence,
+              watched: async () => (await presence.presence.watched()).filter((d) => d.orgID === place.orgId),
+            },
+          },
+          now,
+        );
+      const silentFrom = now;
+      for (; now <= silentFrom + 60 * MINUTE; now += MINUTE) {
+        await minute(ieqs);
+        await sweep();
+      }
+      const comfort = (
+        await call<NotificationPage>(
+          '/api/notification/getNotifications',
+          { skip: 0, limit: 50 },
+          { token: accessToken },
+        )
+      ).body.list.filter((n) => n.message.includes('is not in comfort zone'));
+      // One warning a room, once silence made the sensors offline and the room had been in use, as far
+      // as anyone can tell, for 10 minutes.
+      expect(comfort.map((n) => n.properties.devID).sort()).toEqual(ieqs.map((d) => d.devID).sort());
+      const offlineFrom = silentFrom + 15 * MINUTE;
+      for (const n of comfort) {
+        expect(n.message).toMatch(/Temperature 2\d\.\d °C is not in comfort zone \(22-26 °C\)\.$/);
+        expect(Date.parse(n.createdAt)).toBeGreaterThanOrEqual(offlineFrom + 10 * MINUTE);
+        expect(Date.parse(n.createdAt)).toBeLessThanOrEqual(offlineFrom + 13 * MINUTE);
+      }
+    },
+  );
 });
