@@ -11,7 +11,7 @@ import type { TelemetryPoint } from '@argentum/functions/domain/telemetry/teleme
 import { dynamoAlarmStore } from '@argentum/functions/stores/alarms';
 import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
 import { dynamoUserStore } from '@argentum/functions/stores/users';
-import { type DemoIncident, devices } from './demo-data';
+import { type DemoIncident, devices, HOUR } from './demo-data';
 
 /** The alarms of the past: stored and put into the members' inboxes, but pushed and mailed to nobody. */
 const historyPorts: AlarmPorts = {
@@ -23,8 +23,6 @@ const historyPorts: AlarmPorts = {
   logger: { log: () => undefined },
   metrics: { count: () => undefined },
 };
-
-const HOUR = 3_600_000;
 
 const demoDevice = (devName: string) => {
   const device = devices.find((d) => d.devName === devName);
@@ -56,7 +54,7 @@ export async function raiseDemoAlarms(
       );
       continue;
     }
-    const motion = demoDevice(incident.roomMotion ?? '');
+    const motion = demoDevice(incident.roomMotion);
     // From the meeting's start until the room has long been aired (an alarm open then clears).
     const around = (p: TelemetryPoint) => p.time >= incident.from && p.time <= incident.to + 2 * HOUR;
     const occupied = new Map(

@@ -575,17 +575,18 @@ export function readingAt(
  * floor's motion sensor lost power for most of an hour one morning. Placed on the latest day whose
  * windows lie inside the history (`start`..`end`); none when the history is too short to hold them.
  */
-export interface DemoIncident {
-  kind: 'stuffy-meeting' | 'power-cut';
-  /** The device it happens to (by demo name). */
-  devName: string;
-  /** The motion sensor of its room, which sees the meeting (stuffy-meeting only). */
-  roomMotion?: string;
-  from: number;
-  to: number;
-}
+export type DemoIncident = { from: number; to: number } & (
+  | {
+      kind: 'stuffy-meeting';
+      /** The room's IEQ sensor (by demo name). */
+      devName: string;
+      /** The motion sensor of its room, which sees the meeting. */
+      roomMotion: string;
+    }
+  | { kind: 'power-cut'; devName: string }
+);
 
-const HOUR = 3_600_000;
+export const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const DEMO_INCIDENTS = [
   {

@@ -32,7 +32,8 @@ import {
 } from './demo-data';
 import { raiseDemoAlarms } from './demo-alarms';
 
-const SEED_MARKER = { pk: 'META', sk: 'SEED' };
+/** The item that says the demo data is loaded: its version, and where its history lies. */
+export const SEED_MARKER = { pk: 'META', sk: 'SEED' };
 /**
  * 2: users have per-organization membership items. 3: roles belong to memberships (orgRoles).
  * 4: device positions relative to the plan (0-1), device groups, devices on no floor.

@@ -6,6 +6,7 @@ import { dynamoTelemetryStore } from '@argentum/functions/stores/telemetry-dynam
 import { describe, expect, it } from 'vitest';
 import { call, signIn } from '../../../functions/test/support/api';
 import { demoIncidents, devices } from '../../local/demo-data';
+import { SEED_MARKER } from '../../local/seed';
 
 const MINUTE = 60_000;
 const idOf = (devName: string) => devices.find((d) => d.devName === devName)?.devID ?? '';
@@ -13,7 +14,7 @@ const idOf = (devName: string) => devices.find((d) => d.devName === devName)?.de
 /** A device's seeded readings in [from, to]. */
 const readings = async (devName: string, from: number, to: number) =>
   (await dynamoTelemetryStore.readRaw(idOf(devName), from, to, 1000)).items;
-const readingAt = async (devName: string, time: number) => (await readings(devName, time, time))[0]?.values;
+const storedAt = async (devName: string, time: number) => (await readings(devName, time, time))[0]?.values;
 
 /**
  * The demo's bell shows its history's incidents, raised by the platform's own rules from the readings
@@ -22,7 +23,7 @@ const readingAt = async (devName: string, time: number) => (await readings(devNa
 describe("the demo's alarm history", () => {
   it('says what its readings say: the stuffy meeting and the power cut', async () => {
     const { Item } = await dynamo().send(
-      new GetCommand({ TableName: config.platformTable, Key: { pk: 'META', sk: 'SEED' } }),
+      new GetCommand({ TableName: config.platformTable, Key: SEED_MARKER }),
     );
     const [start, end] = [Number(Item?.historyStart), Number(Item?.historyEnd)];
     expect(end - start).toBeGreaterThan(0);
@@ -52,11 +53,11 @@ describe("the demo's alarm history", () => {
       const raisedAt = Date.parse(alarm.createdAt);
       expect(alarm.type).toBe(1);
       expect(co2).toBeGreaterThan(800);
-      expect((await readingAt('IEQMeeting', raisedAt))?.co2).toBe(co2);
-      expect((await readingAt('MotionMeeting', raisedAt))?.mState).toBe(1);
+      expect((await storedAt('IEQMeeting', raisedAt))?.co2).toBe(co2);
+      expect((await storedAt('MotionMeeting', raisedAt))?.mState).toBe(1);
       const clearedAt = Date.parse(alarm.clearedAt ?? '');
       expect(clearedAt).toBeGreaterThan(raisedAt);
-      expect((await readingAt('IEQMeeting', clearedAt))?.co2).toBeLessThanOrEqual(800);
+      expect((await storedAt('IEQMeeting', clearedAt))?.co2).toBeLessThanOrEqual(800);
       for (const r of await readings('IEQMeeting', raisedAt, clearedAt - 1))
         expect(r.values.co2).toBeGreaterThan(800);
     }
@@ -67,7 +68,7 @@ describe("the demo's alarm history", () => {
     else {
       // Silent from the cut until it was back; 'Device Offline' once the grace period had passed.
       expect(await readings('MotionLounge', cut.from, cut.to - 1)).toEqual([]);
-      expect(await readingAt('MotionLounge', cut.to)).toBeDefined();
+      expect(await storedAt('MotionLounge', cut.to)).toBeDefined();
       expect(
         lounge
           .map((n) => [n.type, n.message, n.createdAt, n.clearedAt])
