@@ -1,7 +1,7 @@
 import { topics } from '@argentum/contracts/messaging';
 import { DEVICE_OFFLINE_HINT_TEXT } from '@argentum/contracts';
 import type { MqttClient } from 'mqtt';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { floorPlanKey } from '../../functions/src/domain/files/keys';
 import { s3FileStore } from '../../functions/src/stores/files';
@@ -192,11 +192,21 @@ describe('presence in the browser', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    // The organization tree answers only once the Alarms tab is open, as on a slow connection: the
+    // administrator's only organization is then chosen all the same.
+    const treeCall = '**/api/dashboard/getUsersOrganisations';
+    const held: Route[] = [];
+    await page.route(treeCall, (route) => void held.push(route));
     await signIn(page, stack.url, admin.email, admin.password);
     await page.getByRole('button', { name: 'Settings' }).click();
     const settings = page.getByRole('dialog', { name: 'Platform Settings' });
     await settings.getByRole('tab', { name: 'Alarms' }).click();
     const form = settings.getByRole('form', { name: 'Offline alarms' });
+    await settings.getByRole('combobox', { name: 'Organization' }).waitFor();
+    expect(await form.count()).toBe(0);
+    await expect.poll(() => held.length).toBeGreaterThanOrEqual(1);
+    for (const route of held.splice(0)) await route.continue();
+    await page.unroute(treeCall);
     const grace = form.getByLabel('Offline grace period (minutes)');
     // The defaults until the organization sets its own.
     await expect.poll(() => grace.inputValue()).toBe('10');

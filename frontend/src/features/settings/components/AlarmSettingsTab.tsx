@@ -20,7 +20,10 @@ import styles from './Settings.module.css';
  * that time is one episode) and whether devices on no floor raise offline alarms.
  */
 export function AlarmSettingsTab({ organizations }: { organizations: readonly AdminOrganization[] }) {
-  const [orgId, setOrgId] = useState(organizations.length === 1 ? (organizations[0]?.orgID ?? '') : '');
+  const [chosen, setOrgId] = useState('');
+  // An administrator of one organization has it chosen, also when the tree arrives after the dialog opened.
+  const only = organizations.length === 1 ? organizations[0]?.orgID : undefined;
+  const orgId = chosen || only || '';
   return (
     <div className={styles.form}>
       <SelectField
