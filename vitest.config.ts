@@ -16,6 +16,7 @@ export default defineConfig({
             'frontend/src/**/*.test.ts',
             'contracts/test/**/*.test.ts',
             'functions/test/unit/**/*.test.ts',
+            'infra/test/unit/**/*.test.ts',
             'tools/**/*.test.ts',
             'bench/**/*.test.ts',
           ],

@@ -503,7 +503,57 @@ export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';
 /** °C to °F with one decimal: a room unit reports its zone temperature in °F. */
 export const fahrenheit = (celsius: number) => Math.round(((celsius * 9) / 5 + 32) * 10) / 10;
 
-/** A plausible reading of a device at a time: daily cycles, office hours, some noise. */
+/** People come and go on a demo floor at most once in this time: its occupancy holds in runs. */
+export const OCCUPANCY_SLOT_MS = 15 * 60_000;
+/** How long a room's CO2 takes to follow its people in or out. */
+const CO2_SETTLE_MS = 10 * 60_000;
+
+/** A stable draw in [0, 1) for a key and a slot (FNV-1a), the same for every device that asks. */
+function draw(key: string, slot: number): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${key}#${slot}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  // A final avalanche, so that neighbouring slots do not draw alike.
+  hash = Math.imul(hash ^ (hash >>> 16), 0x45d9f3b);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x45d9f3b);
+  return ((hash ^ (hash >>> 16)) >>> 0) / 2 ** 32;
+}
+
+const officeHours = (time: number) => {
+  const at = new Date(time);
+  const hour = at.getUTCHours();
+  return at.getUTCDay() % 6 !== 0 && hour >= 8 && hour < 18;
+};
+
+/** The floor a device's occupancy follows (its own, for a device on no floor). */
+const floorKeyOf = (device: Pick<Device, 'devID' | 'floorID' | 'onFloor'>) =>
+  device.onFloor && device.floorID ? device.floorID : device.devID;
+
+/**
+ * Whether people are on a device's floor at a time: in office hours (UTC) most slots are, at night and
+ * at weekends none. Every device of a floor agrees, and it holds for a whole slot.
+ */
+export function floorOccupiedAt(
+  device: Pick<Device, 'devID' | 'floorID' | 'onFloor'>,
+  time: number,
+): boolean {
+  const slot = Math.floor(time / OCCUPANCY_SLOT_MS);
+  return officeHours(slot * OCCUPANCY_SLOT_MS) && draw(floorKeyOf(device), slot) < 0.7;
+}
+
+/** How much of a full room's CO2 a floor holds at a time: it follows its people over 10 minutes. */
+function peopleLevel(device: Pick<Device, 'devID' | 'floorID' | 'onFloor'>, time: number): number {
+  const slotStart = Math.floor(time / OCCUPANCY_SLOT_MS) * OCCUPANCY_SLOT_MS;
+  const before = floorOccupiedAt(device, slotStart - 1) ? 1 : 0;
+  const now = floorOccupiedAt(device, time) ? 1 : 0;
+  return before + (now - before) * Math.min(1, (time - slotStart) / CO2_SETTLE_MS);
+}
+
+/**
+ * A plausible reading of a device at a time: daily cycles, office hours, some noise. Occupancy holds in
+ * runs a floor's devices agree on: a motion sensor sees people only while its floor has them (in its
+ * own room most of those slots), and a passer-by now and then; lights and switches follow the floor;
+ * CO2 follows its people over minutes.
+ */
 export function readingAt(
   device: Device,
   time: number,
@@ -511,8 +561,7 @@ export function readingAt(
 ): Record<string, number> | undefined {
   const hour = new Date(time).getUTCHours() + new Date(time).getUTCMinutes() / 60;
   const daytime = Math.max(0, Math.sin(((hour - 6) / 12) * Math.PI));
-  const weekday = new Date(time).getUTCDay() % 6 !== 0;
-  const occupied = weekday && hour >= 8 && hour < 18 ? random() < 0.65 : random() < 0.04;
+  const occupied = floorOccupiedAt(device, time);
   const noise = (scale: number) => (random() - 0.5) * scale;
   const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
   switch (device.devType) {
@@ -533,13 +582,16 @@ export function readingAt(
       if (!device.dataPoints.some((p) => p.dp === 'zoneTemp')) return { temp };
       return { temp, zoneTemp: fahrenheit(22 + daytime + noise(0.6)) };
     }
-    case DeviceType.motion:
-      return { mState: occupied ? 1 : 0 };
+    case DeviceType.motion: {
+      const slot = Math.floor(time / OCCUPANCY_SLOT_MS);
+      const seen = occupied ? draw(device.devID, slot) < 0.8 : random() < 0.02;
+      return { mState: seen ? 1 : 0 };
+    }
     case DeviceType.ieq:
       return {
         temp: round(21.5 + 3 * daytime + noise(0.5)),
         hum: round(42 + 6 * daytime + noise(2)),
-        co2: Math.round(430 + (occupied ? 450 : 60) * daytime + noise(40)),
+        co2: Math.round(430 + (60 + 390 * peopleLevel(device, time)) * daytime + noise(40)),
         voc: round(0.4 + 0.5 * daytime + noise(0.1), 2),
         lux: Math.round(80 + 480 * daytime + noise(30)),
         pressure: Math.round(101300 + noise(400)),

@@ -31,6 +31,7 @@ import {
   withIncidents,
 } from './demo-data';
 import { raiseDemoAlarms } from './demo-alarms';
+import { seededRandom } from './simulator';
 
 /** The item that says the demo data is loaded: its version, and where its history lies. */
 export const SEED_MARKER = { pk: 'META', sk: 'SEED' };
@@ -41,17 +42,6 @@ export const SEED_MARKER = { pk: 'META', sk: 'SEED' };
  * 6: devices name the gateway they report through; linked third-party devices are listed for the poller.
  */
 const SEED_VERSION = 6;
-
-/** Deterministic pseudo-random numbers, so every fresh start shows the same history. */
-function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function putAll(items: Record<string, unknown>[]): Promise<void> {
   await batchWrite(
@@ -225,7 +215,8 @@ export async function seedDemoData(options: SeedOptions): Promise<boolean> {
   }
 
   // History at 15-minute intervals, ending now.
-  const random = mulberry32(20261122);
+  // Deterministic, so every fresh start shows the same history.
+  const random = seededRandom(20261122);
   const step = 15 * 60_000;
   const end = Math.floor((options.now ?? Date.now()) / step) * step;
   const start = end - options.historyDays * 24 * 3600_000;
