@@ -38,7 +38,7 @@ import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
 import { INGEST_TIMEOUT_SECONDS, TELEMETRY_RULE_NAME } from './constructs/telemetry-intake';
 import { WebHosting } from './constructs/web-hosting';
-import { planRenditions, telemetryRollups, treeSweeps } from '../src/definitions';
+import { apiFunction, planRenditions, telemetryRollups, treeSweeps } from '../src/definitions';
 import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from './nag';
 import { type StatefulRefs } from './stateful-stack';
 
@@ -164,16 +164,6 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
   },
 };
 
-const apiSizing: Partial<Record<ApiDomain, { memorySize: number; timeout: Duration }>> = {
-  // Long ranges are downsampled on the server.
-  data: { memorySize: 1024, timeout: Duration.seconds(25) },
-  // Third-party device clouds can be slow.
-  integrations: { memorySize: 512, timeout: Duration.seconds(25) },
-  // Sanitizing a 10 MB, 50,000-element plan takes seconds of one CPU and about 0.7 GB (bench/
-  // floor-plans.bench.ts): 2 GB gives a full vCPU and headroom; API Gateway and CloudFront wait 30 s.
-  floorplans: { memorySize: 2048, timeout: Duration.seconds(28) },
-};
-
 /**
  * Everything that can be replaced without losing data: the API and its Lambdas, IoT wiring, and the
  * web app with its CloudFront distribution.
@@ -264,7 +254,8 @@ export class StatelessStack extends Stack {
         description: `Argentum API: ${domain} routes`,
         resources,
         access: apiAccess[domain],
-        ...apiSizing[domain],
+        memorySize: apiFunction(domain).memoryMB,
+        timeout: Duration.seconds(apiFunction(domain).timeoutSeconds),
         originSecret: this.web.originSecret.secretValue.unsafeUnwrap(),
         ...(domain === 'auth' ? { mailQueueUrl: this.mailJobs.queue.queueUrl } : {}),
         ...(domain === 'integrations' ? this.integrationsAccess(props.stateful) : {}),

@@ -16,6 +16,8 @@ import { routes } from '@argentum/functions/routes/index';
 import { HOST } from './config';
 import { BodyTooLarge, listen, readBody } from './http-util';
 import { contentSecurityPolicy } from '../src/content-security-policy';
+import { apiFunction } from '../src/definitions';
+import { invokeApiFunction } from './lambda-invoke';
 import { PLAN_PATH_PREFIX, servePlan } from './plan-edge';
 import { readMailbox } from './ses-capture';
 import type { StreamRunner } from './stream-runner';
@@ -60,23 +62,6 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
 
 const isText = (contentType: string | undefined) =>
   !contentType || /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i.test(contentType);
-
-function lambdaContext(domain: ApiDomain, requestId: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: `api-${domain}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:api-${domain}`,
-    memoryLimitInMB: '512',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/api-${domain}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => 29_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 /**
  * Emulates API Gateway's JWT authorizer: a missing, invalid or expired access token never reaches the
@@ -253,11 +238,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
     const event = toEvent(request, route, url, body, claims);
     const handler = domainHandlers.get(route.domain);
     if (!handler) return send(response, 500, { message: 'Internal Server Error' });
-    writeResult(
-      response,
-      await handler(event, lambdaContext(route.domain, event.requestContext.requestId)),
-      route,
-    );
+    const { memoryMB, timeoutSeconds } = apiFunction(route.domain);
+    const result = await invokeApiFunction(handler, event, {
+      name: `api-${route.domain}`,
+      timeoutMs: timeoutSeconds * 1000,
+      memoryMB,
+      requestId: event.requestContext.requestId,
+    });
+    writeResult(response, result, route);
   }
 
   const server = createServer((request, response) => {

@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { S3Event } from 'aws-lambda';
 import { FLOOR_PLAN_PREFIX, PLAN_RENDITION_SOURCE_SUFFIX } from '@argentum/functions/domain/files/keys';
 import { asyncInvocations, planRenditions } from '../src/definitions';
+import { withinTimeout } from './lambda-invoke';
 
 /**
  * The twin of the files bucket's event notification to the plan renditions function (CDK:
@@ -19,21 +20,6 @@ export interface PlanRenditionTwin {
   /** Resolves once every event handed so far has been handled. */
   idle(): Promise<void>;
   stop(): Promise<void>;
-}
-
-class TimedOut extends Error {}
-
-/** `work`, or a TimedOut rejection once `ms` have passed. */
-async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimedOut(`Task timed out after ${ms / 1000} seconds`)), ms);
-  });
-  try {
-    await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export interface PlanRenditionTwinOptions {
@@ -64,7 +50,7 @@ export async function startPlanRenditions(
       const attempts = 1 + asyncInvocations.retryAttempts;
       for (let attempt = 1; attempt <= attempts && !stopped; attempt++) {
         try {
-          await withTimeout(handler({ Records: records }), timeoutMs);
+          await withinTimeout(handler({ Records: records }), timeoutMs);
           return;
         } catch (error) {
           if (attempt === attempts)

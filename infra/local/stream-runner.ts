@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type AttributeValue,
   DescribeStreamCommand,
@@ -20,6 +19,7 @@ import type {
   DynamoDBStreamEvent,
 } from 'aws-lambda';
 import { type FilterPattern, matchesFilter } from './event-filter';
+import { invoke } from './lambda-invoke';
 
 /** One Lambda fed by the stream, with its event source mapping's settings. */
 export interface StreamConsumer {
@@ -106,24 +106,6 @@ function toLambdaRecord(record: _Record, streamArn: string): DynamoDBRecord {
   };
 }
 
-function lambdaContext(consumer: StreamConsumer): Context {
-  const deadline = Date.now() + consumer.timeoutSeconds * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: consumer.name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${consumer.name}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${consumer.name}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 /**
  * Plays a DynamoDB stream event source mapping against DynamoDB Local: polls the table's stream
  * (every shard, new shards as they appear, a child only after its parent), keeps the records each
@@ -186,7 +168,12 @@ export async function startStreamRunner(options: StreamRunnerOptions): Promise<S
       const batch = queue.slice(0, consumer.batchSize);
       let failedAt = -1;
       try {
-        const result = await consumer.handler({ Records: batch }, lambdaContext(consumer));
+        // As Lambda does, an invocation ends at the function's timeout: the whole batch is retried.
+        const result = await invoke(
+          consumer.handler,
+          { Records: batch },
+          { name: consumer.name, timeoutMs: consumer.timeoutSeconds * 1000 },
+        );
         const failures = result.batchItemFailures.map((f) => f.itemIdentifier);
         if (failures.length > 0) {
           const indexes = failures.map((id) => batch.findIndex((r) => r.dynamodb?.SequenceNumber === id));

@@ -5,6 +5,7 @@
  */
 
 import { STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
+import type { ApiDomain } from '@argentum/functions/http/types';
 
 export interface KeyAttribute {
   name: string;
@@ -243,6 +244,26 @@ export const treeSweeps = {
   /** The sweeper stops a little before its timeout and reports the record, which is retried. */
   timeoutSeconds: 300,
 } as const;
+
+/** A function's timeout and memory when it names none (CDK: constructs/platform-function.ts). */
+export const functionDefaults = { timeoutSeconds: 10, memoryMB: 512 } as const;
+
+/**
+ * The API's functions that need more than the defaults (CDK: stateless-stack.ts; locally
+ * infra/local/api-server.ts gives each invocation the same timeout). API Gateway waits 30 s at most.
+ */
+const apiFunctionSizing: Partial<Record<ApiDomain, { memoryMB: number; timeoutSeconds: number }>> = {
+  // Long ranges are downsampled on the server.
+  data: { memoryMB: 1024, timeoutSeconds: 25 },
+  // Third-party device clouds can be slow.
+  integrations: { memoryMB: 512, timeoutSeconds: 25 },
+  // Sanitizing a 10 MB, 50,000-element plan takes seconds of one CPU and about 0.7 GB (bench/
+  // floor-plans.bench.ts): 2 GB gives a full vCPU and headroom; API Gateway and CloudFront wait 30 s.
+  floorplans: { memoryMB: 2048, timeoutSeconds: 28 },
+};
+
+/** The memory and timeout of the function that serves an API domain's routes. */
+export const apiFunction = (domain: ApiDomain) => apiFunctionSizing[domain] ?? functionDefaults;
 
 /**
  * Functions invoked asynchronously (an S3 event, a rule's action): Lambda retries a failed or timed-out

@@ -19,6 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
 import { BROWSER_CLIENT_ID_PREFIX } from '@argentum/contracts/messaging';
 import { acknowledgeWildcards } from '../nag';
+import { functionDefaults } from '../../src/definitions';
 import { lambdaEntry, repoRoot } from '../paths';
 
 const bundleLambdaScript = path.join(repoRoot, 'infra/cdk/bundle-lambda.ts');
@@ -202,8 +203,8 @@ export class PlatformFunction extends Construct {
       description: props.description,
       runtime: lambdaRuntime,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(10),
+      memorySize: props.memorySize ?? functionDefaults.memoryMB,
+      timeout: props.timeout ?? Duration.seconds(functionDefaults.timeoutSeconds),
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
