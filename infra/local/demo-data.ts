@@ -524,6 +524,19 @@ const officeHours = (time: number) => {
   return at.getUTCDay() % 6 !== 0 && hour >= 8 && hour < 18;
 };
 
+/**
+ * How far the heating has brought the rooms up to their working temperature (0-1): it starts an hour
+ * before office hours on weekdays and lets the rooms cool for two hours after them.
+ */
+function heatingAt(time: number): number {
+  const at = new Date(time);
+  if (at.getUTCDay() % 6 === 0) return 0;
+  const hour = at.getUTCHours() + at.getUTCMinutes() / 60;
+  if (hour < 7) return Math.max(0, hour - 6);
+  if (hour < 18) return 1;
+  return Math.max(0, 1 - (hour - 18) / 2);
+}
+
 /** The floor a device's occupancy follows (its own, for a device on no floor). */
 const floorKeyOf = (device: Pick<Device, 'devID' | 'floorID' | 'onFloor'>) =>
   device.onFloor && device.floorID ? device.floorID : device.devID;
@@ -589,9 +602,10 @@ export function readingAt(
     }
     case DeviceType.ieq:
       return {
-        temp: round(21.5 + 3 * daytime + noise(0.5)),
+        temp: round(20.5 + 2.3 * heatingAt(time) + daytime + noise(0.5)),
         hum: round(42 + 6 * daytime + noise(2)),
-        co2: Math.round(430 + (60 + 390 * peopleLevel(device, time)) * daytime + noise(40)),
+        // A ventilated office: people take it to about 790 PPM at noon, short of its comfort zone's 800.
+        co2: Math.round(430 + (60 + 300 * peopleLevel(device, time)) * daytime + noise(40)),
         voc: round(0.4 + 0.5 * daytime + noise(0.1), 2),
         lux: Math.round(80 + 480 * daytime + noise(30)),
         pressure: Math.round(101300 + noise(400)),

@@ -1,4 +1,5 @@
 import { DeviceType } from '@argentum/contracts';
+import { comfortObservations } from '@argentum/functions/domain/notifications/alarms';
 import { describe, expect, it } from 'vitest';
 import { devices, floorOccupiedAt, OCCUPANCY_SLOT_MS, readingAt } from '../../local/demo-data';
 import { seededRandom } from '../../local/simulator';
@@ -68,6 +69,26 @@ describe("the demo's occupancy", () => {
     const co2At = (time: number) => readingAt(ieq, time, () => 0.5)?.co2 ?? 0;
     expect(co2At(arrival + 5 * MINUTE)).toBeGreaterThan(co2At(arrival) + 50);
     expect(co2At(arrival + 10 * MINUTE)).toBeGreaterThan(co2At(arrival + 5 * MINUTE) + 50);
+  });
+
+  it('keeps ordinary office hours inside the comfort zones: only an incident raises a comfort alarm', () => {
+    const rounds = play(WEDNESDAY + 8 * 60 * MINUTE, 10 * 60);
+    const ieqs = ground.filter((d) => d.devType === DeviceType.ieq);
+    expect(ieqs.length).toBeGreaterThan(1);
+    for (const device of ieqs) {
+      // The platform's own comfort rule, reading by reading: how long each condition stays active.
+      const active = new Map<string, boolean[]>();
+      for (const { time, values } of rounds) {
+        const reading = values.get(device.devName) ?? {};
+        for (const observed of comfortObservations({ ...device, devId: device.devID }, time, reading)) {
+          active.set(observed.condition, [...(active.get(observed.condition) ?? []), observed.active]);
+        }
+      }
+      expect(active.size).toBeGreaterThan(5);
+      for (const [condition, states] of active) {
+        expect(longestRun(states) * 30_000, `${device.devName} ${condition}`).toBeLessThan(10 * MINUTE);
+      }
+    }
   });
 });
 

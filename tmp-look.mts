@@ -1,0 +1,18 @@
+import { chromium } from 'playwright-core';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+const logs: string[] = [];
+page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
+await page.goto('http://localhost:3000/login');
+await page.getByLabel('Email').fill('owner@example.com');
+await page.getByLabel('Password', { exact: true }).fill('Demo-Passw0rd!');
+await page.getByRole('button', { name: 'Sign in' }).click();
+await page.waitForURL(/\/home/);
+await page.goto('http://localhost:3000/home?floor=flr-demo-ground');
+await page.waitForTimeout(5000);
+await page.screenshot({ path: '/tmp/shots/ground.png' });
+await page.getByRole('button', { name: /notifications/i }).first().click().catch(() => undefined);
+await page.waitForTimeout(1500);
+await page.screenshot({ path: '/tmp/shots/bell.png' });
+console.log(logs.join('\n'));
+await browser.close();
