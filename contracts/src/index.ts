@@ -16,3 +16,4 @@ export * from './integrations';
 export * from './theme';
 export * from './control-values';
 export * from './realtime';
+export * from './session';

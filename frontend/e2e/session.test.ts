@@ -56,7 +56,9 @@ describe('session in the browser', () => {
     await screenshot(page, 'home-floor-selected');
 
     // The access token lives only in memory: after a reload the session comes back from the cookie.
+    const restored = page.waitForResponse((response) => response.url().endsWith('/api/refreshToken'));
     await reload(page);
+    expect((await restored).status()).toBe(200);
     await page.getByRole('link', { name: 'Ground Floor' }).waitFor();
     expect(page.url()).toMatch(/\/home\?floor=flr-demo-ground/);
     expect(await page.evaluate(() => JSON.stringify(window.localStorage))).not.toMatch(/eyJ/);
@@ -66,9 +68,16 @@ describe('session in the browser', () => {
     await page.waitForURL(/\/login/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
 
-    // Signed out for real: a reload does not bring the session back.
+    // Signed out for real: a reload does not bring the session back, nor even asks for it (the
+    // sign-out cleared the session hint with the refresh cookie).
+    const refreshAsks: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/refreshToken')) refreshAsks.push(request.url());
+    });
     await open(page, `${stack.url}/home`);
     await page.waitForURL(/\/login/);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(refreshAsks).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,5 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { SESSION_HINT_COOKIE } from '@argentum/contracts';
 import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import { keys } from '../src/stores/keys';
@@ -32,6 +33,10 @@ describe('sign-in', () => {
       // The cookie lives as long as the refresh token: 30 days.
       ['HttpOnly', `Max-Age=${30 * 24 * 3600}`, 'Path=/api', 'SameSite=Strict', 'Secure'],
     );
+    // Beside it, the session hint the page can read (no secret in it), for as long.
+    expect(result.headers.getSetCookie().filter((c) => c.startsWith(`${SESSION_HINT_COOKIE}=`))).toEqual([
+      `${SESSION_HINT_COOKIE}=1; Max-Age=${30 * 24 * 3600}; Path=/; SameSite=Strict; Secure`,
+    ]);
   });
 
   it.each([
@@ -101,8 +106,9 @@ describe('refresh and sign-out', () => {
 
     const out = await call('/api/userLogout', { id: here.user.id }, { cookie: here.cookie });
     expect(out).toMatchObject({ status: 200, body: { message: 'Signed out.' } });
-    expect(out.headers.getSetCookie().filter((c) => c.startsWith('refreshToken='))).toEqual([
+    expect(out.headers.getSetCookie()).toEqual([
       expect.stringMatching(/^refreshToken=;.*Max-Age=0/),
+      `${SESSION_HINT_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict; Secure`,
     ]);
     for (const session of [here, elsewhere]) {
       const tree = await call('/api/dashboard/getUsersOrganisations', {}, { token: session.accessToken });
@@ -223,6 +229,9 @@ describe('password change', () => {
     });
     const cookie = refreshCookieOf(changed.headers);
     expect(cookie).toMatch(/^refreshToken=\S{20,}$/);
+    expect(changed.headers.getSetCookie()).toContain(
+      `${SESSION_HINT_COOKIE}=1; Max-Age=${30 * 24 * 3600}; Path=/; SameSite=Strict; Secure`,
+    );
     expect(cookie).not.toBe(current.cookie);
 
     // The other session is over, access token and refresh alike.

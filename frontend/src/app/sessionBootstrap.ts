@@ -1,14 +1,20 @@
 import { refreshSession } from '../shared/api/client';
+import { forgetSessionHint, hasSessionHint } from '../shared/session/sessionHint';
 import { clearSession } from '../shared/session/sessionStore';
 
 let started = false;
 
 /**
- * At app load the httpOnly refresh cookie (if any) is exchanged for a session, exactly once.
- * Until it answers the session is 'pending' and the route guards wait.
+ * At app load the httpOnly refresh cookie is exchanged for a session, exactly once, when the session
+ * hint says there is one; until it answers the session is 'pending' and the route guards wait.
+ * Without the hint the user is signed out at once (the sign-in page, no refresh that must fail).
  */
 export function bootstrapSession(): void {
   if (started) return;
   started = true;
-  refreshSession().catch(() => clearSession());
+  if (!hasSessionHint()) return clearSession();
+  refreshSession().catch(() => {
+    forgetSessionHint();
+    clearSession();
+  });
 }

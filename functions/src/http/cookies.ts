@@ -1,3 +1,5 @@
+import { SESSION_HINT_COOKIE } from '@argentum/contracts';
+
 export const REFRESH_COOKIE = 'refreshToken';
 
 /** Parses the cookies of an HTTP API v2 event (`cookies: ["a=1", "b=2"]`). */
@@ -21,6 +23,8 @@ interface CookieOptions {
   secure: boolean;
   /** Only the auth calls need the refresh cookie, so the browser sends it nowhere else. */
   path: string;
+  /** Out of the page's reach (the default); only the session hint is readable. */
+  httpOnly?: boolean;
 }
 
 export function serializeCookie(name: string, value: string, options: CookieOptions): string {
@@ -28,7 +32,7 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
     `${name}=${encodeURIComponent(value)}`,
     `Max-Age=${options.maxAgeSeconds}`,
     `Path=${options.path}`,
-    'HttpOnly',
+    ...(options.httpOnly === false ? [] : ['HttpOnly']),
     'SameSite=Strict',
   ];
   if (options.secure) parts.push('Secure');
@@ -43,17 +47,25 @@ export interface RefreshCookieSettings {
 
 const REFRESH_COOKIE_PATH = '/api';
 
-/** The httpOnly cookie that carries the refresh token (never the response body). */
-export const refreshCookie = (token: string, settings: RefreshCookieSettings) =>
+const cookiesOfSession = (token: string, maxAgeSeconds: number, settings: RefreshCookieSettings) => [
+  // The httpOnly cookie that carries the refresh token (never the response body).
   serializeCookie(REFRESH_COOKIE, token, {
-    maxAgeSeconds: settings.refreshTokenValidityDays * 24 * 3600,
+    maxAgeSeconds,
     secure: settings.secure,
     path: REFRESH_COOKIE_PATH,
-  });
+  }),
+  // The page's sign that there is a session to restore (contracts: SESSION_HINT_COOKIE).
+  serializeCookie(SESSION_HINT_COOKIE, token === '' ? '' : '1', {
+    maxAgeSeconds,
+    secure: settings.secure,
+    path: '/',
+    httpOnly: false,
+  }),
+];
 
-export const clearedRefreshCookie = (settings: RefreshCookieSettings) =>
-  serializeCookie(REFRESH_COOKIE, '', {
-    maxAgeSeconds: 0,
-    secure: settings.secure,
-    path: REFRESH_COOKIE_PATH,
-  });
+/** The cookies a new session sets: the refresh token's, and the session hint, as long-lived. */
+export const sessionCookies = (refreshToken: string, settings: RefreshCookieSettings) =>
+  cookiesOfSession(refreshToken, settings.refreshTokenValidityDays * 24 * 3600, settings);
+
+/** The same cookies, cleared (signing out). */
+export const clearedSessionCookies = (settings: RefreshCookieSettings) => cookiesOfSession('', 0, settings);

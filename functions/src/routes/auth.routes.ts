@@ -16,9 +16,9 @@ import { mintConnectionToken, type TokenSigner } from '../domain/realtime/connec
 import { sessionEnded } from '../domain/errors';
 import type { AccessTokenVerifier } from '../domain/auth/ports';
 import {
-  clearedRefreshCookie,
+  clearedSessionCookies,
   REFRESH_COOKIE,
-  refreshCookie,
+  sessionCookies,
   type RefreshCookieSettings,
 } from '../http/cookies';
 import { type RoutePorts, routesFor } from '../http/types';
@@ -47,7 +47,7 @@ export const authRoutes = [
         password: user.password,
         address: sourceIp,
       });
-      return { body: session, cookies: [refreshCookie(refreshToken, ports.cookies)] };
+      return { body: session, cookies: sessionCookies(refreshToken, ports.cookies) };
     },
   }),
   route({
@@ -69,7 +69,7 @@ export const authRoutes = [
       const check = bearerToken ? await ports.accessTokens.verify(bearerToken) : undefined;
       const userId = check?.ok && typeof check.claims.sub === 'string' ? check.claims.sub : undefined;
       await signOut(ports, { refreshToken: cookies[REFRESH_COOKIE], userId });
-      return { body: { message: 'Signed out.' }, cookies: [clearedRefreshCookie(ports.cookies)] };
+      return { body: { message: 'Signed out.' }, cookies: clearedSessionCookies(ports.cookies) };
     },
   }),
   route({
@@ -126,7 +126,7 @@ export const authRoutes = [
       });
       return {
         body: { message: PASSWORD_CHANGED, ...session },
-        cookies: [refreshCookie(refreshToken, ports.cookies)],
+        cookies: sessionCookies(refreshToken, ports.cookies),
       };
     },
   }),

@@ -17,12 +17,23 @@ const expired = () => json(401, { message: 'jwt expired', expired: true });
 describe('callApi', () => {
   const fetchMock = vi.fn<typeof fetch>();
   const assign = vi.fn<(url: string) => void>();
+  const written: string[] = [];
 
   beforeEach(() => {
     fetchMock.mockReset();
     assign.mockReset();
     vi.stubGlobal('fetch', fetchMock);
-    vi.stubGlobal('window', { location: { assign } });
+    vi.stubGlobal('window', { location: { assign }, isSecureContext: true });
+    // The page's cookie jar as the page sees it: what it writes is recorded.
+    written.length = 0;
+    vi.stubGlobal('document', {
+      get cookie() {
+        return 'signedIn=1';
+      },
+      set cookie(value: string) {
+        written.push(value);
+      },
+    });
     establishSession({
       accessToken: 'old',
       user: { ...user, roles: 2, orgID: ['org-1'], orgRoles: { 'org-1': 2 }, theme: 'light' },
@@ -101,6 +112,8 @@ describe('callApi', () => {
     callApi('fetchUsers', {}).then(settle, settle);
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/login'));
     expect(getSession()).toEqual({ status: 'signedOut' });
+    // The session hint goes too: the sign-in page it reloads tries no refresh.
+    expect(written).toEqual(['signedIn=; Max-Age=0; Path=/; SameSite=Strict; Secure']);
     // The page is being replaced: the caller is left waiting rather than shown an error.
     await Promise.resolve();
     expect(settled).toBe(false);
