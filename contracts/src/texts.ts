@@ -10,6 +10,8 @@ export const BACK_ONLINE_BANNER_MS = 5000;
 // Accounts: registration, passwords and user name (specification sections 2, 5, 8 and 9).
 export const SOMETHING_WENT_WRONG_TEXT = 'Something went wrong';
 export const INVITE_EXPIRED_TEXT = 'Please request Admin the link has expired';
+/** A session that ended without the user signing out (signed out elsewhere, a password change, expiry). */
+export const SESSION_EXPIRED_TEXT = 'Your session has expired. Please sign in again.';
 export const PASSWORD_HINT_TEXT =
   'Must be 8+ characters long and contain at least 1 upper case letter, 1 number, 1 special character';
 export const PASSWORDS_DONT_MATCH_TEXT = "Passwords Don't Match";

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { decodeJwt, importJWK, type JWK, SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_HINT_COOKIE } from '@argentum/contracts';
+import { SESSION_EXPIRED_TEXT, SESSION_HINT_COOKIE } from '@argentum/contracts';
 import {
   call,
   createUser,
@@ -286,6 +286,8 @@ describe('accounts in the browser', () => {
     // tries none.
     await expect.poll(() => refreshes).toEqual([200, 401]);
     expect(await sessionHint(context)).toBeUndefined();
+    // The sign-in page says why it is shown.
+    await page.getByRole('status').filter({ hasText: SESSION_EXPIRED_TEXT }).waitFor();
 
     // With the channel unable to reach the API (its token calls fail), it is the user's next call that
     // finds the session over.
@@ -305,6 +307,7 @@ describe('accounts in the browser', () => {
     // The call's refused refresh, and none at the reload on /login.
     await expect.poll(() => refreshes).toEqual([401]);
     expect(await sessionHint(context)).toBeUndefined();
+    await page.getByRole('status').filter({ hasText: SESSION_EXPIRED_TEXT }).waitFor();
     await screenshot(page, 'accounts-session-expired');
     expect(errors).toEqual([]);
     await context.close();

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_EXPIRED_TEXT } from '@argentum/contracts';
 import { createUser, stack } from '../../functions/test/support/api';
 import { launchBrowser, open, reload, screenshot, signIn } from './browser';
 
@@ -78,6 +79,8 @@ describe('session in the browser', () => {
     await page.waitForURL(/\/login/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(refreshAsks).toEqual([]);
+    // Signing out is no expiry: the sign-in page has nothing to explain.
+    expect(await page.getByText(SESSION_EXPIRED_TEXT).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

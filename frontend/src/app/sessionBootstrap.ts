@@ -1,5 +1,5 @@
 import { refreshSession } from '../shared/api/client';
-import { forgetSessionHint, hasSessionHint } from '../shared/session/sessionHint';
+import { endSessionHint, hasSessionHint } from '../shared/session/sessionHint';
 import { clearSession } from '../shared/session/sessionStore';
 
 let started = false;
@@ -14,7 +14,7 @@ export function bootstrapSession(): void {
   started = true;
   if (!hasSessionHint()) return clearSession();
   refreshSession().catch(() => {
-    forgetSessionHint();
+    endSessionHint();
     clearSession();
   });
 }

@@ -1,4 +1,4 @@
-import { tooManyAttemptsText, UNEXPECTED_ERROR_TEXT } from '@argentum/contracts';
+import { SESSION_EXPIRED_TEXT, tooManyAttemptsText, UNEXPECTED_ERROR_TEXT } from '@argentum/contracts';
 
 /**
  * Typed domain errors. Domain code throws these; the HTTP layer maps each kind to one status code
@@ -32,8 +32,6 @@ export class DomainError extends Error {
 
 /** The documented message for an unauthorized request. */
 export const UNAUTHORIZED_MESSAGE = 'User is unAuthorized';
-/** The answer when a session is over and the sign-in page is next. */
-export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 /** The documented message for a failure without a client-error status. */
 export const UNEXPECTED_MESSAGE = UNEXPECTED_ERROR_TEXT;
 
@@ -47,7 +45,7 @@ export const conflict = (message: string) => new DomainError('conflict', message
  * The access token belongs to a session that has been ended (a sign-out, a password reset). Flagged
  * like an expired token, so the front end tries its refresh and, when that is refused too, signs in.
  */
-export const sessionEnded = () => new DomainError('unauthenticated', SESSION_EXPIRED, { expired: true });
+export const sessionEnded = () => new DomainError('unauthenticated', SESSION_EXPIRED_TEXT, { expired: true });
 /**
  * Refused because too many attempts came for an account or from an address; `retryAfterSeconds` becomes
  * the Retry-After header (http/error-mapper.ts), not part of the body.

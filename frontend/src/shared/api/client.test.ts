@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { establishSession, getAccessToken, getSession, renewingSession } from '../session/sessionStore';
+import { forgetSessionEnded, sessionEndedByItself } from '../session/sessionHint';
 import { dismissToast, getToasts } from '../ui/toastStore';
 import { ApiError, callApi, endSessionUnlessRenewed, refreshSession, SessionRefused } from './client';
 
@@ -18,6 +19,7 @@ describe('callApi', () => {
   const fetchMock = vi.fn<typeof fetch>();
   const assign = vi.fn<(url: string) => void>();
   const written: string[] = [];
+  const stored = new Map<string, string>();
 
   beforeEach(() => {
     fetchMock.mockReset();
@@ -26,6 +28,12 @@ describe('callApi', () => {
     vi.stubGlobal('window', { location: { assign }, isSecureContext: true });
     // The page's cookie jar as the page sees it: what it writes is recorded.
     written.length = 0;
+    stored.clear();
+    vi.stubGlobal('sessionStorage', {
+      setItem: (key: string, value: string) => stored.set(key, value),
+      getItem: (key: string) => stored.get(key) ?? null,
+      removeItem: (key: string) => stored.delete(key),
+    });
     vi.stubGlobal('document', {
       get cookie() {
         return 'signedIn=1';
@@ -112,8 +120,11 @@ describe('callApi', () => {
     callApi('fetchUsers', {}).then(settle, settle);
     await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/login'));
     expect(getSession()).toEqual({ status: 'signedOut' });
-    // The session hint goes too: the sign-in page it reloads tries no refresh.
+    // The session hint goes too: the sign-in page it reloads tries no refresh, and says why it is shown.
     expect(written).toEqual(['signedIn=; Max-Age=0; Path=/; SameSite=Strict; Secure']);
+    expect(sessionEndedByItself()).toBe(true);
+    forgetSessionEnded();
+    expect(sessionEndedByItself()).toBe(false);
     // The page is being replaced: the caller is left waiting rather than shown an error.
     await Promise.resolve();
     expect(settled).toBe(false);

@@ -6,7 +6,7 @@ import {
   renewalsSettled,
   type AuthResponse,
 } from '../session/sessionStore';
-import { forgetSessionHint } from '../session/sessionHint';
+import { endSessionHint } from '../session/sessionHint';
 import { UNEXPECTED_ERROR_TEXT } from '@argentum/contracts';
 import type { ApiAnswer, ApiRequest } from '@argentum/contracts/api';
 import { apiEndpoint, type ApiCallName } from '@argentum/contracts/api-paths';
@@ -203,7 +203,7 @@ export async function endSessionUnlessRenewed(tokenUsed: string | null): Promise
 
 /** The refresh token is gone or expired: drop the session and start over on the sign-in page. */
 function expireSession(): Promise<never> {
-  forgetSessionHint();
+  endSessionHint();
   clearSession();
   window.location.assign(LOGIN_ROUTE);
   // Never settles: the page is being replaced, and callers must not flash an error meanwhile.

@@ -6,18 +6,18 @@ import type { ReactNode, Ref } from 'react';
 const PASSWORD_MAX_LENGTH = 256;
 const USER_NAME_MAX_LENGTH = 64;
 
-/** A form's outcome: success is a status, an error an alert (read out at once). */
+/** A form's outcome or notice: success and information are a status, an error an alert (read out at once). */
 export function FormMessage({
   tone,
   heading,
   children,
 }: {
-  tone: 'success' | 'error';
+  tone: 'success' | 'info' | 'error';
   heading?: string;
   children?: ReactNode;
 }) {
   return (
-    <Alert variation={tone} role={tone === 'success' ? 'status' : 'alert'} heading={heading}>
+    <Alert variation={tone} role={tone === 'error' ? 'alert' : 'status'} heading={heading}>
       {children}
     </Alert>
   );

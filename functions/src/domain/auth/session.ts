@@ -1,5 +1,6 @@
 import { memberOrgIds } from '@argentum/contracts';
-import { SESSION_EXPIRED, unauthenticated } from '../errors';
+import { SESSION_EXPIRED_TEXT } from '@argentum/contracts';
+import { unauthenticated } from '../errors';
 import { updateUser, nextVersionOf } from '../users/update';
 import { normalizeEmail, sessionOpen, type SessionUser, toSessionUser, type UserRecord } from '../users/user';
 import type { AccountPorts, ThrottlePorts } from './ports';
@@ -75,13 +76,13 @@ export async function startSession(
 
 /** Issues a new access token from the refresh token. */
 export async function refreshSession(deps: SessionPorts, refreshToken: string | undefined): Promise<Session> {
-  if (!refreshToken) throw unauthenticated(SESSION_EXPIRED);
+  if (!refreshToken) throw unauthenticated(SESSION_EXPIRED_TEXT);
   const refreshed = await deps.identity.refresh(refreshToken);
-  if (!refreshed) throw unauthenticated(SESSION_EXPIRED);
+  if (!refreshed) throw unauthenticated(SESSION_EXPIRED_TEXT);
   const user = await deps.users.get(refreshed.subject);
   if (!user || !sessionOpen(user, refreshed.authTime)) {
     await deps.identity.revoke(refreshToken);
-    throw unauthenticated(SESSION_EXPIRED);
+    throw unauthenticated(SESSION_EXPIRED_TEXT);
   }
   return { accessToken: refreshed.accessToken, user: toSessionUser(user) };
 }

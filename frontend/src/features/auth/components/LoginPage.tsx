@@ -1,7 +1,8 @@
 import { Button, Flex } from '@aws-amplify/ui-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../shared/api/client';
-import { validateEmail } from '@argentum/contracts';
+import { SESSION_EXPIRED_TEXT, validateEmail } from '@argentum/contracts';
+import { forgetSessionEnded, sessionEndedByItself } from '../../../shared/session/sessionHint';
 import { EmailField, FormMessage, PasswordInput } from '../../../shared/ui/FormFields';
 import { useLoginMutation } from '../api/authApi';
 import { ForgotPasswordPanel } from './ForgotPasswordPanel';
@@ -16,6 +17,8 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
+  // Shown when the session ended without the user signing out, until they try to sign in again.
+  const [sessionEnded, setSessionEnded] = useState(sessionEndedByItself);
 
   const emailError = submitted ? validateEmail(email) : null;
   const loginError = loginMutation.error;
@@ -30,6 +33,8 @@ export function LoginPage() {
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setSubmitted(true);
+    setSessionEnded(false);
+    forgetSessionEnded();
     if (validateEmail(email) !== null) {
       emailRef.current?.focus();
       return;
@@ -46,7 +51,11 @@ export function LoginPage() {
         <form noValidate onSubmit={handleSubmit} aria-labelledby="sign-in-heading">
           <Flex direction="column" gap="1rem">
             <AuthHeading id="sign-in-heading" subtitle="Sign in to your account" />
-            {loginFailed && <FormMessage tone="error">{loginFailed}</FormMessage>}
+            {loginFailed ? (
+              <FormMessage tone="error">{loginFailed}</FormMessage>
+            ) : (
+              sessionEnded && <FormMessage tone="info">{SESSION_EXPIRED_TEXT}</FormMessage>
+            )}
             <EmailField autoFocus ref={emailRef} value={email} onChange={setEmail} error={emailError} />
             <PasswordInput
               label="Password"
