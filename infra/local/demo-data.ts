@@ -565,7 +565,8 @@ function peopleLevel(device: Pick<Device, 'devID' | 'floorID' | 'onFloor'>, time
  * A plausible reading of a device at a time: daily cycles, office hours, some noise. Occupancy holds in
  * runs a floor's devices agree on: a motion sensor sees people only while its floor has them (in its
  * own room most of those slots), and a passer-by now and then; lights and switches follow the floor;
- * CO2 follows its people over minutes.
+ * CO2 follows its people over minutes; the heating keeps the rooms at working temperature in office
+ * hours. An ordinary working day stays in its comfort zones (infra/test/unit/demo-occupancy.test.ts).
  */
 export function readingAt(
   device: Device,
