@@ -1,4 +1,4 @@
-import { refreshSession } from '../shared/api/client';
+import { ApiError, refreshSession } from '../shared/api/client';
 import { endSessionHint, hasSessionHint } from '../shared/session/sessionHint';
 import { clearSession } from '../shared/session/sessionStore';
 
@@ -13,8 +13,10 @@ export function bootstrapSession(): void {
   if (started) return;
   started = true;
   if (!hasSessionHint()) return clearSession();
-  refreshSession().catch(() => {
-    endSessionHint();
+  refreshSession().catch((error: unknown) => {
+    // Refused: the session is over. Unreachable (offline, a server fault): it may not be, and the
+    // next load tries again.
+    if (error instanceof ApiError && error.isClientError) endSessionHint();
     clearSession();
   });
 }
