@@ -518,10 +518,13 @@ function draw(key: string, slot: number): number {
   return ((hash ^ (hash >>> 16)) >>> 0) / 2 ** 32;
 }
 
+/** Monday to Friday (UTC). */
+const workday = (at: Date) => at.getUTCDay() % 6 !== 0;
+
 const officeHours = (time: number) => {
   const at = new Date(time);
   const hour = at.getUTCHours();
-  return at.getUTCDay() % 6 !== 0 && hour >= 8 && hour < 18;
+  return workday(at) && hour >= 8 && hour < 18;
 };
 
 /**
@@ -530,7 +533,7 @@ const officeHours = (time: number) => {
  */
 function heatingAt(time: number): number {
   const at = new Date(time);
-  if (at.getUTCDay() % 6 === 0) return 0;
+  if (!workday(at)) return 0;
   const hour = at.getUTCHours() + at.getUTCMinutes() / 60;
   if (hour < 7) return Math.max(0, hour - 6);
   if (hour < 18) return 1;
