@@ -86,6 +86,16 @@ describe('every route refuses bad input with a clear 4xx', () => {
     expect(result.status).toBe(413);
   });
 
+  it("answers 431 when the request line and header values pass API Gateway's 10,240 bytes", async () => {
+    const path = '/api/dashboard/getUsersOrganisations';
+    // Cookies count: a browser sends every cookie of the site's domain.
+    const withCookie = (bytes: number) => call(path, {}, { token, cookie: `other=${'c'.repeat(bytes)}` });
+    expect((await withCookie(8_000)).status).toBe(200);
+    const refused = await withCookie(10_300);
+    expect(refused.status).toBe(431);
+    expect(refused.body).toEqual({ message: 'Request Header Fields Too Large' });
+  });
+
   it('answers unknown paths with 404', async () => {
     expect(await call('/api/doesNotExist', {})).toMatchObject({
       status: 404,

@@ -25,6 +25,23 @@ import type { StreamRunner } from './stream-runner';
 /** API Gateway HTTP APIs accept at most 10 MB. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 
+/**
+ * API Gateway HTTP APIs refuse a request whose request line and header values together pass 10,240
+ * bytes (a quota that cannot be raised; cookies count). AWS does not document the status of that
+ * refusal: here it is 431, RFC 6585's, with API Gateway's `{ message }` body.
+ */
+export const MAX_REQUEST_LINE_AND_HEADER_BYTES = 10_240;
+
+/** The bytes API Gateway's quota counts: the request line, and the values (not names) of the headers. */
+export function requestLineAndHeaderBytes(
+  request: Pick<IncomingMessage, 'method' | 'url' | 'httpVersion' | 'rawHeaders'>,
+): number {
+  // Header values arrive as latin1: one byte a character.
+  let bytes = `${request.method ?? ''} ${request.url ?? ''} HTTP/${request.httpVersion}`.length;
+  for (let i = 1; i < request.rawHeaders.length; i += 2) bytes += request.rawHeaders[i]?.length ?? 0;
+  return bytes;
+}
+
 export interface ApiServerOptions {
   port: number;
   staticDir: string;
@@ -208,6 +225,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
     : undefined;
 
   async function api(request: IncomingMessage, response: ServerResponse, url: URL) {
+    if (requestLineAndHeaderBytes(request) > MAX_REQUEST_LINE_AND_HEADER_BYTES)
+      return send(response, 431, { message: 'Request Header Fields Too Large' });
     const route = table.get(`${request.method} ${url.pathname}`);
     if (!route) return send(response, 404, { message: 'Not Found' });
     let claims: Record<string, string> | undefined;

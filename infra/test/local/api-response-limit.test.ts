@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LAMBDA_RESPONSE_BYTES, oversizedResponse } from '../../local/api-server';
+import {
+  MAX_LAMBDA_RESPONSE_BYTES,
+  MAX_REQUEST_LINE_AND_HEADER_BYTES,
+  oversizedResponse,
+  requestLineAndHeaderBytes,
+} from '../../local/api-server';
 
 /**
  * The local API refuses what Lambda refuses: a response over 6 MB as JSON fails the invocation on
@@ -29,5 +34,30 @@ describe('the Lambda response limit of the local API', () => {
     expect(oversizedResponse(base64(MAX_LAMBDA_RESPONSE_BYTES - 200))).toBeUndefined();
     const over = oversizedResponse(base64(MAX_LAMBDA_RESPONSE_BYTES - 50));
     expect(over).toBe(Buffer.byteLength(JSON.stringify(base64(MAX_LAMBDA_RESPONSE_BYTES - 50))));
+  });
+});
+
+/** API Gateway's quota on a request's line and header values, counted as AWS words it. */
+describe('the request line and header limit of the local API', () => {
+  const request = (url: string, rawHeaders: string[]) => ({
+    method: 'POST',
+    url,
+    httpVersion: '1.1',
+    rawHeaders,
+  });
+
+  it('counts the request line and the header values, not the header names', () => {
+    // 'POST /api/x HTTP/1.1' is 20 bytes; 'a=1' and 'b' are 4.
+    expect(requestLineAndHeaderBytes(request('/api/x', ['Cookie', 'a=1', 'X-Long-Header-Name', 'b']))).toBe(
+      24,
+    );
+  });
+
+  it('puts the limit at 10,240 bytes', () => {
+    const line = 'POST /api/x HTTP/1.1'.length;
+    const at = request('/api/x', ['cookie', 'c'.repeat(MAX_REQUEST_LINE_AND_HEADER_BYTES - line)]);
+    expect(requestLineAndHeaderBytes(at)).toBe(MAX_REQUEST_LINE_AND_HEADER_BYTES);
+    const over = request('/api/x?q=1', ['cookie', 'c'.repeat(MAX_REQUEST_LINE_AND_HEADER_BYTES - line)]);
+    expect(requestLineAndHeaderBytes(over)).toBeGreaterThan(MAX_REQUEST_LINE_AND_HEADER_BYTES);
   });
 });
