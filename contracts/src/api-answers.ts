@@ -99,8 +99,11 @@ export const apiAnswers = {
     errors: notFound('Upload'),
   },
   getOrgLogoFromS3: {
-    response: z.object({ data: z.string(), logoType: z.enum(answers.logoTypes) }),
-    errors: { 404: 'The organization has no logo, or is not one of the caller’s' },
+    response: z.union([
+      z.object({ data: z.string(), logoType: z.enum(answers.logoTypes) }),
+      z.object({ data: z.null(), logoType: z.null() }),
+    ]),
+    errors: notFound('Organization'),
   },
   getUsersOrganisations: { response: z.object({ organizations: z.array(organizationView) }) },
   createOrUpdateOrgBuild: {

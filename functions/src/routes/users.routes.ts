@@ -124,7 +124,7 @@ export const usersRoutes = [
     summary:
       "The logo of one of the user's organizations: `{ data, logoType }`, `data` being a presigned URL " +
       `of the stored image, valid for ${LOGO_URL_SECONDS} seconds and usable as an image source (served ` +
-      'as `logoType`); 404 when the organization has none.',
+      'as `logoType`); both null when the organization has none.',
     handler: async ({ user, body: { orgID }, ports }) => ({ body: await readOrgLogo(ports, user, orgID) }),
   }),
 ];

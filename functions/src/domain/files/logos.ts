@@ -16,7 +16,6 @@ import type { FilePorts } from './ports';
 import { checkStagedUpload, createStagedUpload, type StagedUpload, type UploadRules } from './uploads';
 
 export const LOGO_UPLOADED = LOGO_UPLOADED_TEXT;
-export const LOGO_NOT_FOUND = 'This organization has no logo.';
 /** Types a logo may be; SVG is not one (it can carry script, and logos are not sanitized). */
 export const LOGO_TYPES: readonly LogoType[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 /** Lifetime of an upload form: enough to send 10 MB on a slow line, short enough to be of no use later. */
@@ -33,11 +32,11 @@ const logoRules: UploadRules<LogoType> = {
   judge: detectLogoType,
 };
 
-/** The logo as the client gets it: a short-lived URL ready for an img src, and its type. */
-export interface OrgLogo {
-  data: string;
-  logoType: LogoType;
-}
+/**
+ * The logo as the client gets it: a short-lived URL ready for an img src, and its type; both null
+ * when the organization has none (a normal state, answered 200 like any other).
+ */
+export type OrgLogo = { data: string; logoType: LogoType } | { data: null; logoType: null };
 
 /** Decides with the caller's role in this organization (the role belongs to the membership). */
 function assertRole(user: AuthUser, orgId: string, minRole: RoleNumber): void {
@@ -84,7 +83,7 @@ export async function readOrgLogo(deps: FilePorts, user: AuthUser, orgId: string
   const logo = await deps.files.describe(key);
   // Only ever served as one of the logo types (every logo is stored as the type its content is).
   const logoType = LOGO_TYPES.find((type) => type === logo?.contentType);
-  if (!logoType) throw notFound(LOGO_NOT_FOUND);
+  if (!logoType) return { data: null, logoType: null };
   return {
     data: await deps.files.readUrl(key, { contentType: logoType, expiresInSeconds: LOGO_URL_SECONDS }),
     logoType,

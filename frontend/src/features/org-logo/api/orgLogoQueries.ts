@@ -1,18 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ApiAnswer } from '@argentum/contracts/api';
-import { ApiError, callApi } from '../../../shared/api/client';
+import { callApi } from '../../../shared/api/client';
 
-/** A logo: `data` is a short-lived (15 minutes) presigned URL of the stored image, usable as an image source. */
+/**
+ * A logo: `data` is a short-lived (15 minutes) presigned URL of the stored image, usable as an image
+ * source; null when the organization has none.
+ */
 type OrgLogo = ApiAnswer<'getOrgLogoFromS3'>;
 
-async function fetchOrgLogo(orgId: string, signal: AbortSignal): Promise<OrgLogo | null> {
-  try {
-    return await callApi('getOrgLogoFromS3', { orgID: orgId }, { signal, silent: true });
-  } catch (error) {
-    // No logo is a normal state, not a failure.
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
+function fetchOrgLogo(orgId: string, signal: AbortSignal): Promise<OrgLogo> {
+  return callApi('getOrgLogoFromS3', { orgID: orgId }, { signal, silent: true });
 }
 
 /** The only place the logo's query keys are written. */

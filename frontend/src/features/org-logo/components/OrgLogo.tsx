@@ -20,8 +20,8 @@ export function OrgLogo({ orgId, orgName }: OrgLogoProps) {
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   // Once shown, it stays while a fresh URL of it loads (the image keeps the old one until then).
   const [loaded, setLoaded] = useState(false);
-  if (!logo.data || logo.data.data === failedUrl) return null;
-  const url = logo.data.data;
+  const url = logo.data?.data;
+  if (!url || url === failedUrl) return null;
   return (
     <span className={styles.frame} data-loaded={loaded}>
       <img
