@@ -1,8 +1,10 @@
+import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { topics } from '@argentum/contracts/messaging';
 import { REALTIME_MAX_ORGS } from '@argentum/contracts';
-import { connectionScope } from '../shared/realtime/channel';
-import { watchedOrgIds } from './realtimeFeeds';
+import { floorPlanQueries } from '../features/floor-plan';
+import { connectionScope, type RealtimeStatus } from '../shared/realtime/channel';
+import { readAgainOnReconnect, watchedOrgIds } from './realtimeFeeds';
 
 const orgs = Array.from({ length: 200 }, (_, i) => `org-${String(i).padStart(3, '0')}`);
 
@@ -25,5 +27,44 @@ describe('what a page watches in real time (one connection: at most 16 organizat
     ];
     expect(connectionScope(wanted)).toEqual(watchedOrgIds(orgs, 'org-150'));
     expect(connectionScope(['+/live/x', 'malformed'])).toEqual([]);
+  });
+});
+
+describe('after a reconnect, what the live topics keep current is read again', () => {
+  const floor = (part: string) => [...floorPlanQueries.floor('floor-1'), part];
+  const keys = {
+    devices: floorPlanQueries.devicesKey('floor-1'),
+    counts: floorPlanQueries.countsKey('floor-1'),
+    plan: floor('plan'),
+    notifications: ['notifications', 'unreadCount'],
+  };
+
+  it('devices, counts and notifications, not the plan; not on the first connection', () => {
+    const queryClient = new QueryClient();
+    for (const key of Object.values(keys)) queryClient.setQueryData(key, { held: true });
+    const listeners = new Set<() => void>();
+    const channel = {
+      status: 'off' as RealtimeStatus,
+      onStatus: (listener: () => void) => (listeners.add(listener), () => listeners.delete(listener)),
+    };
+    const become = (status: RealtimeStatus) => {
+      channel.status = status;
+      listeners.forEach((listener) => listener());
+    };
+    const invalidated = () =>
+      Object.entries(keys)
+        .filter(([, key]) => queryClient.getQueryState(key)?.isInvalidated)
+        .map(([name]) => name);
+
+    const stop = readAgainOnReconnect(queryClient, channel);
+    become('connecting');
+    become('connected');
+    expect(invalidated()).toEqual([]);
+    become('reconnecting');
+    expect(invalidated()).toEqual([]);
+    become('connected');
+    expect(invalidated()).toEqual(['devices', 'counts', 'notifications']);
+    stop();
+    expect(listeners.size).toBe(0);
   });
 });

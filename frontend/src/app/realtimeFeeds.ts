@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Command, topics } from '@argentum/contracts/messaging';
 import { memberOrgIds, type OrgRoles, REALTIME_MAX_ORGS } from '@argentum/contracts';
@@ -8,7 +8,7 @@ import {
   applyLiveUpdates,
   floorPlanQueries,
 } from '../features/floor-plan';
-import { applyNotificationPush } from '../features/notifications';
+import { applyNotificationPush, notificationQueries } from '../features/notifications';
 import { realtimeChannel } from '../shared/realtime/channel';
 import type { RealtimeEvent } from '../shared/realtime/realtimeEvents';
 
@@ -30,6 +30,27 @@ export function watchedOrgIds(orgIds: readonly string[], floorOrgId: string | un
       ? [floorOrgId, ...orgIds.filter((orgId) => orgId !== floorOrgId)]
       : [...orgIds];
   return ordered.slice(0, REALTIME_MAX_ORGS);
+}
+
+/**
+ * Back after a break (a dropped network, a sleeping laptop, a token's end, a new scope), the channel
+ * has missed what was published meanwhile, and presence is pushed only when it changes: each time it
+ * is connected again, the floors' devices and counts (not their plans) and the notifications are read
+ * again (live values newer than an answer stay, deviceMerge.ts). Answers the function that stops it.
+ */
+export function readAgainOnReconnect(
+  queryClient: QueryClient,
+  channel: Pick<typeof realtimeChannel, 'status' | 'onStatus'>,
+): () => void {
+  let connectedBefore = false;
+  return channel.onStatus(() => {
+    if (channel.status !== 'connected') return;
+    if (connectedBefore) {
+      void queryClient.invalidateQueries({ predicate: floorPlanQueries.live() });
+      void queryClient.invalidateQueries({ queryKey: notificationQueries.all() });
+    }
+    connectedBefore = true;
+  });
 }
 
 /**
@@ -71,9 +92,11 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
         }
       }
     });
+    const stopWatching = readAgainOnReconnect(queryClient, realtimeChannel);
     realtimeChannel.start();
     return () => {
       stopListening();
+      stopWatching();
       realtimeChannel.stop();
     };
   }, [queryClient, member]);
@@ -83,8 +106,12 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
   // The open floor's live topic first: the connection's organizations are taken in this order.
   useEffect(() => {
     if (!floorOrgId || !floorId) return;
-    return realtimeChannel.subscribe(topics.floorLive(floorOrgId, floorId));
-  }, [floorOrgId, floorId]);
+    const release = realtimeChannel.subscribe(topics.floorLive(floorOrgId, floorId));
+    // A floor shown again: its cached devices missed what was published while it was not watched.
+    if (queryClient.getQueryData(floorPlanQueries.devicesKey(floorId)) !== undefined)
+      void queryClient.invalidateQueries({ predicate: floorPlanQueries.live(floorId) });
+    return release;
+  }, [queryClient, floorOrgId, floorId]);
 
   useEffect(() => {
     const releases = watchedOrgIds(orgKey.split(',').filter(Boolean), floorOrgId).flatMap((orgId) => [

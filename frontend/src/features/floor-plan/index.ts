@@ -9,7 +9,8 @@ import { lazy } from 'react';
 export const FloorView = lazy(() => import('./components/edit/EditableFloorView'));
 export type { FloorViewFloor, FloorViewProps } from './components/FloorView';
 export type { FloorViewStore } from './state/FloorViewProvider';
-export { applyDeviceUpdates, applyLiveUpdates, type DeviceUpdate } from './api/deviceUpdates';
+export { applyDeviceUpdates, applyLiveUpdates } from './api/deviceUpdates';
+export type { DeviceUpdate } from './api/deviceMerge';
 export { floorPlanQueries, type FloorRef } from './api/floorPlanQueries';
 export {
   type FloorMode,

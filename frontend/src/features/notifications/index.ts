@@ -1,2 +1,2 @@
 export { NotificationBell } from './components/NotificationBell';
-export { applyNotificationPush } from './api/notificationQueries';
+export { applyNotificationPush, notificationQueries } from './api/notificationQueries';

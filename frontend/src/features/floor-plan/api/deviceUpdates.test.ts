@@ -1,12 +1,13 @@
 import { QueryClient } from '@tanstack/react-query';
 import type { DeviceView, FloorDevicesAnswer } from '@argentum/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { establishSession } from '../../../shared/session/sessionStore';
 import { getToasts } from '../../../shared/ui/toastStore';
+import { mergeDevices } from './deviceMerge';
 import {
   applyDeviceUpdates,
   applyLiveUpdates,
   flushDeviceUpdates,
-  mergeDevices,
   movesCounts,
   type PortReportView,
   portReportKey,
@@ -120,6 +121,81 @@ describe('applyDeviceUpdates', () => {
     applyDeviceUpdates(queryClient, 'floor-x', [{ devID: 'a', online: true }]);
     flushDeviceUpdates(queryClient, 'floor-x');
     expect(queryClient.getQueryData(floorPlanQueries.devicesKey('floor-x'))).toBeUndefined();
+    vi.runAllTimers();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("keeps the updates that arrive while the floor's first answer is read, and writes them on it", async () => {
+    const queryClient = new QueryClient();
+    const key = floorPlanQueries.devicesKey('floor-1');
+    let answer!: (value: FloorDevicesAnswer) => void;
+    const first = queryClient.fetchQuery({
+      queryKey: key,
+      queryFn: () => new Promise<FloorDevicesAnswer>((resolve) => (answer = resolve)),
+    });
+    applyDeviceUpdates(queryClient, 'floor-1', [{ devID: 'a', latest: { temp: 25 }, lastSeen: 3_000 }]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Read before that reading: the answer is older than it.
+    answer({ devices: [{ ...device('a', { temp: 20 }), lastSeen: 1_000 }], sensorSizes: {} });
+    await first;
+    await vi.advanceTimersByTimeAsync(300);
+    expect(queryClient.getQueryData<FloorDevicesAnswer>(key)?.devices[0]).toMatchObject({
+      latest: { temp: 25 },
+      lastSeen: 3_000,
+    });
+  });
+});
+
+describe("the floor's devices read again while live values arrive", () => {
+  const floor = { floorId: 'floor-1', orgId: 'org', buildId: 'b' };
+  const at = (online: boolean, time: number) => ({
+    online,
+    reason: online ? ('reading' as const) : ('silent' as const),
+    since: time,
+    at: time,
+  });
+  beforeEach(() => {
+    establishSession({
+      accessToken: 'token',
+      user: {
+        id: 'u',
+        userName: 'U',
+        email: 'u@example.com',
+        roles: 0,
+        org: ['org'],
+        orgID: ['org'],
+        orgRoles: { org: 0 },
+        theme: 'light',
+      },
+    });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('an answer read before a live word does not undo it when it lands after it', async () => {
+    const queryClient = new QueryClient();
+    const key = floorPlanQueries.devicesKey('floor-1');
+    const before = { ...device('a', { temp: 20 }), lastSeen: 1_000, presence: at(true, 1_000) };
+    queryClient.setQueryData<FloorDevicesAnswer>(key, { devices: [before], sensorSizes: {} });
+    let respond!: (response: Response) => void;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (respond = resolve))),
+    );
+    const reading = queryClient.fetchQuery({ ...floorPlanQueries.devices(floor), staleTime: 0 });
+    // Meanwhile the device goes silent (the presence sweep's word, live).
+    applyDeviceUpdates(queryClient, 'floor-1', [{ devID: 'a', online: false, presence: at(false, 2_000) }]);
+    flushDeviceUpdates(queryClient, 'floor-1');
+    respond(
+      new Response(JSON.stringify({ devices: [before], sensorSizes: {} }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    await reading;
+    expect(queryClient.getQueryData<FloorDevicesAnswer>(key)?.devices[0]).toMatchObject({
+      online: false,
+      presence: { at: 2_000 },
+    });
   });
 });
 

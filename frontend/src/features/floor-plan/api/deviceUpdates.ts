@@ -9,28 +9,8 @@ import {
   type FloorDevicesAnswer,
 } from '@argentum/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
+import { type DeviceUpdate, mergeDevices, mergeUpdates } from './deviceMerge';
 import { floorPlanQueries } from './floorPlanQueries';
-
-/**
- * A live change of one device: the fields that changed (latest values merge per data point, a power
- * node's port values into its properties).
- */
-export type DeviceUpdate = { devID: string; ports?: LiveDeviceUpdate['ports'] } & Partial<
-  Pick<
-    DeviceView,
-    | 'latest'
-    | 'lastSeen'
-    | 'online'
-    | 'presence'
-    | 'devName'
-    | 'properties'
-    | 'groupNumber'
-    | 'floorOrigin'
-    | 'dataPoints'
-    | 'updatedAt'
-    | 'version'
-  >
->;
 
 /**
  * At most this many cache writes (and so renders) per second and floor: live values arrive far more
@@ -49,14 +29,6 @@ const queues = new WeakMap<QueryClient, Map<string, FloorQueue>>();
 const nextFrame = (run: () => void) =>
   typeof requestAnimationFrame === 'function' ? requestAnimationFrame(run) : setTimeout(run, 0);
 
-function merge(into: DeviceUpdate | undefined, update: DeviceUpdate): DeviceUpdate {
-  if (!into) return update;
-  const latest =
-    into.latest && update.latest ? { ...into.latest, ...update.latest } : (update.latest ?? into.latest);
-  const ports = into.ports || update.ports ? { ...into.ports, ...update.ports } : undefined;
-  return { ...into, ...update, ...(latest ? { latest } : {}), ...(ports ? { ports } : {}) };
-}
-
 function queueOf(queryClient: QueryClient, floorId: string): FloorQueue {
   let floors = queues.get(queryClient);
   if (!floors) queues.set(queryClient, (floors = new Map()));
@@ -68,8 +40,10 @@ function queueOf(queryClient: QueryClient, floorId: string): FloorQueue {
 /**
  * Merges live device values into a floor's cached devices, coalesced: updates are collected and
  * written at most every DEVICE_UPDATE_INTERVAL_MS, in an animation frame, as one cache write. Only the
- * changed devices get new objects, so only their markers and rows render again. Updates of devices
- * that are not on the cached floor (or a floor that is not loaded) are dropped.
+ * changed devices get new objects, so only their markers and rows render again. What is older than a
+ * device already holds is left out (deviceMerge.ts). Updates that arrive while the floor's first
+ * answer is being read wait for it; those of devices not on the cached floor, or of a floor that is
+ * not being shown, are dropped.
  */
 export function applyDeviceUpdates(
   queryClient: QueryClient,
@@ -79,7 +53,11 @@ export function applyDeviceUpdates(
   if (updates.length === 0) return;
   const queue = queueOf(queryClient, floorId);
   for (const update of updates)
-    queue.updates.set(update.devID, merge(queue.updates.get(update.devID), update));
+    queue.updates.set(update.devID, mergeUpdates(queue.updates.get(update.devID), update));
+  schedule(queryClient, floorId, queue);
+}
+
+function schedule(queryClient: QueryClient, floorId: string, queue: FloorQueue): void {
   if (queue.scheduled) return;
   queue.scheduled = true;
   const wait = Math.max(0, queue.lastFlush + DEVICE_UPDATE_INTERVAL_MS - Date.now());
@@ -92,10 +70,18 @@ export function flushDeviceUpdates(queryClient: QueryClient, floorId: string): v
   queue.scheduled = false;
   queue.lastFlush = Date.now();
   if (queue.updates.size === 0) return;
+  const key = floorPlanQueries.devicesKey(floorId);
+  if (queryClient.getQueryData(key) === undefined) {
+    // The floor's first answer is on its way: what arrived before it is kept for it (the answer may
+    // have been read before), and written once it is there. A floor not being read: dropped.
+    if (queryClient.getQueryState(key)?.fetchStatus === 'fetching') schedule(queryClient, floorId, queue);
+    else queue.updates.clear();
+    return;
+  }
   const pending = queue.updates;
   queue.updates = new Map();
   let countsMoved = false;
-  queryClient.setQueryData<FloorDevicesAnswer>(floorPlanQueries.devicesKey(floorId), (answer) => {
+  queryClient.setQueryData<FloorDevicesAnswer>(key, (answer) => {
     if (!answer) return answer;
     countsMoved = movesCounts(answer.devices, pending);
     return { ...answer, devices: mergeDevices(answer.devices, pending) };
@@ -120,28 +106,6 @@ export function movesCounts(
     if (mState !== undefined && mState !== byId.get(update.devID)?.latest?.[MOTION_DATA_POINT]) return true;
   }
   return false;
-}
-
-/** The devices with the updates applied; unchanged devices keep their objects (and the list its order). */
-export function mergeDevices(
-  devices: DeviceView[],
-  updates: ReadonlyMap<string, DeviceUpdate>,
-): DeviceView[] {
-  let changed = false;
-  const next = devices.map((device) => {
-    const update = updates.get(device.devID);
-    if (!update) return device;
-    changed = true;
-    const { devID: _devID, latest, ports, ...fields } = update;
-    const properties = fields.properties ?? device.properties;
-    return {
-      ...device,
-      ...fields,
-      ...(latest ? { latest: { ...device.latest, ...latest } } : {}),
-      ...(ports ? { properties: { ...properties, ...ports } } : {}),
-    };
-  });
-  return changed ? next : devices;
 }
 
 /** A power node's last word on its port values, as its panel shows it. */

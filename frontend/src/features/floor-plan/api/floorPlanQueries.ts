@@ -1,4 +1,4 @@
-import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { mutationOptions, type Query, queryOptions, type QueryClient } from '@tanstack/react-query';
 import {
   VALUE_SAVED_TEXT,
   type FloorDevicesAnswer,
@@ -9,6 +9,7 @@ import type { DeviceRequest, FloorPlanRequest } from '@argentum/contracts/reques
 import { ApiError, callApi } from '../../../shared/api/client';
 import { postFile } from '../../../shared/api/upload';
 import { showToast } from '../../../shared/ui/toastStore';
+import { keepNewer } from './deviceMerge';
 
 /** The floor the view shows: the ids its calls need. */
 export interface FloorRef {
@@ -74,8 +75,25 @@ export const floorPlanQueries = {
   devices: (floor: FloorRef) =>
     queryOptions({
       queryKey: floorPlanQueries.devicesKey(floor.floorId),
-      queryFn: ({ signal }) => fetchDevices(floor, signal),
+      // Live values that arrived while the answer was read are newer than it: they stay.
+      queryFn: async ({ signal, client }) => {
+        const answer = await fetchDevices(floor, signal);
+        return keepNewer(
+          client.getQueryData<FloorDevicesAnswer>(floorPlanQueries.devicesKey(floor.floorId)),
+          answer,
+        );
+      },
     }),
+  /**
+   * The queries the live topic keeps current (devices and counts; not the plan), of one floor or of
+   * all: read again when live messages may have been missed (a reconnect, a floor watched again).
+   */
+  live:
+    (floorId?: string) =>
+    ({ queryKey: [root, id, part] }: Query): boolean =>
+      root === floorPlanQueries.all()[0] &&
+      (floorId === undefined || id === floorId) &&
+      (part === 'devices' || part === 'counts'),
   /** The user's icon size per device type on the floor: part of the devices answer. */
   sensorSizes: (floor: FloorRef) =>
     queryOptions({

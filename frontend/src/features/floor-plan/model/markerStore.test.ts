@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { benchDevices } from '../../../../e2e/floor-view-bench/fixtures';
-import { mergeDevices, type DeviceUpdate } from '../api/deviceUpdates';
+import { mergeDevices, type DeviceUpdate } from '../api/deviceMerge';
 import { MarkerStore } from './markerStore';
 
 const floor = () => benchDevices(6, 0).devices;

@@ -1,0 +1,124 @@
+import type { DevicePresence, DeviceView, FloorDevicesAnswer } from '@argentum/contracts';
+import { describe, expect, it } from 'vitest';
+import { type DeviceUpdate, keepNewer, mergeDevices, mergeUpdates } from './deviceMerge';
+
+const presence = (online: boolean, at: number): DevicePresence => ({
+  online,
+  reason: online ? 'reading' : 'silent',
+  since: at,
+  at,
+});
+
+const device = (fields: Partial<DeviceView> = {}): DeviceView => ({
+  devID: 'd1',
+  devName: 'Sensor',
+  devType: 5,
+  orgID: 'org',
+  onFloor: true,
+  dataPoints: [],
+  properties: {},
+  latest: { temp: 20 },
+  lastSeen: 1_000,
+  online: true,
+  presence: presence(true, 1_000),
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  version: 1,
+  ...fields,
+});
+
+const apply = (devices: DeviceView[], update: DeviceUpdate) =>
+  mergeDevices(devices, new Map([[update.devID, update]]));
+
+describe('live updates never undo a newer word (messages arrive out of order)', () => {
+  it('leaves out a presence decided before the one held', () => {
+    // A presence sweep decided 'offline' at 4,000 and published at the end of its run, after a
+    // reading at 5,000 had brought the device online.
+    const held = [device({ lastSeen: 5_000, presence: presence(true, 5_000) })];
+    const late: DeviceUpdate = {
+      devID: 'd1',
+      online: false,
+      presence: presence(false, 4_000),
+      lastSeen: 1_000,
+    };
+    expect(apply(held, late)).toBe(held);
+  });
+
+  it('leaves out a reading older than the newest held, and keeps the rest of the update', () => {
+    const held = [device({ latest: { temp: 25 }, lastSeen: 3_000 })];
+    const [next] = apply(held, {
+      devID: 'd1',
+      latest: { temp: 19 },
+      lastSeen: 2_000,
+      online: false,
+      presence: presence(false, 3_500),
+    });
+    expect(next).toMatchObject({ latest: { temp: 25 }, lastSeen: 3_000, online: false });
+    expect(next?.presence?.at).toBe(3_500);
+  });
+
+  it('applies newer words, and words whose time is not known', () => {
+    const held = [device()];
+    expect(apply(held, { devID: 'd1', latest: { temp: 21 }, lastSeen: 2_000 })[0]).toMatchObject({
+      latest: { temp: 21 },
+      lastSeen: 2_000,
+    });
+    expect(apply(held, { devID: 'd1', latest: { hum: 40 } })[0]?.latest).toEqual({ temp: 20, hum: 40 });
+    expect(apply(held, { devID: 'd1', online: false, presence: presence(false, 1_000) })[0]?.online).toBe(
+      false,
+    );
+  });
+
+  it('coalesces queued updates the same way: a late older one does not replace a newer one', () => {
+    const newer: DeviceUpdate = {
+      devID: 'd1',
+      latest: { temp: 25 },
+      lastSeen: 3_000,
+      presence: presence(true, 3_000),
+    };
+    const older: DeviceUpdate = {
+      devID: 'd1',
+      latest: { temp: 19, hum: 30 },
+      lastSeen: 2_000,
+      online: false,
+      presence: presence(false, 2_500),
+    };
+    expect(mergeUpdates(newer, older)).toEqual(newer);
+    expect(mergeUpdates(older, newer)).toMatchObject({
+      latest: { temp: 25, hum: 30 },
+      lastSeen: 3_000,
+      presence: { at: 3_000 },
+    });
+  });
+});
+
+describe("an answer of the API read before the page's live values", () => {
+  const answer = (devices: DeviceView[]): FloorDevicesAnswer => ({ devices, sensorSizes: {} });
+
+  it("keeps the live values and presence that are newer than the answer's", () => {
+    const held = answer([
+      device({ latest: { temp: 25 }, lastSeen: 3_000, online: false, presence: presence(false, 3_000) }),
+    ]);
+    // Read at 1,500 (online, 20 degrees), landed after the live words of 3,000; renamed meanwhile.
+    const read = answer([device({ devName: 'Renamed', version: 2 })]);
+    const [kept] = keepNewer(held, read).devices;
+    expect(kept).toMatchObject({
+      devName: 'Renamed',
+      version: 2,
+      latest: { temp: 25 },
+      lastSeen: 3_000,
+      online: false,
+    });
+  });
+
+  it('takes the answer where it is as new or newer, and its devices as they are', () => {
+    const held = answer([device(), device({ devID: 'gone' })]);
+    const read = answer([
+      device({ latest: { temp: 22 }, lastSeen: 2_000, online: false, presence: presence(false, 2_000) }),
+      device({ devID: 'new' }),
+    ]);
+    const merged = keepNewer(held, read);
+    expect(merged.devices).toEqual(read.devices);
+    expect(merged.devices[1]).toBe(read.devices[1]);
+    expect(keepNewer(undefined, read)).toBe(read);
+  });
+});

@@ -1,0 +1,117 @@
+import type { LiveDeviceUpdate } from '@argentum/contracts/messaging';
+import type { DeviceView, FloorDevicesAnswer } from '@argentum/contracts';
+
+/**
+ * A live change of one device: the fields that changed (latest values merge per data point, a power
+ * node's port values into its properties).
+ */
+export type DeviceUpdate = { devID: string; ports?: LiveDeviceUpdate['ports'] } & Partial<
+  Pick<
+    DeviceView,
+    | 'latest'
+    | 'lastSeen'
+    | 'online'
+    | 'presence'
+    | 'devName'
+    | 'properties'
+    | 'groupNumber'
+    | 'floorOrigin'
+    | 'dataPoints'
+    | 'updatedAt'
+    | 'version'
+  >
+>;
+
+/** What a device's values and presence are as of: the time of its newest reading, of its presence decision. */
+type Held = Pick<DeviceUpdate, 'lastSeen' | 'presence'>;
+
+/** Whether a time is known to be before another (an unknown time is never older). */
+const before = (time: number | undefined, than: number | undefined) =>
+  time !== undefined && than !== undefined && time < than;
+
+/**
+ * The update without what is older than what is held: a reading older than the newest one held
+ * (`lastSeen`), a presence decided before the one held (`presence.at`). Messages do not always arrive
+ * in the order things happened (a presence sweep publishes its decisions after a reading it did not
+ * see; an answer of the API read before a live message lands after it), and an older word must not
+ * undo a newer one: nothing would correct it until the device's next change.
+ */
+export function withoutStale(held: Held | undefined, update: DeviceUpdate): DeviceUpdate {
+  if (!held) return update;
+  let fresh = update;
+  if (before(fresh.lastSeen, held.lastSeen)) {
+    const { latest: _latest, lastSeen: _lastSeen, ...rest } = fresh;
+    fresh = rest;
+  }
+  if (before(fresh.presence?.at, held.presence?.at)) {
+    const { online: _online, presence: _presence, ...rest } = fresh;
+    fresh = rest;
+  }
+  return fresh;
+}
+
+/** Two updates of one device as one, the later one's fields winning unless they are older. */
+export function mergeUpdates(into: DeviceUpdate | undefined, update: DeviceUpdate): DeviceUpdate {
+  if (!into) return update;
+  const fresh = withoutStale(into, update);
+  const latest =
+    into.latest && fresh.latest ? { ...into.latest, ...fresh.latest } : (fresh.latest ?? into.latest);
+  const ports = into.ports || fresh.ports ? { ...into.ports, ...fresh.ports } : undefined;
+  return { ...into, ...fresh, ...(latest ? { latest } : {}), ...(ports ? { ports } : {}) };
+}
+
+/**
+ * The devices with the updates applied (what is older than a device holds is left out);
+ * unchanged devices keep their objects (and the list its order).
+ */
+export function mergeDevices(
+  devices: DeviceView[],
+  updates: ReadonlyMap<string, DeviceUpdate>,
+): DeviceView[] {
+  let changed = false;
+  const next = devices.map((device) => {
+    const given = updates.get(device.devID);
+    if (!given) return device;
+    const { devID: _devID, latest, ports, ...fields } = withoutStale(device, given);
+    if (!latest && !ports && Object.keys(fields).length === 0) return device;
+    changed = true;
+    const properties = fields.properties ?? device.properties;
+    return {
+      ...device,
+      ...fields,
+      ...(latest ? { latest: { ...device.latest, ...latest } } : {}),
+      ...(ports ? { properties: { ...properties, ...ports } } : {}),
+    };
+  });
+  return changed ? next : devices;
+}
+
+/**
+ * A floor's answer from the API, kept from undoing what the page already holds that is newer: the
+ * readings and presence decisions that arrived live while the answer was being read. Everything
+ * else (names, places, configuration, devices added or removed) is the answer's.
+ */
+export function keepNewer(
+  held: FloorDevicesAnswer | undefined,
+  answer: FloorDevicesAnswer,
+): FloorDevicesAnswer {
+  if (!held) return answer;
+  const heldById = new Map(held.devices.map((device) => [device.devID, device]));
+  const devices = answer.devices.map((device) => {
+    const mine = heldById.get(device.devID);
+    if (!mine) return device;
+    const newerValues =
+      before(device.lastSeen, mine.lastSeen) ||
+      (device.lastSeen === undefined && mine.lastSeen !== undefined);
+    const newerPresence =
+      before(device.presence?.at, mine.presence?.at) ||
+      (device.presence === undefined && mine.presence !== undefined);
+    if (!newerValues && !newerPresence) return device;
+    return {
+      ...device,
+      ...(newerValues ? { latest: { ...device.latest, ...mine.latest }, lastSeen: mine.lastSeen } : {}),
+      ...(newerPresence ? { online: mine.online, presence: mine.presence } : {}),
+    };
+  });
+  return { ...answer, devices };
+}
