@@ -678,12 +678,22 @@ describe('policy size (issue 19: an owner of 200 organizations still gets live m
     const { accessToken } = await signIn(owner.email, owner.password);
     const clientId = browserId();
 
-    // Naming more organizations than a connection holds: 400; one not theirs: 404 as an unknown one.
+    // Naming more organizations than a connection holds: 400. One not theirs (foreign, unknown, or
+    // one they were removed from that the page still watches) is left out; only such ones: 404.
     expect(
       (await connectionToken(accessToken, clientId, orgIds.slice(0, REALTIME_MAX_ORGS + 1))).status,
     ).toBe(400);
-    const foreign = await connectionToken(accessToken, clientId, [orgIds[0] ?? '', 'rt-not-theirs']);
-    expect(foreign.status).toBe(404);
+    const withForeign = await connectionToken(accessToken, clientId, [
+      'org-demo',
+      orgIds[0] ?? '',
+      'rt-none',
+    ]);
+    expect(withForeign.status).toBe(200);
+    expect(withForeign.body.orgIds).toEqual([orgIds[0]]);
+    const foreign = await connectionToken(accessToken, clientId, ['org-demo']);
+    const unknown = await connectionToken(accessToken, clientId, ['rt-not-theirs']);
+    expect([foreign.status, unknown.status]).toEqual([404, 404]);
+    expect(foreign.body).toEqual(unknown.body);
 
     // None named: the first ones; the page names what it watches (here the last organization).
     const watched = [orgIds[199] ?? '', ...orgIds.slice(0, REALTIME_MAX_ORGS - 1)];

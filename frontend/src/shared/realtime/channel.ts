@@ -72,8 +72,11 @@ class RealtimeChannel {
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
   private attempt = 0;
   private running = false;
-  /** The organizations the current connection's token names. */
-  private scope: readonly string[] = [];
+  /**
+   * The organizations the current connection's token was asked for (the API leaves out those no
+   * longer the user's: asking again would not bring them).
+   */
+  private asked: readonly string[] = [];
   private rescopeQueued = false;
   /** Raised by start, stop and each connection attempt: a stale attempt gives up. */
   private generation = 0;
@@ -126,7 +129,7 @@ class RealtimeChannel {
     setTimeout(() => {
       this.rescopeQueued = false;
       if (!this.client?.connected) return;
-      if (this.watchedOrgs().every((orgId) => this.scope.includes(orgId))) return;
+      if (this.watchedOrgs().every((orgId) => this.asked.includes(orgId))) return;
       this.attempt = 0;
       void this.connect();
     }, 0);
@@ -194,17 +197,18 @@ class RealtimeChannel {
     let endpoint: RealtimeEndpoint | undefined;
     let grant: RealtimeTokenView;
     let tokenUsed: string | null = null;
+    let orgIdsAsked: string[] = [];
     try {
       endpoint = await this.endpoint();
       if (!current()) return;
       if (!endpoint) return this.stop();
       // A signed token for this page's client id and what it watches (the API refreshes an expired
       // access token on its own); none named yet: the user's first organizations.
-      const orgIds = this.watchedOrgs();
+      orgIdsAsked = this.watchedOrgs();
       tokenUsed = getAccessToken();
       grant = await callApi(
         'realtimeToken',
-        { clientId: this.clientId, ...(orgIds.length > 0 ? { orgIds } : {}) },
+        { clientId: this.clientId, ...(orgIdsAsked.length > 0 ? { orgIds: orgIdsAsked } : {}) },
         { silent: true, background: true },
       );
     } catch (error) {
@@ -245,11 +249,13 @@ class RealtimeChannel {
       timerVariant: (keepaliveTimer ??= createKeepaliveTimer()),
     });
     this.client = client;
-    this.scope = grant.orgIds;
+    this.asked = orgIdsAsked.length > 0 ? orgIdsAsked : grant.orgIds;
     client.on('connect', () => {
       this.attempt = 0;
       for (const topic of this.wanted.keys()) client.subscribe(topic, { qos: 0 }, () => undefined);
       this.setStatus('connected');
+      // Topics wanted while the token was being fetched may be of organizations it does not name.
+      this.rescopeIfNeeded();
     });
     client.on('message', (topic, payload) => {
       const event = parseRealtimeMessage(topic, payload);

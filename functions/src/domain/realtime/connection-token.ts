@@ -56,8 +56,10 @@ export interface ConnectionTokenPorts {
 
 /**
  * Mints the token a browser connects with. The client id must be a browser's (`web-<uuid>`); the
- * organizations are those the page watches, each one of the caller's (a foreign or unknown one is
- * answered alike, 404), at most REALTIME_MAX_ORGS; none named: the caller's first ones.
+ * organizations are those the page watches that are still the caller's, at most REALTIME_MAX_ORGS;
+ * none named: the caller's first ones. One that is not the caller's (any more: a page still holds an
+ * organization its user was removed from until it learns so) is left out, foreign and unknown alike,
+ * so the others keep their live messages; 404 only when none is left.
  */
 export async function mintConnectionToken(
   deps: ConnectionTokenPorts,
@@ -68,10 +70,9 @@ export async function mintConnectionToken(
   const member = memberOrgIds(caller.user.orgRoles);
   if (member.length === 0) throw notFound(REALTIME_TEXTS.noOrganization);
   const orgIds = request.orgIds
-    ? [...new Set(request.orgIds)]
+    ? [...new Set(request.orgIds)].filter((orgId) => member.includes(orgId))
     : [...member].sort().slice(0, REALTIME_MAX_ORGS);
-  if (orgIds.length === 0 || orgIds.some((orgId) => !member.includes(orgId)))
-    throw notFound(REALTIME_TEXTS.unknownOrganization);
+  if (orgIds.length === 0) throw notFound(REALTIME_TEXTS.unknownOrganization);
   const expiresAt = Math.floor(deps.clock.now().getTime() / 1000) + CONNECTION_TOKEN_SECONDS;
   const token = encodeConnectionToken({
     v: 1,

@@ -1,0 +1,140 @@
+import { EventEmitter } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RealtimeTokenView } from '@argentum/contracts';
+
+/** A connection as mqtt.js makes one: what was subscribed on it, and the user name it presented. */
+class FakeClient extends EventEmitter {
+  connected = false;
+  readonly subscribed: string[] = [];
+  constructor(readonly username: string) {
+    super();
+  }
+  subscribe(topic: string) {
+    this.subscribed.push(topic);
+  }
+  unsubscribe() {}
+  end() {
+    this.connected = false;
+  }
+  /** The broker accepts it. */
+  open() {
+    this.connected = true;
+    this.emit('connect');
+  }
+  /** It closes (a network drop, the platform closing it). */
+  close() {
+    this.connected = false;
+    this.emit('close');
+  }
+}
+
+const made = vi.hoisted(() => ({ clients: [] as unknown[], tokenRequests: [] as unknown[] }));
+const clients = made.clients as FakeClient[];
+
+interface TokenRequest {
+  body: { clientId: string; orgIds?: string[] };
+  grant(orgIds?: string[]): void;
+}
+const tokenRequests = made.tokenRequests as TokenRequest[];
+
+vi.mock('mqtt', () => {
+  const connect = (_url: string, options: { username: string }) => {
+    const client = new FakeClient(options.username);
+    made.clients.push(client);
+    return client;
+  };
+  return { connect, default: { connect } };
+});
+
+vi.mock('../api/client', () => {
+  class ApiError extends Error {}
+  class SessionRefused extends ApiError {}
+  return {
+    ApiError,
+    SessionRefused,
+    endSessionUnlessRenewed: () => Promise.resolve(),
+    callApi: (_name: string, body: TokenRequest['body']) =>
+      new Promise<RealtimeTokenView>((resolve) => {
+        made.tokenRequests.push({
+          body,
+          // The API names the organizations it granted: those asked for that are still the user's.
+          grant: (orgIds = body.orgIds ?? ['org-a']) =>
+            resolve({ token: 't', signature: 's', clientId: body.clientId, orgIds, expiresAt: 0 }),
+        } satisfies TokenRequest);
+      }),
+  };
+});
+
+vi.mock('../config/runtimeConfig', () => ({
+  loadRuntimeConfig: () => Promise.resolve({}),
+  realtimeEndpointOf: () => ({ url: 'ws://broker', username: 'browser', keepAliveSeconds: 60 }),
+}));
+
+const { realtimeChannel: channel } = await import('./channel');
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.stubGlobal('window', new EventTarget());
+  clients.length = 0;
+  tokenRequests.length = 0;
+});
+
+afterEach(() => {
+  channel.stop();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+const lastClient = () => clients.at(-1) as FakeClient;
+const lastRequest = () => tokenRequests.at(-1) as TokenRequest;
+
+describe('the real-time channel asks for the organizations its topics need', () => {
+  it('reconnects with a token naming an organization whose topic was wanted while a reconnect fetched its token', async () => {
+    const releases = [channel.subscribe('org-a/notification')];
+    channel.start();
+    await vi.advanceTimersByTimeAsync(0);
+    lastRequest().grant();
+    await vi.advanceTimersByTimeAsync(0);
+    lastClient().open();
+    expect(channel.status).toBe('connected');
+
+    lastClient().close();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(tokenRequests).toHaveLength(2);
+    // The user opens a floor of another organization while the new token is on its way.
+    releases.push(channel.subscribe('org-c/live/floor-9'));
+    await vi.advanceTimersByTimeAsync(0);
+    lastRequest().grant();
+    await vi.advanceTimersByTimeAsync(0);
+    lastClient().open();
+    await vi.advanceTimersByTimeAsync(0);
+
+    // That token does not name org-c: the channel asks for one that does, and connects with it.
+    expect(tokenRequests).toHaveLength(3);
+    expect(lastRequest().body.orgIds).toEqual(['org-a', 'org-c']);
+    lastRequest().grant();
+    await vi.advanceTimersByTimeAsync(0);
+    lastClient().open();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(tokenRequests).toHaveLength(3);
+    expect(lastClient().subscribed).toEqual(['org-a/notification', 'org-c/live/floor-9']);
+    expect(channel.status).toBe('connected');
+    releases.forEach((release) => release());
+  });
+
+  it('stays connected when the API leaves out an organization the user was removed from', async () => {
+    const releases = [channel.subscribe('org-a/notification'), channel.subscribe('org-b/notification')];
+    channel.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(lastRequest().body.orgIds).toEqual(['org-a', 'org-b']);
+    // The page still holds org-b's topic; the user is no longer in org-b.
+    lastRequest().grant(['org-a']);
+    await vi.advanceTimersByTimeAsync(0);
+    lastClient().open();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(tokenRequests).toHaveLength(1);
+    expect(clients).toHaveLength(1);
+    expect(channel.status).toBe('connected');
+    releases.forEach((release) => release());
+  });
+});
