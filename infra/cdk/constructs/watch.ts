@@ -1,4 +1,4 @@
-import { type CfnElement, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, type CfnElement, Duration, Stack } from 'aws-cdk-lib';
 import { type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -14,6 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type CfnGlobalTable, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnTopicRule, CfnAuthorizer } from 'aws-cdk-lib/aws-iot';
 import { CfnPermission } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -460,6 +461,28 @@ export class AlarmTopic extends Construct {
       this.topic,
       'SNS2',
       'Alarm notifications carry only alarm names, states and thresholds, no platform data; CloudWatch cannot publish to a topic encrypted with the AWS managed SNS key, and a customer managed key for them adds cost and key administration without protecting anything.',
+    );
+    // enforceSSL writes a topic policy that replaces the default one, which let the account's services
+    // publish: without this statement CloudWatch is refused every notification.
+    const stack = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
     );
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
   }

@@ -335,3 +335,105 @@ describe('resources added later are watched without edits', () => {
     );
   });
 });
+
+describe('alarm notifications', () => {
+  type Statement = {
+    Effect: string;
+    Principal?: { Service?: string | string[] };
+    Action: string | string[];
+    Resource?: unknown;
+    Condition?: Record<string, Record<string, unknown>>;
+  };
+  const asList = <T>(value: T | T[] | undefined): T[] =>
+    value === undefined ? [] : Array.isArray(value) ? value : [value];
+
+  /** Every synthesized template of the platform, with its stack. */
+  function templates() {
+    return [platform.stateful, platform.stateless, platform.edge].map((stack) => {
+      const json = Template.fromStack(stack).toJSON() as {
+        Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+        Outputs?: Record<string, { Value: unknown; Export?: { Name: unknown } }>;
+      };
+      return { stack, json };
+    });
+  }
+
+  /** The template and logical id of the SNS topic an alarm action names, following Fn::ImportValue. */
+  function topicOf(
+    action: unknown,
+    home: ReturnType<typeof templates>[number],
+    all: ReturnType<typeof templates>,
+  ) {
+    const isTopic = (t: (typeof all)[number], ref: unknown) =>
+      typeof ref === 'object' &&
+      ref !== null &&
+      'Ref' in ref &&
+      t.json.Resources[(ref as { Ref: string }).Ref]?.Type === 'AWS::SNS::Topic'
+        ? { template: t, id: (ref as { Ref: string }).Ref }
+        : undefined;
+    if (typeof action === 'object' && action !== null && 'Fn::ImportValue' in action) {
+      const name = (action as { 'Fn::ImportValue': unknown })['Fn::ImportValue'];
+      for (const t of all)
+        for (const output of Object.values(t.json.Outputs ?? {}))
+          if (JSON.stringify(output.Export?.Name) === JSON.stringify(name)) return isTopic(t, output.Value);
+      return undefined;
+    }
+    return isTopic(home, action);
+  }
+
+  it('reach their topic: its policy lets CloudWatch alarms of this account publish, and it is not on the AWS managed key', () => {
+    const all = templates();
+    const checked = new Map<string, number>();
+    for (const home of all) {
+      for (const [id, resource] of Object.entries(home.json.Resources)) {
+        if (!['AWS::CloudWatch::Alarm', 'AWS::CloudWatch::CompositeAlarm'].includes(resource.Type)) continue;
+        const props = resource.Properties ?? {};
+        const actions = ['AlarmActions', 'OKActions', 'InsufficientDataActions'].flatMap((key) =>
+          asList(props[key] as unknown[] | undefined),
+        );
+        for (const action of actions) {
+          // Only SNS topics here; other actions (Auto Scaling, EC2) do not go through a topic policy.
+          if (JSON.stringify(action).match(/arn:aws:(automate|autoscaling|ssm)/)) continue;
+          const topic = topicOf(action, home, all);
+          expect(topic, `${home.stack.stackName}/${id}: ${JSON.stringify(action)}`).toBeDefined();
+          if (!topic) continue;
+          const { template, id: topicId } = topic;
+          const topicRef = { Ref: topicId };
+          const policies = Object.values(template.json.Resources).filter(
+            (r) =>
+              r.Type === 'AWS::SNS::TopicPolicy' &&
+              asList(r.Properties?.Topics as unknown[]).some(
+                (t) => JSON.stringify(t) === JSON.stringify(topicRef),
+              ),
+          );
+          const statements = policies.flatMap((p) =>
+            asList((p.Properties?.PolicyDocument as { Statement: Statement[] }).Statement),
+          );
+          const allowsAlarms = statements.some(
+            (s) =>
+              s.Effect === 'Allow' &&
+              asList(s.Principal?.Service).includes('cloudwatch.amazonaws.com') &&
+              asList(s.Action).includes('sns:Publish') &&
+              asList(s.Resource).some((r) => JSON.stringify(r) === JSON.stringify(topicRef)) &&
+              JSON.stringify(s.Condition?.StringEquals?.['aws:SourceAccount']) ===
+                JSON.stringify(template.stack.resolve(template.stack.account)) &&
+              JSON.stringify(s.Condition?.ArnLike?.['aws:SourceArn']).includes(':cloudwatch:') &&
+              JSON.stringify(s.Condition?.ArnLike?.['aws:SourceArn']).includes(':alarm:*'),
+          );
+          expect(
+            allowsAlarms,
+            `${home.stack.stackName}/${id} -> ${template.stack.stackName}/${topicId}`,
+          ).toBe(true);
+          // CloudWatch cannot publish to a topic encrypted with the AWS managed key alias/aws/sns.
+          expect(
+            JSON.stringify(template.json.Resources[topicId]?.Properties?.KmsMasterKeyId ?? ''),
+          ).not.toContain('alias/aws/sns');
+          checked.set(home.stack.stackName, (checked.get(home.stack.stackName) ?? 0) + 1);
+        }
+      }
+    }
+    // Both stacks' alarms (the stateless ones through the export): not a pass over no alarms at all.
+    expect(checked.get(platform.stateful.stackName)).toBeGreaterThan(0);
+    expect(checked.get(platform.stateless.stackName)).toBeGreaterThan(0);
+  });
+});
