@@ -5,6 +5,7 @@ import { localTelemetryRuleName, telemetryTable } from '../src/definitions';
 import { defaultDataDir } from '../local/config';
 import { readDeviceAccess } from '../local/device-credentials';
 import { runSmoke, SmokeFailure, type SmokeTarget } from './smoke';
+import { deploymentOutputs, type StackOutputs, UsageError } from './smoke-outputs';
 
 const usage = `Usage: SMOKE_EMAIL=<e-mail> SMOKE_PASSWORD=<password> SMOKE_ORG=<orgID> \\
          npm run smoke -- (--outputs <cdk-outputs.json> [--prefix Argentum] | --local [--url <app URL>] [--data-dir <dir>])
@@ -17,22 +18,9 @@ The user needs role Admin (2) or more in the organization.
   --outputs   the file 'npm run deploy -- --outputs-file <file>' wrote (AWS credentials of the account)
   --local     the local stack of 'npm start' (its data folder: --data-dir or LOCAL_DATA_DIR, default .local)`;
 
-class UsageError extends Error {}
-
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new UsageError(`${name} is required.`);
-  return value;
-}
-
-/** A stack output from CDK's outputs file: a stack-level output, or a construct's (its id ends in a hash). */
-function output(outputs: Record<string, Record<string, string>>, stack: string, name: string): string {
-  const values = outputs[stack];
-  if (!values) throw new UsageError(`The outputs file has no stack ${stack} (--prefix?).`);
-  const pattern = new RegExp(`^\\w*?${name}(?:[0-9A-F]{8})?$`);
-  const key = Object.keys(values).find((k) => k === name) ?? Object.keys(values).find((k) => pattern.test(k));
-  const value = key && values[key];
-  if (!value) throw new UsageError(`Stack ${stack} has no output ${name}: deploy the current version first.`);
   return value;
 }
 
@@ -81,24 +69,12 @@ function targetOf(argv: string[]): SmokeTarget {
     };
   }
   if (!values.outputs) throw new UsageError('Give --outputs <file> (a deployment) or --local.');
-  const outputs = JSON.parse(readFileSync(values.outputs, 'utf8')) as Record<string, Record<string, string>>;
-  const stateless = `${values.prefix}Stateless`;
-  const stateful = `${values.prefix}Stateful`;
-  const iotEndpoint = output(outputs, stateless, 'IotEndpoint');
-  const region = process.env.AWS_REGION ?? /\.iot\.([a-z0-9-]+)\./.exec(iotEndpoint)?.[1];
+  const outputs = JSON.parse(readFileSync(values.outputs, 'utf8')) as StackOutputs;
+  const deployment = deploymentOutputs(outputs, values.prefix);
+  const region = process.env.AWS_REGION ?? /\.iot\.([a-z0-9-]+)\./.exec(deployment.iotEndpoint)?.[1];
   if (!region) throw new UsageError('Set AWS_REGION.');
   process.env.AWS_REGION = region;
-  return {
-    kind: 'aws',
-    siteUrl: output(outputs, stateless, 'SiteUrl'),
-    ...user,
-    platformTable: output(outputs, stateful, 'PlatformTableName'),
-    telemetryTable: output(outputs, stateful, 'TelemetryTableName'),
-    telemetryRuleName: output(outputs, stateless, 'TelemetryRuleName'),
-    region,
-    iotEndpoint,
-    devicePolicyName: output(outputs, stateless, 'DevicePolicyName'),
-  };
+  return { kind: 'aws', ...user, ...deployment, region };
 }
 
 async function main() {

@@ -134,18 +134,12 @@ async function awsDevices(target: AwsSmokeTarget): Promise<DeviceAccess> {
       }
     },
     async remove(_orgId, devId) {
-      const { principals = [] } = await iot.send(new iotSdk.ListThingPrincipalsCommand({ thingName: devId }));
-      for (const principal of principals) {
-        const certificateId = principal.slice(principal.lastIndexOf('/') + 1);
-        await iot.send(new iotSdk.DetachThingPrincipalCommand({ thingName: devId, principal }));
-        await iot.send(
-          new iotSdk.DetachPolicyCommand({ policyName: target.devicePolicyName, target: principal }),
-        );
-        await iot.send(new iotSdk.UpdateCertificateCommand({ certificateId, newStatus: 'INACTIVE' }));
-        await iot.send(new iotSdk.DeleteCertificateCommand({ certificateId }));
+      const { removeThing } = await import('./thing-removal');
+      try {
+        await removeThing(iot, { thingName: devId, policyName: target.devicePolicyName });
+      } finally {
+        iot.destroy();
       }
-      await iot.send(new iotSdk.DeleteThingCommand({ thingName: devId }));
-      iot.destroy();
     },
   };
 }
