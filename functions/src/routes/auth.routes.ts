@@ -80,7 +80,7 @@ export const authRoutes = [
       'Mints the signed token a browser opens the real-time channel with (MQTT user name ' +
       '`{base}?x-amz-customauthorizer-signature={signature}&token={token}`): bound to its client id ' +
       '(`web-<uuid>`, else 400), its session and the organizations it watches (at most ' +
-      `${REALTIME_MAX_ORGS}; one not the caller's: 404; none named: the first ones), valid 24 h.`,
+      `${REALTIME_MAX_ORGS}; those not the caller's left out, the answer's \`orgIds\` naming the rest, 404 when none is left; none named: the first ones), valid 24 h.`,
     handler: async ({ body: request, user, bearerToken, ports }) => {
       // The session the token belongs to: signing out or a password reset ends the connection too.
       const check = bearerToken ? await ports.accessTokens.verify(bearerToken) : undefined;
