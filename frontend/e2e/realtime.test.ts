@@ -10,7 +10,7 @@ import type { MqttClient } from 'mqtt';
 import { deviceConnection } from '../../functions/test/support/control';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createUser, signIn as apiSignIn } from '../../functions/test/support/api';
+import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import {
   newDevices,
   newPlace,
@@ -163,6 +163,20 @@ describe('the real-time channel in the browser', () => {
     await screenshot(page, 'realtime-connection-lost');
     expect(connectFrames.length).toBe(connectsBefore);
 
+    // A reading while the page is away: stored, and published live to nobody.
+    await publishReading(27.04);
+    const { accessToken } = await apiSignIn(member.email, member.password);
+    await expect
+      .poll(async () => {
+        const { body } = await call<{ devices: { devID: string; latest?: { temp?: number } }[] }>(
+          '/api/deviceControl/getAllDevicesDataForFloorPlan',
+          { floorID: place.floorId, orgID: place.orgId, onFloor: true },
+          { token: accessToken },
+        );
+        return body.devices.find((d) => d.devID === sensorId)?.latest?.temp;
+      })
+      .toBe(27.04);
+
     // The fresh token comes: the page connects with it, and says it is back.
     const minted = page.waitForResponse('**/api/realtimeToken');
     for (const route of held.splice(0)) await route.continue();
@@ -177,6 +191,8 @@ describe('the real-time channel in the browser', () => {
     expect(clientId).toBe(connection.clientId);
     expect(connection.clientId).toMatch(/^web-[0-9a-f-]{36}$/);
     expect(connectFrames.at(-1)).toContain(connection.clientId);
+    // Back, the page reads the floor again: what it missed is shown without another message.
+    await expect.poll(() => popupText(page)).toContain('27.0 °C');
     await showsPublished(page, 19.96, '20.0 °C');
 
     // The browser itself going offline shows the same banner, and coming back the same confirmation.
