@@ -13,6 +13,14 @@ class FakeClient extends EventEmitter {
     this.subscribed.push(topic);
   }
   unsubscribe() {}
+  pings = 0;
+  sendPing() {
+    this.pings++;
+  }
+  /** The broker answers a ping. */
+  pong() {
+    this.emit('packetreceive', { cmd: 'pingresp' });
+  }
   end() {
     this.connected = false;
   }
@@ -70,7 +78,7 @@ vi.mock('../config/runtimeConfig', () => ({
   realtimeEndpointOf: () => ({ url: 'ws://broker', username: 'browser', keepAliveSeconds: 60 }),
 }));
 
-const { realtimeChannel: channel } = await import('./channel');
+const { LIVENESS_TIMEOUT_MS, realtimeChannel: channel } = await import('./channel');
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -136,5 +144,50 @@ describe('the real-time channel asks for the organizations its topics need', () 
     expect(clients).toHaveLength(1);
     expect(channel.status).toBe('connected');
     releases.forEach((release) => release());
+  });
+});
+
+describe('a connection that looks open when the page comes back (after a sleep)', () => {
+  async function connected() {
+    const release = channel.subscribe('org-a/notification');
+    channel.start();
+    await vi.advanceTimersByTimeAsync(0);
+    lastRequest().grant();
+    await vi.advanceTimersByTimeAsync(0);
+    lastClient().open();
+    expect(channel.status).toBe('connected');
+    return release;
+  }
+
+  it('is given up and made again when it does not answer a ping in time', async () => {
+    const release = await connected();
+    const asleep = lastClient();
+    window.dispatchEvent(new Event('focus'));
+    expect(asleep.pings).toBe(1);
+    await vi.advanceTimersByTimeAsync(LIVENESS_TIMEOUT_MS - 100);
+    expect(channel.status).toBe('connected');
+    await vi.advanceTimersByTimeAsync(200);
+    expect(channel.status).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(tokenRequests).toHaveLength(2);
+    lastRequest().grant();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(lastClient()).not.toBe(asleep);
+    lastClient().open();
+    expect(channel.status).toBe('connected');
+    release();
+  });
+
+  it('stays when it answers, and is not pinged again at every focus', async () => {
+    const release = await connected();
+    const client = lastClient();
+    window.dispatchEvent(new Event('online'));
+    client.pong();
+    window.dispatchEvent(new Event('focus'));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(client.pings).toBe(1);
+    expect(tokenRequests).toHaveLength(1);
+    expect(channel.status).toBe('connected');
+    release();
   });
 });

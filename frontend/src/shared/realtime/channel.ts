@@ -23,6 +23,16 @@ type Listener = (event: RealtimeEvent) => void;
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * How long a connection that looks open has to answer a ping when the page comes back (shown again,
+ * focused, back online): after a laptop's sleep its socket can be gone without a close, and the
+ * keep-alive alone would notice only 1.5 keep-alives (90 s) later, the page meanwhile showing values
+ * as live that stopped coming.
+ */
+export const LIVENESS_TIMEOUT_MS = 5_000;
+/** At most one such ping in this long (focus comes with every click into the window). */
+const LIVENESS_CHECK_INTERVAL_MS = 10_000;
+
 /** The keep-alive clock of every connection of the page (made on the first connection). */
 let keepaliveTimer: KeepaliveTimer | undefined;
 
@@ -80,6 +90,8 @@ class RealtimeChannel {
   private rescopeQueued = false;
   /** Raised by start, stop and each connection attempt: a stale attempt gives up. */
   private generation = 0;
+  /** When the last liveness ping went out (see LIVENESS_TIMEOUT_MS). */
+  private lastLivenessCheck = -Infinity;
 
   constructor(
     private readonly endpoint: () => Promise<RealtimeEndpoint | undefined> = async () =>
@@ -141,6 +153,8 @@ class RealtimeChannel {
     this.attempt = 0;
     this.setStatus('connecting');
     window.addEventListener('online', this.reconnectNow);
+    window.addEventListener('focus', this.checkAlive);
+    if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this.checkAlive);
     void this.connect();
   }
 
@@ -148,17 +162,44 @@ class RealtimeChannel {
     this.running = false;
     this.generation++;
     window.removeEventListener('online', this.reconnectNow);
+    window.removeEventListener('focus', this.checkAlive);
+    this.lastLivenessCheck = -Infinity;
+    if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this.checkAlive);
     clearTimeout(this.timer);
     this.drop();
     this.setStatus('off');
   }
 
-  /** The browser is back online: no need to wait for the back-off. */
+  /** The browser is back online: no need to wait for the back-off (an open connection is checked). */
   private readonly reconnectNow = () => {
-    if (!this.running || this.client?.connected) return;
+    if (!this.running) return;
+    if (this.client?.connected) return this.checkAlive();
     clearTimeout(this.timer);
     this.attempt = 0;
     void this.connect();
+  };
+
+  /**
+   * The page is back (shown, focused, online): a connection that looks open must answer a ping within
+   * LIVENESS_TIMEOUT_MS, else it is given up and made again (status `reconnecting`, then `lost`).
+   */
+  private readonly checkAlive = () => {
+    if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+    const client = this.client;
+    const now = Date.now();
+    if (!this.running || !client?.connected || now - this.lastLivenessCheck < LIVENESS_CHECK_INTERVAL_MS)
+      return;
+    this.lastLivenessCheck = now;
+    const answered = () => {
+      clearTimeout(deadline);
+      client.off('packetreceive', answered);
+    };
+    const deadline = setTimeout(() => {
+      client.off('packetreceive', answered);
+      if (this.client === client) this.scheduleReconnect();
+    }, LIVENESS_TIMEOUT_MS);
+    client.on('packetreceive', answered);
+    client.sendPing();
   };
 
   private setStatus(status: RealtimeStatus): void {
