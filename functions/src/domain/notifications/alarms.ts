@@ -38,7 +38,16 @@ export interface OpenCondition {
    * been seen in use, without a break, in this episode.
    */
   inUseSince?: number;
+  /**
+   * The newest observation of the episode before it is raised, kept to within LAST_AT_REFRESH_MS (so
+   * an open condition is not written at every reading): a silence longer than its time to raise
+   * breaks the episode.
+   */
+  lastAt?: number;
 }
+
+/** How stale an unraised episode's `lastAt` may be before a reading writes it again. */
+const LAST_AT_REFRESH_MS = 5 * 60_000;
 
 /** The alarm state of one device: its open conditions, and the time of the newest observation. */
 export interface DeviceAlarms {
@@ -231,19 +240,39 @@ export async function observeDevice(
   const sorted = [...observations].sort((a, b) => a.time - b.time);
   let inUse: Promise<boolean> | undefined;
   const inUseNow = () => (inUse ??= floorInUse());
+  /** Raised by an attempt whose write then lost: settled once an attempt is saved (`settleRaised`). */
+  const raisedBefore = new Set<string>();
 
   for (let attempt = 0; attempt < 6; attempt++) {
     const read = await deps.alarms.get(device.devId);
+    const raisedNow = new Set<string>();
     const conditions = new Map(Object.entries(read?.conditions ?? {}).map(([k, v]) => [k, { ...v }]));
     const observedAt = read?.observedAt ?? 0;
     let changed = false;
     for (const o of sorted) {
       if (o.time < observedAt) continue;
-      const open = conditions.get(o.condition);
+      let open = conditions.get(o.condition);
+      if (
+        open &&
+        !open.notificationId &&
+        o.time - (open.lastAt ?? open.since) > o.raiseAfterMs + LAST_AT_REFRESH_MS
+      ) {
+        // Not heard for longer than it takes to raise (a gateway down overnight): nobody knows what
+        // happened meanwhile, so the episode starts again rather than raising on one reading.
+        conditions.delete(o.condition);
+        open = undefined;
+        changed = true;
+      }
       if (o.active) {
-        const current = open ?? { since: o.time };
+        const current: OpenCondition = open ?? { since: o.time };
         if (!open) {
           conditions.set(o.condition, current);
+          changed = true;
+        } else if (
+          !current.notificationId &&
+          o.time - (current.lastAt ?? current.since) >= LAST_AT_REFRESH_MS
+        ) {
+          current.lastAt = o.time;
           changed = true;
         }
         if (!current.notificationId && o.whenInUse) {
@@ -271,6 +300,8 @@ export async function observeDevice(
             time: o.time,
             alarm: true,
           });
+          delete current.lastAt;
+          raisedNow.add(current.notificationId);
           changed = true;
         }
       } else if (open) {
@@ -283,6 +314,7 @@ export async function observeDevice(
       }
     }
     if (!changed) {
+      await settleRaised(deps, raisedBefore, conditions, observedAt);
       if (conditions.size === 0) quiet.set(device.devId, now + QUIET_TTL_MS);
       return;
     }
@@ -293,14 +325,37 @@ export async function observeDevice(
       version: (read?.version ?? 0) + 1,
     };
     if ((await deps.alarms.saveIfUnchanged(next, read)) === 'saved') {
+      await settleRaised(deps, raisedBefore, conditions, next.observedAt);
       if (conditions.size === 0) quiet.set(device.devId, now + QUIET_TTL_MS);
       else quiet.delete(device.devId);
       return;
     }
+    for (const id of raisedNow) raisedBefore.add(id);
   }
   deps.logger.log('warn', 'Alarm state kept changing; observations left for the next reading', {
     devId: device.devId,
   });
+}
+
+/**
+ * A notification raised by an attempt whose write lost, when the state saved since holds it in no
+ * episode: a newer reading ended that episode meanwhile (another batch saved it back in its zone
+ * before this one's write), so nothing would ever resolve it. It is resolved as of the observations
+ * the saved state stands for.
+ */
+async function settleRaised(
+  deps: AlarmPorts,
+  raised: ReadonlySet<string>,
+  conditions: ReadonlyMap<string, OpenCondition>,
+  asOf: number,
+): Promise<void> {
+  if (raised.size === 0) return;
+  const held = new Set([...conditions.values()].map((c) => c.notificationId));
+  for (const id of raised) {
+    if (held.has(id)) continue;
+    await deps.notifications.markCleared(id, new Date(asOf).toISOString());
+    deps.metrics.count('Cleared', 1);
+  }
 }
 
 /**

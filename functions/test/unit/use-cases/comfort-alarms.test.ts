@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AlarmDevice,
+  type AlarmPorts,
+  type AlarmStore,
+  comfortObservations,
+  observeDevice,
+} from '../../../src/domain/notifications/alarms';
+import type { UserRecord } from '../../../src/domain/users/user';
+import {
+  memoryAlarmStore,
+  memoryNotificationStore,
+  recordingLogger,
+  recordingMetrics,
+} from '../../support/fakes/memory-stores';
+
+const MINUTE = 60_000;
+const NINE = Date.UTC(2026, 10, 24, 9, 0);
+const admin: UserRecord = {
+  userId: 'u1',
+  email: 'ada@example.com',
+  userName: 'Ada',
+  orgRoles: { 'org-a': 2 },
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  version: 1,
+};
+
+/** Comfort alarms on in-memory fakes (each passes its DynamoDB adapter's contract tests). */
+function scene(alarms: AlarmStore = memoryAlarmStore()) {
+  const notifications = memoryNotificationStore();
+  const deps: AlarmPorts = {
+    alarms,
+    notifications,
+    publisher: { publish: async () => undefined },
+    users: { memberIds: async () => [admin.userId], getMany: async () => [admin] },
+    alarmMail: { send: async () => undefined },
+    logger: recordingLogger(),
+    metrics: recordingMetrics(),
+  };
+  const raised = async () =>
+    (await notifications.page(admin.userId, { orgIds: ['org-a'], skip: 0, limit: 10, unreadOnly: false }))
+      .entries;
+  return { deps, raised };
+}
+
+let devices = 0;
+const room = (): AlarmDevice => ({
+  devId: `ieq-${++devices}`,
+  orgId: 'org-a',
+  devName: 'Meeting room',
+  devType: 5,
+  floorId: 'floor-1',
+});
+const reading = (device: AlarmDevice, time: number, temp: number) =>
+  comfortObservations(device, time, { temp });
+
+describe('comfort alarms over time', () => {
+  it('resolves a warning whose state write lost to a newer reading back in its zone', async () => {
+    const stored = memoryAlarmStore();
+    // Another batch (the room back at 22 degrees at 09:11) is saved between this batch's raise and
+    // its write, which then loses.
+    let competing: (() => Promise<void>) | undefined;
+    const racing: AlarmStore = {
+      get: (devId) => stored.get(devId),
+      async saveIfUnchanged(next, read) {
+        const other = competing;
+        competing = undefined;
+        if (other) await other();
+        return stored.saveIfUnchanged(next, read);
+      },
+    };
+    const { deps, raised } = scene(racing);
+    const device = room();
+    for (const minute of [0, 5]) {
+      await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);
+    }
+    competing = () =>
+      observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE);
+    await observeDevice(deps, device, reading(device, NINE + 10 * MINUTE, 35), NINE + 10 * MINUTE);
+
+    const [warning] = await raised();
+    expect(warning?.notification.message).toContain('not in comfort zone');
+    expect(warning?.notification.clearedAt).toBe(new Date(NINE + 11 * MINUTE).toISOString());
+    expect((await stored.get(device.devId))?.conditions).toEqual({});
+  });
+
+  it('starts an episode again after a silence longer than it takes to raise, instead of raising on one reading', async () => {
+    const { deps, raised } = scene();
+    const device = room();
+    const evening = Date.UTC(2026, 10, 24, 17, 50);
+    for (const minute of [0, 5])
+      await observeDevice(
+        deps,
+        device,
+        reading(device, evening + minute * MINUTE, 30),
+        evening + minute * MINUTE,
+      );
+    // The gateway was down from 17:55 until 08:00: the first reading of the morning raises nothing.
+    const morning = Date.UTC(2026, 10, 25, 8, 0);
+    await observeDevice(deps, device, reading(device, morning, 30), morning);
+    expect(await raised()).toEqual([]);
+    // Ten minutes out of its zone from then on (readings every minute): raised.
+    for (let minute = 1; minute <= 10; minute++)
+      await observeDevice(
+        deps,
+        device,
+        reading(device, morning + minute * MINUTE, 30),
+        morning + minute * MINUTE,
+      );
+    const [warning] = await raised();
+    expect(warning?.notification.createdAt).toBe(new Date(morning + 10 * MINUTE).toISOString());
+  });
+
+  it('keeps an episode whose readings keep coming, writing its state at most every 5 minutes', async () => {
+    const stored = memoryAlarmStore();
+    let writes = 0;
+    const counting: AlarmStore = {
+      get: (devId) => stored.get(devId),
+      saveIfUnchanged: (next, read) => (writes++, stored.saveIfUnchanged(next, read)),
+    };
+    const { deps, raised } = scene(counting);
+    const device = room();
+    for (let minute = 0; minute <= 9; minute++)
+      await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);
+    expect(await raised()).toEqual([]);
+    // Opened at 09:00, kept fresh at 09:05.
+    expect(writes).toBe(2);
+    await observeDevice(deps, device, reading(device, NINE + 10 * MINUTE, 35), NINE + 10 * MINUTE);
+    expect(await raised()).toHaveLength(1);
+  });
+});
