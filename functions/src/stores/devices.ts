@@ -157,34 +157,69 @@ const devicesOnFloor = (floorId: string) =>
 const devicesOfOrganization = (orgId: string) =>
   listed('gsi4', keys.deviceOfOrg(orgId, '').gsi4pk, (d) => d.orgID === orgId);
 
+const NOT_OLDER = '(attribute_not_exists(lastSeen) OR lastSeen <= :time)';
+
 /**
- * Records a device's latest readings; older readings never overwrite newer ones. Answers the device as
- * the write left it (ReturnValues costs no read units), so ingest decides presence, live placement and
- * alarms from it instead of reading the device again; undefined when a newer reading was there, or
- * the device is gone (never an item made anew). It sets only attributes no index projects and no
- * index key: one write unit, no index write.
+ * Records a device's latest readings, per data point: a reading of some of them (a command's
+ * confirmed value, a partial report) leaves the others as they were. Older readings never overwrite
+ * newer ones. Answers the device as the write left it (ReturnValues costs no read units), so ingest
+ * decides presence, live placement and alarms from it instead of reading the device again; undefined
+ * when a newer reading was there, or the device is gone (never an item made anew). It sets only
+ * attributes no index projects and no index key: one write unit, no index write (two for a device's
+ * first reading: the map is made, then written into).
  */
 export async function recordLatest(
   devId: string,
   time: number,
   values: Record<string, number>,
 ): Promise<Device | undefined> {
-  try {
-    const { Attributes } = await dynamo().send(
+  const points = Object.entries(values);
+  const write = (
+    update: string,
+    condition: string,
+    extra: Record<string, unknown>,
+    names?: Record<string, string>,
+  ) =>
+    dynamo().send(
       new UpdateCommand({
         TableName: config.platformTable,
         Key: keys.device(devId),
-        UpdateExpression: 'SET latest = :latest, lastSeen = :time',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastSeen) OR lastSeen <= :time)',
-        ExpressionAttributeValues: { ':latest': values, ':time': time },
+        UpdateExpression: update,
+        ConditionExpression: condition,
+        ...(names ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: { ':time': time, ...extra },
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return Attributes ? deviceFromItem(Attributes) : undefined;
-  } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return undefined;
-    throw error;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const { Attributes } =
+        points.length === 0
+          ? await write('SET lastSeen = :time', `attribute_exists(pk) AND ${NOT_OLDER}`, {})
+          : await write(
+              `SET ${points.map((_, i) => `latest.#p${i} = :v${i}`).join(', ')}, lastSeen = :time`,
+              `attribute_exists(pk) AND attribute_type(latest, :map) AND ${NOT_OLDER}`,
+              { ':map': 'M', ...Object.fromEntries(points.map(([, value], i) => [`:v${i}`, value])) },
+              Object.fromEntries(points.map(([point], i) => [`#p${i}`, point])),
+            );
+      return Attributes ? deviceFromItem(Attributes) : undefined;
+    } catch (error) {
+      if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+    }
+    // Refused: the device is gone, a newer reading is there, or it has no values yet (its first
+    // reading makes the map, unless another made it meanwhile: then the per-point write again).
+    try {
+      const { Attributes } = await write(
+        'SET latest = :latest, lastSeen = :time',
+        `attribute_exists(pk) AND attribute_not_exists(latest) AND ${NOT_OLDER}`,
+        { ':latest': values },
+      );
+      return Attributes ? deviceFromItem(Attributes) : undefined;
+    } catch (error) {
+      if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+    }
   }
+  return undefined;
 }
 
 /**

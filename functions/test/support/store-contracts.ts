@@ -199,6 +199,21 @@ export function deviceListingContract(
           latest: { temp: 20 + i },
           lastSeen: 1000 + i,
         });
+      // A reading of some data points (a command's confirmed value) leaves the others; an older one
+      // changes nothing.
+      const [first] = placed;
+      if (!first) throw new Error('no device');
+      expect(await store().recordLatest(first.devID, 5000, { temp: 19, hum: 40 })).toMatchObject({
+        latest: { temp: 19, hum: 40 },
+      });
+      expect((await store().recordLatest(first.devID, 5001, { fan: 5 }))?.latest).toEqual({
+        temp: 19,
+        hum: 40,
+        fan: 5,
+      });
+      expect(await store().recordLatest(first.devID, 4000, { fan: 1 })).toBeUndefined();
+      expect((await store().get(first.devID))?.latest).toEqual({ temp: 19, hum: 40, fan: 5 });
+      expect(await store().recordLatest(id('unknown'), 5000, { temp: 1 })).toBeUndefined();
       const onFloor = await store().onFloor(floor);
       expect(ids(onFloor)).toEqual(ids(placed).sort());
       expect(onFloor.find((d) => d.devID === placed[1]?.devID)).toMatchObject({

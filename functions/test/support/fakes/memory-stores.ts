@@ -190,7 +190,7 @@ export function memoryDevices(devices: readonly Device[] = []) {
     async recordLatest(devId: string, time: number, values: Record<string, number>) {
       const device = byId.get(devId);
       if (!device || (device.lastSeen !== undefined && device.lastSeen > time)) return undefined;
-      const written = { ...device, latest: copy(values), lastSeen: time };
+      const written = { ...device, latest: { ...device.latest, ...copy(values) }, lastSeen: time };
       byId.set(devId, written);
       return copy(written);
     },
