@@ -34,21 +34,6 @@ export interface NewestReading {
   values: Record<string, number>;
 }
 
-/**
- * Placements are cached a few seconds: ingest sees the same devices every batch, and a device moved to
- * another floor only shows its values on the old floor that long.
- */
-const placementCache = new Map<string, { placement: DevicePlacement | undefined; until: number }>();
-const PLACEMENT_TTL_MS = 10_000;
-
-async function placementOf(deps: LiveFloorPorts, devId: string, now: number) {
-  const cached = placementCache.get(devId);
-  if (cached && cached.until > now) return cached.placement;
-  const placement = await deps.placements.placementOf(devId);
-  placementCache.set(devId, { placement, until: now + PLACEMENT_TTL_MS });
-  return placement;
-}
-
 /** Splits a floor's updates into messages under the size limit (IoT Core takes at most 128 KB). */
 export function liveFloorMessages(
   floorId: string,
@@ -84,7 +69,6 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 export async function publishLiveFloors(
   deps: LiveFloorPorts,
   readings: readonly NewestReading[],
-  now = Date.now(),
 ): Promise<void> {
   const floors = new Map<
     string,
@@ -92,7 +76,7 @@ export async function publishLiveFloors(
   >();
   const placed = await mapLimited(readings, 16, async (reading) => {
     try {
-      return { reading, placement: await placementOf(deps, reading.devId, now) };
+      return { reading, placement: await deps.placements.placementOf(reading.devId) };
     } catch (error) {
       deps.logger?.log('warn', 'live floor: device placement not read', {
         devId: reading.devId,

@@ -210,12 +210,17 @@ export async function ingestTelemetry(
     const seen = newest.get(point.devId);
     if (!seen || seen.time <= point.time) newest.set(point.devId, point);
   }
+  // Only the readings that became a device's latest go live: an older one (a newer was there) or one
+  // of a device gone meanwhile would take a watching page back in time.
+  const latestRecorded = new Set<string>();
   const latestFailed = new Set<string>();
   await mapLimited([...newest.values()], 16, async (p) => {
     try {
       const written = await deps.devices.recordLatest(p.devId, p.time, p.values);
+      if (!written) return;
+      latestRecorded.add(p.devId);
       // The device as just written: its owner stays cached while it keeps reporting (no lookup a reading).
-      if (written) ownerCache.set(p.devId, { orgId: written.orgId, until: now + OWNER_TTL_MS });
+      ownerCache.set(p.devId, { orgId: written.orgId, until: now + OWNER_TTL_MS });
     } catch {
       latestFailed.add(p.devId);
     }
@@ -223,7 +228,7 @@ export async function ingestTelemetry(
 
   if (deps.live) {
     try {
-      await deps.live.recorded([...newest.values()].filter((p) => !latestFailed.has(p.devId)));
+      await deps.live.recorded([...newest.values()].filter((p) => latestRecorded.has(p.devId)));
     } catch (error) {
       deps.logger?.log('warn', 'live floor updates not published', { error: errorText(error) });
     }

@@ -168,4 +168,29 @@ describe('taking telemetry (use case on fakes)', () => {
       s.clock.now().toISOString(),
     );
   });
+
+  it('puts live only the readings that became a device latest: an older one arriving late is not', async () => {
+    const s = scene([ieq('T1')]);
+    const early = s.reading('T1', { temp: 20 });
+    s.clock.advance(MINUTE);
+    await takeTelemetry(s.ports, [s.reading('T1', { temp: 25 })]);
+    expect(s.liveMessages.flatMap((m) => m.message.updates)).toEqual([
+      expect.objectContaining({ devID: 'T1', latest: { temp: 25 } }),
+    ]);
+    // The device's buffered reading of a minute before arrives now.
+    await takeTelemetry(s.ports, [early]);
+    expect(s.liveMessages).toHaveLength(1);
+    expect(s.registered.byId.get('T1')?.latest).toEqual({ temp: 25 });
+  });
+
+  it("puts a reading live on the device's floor as the reading's write found it, moved a moment before", async () => {
+    const s = scene([ieq('T1')]);
+    await takeTelemetry(s.ports, [s.reading('T1', { temp: 21 })]);
+    const device = s.registered.byId.get('T1');
+    if (!device) throw new Error('no device');
+    s.registered.byId.set('T1', { ...device, floorID: 'floor-2' });
+    s.clock.advance(1_000);
+    await takeTelemetry(s.ports, [s.reading('T1', { temp: 22 })]);
+    expect(s.liveMessages.map((m) => m.floorId)).toEqual(['floor-1', 'floor-2']);
+  });
 });
