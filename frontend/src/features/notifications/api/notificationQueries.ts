@@ -49,7 +49,10 @@ export const deleteNotification = (notificationID: string) =>
 
 /**
  * A notification pushed on the organization's topic: prepended to the loaded lists and the badge
- * raised by one. A push the browser already holds (a redelivery) changes nothing.
+ * raised by one at once, then the count read again: the platform pushes a notification again when
+ * its trigger is redelivered (so a push lost the first time still arrives), and a browser that does
+ * not hold it in a loaded list (read, deleted, or never loaded) cannot tell a repeat from a new one.
+ * A push the browser holds in a loaded list (a redelivery) changes nothing.
  */
 export function applyNotificationPush(queryClient: QueryClient, push: NotificationPush): void {
   const view: NotificationView = { ...push.notification, read: false };
@@ -68,9 +71,9 @@ export function applyNotificationPush(queryClient: QueryClient, push: Notificati
       },
     );
   }
-  if (!known) {
-    queryClient.setQueryData<number>(notificationQueries.unreadCount().queryKey, (count) =>
-      count === undefined ? count : count + 1,
-    );
-  }
+  if (known) return;
+  queryClient.setQueryData<number>(notificationQueries.unreadCount().queryKey, (count) =>
+    count === undefined ? count : count + 1,
+  );
+  void queryClient.invalidateQueries({ queryKey: notificationQueries.unreadCount().queryKey });
 }
