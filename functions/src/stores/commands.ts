@@ -107,19 +107,18 @@ export const dynamoCommandStore: CommandStore = {
           ? 'SET #status = :status, reply = :reply'
           : 'SET #status = :late, lateReply = :reply',
         ConditionExpression: inTime
-          ? '#status IN (:requested, :sent) AND deadlineAt >= :at'
+          ? 'deadlineAt >= :at AND (#status IN (:requested, :sent) OR ' +
+            '(#status = :timedOut AND attribute_not_exists(reply) AND attribute_not_exists(lateReply)))'
           : '(#status IN (:requested, :sent) AND deadlineAt < :at) OR (#status = :timedOut AND attribute_not_exists(lateReply))',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: {
           ...pendingValues,
           ':reply': reply,
           ':at': receivedAt,
+          ':timedOut': 'timed out',
           ...(inTime
             ? { ':status': reply.outcome === 'success' ? 'confirmed' : 'failed' }
-            : {
-                ':timedOut': 'timed out',
-                ':late': reply.outcome === 'success' ? 'confirmed late' : 'timed out',
-              }),
+            : { ':late': reply.outcome === 'success' ? 'confirmed late' : 'timed out' }),
         },
       }),
     );

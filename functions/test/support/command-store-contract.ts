@@ -107,6 +107,31 @@ export function commandStoreContract(name: string, store: () => CommandStore) {
       });
     });
 
+    it('settles a command recorded timed out by a word received before its deadline, once', async () => {
+      const c = command();
+      await store().create(c);
+      await store().markSent(c.devID, c.commandId, t0, t0 + 5000);
+      expect(await store().recordTimeout(c.devID, c.commandId, t0 + 6000)).toBe(true);
+      expect(
+        await store().recordReply(c.devID, c.commandId, reply('success', t0 + 4000), t0 + 4000, 'in time'),
+      ).toBe(true);
+      expect(await store().get(c.devID, c.commandId)).toMatchObject({
+        status: 'confirmed',
+        reply: reply('success', t0 + 4000),
+      });
+      expect(
+        await store().recordReply(c.devID, c.commandId, reply('fail', t0 + 4500), t0 + 4500, 'in time'),
+      ).toBe(false);
+      // A word after the deadline never settles it in time.
+      const d = command();
+      await store().create(d);
+      await store().markSent(d.devID, d.commandId, t0, t0 + 5000);
+      expect(await store().recordTimeout(d.devID, d.commandId, t0 + 6000)).toBe(true);
+      expect(
+        await store().recordReply(d.devID, d.commandId, reply('success', t0 + 5500), t0 + 5500, 'in time'),
+      ).toBe(false);
+    });
+
     it("answers a device's newest commands first, up to the limit, and no other device's", async () => {
       const d = device();
       const made = [command(t0, d), command(t0 + 1000, d), command(t0 + 2000, d)];

@@ -39,11 +39,18 @@ export type ConfirmationResult =
 export interface SettledConfirmation {
   result: ConfirmationResult;
   state?: { command: CommandRecord; val: ControlValue; at: number };
+  /**
+   * The same word handled again (a retry after a later step failed, or a redelivery): its stored
+   * effects are made again, each conditioned, and nothing is announced twice (its command status is
+   * published again: a browser's never moves back).
+   */
+  repeated?: true;
 }
 
 /**
  * Settles a command with its device's word. Idempotent: every write is conditioned on the command's
- * state, so a redelivered confirmation changes nothing and publishes nothing. A word within the
+ * state, so a redelivered confirmation (or a retry after a later step failed) changes nothing
+ * recorded, and its other effects are made again (`repeated`). A word within the
  * deadline confirms or fails the command; after it, a success makes it 'confirmed late' (the device
  * did act, and its value is shown) and a failure leaves it timed out, the word kept as `lateReply`
  * either way. A success is also the device's reported state of the port, late or not. The settled command is published on `{orgId}/commandstatus` for browsers.
@@ -76,7 +83,14 @@ export async function settleConfirmation(
   };
 
   let result: ConfirmationResult;
-  const inTime = isPending(record.status) && receivedAt <= record.deadlineAt;
+  let repeated = false;
+  // In time or not is decided by when the broker received the word: a command read as timed out (the
+  // history records a timeout once its deadline has passed) before a word of its time was handled is
+  // still settled by it.
+  const unanswered = record.reply === undefined && record.lateReply === undefined;
+  const inTime =
+    receivedAt <= record.deadlineAt &&
+    (isPending(record.status) || (record.status === 'timed out' && unanswered));
   if (
     inTime &&
     (await deps.commands.recordReply(record.devID, record.commandId, reply, receivedAt, 'in time'))
@@ -92,7 +106,15 @@ export async function settleConfirmation(
     if (delivery.outcome === 'success') deps.metrics.count('ConfirmedLate', 1);
     else if (isPending(record.status)) deps.metrics.count('TimedOut', 1);
   } else {
-    return { result: 'duplicate' };
+    // This very word (the same broker time) recorded already: the handling of it failed after that
+    // and is being retried, so the rest (the port's state, and what the caller does with the result)
+    // runs again; each of those writes is conditioned, and nothing is counted twice.
+    const same = (recorded: CommandReply | undefined) =>
+      recorded?.at === reply.at && recorded.outcome === reply.outcome;
+    if (same(record.reply)) result = delivery.outcome === 'success' ? 'confirmed' : 'failed';
+    else if (same(record.lateReply)) result = 'late';
+    else return { result: 'duplicate' };
+    repeated = true;
   }
 
   const val = message.val ?? record.val;
@@ -115,6 +137,8 @@ export async function settleConfirmation(
           lateReply: reply,
         }
       : { ...record, status: result === 'confirmed' ? ('confirmed' as const) : ('failed' as const), reply };
+  // Published again for a repeated word too (the first handling may have failed before it): a
+  // browser's command status never moves back, so a repeat shows nothing new.
   try {
     await deps.publisher.publish(topics.commandStatus(record.orgID), { ...toCommandView(settled, now) });
   } catch (error) {
@@ -124,7 +148,11 @@ export async function settleConfirmation(
       error: error instanceof Error ? error.message : String(error),
     });
   }
-  return reported ? { result, state: { command: record, val, at: receivedAt } } : { result };
+  return {
+    result,
+    ...(reported ? { state: { command: record, val, at: receivedAt } } : {}),
+    ...(repeated ? { repeated: true as const } : {}),
+  };
 }
 
 /** settleConfirmation's outcome alone. */

@@ -61,7 +61,11 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
   const { orgId, outcome, clientId, receivedAt, ...message } = event;
   if (typeof orgId !== 'string' || (outcome !== 'success' && outcome !== 'fail')) return 'invalid';
   const arrivedAt = typeof receivedAt === 'number' && Number.isFinite(receivedAt) ? receivedAt : undefined;
-  const { result: settled, state } = await settleConfirmation(deps, {
+  const {
+    result: settled,
+    state,
+    repeated,
+  } = await settleConfirmation(deps, {
     orgId,
     outcome,
     clientId: typeof clientId === 'string' ? clientId : undefined,
@@ -95,7 +99,13 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
   }
   // A power node's port values (201/202/203) go to its floor's open views: the values it changed to
   // (stored above), or its failure. A success with a value it cannot hold (not 0 or 1) changed nothing.
-  if (isPortReport(parsed.data) && device.floorId && (outcome === 'fail' || applied !== 'ignored')) {
+  // Told once: a repeated word (`repeated`) stores its effects again but is not announced again.
+  if (
+    !repeated &&
+    isPortReport(parsed.data) &&
+    device.floorId &&
+    (outcome === 'fail' || applied !== 'ignored')
+  ) {
     const ports = outcome === 'success' ? reportedPortValues(parsed.data) : undefined;
     const val = parsed.data.val;
     await publishPortReport(

@@ -127,10 +127,18 @@ export function memoryCommandStore(): CommandStore {
     },
     async recordReply(devId, commandId, reply, receivedAt, when) {
       if (when === 'in time')
-        return updateIf(devId, commandId, (c) => PENDING.has(c.status) && c.deadlineAt >= receivedAt, {
-          status: reply.outcome === 'success' ? 'confirmed' : 'failed',
-          reply,
-        });
+        return updateIf(
+          devId,
+          commandId,
+          (c) =>
+            c.deadlineAt >= receivedAt &&
+            (PENDING.has(c.status) ||
+              (c.status === 'timed out' && c.reply === undefined && c.lateReply === undefined)),
+          {
+            status: reply.outcome === 'success' ? 'confirmed' : 'failed',
+            reply,
+          },
+        );
       return updateIf(
         devId,
         commandId,

@@ -160,7 +160,15 @@ describe('control commands (use cases on fakes)', () => {
     // Another device cannot speak for this one.
     expect(await handleConfirmation(ports, { ...word(sent.commandId), clientId: 'CC:01' })).toBe('unknown');
     expect(await handleConfirmation(ports, word(sent.commandId))).toBe('confirmed');
-    expect(await handleConfirmation(ports, word(sent.commandId))).toBe('duplicate');
+    // The same word again (the broker's time is the same): its handling failed after the reply was
+    // recorded and is retried, so what follows runs again; counted once.
+    expect(await handleConfirmation(ports, word(sent.commandId))).toBe('confirmed');
+    expect(ports.metrics.counts.get('Confirmed')).toBe(1);
+    // Another word for a settled command changes nothing.
+    ports.clock.advance(1_000);
+    expect(await handleConfirmation(ports, { ...word(sent.commandId), outcome: 'fail' as const })).toBe(
+      'duplicate',
+    );
     expect((await ports.commands.get(light.devID, sent.commandId))?.status).toBe('confirmed');
 
     const late = await sendCommand(ports, user(1), { call: 'setBrightness', devID: light.devID, val: 60 });
@@ -168,5 +176,54 @@ describe('control commands (use cases on fakes)', () => {
     expect(await handleConfirmation(ports, word(late.commandId))).toBe('late');
     expect((await ports.commands.get(light.devID, late.commandId))?.status).toBe('confirmed late');
     expect(ports.metrics.counts.get('ConfirmedLate')).toBe(1);
+  });
+
+  it('settles a command by a word received in time even when its timeout was recorded before the word was handled', async () => {
+    const { ports } = scene();
+    const sent = await sendCommand(ports, user(1), { call: 'setBrightness', devID: light.devID, val: 60 });
+    const receivedAt = ports.clock.now().getTime() + 1_000;
+    // The word reaches the broker in time; its handling starts after the deadline (a cold start), by
+    // when the panel's history read has recorded the command timed out.
+    ports.clock.advance(DEVICE_REPLY_TIMEOUT_MS + 2_000);
+    await commandHistory(ports, user(0), light.devID, 10);
+    expect((await ports.commands.get(light.devID, sent.commandId))?.status).toBe('timed out');
+    const word = {
+      orgId: 'org-a',
+      outcome: 'success' as const,
+      clientId: light.devID,
+      receivedAt,
+      message: { action: 'success', val: 60, devID: light.devID, commandId: sent.commandId },
+    };
+    expect(await handleConfirmation(ports, word)).toBe('confirmed');
+    expect((await ports.commands.get(light.devID, sent.commandId))?.status).toBe('confirmed');
+  });
+
+  it("stores a port's state when a confirmation is retried after its handling failed past the reply", async () => {
+    const { ports, published } = scene();
+    const sent = await sendCommand(ports, user(1), { call: 'setBrightness', devID: light.devID, val: 60 });
+    const recordState = ports.commands.recordState.bind(ports.commands);
+    let throttled = true;
+    ports.commands.recordState = async (state) => {
+      if (throttled) {
+        throttled = false;
+        throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+      }
+      return recordState(state);
+    };
+    const word = {
+      orgId: 'org-a',
+      outcome: 'success' as const,
+      clientId: light.devID,
+      receivedAt: ports.clock.now().getTime(),
+      message: { action: 'success', val: 60, devID: light.devID, commandId: sent.commandId },
+    };
+    await expect(handleConfirmation(ports, word)).rejects.toThrow('Rate exceeded');
+    const statusPushes = () => published.filter((p) => p.topic.endsWith('/commandstatus')).length;
+    const before = statusPushes();
+    // IoT Core invokes the function again with the same word.
+    expect(await handleConfirmation(ports, word)).toBe('confirmed');
+    expect(await ports.commands.reportedState(light.devID, '-')).toMatchObject({ val: 60 });
+    expect(statusPushes()).toBe(before + 1);
+    expect(ports.metrics.counts.get('Confirmed')).toBe(1);
   });
 });
