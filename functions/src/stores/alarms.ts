@@ -1,3 +1,5 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
@@ -41,15 +43,19 @@ export const dynamoAlarmStore: AlarmStore = {
   },
 };
 
-/** The DynamoDB adapter of the alarm-mail ledger: one item per mailed notification (TTL 30 days). */
+/**
+ * The DynamoDB adapter of the alarm-mail ledger: one item per mailed notification and recipient
+ * (`ALARMMAIL#{id}`, `SENT#{recipientKey}`; TTL 30 days). Claims of one notification made before it
+ * was per recipient (sk `SENT`) are not consulted: a job redelivered across that deploy may mail again.
+ */
 export const dynamoAlarmMailLedger: AlarmMailLedger = {
-  async claim(notificationId) {
+  async claim(notificationId, recipientKey) {
     try {
       await dynamo().send(
         new PutCommand({
           TableName: config.platformTable,
           Item: {
-            ...keys.alarmMail(notificationId),
+            ...keys.alarmMail(notificationId, recipientKey),
             entity: 'alarm-mail',
             expiresAt: Math.floor(Date.now() / 1000) + 30 * 24 * 3600,
           },
@@ -62,9 +68,12 @@ export const dynamoAlarmMailLedger: AlarmMailLedger = {
       throw error;
     }
   },
-  async release(notificationId) {
+  async release(notificationId, recipientKey) {
     await dynamo().send(
-      new DeleteCommand({ TableName: config.platformTable, Key: keys.alarmMail(notificationId) }),
+      new DeleteCommand({
+        TableName: config.platformTable,
+        Key: keys.alarmMail(notificationId, recipientKey),
+      }),
     );
   },
 };
@@ -76,38 +85,54 @@ const DAY_SECONDS = 24 * 3600;
  * TTL a day), and the digests waiting for their window's end in one partition sorted by due time.
  */
 export const dynamoAlarmMailRate: AlarmMailRate = {
-  async count(recipientKey, windowStart) {
-    const { Attributes } = await dynamo().send(
-      new UpdateCommand({
-        TableName: config.platformTable,
-        Key: keys.alarmMailRate(recipientKey, windowStart),
-        UpdateExpression: 'ADD mails :one SET entity = :entity, expiresAt = :expires',
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':entity': 'alarm-mail-rate',
-          ':expires': Math.floor(windowStart / 1000) + DAY_SECONDS,
-        },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return Number(Attributes?.mails ?? 1);
+  async count(recipientKey, windowStart, notificationId) {
+    // The counter, and the place it gave each notification (an attribute per notification, written
+    // with it): counting a notification again (a retried job) answers its place, not a new one.
+    const names = { '#place': `N#${notificationId}` };
+    try {
+      const { Attributes } = await dynamo().send(
+        new UpdateCommand({
+          TableName: config.platformTable,
+          Key: keys.alarmMailRate(recipientKey, windowStart),
+          UpdateExpression:
+            'SET mails = if_not_exists(mails, :zero) + :one, #place = if_not_exists(mails, :zero) + :one, ' +
+            'entity = :entity, expiresAt = :expires',
+          ConditionExpression: 'attribute_not_exists(#place)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: {
+            ':zero': 0,
+            ':one': 1,
+            ':entity': 'alarm-mail-rate',
+            ':expires': Math.floor(windowStart / 1000) + DAY_SECONDS,
+          },
+          ReturnValues: 'UPDATED_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return Number(Attributes?.mails ?? 1);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException && error.Item)
+        return Number(unmarshall(error.Item)[names['#place']]);
+      throw error;
+    }
   },
 
   async addToDigest(digestKey, recipient, notificationId, dueAt) {
+    // The ids are a string set (ADD): a notification added twice is there once. Digests written before
+    // hold a list (`notificationIds`); it is left as it is, and `take` reads both.
     await dynamo().send(
       new UpdateCommand({
         TableName: config.platformTable,
         Key: keys.alarmDigest(digestKey),
         UpdateExpression:
-          'SET entity = :entity, recipient = :recipient, dueAt = :dueAt, expiresAt = :expires, ' +
-          'notificationIds = list_append(if_not_exists(notificationIds, :empty), :id)',
+          'SET entity = :entity, recipient = :recipient, dueAt = :dueAt, expiresAt = :expires ' +
+          'ADD notificationIdSet :id',
         ExpressionAttributeValues: {
           ':entity': 'alarm-digest',
           ':recipient': recipient,
           ':dueAt': dueAt,
           ':expires': Math.floor(dueAt / 1000) + 7 * DAY_SECONDS,
-          ':empty': [],
-          ':id': [notificationId],
+          ':id': new Set([notificationId]),
         },
       }),
     );
@@ -137,12 +162,13 @@ export const dynamoAlarmMailRate: AlarmMailRate = {
       }),
     );
     if (!Attributes) return undefined;
-    return {
-      recipient: String(Attributes.recipient),
-      notificationIds: Array.isArray(Attributes.notificationIds)
-        ? Attributes.notificationIds.map(String)
-        : [],
-    };
+    const ids = new Set<string>();
+    // A digest written before the ids were a set holds a list (notificationIds), possibly both.
+    if (Array.isArray(Attributes.notificationIds))
+      for (const id of Attributes.notificationIds as unknown[]) ids.add(String(id));
+    if (Attributes.notificationIdSet instanceof Set)
+      for (const id of Attributes.notificationIdSet as Set<unknown>) ids.add(String(id));
+    return { recipient: String(Attributes.recipient), notificationIds: [...ids] };
   },
 
   async restore(digestKey, digest, dueAt) {

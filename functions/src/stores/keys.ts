@@ -130,7 +130,10 @@ export const keys = {
   }),
   alarmDigestPartition: 'ALARMDIGEST#DUE',
   alarmDigest: (digestKey: string) => ({ pk: 'ALARMDIGEST#DUE', sk: digestKey }),
-  alarmMail: (notificationId: string) => ({ pk: `ALARMMAIL#${notificationId}`, sk: 'SENT' }),
+  alarmMail: (notificationId: string, recipientKey: string) => ({
+    pk: `ALARMMAIL#${notificationId}`,
+    sk: `SENT#${recipientKey}`,
+  }),
   attempts: (kind: string, subjectHash: string) => ({
     pk: `ATTEMPTS#${kind}#${subjectHash}`,
     sk: 'ATTEMPTS',

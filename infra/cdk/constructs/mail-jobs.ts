@@ -64,7 +64,7 @@ export class MailJobs extends Construct {
           },
           {
             actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
-            partitionKeyPrefix: keys.alarmMail('').pk,
+            partitionKeyPrefix: keys.alarmMail('', '').pk,
           },
           // Alarm mail per recipient: the window's count, and the digest it collects the rest in.
           { actions: ['dynamodb:UpdateItem'], partitionKeyPrefix: keys.alarmMailRate('', 0).pk },

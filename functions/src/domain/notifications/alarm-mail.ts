@@ -6,12 +6,12 @@ import type { UserStore } from '../users/ports';
 import { messageText } from './notification-html';
 import type { NotificationStore } from './ports';
 
-/** Records which alarms were mailed, so that a redelivered job mails nobody twice. */
+/** Records which alarms were mailed to whom, so that a redelivered job mails nobody twice. */
 export interface AlarmMailLedger {
-  /** Claims the mail of a notification; false when it was claimed before. */
-  claim(notificationId: string): Promise<boolean>;
-  /** Gives a claim back (the mail could not be sent), so that a retry sends it. */
-  release(notificationId: string): Promise<void>;
+  /** Claims the mail of a notification to one recipient (`recipientKey`); false when it was claimed before. */
+  claim(notificationId: string, recipientKey: string): Promise<boolean>;
+  /** Gives a recipient's claim back (the mail could not be sent), so that a retry sends it. */
+  release(notificationId: string, recipientKey: string): Promise<void>;
 }
 
 /**
@@ -26,9 +26,12 @@ export const ALARM_MAILS_AT_ONCE_PER_WINDOW = 1;
 
 /** Where the per-recipient counts and digests live (stores/alarms.ts). */
 export interface AlarmMailRate {
-  /** Counts one alarm mail due to the recipient in the window; answers the count so far (1: the first). */
-  count(recipientKey: string, windowStart: number): Promise<number>;
-  /** Adds a notification to the recipient's digest of the window (due at its end). */
+  /**
+   * Counts the notification's alarm mail due to the recipient in the window; answers its place in the
+   * window (1: the first). Once per notification: counting it again answers the place it was given.
+   */
+  count(recipientKey: string, windowStart: number, notificationId: string): Promise<number>;
+  /** Adds a notification to the recipient's digest of the window (due at its end); a set: never twice. */
   addToDigest(digestKey: string, recipient: string, notificationId: string, dueAt: number): Promise<void>;
   /** The keys of digests due at `now`. */
   due(now: number): Promise<string[]>;
@@ -66,24 +69,28 @@ function deviceLink(appOrigin: string, properties: { floorID?: string; devID?: s
 }
 
 /**
- * Mails an error alarm to the admins of its organization: at most once per alarm (the ledger claims
- * it first), with a link that opens the device's floor and highlights the device.
+ * Mails an error alarm to the admins of its organization: at most once per alarm and admin (the ledger
+ * claims each admin's mail first), with a link that opens the device's floor and highlights the device.
+ * A mail that fails gives back only its admin's claim, and the job fails after the others were served:
+ * its retry mails that admin alone, in the place the alarm had in the admin's window.
  */
 export async function sendAlarmMail(deps: AlarmMailPorts, notificationId: string): Promise<void> {
   const notification = await deps.notifications.get(notificationId);
   if (!notification) return;
-  if (!(await deps.alarmMails.claim(notificationId))) return;
-  try {
-    const members = await deps.users.getMany(await deps.users.memberIds(notification.orgId));
-    const admins = members.filter((u) => hasRole(u.orgRoles, notification.orgId, Role.admin));
-    const organizationName = (await deps.organizations.namesOf([notification.orgId])).get(notification.orgId);
-    if (!organizationName) return; // The organization is gone: nobody to alert.
-    const link = deviceLink(deps.settings.appOrigin, notification.properties);
-    const text = messageText(notification.message);
-    const time = Date.parse(notification.createdAt);
-    const windowStart = Math.floor(time / ALARM_MAIL_WINDOW_MS) * ALARM_MAIL_WINDOW_MS;
-    for (const admin of admins) {
-      const count = await deps.alarmMailRate.count(recipientKey(admin.email), windowStart);
+  const members = await deps.users.getMany(await deps.users.memberIds(notification.orgId));
+  const admins = members.filter((u) => hasRole(u.orgRoles, notification.orgId, Role.admin));
+  const organizationName = (await deps.organizations.namesOf([notification.orgId])).get(notification.orgId);
+  if (!organizationName) return; // The organization is gone: nobody to alert.
+  const link = deviceLink(deps.settings.appOrigin, notification.properties);
+  const text = messageText(notification.message);
+  const time = Date.parse(notification.createdAt);
+  const windowStart = Math.floor(time / ALARM_MAIL_WINDOW_MS) * ALARM_MAIL_WINDOW_MS;
+  const failures: unknown[] = [];
+  for (const admin of admins) {
+    const recipient = recipientKey(admin.email);
+    if (!(await deps.alarmMails.claim(notificationId, recipient))) continue;
+    try {
+      const count = await deps.alarmMailRate.count(recipient, windowStart, notificationId);
       if (count <= ALARM_MAILS_AT_ONCE_PER_WINDOW)
         await deps.mailer.send(alarmMail({ to: admin.email, organizationName, text, link }));
       else {
@@ -95,11 +102,13 @@ export async function sendAlarmMail(deps: AlarmMailPorts, notificationId: string
           dueAt,
         );
       }
+    } catch (error) {
+      await deps.alarmMails.release(notificationId, recipient);
+      failures.push(error);
     }
-  } catch (error) {
-    await deps.alarmMails.release(notificationId);
-    throw error;
   }
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) throw new AggregateError(failures, `${failures.length} alarm mails failed`);
 }
 
 /** The scheduled part (the presence sweep runs it every minute): every digest now due becomes a mail job. */
@@ -112,14 +121,19 @@ export async function queueDueDigests(
   return keys.length;
 }
 
-/** Mails a recipient's digest: once (taken first), every alarm named with its device's link. */
+/**
+ * Mails a recipient's digest: once (taken first), every alarm named with its device's link, oldest
+ * first. An alarm resolved by then (`clearedAt`: the device is back) is left out, as it is no news;
+ * when none is left, nothing is sent.
+ */
 export async function sendAlarmDigest(deps: AlarmMailPorts, digestKey: string): Promise<void> {
   const digest = await deps.alarmMailRate.take(digestKey);
   if (!digest) return;
   try {
-    const notifications = (
-      await Promise.all(digest.notificationIds.map((id) => deps.notifications.get(id)))
-    ).filter((n) => n !== undefined);
+    const notifications = (await Promise.all(digest.notificationIds.map((id) => deps.notifications.get(id))))
+      .filter((n) => n !== undefined)
+      .filter((n) => n.clearedAt === undefined)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     const names = await deps.organizations.namesOf([...new Set(notifications.map((n) => n.orgId))]);
     const alarms = notifications.flatMap((n) => {
       const organizationName = names.get(n.orgId);
