@@ -1,12 +1,17 @@
 import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/contracts/messaging';
 import type { CommandSentAnswer, FloorDevicesAnswer, NotificationPage } from '@argentum/contracts';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
-import { sweepPresence } from '@argentum/functions/domain/devices/presence';
+import {
+  observeReadingsPresence,
+  type PresenceStore,
+  sweepPresence,
+} from '@argentum/functions/domain/devices/presence';
 import { ALARM_MAIL_WINDOW_MS, queueDueDigests } from '@argentum/functions/domain/notifications/alarm-mail';
 import { dynamoAlarmMailRate } from '@argentum/functions/stores/alarms';
 import { handler as confirmation } from '@argentum/functions/lambda/control-confirmations';
 import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { dynamoAlarmSettings } from '@argentum/functions/stores/alarm-settings';
+import { recordLatest } from '@argentum/functions/stores/devices';
 import type { MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, createUser, mailsTo, signInAs } from '../support/api';
@@ -32,19 +37,30 @@ async function watchFloor(token: string, place: Place) {
   return received;
 }
 
-/** The presence sweep as the schedule runs it, at `time`, over this organization's devices only. */
-async function sweepAt(orgId: string, time: number) {
+/**
+ * The presence sweep as the schedule runs it, at `time`, over this organization's devices only.
+ * `beforeFirstWrite`: runs just before the sweep's first write (a competing write meanwhile).
+ */
+async function sweepAt(orgId: string, time: number, beforeFirstWrite?: () => Promise<void>) {
   const ports = presencePorts();
-  return sweepPresence(
-    {
-      ...ports,
-      presence: {
-        ...ports.presence,
-        watched: async () => (await ports.presence.watched()).filter((d) => d.orgID === orgId),
-      },
+  let competing = beforeFirstWrite;
+  const presence: PresenceStore = {
+    ...ports.presence,
+    watched: async () => (await ports.presence.watched()).filter((d) => d.orgID === orgId),
+    saveIfUnchanged: async (...args) => {
+      const run = competing;
+      competing = undefined;
+      await run?.();
+      return ports.presence.saveIfUnchanged(...args);
     },
-    time,
-  );
+  };
+  return sweepPresence({ ...ports, presence }, time);
+}
+
+/** A reading as ingest stores it (the device's newest reading, then its presence), at `time`. */
+async function reading(devID: string, time: number) {
+  await recordLatest(devID, time, { temp: 21 });
+  await observeReadingsPresence(presencePorts(), [{ devId: devID, time }], time);
 }
 
 /** A device's announcement (cmnd 1) as the confirmation rule delivers it, received at `time`. */
@@ -225,6 +241,76 @@ describe('presence', () => {
     ]);
     expect(after[1]?.clearedAt).toBe(new Date(t0 + 16 * MINUTE).toISOString());
     expect(await mailsTo(adminEmail)).toHaveLength(1);
+  });
+
+  it('an alarm closed by the grace period is resolved when the device came back', async () => {
+    const [sensor] = await newDevices(place, [{ devType: 5, devName: 'Back IEQ' }], place.floorId);
+    if (!sensor) throw new Error('no sensor');
+    const t0 = Date.now();
+    await announce(place.orgId, sensor.devID, false, t0);
+    await sweepAt(place.orgId, t0 + 11 * MINUTE);
+    const back = t0 + 15 * MINUTE;
+    await reading(sensor.devID, back);
+    // Online for the grace period (10 minutes), seen by the sweep half a minute later.
+    await sweepAt(place.orgId, back + 10 * MINUTE + 30_000);
+    const after = await notificationsOf(sensor.devID);
+    expect(after.map((n) => n.message)).toEqual([
+      '<b>Back IEQ</b>: Device Online',
+      '<b>Back IEQ</b>: Device Offline',
+    ]);
+    expect(after[0]?.createdAt).toBe(new Date(back).toISOString());
+    expect(after[1]?.clearedAt).toBe(new Date(back).toISOString());
+  });
+
+  it('a reading stored while the sweep raises the alarm: the alarm is recorded and resolved', async () => {
+    const [sensor] = await newDevices(place, [{ devType: 5, devName: 'Racing IEQ' }], place.floorId);
+    if (!sensor) throw new Error('no sensor');
+    const t0 = Date.now();
+    await announce(place.orgId, sensor.devID, false, t0);
+    // The sweep raises (and mails) the alarm; before its write, a reading moves the device online.
+    const back = t0 + 10 * MINUTE + 30_000;
+    await sweepAt(place.orgId, t0 + 11 * MINUTE, () => reading(sensor.devID, back));
+    expect((await notificationsOf(sensor.devID)).map((n) => n.message)).toEqual([
+      '<b>Racing IEQ</b>: Device Offline',
+    ]);
+    await expect.poll(async () => (await mailsTo(adminEmail)).length, { timeout: 15_000 }).toBe(1);
+    // Back for the grace period: the episode closes with its alarm.
+    await sweepAt(place.orgId, back + 11 * MINUTE);
+    const after = await notificationsOf(sensor.devID);
+    // 'Device Online' is dated when the device came back, before the sweep raised the alarm.
+    expect(after.map((n) => n.message)).toEqual([
+      '<b>Racing IEQ</b>: Device Offline',
+      '<b>Racing IEQ</b>: Device Online',
+    ]);
+    expect(after[0]?.clearedAt).toBe(new Date(back).toISOString());
+    expect(after[1]?.createdAt).toBe(new Date(back).toISOString());
+    expect(await mailsTo(adminEmail)).toHaveLength(1);
+  });
+
+  it('a reading that ends the episode while the sweep raises its alarm: the alarm is resolved', async () => {
+    const [sensor] = await newDevices(place, [{ devType: 5, devName: 'Quick IEQ' }], place.floorId);
+    if (!sensor) throw new Error('no sensor');
+    const t0 = Date.now();
+    await announce(place.orgId, sensor.devID, false, t0);
+    // No grace period: the sweep raises at once, and a reading ends the episode at once.
+    const saved = await call(
+      '/api/notification/setAlarmSettings',
+      { orgID: place.orgId, offlineGraceMinutes: 0, alarmUnplacedDevices: false },
+      { token: adminToken },
+    );
+    expect(saved.status).toBe(200);
+    await dynamoAlarmSettings.get(place.orgId, true);
+    const back = t0 + 30_000;
+    await sweepAt(place.orgId, t0 + MINUTE, () => reading(sensor.devID, back));
+    const after = await notificationsOf(sensor.devID);
+    // 'Device Online' is dated when the device came back, before the sweep raised the alarm.
+    expect(after.map((n) => n.message)).toEqual([
+      '<b>Quick IEQ</b>: Device Offline',
+      '<b>Quick IEQ</b>: Device Online',
+    ]);
+    expect(after[0]?.clearedAt).toBe(new Date(back).toISOString());
+    expect(after[1]?.createdAt).toBe(new Date(back).toISOString());
+    expect((await floorDevices()).find((d) => d.devID === sensor.devID)?.online).toBe(true);
   });
 
   it('devices on no floor raise offline alarms only when the organization opts in', async () => {

@@ -99,7 +99,11 @@ describe('presence decisions', () => {
       { kind: 'tick', at: t0 + grace },
     ];
     const notified = run([...offline, { kind: 'announced', online: true, at: t0 + grace + MINUTE }]);
-    expect(notified.effects.at(-1)?.closeEpisode).toEqual({ episodeSince: t0, notificationId: 'n1' });
+    expect(notified.effects.at(-1)?.closeEpisode).toEqual({
+      episodeSince: t0,
+      notificationId: 'n1',
+      endedAt: t0 + grace + MINUTE,
+    });
     expect(notified.device.presence?.episode).toBeUndefined();
 
     const spare = run(offline, { ...base, onFloor: false, floorID: undefined }, false);

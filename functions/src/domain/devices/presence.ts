@@ -124,8 +124,24 @@ export interface PresenceEffects {
   changed: boolean;
   /** Raise the episode's 'Device Offline' notification. */
   raiseOffline?: { episodeSince: number };
-  /** The episode ended; its notification (if any) is cleared and 'Device Online' raised. */
-  closeEpisode?: { episodeSince: number; notificationId?: string };
+  /**
+   * The episode ended at `endedAt` (when the device came back for good): its notification (if any) is
+   * cleared and 'Device Online' raised, both as of that time.
+   */
+  closeEpisode?: EpisodeClose;
+}
+
+/** An episode that ended, and when. */
+export interface EpisodeClose {
+  episodeSince: number;
+  notificationId?: string;
+  endedAt: number;
+}
+
+/** A 'Device Offline' notification raised by an attempt whose write was lost (a race). */
+export interface RaisedAlarm {
+  episodeSince: number;
+  notificationId: string;
 }
 
 const reasonOf = (event: PresenceEvent, online: boolean): PresenceReason => {
@@ -137,6 +153,8 @@ const reasonOf = (event: PresenceEvent, online: boolean): PresenceReason => {
 /**
  * The pure decision: the next stored presence (undefined: nothing to write) and its effects.
  * `alarmsWanted`: whether this device's offline episodes notify (unplaced devices only on opt-in).
+ * `raised`: the notification an earlier attempt raised but could not record (its write was lost): if
+ * its episode is still the open one, it is recorded now, and the episode closes with it as usual.
  */
 export function decidePresence(
   device: PresenceDevice,
@@ -144,8 +162,14 @@ export function decidePresence(
   settings: OrganizationAlarmSettings,
   alarmsWanted: boolean,
   now: number,
+  raised?: RaisedAlarm,
 ): { next: StoredPresence | undefined; effects: PresenceEffects } {
-  const stored = device.presence;
+  let stored = device.presence;
+  let write = false;
+  if (raised && stored?.episode?.since === raised.episodeSince && !stored.episode.notificationId) {
+    stored = { ...stored, episode: { ...stored.episode, notificationId: raised.notificationId } };
+    write = true;
+  }
   const current = presenceOf(device, now);
   let next: StoredPresence = {
     ...current,
@@ -153,7 +177,6 @@ export function decidePresence(
     rev: (stored?.rev ?? 0) + 1,
   };
   const effects: PresenceEffects = { changed: false };
-  let write = false;
   const at = event.at;
 
   const goOnline = () => {
@@ -203,13 +226,15 @@ export function decidePresence(
   const clock = Math.max(at, event.kind === 'tick' ? now : at);
   if (episode) {
     if (next.online && event.kind === 'announced' && event.online && episode.notificationId) {
-      effects.closeEpisode = { episodeSince: episode.since, notificationId: episode.notificationId };
+      effects.closeEpisode = { episodeSince: episode.since, notificationId: episode.notificationId, endedAt: at };
       delete next.episode;
       write = true;
     } else if (next.online && episode.onlineSince !== undefined && clock - episode.onlineSince >= graceMs) {
+      // Online for the grace period: the episode ended when the device came back.
       effects.closeEpisode = {
         episodeSince: episode.since,
         ...(episode.notificationId ? { notificationId: episode.notificationId } : {}),
+        endedAt: episode.onlineSince,
       };
       delete next.episode;
       write = true;
@@ -218,6 +243,18 @@ export function decidePresence(
     }
   }
   return { next: write || effects.raiseOffline ? next : undefined, effects };
+}
+
+/**
+ * When the episode of a notification raised by a lost write ended, seen from the device as it is now
+ * (that episode is no longer its open one): when it came back online (its online spell began then; an
+ * episode ends only after its device has been back for the grace period, or on its online word), or,
+ * if it has since gone offline again in a new episode, no later than that.
+ */
+export function endOfEndedEpisode(device: Pick<PresenceDevice, 'presence'>, fallback: number): number {
+  const stored = device.presence;
+  if (!stored) return fallback;
+  return stored.online ? stored.since : (stored.episode?.since ?? stored.since);
 }
 
 /** Where presence is stored: with the device item (stores/presence.ts). */
@@ -261,6 +298,7 @@ export interface PresencePorts {
   /** Offline episodes' notifications (domain/notifications/alarms.ts). */
   episodes: {
     raiseOffline(device: PresenceDevice, episodeSince: number, time: number): Promise<string>;
+    /** Clears the episode's notification and raises 'Device Online', as of `time` (its end). */
     close(
       device: PresenceDevice,
       episode: { episodeSince: number; notificationId?: string },
@@ -271,6 +309,19 @@ export interface PresencePorts {
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Closes an ended episode (best effort: the presence is stored already). */
+async function closeEpisode(deps: PresencePorts, device: PresenceDevice, close: EpisodeClose): Promise<void> {
+  try {
+    const { endedAt, ...episode } = close;
+    await deps.episodes.close(device, episode, endedAt);
+  } catch (error) {
+    deps.logger.log('warn', 'presence: the offline episode could not be closed', {
+      devId: device.devID,
+      error: errorText(error),
+    });
+  }
+}
 
 /** Best effort: a browser that misses a change reads the floor again on its next load. */
 async function pushChanges(deps: PresencePorts, changes: readonly PresencePush[]): Promise<void> {
@@ -300,16 +351,29 @@ export async function observePresence(
   pushes?: PresencePush[],
 ): Promise<DevicePresence | undefined> {
   let device = known;
+  // Raised by an attempt whose write was lost: the retry records it, or closes it if its episode ended.
+  let raised: RaisedAlarm | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     if (!device || attempt > 0) device = await deps.presence.get(devId);
     if (!device) return undefined;
+    if (raised && device.presence?.episode?.since !== raised.episodeSince) {
+      // Its episode ended meanwhile (the device came back): it closes as the episode would have.
+      await closeEpisode(deps, device, { ...raised, endedAt: endOfEndedEpisode(device, event.at) });
+      raised = undefined;
+    }
     const settings = await deps.alarmSettings(device.orgID);
     const alarmsWanted = device.onFloor || settings.alarmUnplacedDevices;
-    const { next, effects } = decidePresence(device, event, settings, alarmsWanted, now);
+    const { next, effects } = decidePresence(device, event, settings, alarmsWanted, now, raised);
     if (!next) return presenceOf(device, now);
     if (effects.raiseOffline && next.episode) {
       // Raised before the write: a lost race meets the same episode id and delivers nothing new.
-      next.episode.notificationId = await deps.episodes.raiseOffline(device, effects.raiseOffline.episodeSince, Math.max(event.at, now));
+      const notificationId = await deps.episodes.raiseOffline(
+        device,
+        effects.raiseOffline.episodeSince,
+        Math.max(event.at, now),
+      );
+      next.episode.notificationId = notificationId;
+      raised = { episodeSince: effects.raiseOffline.episodeSince, notificationId };
     }
     const saved = await deps.presence.saveIfUnchanged(devId, next, {
       rev: device.presence?.rev,
@@ -317,16 +381,7 @@ export async function observePresence(
     });
     if (saved === 'changed-meanwhile') continue;
     const { episode: _episode, rev: _rev, ...presence } = next;
-    if (effects.closeEpisode) {
-      try {
-        await deps.episodes.close(device, effects.closeEpisode, event.at);
-      } catch (error) {
-        deps.logger.log('warn', 'presence: the offline episode could not be closed', {
-          devId,
-          error: errorText(error),
-        });
-      }
-    }
+    if (effects.closeEpisode) await closeEpisode(deps, device, effects.closeEpisode);
     if (effects.changed && device.onFloor && device.floorID) {
       const change = { orgId: device.orgID, floorId: device.floorID, devId, presence };
       if (pushes) pushes.push(change);
