@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { type IoTClient, ResourceNotFoundException } from '@aws-sdk/client-iot';
+import { ResourceNotFoundException } from '@aws-sdk/client-iot';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors';
 import { issueThingIdentity } from '../../src/domain/devices/provisioning';
 import { certificateIdOf, iotThingRegistry } from '../../src/adapters/iot-things';
+import { fakeIot } from '../support/fakes/iot-client';
 
 /**
  * The IoT control-plane adapter against the service's documented answers: a fake of the SDK client's
@@ -18,20 +19,6 @@ const THING = 'AA:BB:CC:00:00:01';
 const POLICY = 'Argentum-device';
 const OLD_CERT = (shapes.listThingPrincipals?.principals as string[])[0] as string;
 const NEW_CERT = shapes.createKeysAndCertificate?.certificateArn as string;
-
-type Answer = Record<string, unknown> | Error;
-
-function fakeIot(answers: Record<string, Answer[]>) {
-  const requests: { command: string; input: unknown }[] = [];
-  const send = (command: { constructor: { name: string }; input: unknown }) => {
-    const name = command.constructor.name;
-    requests.push({ command: name, input: command.input });
-    const answer = answers[name]?.shift();
-    if (!answer) return Promise.reject(new Error(`unexpected ${name}`));
-    return answer instanceof Error ? Promise.reject(answer) : Promise.resolve({ $metadata: {}, ...answer });
-  };
-  return { client: { send } as unknown as Pick<IoTClient, 'send'>, requests };
-}
 
 const notFound = () =>
   new ResourceNotFoundException({

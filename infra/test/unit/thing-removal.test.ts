@@ -1,24 +1,7 @@
-import {
-  DeleteConflictException,
-  InvalidRequestException,
-  type IoTClient,
-  UnauthorizedException,
-} from '@aws-sdk/client-iot';
+import { DeleteConflictException, InvalidRequestException, UnauthorizedException } from '@aws-sdk/client-iot';
 import { describe, expect, it } from 'vitest';
+import { fakeIot } from '../../../functions/test/support/fakes/iot-client';
 import { removeThing } from '../../ops/thing-removal';
-
-/** A fake of the IoT client's `send`: records each request and gives the next answer for its command. */
-function fakeIot(answers: Record<string, (Record<string, unknown> | Error)[]>) {
-  const requests: { command: string; input: unknown }[] = [];
-  const send = (command: { constructor: { name: string }; input: unknown }) => {
-    const name = command.constructor.name;
-    requests.push({ command: name, input: command.input });
-    const answer = answers[name]?.shift();
-    if (!answer) return Promise.reject(new Error(`unexpected ${name}`));
-    return answer instanceof Error ? Promise.reject(answer) : Promise.resolve({ $metadata: {}, ...answer });
-  };
-  return { client: { send } as unknown as Pick<IoTClient, 'send'>, requests };
-}
 
 /** Sleeps that return at once, recorded. */
 function pauses() {
