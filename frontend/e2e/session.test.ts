@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import { type Browser, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_EXPIRED_TEXT } from '@argentum/contracts';
 import { createUser, stack } from '../../functions/test/support/api';
@@ -64,10 +64,31 @@ describe('session in the browser', () => {
     expect(page.url()).toMatch(/\/home\?floor=flr-demo-ground/);
     expect(await page.evaluate(() => JSON.stringify(window.localStorage))).not.toMatch(/eyJ/);
 
+    // Signing out ends every session of the user and closes the page's real-time connection. Its
+    // answer is held until the channel's reconnect has been refused (the access token, then the refresh
+    // cookie): that refusal is the sign-out's doing, not a session that ended by itself. (Sent from a
+    // request context of its own, so that the answer's cleared cookies reach the page only with it.)
+    const refusals: string[] = [];
+    page.on('response', (response) => {
+      const call = /\/api\/(realtimeToken|refreshToken)$/.exec(response.url())?.[1];
+      if (call && response.status() === 401) refusals.push(call);
+    });
+    const held = await request.newContext();
+    const { promise: released, resolve: release } = Promise.withResolvers<undefined>();
+    await page.route('**/api/userLogout', async (route) => {
+      const response = await held.fetch(route.request());
+      await released;
+      await route.fulfill({ response });
+    });
     await page.getByRole('button', { name: /Account menu/ }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect.poll(() => refusals, { timeout: 15_000 }).toEqual(['realtimeToken', 'refreshToken']);
+    release(undefined);
     await page.waitForURL(/\/login/);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.getByText(SESSION_EXPIRED_TEXT).count()).toBe(0);
+    await page.unroute('**/api/userLogout');
+    await held.dispose();
 
     // Signed out for real: a reload does not bring the session back, nor even asks for it (the
     // sign-out cleared the session hint with the refresh cookie).

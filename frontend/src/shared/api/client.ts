@@ -2,6 +2,7 @@ import {
   clearSession,
   establishSession,
   getAccessToken,
+  isSigningOut,
   parseAuthResponse,
   renewalsSettled,
   type AuthResponse,
@@ -201,11 +202,17 @@ export async function endSessionUnlessRenewed(tokenUsed: string | null): Promise
   return expireSession();
 }
 
-/** The refresh token is gone or expired: drop the session and start over on the sign-in page. */
+/**
+ * The refresh token is gone or expired: drop the session and start over on the sign-in page, which
+ * says the session ended. Unless the user signs out in this page: the sign-out is what refused the
+ * tokens, and it leaves for the sign-in page itself once answered (its answer clears the cookies).
+ */
 function expireSession(): Promise<never> {
+  // Never settles: the page is being replaced, and callers must not flash an error meanwhile.
+  const replaced = new Promise<never>(() => undefined);
+  if (isSigningOut()) return replaced;
   endSessionHint();
   clearSession();
   window.location.assign(LOGIN_ROUTE);
-  // Never settles: the page is being replaced, and callers must not flash an error meanwhile.
-  return new Promise<never>(() => undefined);
+  return replaced;
 }

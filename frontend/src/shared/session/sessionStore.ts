@@ -80,6 +80,22 @@ export async function renewalsSettled(): Promise<void> {
   while (renewals.size > 0) await Promise.allSettled([...renewals]);
 }
 
+/** Whether the user signs out in this page (see signingOut). */
+let leaving = false;
+
+/**
+ * The user signs out in this page, which then leaves for the sign-in page: from now on a refusal of
+ * this page's tokens is that sign-out's doing (it ends every session of the user and closes the
+ * real-time connection), not a session that ended by itself with something to explain. Not undone:
+ * the page is replaced.
+ */
+export function signingOut(): void {
+  leaving = true;
+}
+
+/** Whether the user signs out in this page (signingOut). */
+export const isSigningOut = (): boolean => leaving;
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

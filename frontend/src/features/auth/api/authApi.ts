@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, callApi } from '../../../shared/api/client';
 import { normalizeEmail } from '@argentum/contracts';
-import { establishSession, parseAuthResponse } from '../../../shared/session/sessionStore';
+import { establishSession, parseAuthResponse, signingOut } from '../../../shared/session/sessionStore';
 
 export interface Credentials {
   email: string;
@@ -21,9 +21,16 @@ export function useLoginMutation() {
   return useMutation({ mutationFn: login });
 }
 
-async function logout(userId: string): Promise<void> {
+/**
+ * Signs the user out everywhere and leaves for the sign-in page once answered (the answer clears the
+ * cookies). The sign-out closes this page's real-time connection and refuses its tokens: whatever is
+ * refused meanwhile (the channel's reconnect, a refetch) is its doing, not a session that ended by
+ * itself (signingOut). A sign-out refused as expired leaves too.
+ */
+export async function logout(userId: string): Promise<void> {
+  signingOut();
   try {
-    await callApi('userLogout', { id: userId });
+    await callApi('userLogout', { id: userId }, { background: true });
   } finally {
     // A full reload drops the session, every cached query and all in-memory state of the previous
     // user. (Clearing the session first would also send the router to /login, a second navigation
