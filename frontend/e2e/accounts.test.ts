@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { decodeJwt, importJWK, type JWK, SignJWT } from 'jose';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_EXPIRED_TEXT, SESSION_HINT_COOKIE } from '@argentum/contracts';
 import {
@@ -205,15 +205,22 @@ describe('accounts in the browser', () => {
       if (call === 'realtimeToken') tokenAnswers.push(response.status());
     });
     const { promise: released, resolve: release } = Promise.withResolvers<undefined>();
+    // Sent from a request context of its own: `route.fetch()` would store the answer's new refresh
+    // cookie in the page's cookie jar at once, and the page's refresh could then succeed before the
+    // answer is released.
+    const held = await request.newContext();
     await page.route('**/api/changepassword', async (route) => {
-      const response = await route.fetch();
+      const response = await held.fetch(route.request());
       await released;
       await route.fulfill({ response });
     });
     await passwordDialog.getByLabel('Old password').fill(user.password);
     await passwordDialog.getByRole('button', { name: 'Change password' }).click();
     await expect.poll(() => tokenAnswers, { timeout: 15_000 }).toContain(401);
+    // Refused with the old refresh cookie too: the page waits for the change.
+    await expect.poll(() => sessionCalls).toContain('refreshToken 401');
     const refusedAt = tokenAnswers.length;
+    expect(tokenAnswers).not.toContain(200);
     release(undefined);
     await passwordDialog.getByText('Password Changed successfully.').waitFor();
     await screenshot(page, 'accounts-password-changed');
@@ -229,6 +236,7 @@ describe('accounts in the browser', () => {
       });
     expect(new URL(page.url()).pathname).toBe('/home');
     await page.unroute('**/api/changepassword');
+    await held.dispose();
     // The modal closes 1.5 s after the success.
     await passwordDialog.waitFor({ state: 'hidden', timeout: 5_000 });
 
