@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../infra/local/provision';
 import { platformTable } from '../../infra/src/definitions';
 import { ENV } from '../src/environment';
@@ -16,6 +16,7 @@ import { dynamoPresenceStore } from '../src/stores/presence';
 import { dynamoTreeStore } from '../src/stores/tree';
 import { dynamoUserStore } from '../src/stores/users';
 import { commandStoreContract } from './support/command-store-contract';
+import { portReportContract } from './support/port-report-contract';
 import {
   alarmStoreContract,
   deviceListingContract,
@@ -65,6 +66,33 @@ deviceListingContract('DynamoDB', () => dynamoDevices, {
   async remove(devId) {
     await dynamo().send(new DeleteCommand({ TableName: config.platformTable, Key: keys.device(devId) }));
   },
+});
+portReportContract('DynamoDB', () => dynamoDevices);
+describe('DeviceStore port reports on an item written by an older client', () => {
+  it('gives an item without properties or report times both, and keeps ordering from then on', async () => {
+    const devID = `node-${randomUUID().slice(0, 8)}`;
+    await dynamo().send(
+      new PutCommand({
+        TableName: config.platformTable,
+        Item: { ...keys.device(devID), entity: 'device', devID, orgID: 'org-old', name: 'Old node', type: 1 },
+      }),
+    );
+    const report = (at: number, portTwoValue: 0 | 1) =>
+      dynamoDevices.recordPortReport({
+        devId: devID,
+        orgId: 'org-old',
+        at,
+        ports: { portTwoValue },
+        now: '2026-11-24T09:00:00.000Z',
+      });
+    expect(await report(1000, 1)).toEqual({ portTwoValue: 1 });
+    expect(await report(900, 0)).toEqual({});
+    expect(await dynamoDevices.get(devID)).toMatchObject({
+      devName: 'Old node',
+      properties: { portTwoValue: 1 },
+      portReportedAt: { portTwoValue: 1000 },
+    });
+  });
 });
 userStoreContract('DynamoDB', () => dynamoUserStore);
 // On a table of its own, as the platform table's is defined but with no stream: on the platform table

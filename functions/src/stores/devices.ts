@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
-import type { DataPoint, Device } from '../domain/devices/device';
+import type { DataPoint, Device, PortName, PortValues } from '../domain/devices/device';
 import type {
   CommitOutcome,
   DeviceChange,
@@ -11,6 +12,7 @@ import type {
   DeviceStore,
   GroupChange,
   IconSizeStore,
+  ReportedPorts,
 } from '../domain/devices/ports';
 import type { NodeRef } from '../domain/tree/ports';
 import {
@@ -220,6 +222,88 @@ export async function recordLatest(
     }
   }
   return undefined;
+}
+
+const isMap = (value: unknown): value is Item =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Stores a power node's reported port values, each beside the report's broker time (`portReportedAt`,
+ * a map by port like `properties`), in one conditional update: for each port it writes, the time stored
+ * is missing (a value from before times were kept, or none) or not newer. A refusal answers the item
+ * (no read): the write is made again with the ports that still win, or ends when none does or the
+ * device is not the organization's. An item without the maps gets them whole. Every write raises the
+ * version, so a device call that read the properties before it is refused and reads them again.
+ */
+export async function recordPortReport(report: ReportedPorts): Promise<PortValues | undefined> {
+  const { devId, orgId, at, ports, now } = report;
+  const reported = Object.entries(ports) as [PortName, 0 | 1][];
+  // The item as the last refusal answered it; undefined: assumed to have both maps and no newer port.
+  let item: Item | undefined;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (item && item.orgID !== orgId) return undefined;
+    const times = item?.portReportedAt;
+    const winning = reported.filter(([port]) => {
+      const time = isMap(times) ? times[port] : undefined;
+      return !(typeof time === 'number' && time > at);
+    });
+    if (winning.length === 0) return {};
+    const sets = ['version = if_not_exists(version, :zero) + :one', 'updatedAt = :now'];
+    const conditions = ['attribute_exists(pk)', 'orgID = :org'];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {
+      ':zero': 0,
+      ':one': 1,
+      ':now': now,
+      ':org': orgId,
+      ':map': 'M',
+    };
+    if (!item || isMap(item.properties)) {
+      conditions.push('attribute_type(properties, :map)');
+      for (const [i, [port, value]] of winning.entries()) {
+        names[`#p${i}`] = port;
+        values[`:v${i}`] = value;
+        sets.push(`properties.#p${i} = :v${i}`);
+      }
+    } else {
+      conditions.push('NOT attribute_type(properties, :map)');
+      values[':properties'] = Object.fromEntries(winning);
+      sets.push('properties = :properties');
+    }
+    if (!item || isMap(times)) {
+      conditions.push('attribute_type(portReportedAt, :map)');
+      values[':at'] = at;
+      for (const [i, [port]] of winning.entries()) {
+        names[`#p${i}`] = port;
+        sets.push(`portReportedAt.#p${i} = :at`);
+        conditions.push(`(attribute_not_exists(portReportedAt.#p${i}) OR portReportedAt.#p${i} <= :at)`);
+      }
+    } else {
+      conditions.push('NOT attribute_type(portReportedAt, :map)');
+      values[':times'] = Object.fromEntries(winning.map(([port]) => [port, at]));
+      sets.push('portReportedAt = :times');
+    }
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: config.platformTable,
+          Key: keys.device(devId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: conditions.join(' AND '),
+          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: values,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return Object.fromEntries(winning);
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // No item: the device is gone.
+      if (!error.Item) return undefined;
+      item = unmarshall(error.Item);
+    }
+  }
+  throw new Error(`Device ${devId} kept changing while its port report was stored`);
 }
 
 /**
@@ -579,6 +663,7 @@ export const dynamoDevices = {
   register: registerDevice,
   ownerOf: async (devId: string) => (await getDevice(devId))?.orgID,
   recordLatest,
+  recordPortReport,
   moveDevicesOffFloor,
 } satisfies DeviceStore & Record<string, unknown>;
 

@@ -1,5 +1,6 @@
 import type { Device } from '../../src/domain/devices/device';
 import { commandStoreContract } from '../support/command-store-contract';
+import { portReportContract } from '../support/port-report-contract';
 import {
   memoryAlarmStore,
   memoryCommandStore,
@@ -54,6 +55,8 @@ deviceListingContract('in-memory fake', () => listings, {
     listings.byId.delete(devId);
   },
 });
+const powerNodes = memoryDevices();
+portReportContract('in-memory fake', () => powerNodes);
 const users = memoryUserStore();
 userStoreContract('in-memory fake', () => users);
 const tree = memoryTreeStore(users);

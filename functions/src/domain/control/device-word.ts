@@ -1,7 +1,6 @@
 import { Command, confirmationMessageSchema } from '@argentum/contracts/messaging';
-import type { DevicePorts } from '../devices/ports';
 import { observePresence, type PresencePorts } from '../devices/presence';
-import { applyDeviceReport, isPortReport, reportedPortValues } from '../devices/reports';
+import { applyDeviceReport, type DeviceReportPorts, isPortReport } from '../devices/reports';
 import { type LiveFloorPublisher, publishPortReport } from '../realtime/live-floor';
 import { alarmDeviceOf, type AlarmPorts } from '../notifications/alarms';
 import { alarmsOfDeviceMessage } from '../notifications/device-messages';
@@ -23,7 +22,7 @@ export interface DeviceWordEvent {
 }
 
 export interface DeviceWordPorts extends ConfirmationPorts {
-  reports: Pick<DevicePorts, 'devices' | 'clock'>;
+  reports: DeviceReportPorts;
   alarms: AlarmPorts;
   presence: PresencePorts;
   /** Pushes a power node's port values to the browsers that have its floor open. */
@@ -75,13 +74,14 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
   if (settled === 'invalid' || settled === 'unknown' || settled === 'duplicate') return settled;
   const parsed = confirmationMessageSchema.safeParse(message);
   if (!parsed.success) return settled;
-  const applied = await applyDeviceReport(deps.reports, { orgId, outcome, message: parsed.data });
+  // When the broker received the message: the same for a redelivery, so its event is raised once, and
+  // what orders a power node's port reports.
+  const time = arrivedAt ?? deps.clock.now().getTime();
+  const applied = await applyDeviceReport(deps.reports, { orgId, outcome, message: parsed.data, at: time });
   const registered = await deps.reports.devices.get(parsed.data.devID);
   const device = registered && alarmDeviceOf(registered);
-  // Only a device of this organization moves its presence or raises its alarms. When the broker
-  // received the message is the same for a redelivery, so its event is raised once.
+  // Only a device of this organization moves its presence or raises its alarms.
   if (!registered || !device || device.orgId !== orgId) return settled;
-  const time = arrivedAt ?? deps.clock.now().getTime();
   // The value it confirmed is its state from then on: its reading, so the floor's table, popups and
   // history show what its panel shows at once, not at its next report.
   const confirmed = state && confirmedReading(registered, state.command, state.val);
@@ -98,15 +98,11 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
     }
   }
   // A power node's port values (201/202/203) go to its floor's open views: the values it changed to
-  // (stored above), or its failure. A success with a value it cannot hold (not 0 or 1) changed nothing.
-  // Told once: a repeated word (`repeated`) stores its effects again but is not announced again.
-  if (
-    !repeated &&
-    isPortReport(parsed.data) &&
-    device.floorId &&
-    (outcome === 'fail' || applied !== 'ignored')
-  ) {
-    const ports = outcome === 'success' ? reportedPortValues(parsed.data) : undefined;
+  // that are the ports' current ones (stored above), or its failure. A success with a value it cannot
+  // hold (not 0 or 1) changed nothing, and one older than the reports that set its ports lost: neither
+  // is told. Told once: a repeated word (`repeated`) stores its effects again but is not announced again.
+  if (!repeated && isPortReport(parsed.data) && device.floorId && (outcome === 'fail' || applied.ports)) {
+    const ports = outcome === 'success' ? applied.ports : undefined;
     const val = parsed.data.val;
     await publishPortReport(
       { publisher: deps.live, logger: deps.logger },

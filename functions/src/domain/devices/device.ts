@@ -6,6 +6,14 @@ export { OFFLINE_AFTER_INTERVALS, REPORT_INTERVAL_MS } from './presence';
 /** A data point of a device: its key, display name, value and whether it can be written. */
 export type DataPoint = DataPointView;
 
+/** A power node's port values as stored in its properties (0 or 1 each). */
+export type PortValues = {
+  portOneValue?: 0 | 1;
+  portTwoValue?: 0 | 1;
+};
+
+export type PortName = keyof PortValues;
+
 /** A registered device as stored (specification: Device). */
 export interface Device {
   devID: string;
@@ -24,6 +32,11 @@ export interface Device {
   floorOrigin?: { x: number; y: number };
   dataPoints: DataPoint[];
   properties: Record<string, unknown>;
+  /**
+   * Per power node port value in `properties` (portOneValue, portTwoValue): the broker's time (epoch
+   * ms) of the report that set it. A value without one (stored before it was kept) yields to any report.
+   */
+  portReportedAt?: Partial<Record<PortName, number>>;
   childNode?: { type: 'thermistor'; devID: string; dataPoints: DataPoint[] };
   /** Latest value per data point, and when it arrived (epoch ms). */
   latest?: Record<string, number>;

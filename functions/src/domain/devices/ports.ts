@@ -1,5 +1,5 @@
 import type { NodeRef, TreeStore } from '../tree/ports';
-import type { Device } from './device';
+import type { Device, PortValues } from './device';
 
 /** Where a device ends up: on a floor at a position, or off every floor. */
 export type Placement = { floorId: string; buildId: string; floorOrigin: { x: number; y: number } } | 'off';
@@ -53,6 +53,17 @@ export type CommitOutcome =
       reason: 'device-changed' | 'floor-changed' | 'floor-gone' | 'group-taken' | 'group-changed';
     };
 
+/** A power node's word on its port values, as recordPortReport stores it. */
+export interface ReportedPorts {
+  devId: string;
+  orgId: string;
+  /** When the broker received the report (epoch ms): what orders reports of a port. */
+  at: number;
+  ports: PortValues;
+  /** The write's updatedAt (ISO). */
+  now: string;
+}
+
 /** The most items one commit may hold (DynamoDB transactions take 100). */
 export const MAX_COMMIT_ITEMS = 100;
 
@@ -70,6 +81,14 @@ export interface DeviceStore {
   floorDevicesVersion(floor: NodeRef): Promise<number | undefined>;
   getGroup(orgId: string, groupNumber: number): Promise<DeviceGroup | undefined>;
   commit(write: DeviceCommit): Promise<CommitOutcome>;
+  /**
+   * Stores the port values a power node reported, each with the report's time `at` (the broker's),
+   * per port and conditionally: a port whose value came from a newer report keeps it, one of the same
+   * time is written again (a redelivery changes nothing), a value stored without a time yields. Raises
+   * the device's version like every change of its properties. Answers the ports now holding this
+   * report's values ({} when newer reports hold them all); undefined when the device is not `orgId`'s.
+   */
+  recordPortReport(report: ReportedPorts): Promise<PortValues | undefined>;
   /** Writes a new device unless its id is taken; then answers the device that holds it. */
   register(device: Device): Promise<{ outcome: 'written' } | { outcome: 'exists'; device: Device }>;
 }

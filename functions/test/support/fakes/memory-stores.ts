@@ -4,7 +4,8 @@
  * so a fake cannot drift from what the real store does.
  */
 import type { CommandRecord, CommandStore, ReportedState } from '../../../src/domain/control/ports';
-import type { Device } from '../../../src/domain/devices/device';
+import type { Device, PortName, PortValues } from '../../../src/domain/devices/device';
+import type { ReportedPorts } from '../../../src/domain/devices/ports';
 import type { PresenceDevice, PresenceStore } from '../../../src/domain/devices/presence';
 import type { AlarmStore, DeviceAlarms } from '../../../src/domain/notifications/alarms';
 import type { NotificationStore, StoredNotification } from '../../../src/domain/notifications/ports';
@@ -201,6 +202,26 @@ export function memoryDevices(devices: readonly Device[] = []) {
       const written = { ...device, latest: { ...device.latest, ...copy(values) }, lastSeen: time };
       byId.set(devId, written);
       return copy(written);
+    },
+    /** Like the store: per port, a value from a newer report stays; answers the ports written. */
+    async recordPortReport({ devId, orgId, at, ports, now }: ReportedPorts): Promise<PortValues | undefined> {
+      const device = byId.get(devId);
+      if (!device || device.orgID !== orgId) return undefined;
+      const winning = (Object.entries(ports) as [PortName, 0 | 1][]).filter(
+        ([port]) => !((device.portReportedAt?.[port] ?? -Infinity) > at),
+      );
+      if (winning.length === 0) return {};
+      byId.set(devId, {
+        ...device,
+        properties: { ...device.properties, ...Object.fromEntries(winning) },
+        portReportedAt: {
+          ...device.portReportedAt,
+          ...Object.fromEntries(winning.map(([port]) => [port, at])),
+        },
+        version: (device.version ?? 0) + 1,
+        updatedAt: now,
+      });
+      return Object.fromEntries(winning);
     },
   };
 }
