@@ -39,8 +39,28 @@ export interface NotificationPage {
   hasMore: boolean;
 }
 
-/** What is pushed on `{orgId}/notification` to the organization's signed-in users. */
-export interface NotificationPush {
+/** A notification raised, pushed on `{orgId}/notification` to the organization's signed-in users. */
+export interface NotificationRaisedPush {
   kind: 'notification';
   notification: Omit<NotificationView, 'read'>;
 }
+
+/**
+ * An alarm's notification resolved (its condition ended), pushed on the same topic: a page that holds
+ * it shows it resolved. Sent again when the clearing is redelivered, always with the `clearedAt` first
+ * recorded, so applying it twice changes nothing.
+ */
+export interface NotificationClearedPush {
+  kind: 'notificationCleared';
+  /** The notification's id (`NotificationView._id`). */
+  _id: string;
+  orgID: string;
+  clearedAt: string;
+}
+
+/** What is pushed on `{orgId}/notification` to the organization's signed-in users. */
+export type NotificationPush = NotificationRaisedPush | NotificationClearedPush;
+
+/** The organization a push is about (its topic must name the same). */
+export const notificationPushOrgId = (push: NotificationPush): string =>
+  push.kind === 'notification' ? push.notification.properties.orgID : push.orgID;

@@ -1,9 +1,17 @@
 import type { NotificationPage } from '@argentum/contracts';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
+import {
+  type AlarmDevice,
+  type AlarmPorts,
+  closeOfflineEpisode,
+  raiseOfflineEpisode,
+} from '@argentum/functions/domain/notifications/alarms';
 import { html } from '@argentum/functions/domain/notifications/notification-html';
 import { raiseNotification } from '@argentum/functions/domain/notifications/notifications';
+import { dynamoAlarmStore } from '@argentum/functions/stores/alarms';
 import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
 import { dynamoUserStore } from '@argentum/functions/stores/users';
+import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, createOwnOrganization, createUser, signInAs } from '../../functions/test/support/api';
@@ -23,6 +31,13 @@ const ports = {
   notifications: dynamoNotificationStore,
   publisher: iotNotificationPublisher,
   users: dynamoUserStore,
+};
+const alarmPorts: AlarmPorts = {
+  ...ports,
+  alarms: dynamoAlarmStore,
+  alarmMail: { send: async () => undefined },
+  logger: { log: () => undefined },
+  metrics: { count: () => undefined },
 };
 
 describe('the notifications bell in the browser', () => {
@@ -107,6 +122,77 @@ describe('the notifications bell in the browser', () => {
       { token },
     );
     expect(listed.body.list).toHaveLength(15);
+    await context.close();
+  });
+
+  it('shows an alarm resolved on the server as resolved in the open bell, without a reload or another count', async () => {
+    const owner = await createUser(2, []);
+    const orgId = await createOwnOrganization(owner.userId, 2, 'Bell Alarm Org');
+    const user = await createUser({ [orgId]: 1 });
+    const device: AlarmDevice = {
+      devId: `AA:${randomUUID().slice(0, 8)}`,
+      orgId,
+      devName: 'DeskLight',
+      devType: 3,
+      floorId: 'floor-y',
+      buildId: 'building-y',
+    };
+    const since = Date.now() - 20 * 60_000;
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await signIn(page, stack.url, user.email, user.password);
+    await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
+
+    // The offline alarm is raised while the page is open. (Raised again until the page shows it: the
+    // page subscribes once its connection is up, and a raise of the same episode delivers nothing new.)
+    const oneUnread = page.getByRole('button', { name: 'Notifications, 1 unread' });
+    let alarmId = '';
+    await expect
+      .poll(
+        async () => {
+          alarmId = await raiseOfflineEpisode(alarmPorts, device, since, since + 10 * 60_000);
+          return oneUnread.isVisible();
+        },
+        { interval: 500 },
+      )
+      .toBe(true);
+    await oneUnread.click();
+    const popover = page.getByRole('dialog', { name: 'Notifications' });
+    const alarm = popover.getByRole('listitem').filter({ hasText: 'DeskLight: Device Offline' });
+    await alarm.waitFor();
+    expect(await alarm.innerText()).not.toContain('resolved');
+
+    // The device is back: the alarm is resolved on the server, and 'Device Online' raised.
+    const back = since + 15 * 60_000;
+    await closeOfflineEpisode(alarmPorts, device, { episodeSince: since, notificationId: alarmId }, back);
+    // The open list shows it resolved in place, as a list read afterwards does; only 'Device Online'
+    // is counted.
+    await expect.poll(() => alarm.innerText()).toMatch(/ · resolved \d{2}-\d{2}-\d{4} \d{2}:\d{2}/);
+    await popover.getByText('DeskLight: Device Online').waitFor();
+    await page.getByRole('button', { name: 'Notifications, 2 unread' }).waitFor();
+    const items = popover
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('button', { name: 'Delete notification' }) });
+    expect(await items.count()).toBe(2);
+    const shownLive = await alarm.innerText();
+    await screenshot(page, 'notifications-alarm-resolved');
+    const token = (await signInAs(user)).accessToken;
+    const listed = await call<NotificationPage>(
+      '/api/notification/getNotifications',
+      { skip: 0, limit: 10 },
+      { token },
+    );
+    expect(listed.body.list.find((n) => n._id === alarmId)?.clearedAt).toBe(new Date(back).toISOString());
+
+    // A reload shows the same.
+    await page.reload();
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await alarm.waitFor();
+    expect(await alarm.innerText()).toBe(shownLive);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

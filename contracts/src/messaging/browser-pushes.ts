@@ -7,8 +7,8 @@ import { Command, commandValueSchema, messageDevId } from './device-protocol';
 
 /**
  * What the platform publishes to browsers, validated on both ends: the publisher before sending (the
- * live floor topic), the browser on receipt (every message; a malformed one is dropped). Objects are
- * not strict: a field added later does not make an older browser drop the message.
+ * live floor and notification topics), the browser on receipt (every message; a malformed one is
+ * dropped). Objects are not strict: a field added later does not make an older browser drop the message.
  */
 
 /** Longest live-floor message the publisher sends (IoT Core's limit is 128 KB; a batch is split below). */
@@ -115,23 +115,36 @@ export const commandViewSchema = z.lazy(
     }) satisfies z.ZodMiniType<CommandView>,
 );
 
-/** `{orgId}/notification`: a notification pushed to the organization's signed-in users. */
+/**
+ * `{orgId}/notification`: a notification raised (`kind: 'notification'`), or an alarm's notification
+ * resolved (`kind: 'notificationCleared'`), pushed to the organization's signed-in users. The publisher
+ * checks it before sending (functions/src/adapters/notification-publisher.ts). A browser from before
+ * the clearing existed drops a clearing (an unknown kind) rather than take it for a new notification.
+ */
 export const notificationPushSchema = z.lazy(
   () =>
-    z.object({
-      kind: z.literal('notification'),
-      notification: z.object({
-        _id: z.string().check(z.minLength(1)),
-        type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-        message: z.string(),
-        createdAt: z.string(),
-        properties: z.object({
-          orgID: z.string(),
-          floorID: z.optional(z.string()),
-          buildID: z.optional(z.string()),
-          devID: z.optional(z.string()),
+    z.discriminatedUnion('kind', [
+      z.object({
+        kind: z.literal('notification'),
+        notification: z.object({
+          _id: z.string().check(z.minLength(1)),
+          type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+          message: z.string(),
+          createdAt: z.string(),
+          properties: z.object({
+            orgID: z.string(),
+            floorID: z.optional(z.string()),
+            buildID: z.optional(z.string()),
+            devID: z.optional(z.string()),
+          }),
+          clearedAt: z.optional(z.string()),
         }),
-        clearedAt: z.optional(z.string()),
       }),
-    }) satisfies z.ZodMiniType<NotificationPush>,
+      z.object({
+        kind: z.literal('notificationCleared'),
+        _id: z.string().check(z.minLength(1)),
+        orgID: z.string().check(z.minLength(1)),
+        clearedAt: z.string().check(z.minLength(1)),
+      }),
+    ]) satisfies z.ZodMiniType<NotificationPush>,
 );

@@ -177,17 +177,21 @@ export const dynamoNotificationStore: NotificationStore = {
 
   async markCleared(id, clearedAt) {
     try {
-      await dynamo().send(
+      const { Attributes } = await dynamo().send(
         new UpdateCommand({
           TableName: config.platformTable,
           Key: keys.notification(id),
           UpdateExpression: 'SET clearedAt = :at',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(clearedAt)',
           ExpressionAttributeValues: { ':at': clearedAt },
+          ReturnValues: 'ALL_NEW',
         }),
       );
+      return Attributes ? fromItem(Attributes) : undefined;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
+    // Cleared before (a repeat: the first clearing stands), or no such notification.
+    return this.get(id);
   },
 };

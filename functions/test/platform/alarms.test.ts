@@ -1,16 +1,19 @@
-import type { NotificationPage } from '@argentum/contracts';
+import type { NotificationPage, NotificationPush } from '@argentum/contracts';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
 import {
   type AlarmDevice,
   type AlarmPorts,
+  closeOfflineEpisode,
   COMFORT_ALARM_AFTER_MS,
   comfortObservations,
   observeDevice,
   observeReadings,
   raiseEvent,
+  raiseOfflineEpisode,
 } from '@argentum/functions/domain/notifications/alarms';
 import { html } from '@argentum/functions/domain/notifications/notification-html';
+import { clearNotification } from '@argentum/functions/domain/notifications/notifications';
 import { dynamoAlarmStore } from '@argentum/functions/stores/alarms';
 import { dynamoDevices } from '@argentum/functions/stores/devices';
 import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
@@ -23,6 +26,7 @@ import { topics } from '@argentum/contracts/messaging';
 import { call, createOwnOrganization, createUser, mailsTo, signInAs, waitForMail } from '../support/api';
 import { newDevices, newPlace } from './devices-fixtures';
 import { deviceConnection } from '../support/control';
+import { connectBrowser } from '../support/realtime';
 
 const ports: AlarmPorts = {
   notifications: dynamoNotificationStore,
@@ -128,6 +132,78 @@ describe('alarm rules', () => {
       '<b>IEQ_Lobby</b>: Temperature 17.5 °C is not in comfort zone (22-26 °C).',
       '<b>IEQ_Lobby</b>: Temperature 30.2 °C is not in comfort zone (22-26 °C).',
     ]);
+  });
+
+  it("pushes an alarm's resolution to the organization's open pages, again with its first time when redelivered (real local broker)", async () => {
+    // An organization of its own: its offline alarm mails its admins, not this file's.
+    const owner = await createUser(2, []);
+    const pushOrg = await createOwnOrganization(owner.userId, 2, 'Alarm Push Org');
+    const member = await createUser({ [pushOrg]: 0 });
+    const memberToken = (await signInAs(member)).accessToken;
+    const page = await connectBrowser(memberToken);
+    const deviceOf = (): AlarmDevice => ({ ...device(), orgId: pushOrg });
+    try {
+      const pushes: NotificationPush[] = [];
+      page.on('message', (_topic, payload) =>
+        pushes.push(JSON.parse(payload.toString()) as NotificationPush),
+      );
+      await page.subscribeAsync(topics.notification(pushOrg), { qos: 1 });
+      const about = (id: string) =>
+        pushes.filter((p) => (p.kind === 'notification' ? p.notification._id : p._id) === id);
+
+      // A comfort alarm, raised then back in its zone.
+      const d = deviceOf();
+      const t0 = Date.UTC(2026, 10, 24, 9, 0);
+      await reading(d, t0, 29.5);
+      await reading(d, t0 + 11 * MINUTE, 30);
+      const [raised] = await notificationsAbout(memberToken, d.devId);
+      if (!raised) throw new Error('no alarm raised');
+      await reading(d, t0 + 15 * MINUTE, 24);
+      const resolved = new Date(t0 + 15 * MINUTE).toISOString();
+      const clearing = { kind: 'notificationCleared', _id: raised._id, orgID: pushOrg, clearedAt: resolved };
+      await expect
+        .poll(() => about(raised._id).map((p) => p.kind))
+        .toEqual(['notification', 'notificationCleared']);
+      expect(about(raised._id)[1]).toEqual(clearing);
+      // A redelivered clearing (a later time) pushes the clearing as first recorded.
+      await clearNotification(ports, raised._id, new Date(t0 + 20 * MINUTE).toISOString());
+      await expect.poll(() => about(raised._id)).toHaveLength(3);
+      expect(about(raised._id)[2]).toEqual(clearing);
+      expect((await notificationsAbout(memberToken, d.devId))[0]?.clearedAt).toBe(resolved);
+
+      // An offline episode that ends: its 'Device Offline' is pushed resolved, then 'Device Online'.
+      const offline = deviceOf();
+      const since = Date.UTC(2026, 10, 24, 10, 0);
+      const offlineId = await raiseOfflineEpisode(ports, offline, since, since + 10 * MINUTE);
+      await closeOfflineEpisode(
+        ports,
+        offline,
+        { episodeSince: since, notificationId: offlineId },
+        since + 30 * MINUTE,
+      );
+      await expect
+        .poll(() => about(offlineId).map((p) => p.kind))
+        .toEqual(['notification', 'notificationCleared']);
+      expect(about(offlineId)[1]).toEqual({
+        kind: 'notificationCleared',
+        _id: offlineId,
+        orgID: pushOrg,
+        clearedAt: new Date(since + 30 * MINUTE).toISOString(),
+      });
+      expect(pushes.filter((p) => p.kind === 'notification').map((p) => p.notification.message)).toContain(
+        `<b>${offline.devName}</b>: Device Online`,
+      );
+      // Nothing is pushed for a notification that does not exist (a marker published after it comes alone).
+      await clearNotification(ports, 'no-such-notification', resolved);
+      const marker = { key: 'marker', type: 0 as const, message: 'Marker', time: since + 31 * MINUTE };
+      await raiseEvent(ports, offline, marker);
+      await expect
+        .poll(() => pushes.some((p) => p.kind === 'notification' && p.notification.message === 'Marker'))
+        .toBe(true);
+      expect(about('no-such-notification')).toEqual([]);
+    } finally {
+      await page.endAsync();
+    }
   });
 
   it('raises once when two deliveries of the same episode race', async () => {

@@ -83,10 +83,12 @@ export function notificationStoreContract(name: string, store: () => Notificatio
     it('records when an alarm ended once; a second clearing changes nothing', async () => {
       const n = notification(id('org'), 5);
       await store().deliver(n, []);
-      await store().markCleared(n.id, '2026-11-24T10:00:00.000Z');
-      await store().markCleared(n.id, '2026-11-24T11:00:00.000Z');
-      expect((await store().get(n.id))?.clearedAt).toBe('2026-11-24T10:00:00.000Z');
-      await store().markCleared(id('unknown'), '2026-11-24T10:00:00.000Z');
+      const cleared = { ...n, clearedAt: '2026-11-24T10:00:00.000Z' };
+      // Each clearing answers the notification as stored: the first clearing's time stands.
+      expect(await store().markCleared(n.id, '2026-11-24T10:00:00.000Z')).toEqual(cleared);
+      expect(await store().markCleared(n.id, '2026-11-24T11:00:00.000Z')).toEqual(cleared);
+      expect(await store().get(n.id)).toEqual(cleared);
+      expect(await store().markCleared(id('unknown'), '2026-11-24T10:00:00.000Z')).toBeUndefined();
     });
   });
 }

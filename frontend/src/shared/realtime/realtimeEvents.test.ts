@@ -27,6 +27,12 @@ const push = {
     properties: { orgID: 'org-a' },
   },
 };
+const clearing = {
+  kind: 'notificationCleared',
+  _id: 'n1',
+  orgID: 'org-a',
+  clearedAt: '2026-11-23T01:20:00.000Z',
+};
 
 describe('real-time messages', () => {
   it('reads each topic with its schema', () => {
@@ -47,6 +53,11 @@ describe('real-time messages', () => {
       kind: 'notification',
       orgId: 'org-a',
       push,
+    });
+    expect(parseRealtimeMessage('org-a/notification', enc(clearing))).toEqual({
+      kind: 'notification',
+      orgId: 'org-a',
+      push: clearing,
     });
     expect(
       parseRealtimeMessage('org-a/controldata/fail', enc({ action: 'fail', devID: 'AA:BB', cmnd: 3 })),
@@ -78,6 +89,9 @@ describe('real-time messages', () => {
         'org-a/notification',
         enc({ ...push, notification: { ...push.notification, properties: { orgID: 'org-b' } } }),
       ],
+      // A clearing of another organization's notification, or without its time.
+      ['org-a/notification', enc({ ...clearing, orgID: 'org-b' })],
+      ['org-a/notification', enc({ ...clearing, clearedAt: undefined })],
       ['org-a/controldata/fail', enc({ action: 'fail' })],
       ['org-a/controldata/AA:BB', enc({ action: 'set', devID: 'AA:BB' })],
       ['org-a/sensordata/AA:BB', enc({ devID: 'AA:BB', devType: 5, values: { temp: 1 } })],

@@ -7,7 +7,7 @@ import {
   liveFloorMessageSchema,
   notificationPushSchema,
 } from '@argentum/contracts/messaging';
-import type { CommandView, NotificationPush } from '@argentum/contracts';
+import { type CommandView, type NotificationPush, notificationPushOrgId } from '@argentum/contracts';
 
 /** A message of the real-time channel the web app acts on, validated. */
 export type RealtimeEvent =
@@ -45,7 +45,7 @@ export function parseRealtimeMessage(topic: string, payload: Uint8Array | string
   }
   if (kind === 'notification' && third === undefined) {
     const parsed = notificationPushSchema.safeParse(body);
-    if (!parsed.success || parsed.data.notification.properties.orgID !== orgId) return undefined;
+    if (!parsed.success || notificationPushOrgId(parsed.data) !== orgId) return undefined;
     return { kind: 'notification', orgId, push: parsed.data };
   }
   const confirmation = confirmationTopic(topic);

@@ -11,13 +11,14 @@ import type { AlarmMailJob, JobQueue } from '../auth/ports';
 import type { Device } from '../devices/device';
 import type { Logger, Metrics } from '../ports';
 import { html } from './notification-html';
-import { raiseNotification } from './notifications';
+import { clearNotification, raiseNotification } from './notifications';
 import type { NotificationPorts } from './ports';
 
 /**
  * Alarms turn device conditions into notifications, evaluated as telemetry and device messages
  * arrive (never by scanning tables). A condition that lasts is one notification for its whole
- * episode; when it ends the notification is marked resolved, and a later episode raises a new one.
+ * episode; when it ends the notification is marked resolved (pushed to open pages, as the raise was),
+ * and a later episode raises a new one.
  * Error alarms are also mailed to the organization's admins, once per episode.
  */
 
@@ -119,7 +120,10 @@ export async function raiseOfflineEpisode(
   });
 }
 
-/** An offline episode ended: its notification is marked cleared and 'Device Online' is raised. */
+/**
+ * An offline episode ended: its notification is marked cleared (and the clearing pushed to open pages)
+ * and 'Device Online' is raised.
+ */
 export async function closeOfflineEpisode(
   deps: AlarmPorts,
   device: AlarmDevice,
@@ -127,7 +131,7 @@ export async function closeOfflineEpisode(
   time: number,
 ): Promise<void> {
   if (!episode.notificationId) return; // Never notified: it ends as quietly as it began.
-  await deps.notifications.markCleared(episode.notificationId, new Date(time).toISOString());
+  await clearNotification(deps, episode.notificationId, new Date(time).toISOString());
   deps.metrics.count('Cleared', 1);
   await raise(deps, device, {
     key: `online#${episode.episodeSince}`,
@@ -306,7 +310,7 @@ export async function observeDevice(
         }
       } else if (open) {
         if (open.notificationId) {
-          await deps.notifications.markCleared(open.notificationId, new Date(o.time).toISOString());
+          await clearNotification(deps, open.notificationId, new Date(o.time).toISOString());
           deps.metrics.count('Cleared', 1);
         }
         conditions.delete(o.condition);
@@ -353,7 +357,7 @@ async function settleRaised(
   const held = new Set([...conditions.values()].map((c) => c.notificationId));
   for (const id of raised) {
     if (held.has(id)) continue;
-    await deps.notifications.markCleared(id, new Date(asOf).toISOString());
+    await clearNotification(deps, id, new Date(asOf).toISOString());
     deps.metrics.count('Cleared', 1);
   }
 }

@@ -67,6 +67,27 @@ export async function raiseNotification(
   return { notification, outcome };
 }
 
+/**
+ * Resolves an alarm's notification (its condition ended): recorded once, and pushed to the
+ * organization's signed-in users, so a page that holds it shows it resolved without a reload. A
+ * repeat (a redelivered trigger, a retry after the push failed) pushes again, with the time first
+ * recorded: browsers apply it in place, so it changes nothing there. Nothing is pushed for an unknown id.
+ */
+export async function clearNotification(
+  deps: Pick<NotificationPorts, 'notifications' | 'publisher'>,
+  id: string,
+  clearedAt: string,
+): Promise<void> {
+  const stored = await deps.notifications.markCleared(id, clearedAt);
+  if (!stored?.clearedAt) return;
+  await deps.publisher.publish(stored.orgId, {
+    kind: 'notificationCleared',
+    _id: stored.id,
+    orgID: stored.orgId,
+    clearedAt: stored.clearedAt,
+  });
+}
+
 /** Members whose record still names the organization (the member list is only a lookup). */
 async function currentMembers(deps: NotificationPorts, orgId: string): Promise<string[]> {
   const records = await deps.users.getMany(await deps.users.memberIds(orgId));

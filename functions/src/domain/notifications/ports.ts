@@ -40,8 +40,12 @@ export interface NotificationStore {
   remove(userId: string, id: string): Promise<StoredNotification | undefined>;
   /** The notification, as stored once for everybody. */
   get(id: string): Promise<StoredNotification | undefined>;
-  /** Records that an alarm's condition ended. */
-  markCleared(id: string, clearedAt: string): Promise<void>;
+  /**
+   * Records that an alarm's condition ended, once: a second clearing changes nothing. Answers the
+   * notification as stored afterwards (its `clearedAt` the first one recorded), undefined when there is
+   * no such notification.
+   */
+  markCleared(id: string, clearedAt: string): Promise<StoredNotification | undefined>;
 }
 
 /** Pushes a notification to the signed-in users of its organization (the real-time channel). */

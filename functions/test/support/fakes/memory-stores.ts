@@ -315,6 +315,8 @@ export function memoryNotificationStore(): NotificationStore {
     async markCleared(id, clearedAt) {
       const found = notifications.get(id);
       if (found && found.clearedAt === undefined) notifications.set(id, { ...found, clearedAt });
+      const stored = notifications.get(id);
+      return stored && copy(stored);
     },
   };
 }

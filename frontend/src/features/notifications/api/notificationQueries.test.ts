@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
-import type { NotificationPush } from '@argentum/contracts';
+import type { NotificationClearedPush, NotificationPage, NotificationRaisedPush } from '@argentum/contracts';
 import { describe, expect, it } from 'vitest';
 import { applyNotificationPush, notificationQueries } from './notificationQueries';
 
-const push = (id: string): NotificationPush =>
+const push = (id: string): NotificationRaisedPush =>
   ({
     kind: 'notification',
     notification: {
@@ -12,7 +12,7 @@ const push = (id: string): NotificationPush =>
       message: 'Desk: Device Offline',
       createdAt: '2026-11-28T09:00:00.000Z',
     },
-  }) as NotificationPush;
+  }) as NotificationRaisedPush;
 
 describe('a pushed notification and the unread badge', () => {
   it('raises the badge at once and reads the count again, since a repeat it does not hold looks new', () => {
@@ -35,5 +35,67 @@ describe('a pushed notification and the unread badge', () => {
     applyNotificationPush(queryClient, push('n1'));
     expect(queryClient.getQueryData(countKey)).toBe(1);
     expect(queryClient.getQueryState(countKey)?.isInvalidated).toBe(false);
+  });
+});
+
+describe('a pushed clearing (an alarm resolved)', () => {
+  const clearing = (id: string, clearedAt = '2026-11-28T09:20:00.000Z'): NotificationClearedPush => ({
+    kind: 'notificationCleared',
+    _id: id,
+    orgID: 'org-1',
+    clearedAt,
+  });
+  const listed = (read: boolean, ...ids: string[]) => ({
+    pages: [{ list: ids.map((id) => ({ ...push(id).notification, read })), hasMore: false }],
+    pageParams: [0],
+  });
+  const listOf = (queryClient: QueryClient, unreadOnly: boolean) =>
+    queryClient
+      .getQueryData<{ pages: NotificationPage[] }>(notificationQueries.list(unreadOnly).queryKey)
+      ?.pages.flatMap((p) => p.list);
+
+  it('shows the held notification resolved in place, in every loaded list, leaving its read flag and the badge', () => {
+    const queryClient = new QueryClient();
+    const countKey = notificationQueries.unreadCount().queryKey;
+    queryClient.setQueryData(countKey, 1);
+    queryClient.setQueryData(notificationQueries.list(false).queryKey, listed(false, 'n2', 'n1'));
+    queryClient.setQueryData(notificationQueries.list(true).queryKey, listed(false, 'n2', 'n1'));
+    applyNotificationPush(queryClient, clearing('n1'));
+    for (const unreadOnly of [false, true])
+      expect(listOf(queryClient, unreadOnly)?.map((n) => [n._id, n.read, n.clearedAt])).toEqual([
+        ['n2', false, undefined],
+        ['n1', false, '2026-11-28T09:20:00.000Z'],
+      ]);
+    expect(queryClient.getQueryData(countKey)).toBe(1);
+    expect(queryClient.getQueryState(countKey)?.isInvalidated).toBe(false);
+    expect(queryClient.getQueryState(notificationQueries.list(false).queryKey)?.isInvalidated).toBe(false);
+  });
+
+  it('changes nothing when pushed again, and a late raise of it adds nothing', () => {
+    const queryClient = new QueryClient();
+    const countKey = notificationQueries.unreadCount().queryKey;
+    queryClient.setQueryData(countKey, 0);
+    queryClient.setQueryData(notificationQueries.list(false).queryKey, listed(true, 'n1'));
+    applyNotificationPush(queryClient, clearing('n1'));
+    applyNotificationPush(queryClient, clearing('n1', '2026-11-28T10:00:00.000Z'));
+    applyNotificationPush(queryClient, push('n1'));
+    expect(listOf(queryClient, false)?.map((n) => [n._id, n.read, n.clearedAt])).toEqual([
+      ['n1', true, '2026-11-28T09:20:00.000Z'],
+    ]);
+    expect(queryClient.getQueryData(countKey)).toBe(0);
+    expect(queryClient.getQueryState(countKey)?.isInvalidated).toBe(false);
+  });
+
+  it('adds no entry for a notification the page does not hold: the notifications are read again', () => {
+    const queryClient = new QueryClient();
+    const countKey = notificationQueries.unreadCount().queryKey;
+    const listKey = notificationQueries.list(false).queryKey;
+    queryClient.setQueryData(countKey, 1);
+    queryClient.setQueryData(listKey, listed(false, 'n2'));
+    applyNotificationPush(queryClient, clearing('n1'));
+    expect(listOf(queryClient, false)?.map((n) => n._id)).toEqual(['n2']);
+    expect(queryClient.getQueryData(countKey)).toBe(1);
+    expect(queryClient.getQueryState(listKey)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(countKey)?.isInvalidated).toBe(true);
   });
 });

@@ -6,8 +6,10 @@ import {
 } from '@tanstack/react-query';
 import {
   NOTIFICATION_PAGE_SIZE,
+  type NotificationClearedPush,
   type NotificationPage,
   type NotificationPush,
+  type NotificationRaisedPush,
   type NotificationView,
 } from '@argentum/contracts';
 import { callApi } from '../../../shared/api/client';
@@ -48,13 +50,22 @@ export const deleteNotification = (notificationID: string) =>
   callApi('deleteNotification', { notificationID }, { silent: true });
 
 /**
- * A notification pushed on the organization's topic: prepended to the loaded lists and the badge
- * raised by one at once, then the count read again: the platform pushes a notification again when
- * its trigger is redelivered (so a push lost the first time still arrives), and a browser that does
- * not hold it in a loaded list (read, deleted, or never loaded) cannot tell a repeat from a new one.
- * A push the browser holds in a loaded list (a redelivery) changes nothing.
+ * A push on the organization's topic (contracts `NotificationPush`): a notification raised, or an
+ * alarm's notification resolved.
  */
 export function applyNotificationPush(queryClient: QueryClient, push: NotificationPush): void {
+  if (push.kind === 'notificationCleared') applyClearing(queryClient, push);
+  else applyRaised(queryClient, push);
+}
+
+/**
+ * A notification raised: prepended to the loaded lists and the badge raised by one at once, then the
+ * count read again: the platform pushes a notification again when its trigger is redelivered (so a
+ * push lost the first time still arrives), and a browser that does not hold it in a loaded list (read,
+ * deleted, or never loaded) cannot tell a repeat from a new one. A push the browser holds in a loaded
+ * list (a redelivery) changes nothing.
+ */
+function applyRaised(queryClient: QueryClient, push: NotificationRaisedPush): void {
   const view: NotificationView = { ...push.notification, read: false };
   let known = false;
   for (const unreadOnly of [false, true]) {
@@ -76,4 +87,28 @@ export function applyNotificationPush(queryClient: QueryClient, push: Notificati
     count === undefined ? count : count + 1,
   );
   void queryClient.invalidateQueries({ queryKey: notificationQueries.unreadCount().queryKey });
+}
+
+/**
+ * An alarm's notification resolved: where a loaded list holds it, it is shown resolved in place, as a
+ * list read afterwards would show it; its read flag, and so the badge, stay as they are, and a repeat
+ * (the same clearing pushed again) changes nothing. A clearing of a notification no loaded list holds
+ * (it came before the raise, whose push was late or lost, or the list is not loaded) adds nothing: the
+ * notifications and their count are read again.
+ */
+function applyClearing(queryClient: QueryClient, push: NotificationClearedPush): void {
+  let held = false;
+  for (const unreadOnly of [false, true]) {
+    queryClient.setQueryData<InfiniteData<NotificationPage, number>>(
+      notificationQueries.list(unreadOnly).queryKey,
+      (data) => {
+        if (!data || !data.pages.some((p) => p.list.some((n) => n._id === push._id))) return data;
+        held = true;
+        const resolve = (n: NotificationView) =>
+          n._id === push._id && n.clearedAt === undefined ? { ...n, clearedAt: push.clearedAt } : n;
+        return { ...data, pages: data.pages.map((p) => ({ ...p, list: p.list.map(resolve) })) };
+      },
+    );
+  }
+  if (!held) void queryClient.invalidateQueries({ queryKey: notificationQueries.all() });
 }
