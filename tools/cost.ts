@@ -343,9 +343,12 @@ export function telemetryProvisioned(input: CostInput): { wcu: number; rcu: numb
   return provisionedUnits(input, readings * Math.ceil(rawItemBytes / KB), deviceRollups, rawItemBytes);
 }
 
-/** Recomputing an hour reads its raw items strongly consistently (half-full on average). */
+/**
+ * Recomputing an hour reads its roll-up's revision (an eventually consistent GetItem: half a unit),
+ * then its raw items strongly consistently (half-full on average).
+ */
 const hourReadUnitsOf = (input: CostInput, rawItemBytes: number) =>
-  Math.max(1, Math.ceil((input.rate * 30 * rawItemBytes) / (4 * KB)));
+  0.5 + Math.max(1, Math.ceil((input.rate * 30 * rawItemBytes) / (4 * KB)));
 
 /**
  * Auto scaling keeps the provisioned capacity at the consumed rate / target utilization (70%), never

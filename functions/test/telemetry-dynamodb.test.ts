@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { dynamoRawTelemetryStore, dynamoTelemetryStore } from '../src/stores/telemetry-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamo } from '../src/aws/dynamo';
+import {
+  dynamoRawTelemetryStore,
+  dynamoTelemetryStore,
+  recomputeHours,
+  seriesKey,
+  writeRawReadings,
+} from '../src/stores/telemetry-dynamodb';
+import { gate } from './support/gate';
+import { seriesItems } from './support/telemetry';
 import { telemetryStoreContract } from './support/telemetry-store-contract';
 
 // The DynamoDB adapter on DynamoDB Local.
@@ -26,5 +35,82 @@ describe('DynamoDB telemetry writes', () => {
       expect((await dynamoTelemetryStore.readRaw(devId, time, time, 10)).items).toEqual([
         { devId, time, values: { temp } },
       ]);
+  });
+});
+
+/**
+ * Holds the next strongly consistent Query of a device's raw series once it has answered: a roll-up
+ * computed from that answer is then from an older view of the hour than what is stored meanwhile.
+ */
+const held = new Map<string, ReturnType<typeof gate>>();
+const HOLD = 'holdRawRead';
+beforeAll(() => {
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName !== 'QueryCommand') return result;
+      const text = JSON.stringify(args.input);
+      for (const [devId, hold] of held)
+        if (text.includes(seriesKey(devId, 'raw'))) {
+          held.delete(devId);
+          await hold.pass();
+        }
+      return result;
+    },
+    { step: 'initialize', name: HOLD },
+  );
+});
+afterAll(() => void dynamo().middlewareStack.remove(HOLD));
+
+describe('DynamoDB hourly roll-ups', () => {
+  const hour = Date.UTC(2026, 2, 12, 9);
+  const reading = (devId: string, temp: number, minute = 10) => ({
+    devId,
+    time: hour + minute * 60_000,
+    values: { temp },
+  });
+  const hourItem = async (devId: string) => (await seriesItems(devId, 'hour'))[0];
+
+  it('never lets a roll-up computed from an older view of the hour overwrite a newer one', async () => {
+    const devId = `dyn-${randomUUID().slice(0, 8)}`;
+    await writeRawReadings([reading(devId, 21, 5), reading(devId, 21)]);
+    // A recomputation reads the hour (21 and 21) and is held before its put ...
+    const hold = gate();
+    held.set(devId, hold);
+    const stale = recomputeHours([{ devId, hour }]);
+    await hold.reached;
+    // ... while the device's corrected reading (same time, 25) is stored and its hour recomputed.
+    await writeRawReadings([reading(devId, 25)]);
+    expect(await recomputeHours([{ devId, hour }])).toEqual(new Set());
+    expect(await hourItem(devId)).toMatchObject({ n: 2, sum_temp: 46, max_temp: 25 });
+    // The held one puts last: its put is refused, and it reads the hour again.
+    hold.release();
+    expect(await stale).toEqual(new Set());
+    expect(await hourItem(devId)).toMatchObject({ n: 2, sum_temp: 46, max_temp: 25 });
+  });
+
+  it('lets the recomputation that read the newest view land when an older one puts before it', async () => {
+    const devId = `dyn-${randomUUID().slice(0, 8)}`;
+    await writeRawReadings([reading(devId, 21, 5), reading(devId, 21)]);
+    expect(await recomputeHours([{ devId, hour }])).toEqual(new Set());
+    // One recomputation reads the hour (21 and 21) and is held; the corrected reading is stored and
+    // its recomputation reads it (21 and 25) and is held too.
+    const older = gate();
+    held.set(devId, older);
+    const stale = recomputeHours([{ devId, hour }]);
+    await older.reached;
+    await writeRawReadings([reading(devId, 25)]);
+    const newer = gate();
+    held.set(devId, newer);
+    const fresh = recomputeHours([{ devId, hour }]);
+    await newer.reached;
+    // The older view puts first (nothing was put since it read), then the newer one's put is refused
+    // and it reads the hour again: the last put holds the correction.
+    older.release();
+    expect(await stale).toEqual(new Set());
+    expect(await hourItem(devId)).toMatchObject({ n: 2, sum_temp: 42 });
+    newer.release();
+    expect(await fresh).toEqual(new Set());
+    expect(await hourItem(devId)).toMatchObject({ n: 2, sum_temp: 46, max_temp: 25 });
   });
 });

@@ -198,10 +198,11 @@ export const telemetryRollups = {
  * - Writes: the floor `minWrite` costs $2.37 a month and covers small fleets; `maxWrite` caps the bill
  *   (~$4,700 a month) and binds at ~350,000 devices reporting each minute (raise it, up to the table
  *   quota of 40,000, before then: the consumed/provisioned alarm says when).
- * - Reads: the roll-ups read 3 units per device and window in one burst every window; users' graph
- *   reads come in bursts (a 2-day raw graph of one device is ~110 units, eventually consistent). The
- *   floor `minRead` banks 25 x 300 = 7,500 units of burst: at 1,000 devices the roll-ups take 3,000 of
- *   them every 300 s and leave ~40 such graphs in the same 5 minutes beyond the 25 a second; the
+ * - Reads: the roll-ups read 3.5 units per device and window (the hour's raw readings, the roll-up's
+ *   revision) in one burst every window; users' graph reads come in bursts (a 2-day raw graph of one
+ *   device is ~110 units, eventually consistent). The floor `minRead` banks 25 x 300 = 7,500 units of
+ *   burst: at 1,000 devices the roll-ups take 3,500 of them every 300 s and leave ~36 such graphs in
+ *   the same 5 minutes beyond the 25 a second; the
  *   SDK retries a throttled read (4 attempts, back-off from 1 s), and auto scaling follows a
  *   sustained rise within minutes (2 minutes above the target).
  */

@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import {
@@ -30,7 +30,10 @@ const CONCURRENCY = 8;
 
 export const seriesKey = (devId: string, resolution: 'raw' | 'hour' | 'day') => `${devId}#${resolution}`;
 
-/** A roll-up item: `n` readings, and per data point `sum_`, `count_`, `min_`, `max_` attributes. */
+/**
+ * A roll-up item: `n` readings, and per data point `sum_`, `count_`, `min_`, `max_` attributes (its
+ * put adds `rev`, the revision, recomputeHour).
+ */
 function rollupItem(series: string, t: number, n: number, stats: Record<string, PointStats>): Item {
   const item: Item = { series, t, n };
   for (const [dp, s] of Object.entries(stats)) {
@@ -78,37 +81,87 @@ async function readSeries(series: string, from: number, to: number, projection?:
 }
 
 /**
- * Writes a roll-up unless the stored one was computed from more readings. Readings only ever get added
- * to a bucket, so among concurrent recomputations the one that counted the most readings saw them all
- * (each one reads after its own raw write: the last writer's read sees every earlier write).
+ * Tries of an hour's recomputation that a concurrent one got in the way of, waiting a random time up
+ * to 10 ms x 2^(try-1), at most 250 ms, between them ("full jitter"): each round one writer wins, so
+ * a handful of writers of the same hour at once all land.
  */
-async function putRollup(item: Item): Promise<void> {
+const ROLLUP_ATTEMPTS = 8;
+const pause = (attempt: number) =>
+  new Promise((resolve) =>
+    setTimeout(resolve, Math.floor(Math.random() * Math.min(250, 10 * 2 ** (attempt - 1)))),
+  );
+
+/**
+ * The revision of a stored roll-up (`rev`, raised by each put), or undefined when there is none (no
+ * roll-up yet, or one written before revisions were kept). Eventually consistent: a stale answer only
+ * makes the put's condition fail, and the recomputation is tried again.
+ */
+async function rollupRevision(series: string, t: number): Promise<number | undefined> {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: config.telemetryTable,
+      Key: { series, t },
+      ProjectionExpression: '#rev',
+      ExpressionAttributeNames: { '#rev': 'rev' },
+    }),
+  );
+  return typeof Item?.rev === 'number' ? Item.rev : undefined;
+}
+
+/**
+ * Puts a roll-up if the stored one is still at the revision read before the raw readings were
+ * (compare-and-set); false when another recomputation put the hour meanwhile.
+ */
+async function putRollup(item: Item, read: number | undefined): Promise<boolean> {
   try {
     await dynamo().send(
       new PutCommand({
         TableName: config.telemetryTable,
-        Item: item,
-        ConditionExpression: 'attribute_not_exists(n) OR n < :n',
-        ExpressionAttributeValues: { ':n': item.n },
+        Item: { ...item, rev: (read ?? 0) + 1 },
+        ExpressionAttributeNames: { '#rev': 'rev' },
+        ...(read === undefined
+          ? { ConditionExpression: 'attribute_not_exists(#rev)' }
+          : { ConditionExpression: '#rev = :read', ExpressionAttributeValues: { ':read': read } }),
       }),
     );
+    return true;
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return;
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
     throw error;
   }
 }
 
-/** Recomputes a device's hour bucket from its raw readings. */
+/**
+ * Recomputes a device's hour bucket from its raw readings: reads the roll-up's revision, then the
+ * hour's raw readings (strongly consistent), and puts the figures only if the revision is unchanged.
+ * A reading rewritten with other values (a corrected reading, a redelivery that differs) changes the
+ * figures though the count stays, so the count cannot tell a newer view of the hour from an older one
+ * (a digest of the items tells two views apart, not which is newer); the revision can. A put that
+ * lands means no put landed since its revision read, which came before its raw read; so a
+ * recomputation that read an older view (before some raw write W)
+ * either lands before the recomputation W triggers (which reads after W) puts, or fails and reads
+ * again. The last put is always from a view that holds every raw write. A redelivered identical batch
+ * puts the same figures again.
+ */
 async function recomputeHour(devId: string, hour: number): Promise<void> {
   const size = bucketSize('hour');
-  const items = await readSeries(seriesKey(devId, 'raw'), hour, hour + size - 1, 'v');
-  const stats: Record<string, PointStats> = {};
-  for (const item of items) {
-    for (const [dp, value] of Object.entries((item.v ?? {}) as Record<string, unknown>)) {
-      if (typeof value === 'number') addValue(stats, dp, value);
+  const series = seriesKey(devId, 'hour');
+  for (let attempt = 1; ; attempt++) {
+    const read = await rollupRevision(series, hour);
+    const items = await readSeries(seriesKey(devId, 'raw'), hour, hour + size - 1, 'v');
+    // No raw readings (expired): the stored roll-up stays as it is. No hour loses readings to expiry
+    // while it is still written to: ingest takes readings up to 7 days old, raw ones are kept 35 days.
+    if (items.length === 0) return;
+    const stats: Record<string, PointStats> = {};
+    for (const item of items) {
+      for (const [dp, value] of Object.entries((item.v ?? {}) as Record<string, unknown>)) {
+        if (typeof value === 'number') addValue(stats, dp, value);
+      }
     }
+    if (await putRollup(rollupItem(series, hour, items.length, stats), read)) return;
+    if (attempt >= ROLLUP_ATTEMPTS) throw new Error(`roll-up of ${series} @${hour} kept changing`);
+    await pause(attempt);
   }
-  if (items.length > 0) await putRollup(rollupItem(seriesKey(devId, 'hour'), hour, items.length, stats));
 }
 
 /**
@@ -247,11 +300,12 @@ export function rawKeyHour(key: {
  * per data point); daily buckets are merged from the hours when read.
  *
  * Idempotent without conditional writes on the hot path: a raw item's key is device + time, so a
- * redelivered reading overwrites itself (batch-written, 25 a request). Roll-ups are never added to:
- * each hour a write touched is recomputed from the raw readings stored (a strongly consistent Query) and
- * put only if it counts more readings than the stored one, which makes a redelivery a no-op and
- * concurrent writers converge on the complete bucket. `write` does both; ingest writes only the raw
- * items (`dynamoRawTelemetryStore`) and the table's stream has the hours recomputed off its path.
+ * redelivered reading overwrites itself (batch-written, 25 a request), and a corrected one replaces it.
+ * Roll-ups are never added to: each hour a write touched is recomputed from the raw readings stored (a
+ * strongly consistent Query) and put only if no other recomputation put the hour since this one read
+ * its revision (recomputeHour), so concurrent writers converge on the bucket of every raw write.
+ * `write` does both; ingest writes only the raw items (`dynamoRawTelemetryStore`) and the table's
+ * stream has the hours recomputed off its path.
  */
 export const dynamoTelemetryStore: TelemetryStore = {
   async write(points) {

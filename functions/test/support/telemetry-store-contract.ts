@@ -1,15 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { TelemetryPoint, TelemetryStore } from '../../src/domain/telemetry/telemetry';
+import {
+  addValue,
+  type Bucket,
+  bucketStart,
+  type RollupResolution,
+  type TelemetryPoint,
+  type TelemetryStore,
+} from '../../src/domain/telemetry/telemetry';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
+/** Roll-up buckets computed from raw readings, as a store must keep them. */
+function bucketsOf(points: readonly TelemetryPoint[], resolution: RollupResolution): Bucket[] {
+  const buckets = new Map<number, Bucket>();
+  for (const p of points) {
+    const time = bucketStart(p.time, resolution);
+    let bucket = buckets.get(time);
+    if (!bucket) buckets.set(time, (bucket = { time, stats: {} }));
+    for (const [dp, value] of Object.entries(p.values)) addValue(bucket.stats, dp, value);
+  }
+  return [...buckets.values()].sort((a, b) => a.time - b.time);
+}
+
 /**
  * What every TelemetryStore adapter must do, run by each adapter's test file (DynamoDB on DynamoDB
- * Local, Timestream against its service's answers).
+ * Local, Timestream against its service's answers). `rewrites`: what a second reading of the same
+ * device and time with other values does to the raw series; Timestream keeps the first (a record's
+ * measure cannot change at the same version), the others replace it.
  */
-export function telemetryStoreContract(name: string, store: () => TelemetryStore) {
+export function telemetryStoreContract(
+  name: string,
+  store: () => TelemetryStore,
+  { rewrites = 'replace' }: { rewrites?: 'replace' | 'keep the first' } = {},
+) {
   describe(`TelemetryStore contract: ${name}`, () => {
     const devId = () => `contract-${randomUUID().slice(0, 8)}`;
     const day = Date.UTC(2026, 2, 10);
@@ -69,6 +94,29 @@ export function telemetryStoreContract(name: string, store: () => TelemetryStore
       expect(hours.items.map((b) => b.stats.temp?.count)).toEqual([6, 6, 6]);
     });
 
+    it('keeps the roll-ups in step with the raw readings when a reading comes again with other values', async () => {
+      const id = devId();
+      const points = readings(id);
+      await store().write(points);
+      // The device re-sends two readings corrected (same device and time, other values): the hours
+      // count the same readings as before, with other figures.
+      const corrected = [points[1], points[8]].map((p) => ({
+        ...(p as TelemetryPoint),
+        values: { temp: 50, hum: 40 },
+      }));
+      await store().write(corrected);
+      // And once more within a batch that also holds readings stored before, unchanged.
+      await store().write([...points.slice(0, 3).filter((_, i) => i !== 1), ...corrected]);
+      const raw = (await store().readRaw(id, day, day + DAY - 1, 100)).items;
+      expect(raw.map((p) => p.values.temp)).toEqual(
+        points.map((p, i) => (rewrites === 'replace' && (i === 1 || i === 8) ? 50 : p.values.temp)),
+      );
+      expect((await store().readBuckets(id, 'hour', day, day + DAY - 1, 100)).items).toEqual(
+        bucketsOf(raw, 'hour'),
+      );
+      expect((await store().readBuckets(id, 'day', day, day, 10)).items).toEqual(bucketsOf(raw, 'day'));
+    });
+
     it('converges when writers of the same buckets run at once', async () => {
       const id = devId();
       const points = readings(id);
@@ -80,6 +128,20 @@ export function telemetryStoreContract(name: string, store: () => TelemetryStore
       ]);
       const days = await store().readBuckets(id, 'day', day, day, 10);
       expect(days.items[0]?.stats.temp).toEqual({ min: 20, max: 37, sum: 513, count: 18 });
+    });
+
+    it('converges on corrected readings when writers of the same buckets run at once', async () => {
+      const id = devId();
+      const points = readings(id);
+      await store().write(points);
+      // Every reading corrected, by three writers at once, each holding readings of every hour.
+      const corrected = points.map((p) => ({ ...p, values: { temp: (p.values.temp ?? 0) + 100, hum: 40 } }));
+      await Promise.all([0, 1, 2].map((k) => store().write(corrected.filter((_, i) => i % 3 === k))));
+      const raw = (await store().readRaw(id, day, day + DAY - 1, 100)).items;
+      expect(raw).toEqual(rewrites === 'replace' ? corrected : points);
+      expect((await store().readBuckets(id, 'hour', day, day + DAY - 1, 100)).items).toEqual(
+        bucketsOf(raw, 'hour'),
+      );
     });
 
     it('answers nothing for a device without readings', async () => {
