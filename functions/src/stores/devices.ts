@@ -224,6 +224,26 @@ export async function recordLatest(
   return undefined;
 }
 
+/**
+ * Counts an alarm episode the device's readings opened (`alarmsOpened`, atomic ADD; no index projects
+ * it); a device gone meanwhile stays gone.
+ */
+async function noteAlarmOpened(devId: string): Promise<void> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config.platformTable,
+        Key: keys.device(devId),
+        UpdateExpression: 'ADD alarmsOpened :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
 const isMap = (value: unknown): value is Item =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -663,6 +683,7 @@ export const dynamoDevices = {
   register: registerDevice,
   ownerOf: async (devId: string) => (await getDevice(devId))?.orgID,
   recordLatest,
+  noteAlarmOpened,
   recordPortReport,
   moveDevicesOffFloor,
 } satisfies DeviceStore & Record<string, unknown>;

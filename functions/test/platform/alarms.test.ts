@@ -361,7 +361,10 @@ describe('alarm rules', () => {
     const floorsAsked: string[] = [];
     const deps = {
       ...ports,
-      devices: { get: async (devId: string) => (devId === d.devId ? placed : undefined) },
+      devices: {
+        get: async (devId: string) => (devId === d.devId ? placed : undefined),
+        noteAlarmOpened: async () => undefined,
+      },
       occupancy: {
         inUse: async (floorId: string) => {
           floorsAsked.push(floorId);

@@ -43,6 +43,12 @@ export interface Device {
   lastSeen?: number;
   /** Online or offline, why and since when (domain/devices/presence.ts); written only by presence. */
   presence?: StoredPresence;
+  /**
+   * Alarm episodes the device's readings opened (comfort alarms), counted once each after its state is
+   * saved: ingest's per-instance memory of devices with no open episode holds only while this count
+   * stays what it was (domain/notifications/alarms.ts `observeReadings`).
+   */
+  alarmsOpened?: number;
   updatedAt: string;
   /** Raised by every change made through the API (a missing version counts as 0). */
   version?: number;

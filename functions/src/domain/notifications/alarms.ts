@@ -82,11 +82,16 @@ export interface AlarmDevice {
   devType: number;
   floorId?: string;
   buildId?: string;
+  /** The alarm episodes its readings opened, as its device item counts them (Device `alarmsOpened`). */
+  alarmsOpened?: number;
 }
 
 /** A registered device as alarms name it: where it is only while it is placed on a floor. */
 export const alarmDeviceOf = (
-  device: Pick<Device, 'devID' | 'orgID' | 'devName' | 'devType' | 'onFloor' | 'floorID' | 'buildID'>,
+  device: Pick<
+    Device,
+    'devID' | 'orgID' | 'devName' | 'devType' | 'onFloor' | 'floorID' | 'buildID' | 'alarmsOpened'
+  >,
 ): AlarmDevice => ({
   devId: device.devID,
   orgId: device.orgID,
@@ -94,6 +99,7 @@ export const alarmDeviceOf = (
   devType: device.devType,
   ...(device.onFloor && device.floorID ? { floorId: device.floorID } : {}),
   ...(device.onFloor && device.buildID ? { buildId: device.buildID } : {}),
+  ...(device.alarmsOpened !== undefined ? { alarmsOpened: device.alarmsOpened } : {}),
 });
 
 /** How notifications and mails name a device: its name, or its id when it has none. */
@@ -220,27 +226,38 @@ export function comfortObservations(
   });
 }
 
-/** Devices known to have no open condition, so in-range readings need not read their state. */
-const quiet = new Map<string, number>();
-const QUIET_TTL_MS = 5 * 60_000;
+/** What a device's alarm state holds once observations are applied. */
+export interface ObservedAlarms {
+  /** Some condition is open. */
+  open: boolean;
+  /**
+   * The write that applied them opened an episode: a condition the state read did not hold, or held
+   * since another time.
+   */
+  opened: boolean;
+}
+
+/** Whether a state written opens an episode the state read did not hold (absent, or since another time). */
+const opensEpisode = (read: DeviceAlarms | undefined, next: ReadonlyMap<string, OpenCondition>) =>
+  [...next].some(([condition, open]) => read?.conditions[condition]?.since !== open.since);
 
 /**
  * Applies a device's observations (any order; older than what was applied are ignored) and raises
  * or resolves notifications. Safe to run twice for the same observations (a redelivered batch): the
  * episode's notification id is derived from the condition and its start, and the state write is
  * conditioned on the version read. `floorInUse` tells, when a `whenInUse` condition needs it, whether
- * people are on the device's floor now (asked at most once a call; without it, always).
+ * people are on the device's floor now (asked at most once a call; without it, always). Answers what
+ * the state holds once they are applied (undefined: no observations, or the state kept changing).
+ * Every decision is on the observations' own times: the caller's clock (`_now`) is not needed.
  */
 export async function observeDevice(
   deps: AlarmPorts,
   device: AlarmDevice,
   observations: readonly Observation[],
-  now = Date.now(),
+  _now = Date.now(),
   floorInUse: () => Promise<boolean> = async () => true,
-): Promise<void> {
-  if (observations.length === 0) return;
-  const quietUntil = quiet.get(device.devId);
-  if (quietUntil !== undefined && quietUntil > now && observations.every((o) => !o.active)) return;
+): Promise<ObservedAlarms | undefined> {
+  if (observations.length === 0) return undefined;
   const sorted = [...observations].sort((a, b) => a.time - b.time);
   let inUse: Promise<boolean> | undefined;
   const inUseNow = () => (inUse ??= floorInUse());
@@ -319,8 +336,7 @@ export async function observeDevice(
     }
     if (!changed) {
       await settleRaised(deps, raisedBefore, conditions, observedAt);
-      if (conditions.size === 0) quiet.set(device.devId, now + QUIET_TTL_MS);
-      return;
+      return { open: conditions.size > 0, opened: false };
     }
     const next: DeviceAlarms = {
       devId: device.devId,
@@ -330,15 +346,14 @@ export async function observeDevice(
     };
     if ((await deps.alarms.saveIfUnchanged(next, read)) === 'saved') {
       await settleRaised(deps, raisedBefore, conditions, next.observedAt);
-      if (conditions.size === 0) quiet.set(device.devId, now + QUIET_TTL_MS);
-      else quiet.delete(device.devId);
-      return;
+      return { open: conditions.size > 0, opened: opensEpisode(read, conditions) };
     }
     for (const id of raisedNow) raisedBefore.add(id);
   }
   deps.logger.log('warn', 'Alarm state kept changing; observations left for the next reading', {
     devId: device.devId,
   });
+  return undefined;
 }
 
 /**
@@ -411,15 +426,34 @@ export interface FloorOccupancy {
 }
 
 /**
+ * Devices this instance (a Lambda instance: the module's own) found with no open condition, until
+ * when it trusts that, and how many alarm episodes the device item counted when it read the state.
+ */
+const quiet = new Map<string, { until: number; alarmsOpened: number }>();
+const QUIET_TTL_MS = 5 * 60_000;
+
+/**
  * The comfort alarms of a batch of stored readings. A device with no open condition whose readings
  * are all in their zones costs nothing (no read); otherwise its alarm state is read once per batch.
  * Comfort is a room's, for the people in it: an alarm is raised once a reading has been out of its
  * zone for 10 minutes while the device's floor was in use for 10 minutes (an empty office that cools
  * at night is no news), and never for a device on no floor.
+ *
+ * "No open condition" is what this instance found when it last read the state, and another instance
+ * may open an episode at any time; an in-zone reading skipped then would not end it, and the alarm
+ * would be raised early. So each episode opened is counted on the device item (`noteAlarmOpened`,
+ * after its state is saved), and the skip holds only while the device as the reading's own write
+ * answered it (`devices.get`, taken before the state is read; no read of its own) counts as many
+ * openings as when this instance found none: whichever instance takes a reading, one opened meanwhile
+ * is seen.
  */
 export async function observeReadings(
   deps: AlarmPorts & {
-    devices: { get(devId: string): Promise<AlarmDevice | undefined> };
+    devices: {
+      get(devId: string): Promise<AlarmDevice | undefined>;
+      /** Counts an alarm episode opened on the device item (AlarmDevice `alarmsOpened`). */
+      noteAlarmOpened(devId: string): Promise<void>;
+    };
     occupancy: FloorOccupancy;
   },
   readings: readonly StoredReading[],
@@ -433,12 +467,13 @@ export async function observeReadings(
         (o) => o.active,
       ),
     );
-    const quietUntil = quiet.get(devId);
-    if (!outOfZone && quietUntil !== undefined && quietUntil > now) continue;
     const device = await deps.devices.get(devId);
     if (!device) continue;
+    const alarmsOpened = device.alarmsOpened ?? 0;
+    const known = quiet.get(devId);
+    if (!outOfZone && known && known.until > now && known.alarmsOpened === alarmsOpened) continue;
     const floorId = device.floorId;
-    await observeDevice(
+    const state = await observeDevice(
       deps,
       device,
       own.flatMap((r) => comfortObservations(device, r.time, r.values)),
@@ -447,5 +482,8 @@ export async function observeReadings(
       // before it was taken off its floor still clears.
       async () => floorId !== undefined && (await deps.occupancy.inUse(floorId)),
     );
+    if (state?.open === false) quiet.set(devId, { until: now + QUIET_TTL_MS, alarmsOpened });
+    else quiet.delete(devId);
+    if (state?.opened) await deps.devices.noteAlarmOpened(devId);
   }
 }

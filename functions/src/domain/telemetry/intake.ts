@@ -30,6 +30,8 @@ export interface TelemetryIntakePorts {
      * write left it; undefined when a newer reading was there.
      */
     recordLatest(devId: string, time: number, values: Record<string, number>): Promise<Device | undefined>;
+    /** Counts an alarm episode its readings opened on the device item (Device `alarmsOpened`). */
+    noteAlarmOpened(devId: string): Promise<void>;
   };
   deadLetters: DeadLetters;
   /** The long-term archive: what was accepted, one request a batch. */
@@ -117,7 +119,15 @@ export async function takeTelemetry(
       archive: deps.archive,
       readings: {
         stored: (points) =>
-          observeReadings({ ...deps.alarms, devices: { get: alarmDevice }, occupancy }, points),
+          observeReadings(
+            {
+              ...deps.alarms,
+              devices: { get: alarmDevice, noteAlarmOpened: (devId) => deps.devices.noteAlarmOpened(devId) },
+              occupancy,
+            },
+            points,
+            now,
+          ),
       },
       live: {
         recorded: async (newest) => {

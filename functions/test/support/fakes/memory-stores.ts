@@ -203,6 +203,11 @@ export function memoryDevices(devices: readonly Device[] = []) {
       byId.set(devId, written);
       return copy(written);
     },
+    /** Like the store: counts an alarm episode opened on the device, if it is still there. */
+    async noteAlarmOpened(devId: string) {
+      const device = byId.get(devId);
+      if (device) byId.set(devId, { ...device, alarmsOpened: (device.alarmsOpened ?? 0) + 1 });
+    },
     /** Like the store: per port, a value from a newer report stays; answers the ports written. */
     async recordPortReport({ devId, orgId, at, ports, now }: ReportedPorts): Promise<PortValues | undefined> {
       const device = byId.get(devId);

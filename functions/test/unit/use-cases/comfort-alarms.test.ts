@@ -60,7 +60,7 @@ describe('comfort alarms over time', () => {
     const stored = memoryAlarmStore();
     // Another batch (the room back at 22 degrees at 09:11) is saved between this batch's raise and
     // its write, which then loses.
-    let competing: (() => Promise<void>) | undefined;
+    let competing: (() => Promise<unknown>) | undefined;
     const racing: AlarmStore = {
       get: (devId) => stored.get(devId),
       async saveIfUnchanged(next, read) {

@@ -1,5 +1,5 @@
 import { DEFAULT_ALARM_SETTINGS } from '@argentum/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Device } from '../../../src/domain/devices/device';
 import { COMFORT_ALARM_AFTER_MS } from '../../../src/domain/notifications/alarms';
 import type { LiveFloorMessage } from '@argentum/contracts/messaging';
@@ -167,6 +167,41 @@ describe('taking telemetry (use case on fakes)', () => {
     expect((await s.notifications.get(raised?.notification.id ?? ''))?.clearedAt).toBe(
       s.clock.now().toISOString(),
     );
+  });
+
+  it('raises a comfort warning 10 minutes after the last reading in the zone, whichever instance took it', async () => {
+    // Two Lambda instances, each with its module's own memory of devices it found with no open
+    // condition, take the same device's readings and share the stores.
+    const instance = async () => {
+      vi.resetModules();
+      return (await import('../../../src/domain/telemetry/intake')).takeTelemetry;
+    };
+    const [a, b] = [await instance(), await instance()];
+    const s = scene([ieq('T7')]);
+    const start = s.clock.now().getTime();
+    const inbox = async () =>
+      (await s.notifications.page('u1', { orgIds: ['org-a'], skip: 0, limit: 10, unreadOnly: false }))
+        .entries;
+    /** A reading a minute, taken by `take`. */
+    const minute = async (take: typeof takeTelemetry, temp: number) => {
+      expect(await take(s.ports, [s.reading('T7', { temp })])).toEqual([]);
+      s.clock.advance(MINUTE);
+    };
+    // 09:00: A finds the room in its zone, and no open condition.
+    await minute(a, 24);
+    // 09:01-09:03: out of its zone, taken by B: an episode opens at 09:01.
+    for (let i = 1; i <= 3; i++) await minute(b, 30);
+    // 09:04: back in its zone, taken by A, which found no open condition 4 minutes ago: the episode ends.
+    await minute(a, 24);
+    // From 09:05 out of its zone again: a new episode, raised at 09:15 (not at 09:11, 10 minutes
+    // after the episode A's reading ended).
+    for (let i = 5; i < 15; i++) {
+      await minute(b, 30);
+      expect(await inbox(), `09:${String(i).padStart(2, '0')}`).toEqual([]);
+    }
+    await minute(b, 30);
+    const [raised] = await inbox();
+    expect(raised?.notification.createdAt).toBe(new Date(start + 15 * MINUTE).toISOString());
   });
 
   it('puts live only the readings that became a device latest: an older one arriving late is not', async () => {
