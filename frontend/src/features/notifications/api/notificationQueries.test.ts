@@ -1,7 +1,10 @@
 import { QueryClient } from '@tanstack/react-query';
 import type { NotificationClearedPush, NotificationPage, NotificationRaisedPush } from '@argentum/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { callApi } from '../../../shared/api/client';
 import { applyNotificationPush, notificationQueries } from './notificationQueries';
+
+vi.mock('../../../shared/api/client', () => ({ callApi: vi.fn() }));
 
 const push = (id: string): NotificationRaisedPush =>
   ({
@@ -97,5 +100,22 @@ describe('a pushed clearing (an alarm resolved)', () => {
     expect(queryClient.getQueryData(countKey)).toBe(1);
     expect(queryClient.getQueryState(listKey)?.isInvalidated).toBe(true);
     expect(queryClient.getQueryState(countKey)?.isInvalidated).toBe(true);
+  });
+
+  it('shows it resolved in the answer of a list read under way when it was pushed', async () => {
+    const queryClient = new QueryClient();
+    const listKey = notificationQueries.list(false).queryKey;
+    // The read began before the alarm was resolved: its answer has it unresolved.
+    const { promise: answered, resolve: answer } = Promise.withResolvers<NotificationPage>();
+    vi.mocked(callApi).mockReturnValueOnce(answered as ReturnType<typeof callApi>);
+    const reading = queryClient.fetchInfiniteQuery(notificationQueries.list(false));
+    applyNotificationPush(queryClient, clearing('n7'));
+    answer(listed(false, 'n8', 'n7').pages[0] as NotificationPage);
+    await reading;
+    expect(listOf(queryClient, false)?.map((n) => [n._id, n.clearedAt])).toEqual([
+      ['n8', undefined],
+      ['n7', '2026-11-28T09:20:00.000Z'],
+    ]);
+    expect(queryClient.getQueryState(listKey)?.status).toBe('success');
   });
 });

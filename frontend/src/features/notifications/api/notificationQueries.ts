@@ -14,12 +14,40 @@ import {
 } from '@argentum/contracts';
 import { callApi } from '../../../shared/api/client';
 
+/**
+ * The alarms this page was told are resolved (pushed clearings), by id, the newest kept: a list read
+ * that was under way when the clearing was pushed may answer the alarm unresolved, and would undo the
+ * push where it is shown. Each answer shows them resolved.
+ */
+const clearings = new Map<string, string>();
+const CLEARINGS_KEPT = 500;
+
+function rememberClearing(id: string, clearedAt: string): void {
+  clearings.delete(id);
+  clearings.set(id, clearedAt);
+  const oldest = clearings.keys().next();
+  if (clearings.size > CLEARINGS_KEPT && !oldest.done) clearings.delete(oldest.value);
+}
+
+const withClearings = (page: NotificationPage): NotificationPage =>
+  clearings.size === 0
+    ? page
+    : {
+        ...page,
+        list: page.list.map((n) => {
+          const clearedAt = n.clearedAt === undefined ? clearings.get(n._id) : undefined;
+          return clearedAt === undefined ? n : { ...n, clearedAt };
+        }),
+      };
+
 // Fetch errors are ignored silently (specification): the silent option keeps them out of the toasts.
-const fetchPage = (skip: number, unreadOnly: boolean, signal: AbortSignal) =>
-  callApi(
-    'getNotifications',
-    { skip, limit: NOTIFICATION_PAGE_SIZE, ...(unreadOnly ? { readStatus: false } : {}) },
-    { signal, silent: true },
+const fetchPage = async (skip: number, unreadOnly: boolean, signal: AbortSignal) =>
+  withClearings(
+    await callApi(
+      'getNotifications',
+      { skip, limit: NOTIFICATION_PAGE_SIZE, ...(unreadOnly ? { readStatus: false } : {}) },
+      { signal, silent: true },
+    ),
   );
 
 /** The only place the notifications' query keys are written. */
@@ -94,9 +122,11 @@ function applyRaised(queryClient: QueryClient, push: NotificationRaisedPush): vo
  * list read afterwards would show it; its read flag, and so the badge, stay as they are, and a repeat
  * (the same clearing pushed again) changes nothing. A clearing of a notification no loaded list holds
  * (it came before the raise, whose push was late or lost, or the list is not loaded) adds nothing: the
- * notifications and their count are read again.
+ * notifications and their count are read again. A list read under way answers it resolved too
+ * (withClearings).
  */
 function applyClearing(queryClient: QueryClient, push: NotificationClearedPush): void {
+  rememberClearing(push._id, push.clearedAt);
   let held = false;
   for (const unreadOnly of [false, true]) {
     queryClient.setQueryData<InfiniteData<NotificationPage, number>>(
