@@ -118,4 +118,15 @@ describe('a pushed clearing (an alarm resolved)', () => {
     ]);
     expect(queryClient.getQueryState(listKey)?.status).toBe('success');
   });
+
+  it('shows a raise pushed again after its clearing resolved, where the page did not hold it', () => {
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(notificationQueries.list(false).queryKey, listed(false, 'n2'));
+    applyNotificationPush(queryClient, clearing('n9'));
+    applyNotificationPush(queryClient, push('n9'));
+    expect(listOf(queryClient, false)?.map((n) => [n._id, n.clearedAt])).toEqual([
+      ['n9', '2026-11-28T09:20:00.000Z'],
+      ['n2', undefined],
+    ]);
+  });
 });

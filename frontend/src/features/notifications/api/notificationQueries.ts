@@ -94,7 +94,13 @@ export function applyNotificationPush(queryClient: QueryClient, push: Notificati
  * list (a redelivery) changes nothing.
  */
 function applyRaised(queryClient: QueryClient, push: NotificationRaisedPush): void {
-  const view: NotificationView = { ...push.notification, read: false };
+  // A raise pushed again after its clearing (a redelivered trigger) is shown resolved.
+  const clearedAt = push.notification.clearedAt ?? clearings.get(push.notification._id);
+  const view: NotificationView = {
+    ...push.notification,
+    read: false,
+    ...(clearedAt !== undefined ? { clearedAt } : {}),
+  };
   let known = false;
   for (const unreadOnly of [false, true]) {
     queryClient.setQueryData<InfiniteData<NotificationPage, number>>(
