@@ -3,10 +3,11 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basicIngestTopic, ruleSeenTopic, telemetryFilter } from '@argentum/contracts/messaging';
 import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
+import { SQS_BATCH_LIMITS, sqsMessageBytes } from '@argentum/functions/adapters/telemetry-dead-letters';
 import { telemetryBatching } from '../src/definitions';
 import type { Broker } from './broker';
 import { HOST } from './config';
-import { close, listen, readBody } from './http-util';
+import { BodyTooLarge, close, listen, readBody } from './http-util';
 import { startEventSource } from './sqs-event-source';
 
 /** Lambda polls a queue with a few concurrent batches; enough to keep DynamoDB busy. */
@@ -31,10 +32,36 @@ export interface LocalDeadLetterQueue {
   stop(): Promise<void>;
 }
 
+/** A batch entry's id: "up to 80 characters ... alphanumeric characters, hyphens (-), and underscores (_)". */
+const BATCH_ENTRY_ID = /^[A-Za-z0-9_-]{1,80}$/;
+
+type BatchEntry = {
+  Id: string;
+  MessageBody: string;
+  MessageAttributes?: Record<string, { DataType?: string; StringValue?: string }>;
+};
+
+/**
+ * Why SQS refuses a SendMessageBatch request (API reference, SendMessageBatch; "Amazon SQS message
+ * quotas"), as its error code, or undefined: no entries, more than 10, an id not of the form or twice,
+ * or messages (bodies with their attributes) of more than 1 MiB together.
+ */
+export function sendMessageBatchRefusal(entries: readonly BatchEntry[]): string | undefined {
+  if (entries.length === 0) return 'EmptyBatchRequest';
+  if (entries.length > SQS_BATCH_LIMITS.entries) return 'TooManyEntriesInBatchRequest';
+  if (entries.some((entry) => !BATCH_ENTRY_ID.test(String(entry.Id)))) return 'InvalidBatchEntryId';
+  if (new Set(entries.map((entry) => entry.Id)).size !== entries.length) return 'BatchEntryIdsNotDistinct';
+  const bytes = entries.reduce(
+    (n, entry) => n + sqsMessageBytes(entry.MessageBody, entry.MessageAttributes),
+    0,
+  );
+  return bytes > SQS_BATCH_LIMITS.payloadBytes ? 'BatchRequestTooLong' : undefined;
+}
+
 /**
  * The telemetry dead-letter queue: accepts SendMessageBatch (the AWS JSON protocol the SDK speaks;
- * the SDK sends to the queue URL's host) and keeps the list, each message with its `reason` attribute,
- * and logs it. GET on the queue URL answers the list.
+ * the SDK sends to the queue URL's host) within SQS's limits (`sendMessageBatchRefusal`) and keeps the
+ * list, each message with its `reason` attribute, and logs it. GET on the queue URL answers the list.
  */
 export async function startDeadLetterQueue(): Promise<LocalDeadLetterQueue> {
   const letters: LocalDeadLetter[] = [];
@@ -50,7 +77,8 @@ export async function startDeadLetterQueue(): Promise<LocalDeadLetterQueue> {
       answer(response, 200, letters);
       return;
     }
-    readBody(request, 1024 * 1024)
+    // The request's JSON is longer than the messages it carries (escapes, names): read past the limit.
+    readBody(request, 4 * SQS_BATCH_LIMITS.payloadBytes)
       .then(async (raw) => {
         if (request.url?.endsWith('/redeliver')) {
           // Local only: SQS delivers at least once; tests make it deliver batches again.
@@ -59,15 +87,14 @@ export async function startDeadLetterQueue(): Promise<LocalDeadLetterQueue> {
           answer(response, 200, { records });
           return;
         }
-        const input = JSON.parse(raw.toString('utf8')) as {
-          Entries?: {
-            Id: string;
-            MessageBody: string;
-            MessageAttributes?: Record<string, { StringValue?: string }>;
-          }[];
-        };
-        if (request.headers['x-amz-target'] !== 'AmazonSQS.SendMessageBatch' || !input.Entries) {
+        const input = JSON.parse(raw.toString('utf8')) as { Entries?: BatchEntry[] };
+        if (request.headers['x-amz-target'] !== 'AmazonSQS.SendMessageBatch') {
           answer(response, 400, { __type: 'com.amazonaws.sqs#InvalidAction', message: 'Not here' });
+          return;
+        }
+        const refused = sendMessageBatchRefusal(input.Entries ?? []);
+        if (refused || !input.Entries) {
+          answer(response, 400, { __type: `com.amazonaws.sqs#${refused}`, message: refused });
           return;
         }
         const Successful = input.Entries.map((entry) => {
@@ -84,8 +111,10 @@ export async function startDeadLetterQueue(): Promise<LocalDeadLetterQueue> {
         });
         answer(response, 200, { Successful, Failed: [] });
       })
-      .catch(() => {
-        if (!response.headersSent) answer(response, 400, { __type: 'com.amazonaws.sqs#InvalidRequest' });
+      .catch((error: unknown) => {
+        if (response.headersSent) return;
+        const type = error instanceof BodyTooLarge ? 'BatchRequestTooLong' : 'InvalidRequest';
+        answer(response, 400, { __type: `com.amazonaws.sqs#${type}`, message: type });
       });
   });
   await listen(server, 0, HOST);
