@@ -25,6 +25,7 @@ import {
 import { commandKeyPrefix, keys, VENDOR_POLL_PARTITION } from '@argentum/functions/stores/keys';
 import { VENDOR_POLL_INTERVAL_MINUTES } from '@argentum/functions/domain/integrations/polling';
 import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
+import { AUTHORIZER_ANSWER_LIMITS } from '@argentum/functions/domain/realtime/policy';
 import {
   PlatformFunction,
   type FileGrant,
@@ -288,7 +289,7 @@ export class StatelessStack extends Stack {
       access: { platformTable: 'read', recordConnections: true },
       memorySize: 256,
       // IoT Core waits at most 5 s for a custom authorizer.
-      timeout: Duration.seconds(5),
+      timeout: Duration.seconds(AUTHORIZER_ANSWER_LIMITS.timeoutSeconds),
     });
     this.realtimeSigningKey = new Secret(this, 'RealtimeSigningKey', {
       description: 'Private key (PEM) that signs real-time connection tokens; made by the stack',

@@ -1,12 +1,21 @@
+import type { EventEmitter } from 'node:events';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { Aedes, type AuthenticateError, type Client, type Connection } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { basicIngestTopic, isReservedDeviceId, topics } from '@argentum/contracts/messaging';
 import { AUTHORIZER_SIGNATURE_PARAM, REALTIME_TOKEN_KEY_NAME, usernameParams } from '@argentum/contracts';
 import type { IotAuthorizerEvent } from '@argentum/functions/lambda/realtime-authorizer';
-import { IOT_MAX_MESSAGE_BYTES, type IotPolicy, localIotArn, parseAuthorizerPolicy } from './iot-policy';
+import {
+  askAuthorizer,
+  IOT_BROKER_LIMITS,
+  IOT_MAX_MESSAGE_BYTES,
+  iotClientIdRefusal,
+  iotTopicRefusal,
+  type IotPolicy,
+  localIotArn,
+} from './iot-policy';
 import { HOST } from './config';
 import { type LocalDeviceIdentity, verifyLocalDeviceCredential } from './device-credentials';
 
@@ -46,8 +55,10 @@ export interface Broker {
   close(): Promise<void>;
 }
 
-function authError(): AuthenticateError {
-  return Object.assign(new Error('Not authorized'), { returnCode: 5 as const });
+function authError(returnCode: 2 | 5 = 5): AuthenticateError {
+  return Object.assign(new Error(returnCode === 2 ? 'Identifier rejected' : 'Not authorized'), {
+    returnCode,
+  });
 }
 
 /** IoT Core's check of a signed token: RSA-SHA256 of the token with the authorizer's public key. */
@@ -71,6 +82,9 @@ function signatureValid(publicKey: KeyObject, token: string, signature: string):
  *   (a refusal closes the connection), and the connection is closed after `disconnectAfterInSeconds`.
  * - A second connection with the same client id closes the older one (aedes, as IoT Core).
  * - Messages larger than 128 KB are refused, from clients and from the data-plane shim alike.
+ * - IoT Core's protocol quotas (iot-policy.ts, IOT_BROKER_LIMITS): a client id over 128 bytes or
+ *   starting with `$` is refused; a topic over 256 bytes or 7 slashes (Basic Ingest's prefix not
+ *   counted), QoS 2, more than 8 filters in one SUBSCRIBE or more than 50 on a connection close it.
  * `disconnect` is what the IoT data-plane shim's DeleteConnection calls when a user's access is revoked.
  */
 export async function startBroker(options: {
@@ -95,13 +109,11 @@ export async function startBroker(options: {
 
   /** Invokes the authorizer as IoT Core does; the policy it grants, or undefined when refused. */
   const authorize = async (event: IotAuthorizerEvent) => {
-    const answer = await authorizer(event);
-    if (!answer.isAuthenticated) return undefined;
-    const policy = parseAuthorizerPolicy(answer.policyDocuments);
-    if ('refused' in policy) return undefined;
+    const grant = await askAuthorizer(authorizer, event);
+    if ('refused' in grant) return undefined;
     const clientId = event.protocolData?.mqtt?.clientId ?? '';
-    if (!policy.allows('iot:Connect', localIotArn('client', clientId))) return undefined;
-    return { policy, answer };
+    if (!grant.policy.allows('iot:Connect', localIotArn('client', clientId))) return undefined;
+    return grant;
   };
 
   const authenticateBrowser = async (client: Client, username: string | undefined, password?: Buffer) => {
@@ -129,20 +141,36 @@ export async function startBroker(options: {
         .then((again) => {
           if (!again) return client.close();
           principal.policy = again.policy;
-          principal.timers.push(setTimeout(reauthorize, again.answer.refreshAfterInSeconds * 1000).unref());
+          principal.timers.push(setTimeout(reauthorize, again.refreshAfterInSeconds * 1000).unref());
         })
         .catch(() => client.close());
     };
     principal.timers.push(
-      setTimeout(reauthorize, granted.answer.refreshAfterInSeconds * 1000).unref(),
-      setTimeout(() => client.close(), granted.answer.disconnectAfterInSeconds * 1000).unref(),
+      setTimeout(reauthorize, granted.refreshAfterInSeconds * 1000).unref(),
+      setTimeout(() => client.close(), granted.disconnectAfterInSeconds * 1000).unref(),
     );
     admit(client, principal);
     return true;
   };
 
+  // The topic filters each connection holds (IoT Core: at most 50), and the connections that sent a
+  // SUBSCRIBE of more than 8 filters (IoT Core closes them).
+  const filters = new WeakMap<Client, Set<string>>();
+  const oversizedSubscribe = new WeakSet<Client>();
+  const subscribeRefusal = (client: Client, filter: string, qos: number): string | undefined => {
+    const { maxQos, subscriptionsPerConnection, subscriptionsPerSubscribe } = IOT_BROKER_LIMITS;
+    if (oversizedSubscribe.has(client))
+      return `more than ${subscriptionsPerSubscribe} filters in a SUBSCRIBE`;
+    if (qos > maxQos) return 'QoS 2 is not supported';
+    const held = filters.get(client);
+    if (held && !held.has(filter) && held.size >= subscriptionsPerConnection)
+      return `more than ${subscriptionsPerConnection} subscriptions on a connection`;
+    return iotTopicRefusal(filter, 'subscribe');
+  };
+
   const aedes = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
+      if (iotClientIdRefusal(client.id)) return done(authError(2), false);
       const secret = password?.toString('utf8');
       const device = verifyLocalDeviceCredential(options.deviceSecret, username, secret);
       if (device) {
@@ -160,6 +188,10 @@ export async function startBroker(options: {
     authorizePublish: (client, packet, callback) => {
       if (packet.payload.length > IOT_MAX_MESSAGE_BYTES)
         return callback(new Error('A message is at most 128 KB'));
+      // An error closes the connection: MQTT 3.1.1 has no way to refuse a PUBLISH.
+      if (packet.qos > IOT_BROKER_LIMITS.maxQos) return callback(new Error('QoS 2 is not supported'));
+      const topicRefused = iotTopicRefusal(packet.topic, 'publish');
+      if (topicRefused) return callback(new Error(topicRefused));
       // The broker's own publishes (IoT data-plane shim, rule runner) have no client.
       if (!client) return callback(null);
       const principal = principals.get(client);
@@ -171,6 +203,10 @@ export async function startBroker(options: {
       callback(allowed ? null : new Error('Publishing to this topic is not allowed'));
     },
     authorizeSubscribe: (client, subscription, callback) => {
+      // Past IoT Core's quotas the connection is closed (an error does it). For a filter over the topic
+      // limits AWS documents no answer; it is treated as the other SUBSCRIBE quotas.
+      const refused = subscribeRefusal(client, subscription.topic, subscription.qos);
+      if (refused) return callback(new Error(refused));
       const principal = principals.get(client);
       const allowed =
         principal?.kind === 'device'
@@ -178,6 +214,7 @@ export async function startBroker(options: {
           : principal?.kind === 'user' &&
             principal.policy.allows('iot:Subscribe', localIotArn('topicfilter', subscription.topic));
       // A null subscription answers SUBACK 128 (refused) and keeps the connection, as IoT Core does.
+      if (allowed) filters.set(client, (filters.get(client) ?? new Set()).add(subscription.topic));
       callback(null, allowed ? subscription : null);
     },
     authorizeForward: (client, packet) => {
@@ -192,34 +229,53 @@ export async function startBroker(options: {
     },
   });
 
+  aedes.on('unsubscribe', (unsubscriptions, client) => {
+    for (const filter of unsubscriptions) filters.get(client)?.delete(filter);
+  });
   aedes.on('clientDisconnect', (client) => {
     const principal = principals.get(client);
     if (principal?.kind === 'user') principal.timers.forEach(clearTimeout);
     if (clients.get(client.id) === client) clients.delete(client.id);
   });
 
-  const tcp: NetServer = createNetServer(aedes.handle);
+  /**
+   * aedes authorizes each filter of a SUBSCRIBE on its own: its parser's packets are looked at first,
+   * to see how many filters one SUBSCRIBE names (aedes has no hook for it).
+   */
+  const handle = (stream: Connection, request?: IncomingMessage) => {
+    const client = aedes.handle(stream, request);
+    const parser = (client as unknown as { _parser: EventEmitter })._parser;
+    parser.prependListener('packet', (packet: { cmd?: string; subscriptions?: unknown[] }) => {
+      const count = packet.cmd === 'subscribe' ? (packet.subscriptions?.length ?? 0) : 0;
+      if (count > IOT_BROKER_LIMITS.subscriptionsPerSubscribe) oversizedSubscribe.add(client);
+    });
+  };
+  const tcp: NetServer = createNetServer((socket) => handle(socket));
   const http: HttpServer = createHttpServer();
   const wss = new WebSocketServer({ server: http, path: '/mqtt' });
   wss.on('connection', (socket, request) => {
     const stream = createWebSocketStream(socket);
     stream.on('error', () => socket.terminate());
-    aedes.handle(stream, request);
+    handle(stream, request);
   });
   await new Promise<void>((resolve) => tcp.listen(options.mqttPort, HOST, resolve));
   await new Promise<void>((resolve) => http.listen(options.wsPort, HOST, resolve));
 
   return {
     aedes,
-    publish: (topic, payload, qos = 0) =>
-      new Promise((resolve, reject) =>
+    publish(topic, payload, qos = 0) {
+      const refused =
         Buffer.byteLength(payload) > IOT_MAX_MESSAGE_BYTES
-          ? reject(new Error('A message is at most 128 KB'))
-          : aedes.publish(
-              { cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain: false, dup: false },
-              (error) => (error ? reject(error) : resolve()),
-            ),
-      ),
+          ? 'A message is at most 128 KB'
+          : iotTopicRefusal(topic, 'publish');
+      if (refused) return Promise.reject(new Error(refused));
+      return new Promise((resolve, reject) =>
+        aedes.publish(
+          { cmd: 'publish', topic, payload: Buffer.from(payload), qos, retain: false, dup: false },
+          (error) => (error ? reject(error) : resolve()),
+        ),
+      );
+    },
     async disconnect(clientId) {
       const client = clients.get(clientId);
       clients.delete(clientId);

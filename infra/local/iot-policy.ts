@@ -1,4 +1,9 @@
-import { AUTHORIZER_POLICY_LIMITS } from '@argentum/functions/domain/realtime/policy';
+import type { Context } from 'aws-lambda';
+import {
+  AUTHORIZER_ANSWER_LIMITS,
+  AUTHORIZER_POLICY_LIMITS,
+} from '@argentum/functions/domain/realtime/policy';
+import { invoke } from './lambda-invoke';
 
 /**
  * IoT Core's evaluation of the policy documents a custom authorizer answers, for the local broker:
@@ -81,3 +86,105 @@ export const localIotArn = (kind: 'client' | 'topic' | 'topicfilter', resource: 
 
 /** IoT Core's largest message (payload): 128 KB. */
 export const IOT_MAX_MESSAGE_BYTES = 128 * 1024;
+
+/** What IoT Core keeps of an authorizer's answer it accepts: the policy and the connection's timers. */
+export interface AuthorizerGrant {
+  policy: IotPolicy;
+  refreshAfterInSeconds: number;
+  disconnectAfterInSeconds: number;
+}
+
+/**
+ * An authorizer's answer as IoT Core reads it (AWS IoT developer guide, "Defining your Lambda function",
+ * https://docs.aws.amazon.com/iot/latest/developerguide/custom-auth-lambda.html): authenticated, a
+ * `principalId` of 1 to 128 letters and digits, `refreshAfterInSeconds` and `disconnectAfterInSeconds`
+ * whole numbers from 300 to 86,400, and policy documents within their limits (`parseAuthorizerPolicy`);
+ * anything else fails the connection.
+ */
+export function readAuthorizerAnswer(answer: unknown): AuthorizerGrant | { refused: string } {
+  const { principalId, minSeconds, maxSeconds } = AUTHORIZER_ANSWER_LIMITS;
+  const fields = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
+  if (fields.isAuthenticated !== true) return { refused: 'not authenticated' };
+  if (typeof fields.principalId !== 'string' || !principalId.test(fields.principalId))
+    return { refused: 'principalId is not 1 to 128 letters and digits' };
+  const seconds = (name: 'refreshAfterInSeconds' | 'disconnectAfterInSeconds') => {
+    const value = fields[name];
+    return Number.isInteger(value) && (value as number) >= minSeconds && (value as number) <= maxSeconds
+      ? (value as number)
+      : undefined;
+  };
+  const refreshAfterInSeconds = seconds('refreshAfterInSeconds');
+  const disconnectAfterInSeconds = seconds('disconnectAfterInSeconds');
+  if (refreshAfterInSeconds === undefined || disconnectAfterInSeconds === undefined)
+    return { refused: `an interval is not a whole number of seconds from ${minSeconds} to ${maxSeconds}` };
+  const policy = parseAuthorizerPolicy(fields.policyDocuments);
+  if ('refused' in policy) return policy;
+  return { policy, refreshAfterInSeconds, disconnectAfterInSeconds };
+}
+
+/**
+ * Invokes the custom authorizer as IoT Core does: as a Lambda with at most 5 s to answer ("Creating and
+ * managing custom authorizers", https://docs.aws.amazon.com/iot/latest/developerguide/config-custom-auth.html:
+ * "The custom authorizer's Lambda function timeout limit is 5 seconds"); a late answer or a failed
+ * invocation fails the connection, as a refusal does.
+ */
+export async function askAuthorizer<E>(
+  authorizer: (event: E, context: Context) => Promise<unknown>,
+  event: E,
+): Promise<AuthorizerGrant | { refused: string }> {
+  let answer: unknown;
+  try {
+    answer = await invoke(authorizer, event, {
+      name: 'realtime-authorizer',
+      timeoutMs: AUTHORIZER_ANSWER_LIMITS.timeoutSeconds * 1000,
+      memoryMB: 256,
+    });
+  } catch (error) {
+    return { refused: `the authorizer failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  return readAuthorizerAnswer(answer);
+}
+
+/**
+ * IoT Core's message broker and protocol quotas (AWS General Reference, "AWS IoT Core endpoints and
+ * quotas", https://docs.aws.amazon.com/general/latest/gr/iot-core.html#message-broker-limits): a topic
+ * of at most 256 bytes (UTF-8) and 7 forward slashes, in a publish and in a subscription (Basic Ingest's
+ * `$aws/rules/{rule}/` not counted); a client id of at most 128 bytes, never starting with `$` (reserved
+ * for the ids AWS IoT makes); at most 8 subscriptions in one SUBSCRIBE and 50 on a connection (more
+ * "may be rejected by AWS IoT and the connection will be closed"). QoS 2 is not supported ("AWS IoT
+ * doesn't support publishing or subscribing with QoS level 2", developer guide, "MQTT").
+ */
+export const IOT_BROKER_LIMITS = {
+  topicBytes: 256,
+  topicSlashes: 7,
+  clientIdBytes: 128,
+  subscriptionsPerSubscribe: 8,
+  subscriptionsPerConnection: 50,
+  maxQos: 1,
+} as const;
+
+const BASIC_INGEST_PREFIX = /^\$aws\/rules\/[^/]+\//;
+
+/**
+ * Why IoT Core refuses a topic name to publish to or a topic filter to subscribe to, or undefined. A
+ * topic name has no wildcards, and nothing subscribes to Basic Ingest topics (developer guide,
+ * "Reducing messaging costs with Basic Ingest").
+ */
+export function iotTopicRefusal(topic: string, use: 'publish' | 'subscribe'): string | undefined {
+  const { topicBytes, topicSlashes } = IOT_BROKER_LIMITS;
+  if (use === 'subscribe' && topic.startsWith('$aws/rules/'))
+    return 'Basic Ingest topics have no subscribers';
+  if (use === 'publish' && /[+#]/.test(topic)) return 'a topic name has no wildcards';
+  const counted = use === 'publish' ? topic.replace(BASIC_INGEST_PREFIX, '') : topic;
+  if (Buffer.byteLength(counted) > topicBytes) return `a topic is at most ${topicBytes} bytes`;
+  if (counted.split('/').length - 1 > topicSlashes) return `a topic has at most ${topicSlashes} slashes`;
+  return undefined;
+}
+
+/** Why IoT Core refuses a client id, or undefined. */
+export function iotClientIdRefusal(clientId: string): string | undefined {
+  const { clientIdBytes } = IOT_BROKER_LIMITS;
+  if (Buffer.byteLength(clientId) > clientIdBytes) return `a client id is at most ${clientIdBytes} bytes`;
+  if (clientId.startsWith('$')) return 'client ids starting with $ are reserved';
+  return undefined;
+}

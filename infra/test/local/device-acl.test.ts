@@ -244,3 +244,114 @@ describe("the broker applies IoT Core's rules (each on its own)", () => {
     expect(received.map((r) => r.payload.length)).toEqual([IOT_MAX_MESSAGE_BYTES, 100]);
   });
 });
+
+describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROKER_LIMITS)", () => {
+  /** Whether the connection was closed by the time `operation` settled (or it never settled). */
+  async function closes(client: MqttClient, operation: () => Promise<unknown>): Promise<boolean> {
+    let onClose = () => {};
+    const closed = new Promise<boolean>((resolve) => (onClose = () => resolve(true)));
+    client.once('close', onClose);
+    const done = operation().then(
+      () => false,
+      () => true,
+    );
+    const outcome = await Promise.race([closed, done]);
+    client.off('close', onClose);
+    return outcome;
+  }
+
+  /** A browser of a fresh organization, allowed to subscribe to anything under it. */
+  async function browserOf() {
+    const org = `quota-${randomUUID().slice(0, 8)}`;
+    const member = await createUser(0, [org]);
+    const { accessToken } = await signIn(member.email, member.password);
+    return { org, client: track(await connectBrowser(accessToken, { orgIds: [org] })) };
+  }
+
+  it('refuses a client id over 128 bytes', async () => {
+    const org = `quota-${randomUUID().slice(0, 8)}`;
+    const connect = (devId: string) =>
+      connectAsync(mqttUrl(), {
+        clientId: devId,
+        username: devId,
+        password: localDeviceCredential(stack.deviceSecret, { orgId: org, devId }),
+        reconnectPeriod: 0,
+        protocolVersion: 4,
+      }).then(track);
+    expect((await connect('d'.repeat(128))).connected).toBe(true);
+    await expect(connect('d'.repeat(129))).rejects.toThrow(/Identifier rejected/);
+  });
+
+  it('closes a connection that publishes or subscribes with QoS 2', async () => {
+    const org = `quota-${randomUUID().slice(0, 8)}`;
+    const devId = freshDevId();
+    const publisher = await device(org, devId);
+    const reading = JSON.stringify({ devID: devId, devType: 5, time: Date.now(), values: { temp: 20 } });
+    expect(
+      await closes(publisher, () =>
+        publisher.publishAsync(topics.sensorData(org, devId), reading, { qos: 2 }),
+      ),
+    ).toBe(true);
+    const subscriber = await device(org, devId);
+    expect(
+      await closes(subscriber, () => subscriber.subscribeAsync(topics.control(org, devId), { qos: 2 })),
+    ).toBe(true);
+    const again = await device(org, devId);
+    expect(await closes(again, () => again.subscribeAsync(topics.control(org, devId), { qos: 1 }))).toBe(
+      false,
+    );
+  });
+
+  it('closes a connection that names more than 8 filters in one SUBSCRIBE', async () => {
+    const { org, client } = await browserOf();
+    const filters = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => `${org}/quota/${from + i}`);
+    expect(await closes(client, () => client.subscribeAsync(filters(0, 8)))).toBe(false);
+    expect(await closes(client, () => client.subscribeAsync(filters(8, 9)))).toBe(true);
+  });
+
+  it('closes a connection past 50 subscriptions; an unsubscription makes room', async () => {
+    const { org, client } = await browserOf();
+    const filter = (n: number) => `${org}/quota/${n}`;
+    for (let n = 0; n < 50; n += 8) {
+      const batch = Array.from({ length: Math.min(8, 50 - n) }, (_, i) => filter(n + i));
+      expect(await closes(client, () => client.subscribeAsync(batch))).toBe(false);
+    }
+    // The same filter again is no new subscription; one less makes room for another.
+    expect(await closes(client, () => client.subscribeAsync(filter(0)))).toBe(false);
+    await client.unsubscribeAsync(filter(0));
+    expect(await closes(client, () => client.subscribeAsync(filter(50)))).toBe(false);
+    expect(await closes(client, () => client.subscribeAsync(filter(51)))).toBe(true);
+  });
+
+  it('closes a connection that subscribes to a filter over 256 bytes or 7 slashes', async () => {
+    const { org, client } = await browserOf();
+    expect(await closes(client, () => client.subscribeAsync(`${org}/b/c/d/e/f/g/#`))).toBe(false);
+    expect(await closes(client, () => client.subscribeAsync(`${org}/b/c/d/e/f/g/h/#`))).toBe(true);
+    const other = await browserOf();
+    const long = `${other.org}/${'x'.repeat(256 - other.org.length)}`;
+    expect(await closes(other.client, () => other.client.subscribeAsync(long.slice(0, 256)))).toBe(false);
+    expect(await closes(other.client, () => other.client.subscribeAsync(long))).toBe(true);
+  });
+
+  it('refuses a data-plane Publish to a topic over the limits, or with QoS 2 (400 InvalidRequestException)', async () => {
+    const plane = new IoTDataPlaneClient({});
+    const publish = (topic: string, qos?: number) =>
+      plane.send(
+        new PublishCommand({ topic, payload: Buffer.from('{}'), ...(qos === undefined ? {} : { qos }) }),
+      );
+    const org = `quota-${randomUUID().slice(0, 8)}`;
+    await publish(`${org}/b/c/d/e/f/g/h`);
+    await publish(`$aws/rules/no_such_rule/${org}/b/c/d/e/f/g/h`);
+    await publish(`${org}/${'x'.repeat(255 - org.length)}`);
+    for (const [topic, qos] of [
+      [`${org}/b/c/d/e/f/g/h/i`, undefined],
+      [`${org}/${'x'.repeat(256 - org.length)}`, undefined],
+      [`${org}/+/x`, undefined],
+      [`${org}/x`, 2],
+    ] as const)
+      await expect(publish(topic, qos), `${topic} qos ${qos}`).rejects.toMatchObject({
+        name: 'InvalidRequestException',
+      });
+  });
+});

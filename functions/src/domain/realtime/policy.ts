@@ -6,6 +6,19 @@
  */
 export const AUTHORIZER_POLICY_LIMITS = { maxDocuments: 10, maxDocumentChars: 2048 } as const;
 
+/**
+ * IoT Core's limits on the rest of the authorizer's answer (same page): `principalId` is 1 to 128
+ * letters and digits, `refreshAfterInSeconds` and `disconnectAfterInSeconds` are 300 to 86,400; and the
+ * function has 5 s to answer ("Creating and managing custom authorizers": "The custom authorizer's
+ * Lambda function timeout limit is 5 seconds"). An answer outside them fails the connection.
+ */
+export const AUTHORIZER_ANSWER_LIMITS = {
+  principalId: /^[a-zA-Z0-9]{1,128}$/,
+  minSeconds: 300,
+  maxSeconds: 86_400,
+  timeoutSeconds: 5,
+} as const;
+
 /** The ARN of an IoT resource: `client/{id}`, `topic/{topic}` or `topicfilter/{filter}`. */
 export type IotArn = (kind: 'client' | 'topic' | 'topicfilter', resource: string) => string;
 
