@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import './schema-messages';
 import { commandStatuses } from './control';
-import { commandViewSchema } from './messaging/browser-pushes';
+import { commandViewSchema, notificationSchema } from './messaging/browser-pushes';
 import type {
   CommandHistoryAnswer,
   CommandSentAnswer,
@@ -314,20 +314,11 @@ export const exportAnswer: z.ZodMiniType<ExportAnswer> = z.object({
 
 // Notifications.
 
-export const notificationView: z.ZodMiniType<NotificationView> = z.object({
-  _id: z.string(),
-  type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-  message: z.string(),
-  createdAt: z.string(),
-  properties: z.object({
-    orgID: z.string(),
-    floorID: z.optional(z.string()),
-    buildID: z.optional(z.string()),
-    devID: z.optional(z.string()),
-  }),
-  read: z.boolean(),
-  clearedAt: z.optional(z.string()),
-});
+/** A listed notification: as pushed when raised, with whether this reader has read it. */
+export const notificationView: z.ZodMiniType<NotificationView> = z.intersection(
+  notificationSchema,
+  z.object({ read: z.boolean() }),
+);
 export const notificationPage: z.ZodMiniType<NotificationPage> = z.object({
   list: z.array(notificationView),
   hasMore: z.boolean(),

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import '../schema-messages';
 import { commandCalls, commandStatuses, type CommandView } from '../control';
 import { type DevicePresence, presenceReasons } from '../devices';
-import type { NotificationPush } from '../notifications';
+import type { NotificationPush, NotificationView } from '../notifications';
 import { Command, commandValueSchema, messageDevId } from './device-protocol';
 
 /**
@@ -116,6 +116,27 @@ export const commandViewSchema = z.lazy(
 );
 
 /**
+ * A notification as the bell shows it (contracts/notifications.ts `NotificationView`) without the
+ * reader's `read`: what a raise pushes, and what a listing answers with `read` added (answers.ts).
+ */
+export const notificationSchema = z.lazy(
+  () =>
+    z.object({
+      _id: z.string().check(z.minLength(1)),
+      type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+      message: z.string(),
+      createdAt: z.string(),
+      properties: z.object({
+        orgID: z.string(),
+        floorID: z.optional(z.string()),
+        buildID: z.optional(z.string()),
+        devID: z.optional(z.string()),
+      }),
+      clearedAt: z.optional(z.string()),
+    }) satisfies z.ZodMiniType<Omit<NotificationView, 'read'>>,
+);
+
+/**
  * `{orgId}/notification`: a notification raised (`kind: 'notification'`), or an alarm's notification
  * resolved (`kind: 'notificationCleared'`), pushed to the organization's signed-in users. The publisher
  * checks it before sending (functions/src/adapters/notification-publisher.ts). A browser from before
@@ -126,19 +147,7 @@ export const notificationPushSchema = z.lazy(
     z.discriminatedUnion('kind', [
       z.object({
         kind: z.literal('notification'),
-        notification: z.object({
-          _id: z.string().check(z.minLength(1)),
-          type: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-          message: z.string(),
-          createdAt: z.string(),
-          properties: z.object({
-            orgID: z.string(),
-            floorID: z.optional(z.string()),
-            buildID: z.optional(z.string()),
-            devID: z.optional(z.string()),
-          }),
-          clearedAt: z.optional(z.string()),
-        }),
+        notification: notificationSchema,
       }),
       z.object({
         kind: z.literal('notificationCleared'),
