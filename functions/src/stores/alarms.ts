@@ -19,6 +19,7 @@ export const dynamoAlarmStore: AlarmStore = {
       devId,
       conditions: (Item.conditions ?? {}) as DeviceAlarms['conditions'],
       observedAt: Number(Item.observedAt ?? 0),
+      ...(Item.events ? { events: Item.events as NonNullable<DeviceAlarms['events']> } : {}),
       version: Number(Item.version ?? 0),
     };
   },

@@ -36,6 +36,13 @@ export function alarmStoreContract(name: string, store: () => AlarmStore) {
       expect(await store().saveIfUnchanged(state(devId, 3), state(devId, 1))).toBe('changed-meanwhile');
       expect(await store().get(devId)).toEqual(state(devId, 2));
     });
+
+    it('keeps the times of repeating events with the state', async () => {
+      const devId = id('alarm');
+      const withEvents = { ...state(devId, 1), events: { pairing: 1_700_000_000_000 } };
+      expect(await store().saveIfUnchanged(withEvents, undefined)).toBe('saved');
+      expect(await store().get(devId)).toEqual(withEvents);
+    });
   });
 }
 

@@ -47,14 +47,22 @@ export interface OpenCondition {
   lastAt?: number;
 }
 
+/** How often a device's alarm state is read and written again when another write came in between. */
+const MAX_STATE_ATTEMPTS = 6;
+
 /** How stale an unraised episode's `lastAt` may be before a reading writes it again. */
 const LAST_AT_REFRESH_MS = 5 * 60_000;
 
-/** The alarm state of one device: its open conditions, and the time of the newest observation. */
+/**
+ * The alarm state of one device: its open conditions, the time of the newest observation, and when
+ * each kind of repeating event (a pairing failure) last raised a notification.
+ */
 export interface DeviceAlarms {
   devId: string;
   conditions: Record<string, OpenCondition>;
   observedAt: number;
+  /** Repeating event kind -> the time (ms) of the event whose notification was raised last. */
+  events?: Record<string, number>;
   version: number;
 }
 
@@ -264,7 +272,7 @@ export async function observeDevice(
   /** Raised by an attempt whose write then lost: settled once an attempt is saved (`settleRaised`). */
   const raisedBefore = new Set<string>();
 
-  for (let attempt = 0; attempt < 6; attempt++) {
+  for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
     const read = await deps.alarms.get(device.devId);
     const raisedNow = new Set<string>();
     const conditions = new Map(Object.entries(read?.conditions ?? {}).map(([k, v]) => [k, { ...v }]));
@@ -342,6 +350,7 @@ export async function observeDevice(
       devId: device.devId,
       conditions: Object.fromEntries(conditions),
       observedAt: Math.max(observedAt, sorted.at(-1)?.time ?? 0),
+      ...(read?.events ? { events: read.events } : {}),
       version: (read?.version ?? 0) + 1,
     };
     if ((await deps.alarms.saveIfUnchanged(next, read)) === 'saved') {
@@ -404,13 +413,69 @@ async function raise(
   return notification.id;
 }
 
-/** A one-off event (a failed command, a pairing failure): its own notification, once per event key. */
+/** A one-off event (a failed command): its own notification, once per event key. */
 export async function raiseEvent(
   deps: AlarmPorts,
   device: AlarmDevice,
   event: { key: string; type: NotificationTypeNumber; message: string; time: number },
 ): Promise<void> {
   await raise(deps, device, { ...event, key: `event#${event.key}` });
+}
+
+/**
+ * A device's repeating event (a pairing failure) raises a notification at most once in this long:
+ * a device that fails every few seconds while someone retries is one notification (and one mail),
+ * not one a failure. Its live message still reaches open pages each time.
+ */
+export const REPEATING_EVENT_QUIET_MS = 10 * 60_000;
+
+/**
+ * Raises a repeating event of a device unless one of its kind raised a notification less than
+ * REPEATING_EVENT_QUIET_MS before or after it (a late or redelivered older event is news no more
+ * than a newer one). The raise is recorded in the device's alarm state first (written conditioned
+ * on its version, so two instances cannot both raise), then made: the same event delivered again
+ * finds its own time recorded and raises again, which the notification's id makes a no-op. Answers
+ * whether the event's notification was raised.
+ */
+export async function raiseRepeatingEvent(
+  deps: AlarmPorts,
+  device: AlarmDevice,
+  event: { kind: string; type: NotificationTypeNumber; message: string; time: number },
+): Promise<boolean> {
+  for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
+    const read = await deps.alarms.get(device.devId);
+    const last = read?.events?.[event.kind];
+    if (last !== undefined && last !== event.time && Math.abs(event.time - last) < REPEATING_EVENT_QUIET_MS) {
+      deps.logger.log('info', 'Repeated event within its quiet period: not raised again', {
+        devId: device.devId,
+        kind: event.kind,
+        raisedAt: last,
+      });
+      return false;
+    }
+    if (last === undefined || event.time > last) {
+      const next: DeviceAlarms = {
+        devId: device.devId,
+        conditions: read?.conditions ?? {},
+        observedAt: read?.observedAt ?? 0,
+        events: { ...read?.events, [event.kind]: event.time },
+        version: (read?.version ?? 0) + 1,
+      };
+      if ((await deps.alarms.saveIfUnchanged(next, read)) === 'changed-meanwhile') continue;
+    }
+    await raise(deps, device, {
+      key: `event#${event.kind}#${event.time}`,
+      type: event.type,
+      message: event.message,
+      time: event.time,
+    });
+    return true;
+  }
+  deps.logger.log('warn', 'Alarm state kept changing; repeating event not raised', {
+    devId: device.devId,
+    kind: event.kind,
+  });
+  return false;
 }
 
 /** A reading as ingest stored it. */

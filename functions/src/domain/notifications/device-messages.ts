@@ -1,6 +1,6 @@
 import { Command, type ConfirmationMessage, type ConfirmationOutcome } from '@argentum/contracts/messaging';
 import { NotificationType, PAIRING_FAILED_TEXT } from '@argentum/contracts';
-import { type AlarmDevice, type AlarmPorts, deviceLabel, raiseEvent } from './alarms';
+import { type AlarmDevice, type AlarmPorts, deviceLabel, raiseEvent, raiseRepeatingEvent } from './alarms';
 import { html } from './notification-html';
 
 /** What became of a confirmation for its command (domain/control/confirmations.ts). */
@@ -10,7 +10,8 @@ export type SettledAs = 'confirmed' | 'failed' | 'late' | 'duplicate' | 'unknown
  * The alarms in a device's message on `{orgId}/controldata/success|fail`:
  * - online / offline (cmnd 1) moves the device's presence (domain/devices/presence.ts), whose offline
  *   episodes raise the offline alarm after their grace period: nothing here;
- * - a pairing failure (cmnd 17) is an error event;
+ * - a pairing failure (cmnd 17) is an error event, raised at most once in REPEATING_EVENT_QUIET_MS
+ *   (alarms.ts) for a device that keeps failing;
  * - a command the device refused is a warning, one per command; so is a command whose word came only
  *   after the 5-second timeout (the user was told it failed).
  */
@@ -22,8 +23,8 @@ export async function alarmsOfDeviceMessage(
   const { outcome, message, settled, time } = delivery;
   if (message.cmnd === Command.deviceOnline) return;
   if (message.cmnd === Command.pairingFailed && outcome === 'fail') {
-    await raiseEvent(deps, device, {
-      key: `pairing#${time}`,
+    await raiseRepeatingEvent(deps, device, {
+      kind: 'pairing',
       type: NotificationType.error,
       message: html`<b>${deviceLabel(device)}</b>: ${PAIRING_FAILED_TEXT}`,
       time,
