@@ -156,7 +156,9 @@ export class Watch extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
       alarmDescription: `Argentum (${this.stack.stackName}): ${options.description}`,
     });
+    // Its end too: a mailed alarm with no word of its recovery leaves the operator to look again.
     alarm.addAlarmAction(this.action);
+    alarm.addOkAction(this.action);
     this.alarms.push(alarm);
     return alarm;
   }

@@ -42,6 +42,7 @@ function alarms(template: Template) {
         Dimensions?: { Name: string; Value: unknown }[];
         Threshold: number;
         AlarmActions: unknown[];
+        OKActions?: unknown[];
       },
   );
 }
@@ -54,16 +55,22 @@ const watches = (template: Template, metricName: string, dimension: unknown) =>
   );
 
 describe('alarms', () => {
-  it('notify the one alarm topic, to which the alarmEmail address is subscribed', () => {
+  it('notify the one alarm topic, to which the alarmEmail address is subscribed, when they fire and when they end', () => {
     stateful.resourceCountIs('AWS::SNS::Topic', 1);
     stateful.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
       Endpoint: 'ops@acme.example',
     });
     const topic = { Ref: logicalId(platform.stateful.alarmTopic.topic.node.defaultChild as IConstruct) };
-    for (const alarm of alarms(stateful)) expect(alarm.AlarmActions).toEqual([topic]);
-    for (const alarm of alarms(stateless))
-      expect(alarm.AlarmActions).toEqual([{ 'Fn::ImportValue': 'ArgentumStateful-AlarmTopicArn' }]);
+    for (const alarm of alarms(stateful)) {
+      expect(alarm.AlarmActions).toEqual([topic]);
+      expect(alarm.OKActions).toEqual([topic]);
+    }
+    const imported = { 'Fn::ImportValue': 'ArgentumStateful-AlarmTopicArn' };
+    for (const alarm of alarms(stateless)) {
+      expect(alarm.AlarmActions).toEqual([imported]);
+      expect(alarm.OKActions).toEqual([imported]);
+    }
   });
 
   it('watch every queue of both stacks: any message in a dead-letter queue, the age of a worked one', () => {
