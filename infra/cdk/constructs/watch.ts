@@ -34,7 +34,7 @@ export const PLATFORM_NAMESPACE = 'Argentum';
 export const watchThresholds = {
   /** Seconds the oldest message of a worked queue may wait (telemetry: a few batching windows). */
   queueAgeSeconds: 600,
-  /** Share of API requests answered 5xx in 5 minutes. */
+  /** API requests answered 5xx in 5 minutes (a count: a handler maps every error it expects to a 4xx). */
   api5xxPerFiveMinutes: 5,
   /** p99 latency of the API (ms) over 5 minutes; API Gateway and CloudFront give up at 30 s. */
   apiLatencyP99Ms: 5000,
