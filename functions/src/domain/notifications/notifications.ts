@@ -59,12 +59,15 @@ export async function raiseNotification(
   };
   const members = await currentMembers(deps, input.orgId);
   const outcome = await deps.notifications.deliver(notification, members);
-  // A redelivery pushes again: browsers drop a notification they already hold (same _id).
+  // A redelivery pushes again, as stored: browsers drop a notification they already hold (same _id),
+  // and one resolved meanwhile (its trigger redelivered after the clearing) is pushed resolved.
+  const pushed =
+    outcome === 'known' ? ((await deps.notifications.get(notification.id)) ?? notification) : notification;
   await deps.publisher.publish(input.orgId, {
     kind: 'notification',
-    notification: withoutRead(toView(notification, false)),
+    notification: withoutRead(toView(pushed, false)),
   });
-  return { notification, outcome };
+  return { notification: pushed, outcome };
 }
 
 /**
