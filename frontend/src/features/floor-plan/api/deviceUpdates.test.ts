@@ -230,3 +230,110 @@ describe("applyLiveUpdates: a power node's port values (201/202/203)", () => {
     expect(getToasts().map((t) => t.message)).toContain('LightsHall: Value change failed');
   });
 });
+
+describe("applyLiveUpdates: a power node's reports delivered out of order", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  /** A floor with one power node named `name` (toasts are global: a name of its own per test). */
+  const floorWithNode = (name: string) => {
+    const queryClient = new QueryClient();
+    const key = floorPlanQueries.devicesKey('floor-1');
+    const node = { ...device('node'), devName: name, devType: 1, properties: { volt: 3.3 } };
+    queryClient.setQueryData<FloorDevicesAnswer>(key, { devices: [node], sensorSizes: {} });
+    return {
+      push: (...updates: Parameters<typeof applyLiveUpdates>[2]) =>
+        applyLiveUpdates(queryClient, 'floor-1', updates),
+      properties: () => {
+        vi.runAllTimers();
+        return queryClient.getQueryData<FloorDevicesAnswer>(key)?.devices[0]?.properties;
+      },
+      word: () => queryClient.getQueryData<PortReportView>(portReportKey('node')),
+      /** The toasts shown of this node. */
+      toasted: () => getToasts().flatMap((t) => (t.message.startsWith(`${name}: `) ? [t.message] : [])),
+    };
+  };
+
+  it('keeps the newest report of a port: an older one arriving later changes neither its value nor its word', () => {
+    const floor = floorWithNode('Hall');
+    floor.push({
+      devID: 'node',
+      ports: { portOneValue: 0 },
+      portReport: { cmnd: 201, outcome: 'success', val: 0, at: 2_000 },
+    });
+    // In the same coalescing interval, the older report (a reconnect's replay, another publisher).
+    floor.push({
+      devID: 'node',
+      ports: { portOneValue: 1 },
+      portReport: { cmnd: 201, outcome: 'success', val: 1, at: 1_000 },
+    });
+    expect(floor.toasted()).toContain('Hall: Value changed to 0');
+    expect(floor.toasted()).not.toContain('Hall: Value changed to 1');
+    expect(floor.word()).toMatchObject({ text: 'Value changed to 0', report: { at: 2_000 } });
+    expect(floor.properties()).toEqual({ volt: 3.3, portOneValue: 0 });
+
+    // After the value was written into the floor's devices, as well.
+    floor.push({
+      devID: 'node',
+      ports: { portOneValue: 1 },
+      portReport: { cmnd: 201, outcome: 'success', val: 1, at: 1_500 },
+    });
+    floor.push({ devID: 'node', portReport: { cmnd: 201, outcome: 'fail', at: 1_800 } });
+    expect(floor.toasted()).toEqual([]);
+    expect(floor.word()).toMatchObject({ text: 'Value changed to 0', report: { at: 2_000 } });
+    expect(floor.properties()).toEqual({ volt: 3.3, portOneValue: 0 });
+  });
+
+  it('decides per port: a later-arriving report is still news for a port no newer report has named', () => {
+    const floor = floorWithNode('Lobby');
+    floor.push({
+      devID: 'node',
+      ports: { portOneValue: 1 },
+      portReport: { cmnd: 201, outcome: 'success', val: 1, at: 3_000 },
+    });
+    expect(floor.properties()).toEqual({ volt: 3.3, portOneValue: 1 });
+    // Both ports, received before port one's report: port two takes it, port one keeps the newer one.
+    floor.push({
+      devID: 'node',
+      ports: { portOneValue: 0, portTwoValue: 0 },
+      portReport: { cmnd: 203, outcome: 'success', val: 0, at: 2_000 },
+    });
+    expect(floor.toasted()).toContain('Lobby: Value changed to 0');
+    expect(floor.word()?.text).toBe('Value changed to 0');
+    expect(floor.properties()).toEqual({ volt: 3.3, portOneValue: 1, portTwoValue: 0 });
+  });
+
+  it('shows and toasts the same report once, however often it is delivered', () => {
+    const floor = floorWithNode('Stairs');
+    const report = {
+      devID: 'node',
+      ports: { portTwoValue: 1 as const },
+      portReport: { cmnd: 202 as const, outcome: 'success' as const, val: 1 as const, at: 4_000 },
+    };
+    floor.push(report);
+    expect(floor.toasted()).toContain('Stairs: Value changed to 1');
+    expect(floor.properties()).toEqual({ volt: 3.3, portTwoValue: 1 });
+    // The toast is gone (runAllTimers); the same report again, later, is not announced again.
+    expect(floor.toasted()).toEqual([]);
+    const word = floor.word();
+    floor.push(report);
+    expect(floor.toasted()).toEqual([]);
+    expect(floor.word()).toBe(word);
+    expect(floor.properties()).toEqual({ volt: 3.3, portTwoValue: 1 });
+  });
+
+  it("takes an older success's value when only a failure is newer, without announcing it", () => {
+    const floor = floorWithNode('Porch');
+    floor.push({ devID: 'node', portReport: { cmnd: 201, outcome: 'fail', at: 6_000 } });
+    expect(floor.toasted()).toContain('Porch: Value change failed');
+    floor.push({
+      devID: 'node',
+      ports: { portOneValue: 1 },
+      portReport: { cmnd: 201, outcome: 'success', val: 1, at: 5_000 },
+    });
+    // A failure changes no value: the port's value is still the one set at 5,000.
+    expect(floor.toasted()).not.toContain('Porch: Value changed to 1');
+    expect(floor.word()?.text).toBe('Value change failed');
+    expect(floor.properties()).toEqual({ volt: 3.3, portOneValue: 1 });
+  });
+});

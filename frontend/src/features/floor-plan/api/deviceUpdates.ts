@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { LiveDeviceUpdate, PortReport } from '@argentum/contracts/messaging';
+import { Command, type LiveDeviceUpdate, type PortReport } from '@argentum/contracts/messaging';
 import {
   deviceMessageText,
   deviceValueChangedText,
@@ -118,11 +118,79 @@ export interface PortReportView {
 /** Where a device's last port report is kept (written by applyLiveUpdates, read by its panel). */
 export const portReportKey = (devID: string) => ['port-report', devID] as const;
 
+type PortName = keyof NonNullable<LiveDeviceUpdate['ports']>;
+
+/** The ports a power node's report is about: 201 port one, 202 port two, 203 both. */
+const REPORTED_PORTS: Record<PortReport['cmnd'], readonly PortName[]> = {
+  [Command.portOneValue]: ['portOneValue'],
+  [Command.portTwoValue]: ['portTwoValue'],
+  [Command.portBothValue]: ['portOneValue', 'portTwoValue'],
+};
+
+/**
+ * What the page holds of a power node's port: when the report its value came from was received by the
+ * broker (`valueAt`), and the newest report about it (`word`, a success or a failure), which the panel
+ * shows and the toast announced.
+ */
+interface HeldPort {
+  valueAt?: number;
+  word?: PortReport;
+}
+
+/**
+ * Per query client (so per page), device and port: what the page holds, kept for the page's life (a
+ * cache entry could be collected while no panel shows it, and an older report would then win again).
+ */
+const heldPorts = new WeakMap<QueryClient, Map<string, Partial<Record<PortName, HeldPort>>>>();
+
+function heldPortsOf(queryClient: QueryClient, devID: string): Partial<Record<PortName, HeldPort>> {
+  let devices = heldPorts.get(queryClient);
+  if (!devices) heldPorts.set(queryClient, (devices = new Map()));
+  let held = devices.get(devID);
+  if (!held) devices.set(devID, (held = {}));
+  return held;
+}
+
+const sameReport = (a: PortReport, b: PortReport) =>
+  a.at === b.at && a.cmnd === b.cmnd && a.outcome === b.outcome && a.val === b.val;
+
+/**
+ * A power node's report against what the page holds, which it then holds: the reported port values
+ * not older than the values held (by the report's broker time `at`, per port, as the server stores
+ * them), and whether it is news, i.e. a newer word than the page holds on at least one of its ports.
+ * The real-time channel can deliver two pushes out of order (a reconnect's replay, two publishers):
+ * an older report arriving later, or the same report again, must neither undo a newer value nor be
+ * shown and toasted.
+ */
+function heldReport(
+  held: Partial<Record<PortName, HeldPort>>,
+  report: PortReport,
+  ports: LiveDeviceUpdate['ports'],
+): { ports: LiveDeviceUpdate['ports']; news: boolean } {
+  let fresh: LiveDeviceUpdate['ports'];
+  for (const [port, value] of Object.entries(ports ?? {}) as [PortName, 0 | 1 | undefined][]) {
+    const valueAt = held[port]?.valueAt;
+    if (value === undefined || (valueAt !== undefined && valueAt > report.at)) continue;
+    fresh = { ...fresh, [port]: value };
+    held[port] = { ...held[port], valueAt: report.at };
+  }
+  let news = false;
+  for (const port of REPORTED_PORTS[report.cmnd]) {
+    const word = held[port]?.word;
+    if (word && word.at > report.at) continue;
+    if (!word || word.at < report.at || !sameReport(word, report)) news = true;
+    held[port] = { ...held[port], word: report };
+  }
+  return { ports: fresh, news };
+}
+
 /**
  * A floor's live message: its devices' changes merged as applyDeviceUpdates does, and each power
  * node's word on its port values (201/202/203) at once: kept for its panel ('Value changed to {val}',
  * 'Value change failed') and toasted with its name ('<device>: Value changed to <value>', or
- * '<device>: Value change failed'). A device not on the cached floor is not announced.
+ * '<device>: Value change failed'). A device not on the cached floor is not announced. Per device and
+ * port the newest report by its time wins: an older one arriving later changes no value and is not
+ * announced, nor is the same report again (heldReport).
  */
 export function applyLiveUpdates(
   queryClient: QueryClient,
@@ -130,18 +198,22 @@ export function applyLiveUpdates(
   updates: readonly LiveDeviceUpdate[],
 ): void {
   const devices = queryClient.getQueryData<FloorDevicesAnswer>(floorPlanQueries.devicesKey(floorId))?.devices;
-  for (const { portReport, devID } of updates) {
-    const device = portReport && devices?.find((d) => d.devID === devID);
-    if (!portReport || !device) continue;
+  const merged: DeviceUpdate[] = [];
+  for (const { portReport, ...update } of updates) {
+    if (!portReport) {
+      merged.push(update);
+      continue;
+    }
+    const { ports, news } = heldReport(heldPortsOf(queryClient, update.devID), portReport, update.ports);
+    const { ports: _reported, ...rest } = update;
+    merged.push(ports ? { ...rest, ports } : rest);
+    const device = news && devices?.find((d) => d.devID === update.devID);
+    if (!device) continue;
     const text = deviceMessageText(portReport.outcome, portReport) ?? '';
-    queryClient.setQueryData<PortReportView>(portReportKey(devID), { report: portReport, text });
+    queryClient.setQueryData<PortReportView>(portReportKey(update.devID), { report: portReport, text });
     if (portReport.outcome === 'success')
       showToast(deviceValueChangedText(device.devName, portReport.val), 'success');
     else showToast(deviceValueChangeFailedText(device.devName), 'warning');
   }
-  applyDeviceUpdates(
-    queryClient,
-    floorId,
-    updates.map(({ portReport: _report, ...update }) => update),
-  );
+  applyDeviceUpdates(queryClient, floorId, merged);
 }
