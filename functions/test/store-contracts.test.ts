@@ -16,6 +16,7 @@ import { dynamoPresenceStore } from '../src/stores/presence';
 import { dynamoTreeStore } from '../src/stores/tree';
 import { dynamoUserStore } from '../src/stores/users';
 import { commandStoreContract } from './support/command-store-contract';
+import { deviceEditContract } from './support/device-edit-contract';
 import { portReportContract } from './support/port-report-contract';
 import {
   alarmStoreContract,
@@ -68,6 +69,56 @@ deviceListingContract('DynamoDB', () => dynamoDevices, {
   },
 });
 portReportContract('DynamoDB', () => dynamoDevices);
+deviceEditContract('DynamoDB', () => dynamoDevices);
+describe("DeviceStore: a floor's delete taking its devices off it", () => {
+  it('keeps what other writers keep on the item: alarm episodes, readings, port values and their times', async () => {
+    const [devID, orgID, floorId] = [
+      `node-${randomUUID().slice(0, 8)}`,
+      'org-moved',
+      `floor-${randomUUID()}`,
+    ];
+    await dynamo().send(
+      new PutCommand({
+        TableName: config.platformTable,
+        Item: deviceItem({
+          devID,
+          orgID,
+          devName: 'Moved node',
+          devType: 1,
+          onFloor: true,
+          floorID: floorId,
+          buildID: 'bld-moved',
+          floorOrigin: { x: 0.5, y: 0.5 },
+          dataPoints: [],
+          properties: { volt: 3.3 },
+          updatedAt: '2026-11-24T09:00:00.000Z',
+          version: 4,
+        }),
+      }),
+    );
+    await dynamoDevices.noteAlarmOpened(devID);
+    await dynamoDevices.recordLatest(devID, 5_000, { temp: 21 });
+    await dynamoDevices.recordPortReport({
+      devId: devID,
+      orgId: orgID,
+      at: 2_000,
+      ports: { portTwoValue: 1 },
+      now: '2026-11-24T09:30:00.000Z',
+    });
+    expect(await dynamoDevices.moveDevicesOffFloor(floorId, '2026-11-24T10:00:00.000Z')).toBe(1);
+    const moved = await dynamoDevices.get(devID);
+    expect(moved).toMatchObject({
+      onFloor: false,
+      alarmsOpened: 1,
+      latest: { temp: 21 },
+      lastSeen: 5_000,
+      properties: { volt: 3.3, portTwoValue: 1 },
+      portReportedAt: { portTwoValue: 2_000 },
+      version: 6,
+    });
+    expect(moved?.floorID).toBeUndefined();
+  });
+});
 describe('DeviceStore port reports on an item written by an older client', () => {
   it('gives an item without properties or report times both, and keeps ordering from then on', async () => {
     const devID = `node-${randomUUID().slice(0, 8)}`;

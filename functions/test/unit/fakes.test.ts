@@ -1,5 +1,6 @@
 import type { Device } from '../../src/domain/devices/device';
 import { commandStoreContract } from '../support/command-store-contract';
+import { deviceEditContract } from '../support/device-edit-contract';
 import { portReportContract } from '../support/port-report-contract';
 import {
   memoryAlarmStore,
@@ -57,6 +58,8 @@ deviceListingContract('in-memory fake', () => listings, {
 });
 const powerNodes = memoryDevices();
 portReportContract('in-memory fake', () => powerNodes);
+const edited = memoryDevices();
+deviceEditContract('in-memory fake', () => edited);
 const users = memoryUserStore();
 userStoreContract('in-memory fake', () => users);
 const tree = memoryTreeStore(users);

@@ -5,7 +5,8 @@
  */
 import type { CommandRecord, CommandStore, ReportedState } from '../../../src/domain/control/ports';
 import type { Device, PortName, PortValues } from '../../../src/domain/devices/device';
-import type { ReportedPorts } from '../../../src/domain/devices/ports';
+import type { CommitOutcome, DeviceCommit, ReportedPorts } from '../../../src/domain/devices/ports';
+import { applied } from '../../../src/domain/devices/placement';
 import type { PresenceDevice, PresenceStore } from '../../../src/domain/devices/presence';
 import type { AlarmStore, DeviceAlarms } from '../../../src/domain/notifications/alarms';
 import type { NotificationStore, StoredNotification } from '../../../src/domain/notifications/ports';
@@ -207,6 +208,26 @@ export function memoryDevices(devices: readonly Device[] = []) {
     async noteAlarmOpened(devId: string) {
       const device = byId.get(devId);
       if (device) byId.set(devId, { ...device, alarmsOpened: (device.alarmsOpened ?? 0) + 1 });
+    },
+    /**
+     * Like the store, for device changes (floors, groups and tree nodes are not held here): all or
+     * nothing, each over the version read and in its organization, writing only the attributes the
+     * change names onto the device as it is now, so what other writers keep meanwhile (alarmsOpened,
+     * latest, port values and their times) stays.
+     */
+    async commit(write: DeviceCommit): Promise<CommitOutcome> {
+      if (write.floors.length > 0 || write.groups.length > 0 || write.live.length > 0)
+        throw new Error('memoryDevices holds devices only: a commit of floors, groups or tree nodes');
+      for (const change of write.devices) {
+        const device = byId.get(change.devId);
+        if (!device || device.orgID !== change.orgId || (device.version ?? 0) !== change.expectedVersion)
+          return { outcome: 'refused', reason: 'device-changed' };
+      }
+      for (const change of write.devices) {
+        const device = byId.get(change.devId);
+        if (device) byId.set(change.devId, applied(device, copy(change), write.now));
+      }
+      return { outcome: 'written' };
     },
     /** Like the store: per port, a value from a newer report stays; answers the ports written. */
     async recordPortReport({ devId, orgId, at, ports, now }: ReportedPorts): Promise<PortValues | undefined> {
