@@ -180,6 +180,9 @@ export const deviceView: z.ZodMiniType<DeviceView> = z.object({
   ),
   latest: z.optional(stringRecord),
   lastSeen: z.optional(z.number()),
+  portReportedAt: z.optional(
+    z.object({ portOneValue: z.optional(z.number()), portTwoValue: z.optional(z.number()) }),
+  ),
   online: z.boolean(),
   presence: z.optional(devicePresence),
   updatedAt: z.string(),

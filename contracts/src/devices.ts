@@ -121,6 +121,9 @@ export const VENDOR_LINK_ADMIN_TEXT = 'Only an administrator can link a device t
 
 // Answers.
 
+/** A power node's ports, as its properties hold their values (0 off, 1 on). */
+export type PortName = 'portOneValue' | 'portTwoValue';
+
 export interface DataPointView {
   dp: string;
   dn?: string;
@@ -152,6 +155,11 @@ export interface DeviceView {
   /** Latest value per data point and when it arrived (epoch ms); lastSeen undefined: never heard. */
   latest?: Record<string, number>;
   lastSeen?: number;
+  /**
+   * A power node's port values (`properties.portOneValue`, `portTwoValue`): when the device reported
+   * each (the broker's time, epoch ms). A live port push older than it is stale.
+   */
+  portReportedAt?: Partial<Record<PortName, number>>;
   /** Whether the device is online, as its presence record says (see `presence`). */
   online: boolean;
   /** Why and since when: the server's presence decision (functions/src/domain/devices/presence.ts). */

@@ -105,10 +105,11 @@ describe("a device's own word becomes its stored state (broker -> confirmation r
       { floorID: place.floorId, orgID: place.orgId },
       { token },
     );
-    expect(floor.body.devices.find((d) => d.devID === node.devID)?.properties).toMatchObject({
-      portOneValue: 0,
-      portTwoValue: 0,
-    });
+    const read = floor.body.devices.find((d) => d.devID === node.devID);
+    expect(read?.properties).toMatchObject({ portOneValue: 0, portTwoValue: 0 });
+    // With the time of the report each value came from, which the page compares a late push with.
+    const bothAt = updatesOf()[2]?.portReport?.at;
+    expect(read?.portReportedAt).toEqual({ portOneValue: bothAt, portTwoValue: bothAt });
   });
 
   it("leaves a device of another organization alone (a device cannot speak for another tenant's device)", async () => {

@@ -1,4 +1,4 @@
-import type { DataPointView, DeviceView } from '@argentum/contracts';
+import type { DataPointView, DeviceView, PortName } from '@argentum/contracts';
 import { presenceOf, type StoredPresence } from './presence';
 
 export { OFFLINE_AFTER_INTERVALS, REPORT_INTERVAL_MS } from './presence';
@@ -7,12 +7,9 @@ export { OFFLINE_AFTER_INTERVALS, REPORT_INTERVAL_MS } from './presence';
 export type DataPoint = DataPointView;
 
 /** A power node's port values as stored in its properties (0 or 1 each). */
-export type PortValues = {
-  portOneValue?: 0 | 1;
-  portTwoValue?: 0 | 1;
-};
+export type PortValues = Partial<Record<PortName, 0 | 1>>;
 
-export type PortName = keyof PortValues;
+export type { PortName };
 
 /** A registered device as stored (specification: Device). */
 export interface Device {
@@ -85,6 +82,7 @@ export function toDeviceView(device: Device, now: number): DeviceView {
     ...(device.childNode ? { childNode: device.childNode } : {}),
     ...(device.latest ? { latest: device.latest } : {}),
     ...(device.lastSeen !== undefined ? { lastSeen: device.lastSeen } : {}),
+    ...(device.portReportedAt ? { portReportedAt: device.portReportedAt } : {}),
     online: presence.online,
     presence,
     updatedAt: device.updatedAt,

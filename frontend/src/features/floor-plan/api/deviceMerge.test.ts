@@ -68,6 +68,30 @@ describe('live updates never undo a newer word (messages arrive out of order)', 
     );
   });
 
+  it("leaves out a power node's port value reported before the one held, port by port", () => {
+    // The floor's answer holds port one switched on at 5,000; a push of an older report (4,000, both
+    // ports) arrives late: only port two, never reported before, is taken.
+    const held = [device({ properties: { portOneValue: 1 }, portReportedAt: { portOneValue: 5_000 } })];
+    const [next] = apply(held, {
+      devID: 'd1',
+      ports: { portOneValue: 0, portTwoValue: 0 },
+      portReportedAt: { portOneValue: 4_000, portTwoValue: 4_000 },
+    });
+    expect(next?.properties).toEqual({ portOneValue: 1, portTwoValue: 0 });
+    expect(next?.portReportedAt).toEqual({ portOneValue: 5_000, portTwoValue: 4_000 });
+    // Entirely older: nothing changes.
+    expect(
+      apply(held, { devID: 'd1', ports: { portOneValue: 0 }, portReportedAt: { portOneValue: 4_500 } }),
+    ).toBe(held);
+    // Newer: taken.
+    const [newer] = apply(held, {
+      devID: 'd1',
+      ports: { portOneValue: 0 },
+      portReportedAt: { portOneValue: 6_000 },
+    });
+    expect(newer).toMatchObject({ properties: { portOneValue: 0 }, portReportedAt: { portOneValue: 6_000 } });
+  });
+
   it('coalesces queued updates the same way: a late older one does not replace a newer one', () => {
     const newer: DeviceUpdate = {
       devID: 'd1',
@@ -108,6 +132,28 @@ describe("an answer of the API read before the page's live values", () => {
       lastSeen: 3_000,
       online: false,
     });
+  });
+
+  it("keeps a power node's port values pushed after the answer was read, port by port", () => {
+    const held = answer([
+      device({
+        properties: { portOneValue: 1, portTwoValue: 1, volt: 12 },
+        portReportedAt: { portOneValue: 7_000, portTwoValue: 3_000 },
+      }),
+    ]);
+    // Read before the push of 7,000 (port one off at 2,000) and after port two's report of 3,000
+    // was followed by one of 4,000; an item's value from before ports were timed has no time.
+    const read = answer([
+      device({
+        properties: { portOneValue: 0, portTwoValue: 0, volt: 24 },
+        portReportedAt: { portOneValue: 2_000, portTwoValue: 4_000 },
+      }),
+    ]);
+    const [kept] = keepNewer(held, read).devices;
+    expect(kept?.properties).toEqual({ portOneValue: 1, portTwoValue: 0, volt: 24 });
+    expect(kept?.portReportedAt).toEqual({ portOneValue: 7_000, portTwoValue: 4_000 });
+    const untimed = answer([device({ properties: { portOneValue: 0, portTwoValue: 0 } })]);
+    expect(keepNewer(held, untimed).devices[0]?.properties).toEqual({ portOneValue: 1, portTwoValue: 1 });
   });
 
   it('takes the answer where it is as new or newer, and its devices as they are', () => {

@@ -1,15 +1,16 @@
 import type { LiveDeviceUpdate } from '@argentum/contracts/messaging';
-import type { DeviceView, FloorDevicesAnswer } from '@argentum/contracts';
+import type { DeviceView, FloorDevicesAnswer, PortName } from '@argentum/contracts';
 
 /**
  * A live change of one device: the fields that changed (latest values merge per data point, a power
- * node's port values into its properties).
+ * node's port values into its properties, each with the time it was reported in `portReportedAt`).
  */
 export type DeviceUpdate = { devID: string; ports?: LiveDeviceUpdate['ports'] } & Partial<
   Pick<
     DeviceView,
     | 'latest'
     | 'lastSeen'
+    | 'portReportedAt'
     | 'online'
     | 'presence'
     | 'devName'
@@ -22,12 +23,34 @@ export type DeviceUpdate = { devID: string; ports?: LiveDeviceUpdate['ports'] } 
   >
 >;
 
-/** What a device's values and presence are as of: the time of its newest reading, of its presence decision. */
-type Held = Pick<DeviceUpdate, 'lastSeen' | 'presence'>;
+/**
+ * What a device's values and presence are as of: the time of its newest reading, of its presence
+ * decision, of each port value's report.
+ */
+type Held = Pick<DeviceUpdate, 'lastSeen' | 'presence' | 'portReportedAt'>;
 
 /** Whether a time is known to be before another (an unknown time is never older). */
 const before = (time: number | undefined, than: number | undefined) =>
   time !== undefined && than !== undefined && time < than;
+
+const PORTS: readonly PortName[] = ['portOneValue', 'portTwoValue'];
+
+/** The update's port values (and their times) without those reported before the ones held. */
+function withoutStalePorts(held: Held, update: DeviceUpdate): DeviceUpdate {
+  const { ports, portReportedAt, ...rest } = update;
+  if (!ports) return update;
+  let fresh: DeviceUpdate['ports'];
+  let times: DeviceUpdate['portReportedAt'];
+  for (const port of PORTS) {
+    const value = ports[port];
+    const at = portReportedAt?.[port];
+    if (value === undefined || before(at, held.portReportedAt?.[port])) continue;
+    fresh = { ...fresh, [port]: value };
+    if (at !== undefined) times = { ...times, [port]: at };
+  }
+  if (fresh === undefined) return rest;
+  return { ...rest, ports: fresh, ...(times ? { portReportedAt: times } : {}) };
+}
 
 /**
  * The update without what is older than what is held: a reading older than the newest one held
@@ -47,7 +70,7 @@ export function withoutStale(held: Held | undefined, update: DeviceUpdate): Devi
     const { online: _online, presence: _presence, ...rest } = fresh;
     fresh = rest;
   }
-  return fresh;
+  return withoutStalePorts(held, fresh);
 }
 
 /** Two updates of one device as one, the later one's fields winning unless they are older. */
@@ -57,7 +80,17 @@ export function mergeUpdates(into: DeviceUpdate | undefined, update: DeviceUpdat
   const latest =
     into.latest && fresh.latest ? { ...into.latest, ...fresh.latest } : (fresh.latest ?? into.latest);
   const ports = into.ports || fresh.ports ? { ...into.ports, ...fresh.ports } : undefined;
-  return { ...into, ...fresh, ...(latest ? { latest } : {}), ...(ports ? { ports } : {}) };
+  const portReportedAt =
+    into.portReportedAt || fresh.portReportedAt
+      ? { ...into.portReportedAt, ...fresh.portReportedAt }
+      : undefined;
+  return {
+    ...into,
+    ...fresh,
+    ...(latest ? { latest } : {}),
+    ...(ports ? { ports } : {}),
+    ...(portReportedAt ? { portReportedAt } : {}),
+  };
 }
 
 /**
@@ -72,7 +105,7 @@ export function mergeDevices(
   const next = devices.map((device) => {
     const given = updates.get(device.devID);
     if (!given) return device;
-    const { devID: _devID, latest, ports, ...fields } = withoutStale(device, given);
+    const { devID: _devID, latest, ports, portReportedAt, ...fields } = withoutStale(device, given);
     if (!latest && !ports && Object.keys(fields).length === 0) return device;
     changed = true;
     const properties = fields.properties ?? device.properties;
@@ -81,15 +114,33 @@ export function mergeDevices(
       ...fields,
       ...(latest ? { latest: { ...device.latest, ...latest } } : {}),
       ...(ports ? { properties: { ...properties, ...ports } } : {}),
+      ...(portReportedAt ? { portReportedAt: { ...device.portReportedAt, ...portReportedAt } } : {}),
     };
   });
   return changed ? next : devices;
 }
 
 /**
+ * The port values `mine` holds that were reported after the answer's (or that the answer has no
+ * time for), with their times; undefined when there are none.
+ */
+function newerPorts(mine: DeviceView, answered: DeviceView) {
+  let values: Partial<Record<PortName, unknown>> | undefined;
+  let times: DeviceView['portReportedAt'];
+  for (const port of PORTS) {
+    const at = mine.portReportedAt?.[port];
+    const theirs = answered.portReportedAt?.[port];
+    if (at === undefined || !(theirs === undefined || theirs < at)) continue;
+    values = { ...values, [port]: mine.properties[port] };
+    times = { ...times, [port]: at };
+  }
+  return values && times ? { values, times } : undefined;
+}
+
+/**
  * A floor's answer from the API, kept from undoing what the page already holds that is newer: the
- * readings and presence decisions that arrived live while the answer was being read. Everything
- * else (names, places, configuration, devices added or removed) is the answer's.
+ * readings, presence decisions and port values that arrived live while the answer was being read.
+ * Everything else (names, places, configuration, devices added or removed) is the answer's.
  */
 export function keepNewer(
   held: FloorDevicesAnswer | undefined,
@@ -106,11 +157,18 @@ export function keepNewer(
     const newerPresence =
       before(device.presence?.at, mine.presence?.at) ||
       (device.presence === undefined && mine.presence !== undefined);
-    if (!newerValues && !newerPresence) return device;
+    const ports = newerPorts(mine, device);
+    if (!newerValues && !newerPresence && !ports) return device;
     return {
       ...device,
       ...(newerValues ? { latest: { ...device.latest, ...mine.latest }, lastSeen: mine.lastSeen } : {}),
       ...(newerPresence ? { online: mine.online, presence: mine.presence } : {}),
+      ...(ports
+        ? {
+            properties: { ...device.properties, ...ports.values },
+            portReportedAt: { ...device.portReportedAt, ...ports.times },
+          }
+        : {}),
     };
   });
   return { ...answer, devices };

@@ -7,6 +7,7 @@ import {
   MOTION_DATA_POINT,
   type DeviceView,
   type FloorDevicesAnswer,
+  type PortName,
 } from '@argentum/contracts';
 import { showToast } from '../../../shared/ui/toastStore';
 import { type DeviceUpdate, mergeDevices, mergeUpdates } from './deviceMerge';
@@ -118,8 +119,6 @@ export interface PortReportView {
 /** Where a device's last port report is kept (written by applyLiveUpdates, read by its panel). */
 export const portReportKey = (devID: string) => ['port-report', devID] as const;
 
-type PortName = keyof NonNullable<LiveDeviceUpdate['ports']>;
-
 /** The ports a power node's report is about: 201 port one, 202 port two, 203 both. */
 const REPORTED_PORTS: Record<PortReport['cmnd'], readonly PortName[]> = {
   [Command.portOneValue]: ['portOneValue'],
@@ -128,24 +127,15 @@ const REPORTED_PORTS: Record<PortReport['cmnd'], readonly PortName[]> = {
 };
 
 /**
- * What the page holds of a power node's port: when the report its value came from was received by the
- * broker (`valueAt`), and the newest report about it (`word`, a success or a failure), which the panel
- * shows and the toast announced.
+ * Per query client (so per page), device and port: the newest report about it (a success or a
+ * failure), which its panel shows and the toast announced. Kept for the page's life (a cache entry
+ * could be collected while no panel shows it, and an older report would then be announced again).
  */
-interface HeldPort {
-  valueAt?: number;
-  word?: PortReport;
-}
+const heldWords = new WeakMap<QueryClient, Map<string, Partial<Record<PortName, PortReport>>>>();
 
-/**
- * Per query client (so per page), device and port: what the page holds, kept for the page's life (a
- * cache entry could be collected while no panel shows it, and an older report would then win again).
- */
-const heldPorts = new WeakMap<QueryClient, Map<string, Partial<Record<PortName, HeldPort>>>>();
-
-function heldPortsOf(queryClient: QueryClient, devID: string): Partial<Record<PortName, HeldPort>> {
-  let devices = heldPorts.get(queryClient);
-  if (!devices) heldPorts.set(queryClient, (devices = new Map()));
+function heldWordsOf(queryClient: QueryClient, devID: string): Partial<Record<PortName, PortReport>> {
+  let devices = heldWords.get(queryClient);
+  if (!devices) heldWords.set(queryClient, (devices = new Map()));
   let held = devices.get(devID);
   if (!held) devices.set(devID, (held = {}));
   return held;
@@ -155,33 +145,28 @@ const sameReport = (a: PortReport, b: PortReport) =>
   a.at === b.at && a.cmnd === b.cmnd && a.outcome === b.outcome && a.val === b.val;
 
 /**
- * A power node's report against what the page holds, which it then holds: the reported port values
- * not older than the values held (by the report's broker time `at`, per port, as the server stores
- * them), and whether it is news, i.e. a newer word than the page holds on at least one of its ports.
- * The real-time channel can deliver two pushes out of order (a reconnect's replay, two publishers):
- * an older report arriving later, or the same report again, must neither undo a newer value nor be
- * shown and toasted.
+ * Whether a power node's report is news: a newer word than the page holds on at least one of its
+ * ports (by the report's broker time `at`), which the page then holds. The real-time channel can
+ * deliver two pushes out of order (a reconnect's replay, two publishers): an older report arriving
+ * later, or the same report again, is neither shown nor toasted.
  */
-function heldReport(
-  held: Partial<Record<PortName, HeldPort>>,
-  report: PortReport,
-  ports: LiveDeviceUpdate['ports'],
-): { ports: LiveDeviceUpdate['ports']; news: boolean } {
-  let fresh: LiveDeviceUpdate['ports'];
-  for (const [port, value] of Object.entries(ports ?? {}) as [PortName, 0 | 1 | undefined][]) {
-    const valueAt = held[port]?.valueAt;
-    if (value === undefined || (valueAt !== undefined && valueAt > report.at)) continue;
-    fresh = { ...fresh, [port]: value };
-    held[port] = { ...held[port], valueAt: report.at };
-  }
+function isNews(held: Partial<Record<PortName, PortReport>>, report: PortReport): boolean {
   let news = false;
   for (const port of REPORTED_PORTS[report.cmnd]) {
-    const word = held[port]?.word;
+    const word = held[port];
     if (word && word.at > report.at) continue;
     if (!word || word.at < report.at || !sameReport(word, report)) news = true;
-    held[port] = { ...held[port], word: report };
+    held[port] = report;
   }
-  return { ports: fresh, news };
+  return news;
+}
+
+/** The reported port values with the time of their report, as the device's `portReportedAt`. */
+function reportedAt(ports: LiveDeviceUpdate['ports'], at: number): DeviceUpdate['portReportedAt'] {
+  let times: DeviceUpdate['portReportedAt'];
+  for (const [port, value] of Object.entries(ports ?? {}) as [PortName, 0 | 1 | undefined][])
+    if (value !== undefined) times = { ...times, [port]: at };
+  return times;
 }
 
 /**
@@ -189,8 +174,8 @@ function heldReport(
  * node's word on its port values (201/202/203) at once: kept for its panel ('Value changed to {val}',
  * 'Value change failed') and toasted with its name ('<device>: Value changed to <value>', or
  * '<device>: Value change failed'). A device not on the cached floor is not announced. Per device and
- * port the newest report by its time wins: an older one arriving later changes no value and is not
- * announced, nor is the same report again (heldReport).
+ * port the newest report by its time wins: an older one arriving later changes no value (deviceMerge.ts)
+ * and is not announced, nor is the same report again (isNews).
  */
 export function applyLiveUpdates(
   queryClient: QueryClient,
@@ -204,10 +189,12 @@ export function applyLiveUpdates(
       merged.push(update);
       continue;
     }
-    const { ports, news } = heldReport(heldPortsOf(queryClient, update.devID), portReport, update.ports);
-    const { ports: _reported, ...rest } = update;
-    merged.push(ports ? { ...rest, ports } : rest);
-    const device = news && devices?.find((d) => d.devID === update.devID);
+    // Its values go with their report's time: an older one than the page holds is left out (deviceMerge.ts).
+    const times = reportedAt(update.ports, portReport.at);
+    merged.push(times ? { ...update, portReportedAt: times } : update);
+    const device =
+      isNews(heldWordsOf(queryClient, update.devID), portReport) &&
+      devices?.find((d) => d.devID === update.devID);
     if (!device) continue;
     const text = deviceMessageText(portReport.outcome, portReport) ?? '';
     queryClient.setQueryData<PortReportView>(portReportKey(update.devID), { report: portReport, text });
