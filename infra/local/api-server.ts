@@ -14,7 +14,7 @@ import {
 } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
 import { HOST } from './config';
-import { BodyTooLarge, listen, readBody } from './http-util';
+import { BodyTooLarge, listen, type ListenAt, readBody } from './http-util';
 import { contentSecurityPolicy } from '../src/content-security-policy';
 import { apiFunction } from '../src/definitions';
 import { invokeApiFunction } from './lambda-invoke';
@@ -43,7 +43,7 @@ export function requestLineAndHeaderBytes(
 }
 
 export interface ApiServerOptions {
-  port: number;
+  port: ListenAt;
   staticDir: string;
   tokenIssuer: string;
   userPoolClientId: string;

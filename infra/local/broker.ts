@@ -12,11 +12,13 @@ import {
   IOT_BROKER_LIMITS,
   IOT_MAX_MESSAGE_BYTES,
   iotClientIdRefusal,
+  iotKeepAliveSeconds,
   iotTopicRefusal,
   type IotPolicy,
   localIotArn,
 } from './iot-policy';
 import { HOST } from './config';
+import { boundPort, listen, type ListenAt } from './http-util';
 import { type LocalDeviceIdentity, verifyLocalDeviceCredential } from './device-credentials';
 
 /**
@@ -49,6 +51,8 @@ type Principal = ReturnType<typeof devicePrincipal> | UserPrincipal;
 
 export interface Broker {
   aedes: Aedes;
+  /** Where it listens: MQTT over TCP, and over WebSocket (`/mqtt`). */
+  ports: { mqtt: number; mqttWs: number };
   publish(topic: string, payload: string | Buffer, qos?: 0 | 1): Promise<void>;
   /** Closes the connection of a client id, as IoT Core's DeleteConnection does; false when there is none. */
   disconnect(clientId: string): Promise<boolean>;
@@ -81,6 +85,8 @@ function signatureValid(publicKey: KeyObject, token: string, signature: string):
  *   `iot:Publish` on `topic/...`. It is invoked again every `refreshAfterInSeconds` with the same token
  *   (a refusal closes the connection), and the connection is closed after `disconnectAfterInSeconds`.
  * - A second connection with the same client id closes the older one (aedes, as IoT Core).
+ * - IoT Core's keep-alive, not the client's: 30 to 1,200 s, 1,200 s for a CONNECT that asks for none
+ *   (0) or more, and a connection silent for 1.5 times it is closed (`iotKeepAliveSeconds`).
  * - Messages larger than 128 KB are refused, from clients and from the data-plane shim alike.
  * - IoT Core's protocol quotas (iot-policy.ts, IOT_BROKER_LIMITS): a client id over 128 bytes or
  *   starting with `$` is refused; a topic over 256 bytes or 7 slashes (Basic Ingest's prefix not
@@ -88,8 +94,10 @@ function signatureValid(publicKey: KeyObject, token: string, signature: string):
  * `disconnect` is what the IoT data-plane shim's DeleteConnection calls when a user's access is revoked.
  */
 export async function startBroker(options: {
-  mqttPort: number;
-  wsPort: number;
+  /** Where MQTT over TCP listens (0: a free port). */
+  mqttPort: ListenAt;
+  /** Where MQTT over WebSocket listens (0: a free port). */
+  wsPort: ListenAt;
   deviceSecret: string;
   /** The telemetry rule a device may publish to through Basic Ingest. */
   telemetryRuleName: string;
@@ -169,6 +177,12 @@ export async function startBroker(options: {
   };
 
   const aedes = await Aedes.createBroker({
+    // Before aedes arms the connection's keep-alive timer (1.5 times the CONNECT's keep-alive, from
+    // this packet): IoT Core's keep-alive replaces the one asked for, 0 (none) included.
+    preConnect: (_client, packet, done) => {
+      packet.keepalive = iotKeepAliveSeconds(packet.keepalive ?? 0);
+      done(null, true);
+    },
     authenticate: (client, username, password, done) => {
       if (iotClientIdRefusal(client.id)) return done(authError(2), false);
       const secret = password?.toString('utf8');
@@ -258,11 +272,18 @@ export async function startBroker(options: {
     stream.on('error', () => socket.terminate());
     handle(stream, request);
   });
-  await new Promise<void>((resolve) => tcp.listen(options.mqttPort, HOST, resolve));
-  await new Promise<void>((resolve) => http.listen(options.wsPort, HOST, resolve));
+  try {
+    await listen(tcp, options.mqttPort, HOST);
+    await listen(http, options.wsPort, HOST);
+  } catch (error) {
+    for (const server of [tcp, http]) if (server.listening) server.close();
+    await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    throw error;
+  }
 
   return {
     aedes,
+    ports: { mqtt: boundPort(tcp), mqttWs: boundPort(http) },
     publish(topic, payload, qos = 0) {
       const refused =
         Buffer.byteLength(payload) > IOT_MAX_MESSAGE_BYTES

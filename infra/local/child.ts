@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
+import { HOST } from './config';
+import { freePort } from './http-util';
 
 export interface ManagedChild {
   process: ChildProcess;
@@ -50,4 +53,75 @@ export async function waitFor(
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s`);
+}
+
+/** What a child server writes about its port (to stdout or stderr). */
+export interface PortSignals {
+  /** Written once it listens; its first group is the port. */
+  listening: RegExp;
+  /** Written when its port is taken (it then exits). */
+  taken: RegExp;
+}
+
+/** Resolves with what `child` says first about `port`, or fails after `timeoutMs`. */
+function portSaid(
+  child: ManagedChild,
+  port: number,
+  signals: PortSignals,
+  timeoutMs: number,
+): Promise<'listening' | 'taken' | 'silent'> {
+  const streams = [child.process.stdout, child.process.stderr].filter((stream) => stream !== null);
+  return new Promise((resolve) => {
+    let output = '';
+    const settle = (said: 'listening' | 'taken' | 'silent') => {
+      clearTimeout(timer);
+      for (const stream of streams) stream.off('data', read);
+      resolve(said);
+    };
+    const read = (chunk: Buffer) => {
+      // The last 64 KB is plenty for a line split across chunks; colours (cognito-local's) are dropped.
+      output = stripVTControlCharacters(output + chunk.toString('utf8')).slice(-65_536);
+      if (signals.taken.test(output)) return settle('taken');
+      for (const match of output.matchAll(new RegExp(signals.listening, 'g')))
+        if (Number(match[1]) === port) return settle('listening');
+    };
+    const timer = setTimeout(() => settle('silent'), timeoutMs);
+    for (const stream of streams) stream.on('data', read);
+  });
+}
+
+/**
+ * Starts a server in a child process (`spawn(port)`) on `port`, or on a free port when `port` is 0. A
+ * child is given its port by number, so a port found free can be taken before the child binds it
+ * (another stack starting beside this one, any process's outgoing connection): the child then says so
+ * and exits, and another free port is tried. It is started once the child itself says it listens on
+ * its port: a server of another process answering there is never taken for it. A fixed port that is
+ * taken fails the start, naming it.
+ */
+export async function startChildServer(options: {
+  /** The server's name, for errors. */
+  what: string;
+  port: number;
+  spawn: (port: number) => ManagedChild;
+  signals: PortSignals;
+  /** Where its output goes, for errors. */
+  logFile: string;
+  timeoutMs?: number;
+  attempts?: number;
+}): Promise<{ child: ManagedChild; port: number }> {
+  const { what, signals, timeoutMs = 60_000, attempts = 5 } = options;
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port || (await freePort(HOST));
+    const child = options.spawn(port);
+    const said = await portSaid(child, port, signals, timeoutMs);
+    if (said === 'listening') return { child, port };
+    await child.stop();
+    if (said === 'silent')
+      throw new Error(
+        `${what} did not listen on port ${port} within ${timeoutMs / 1000} s; see ${options.logFile}`,
+      );
+    if (options.port) throw new Error(`${what} cannot listen on port ${port}: it is in use`);
+    if (attempt === attempts)
+      throw new Error(`${what}: each of ${attempts} free ports was taken before it could listen on it`);
+  }
 }

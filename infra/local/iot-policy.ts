@@ -163,6 +163,24 @@ export const IOT_BROKER_LIMITS = {
   maxQos: 1,
 } as const;
 
+/**
+ * IoT Core's MQTT keep-alive (AWS General Reference, "AWS IoT Core endpoints and quotas", message
+ * broker quota "Connection inactivity (keep-alive interval)",
+ * https://docs.aws.amazon.com/general/latest/gr/iot-core.html#message-broker-limits): a client may ask
+ * for 30 to 1,200 seconds in its CONNECT. IoT Core takes less than 30 as 30 and 0 (no keep-alive, in
+ * MQTT) or more than 1,200 as 1,200, its largest and its default ("the connection will be handled with
+ * the supported value closest to the request value"); the timer starts with the CONNACK, a packet from
+ * the client restarts it, and a client silent for 1.5 times the keep-alive is disconnected.
+ */
+export const IOT_KEEP_ALIVE_SECONDS = { min: 30, max: 1200 } as const;
+
+/** The keep-alive IoT Core applies to a connection whose CONNECT asks for `requested` seconds. */
+export function iotKeepAliveSeconds(requested: number): number {
+  const { min, max } = IOT_KEEP_ALIVE_SECONDS;
+  if (requested === 0 || requested > max) return max;
+  return Math.max(requested, min);
+}
+
 const BASIC_INGEST_PREFIX = /^\$aws\/rules\/[^/]+\//;
 
 /**

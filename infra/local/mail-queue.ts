@@ -3,7 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { SQSRecord } from 'aws-lambda';
 import { mailQueue } from '../src/definitions';
 import { HOST } from './config';
-import { listen, readBody } from './http-util';
+import { listen, type ListenAt, readBody } from './http-util';
 
 /** Delay before a failed job is tried again (the queue's visibility timeout, shortened). */
 const RETRY_DELAY_MS = 200;
@@ -51,7 +51,7 @@ export interface LocalMailQueue {
  * job the handler reports failed comes back, as SQS redelivers it, until it has been received
  * `maxReceiveCount` times; then it is dropped (the dead-letter queue in AWS).
  */
-export async function startMailQueue(port: number): Promise<LocalMailQueue> {
+export async function startMailQueue(port: ListenAt): Promise<LocalMailQueue> {
   const waiting: { messageId: string; body: string; receives: number }[] = [];
   let running: Promise<void> | undefined;
   let stopped = false;

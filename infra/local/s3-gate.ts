@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { BodyTooLarge, close, listen, readBody } from './http-util';
+import { BodyTooLarge, boundPort, close, listen, type ListenAt, readBody } from './http-util';
 
 /**
  * The S3 twin's gate: a verifying proxy in front of s3rver, which checks no SigV4 signature, no
@@ -23,8 +23,8 @@ import { BodyTooLarge, close, listen, readBody } from './http-util';
  */
 export interface S3GateOptions {
   host: string;
-  /** Where the gate listens: the S3 endpoint every client is given. */
-  port: number;
+  /** Where the gate listens: the S3 endpoint every client is given (0: a free port). */
+  port: ListenAt;
   /** Where s3rver listens. */
   upstreamPort: number;
   /** The key pairs S3 knows. */
@@ -36,6 +36,8 @@ export interface S3GateOptions {
 }
 
 export interface S3Gate {
+  /** Where it listens. */
+  port: number;
   stop(): Promise<void>;
 }
 
@@ -462,5 +464,5 @@ export async function startS3Gate(options: S3GateOptions): Promise<S3Gate> {
     })();
   });
   await listen(server, options.port, options.host);
-  return { stop: () => close(server) };
+  return { port: boundPort(server), stop: () => close(server) };
 }

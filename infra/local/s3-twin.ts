@@ -8,7 +8,6 @@ import type { EventEmitter } from 'node:events';
 import S3rver from 's3rver';
 import S3Object from 's3rver/lib/models/object';
 import FilesystemStore from 's3rver/lib/stores/filesystem';
-import { freePort } from './http-util';
 import { type S3GateOptions, startS3Gate } from './s3-gate';
 
 const ignoreMissing = (error: unknown) => {
@@ -129,32 +128,34 @@ export interface S3TwinOptions extends Omit<S3GateOptions, 'upstreamPort'> {
 }
 
 export interface S3Twin {
+  /** The S3 endpoint's port (the gate's). */
+  port: number;
   /** The objects' events, as s3rver emits them (S3 event records). */
   events: EventEmitter;
   stop(): Promise<void>;
 }
 
 /**
- * The S3 endpoint at `port`: s3rver on its consistent store, on a private port, behind the gate that
- * checks what S3 checks (s3-gate.ts).
+ * The S3 endpoint at `port`: s3rver on its consistent store, on a private port (a free one it binds
+ * itself), behind the gate that checks what S3 checks (s3-gate.ts).
  */
 export async function startS3Twin(options: S3TwinOptions): Promise<S3Twin> {
   const { directory, buckets, ...gateOptions } = options;
-  const upstreamPort = await freePort(options.host);
   const s3rver = new S3rver({
     address: options.host,
-    port: upstreamPort,
+    port: 0,
     silent: true,
     directory,
     configureBuckets: buckets,
   });
   s3rver.store = s3rver.context.store = new ConsistentStore(directory);
-  await s3rver.run();
+  const { port: upstreamPort } = await s3rver.run();
   const gate = await startS3Gate({ ...gateOptions, upstreamPort }).catch(async (error: unknown) => {
     await s3rver.close();
     throw error;
   });
   return {
+    port: gate.port,
     // s3rver is a Koa app, so an EventEmitter (its types leave that out): it emits S3 event records.
     events: s3rver as unknown as EventEmitter,
     async stop() {

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { HOST } from './config';
-import { listen, readBody } from './http-util';
+import { listen, type ListenAt, readBody } from './http-util';
 
 export interface CapturedMail {
   id: string;
@@ -26,7 +26,7 @@ function members(form: URLSearchParams, prefix: string): string[] {
 }
 
 /** Local SES: accepts SendEmail (the query protocol the SDK speaks) and keeps each mail as JSON. */
-export async function startSesCapture(port: number, mailDir: string): Promise<Server> {
+export async function startSesCapture(port: ListenAt, mailDir: string): Promise<Server> {
   mkdirSync(mailDir, { recursive: true });
   const server = createServer((request, response) => {
     readBody(request, 1024 * 1024)

@@ -28,7 +28,7 @@ import { startCognito } from './cognito';
 import { HOST, type LocalPorts, repoRoot } from './config';
 import { devices } from './demo-data';
 import { startDynamoDb } from './dynamodb';
-import { close, freePort } from './http-util';
+import { close, PortReservation } from './http-util';
 import { startIotDataShim } from './iot-data-shim';
 import { localMailQueueUrl, startMailQueue } from './mail-queue';
 import { provisionTables, provisionUserPool } from './provision';
@@ -57,7 +57,7 @@ import {
 
 export interface LocalStackOptions {
   dataDir: string;
-  /** A port of 0 picks a free one. */
+  /** A port of 0 picks a free one; any other is used as it is (the start fails when it is taken). */
   ports: LocalPorts;
   seed: boolean;
   demoPassword: string;
@@ -80,6 +80,7 @@ export interface LocalStackOptions {
 
 export interface LocalStack {
   url: string;
+  /** Where each service listens (a port asked for as 0 is the one picked). */
   ports: LocalPorts;
   /** The environment the handlers run with (what a Lambda would get, with local endpoints). */
   env: Record<string, string>;
@@ -144,12 +145,32 @@ function scheduled<Result>(
   return run;
 }
 
-async function resolvePorts(ports: LocalPorts): Promise<LocalPorts> {
-  const resolved = { ...ports };
-  for (const key of Object.keys(resolved) as (keyof LocalPorts)[]) {
-    if (resolved[key] === 0) resolved[key] = await freePort(HOST);
+/** The services that run in this process; DynamoDB Local and cognito-local are child processes. */
+const IN_PROCESS = ['app', 's3', 'mqtt', 'mqttWs', 'iotData', 'ses', 'sqs'] as const;
+type InProcessService = (typeof IN_PROCESS)[number];
+
+/**
+ * The ports of the services in this process, each held from now until its server takes it (a port of
+ * 0: a free one). Their ports are named before the servers start (the bucket's CORS rule names the
+ * app's, the handlers' environment the shims'), and a port found free then released could be taken
+ * before its server binds it, by a stack starting beside this one or any other process.
+ */
+async function holdPorts(ports: LocalPorts): Promise<Record<InProcessService, PortReservation>> {
+  const held: Partial<Record<InProcessService, PortReservation>> = {};
+  try {
+    for (const service of IN_PROCESS) {
+      held[service] = await PortReservation.hold(HOST, ports[service]).catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`Cannot listen on the ${service} port ${ports[service]}: ${reason}`, {
+          cause: error,
+        });
+      });
+    }
+  } catch (error) {
+    await Promise.all(Object.values(held).map((port) => port.release()));
+    throw error;
   }
-  return resolved;
+  return held as Record<InProcessService, PortReservation>;
 }
 
 /** The bucket's CORS rule as s3rver takes it (S3's XML), for the app's origins. */
@@ -175,10 +196,15 @@ const STOP_PART_MS = (planRenditions.timeoutSeconds + 30) * 1000;
 
 /** Starts the whole platform on this machine: emulators, handlers, API server, broker and devices. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
-  const ports = await resolvePorts(options.ports);
   mkdirSync(options.dataDir, { recursive: true });
   const mailDir = path.join(options.dataDir, 'mail');
-  const stops: (() => Promise<void>)[] = [];
+  const held = await holdPorts(options.ports);
+  const stops: (() => Promise<void>)[] = [
+    // Last: the ports of the servers that never started.
+    async () => {
+      await Promise.all(Object.values(held).map((port) => port.release()));
+    },
+  ];
   const stopAll = async () => {
     await stopInTurn(stops.reverse(), STOP_PART_MS);
     stops.length = 0;
@@ -186,14 +212,29 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   try {
     const children: ManagedChild[] = [];
-    const [dynamodbChild, cognitoChild] = await Promise.all([
-      startDynamoDb(ports.dynamodb, options.dataDir, options.ephemeral ?? false),
-      startCognito(ports.cognito, options.dataDir),
-    ]);
-    children.push(dynamodbChild, cognitoChild);
     stops.push(async () => {
       await Promise.all(children.map((c) => c.stop()));
     });
+    // Each is started once it says it listens on its port (for 0: a free one, another if it was taken).
+    const [dynamodbLocal, cognitoLocal] = await Promise.allSettled([
+      startDynamoDb(options.ports.dynamodb, options.dataDir, options.ephemeral ?? false),
+      startCognito(options.ports.cognito, options.dataDir),
+    ]);
+    for (const child of [dynamodbLocal, cognitoLocal])
+      if (child.status === 'fulfilled') children.push(child.value);
+    if (dynamodbLocal.status === 'rejected') throw dynamodbLocal.reason;
+    if (cognitoLocal.status === 'rejected') throw cognitoLocal.reason;
+    const ports: LocalPorts = {
+      app: held.app.port,
+      dynamodb: dynamodbLocal.value.port,
+      s3: held.s3.port,
+      cognito: cognitoLocal.value.port,
+      mqtt: held.mqtt.port,
+      mqttWs: held.mqttWs.port,
+      iotData: held.iotData.port,
+      ses: held.ses.port,
+      sqs: held.sqs.port,
+    };
 
     // The app is opened as localhost or as 127.0.0.1; both may post uploads to the bucket.
     const appOrigins = [`http://localhost:${ports.app}`, `http://${HOST}:${ports.app}`];
@@ -201,7 +242,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // POST policies as S3 does (s3-twin.ts).
     const s3 = await startS3Twin({
       host: HOST,
-      port: ports.s3,
+      port: held.s3,
       directory: path.join(options.dataDir, 's3'),
       buckets: buckets.map((b) => ({ name: b.localName, configs: corsConfiguration(b, appOrigins) })),
       credentials: { [awsCredentials.accessKeyId]: awsCredentials.secretAccessKey },
@@ -304,8 +345,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     Object.assign(process.env, env);
 
     const broker = await startBroker({
-      mqttPort: ports.mqtt,
-      wsPort: ports.mqttWs,
+      mqttPort: held.mqtt,
+      wsPort: held.mqttWs,
       deviceSecret,
       telemetryRuleName: localTelemetryRuleName,
       realtimePublicKey: realtimeKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
@@ -320,8 +361,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       credentials: awsCredentials,
     });
     const servers: Server[] = [
-      await startIotDataShim(ports.iotData, broker),
-      await startSesCapture(ports.ses, mailDir),
+      await startIotDataShim(held.iotData, broker),
+      await startSesCapture(held.ses, mailDir),
     ];
     stops.push(async () => {
       await Promise.all(servers.map(close));
@@ -352,7 +393,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(() => ruleRunner.stop());
     const confirmationRule = startConfirmationRule(broker);
     stops.push(() => confirmationRule.stop());
-    const mailJobs = await startMailQueue(ports.sqs);
+    const mailJobs = await startMailQueue(held.sqs);
     stops.push(async () => {
       await mailJobs.stop();
       await close(mailJobs.server);
@@ -411,7 +452,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(() => streams.stop());
 
     const api = await startApiServer({
-      port: ports.app,
+      port: held.app,
       staticDir: options.staticDir ?? path.join(repoRoot, 'frontend', 'dist'),
       tokenIssuer: env.TOKEN_ISSUER ?? '',
       userPoolClientId: pool.userPoolClientId,

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../local/http-util';
 import { startS3Twin } from '../../local/s3-twin';
 
 const HOST = '127.0.0.1';
@@ -11,10 +10,9 @@ export const twinCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER
 /** An S3 twin of a test file's own, with one bucket, in a folder of its own (removed on stop). */
 export async function startTestS3(bucket: string, now?: () => number) {
   const dir = mkdtempSync(path.join(tmpdir(), 's3-twin-'));
-  const port = await freePort(HOST);
   const twin = await startS3Twin({
     host: HOST,
-    port,
+    port: 0,
     directory: path.join(dir, 's3'),
     buckets: [{ name: bucket, configs: [] }],
     credentials: { [twinCredentials.accessKeyId]: twinCredentials.secretAccessKey },
@@ -22,7 +20,7 @@ export async function startTestS3(bucket: string, now?: () => number) {
     ...(now ? { now } : {}),
   });
   return {
-    endpoint: `http://${HOST}:${port}`,
+    endpoint: `http://${HOST}:${twin.port}`,
     async stop() {
       await twin.stop();
       rmSync(dir, { recursive: true, force: true });

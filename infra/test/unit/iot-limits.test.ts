@@ -9,7 +9,9 @@ import { realtimePolicyDocuments } from '@argentum/functions/domain/realtime/pol
 import { localTelemetryRuleName } from '../../src/definitions';
 import {
   askAuthorizer,
+  IOT_KEEP_ALIVE_SECONDS,
   iotClientIdRefusal,
+  iotKeepAliveSeconds,
   iotTopicRefusal,
   localIotArn,
   readAuthorizerAnswer,
@@ -135,5 +137,30 @@ describe("IoT Core's topic and client id quotas", () => {
     expect(iotClientIdRefusal('c'.repeat(129))).toMatch(/128 bytes/);
     expect(iotClientIdRefusal(`${'c'.repeat(127)}é`)).toMatch(/128 bytes/);
     expect(iotClientIdRefusal('$device')).toMatch(/reserved/);
+  });
+});
+
+describe("IoT Core's keep-alive", () => {
+  it('is 30 to 1,200 s whatever the CONNECT asks for: none (0) or more is 1,200, less than 30 is 30', () => {
+    expect(IOT_KEEP_ALIVE_SECONDS).toEqual({ min: 30, max: 1200 });
+    const applied = [0, 1, 6, 29, 30, 31, 60, 600, 1199, 1200, 1201, 3600, 65_535].map((asked) => [
+      asked,
+      iotKeepAliveSeconds(asked),
+    ]);
+    expect(applied).toEqual([
+      [0, 1200],
+      [1, 30],
+      [6, 30],
+      [29, 30],
+      [30, 30],
+      [31, 31],
+      [60, 60],
+      [600, 600],
+      [1199, 1199],
+      [1200, 1200],
+      [1201, 1200],
+      [3600, 1200],
+      [65_535, 1200],
+    ]);
   });
 });
