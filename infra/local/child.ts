@@ -10,8 +10,9 @@ export interface ManagedChild {
 }
 
 /**
- * Starts a child process that cannot outlive us: it runs under a shell that holds a pipe from this
- * process and kills the child when the pipe closes, which happens even if we are killed with SIGKILL.
+ * Starts a child process that cannot outlive us: it runs under a shell whose watcher holds a pipe from
+ * this process and kills the child when the pipe closes, which happens even if we are killed with
+ * SIGKILL. The shell ends with the child (its exit status), so a child that dies is seen at once.
  */
 export function spawnGuarded(
   command: string,
@@ -19,7 +20,17 @@ export function spawnGuarded(
   options: { cwd: string; env?: NodeJS.ProcessEnv; logFile: string },
 ): ManagedChild {
   const quoted = [command, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const script = `${quoted} <&- & child=$!; trap 'kill $child 2>/dev/null' TERM INT; read _; kill $child 2>/dev/null; wait $child`;
+  // fd 3 is the pipe (an asynchronous list's own standard input is /dev/null); the watcher reads it.
+  const script = [
+    'exec 3<&0',
+    `${quoted} <&- 3<&- & child=$!`,
+    `trap 'kill $child 2>/dev/null' TERM INT`,
+    `(read _ <&3; kill $child 2>/dev/null) & watcher=$!`,
+    'exec 3<&-',
+    'wait $child; status=$?',
+    'kill $watcher 2>/dev/null',
+    'exit $status',
+  ].join('\n');
   const child = spawn('sh', ['-c', script], {
     cwd: options.cwd,
     env: options.env ?? process.env,
@@ -69,15 +80,18 @@ function portSaid(
   port: number,
   signals: PortSignals,
   timeoutMs: number,
-): Promise<'listening' | 'taken' | 'silent'> {
+): Promise<'listening' | 'taken' | 'silent' | 'exited'> {
   const streams = [child.process.stdout, child.process.stderr].filter((stream) => stream !== null);
   return new Promise((resolve) => {
     let output = '';
-    const settle = (said: 'listening' | 'taken' | 'silent') => {
+    const settle = (said: 'listening' | 'taken' | 'silent' | 'exited') => {
       clearTimeout(timer);
       for (const stream of streams) stream.off('data', read);
+      child.process.off('close', exited);
       resolve(said);
     };
+    // Once its output is read to the end: a child that says its port is taken exits too.
+    const exited = () => settle('exited');
     const read = (chunk: Buffer) => {
       // The last 64 KB is plenty for a line split across chunks; colours (cognito-local's) are dropped.
       output = stripVTControlCharacters(output + chunk.toString('utf8')).slice(-65_536);
@@ -87,6 +101,7 @@ function portSaid(
     };
     const timer = setTimeout(() => settle('silent'), timeoutMs);
     for (const stream of streams) stream.on('data', read);
+    child.process.once('close', exited);
   });
 }
 
@@ -120,6 +135,8 @@ export async function startChildServer(options: {
       throw new Error(
         `${what} did not listen on port ${port} within ${timeoutMs / 1000} s; see ${options.logFile}`,
       );
+    if (said === 'exited')
+      throw new Error(`${what} exited before it listened on port ${port}; see ${options.logFile}`);
     if (options.port) throw new Error(`${what} cannot listen on port ${port}: it is in use`);
     if (attempt === attempts)
       throw new Error(`${what}: each of ${attempts} free ports was taken before it could listen on it`);
