@@ -20,6 +20,13 @@ export const REALTIME_TOKEN_PATH = '/api/realtimeToken';
  */
 export const REALTIME_MAX_ORGS = 16;
 
+/**
+ * IoT Core takes one MQTT CONNECT a second for a client id ("Connect requests per second per client
+ * ID: 1", not adjustable; AWS General Reference, AWS IoT Core quotas): a page's channel spaces its
+ * connects at least this far apart, and the local broker refuses a closer one.
+ */
+export const REALTIME_CONNECT_INTERVAL_MS = 1000;
+
 /** The query parameter of the MQTT user name that carries the connection token (the authorizer's token key name). */
 export const REALTIME_TOKEN_KEY_NAME = 'token';
 /** IoT Core's query parameters naming the custom authorizer and the token's signature. */

@@ -5,7 +5,12 @@ import { Aedes, type AuthenticateError, type Client, type Connection } from 'aed
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { basicIngestTopic, isReservedDeviceId, topics } from '@argentum/contracts/messaging';
-import { AUTHORIZER_SIGNATURE_PARAM, REALTIME_TOKEN_KEY_NAME, usernameParams } from '@argentum/contracts';
+import {
+  AUTHORIZER_SIGNATURE_PARAM,
+  REALTIME_CONNECT_INTERVAL_MS,
+  REALTIME_TOKEN_KEY_NAME,
+  usernameParams,
+} from '@argentum/contracts';
 import type { IotAuthorizerEvent } from '@argentum/functions/lambda/realtime-authorizer';
 import {
   askAuthorizer,
@@ -59,10 +64,10 @@ export interface Broker {
   close(): Promise<void>;
 }
 
-function authError(returnCode: 2 | 5 = 5): AuthenticateError {
-  return Object.assign(new Error(returnCode === 2 ? 'Identifier rejected' : 'Not authorized'), {
-    returnCode,
-  });
+const REFUSALS = { 2: 'Identifier rejected', 3: 'Server unavailable', 5: 'Not authorized' } as const;
+
+function authError(returnCode: keyof typeof REFUSALS = 5): AuthenticateError {
+  return Object.assign(new Error(REFUSALS[returnCode]), { returnCode });
 }
 
 /** IoT Core's check of a signed token: RSA-SHA256 of the token with the authorizer's public key. */
@@ -176,6 +181,18 @@ export async function startBroker(options: {
     return iotTopicRefusal(filter, 'subscribe');
   };
 
+  /** When each client id last had a CONNECT taken (those more than a second ago are let go). */
+  const connectedAt = new Map<string, number>();
+  const connectAllowed = (clientId: string, at: number): boolean => {
+    const last = connectedAt.get(clientId);
+    if (last !== undefined && at - last < REALTIME_CONNECT_INTERVAL_MS) return false;
+    if (connectedAt.size >= 10_000)
+      for (const [id, time] of connectedAt)
+        if (at - time >= REALTIME_CONNECT_INTERVAL_MS) connectedAt.delete(id);
+    connectedAt.set(clientId, at);
+    return true;
+  };
+
   const aedes = await Aedes.createBroker({
     // Before aedes arms the connection's keep-alive timer (1.5 times the CONNECT's keep-alive, from
     // this packet): IoT Core's keep-alive replaces the one asked for, 0 (none) included.
@@ -185,6 +202,9 @@ export async function startBroker(options: {
     },
     authenticate: (client, username, password, done) => {
       if (iotClientIdRefusal(client.id)) return done(authError(2), false);
+      // IoT Core takes one CONNECT a second for a client id: a closer one is refused, and the
+      // connection under it (if any) stays.
+      if (!connectAllowed(client.id, Date.now())) return done(authError(3), false);
       const secret = password?.toString('utf8');
       const device = verifyLocalDeviceCredential(options.deviceSecret, username, secret);
       if (device) {

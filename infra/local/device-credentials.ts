@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
+import { REALTIME_CONNECT_INTERVAL_MS } from '@argentum/contracts';
 
 /**
  * Local device credentials, standing in for IoT Core's per-device X.509 certificates. A device
@@ -44,14 +45,39 @@ export function connectLocalDevice(
   identity: LocalDeviceIdentity,
   options: IClientOptions = {},
 ): Promise<MqttClient> {
-  return connectAsync(mqttUrl, {
-    reconnectPeriod: 0,
-    protocolVersion: 4,
-    ...options,
-    clientId: identity.devId,
-    username: identity.devId,
-    password: localDeviceCredential(secret, identity),
-  });
+  return connectWithinClientIdRate(() =>
+    connectAsync(mqttUrl, {
+      reconnectPeriod: 0,
+      protocolVersion: 4,
+      ...options,
+      clientId: identity.devId,
+      username: identity.devId,
+      password: localDeviceCredential(secret, identity),
+    }),
+  );
+}
+
+/** CONNACK 3, "Server unavailable": how the broker refuses a CONNECT too close to its id's last. */
+const SERVER_UNAVAILABLE = 3;
+
+/**
+ * A connection made as a device's or page's client does it on IoT Core, which takes one CONNECT a
+ * second for a client id (REALTIME_CONNECT_INTERVAL_MS): one refused for coming too soon after the
+ * last under its id (a reconnect right after a refusal or a close) is made again a second later.
+ */
+export async function connectWithinClientIdRate(
+  connect: () => Promise<MqttClient>,
+  attempts = 3,
+): Promise<MqttClient> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect();
+    } catch (error) {
+      const code = (error as { code?: unknown } | undefined)?.code;
+      if (code !== SERVER_UNAVAILABLE || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, REALTIME_CONNECT_INTERVAL_MS));
+    }
+  }
 }
 
 /**

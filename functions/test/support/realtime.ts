@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { REALTIME_TOKEN_PATH, realtimeUsername, type RealtimeTokenView } from '@argentum/contracts';
 import { call, stack } from './api';
+import { connectWithinClientIdRate } from '../../../infra/local/device-credentials';
 
 /** A browser's client id (`web-<uuid>`), as the front end makes one. */
 export const browserClientId = () => `web-${randomUUID()}`;
@@ -16,12 +17,14 @@ export const mintConnectionToken = (accessToken: string, clientId: string, orgId
 
 /** An MQTT/WebSocket connection to the local broker with this user name and client id. */
 export const connectWs = (username: string, clientId: string): Promise<MqttClient> =>
-  connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
-    username,
-    clientId,
-    reconnectPeriod: 0,
-    protocolVersion: 4,
-  });
+  connectWithinClientIdRate(() =>
+    connectAsync(`ws://127.0.0.1:${stack.mqttWsPort}/mqtt`, {
+      username,
+      clientId,
+      reconnectPeriod: 0,
+      protocolVersion: 4,
+    }),
+  );
 
 /**
  * A browser's real-time connection, made as the web app makes it: a connection token for its client id

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { IoTDataPlaneClient, PublishCommand } from '@aws-sdk/client-iot-data-plane';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REALTIME_CONNECT_INTERVAL_MS } from '@argentum/contracts';
 import { topics } from '@argentum/contracts/messaging';
 import { connectLocalDevice, localDeviceCredential } from '../../local/device-credentials';
 import { IOT_MAX_MESSAGE_BYTES, localIotArn, parseAuthorizerPolicy } from '../../local/iot-policy';
@@ -19,6 +20,7 @@ import {
  * organization and one device id; it publishes only its own telemetry and its organization's
  * confirmations, and subscribes only to its own command topic.
  */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mqttUrl = () => `mqtt://127.0.0.1:${stack.mqttPort}`;
 const clients: MqttClient[] = [];
 afterEach(async () => {
@@ -152,6 +154,8 @@ describe('device connections are confined to their organization and id (broker A
     // A credential for a reserved id (whose command topic would be the confirmations) is refused too.
     const success = localDeviceCredential(stack.deviceSecret, { orgId: a, devId: 'success' });
     await expect(connect({ clientId: 'success', username: 'success', password: success })).rejects.toThrow();
+    // A second after the refused CONNECT under its id (IoT Core takes one a second per client id).
+    await sleep(REALTIME_CONNECT_INTERVAL_MS);
     const admitted = await connect({ clientId: devId, username: devId, password: credential });
     expect(admitted.connected).toBe(true);
   });
@@ -267,6 +271,29 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
     const { accessToken } = await signIn(member.email, member.password);
     return { org, client: track(await connectBrowser(accessToken, { orgIds: [org] })) };
   }
+
+  it('takes one CONNECT a second for a client id: a closer one is refused, the older connection stays', async () => {
+    const org = `quota-${randomUUID().slice(0, 8)}`;
+    const devId = freshDevId();
+    const connect = () =>
+      connectAsync(mqttUrl(), {
+        clientId: devId,
+        username: devId,
+        password: localDeviceCredential(stack.deviceSecret, { orgId: org, devId }),
+        reconnectPeriod: 0,
+        protocolVersion: 4,
+        connectTimeout: 5_000,
+      }).then(track);
+    const first = await connect();
+    await expect(connect()).rejects.toThrow();
+    expect(first.connected).toBe(true);
+    // A second later the same id connects, and takes over (the older connection is closed).
+    await sleep(REALTIME_CONNECT_INTERVAL_MS);
+    const closed = new Promise<void>((resolve) => first.once('close', () => resolve()));
+    const second = await connect();
+    expect(second.connected).toBe(true);
+    await closed;
+  });
 
   it('refuses a client id over 128 bytes', async () => {
     const org = `quota-${randomUUID().slice(0, 8)}`;

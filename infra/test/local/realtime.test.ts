@@ -35,7 +35,12 @@ import { ITEM_DELETED_TEXT, USER_DELETED_TEXT, USER_ROLE_UPDATED_TEXT } from '@a
 import { seriesKey } from '@argentum/functions/stores/telemetry-dynamodb';
 import { readMailbox } from '../../local/ses-capture';
 import { connectLocalDevice } from '../../local/device-credentials';
-import { REALTIME_MAX_ORGS, REALTIME_TEXTS, realtimeUsername } from '@argentum/contracts';
+import {
+  REALTIME_CONNECT_INTERVAL_MS,
+  REALTIME_MAX_ORGS,
+  REALTIME_TEXTS,
+  realtimeUsername,
+} from '@argentum/contracts';
 import { call, createUser, signIn, stack } from '../../../functions/test/support/api';
 import {
   browserClientId,
@@ -611,7 +616,9 @@ describe('browser client ids (issue 19: a browser never takes over a device or a
     await arrives(page, marker);
     expect(page.closed).toBe(false);
 
-    // The same user connecting again under the id drops the older connection, as IoT Core does.
+    // The same user connecting again under the id drops the older connection, as IoT Core does (a
+    // second after the last CONNECT under it: IoT Core takes one a second per client id).
+    await new Promise((resolve) => setTimeout(resolve, REALTIME_CONNECT_INTERVAL_MS));
     const again = await watch(browser(otherToken, clientId), [a]);
     await expect.poll(() => page.closed).toBe(true);
     const next = await confirm(a);

@@ -1,11 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RealtimeTokenView } from '@argentum/contracts';
+import { REALTIME_CONNECT_INTERVAL_MS, type RealtimeTokenView } from '@argentum/contracts';
 
 /** A connection as mqtt.js makes one: what was subscribed on it, and the user name it presented. */
 class FakeClient extends EventEmitter {
   connected = false;
   readonly subscribed: string[] = [];
+  /** When its CONNECT went out. */
+  readonly at = Date.now();
   constructor(readonly username: string) {
     super();
   }
@@ -80,8 +82,18 @@ vi.mock('../config/runtimeConfig', () => ({
 
 const { LIVENESS_TIMEOUT_MS, realtimeChannel: channel } = await import('./channel');
 
+/**
+ * The page's one channel lives across the tests, and keeps its connects a second apart: each test
+ * starts an hour after the one before began (none runs an hour of its clock).
+ */
+let clock = Date.now();
+/** Long enough for the next CONNECT to go out (IoT Core's second, and the channel's margin). */
+const CONNECT_SPACING_MS = REALTIME_CONNECT_INTERVAL_MS + 100;
+
 beforeEach(() => {
   vi.useFakeTimers();
+  clock += 3_600_000;
+  vi.setSystemTime(clock);
   vi.stubGlobal('window', new EventTarget());
   clients.length = 0;
   tokenRequests.length = 0;
@@ -113,21 +125,50 @@ describe('the real-time channel asks for the organizations its topics need', () 
     releases.push(channel.subscribe('org-c/live/floor-9'));
     await vi.advanceTimersByTimeAsync(0);
     lastRequest().grant();
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(CONNECT_SPACING_MS);
+    expect(clients).toHaveLength(2);
     lastClient().open();
     await vi.advanceTimersByTimeAsync(0);
 
-    // That token does not name org-c: the channel asks for one that does, and connects with it.
+    // That token does not name org-c: the channel asks for one that does, and connects with it, a
+    // second after its last CONNECT (IoT Core refuses a closer one of the same client id).
     expect(tokenRequests).toHaveLength(3);
     expect(lastRequest().body.orgIds).toEqual(['org-a', 'org-c']);
     lastRequest().grant();
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(CONNECT_SPACING_MS);
+    expect(clients).toHaveLength(3);
     lastClient().open();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(tokenRequests).toHaveLength(3);
     expect(lastClient().subscribed).toEqual(['org-a/notification', 'org-c/live/floor-9']);
     expect(channel.status).toBe('connected');
+    const gaps = clients.slice(1).map((client, i) => client.at - (clients[i]?.at ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(REALTIME_CONNECT_INTERVAL_MS);
     releases.forEach((release) => release());
+  });
+
+  it('keeps its CONNECTs a second apart when the browser comes back online right after one', async () => {
+    const release = channel.subscribe('org-a/notification');
+    channel.start();
+    await vi.advanceTimersByTimeAsync(0);
+    lastRequest().grant();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(clients).toHaveLength(1);
+    // Refused or dropped before it opened, and the browser says it is online again: no back-off.
+    lastClient().close();
+    window.dispatchEvent(new Event('online'));
+    await vi.advanceTimersByTimeAsync(0);
+    lastRequest().grant();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(clients).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(CONNECT_SPACING_MS);
+    expect(clients).toHaveLength(2);
+    expect((clients[1]?.at ?? 0) - (clients[0]?.at ?? 0)).toBeGreaterThanOrEqual(
+      REALTIME_CONNECT_INTERVAL_MS,
+    );
+    lastClient().open();
+    expect(channel.status).toBe('connected');
+    release();
   });
 
   it('stays connected when the API leaves out an organization the user was removed from', async () => {

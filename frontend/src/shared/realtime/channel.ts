@@ -1,6 +1,11 @@
 import type { connect as mqttConnect, MqttClient } from 'mqtt';
 import { orgOfTopic } from '@argentum/contracts/messaging';
-import { REALTIME_MAX_ORGS, realtimeUsername, type RealtimeTokenView } from '@argentum/contracts';
+import {
+  REALTIME_CONNECT_INTERVAL_MS,
+  REALTIME_MAX_ORGS,
+  realtimeUsername,
+  type RealtimeTokenView,
+} from '@argentum/contracts';
 import { callApi, endSessionUnlessRenewed, SessionRefused } from '../api/client';
 import { getAccessToken } from '../session/sessionStore';
 import { loadRuntimeConfig, realtimeEndpointOf, type RealtimeEndpoint } from '../config/runtimeConfig';
@@ -22,6 +27,8 @@ export type RealtimeStatus = 'off' | 'connecting' | 'connected' | 'reconnecting'
 type Listener = (event: RealtimeEvent) => void;
 
 const CONNECT_TIMEOUT_MS = 10_000;
+/** Beyond IoT Core's second between two CONNECTs of a client id: the browser's and AWS's clocks, the way there. */
+const CONNECT_INTERVAL_MARGIN_MS = 100;
 
 /**
  * How long a connection that looks open has to answer a ping when the page comes back (shown again,
@@ -92,6 +99,8 @@ class RealtimeChannel {
   private generation = 0;
   /** When the last liveness ping went out (see LIVENESS_TIMEOUT_MS). */
   private lastLivenessCheck = -Infinity;
+  /** When this page last sent a CONNECT (see REALTIME_CONNECT_INTERVAL_MS). */
+  private lastConnectAt = -Infinity;
 
   constructor(
     private readonly endpoint: () => Promise<RealtimeEndpoint | undefined> = async () =>
@@ -275,6 +284,12 @@ class RealtimeChannel {
       return current() ? this.scheduleReconnect() : undefined;
     }
     if (!current()) return;
+    // IoT Core refuses a second CONNECT of a client id within a second (a rescope right after
+    // connecting, a reconnect on the browser coming back online): wait for it.
+    const wait = this.lastConnectAt + REALTIME_CONNECT_INTERVAL_MS + CONNECT_INTERVAL_MARGIN_MS - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (!current()) return;
+    this.lastConnectAt = Date.now();
     this.drop();
     const client = connect(endpoint.url, {
       clientId: this.clientId,
