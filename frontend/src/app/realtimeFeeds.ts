@@ -33,23 +33,22 @@ export function watchedOrgIds(orgIds: readonly string[], floorOrgId: string | un
 }
 
 /**
- * Back after a break (a dropped network, a sleeping laptop, a token's end, a new scope), the channel
- * has missed what was published meanwhile, and presence is pushed only when it changes: each time it
- * is connected again, the floors' devices and counts (not their plans) and the notifications are read
- * again (live values newer than an answer stay, deviceMerge.ts). Answers the function that stops it.
+ * What the page read before its channel was subscribed has missed what was published meanwhile, and
+ * presence and alarms are pushed only when they change: back after a break (a dropped network, a
+ * sleeping laptop, a token's end, a new scope), and also on the page's first connection (its first
+ * reads answer before the channel is up, seconds later on a slow or busy link: an alarm resolved in
+ * between would stay open in the bell), the floors' devices and counts (not their plans) and the
+ * notifications are read again (live values newer than an answer stay, deviceMerge.ts). Answers the
+ * function that stops it.
  */
-export function readAgainOnReconnect(
+export function readAgainOnConnect(
   queryClient: QueryClient,
   channel: Pick<typeof realtimeChannel, 'status' | 'onStatus'>,
 ): () => void {
-  let connectedBefore = false;
   return channel.onStatus(() => {
     if (channel.status !== 'connected') return;
-    if (connectedBefore) {
-      void queryClient.invalidateQueries({ predicate: floorPlanQueries.live() });
-      void queryClient.invalidateQueries({ queryKey: notificationQueries.all() });
-    }
-    connectedBefore = true;
+    void queryClient.invalidateQueries({ predicate: floorPlanQueries.live() });
+    void queryClient.invalidateQueries({ queryKey: notificationQueries.all() });
   });
 }
 
@@ -92,7 +91,7 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
         }
       }
     });
-    const stopWatching = readAgainOnReconnect(queryClient, realtimeChannel);
+    const stopWatching = readAgainOnConnect(queryClient, realtimeChannel);
     realtimeChannel.start();
     return () => {
       stopListening();
