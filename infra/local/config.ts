@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Every local service binds to loopback only. */
+/** Every local service binds to loopback only, but DynamoDB Local (it has no option for its address). */
 export const HOST = '127.0.0.1';
 
 export interface LocalPorts {

@@ -43,7 +43,7 @@ Argentum is running.
   Password     ${password}${process.env.DEMO_PASSWORD ? ' (from DEMO_PASSWORD)' : ''}${stack.seeded ? '' : '  (demo data from an earlier start; `npm run reset` starts afresh)'}
 ${demoUsers.map((u) => `    ${u.email.padEnd(width)}  ${rolesText(u.orgRoles)}`).join('\n')}
 
-  Local services (loopback only)
+  Local services (loopback only, but DynamoDB Local: every interface)
     API + web app        ${stack.url}          captured e-mail: ${stack.url}/_local/mail
     DynamoDB Local       http://127.0.0.1:${ports.dynamodb}
     S3 (s3rver, gated)   http://127.0.0.1:${ports.s3}
