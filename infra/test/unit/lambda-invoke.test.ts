@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiDomains } from '@argentum/functions/http/types';
-import { apiFunction, functionDefaults } from '../../src/definitions';
+import { API_INIT_ALLOWANCE_SECONDS, apiFunction, functionDefaults } from '../../src/definitions';
 import { invoke, invokeApiFunction, TimedOut } from '../../local/lambda-invoke';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,11 +57,11 @@ describe('local Lambda invocations', () => {
     );
   });
 
-  it('time each API function as deployed, within the 30 s API Gateway waits', () => {
+  it('time each API function as deployed, within the 30 s API Gateway waits, a cold start included', () => {
     for (const domain of apiDomains) {
-      expect(apiFunction(domain).timeoutSeconds).toBeLessThan(30);
+      expect(apiFunction(domain).timeoutSeconds + API_INIT_ALLOWANCE_SECONDS).toBeLessThanOrEqual(30);
     }
     expect(apiFunction('tree').timeoutSeconds).toBe(functionDefaults.timeoutSeconds);
-    expect(apiFunction('floorplans').timeoutSeconds).toBe(28);
+    expect(apiFunction('floorplans').timeoutSeconds).toBe(25);
   });
 });
