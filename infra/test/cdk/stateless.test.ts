@@ -424,7 +424,7 @@ describe('least privilege per domain', () => {
   it('gives the plan upload function the memory and time to sanitize a 10 MB plan within the 30 s API limit', () => {
     const resources = template.toJSON().Resources as Resources;
     const uploads = resources[logicalId(platform.stateless.apiFunctions.floorplans.function)]?.Properties;
-    expect(uploads).toMatchObject({ MemorySize: 2048, Timeout: 28 });
+    expect(uploads).toMatchObject({ MemorySize: 2048, Timeout: 25 });
   });
 
   it('scopes IoT publishing to topic kinds and SES to the configured sender', () => {
