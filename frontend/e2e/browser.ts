@@ -141,3 +141,28 @@ export async function signIn(page: Page, origin: string, email: string, password
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/home/);
 }
+
+/** A WebSocket frame's bytes, as Playwright reports them (a binary frame as a latin1 string or a Buffer). */
+export const frameBytes = (payload: string | Buffer) =>
+  typeof payload === 'string' ? Buffer.from(payload, 'latin1') : payload;
+
+/**
+ * The page's MQTT subscriptions, read off its WebSocket frames: SUBSCRIBE packets sent and SUBACKs
+ * received on its newest connection. `settled()` once every subscription asked for there is
+ * acknowledged (the broker then delivers what is published on those topics): what a test publishes
+ * live waits for it.
+ */
+export function watchSubscriptions(page: Page) {
+  let newest = { subscribes: 0, subacks: 0 };
+  page.on('websocket', (socket) => {
+    const counts = { subscribes: 0, subacks: 0 };
+    newest = counts;
+    socket.on('framesent', ({ payload }) => {
+      if (frameBytes(payload)[0] === 0x82) counts.subscribes++;
+    });
+    socket.on('framereceived', ({ payload }) => {
+      if (frameBytes(payload)[0] === 0x90) counts.subacks++;
+    });
+  });
+  return { settled: () => newest.subscribes > 0 && newest.subacks >= newest.subscribes };
+}

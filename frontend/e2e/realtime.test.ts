@@ -21,7 +21,7 @@ import '../../functions/test/support/provided';
 import { contentSecurityPolicy } from '../../infra/src/content-security-policy';
 import { REALTIME_KEEPALIVE_SECONDS } from '../src/shared/config/runtimeConfig';
 import { LOSS_GRACE_MS } from '../src/shared/realtime/backoff';
-import { cspViolations, launchBrowser, screenshot, signIn } from './browser';
+import { cspViolations, frameBytes, launchBrowser, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -100,9 +100,6 @@ const showsPublished = (page: Page, temp: number, shown: string) =>
       return popupText(page);
     })
     .toContain(shown);
-
-const frameBytes = (payload: string | Buffer) =>
-  typeof payload === 'string' ? Buffer.from(payload, 'latin1') : payload;
 
 const banner = (page: Page, text: string) =>
   page.getByRole(text === OFFLINE_TEXT ? 'alert' : 'status').getByText(text);
