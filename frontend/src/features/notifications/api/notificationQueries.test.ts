@@ -27,6 +27,17 @@ describe('a pushed notification and the unread badge', () => {
     expect(queryClient.getQueryState(countKey)?.isInvalidated).toBe(true);
   });
 
+  it('counts a push pushed again (a redelivered trigger) once, though no loaded list holds it', () => {
+    const queryClient = new QueryClient();
+    const countKey = notificationQueries.unreadCount().queryKey;
+    queryClient.setQueryData(countKey, 0);
+    applyNotificationPush(queryClient, push('redelivered'));
+    queryClient.setQueryData(countKey, 1); // the count read again
+    applyNotificationPush(queryClient, push('redelivered'));
+    expect(queryClient.getQueryData(countKey)).toBe(1);
+    expect(queryClient.getQueryState(countKey)?.isInvalidated).toBe(false);
+  });
+
   it('changes nothing for a push it holds in a loaded list', () => {
     const queryClient = new QueryClient();
     const countKey = notificationQueries.unreadCount().queryKey;

@@ -29,6 +29,20 @@ function rememberClearing(id: string, clearedAt: string): void {
   if (clearings.size > CLEARINGS_KEPT && !oldest.done) clearings.delete(oldest.value);
 }
 
+/**
+ * The raises this page was pushed and counted in its badge, the newest kept: the platform pushes a
+ * notification again when its trigger is redelivered, and a page that does not hold it in a loaded
+ * list would count it again (until the count is read again).
+ */
+const counted = new Set<string>();
+const COUNTED_KEPT = 500;
+
+function rememberCounted(id: string): void {
+  counted.add(id);
+  const oldest = counted.values().next();
+  if (counted.size > COUNTED_KEPT && !oldest.done) counted.delete(oldest.value);
+}
+
 const withClearings = (page: NotificationPage): NotificationPage =>
   clearings.size === 0
     ? page
@@ -90,8 +104,8 @@ export function applyNotificationPush(queryClient: QueryClient, push: Notificati
  * A notification raised: prepended to the loaded lists and the badge raised by one at once, then the
  * count read again: the platform pushes a notification again when its trigger is redelivered (so a
  * push lost the first time still arrives), and a browser that does not hold it in a loaded list (read,
- * deleted, or never loaded) cannot tell a repeat from a new one. A push the browser holds in a loaded
- * list (a redelivery) changes nothing.
+ * deleted, or never loaded) cannot always tell a repeat from a new one. A push the browser holds in a
+ * loaded list, or was pushed and counted before (a redelivery), changes nothing.
  */
 function applyRaised(queryClient: QueryClient, push: NotificationRaisedPush): void {
   // A raise pushed again after its clearing (a redelivered trigger) is shown resolved.
@@ -116,7 +130,8 @@ function applyRaised(queryClient: QueryClient, push: NotificationRaisedPush): vo
       },
     );
   }
-  if (known) return;
+  if (known || counted.has(view._id)) return;
+  rememberCounted(view._id);
   queryClient.setQueryData<number>(notificationQueries.unreadCount().queryKey, (count) =>
     count === undefined ? count : count + 1,
   );
