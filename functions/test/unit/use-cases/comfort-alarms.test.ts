@@ -1,49 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AlarmDevice,
-  type AlarmPorts,
   type AlarmStore,
   comfortObservations,
   observeDevice,
 } from '../../../src/domain/notifications/alarms';
-import type { UserRecord } from '../../../src/domain/users/user';
-import {
-  memoryAlarmStore,
-  memoryNotificationStore,
-  recordingLogger,
-  recordingMetrics,
-} from '../../support/fakes/memory-stores';
+import { alarmScene } from '../../support/alarm-scene';
+import { memoryAlarmStore } from '../../support/fakes/memory-stores';
 
 const MINUTE = 60_000;
 const NINE = Date.UTC(2026, 10, 24, 9, 0);
-const admin: UserRecord = {
-  userId: 'u1',
-  email: 'ada@example.com',
-  userName: 'Ada',
-  orgRoles: { 'org-a': 2 },
-  createdAt: '2026-11-01T00:00:00.000Z',
-  updatedAt: '2026-11-01T00:00:00.000Z',
-  version: 1,
-};
-
-/** Comfort alarms on in-memory fakes (each passes its DynamoDB adapter's contract tests). */
-function scene(alarms: AlarmStore = memoryAlarmStore()) {
-  const notifications = memoryNotificationStore();
-  const deps: AlarmPorts = {
-    alarms,
-    notifications,
-    publisher: { publish: async () => undefined },
-    users: { memberIds: async () => [admin.userId], getMany: async () => [admin] },
-    alarmMail: { send: async () => undefined },
-    logger: recordingLogger(),
-    metrics: recordingMetrics(),
-  };
-  const raised = async () =>
-    (await notifications.page(admin.userId, { orgIds: ['org-a'], skip: 0, limit: 10, unreadOnly: false }))
-      .entries;
-  return { deps, raised };
-}
-
 let devices = 0;
 const room = (): AlarmDevice => ({
   devId: `ieq-${++devices}`,
@@ -70,7 +36,7 @@ describe('comfort alarms over time', () => {
         return stored.saveIfUnchanged(next, read);
       },
     };
-    const { deps, raised } = scene(racing);
+    const { deps, raised } = alarmScene(racing);
     const device = room();
     for (const minute of [0, 5]) {
       await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);
@@ -86,7 +52,7 @@ describe('comfort alarms over time', () => {
   });
 
   it('starts an episode again after a silence longer than it takes to raise, instead of raising on one reading', async () => {
-    const { deps, raised } = scene();
+    const { deps, raised } = alarmScene();
     const device = room();
     const evening = Date.UTC(2026, 10, 24, 17, 50);
     for (const minute of [0, 5])
@@ -119,7 +85,7 @@ describe('comfort alarms over time', () => {
       get: (devId) => stored.get(devId),
       saveIfUnchanged: (next, read) => (writes++, stored.saveIfUnchanged(next, read)),
     };
-    const { deps, raised } = scene(counting);
+    const { deps, raised } = alarmScene(counting);
     const device = room();
     for (let minute = 0; minute <= 9; minute++)
       await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);

@@ -9,48 +9,17 @@ import {
   REPEATING_EVENT_QUIET_MS,
 } from '../../../src/domain/notifications/alarms';
 import { alarmsOfDeviceMessage } from '../../../src/domain/notifications/device-messages';
-import type { UserRecord } from '../../../src/domain/users/user';
-import {
-  memoryAlarmStore,
-  memoryNotificationStore,
-  recordingLogger,
-  recordingMetrics,
-} from '../../support/fakes/memory-stores';
+import { alarmScene } from '../../support/alarm-scene';
+import { memoryAlarmStore } from '../../support/fakes/memory-stores';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const NINE = Date.UTC(2026, 10, 28, 9, 0);
-const admin: UserRecord = {
-  userId: 'u1',
-  email: 'ada@example.com',
-  userName: 'Ada',
-  orgRoles: { 'org-a': 2 },
-  createdAt: '2026-11-01T00:00:00.000Z',
-  updatedAt: '2026-11-01T00:00:00.000Z',
-  version: 1,
-};
 
-/** Pairing failures on in-memory fakes (each passes its DynamoDB adapter's contract tests). */
-function scene(alarms: AlarmStore = memoryAlarmStore()) {
-  const notifications = memoryNotificationStore();
-  const mails: string[] = [];
-  const deps: AlarmPorts = {
-    alarms,
-    notifications,
-    publisher: { publish: async () => undefined },
-    users: { memberIds: async () => [admin.userId], getMany: async () => [admin] },
-    alarmMail: {
-      send: async (job) => {
-        mails.push(job.notificationId);
-      },
-    },
-    logger: recordingLogger(),
-    metrics: recordingMetrics(),
-  };
-  const raised = async () =>
-    (
-      await notifications.page(admin.userId, { orgIds: ['org-a'], skip: 0, limit: 50, unreadOnly: false })
-    ).entries.map((e) => e.notification);
+/** Pairing failures on in-memory fakes; `raised`: the admin's notifications, newest first. */
+function scene(alarms?: AlarmStore) {
+  const { deps, raised: entries, mails } = alarmScene(alarms);
+  const raised = async () => (await entries()).map((e) => e.notification);
   return { deps, raised, mails };
 }
 

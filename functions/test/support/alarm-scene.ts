@@ -1,0 +1,51 @@
+import type { AlarmPorts, AlarmStore } from '../../src/domain/notifications/alarms';
+import type { UserRecord } from '../../src/domain/users/user';
+import {
+  memoryAlarmStore,
+  memoryNotificationStore,
+  recordingLogger,
+  recordingMetrics,
+} from './fakes/memory-stores';
+
+/** The one admin of organization `org-a`, who receives its alarms. */
+export const alarmAdmin: UserRecord = {
+  userId: 'u1',
+  email: 'ada@example.com',
+  userName: 'Ada',
+  orgRoles: { 'org-a': 2 },
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  version: 1,
+};
+
+/**
+ * Alarms of organization `org-a` on in-memory fakes (each passes its DynamoDB adapter's contract
+ * tests): the ports, the admin's inbox (`raised`, newest first) and the ids of the alarm mails queued.
+ */
+export function alarmScene(alarms: AlarmStore = memoryAlarmStore()) {
+  const notifications = memoryNotificationStore();
+  const mails: string[] = [];
+  const deps: AlarmPorts = {
+    alarms,
+    notifications,
+    publisher: { publish: async () => undefined },
+    users: { memberIds: async () => [alarmAdmin.userId], getMany: async () => [alarmAdmin] },
+    alarmMail: {
+      send: async (job) => {
+        mails.push(job.notificationId);
+      },
+    },
+    logger: recordingLogger(),
+    metrics: recordingMetrics(),
+  };
+  const raised = async () =>
+    (
+      await notifications.page(alarmAdmin.userId, {
+        orgIds: ['org-a'],
+        skip: 0,
+        limit: 50,
+        unreadOnly: false,
+      })
+    ).entries;
+  return { deps, raised, mails };
+}
