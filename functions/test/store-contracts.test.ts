@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTable } from '../../infra/local/provision';
+import { describe, expect, it } from 'vitest';
 import { platformTable } from '../../infra/src/definitions';
 import { ENV } from '../src/environment';
 import { dynamo } from '../src/aws/dynamo';
@@ -26,6 +24,7 @@ import {
   treeStoreContract,
   userStoreContract,
 } from './support/store-contracts';
+import { onUnwatchedTable } from './support/unwatched-table';
 
 // The DynamoDB adapters on DynamoDB Local; the in-memory fakes run the same contracts (unit/fakes.test.ts).
 commandStoreContract('DynamoDB', () => dynamoCommandStore);
@@ -150,17 +149,7 @@ userStoreContract('DynamoDB', () => dynamoUserStore);
 // the stack's sweeper (fed by the stream) removes what lies under a deleted node moments after, and
 // raced the contract's reads of a tombstone and of what it keeps listed.
 describe('on a table no sweeper watches', () => {
-  const table = { ...platformTable, localName: `tree-contract-${randomUUID()}`, stream: undefined };
-  let platform: string | undefined;
-  beforeAll(async () => {
-    await ensureTable(new DynamoDBClient({}), table);
-    platform = process.env[ENV.platformTable];
-    process.env[ENV.platformTable] = table.localName;
-  });
-  afterAll(async () => {
-    process.env[ENV.platformTable] = platform;
-    await new DynamoDBClient({}).send(new DeleteTableCommand({ TableName: table.localName }));
-  });
+  onUnwatchedTable(platformTable, ENV.platformTable);
   treeStoreContract(
     'DynamoDB',
     () => dynamoTreeStore,
