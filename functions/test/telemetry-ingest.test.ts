@@ -59,16 +59,18 @@ const sum = (items: Record<string, unknown>[], attribute: string) =>
 describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)', () => {
   it('stores a burst with every message published twice and every batch delivered again: nothing lost, nothing doubled', async () => {
     const orgId = `tel-${randomUUID()}`;
-    const devices = [freshDevId(), freshDevId()];
+    // 8 devices of 45 readings each, each sent twice: 90 publishes a connection, within IoT Core's 100
+    // a second (past them the broker, as IoT Core, discards).
+    const devices = Array.from({ length: 8 }, () => freshDevId());
     for (const devId of devices) await registerDevice(devId, orgId);
-    // Two days ago, 22:10 UTC: recent enough for ingest's window, and the readings run over midnight.
-    const base = startOfDayUtc(Date.now() - 2 * DAY) + 22 * HOUR + 10 * 60_000;
-    const readings = Array.from({ length: 600 }, (_, i) => ({
-      devId: devices[i % 2] as string,
+    // Two days ago, 23:40 UTC: recent enough for ingest's window, and the readings run over midnight.
+    const base = startOfDayUtc(Date.now() - 2 * DAY) + 23 * HOUR + 40 * 60_000;
+    const readings = Array.from({ length: 8 * 45 }, (_, i) => ({
+      devId: devices[i % 8] as string,
       message: {
-        devID: devices[i % 2],
+        devID: devices[i % 8],
         devType: 5,
-        time: base + Math.floor(i / 2) * 40_000, // 300 readings a device, 40 s apart, over midnight
+        time: base + Math.floor(i / 8) * 40_000, // 45 readings a device, 40 s apart, over midnight
         values: { temp: 20 + (i % 10), hum: 40 + (i % 5) },
       },
     }));

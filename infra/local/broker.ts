@@ -1,7 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
-import { Aedes, type AuthenticateError, type Client, type Connection } from 'aedes';
+import { Aedes, type AuthenticateError, type Client, type Connection, type PublishPacket } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { basicIngestTopic, isReservedDeviceId, topics } from '@argentum/contracts/messaging';
@@ -21,6 +21,7 @@ import {
   iotTopicRefusal,
   type IotPolicy,
   localIotArn,
+  publishRateWindow,
 } from './iot-policy';
 import { HOST } from './config';
 import { boundPort, listen, type ListenAt } from './http-util';
@@ -95,7 +96,8 @@ function signatureValid(publicKey: KeyObject, token: string, signature: string):
  * - Messages larger than 128 KB are refused, from clients and from the data-plane shim alike.
  * - IoT Core's protocol quotas (iot-policy.ts, IOT_BROKER_LIMITS): a client id over 128 bytes or
  *   starting with `$` is refused; a topic over 256 bytes or 7 slashes (Basic Ingest's prefix not
- *   counted), QoS 2, more than 8 filters in one SUBSCRIBE or more than 50 on a connection close it.
+ *   counted), QoS 2, more than 8 filters in one SUBSCRIBE or more than 50 on a connection close it;
+ *   past 100 publishes in a second on a connection (sent and received together) a publish is discarded.
  * `disconnect` is what the IoT data-plane shim's DeleteConnection calls when a user's access is revoked.
  */
 export async function startBroker(options: {
@@ -193,6 +195,16 @@ export async function startBroker(options: {
     return true;
   };
 
+  // IoT Core's 100 publish requests a second per connection, inbound and outbound together: past it
+  // a publish is discarded. An inbound one is still acknowledged (QoS 1) but reaches no one.
+  const publishRates = new WeakMap<Client, ReturnType<typeof publishRateWindow>>();
+  const publishFits = (client: Client) => {
+    let window = publishRates.get(client);
+    if (!window) publishRates.set(client, (window = publishRateWindow()));
+    return window.take(Date.now());
+  };
+  const discarded = new WeakSet<object>();
+
   const aedes = await Aedes.createBroker({
     // Before aedes arms the connection's keep-alive timer (1.5 times the CONNECT's keep-alive, from
     // this packet): IoT Core's keep-alive replaces the one asked for, 0 (none) included.
@@ -234,7 +246,9 @@ export async function startBroker(options: {
           ? principal.publish.includes(packet.topic)
           : principal?.kind === 'user' &&
             principal.policy.allows('iot:Publish', localIotArn('topic', packet.topic));
-      callback(allowed ? null : new Error('Publishing to this topic is not allowed'));
+      if (!allowed) return callback(new Error('Publishing to this topic is not allowed'));
+      if (!publishFits(client)) discarded.add(packet);
+      callback(null);
     },
     authorizeSubscribe: (client, subscription, callback) => {
       // Past IoT Core's quotas the connection is closed (an error does it). For a filter over the topic
@@ -252,6 +266,7 @@ export async function startBroker(options: {
       callback(null, allowed ? subscription : null);
     },
     authorizeForward: (client, packet) => {
+      if (!publishFits(client)) return null;
       const principal = principals.get(client);
       // iot:Receive: a message the policy does not let the client receive is not delivered.
       if (
@@ -262,6 +277,18 @@ export async function startBroker(options: {
       return packet;
     },
   });
+
+  // A discarded publish goes no further than its acknowledgement (aedes has no hook to drop one).
+  // (Its clients call it with themselves as a second argument, which its typings leave out.)
+  type Done = (error?: Error) => void;
+  const broker = aedes as unknown as {
+    publish(packet: PublishPacket, client: Client | null | Done, done?: Done): void;
+  };
+  const publish = broker.publish.bind(aedes);
+  broker.publish = (packet, client, done) => {
+    if (!discarded.has(packet)) return publish(packet, client, done);
+    (typeof client === 'function' ? client : done)?.();
+  };
 
   aedes.on('unsubscribe', (unsubscriptions, client) => {
     for (const filter of unsubscriptions) filters.get(client)?.delete(filter);

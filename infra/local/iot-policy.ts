@@ -152,7 +152,10 @@ export async function askAuthorizer<E>(
  * `$aws/rules/{rule}/` not counted); a client id of at most 128 bytes, never starting with `$` (reserved
  * for the ids AWS IoT makes); at most 8 subscriptions in one SUBSCRIBE and 50 on a connection (more
  * "may be rejected by AWS IoT and the connection will be closed"). QoS 2 is not supported ("AWS IoT
- * doesn't support publishing or subscribing with QoS level 2", developer guide, "MQTT").
+ * doesn't support publishing or subscribing with QoS level 2", developer guide, "MQTT"). At most 100
+ * publish requests a second on a connection, "inbound and outbound"; "publish requests that exceed
+ * that quota are discarded" (not adjustable): counted here in both directions together, over any
+ * second (`publishRateWindow`).
  */
 export const IOT_BROKER_LIMITS = {
   topicBytes: 256,
@@ -161,7 +164,31 @@ export const IOT_BROKER_LIMITS = {
   subscriptionsPerSubscribe: 8,
   subscriptionsPerConnection: 50,
   maxQos: 1,
+  publishesPerSecondPerConnection: 100,
 } as const;
+
+/**
+ * A connection's publish requests over the last second, as IoT Core's "publish requests per second
+ * per connection" quota counts them: `take(now)` answers whether one more fits (and counts it), or
+ * false when `limit` were already taken within the second before `now` (that one is discarded and
+ * not counted). A ring of the last `limit` times taken.
+ */
+export function publishRateWindow(limit: number = IOT_BROKER_LIMITS.publishesPerSecondPerConnection) {
+  const times: number[] = [];
+  let oldest = 0;
+  return {
+    take(now: number): boolean {
+      if (times.length < limit) {
+        times.push(now);
+        return true;
+      }
+      if (now - (times[oldest] ?? 0) < 1000) return false;
+      times[oldest] = now;
+      oldest = (oldest + 1) % limit;
+      return true;
+    },
+  };
+}
 
 /**
  * IoT Core's MQTT keep-alive (AWS General Reference, "AWS IoT Core endpoints and quotas", message

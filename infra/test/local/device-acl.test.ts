@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IoTDataPlaneClient, PublishCommand } from '@aws-sdk/client-iot-data-plane';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REALTIME_CONNECT_INTERVAL_MS } from '@argentum/contracts';
 import { topics } from '@argentum/contracts/messaging';
 import { connectLocalDevice, localDeviceCredential } from '../../local/device-credentials';
@@ -359,6 +359,45 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
     const long = `${other.org}/${'x'.repeat(256 - other.org.length)}`;
     expect(await closes(other.client, () => other.client.subscribeAsync(long.slice(0, 256)))).toBe(false);
     expect(await closes(other.client, () => other.client.subscribeAsync(long))).toBe(true);
+  });
+
+  it('discards the publishes of a connection past 100 in a second, received and sent alike', async () => {
+    const { org, client: browser } = await browserOf();
+    const received: string[] = [];
+    browser.on('message', (_topic, payload) => received.push(payload.toString()));
+    await browser.subscribeAsync(`${org}/controldata/#`);
+    const [one, two] = [await device(org, freshDevId()), await device(org, freshDevId())];
+    const confirmation = (from: string, n: number) => JSON.stringify({ from, n });
+    const burst = (publisher: MqttClient, from: string, count: number, qos: 0 | 1 = 0) =>
+      Promise.all(
+        Array.from({ length: count }, (_, n) =>
+          publisher.publishAsync(topics.controlSuccess(org), confirmation(from, n), { qos }),
+        ),
+      );
+    /**
+     * What the browser received of a burst: a marker published a second after it arrives after all of
+     * it. Answers once a second has passed since the marker too (the quotas count afresh).
+     */
+    const settled = async (from: MqttClient) => {
+      await sleep(1000);
+      const marker = randomUUID();
+      await from.publishAsync(topics.controlSuccess(org), marker, { qos: 1 });
+      await vi.waitFor(() => expect(received).toContain(marker));
+      const burstReceived = received.splice(0).filter((payload) => payload !== marker);
+      await sleep(1000);
+      return burstReceived;
+    };
+
+    // Sent: one device's 150 in a burst, the last 50 acknowledged (QoS 1) but delivered to no one.
+    await burst(one, 'one', 150, 1);
+    expect(await settled(one)).toEqual(Array.from({ length: 100 }, (_, n) => confirmation('one', n)));
+    expect(one.connected).toBe(true);
+
+    // Received: two devices' 60 each (each within its own quota) reach the browser 100 at most.
+    await Promise.all([burst(one, 'one', 60), burst(two, 'two', 60)]);
+    const delivered = await settled(two);
+    expect(delivered).toHaveLength(100);
+    expect(browser.connected).toBe(true);
   });
 
   it('refuses a data-plane Publish to a topic over the limits, or with QoS 2 (400 InvalidRequestException)', async () => {
