@@ -58,8 +58,25 @@ export interface NotificationClearedPush {
   clearedAt: string;
 }
 
-/** What is pushed on `{orgId}/notification` to the organization's signed-in users. */
+/** One push to the organization's signed-in users: a notification raised, or one resolved. */
 export type NotificationPush = NotificationRaisedPush | NotificationClearedPush;
+
+/**
+ * Pushes made within moments of each other, sent as one message and applied in order. IoT Core
+ * delivers at most 100 messages a second to a connection and discards the rest, so a burst (a
+ * building's devices going offline together) is coalesced rather than sent one message a push.
+ */
+export interface NotificationPushBatch {
+  kind: 'notifications';
+  pushes: NotificationPush[];
+}
+
+/** A message on `{orgId}/notification`: one push, or several together. */
+export type NotificationMessage = NotificationPush | NotificationPushBatch;
+
+/** The pushes a message on `{orgId}/notification` carries, in order. */
+export const notificationPushesOf = (message: NotificationMessage): NotificationPush[] =>
+  message.kind === 'notifications' ? message.pushes : [message];
 
 /** The organization a push is about (its topic must name the same). */
 export const notificationPushOrgId = (push: NotificationPush): string =>

@@ -181,6 +181,24 @@ describe('the notifications bell in the browser', () => {
     );
     expect(listed.body.list.find((n) => n._id === alarmId)?.clearedAt).toBe(new Date(back).toISOString());
 
+    // A building goes dark: its devices' alarms, raised together, reach the open bell (sent together,
+    // a burst being one message), each listed and counted once.
+    const dark = ['Lobby', 'Stairs', 'Atrium'];
+    await Promise.all(
+      dark.map((devName) =>
+        raiseOfflineEpisode(
+          alarmPorts,
+          { ...device, devId: `AB:${randomUUID().slice(0, 8)}`, devName },
+          since,
+          back + 60_000,
+        ),
+      ),
+    );
+    for (const devName of dark) await popover.getByText(`${devName}: Device Offline`).waitFor();
+    await page.getByRole('button', { name: 'Notifications, 5 unread' }).waitFor();
+    expect(await items.count()).toBe(5);
+    await screenshot(page, 'notifications-burst');
+
     // A reload shows the same.
     await page.reload();
     await page.getByRole('button', { name: /^Notifications/ }).click();

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import '../schema-messages';
 import { commandCalls, commandStatuses, type CommandView } from '../control';
 import { type DevicePresence, presenceReasons } from '../devices';
-import type { NotificationPush, NotificationView } from '../notifications';
+import type { NotificationMessage, NotificationPush, NotificationView } from '../notifications';
 import { Command, commandValueSchema, messageDevId } from './device-protocol';
 
 /**
@@ -156,4 +156,23 @@ export const notificationPushSchema = z.lazy(
         clearedAt: z.string().check(z.minLength(1)),
       }),
     ]) satisfies z.ZodMiniType<NotificationPush>,
+);
+
+/** Longest notification message the publisher sends (IoT Core's limit is 128 KB; a burst is split below). */
+export const NOTIFICATION_MESSAGE_MAX_BYTES = 120 * 1024;
+
+/**
+ * A message on `{orgId}/notification`: one push, or a burst of them (`kind: 'notifications'`, at least
+ * one, applied in order). The publisher sends one push alone, so a page from before batches existed
+ * still reads it.
+ */
+export const notificationMessageSchema = z.lazy(
+  () =>
+    z.union([
+      notificationPushSchema,
+      z.object({
+        kind: z.literal('notifications'),
+        pushes: z.array(notificationPushSchema).check(z.minLength(1)),
+      }),
+    ]) satisfies z.ZodMiniType<NotificationMessage>,
 );

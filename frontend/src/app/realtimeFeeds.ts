@@ -78,7 +78,7 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
           applyCommandStatus(queryClient, event.view);
           break;
         case 'notification':
-          applyNotificationPush(queryClient, event.push);
+          for (const push of event.pushes) applyNotificationPush(queryClient, push);
           break;
         case 'confirmation': {
           // A grouping's success is announced by its call's answer; a device's later failure is not.

@@ -1,4 +1,4 @@
-import type { NotificationPage, NotificationPush } from '@argentum/contracts';
+import type { NotificationPage } from '@argentum/contracts';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
 import {
@@ -26,7 +26,7 @@ import { topics } from '@argentum/contracts/messaging';
 import { call, createOwnOrganization, createUser, mailsTo, signInAs, waitForMail } from '../support/api';
 import { newDevices, newPlace } from './devices-fixtures';
 import { deviceConnection } from '../support/control';
-import { connectBrowser } from '../support/realtime';
+import { connectBrowser, notificationPushesReceived } from '../support/realtime';
 
 const ports: AlarmPorts = {
   notifications: dynamoNotificationStore,
@@ -143,10 +143,7 @@ describe('alarm rules', () => {
     const page = await connectBrowser(memberToken);
     const deviceOf = (): AlarmDevice => ({ ...device(), orgId: pushOrg });
     try {
-      const pushes: NotificationPush[] = [];
-      page.on('message', (_topic, payload) =>
-        pushes.push(JSON.parse(payload.toString()) as NotificationPush),
-      );
+      const { pushes } = notificationPushesReceived(page);
       await page.subscribeAsync(topics.notification(pushOrg), { qos: 1 });
       const about = (id: string) =>
         pushes.filter((p) => (p.kind === 'notification' ? p.notification._id : p._id) === id);

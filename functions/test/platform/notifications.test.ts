@@ -1,4 +1,4 @@
-import type { NotificationPage, NotificationPush } from '@argentum/contracts';
+import type { NotificationPage } from '@argentum/contracts';
 import { topics } from '@argentum/contracts/messaging';
 import { iotNotificationPublisher } from '@argentum/functions/adapters/notification-publisher';
 import { html } from '@argentum/functions/domain/notifications/notification-html';
@@ -9,7 +9,7 @@ import { dynamoUserStore } from '@argentum/functions/stores/users';
 import type { MqttClient } from 'mqtt';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, createOwnOrganization, createUser, signInAs } from '../support/api';
-import { connectBrowser } from '../support/realtime';
+import { connectBrowser, notificationPushesReceived } from '../support/realtime';
 
 const ports: NotificationPorts = {
   notifications: dynamoNotificationStore,
@@ -184,10 +184,7 @@ describe('notifications', () => {
     const watch = async (token: string, orgId: string) => {
       const client = await connectBrowser(token);
       clients.push(client);
-      const received: NotificationPush[] = [];
-      client.on('message', (_topic, payload) =>
-        received.push(JSON.parse(payload.toString()) as NotificationPush),
-      );
+      const { pushes: received } = notificationPushesReceived(client);
       // A refused subscription comes back as a SUBACK failure, which mqtt.js reports as an error.
       const granted = await client.subscribeAsync(topics.notification(orgId), { qos: 1 }).then(
         (g) => g.map((x) => x.qos),
@@ -209,5 +206,25 @@ describe('notifications', () => {
     });
     expect(outsider.received).toEqual([]);
     expect(outsiderOwn.received).toEqual([]);
+  });
+
+  it('brings a burst of raises to an open page whole, though a connection takes 100 messages a second', async () => {
+    const owner = await createUser(2, []);
+    const orgId = await createOwnOrganization(owner.userId, 2, 'Notify burst');
+    const client = await connectBrowser((await signInAs(owner)).accessToken, { orgIds: [orgId] });
+    clients.push(client);
+    const { pushes: received, messages } = notificationPushesReceived(client);
+    await client.subscribeAsync(topics.notification(orgId), { qos: 1 });
+    // 250 alarms raised at once (a building's devices going offline together).
+    const raised = await Promise.all(
+      Array.from({ length: 250 }, (_, i) => raise(orgId, `Burst ${i}`, { type: 2 })),
+    );
+    const ids = raised.map((r) => r.notification.id).sort();
+    await expect
+      .poll(() => received.map((p) => (p.kind === 'notification' ? p.notification._id : p._id)).sort(), {
+        timeout: 20_000,
+      })
+      .toEqual(ids);
+    expect(messages()).toBeLessThan(250);
   });
 });

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { REALTIME_TOKEN_PATH, realtimeUsername, type RealtimeTokenView } from '@argentum/contracts';
+import {
+  type NotificationPush,
+  notificationPushesOf,
+  REALTIME_TOKEN_PATH,
+  realtimeUsername,
+  type RealtimeTokenView,
+} from '@argentum/contracts';
+import { notificationMessageSchema } from '@argentum/contracts/messaging';
 import { call, stack } from './api';
 import { connectWithinClientIdRate } from '../../../infra/local/device-credentials';
 
@@ -39,4 +46,23 @@ export async function connectBrowser(
   const minted = await mintConnectionToken(accessToken, clientId, options.orgIds);
   if (minted.status !== 200) throw new Error(`realtimeToken answered ${minted.status}`);
   return connectWs(realtimeUsername('browser', minted.body), clientId);
+}
+
+/**
+ * The notification pushes a connection receives on its `{orgId}/notification` subscriptions, in order,
+ * whether each came alone or with others in one message (read as the browser reads them).
+ */
+export function notificationPushesReceived(client: MqttClient): {
+  pushes: NotificationPush[];
+  /** How many messages carried them. */
+  messages: () => number;
+} {
+  const pushes: NotificationPush[] = [];
+  let messages = 0;
+  client.on('message', (topic, payload) => {
+    if (!topic.endsWith('/notification')) return;
+    messages++;
+    pushes.push(...notificationPushesOf(notificationMessageSchema.parse(JSON.parse(payload.toString()))));
+  });
+  return { pushes, messages: () => messages };
 }

@@ -52,13 +52,17 @@ describe('real-time messages', () => {
     expect(parseRealtimeMessage('org-a/notification', JSON.stringify(push))).toEqual({
       kind: 'notification',
       orgId: 'org-a',
-      push,
+      pushes: [push],
     });
     expect(parseRealtimeMessage('org-a/notification', enc(clearing))).toEqual({
       kind: 'notification',
       orgId: 'org-a',
-      push: clearing,
+      pushes: [clearing],
     });
+    // A burst sent together, in order.
+    expect(
+      parseRealtimeMessage('org-a/notification', enc({ kind: 'notifications', pushes: [push, clearing] })),
+    ).toEqual({ kind: 'notification', orgId: 'org-a', pushes: [push, clearing] });
     expect(
       parseRealtimeMessage('org-a/controldata/fail', enc({ action: 'fail', devID: 'AA:BB', cmnd: 3 })),
     ).toEqual({
@@ -92,6 +96,10 @@ describe('real-time messages', () => {
       // A clearing of another organization's notification, or without its time.
       ['org-a/notification', enc({ ...clearing, orgID: 'org-b' })],
       ['org-a/notification', enc({ ...clearing, clearedAt: undefined })],
+      // A burst that is empty, holds a malformed push, or one of another organization.
+      ['org-a/notification', enc({ kind: 'notifications', pushes: [] })],
+      ['org-a/notification', enc({ kind: 'notifications', pushes: [push, { ...push, kind: 'other' }] })],
+      ['org-a/notification', enc({ kind: 'notifications', pushes: [push, { ...clearing, orgID: 'org-b' }] })],
       ['org-a/controldata/fail', enc({ action: 'fail' })],
       ['org-a/controldata/AA:BB', enc({ action: 'set', devID: 'AA:BB' })],
       ['org-a/sensordata/AA:BB', enc({ devID: 'AA:BB', devType: 5, values: { temp: 1 } })],

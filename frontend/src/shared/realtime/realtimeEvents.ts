@@ -5,15 +5,21 @@ import {
   confirmationTopic,
   type LiveFloorMessage,
   liveFloorMessageSchema,
-  notificationPushSchema,
+  notificationMessageSchema,
 } from '@argentum/contracts/messaging';
-import { type CommandView, type NotificationPush, notificationPushOrgId } from '@argentum/contracts';
+import {
+  type CommandView,
+  type NotificationPush,
+  notificationPushesOf,
+  notificationPushOrgId,
+} from '@argentum/contracts';
 
 /** A message of the real-time channel the web app acts on, validated. */
 export type RealtimeEvent =
   | { kind: 'live'; orgId: string; floorId: string; message: LiveFloorMessage }
   | { kind: 'commandStatus'; orgId: string; view: CommandView }
-  | { kind: 'notification'; orgId: string; push: NotificationPush }
+  /** One push, or a burst sent together: applied in order. */
+  | { kind: 'notification'; orgId: string; pushes: NotificationPush[] }
   | { kind: 'confirmation'; orgId: string; outcome: 'success' | 'fail'; message: ConfirmationMessage };
 
 function json(payload: Uint8Array | string): unknown {
@@ -44,9 +50,11 @@ export function parseRealtimeMessage(topic: string, payload: Uint8Array | string
     return parsed.success ? { kind: 'commandStatus', orgId, view: parsed.data } : undefined;
   }
   if (kind === 'notification' && third === undefined) {
-    const parsed = notificationPushSchema.safeParse(body);
-    if (!parsed.success || notificationPushOrgId(parsed.data) !== orgId) return undefined;
-    return { kind: 'notification', orgId, push: parsed.data };
+    const parsed = notificationMessageSchema.safeParse(body);
+    if (!parsed.success) return undefined;
+    const pushes = notificationPushesOf(parsed.data);
+    if (pushes.some((push) => notificationPushOrgId(push) !== orgId)) return undefined;
+    return { kind: 'notification', orgId, pushes };
   }
   const confirmation = confirmationTopic(topic);
   if (confirmation) {

@@ -414,6 +414,9 @@ export async function observeReadingsPresence(
   await pushChanges(deps, pushes);
 }
 
+/** How many devices the sweep decides at once. */
+const SWEEP_CONCURRENCY = 16;
+
 /**
  * The sweep (every minute: an EventBridge schedule in AWS, a timer locally): every watched device is
  * decided at `now`: silence past its limit turns it offline, and episodes raise or close when their
@@ -423,7 +426,9 @@ export async function sweepPresence(deps: PresencePorts, now: number): Promise<{
   const watched = await deps.presence.watched();
   const pushes: PresencePush[] = [];
   let changed = 0;
-  for (const device of watched) {
+  // Devices are decided apart (each write is conditioned on its own device), several at once: a
+  // building that went dark raises its offline episodes together, and their pushes leave together.
+  await mapLimited(watched, SWEEP_CONCURRENCY, async (device) => {
     try {
       let image = device;
       // Offline with no open episode: nothing left to decide until the device speaks again. The
@@ -433,7 +438,7 @@ export async function sweepPresence(deps: PresencePorts, now: number): Promise<{
         const current = await deps.presence.get(device.devID);
         if (!current?.presence?.online && !current?.presence?.episode) {
           await deps.presence.unwatch(device.devID);
-          continue;
+          return;
         }
         image = current;
       }
@@ -447,7 +452,7 @@ export async function sweepPresence(deps: PresencePorts, now: number): Promise<{
         error: errorText(error),
       });
     }
-  }
+  });
   await pushChanges(deps, pushes);
   return { looked: watched.length, changed };
 }

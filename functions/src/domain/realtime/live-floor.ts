@@ -7,6 +7,7 @@ import {
 } from '@argentum/contracts/messaging';
 import type { DevicePresence } from '@argentum/contracts';
 import { mapLimited } from '../../lib/concurrency';
+import { packBySize } from '../../lib/pack';
 import type { Logger } from '../ports';
 
 /** Where a device is placed: its organization and floor (undefined floor: not on a floor). */
@@ -41,21 +42,7 @@ export function liveFloorMessages(
   maxBytes = LIVE_FLOOR_MESSAGE_MAX_BYTES,
 ): LiveFloorMessage[] {
   const envelope = Buffer.byteLength(JSON.stringify({ floorId, updates: [] }));
-  const messages: LiveFloorMessage[] = [];
-  let current: LiveDeviceUpdate[] = [];
-  let size = envelope;
-  for (const update of updates) {
-    const bytes = Buffer.byteLength(JSON.stringify(update)) + 1;
-    if (current.length > 0 && size + bytes > maxBytes) {
-      messages.push({ floorId, updates: current });
-      current = [];
-      size = envelope;
-    }
-    current.push(update);
-    size += bytes;
-  }
-  if (current.length > 0) messages.push({ floorId, updates: current });
-  return messages;
+  return packBySize(updates, maxBytes, envelope).map((run) => ({ floorId, updates: run }));
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
