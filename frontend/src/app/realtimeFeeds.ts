@@ -8,7 +8,7 @@ import {
   applyLiveUpdates,
   floorPlanQueries,
 } from '../features/floor-plan';
-import { applyNotificationPush, notificationQueries } from '../features/notifications';
+import { applyNotificationPushes, notificationQueries } from '../features/notifications';
 import { realtimeChannel } from '../shared/realtime/channel';
 import type { RealtimeEvent } from '../shared/realtime/realtimeEvents';
 
@@ -78,7 +78,7 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
           applyCommandStatus(queryClient, event.view);
           break;
         case 'notification':
-          for (const push of event.pushes) applyNotificationPush(queryClient, push);
+          applyNotificationPushes(queryClient, event.pushes);
           break;
         case 'confirmation': {
           // A grouping's success is announced by its call's answer; a device's later failure is not.

@@ -1,2 +1,2 @@
 export { NotificationBell } from './components/NotificationBell';
-export { applyNotificationPush, notificationQueries } from './api/notificationQueries';
+export { applyNotificationPushes, notificationQueries } from './api/notificationQueries';

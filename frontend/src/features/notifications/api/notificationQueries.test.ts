@@ -1,8 +1,8 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import type { NotificationClearedPush, NotificationPage, NotificationRaisedPush } from '@argentum/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { callApi } from '../../../shared/api/client';
-import { applyNotificationPush, notificationQueries } from './notificationQueries';
+import { applyNotificationPushes, notificationQueries } from './notificationQueries';
 
 vi.mock('../../../shared/api/client', () => ({ callApi: vi.fn() }));
 
@@ -22,7 +22,7 @@ describe('a pushed notification and the unread badge', () => {
     const queryClient = new QueryClient();
     const countKey = notificationQueries.unreadCount().queryKey;
     queryClient.setQueryData(countKey, 2);
-    applyNotificationPush(queryClient, push('n1'));
+    applyNotificationPushes(queryClient, [push('n1')]);
     expect(queryClient.getQueryData(countKey)).toBe(3);
     expect(queryClient.getQueryState(countKey)?.isInvalidated).toBe(true);
   });
@@ -31,9 +31,9 @@ describe('a pushed notification and the unread badge', () => {
     const queryClient = new QueryClient();
     const countKey = notificationQueries.unreadCount().queryKey;
     queryClient.setQueryData(countKey, 0);
-    applyNotificationPush(queryClient, push('redelivered'));
+    applyNotificationPushes(queryClient, [push('redelivered')]);
     queryClient.setQueryData(countKey, 1); // the count read again
-    applyNotificationPush(queryClient, push('redelivered'));
+    applyNotificationPushes(queryClient, [push('redelivered')]);
     expect(queryClient.getQueryData(countKey)).toBe(1);
     expect(queryClient.getQueryState(countKey)?.isInvalidated).toBe(false);
   });
@@ -46,7 +46,7 @@ describe('a pushed notification and the unread badge', () => {
       pages: [{ list: [{ ...push('n1').notification, read: false }], hasMore: false }],
       pageParams: [0],
     });
-    applyNotificationPush(queryClient, push('n1'));
+    applyNotificationPushes(queryClient, [push('n1')]);
     expect(queryClient.getQueryData(countKey)).toBe(1);
     expect(queryClient.getQueryState(countKey)?.isInvalidated).toBe(false);
   });
@@ -74,7 +74,7 @@ describe('a pushed clearing (an alarm resolved)', () => {
     queryClient.setQueryData(countKey, 1);
     queryClient.setQueryData(notificationQueries.list(false).queryKey, listed(false, 'n2', 'n1'));
     queryClient.setQueryData(notificationQueries.list(true).queryKey, listed(false, 'n2', 'n1'));
-    applyNotificationPush(queryClient, clearing('n1'));
+    applyNotificationPushes(queryClient, [clearing('n1')]);
     for (const unreadOnly of [false, true])
       expect(listOf(queryClient, unreadOnly)?.map((n) => [n._id, n.read, n.clearedAt])).toEqual([
         ['n2', false, undefined],
@@ -90,9 +90,9 @@ describe('a pushed clearing (an alarm resolved)', () => {
     const countKey = notificationQueries.unreadCount().queryKey;
     queryClient.setQueryData(countKey, 0);
     queryClient.setQueryData(notificationQueries.list(false).queryKey, listed(true, 'n1'));
-    applyNotificationPush(queryClient, clearing('n1'));
-    applyNotificationPush(queryClient, clearing('n1', '2026-11-28T10:00:00.000Z'));
-    applyNotificationPush(queryClient, push('n1'));
+    applyNotificationPushes(queryClient, [clearing('n1')]);
+    applyNotificationPushes(queryClient, [clearing('n1', '2026-11-28T10:00:00.000Z')]);
+    applyNotificationPushes(queryClient, [push('n1')]);
     expect(listOf(queryClient, false)?.map((n) => [n._id, n.read, n.clearedAt])).toEqual([
       ['n1', true, '2026-11-28T09:20:00.000Z'],
     ]);
@@ -106,7 +106,7 @@ describe('a pushed clearing (an alarm resolved)', () => {
     const listKey = notificationQueries.list(false).queryKey;
     queryClient.setQueryData(countKey, 1);
     queryClient.setQueryData(listKey, listed(false, 'n2'));
-    applyNotificationPush(queryClient, clearing('n1'));
+    applyNotificationPushes(queryClient, [clearing('n1')]);
     expect(listOf(queryClient, false)?.map((n) => n._id)).toEqual(['n2']);
     expect(queryClient.getQueryData(countKey)).toBe(1);
     expect(queryClient.getQueryState(listKey)?.isInvalidated).toBe(true);
@@ -120,7 +120,7 @@ describe('a pushed clearing (an alarm resolved)', () => {
     const { promise: answered, resolve: answer } = Promise.withResolvers<NotificationPage>();
     vi.mocked(callApi).mockReturnValueOnce(answered as ReturnType<typeof callApi>);
     const reading = queryClient.fetchInfiniteQuery(notificationQueries.list(false));
-    applyNotificationPush(queryClient, clearing('n7'));
+    applyNotificationPushes(queryClient, [clearing('n7')]);
     answer(listed(false, 'n8', 'n7').pages[0] as NotificationPage);
     await reading;
     expect(listOf(queryClient, false)?.map((n) => [n._id, n.clearedAt])).toEqual([
@@ -133,11 +133,30 @@ describe('a pushed clearing (an alarm resolved)', () => {
   it('shows a raise pushed again after its clearing resolved, where the page did not hold it', () => {
     const queryClient = new QueryClient();
     queryClient.setQueryData(notificationQueries.list(false).queryKey, listed(false, 'n2'));
-    applyNotificationPush(queryClient, clearing('n9'));
-    applyNotificationPush(queryClient, push('n9'));
+    applyNotificationPushes(queryClient, [clearing('n9')]);
+    applyNotificationPushes(queryClient, [push('n9')]);
     expect(listOf(queryClient, false)?.map((n) => [n._id, n.clearedAt])).toEqual([
       ['n9', '2026-11-28T09:20:00.000Z'],
       ['n2', undefined],
     ]);
+  });
+});
+
+describe('a burst of pushes sent together', () => {
+  it('applies each in order and reads the count again once for them all', async () => {
+    const queryClient = new QueryClient();
+    const count = vi.mocked(callApi).mockResolvedValue({ count: 0 });
+    const observer = new QueryObserver(queryClient, notificationQueries.unreadCount());
+    const stop = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toBe(0));
+    count.mockClear();
+    count.mockResolvedValue({ count: 3 });
+    applyNotificationPushes(queryClient, [push('b1'), push('b2'), push('b3')]);
+    // Counted at once, one by one...
+    expect(queryClient.getQueryData(notificationQueries.unreadCount().queryKey)).toBe(3);
+    // ... and read again once.
+    await vi.waitFor(() => expect(observer.getCurrentResult().isFetching).toBe(false));
+    expect(count.mock.calls.filter(([call]) => call === 'getUnreadNotificationCount')).toHaveLength(1);
+    stop();
   });
 });

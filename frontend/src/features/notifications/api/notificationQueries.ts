@@ -91,13 +91,25 @@ export const markNotificationsRead = (ids: readonly string[]) =>
 export const deleteNotification = (notificationID: string) =>
   callApi('deleteNotification', { notificationID }, { silent: true });
 
+/** What a push leaves to read again: the unread count, or the notifications and their count. */
+type ReadAgain = 'nothing' | 'count' | 'all';
+const READ_AGAIN_SCOPE: Record<ReadAgain, number> = { nothing: 0, count: 1, all: 2 };
+
 /**
- * A push on the organization's topic (contracts `NotificationPush`): a notification raised, or an
- * alarm's notification resolved.
+ * The pushes of a message on the organization's topic (contracts `NotificationMessage`: one, or a
+ * burst sent together), in order: notifications raised, or alarms' notifications resolved. What they
+ * leave to read again is read once for them all: a burst of 200 raises is one count read, not 200.
  */
-export function applyNotificationPush(queryClient: QueryClient, push: NotificationPush): void {
-  if (push.kind === 'notificationCleared') applyClearing(queryClient, push);
-  else applyRaised(queryClient, push);
+export function applyNotificationPushes(queryClient: QueryClient, pushes: readonly NotificationPush[]): void {
+  let readAgain: ReadAgain = 'nothing';
+  for (const push of pushes) {
+    const needs =
+      push.kind === 'notificationCleared' ? applyClearing(queryClient, push) : applyRaised(queryClient, push);
+    if (READ_AGAIN_SCOPE[needs] > READ_AGAIN_SCOPE[readAgain]) readAgain = needs;
+  }
+  if (readAgain === 'all') void queryClient.invalidateQueries({ queryKey: notificationQueries.all() });
+  else if (readAgain === 'count')
+    void queryClient.invalidateQueries({ queryKey: notificationQueries.unreadCount().queryKey });
 }
 
 /**
@@ -107,7 +119,7 @@ export function applyNotificationPush(queryClient: QueryClient, push: Notificati
  * deleted, or never loaded) cannot always tell a repeat from a new one. A push the browser holds in a
  * loaded list, or was pushed and counted before (a redelivery), changes nothing.
  */
-function applyRaised(queryClient: QueryClient, push: NotificationRaisedPush): void {
+function applyRaised(queryClient: QueryClient, push: NotificationRaisedPush): ReadAgain {
   // A raise pushed again after its clearing (a redelivered trigger) is shown resolved.
   const clearedAt = push.notification.clearedAt ?? clearings.get(push.notification._id);
   const view: NotificationView = {
@@ -130,12 +142,12 @@ function applyRaised(queryClient: QueryClient, push: NotificationRaisedPush): vo
       },
     );
   }
-  if (known || counted.has(view._id)) return;
+  if (known || counted.has(view._id)) return 'nothing';
   rememberCounted(view._id);
   queryClient.setQueryData<number>(notificationQueries.unreadCount().queryKey, (count) =>
     count === undefined ? count : count + 1,
   );
-  void queryClient.invalidateQueries({ queryKey: notificationQueries.unreadCount().queryKey });
+  return 'count';
 }
 
 /**
@@ -146,7 +158,7 @@ function applyRaised(queryClient: QueryClient, push: NotificationRaisedPush): vo
  * notifications and their count are read again. A list read under way answers it resolved too
  * (withClearings).
  */
-function applyClearing(queryClient: QueryClient, push: NotificationClearedPush): void {
+function applyClearing(queryClient: QueryClient, push: NotificationClearedPush): ReadAgain {
   rememberClearing(push._id, push.clearedAt);
   let held = false;
   for (const unreadOnly of [false, true]) {
@@ -161,5 +173,5 @@ function applyClearing(queryClient: QueryClient, push: NotificationClearedPush):
       },
     );
   }
-  if (!held) void queryClient.invalidateQueries({ queryKey: notificationQueries.all() });
+  return held ? 'nothing' : 'all';
 }
