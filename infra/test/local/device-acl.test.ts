@@ -32,6 +32,16 @@ const track = (client: MqttClient) => {
 };
 const device = async (orgId: string, devId: string) =>
   track(await connectLocalDevice(mqttUrl(), stack.deviceSecret, { orgId, devId }));
+/** One CONNECT as a device, with its own credential and id as client id; no retry when refused. */
+const connectOnce = (orgId: string, devId: string) =>
+  connectAsync(mqttUrl(), {
+    clientId: devId,
+    username: devId,
+    password: localDeviceCredential(stack.deviceSecret, { orgId, devId }),
+    reconnectPeriod: 0,
+    protocolVersion: 4,
+    connectTimeout: 5_000,
+  }).then(track);
 
 /** A browser of a member of both organizations, subscribed to everything under them. */
 async function watcher(orgIds: string[]) {
@@ -275,15 +285,7 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
   it('takes one CONNECT a second for a client id: a closer one is refused, the older connection stays', async () => {
     const org = `quota-${randomUUID().slice(0, 8)}`;
     const devId = freshDevId();
-    const connect = () =>
-      connectAsync(mqttUrl(), {
-        clientId: devId,
-        username: devId,
-        password: localDeviceCredential(stack.deviceSecret, { orgId: org, devId }),
-        reconnectPeriod: 0,
-        protocolVersion: 4,
-        connectTimeout: 5_000,
-      }).then(track);
+    const connect = () => connectOnce(org, devId);
     const first = await connect();
     await expect(connect()).rejects.toThrow();
     expect(first.connected).toBe(true);
@@ -297,14 +299,7 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
 
   it('refuses a client id over 128 bytes', async () => {
     const org = `quota-${randomUUID().slice(0, 8)}`;
-    const connect = (devId: string) =>
-      connectAsync(mqttUrl(), {
-        clientId: devId,
-        username: devId,
-        password: localDeviceCredential(stack.deviceSecret, { orgId: org, devId }),
-        reconnectPeriod: 0,
-        protocolVersion: 4,
-      }).then(track);
+    const connect = (devId: string) => connectOnce(org, devId);
     expect((await connect('d'.repeat(128))).connected).toBe(true);
     await expect(connect('d'.repeat(129))).rejects.toThrow(/Identifier rejected/);
   });
