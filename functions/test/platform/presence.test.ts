@@ -6,7 +6,15 @@ import {
   type PresenceStore,
   sweepPresence,
 } from '@argentum/functions/domain/devices/presence';
-import { ALARM_MAIL_WINDOW_MS, queueDueDigests } from '@argentum/functions/domain/notifications/alarm-mail';
+import {
+  ALARM_MAIL_WINDOW_MS,
+  digestKeyOf,
+  queueDueDigests,
+} from '@argentum/functions/domain/notifications/alarm-mail';
+import { dynamo } from '@argentum/functions/aws/dynamo';
+import { config } from '@argentum/functions/config';
+import { keys } from '@argentum/functions/stores/keys';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoAlarmMailRate } from '@argentum/functions/stores/alarms';
 import { handler as confirmation } from '@argentum/functions/lambda/control-confirmations';
 import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
@@ -58,6 +66,18 @@ async function sweepAt(orgId: string, time: number, beforeFirstWrite?: () => Pro
 }
 
 /** A reading as ingest stores it (the device's newest reading, then its presence), at `time`. */
+/** How many alarms the digest of `email` due at `dueAt` holds (0 before the first is added). */
+async function digested(email: string, dueAt: number) {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: config.platformTable,
+      Key: keys.alarmDigest(digestKeyOf(dueAt, email)),
+      ConsistentRead: true,
+    }),
+  );
+  return (Item?.notificationIdSet as Set<string> | undefined)?.size ?? 0;
+}
+
 async function reading(devID: string, time: number) {
   await recordLatest(devID, time, { temp: 21 });
   await observeReadingsPresence(presencePorts(), [{ devId: devID, time }], time);
@@ -357,6 +377,9 @@ describe('presence', () => {
     await expect.poll(async () => (await mailsTo(adminEmail)).length, { timeout: 15_000 }).toBe(1);
     const windowEnd =
       Math.floor(raisedAt / ALARM_MAIL_WINDOW_MS) * ALARM_MAIL_WINDOW_MS + ALARM_MAIL_WINDOW_MS;
+    // The mail jobs run on their own, in any order (the sweep raised the three together): the other
+    // two are in the window's digest before it is due.
+    await expect.poll(() => digested(adminEmail, windowEnd), { timeout: 15_000 }).toBe(2);
     await queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, windowEnd - 1);
     expect(await mailsTo(adminEmail)).toHaveLength(1);
     await queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, windowEnd);

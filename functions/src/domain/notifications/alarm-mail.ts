@@ -47,7 +47,7 @@ export interface AlarmMailRate {
 
 /** A recipient as keys name it: the SHA-256 of the address (no address in a key). */
 export const recipientKey = (email: string) => createHash('sha256').update(email.toLowerCase()).digest('hex');
-const digestKeyOf = (dueAt: number, email: string) =>
+export const digestKeyOf = (dueAt: number, email: string) =>
   `${String(dueAt).padStart(13, '0')}#${recipientKey(email)}`;
 
 export interface AlarmMailPorts {
