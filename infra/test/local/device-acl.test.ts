@@ -370,14 +370,16 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
         ),
       );
     /**
-     * What the browser received of a burst: a marker published a second after it arrives after all of
-     * it. Answers once a second has passed since the marker too (the quotas count afresh).
+     * What the browser received of a burst, once it has `atLeast` of it: a marker published a second
+     * after the last of those (the quota then counts afresh) arrives after all of the burst. Answers
+     * once a second has passed since the marker too.
      */
-    const settled = async (from: MqttClient) => {
+    const settled = async (from: MqttClient, atLeast: number) => {
+      await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(atLeast), { timeout: 10_000 });
       await sleep(1000);
       const marker = randomUUID();
       await from.publishAsync(topics.controlSuccess(org), marker, { qos: 1 });
-      await vi.waitFor(() => expect(received).toContain(marker));
+      await vi.waitFor(() => expect(received).toContain(marker), { timeout: 10_000 });
       const burstReceived = received.splice(0).filter((payload) => payload !== marker);
       await sleep(1000);
       return burstReceived;
@@ -385,12 +387,12 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
 
     // Sent: one device's 150 in a burst, the last 50 acknowledged (QoS 1) but delivered to no one.
     await burst(one, 'one', 150, 1);
-    expect(await settled(one)).toEqual(Array.from({ length: 100 }, (_, n) => confirmation('one', n)));
+    expect(await settled(one, 100)).toEqual(Array.from({ length: 100 }, (_, n) => confirmation('one', n)));
     expect(one.connected).toBe(true);
 
     // Received: two devices' 60 each (each within its own quota) reach the browser 100 at most.
     await Promise.all([burst(one, 'one', 60), burst(two, 'two', 60)]);
-    const delivered = await settled(two);
+    const delivered = await settled(two, 100);
     expect(delivered).toHaveLength(100);
     expect(browser.connected).toBe(true);
   });
