@@ -9,6 +9,7 @@ import {
 } from '@argentum/contracts';
 import type { AlarmMailJob, JobQueue } from '../auth/ports';
 import type { Device } from '../devices/device';
+import { mapLimited } from '../../lib/concurrency';
 import type { Logger, Metrics } from '../ports';
 import { html } from './notification-html';
 import { clearNotification, raiseNotification } from './notifications';
@@ -526,17 +527,18 @@ export async function observeReadings(
 ): Promise<void> {
   const byDevice = new Map<string, StoredReading[]>();
   for (const r of readings) byDevice.set(r.devId, [...(byDevice.get(r.devId) ?? []), r]);
-  for (const [devId, own] of byDevice) {
+  // Devices are observed apart (each alarm write is conditioned on its own device), several at once.
+  await mapLimited([...byDevice], OBSERVED_AT_ONCE, async ([devId, own]) => {
     const outOfZone = own.some((r) =>
       comfortObservations({ devType: DeviceType.ieq, devName: '', devId }, r.time, r.values).some(
         (o) => o.active,
       ),
     );
     const device = await deps.devices.get(devId);
-    if (!device) continue;
+    if (!device) return;
     const alarmsOpened = device.alarmsOpened ?? 0;
     const known = quiet.get(devId);
-    if (!outOfZone && known && known.until > now && known.alarmsOpened === alarmsOpened) continue;
+    if (!outOfZone && known && known.until > now && known.alarmsOpened === alarmsOpened) return;
     const floorId = device.floorId;
     const state = await observeDevice(
       deps,
@@ -550,5 +552,8 @@ export async function observeReadings(
     if (state?.open === false) quiet.set(devId, { until: now + QUIET_TTL_MS, alarmsOpened });
     else quiet.delete(devId);
     if (state?.opened) await deps.devices.noteAlarmOpened(devId);
-  }
+  });
 }
+
+/** How many devices of a batch observeReadings decides at once. */
+const OBSERVED_AT_ONCE = 16;
