@@ -393,6 +393,9 @@ export async function observePresence(
   return undefined;
 }
 
+/** How many devices a batch of readings, or the sweep, decides at once. */
+const DEVICES_AT_ONCE = 16;
+
 /** Readings stored by ingest: each device's newest moves it online if it was not. */
 export async function observeReadingsPresence(
   deps: PresencePorts,
@@ -400,7 +403,7 @@ export async function observeReadingsPresence(
   now: number,
 ): Promise<void> {
   const pushes: PresencePush[] = [];
-  await mapLimited(newest, 16, async (reading) => {
+  await mapLimited(newest, DEVICES_AT_ONCE, async (reading) => {
     try {
       await observePresence(deps, reading.devId, { kind: 'reading', at: reading.time }, now, undefined, pushes);
     } catch (error) {
@@ -414,9 +417,6 @@ export async function observeReadingsPresence(
   await pushChanges(deps, pushes);
 }
 
-/** How many devices the sweep decides at once. */
-const SWEEP_CONCURRENCY = 16;
-
 /**
  * The sweep (every minute: an EventBridge schedule in AWS, a timer locally): every watched device is
  * decided at `now`: silence past its limit turns it offline, and episodes raise or close when their
@@ -428,7 +428,7 @@ export async function sweepPresence(deps: PresencePorts, now: number): Promise<{
   let changed = 0;
   // Devices are decided apart (each write is conditioned on its own device), several at once: a
   // building that went dark raises its offline episodes together, and their pushes leave together.
-  await mapLimited(watched, SWEEP_CONCURRENCY, async (device) => {
+  await mapLimited(watched, DEVICES_AT_ONCE, async (device) => {
     try {
       let image = device;
       // Offline with no open episode: nothing left to decide until the device speaks again. The
