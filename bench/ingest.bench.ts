@@ -97,9 +97,11 @@ const ingestBench: Bench = async ({ stack }) => {
   // (the floor's own items were rolled up in the measured window before, and the readings' in the
   // floor's). The time they take after the window is printed.
   const calls = storeCalls();
+  /** Ingests as `ingest` does, with the roll-ups held; `calls` counts ingest's store requests alone. */
   const measured = async (from: number, count: number) => {
     await stack.rollups.drained();
     await stack.rollups.pause();
+    calls.reset();
     try {
       return await ingest(from, count);
     } finally {
@@ -108,7 +110,6 @@ const ingestBench: Bench = async ({ stack }) => {
   };
 
   // Warm up with earlier readings, which also shows how many store requests ingest keeps in flight.
-  calls.reset();
   await measured(base - 2 * POINTS * 1000, POINTS / 5);
   const concurrency = calls.maxInFlight;
 
@@ -128,7 +129,6 @@ const ingestBench: Bench = async ({ stack }) => {
     const floorRate = await batchWriteRate(devIds, floorAt + round * POINTS * 1000, concurrency);
     floors.push(floorRate);
     floorSeconds += POINTS / floorRate;
-    calls.reset();
     ingestSeconds += POINTS / (await measured(base + round * POINTS * 1000, POINTS));
     described = calls.describe(POINTS / 100);
     const rolling = performance.now();
