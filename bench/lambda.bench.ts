@@ -14,7 +14,7 @@ import { quantile, type Bench, type BenchResult } from './types';
 
 const root = path.resolve(import.meta.dirname, '..');
 const lambdaDir = path.join(root, 'functions/src/lambda');
-const RUNS = 11;
+const RUNS = 21;
 const FLOOR = 'DynamoDB document client alone';
 /** The floor with Powertools' Logger and Metrics (http/log.ts, adapters/emf-metrics.ts): their cost. */
 const POWERTOOLS = 'DynamoDB document client + Powertools Logger and Metrics';
