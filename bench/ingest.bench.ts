@@ -56,7 +56,11 @@ async function batchWriteRate(devIds: readonly string[], from: number, concurren
  */
 const ingestBench: Bench = async ({ stack }) => {
   const sensors = Array.from({ length: DEVICES }, () => ({ devID: freshDevId(), orgID: 'org-demo' }));
-  for (const sensor of sensors) await registerDevice(sensor.devID, sensor.orgID, 5, ['temp', 'hum']);
+  for (const sensor of sensors)
+    await registerDevice(sensor.devID, sensor.orgID, 5, ['temp', 'hum'], {
+      buildId: 'bld-demo-hq',
+      floorId: 'flr-demo-first',
+    });
   const devIds = sensors.map((d) => d.devID);
   // Three days ago, on the hour: ingest refuses readings more than 7 days old (READING_WINDOW).
   const base = Math.floor((Date.now() - 3 * 24 * 3600_000) / 3600_000) * 3600_000;

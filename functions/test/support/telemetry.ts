@@ -15,6 +15,8 @@ export async function registerDevice(
   orgId: string,
   devType = 5,
   dataPoints = ['temp', 'hum'],
+  /** Placed on this floor (at its middle) rather than on none. */
+  floor?: { buildId: string; floorId: string },
 ) {
   await dynamo().send(
     new PutCommand({
@@ -24,7 +26,9 @@ export async function registerDevice(
         devName: `Sensor-${devId.slice(-5).replace(':', '')}`,
         devType,
         orgID: orgId,
-        onFloor: false,
+        ...(floor
+          ? { buildID: floor.buildId, floorID: floor.floorId, onFloor: true, floorOrigin: { x: 50, y: 50 } }
+          : { onFloor: false }),
         dataPoints: dataPoints.map((dp) => ({ dp })),
         properties: {},
         updatedAt: new Date().toISOString(),
