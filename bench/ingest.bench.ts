@@ -4,6 +4,7 @@ import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { mapLimited } from '@argentum/functions/lib/concurrency';
 import { seriesKey } from '@argentum/functions/stores/telemetry-dynamodb';
+import { floorPlans } from '../infra/local/demo-data';
 import { connectLocalDevice } from '../infra/local/device-credentials';
 import { freshDevId, registerDevice } from '../functions/test/support/telemetry';
 import { storeCalls } from './store-calls';
@@ -55,12 +56,12 @@ async function batchWriteRate(devIds: readonly string[], from: number, concurren
  * the end, against DynamoDB Local's own batch-write rate for the same items.
  */
 const ingestBench: Bench = async ({ stack }) => {
-  const sensors = Array.from({ length: DEVICES }, () => ({ devID: freshDevId(), orgID: 'org-demo' }));
+  // On a floor of the demo, as a building's sensors are.
+  const placedOn = floorPlans[0]?.floor;
+  if (!placedOn) throw new Error('the demo has no floor');
+  const sensors = Array.from({ length: DEVICES }, () => ({ devID: freshDevId(), orgID: placedOn.orgId }));
   for (const sensor of sensors)
-    await registerDevice(sensor.devID, sensor.orgID, 5, ['temp', 'hum'], {
-      buildId: 'bld-demo-hq',
-      floorId: 'flr-demo-first',
-    });
+    await registerDevice(sensor.devID, sensor.orgID, 5, ['temp', 'hum'], placedOn);
   const devIds = sensors.map((d) => d.devID);
   // Three days ago, on the hour: ingest refuses readings more than 7 days old (READING_WINDOW).
   const base = Math.floor((Date.now() - 3 * 24 * 3600_000) / 3600_000) * 3600_000;
