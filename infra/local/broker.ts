@@ -22,6 +22,7 @@ import {
   type IotPolicy,
   localIotArn,
   publishRateWindow,
+  throughputPacer,
 } from './iot-policy';
 import { HOST } from './config';
 import { boundPort, listen, type ListenAt } from './http-util';
@@ -97,7 +98,8 @@ function signatureValid(publicKey: KeyObject, token: string, signature: string):
  * - IoT Core's protocol quotas (iot-policy.ts, IOT_BROKER_LIMITS): a client id over 128 bytes or
  *   starting with `$` is refused; a topic over 256 bytes or 7 slashes (Basic Ingest's prefix not
  *   counted), QoS 2, more than 8 filters in one SUBSCRIBE or more than 50 on a connection close it;
- *   past 100 publishes in a second on a connection (sent and received together) a publish is discarded.
+ *   past 100 publishes in a second on a connection (sent and received together) a publish is discarded;
+ *   past 512 KiB in a second, what a connection sends waits its turn.
  * `disconnect` is what the IoT data-plane shim's DeleteConnection calls when a user's access is revoked.
  */
 export async function startBroker(options: {
@@ -204,6 +206,14 @@ export async function startBroker(options: {
     return window.take(Date.now());
   };
   const discarded = new WeakSet<object>();
+  // IoT Core's 512 KiB a second through a connection: past it, what a connection sends waits (aedes
+  // reads nothing more from it until its publishes are authorized, as IoT Core delays processing).
+  const pacers = new WeakMap<Client, ReturnType<typeof throughputPacer>>();
+  const throughputDelay = (client: Client, packet: PublishPacket) => {
+    let pacer = pacers.get(client);
+    if (!pacer) pacers.set(client, (pacer = throughputPacer()));
+    return pacer.delay(packet.payload.length + Buffer.byteLength(packet.topic), Date.now());
+  };
 
   const aedes = await Aedes.createBroker({
     // Before aedes arms the connection's keep-alive timer (1.5 times the CONNECT's keep-alive, from
@@ -247,8 +257,13 @@ export async function startBroker(options: {
           : principal?.kind === 'user' &&
             principal.policy.allows('iot:Publish', localIotArn('topic', packet.topic));
       if (!allowed) return callback(new Error('Publishing to this topic is not allowed'));
-      if (!publishFits(client)) discarded.add(packet);
-      callback(null);
+      const admit = () => {
+        if (!publishFits(client)) discarded.add(packet);
+        callback(null);
+      };
+      const wait = throughputDelay(client, packet);
+      if (wait > 0) setTimeout(admit, wait);
+      else admit();
     },
     authorizeSubscribe: (client, subscription, callback) => {
       // Past IoT Core's quotas the connection is closed (an error does it). For a filter over the topic

@@ -155,7 +155,9 @@ export async function askAuthorizer<E>(
  * doesn't support publishing or subscribing with QoS level 2", developer guide, "MQTT"). At most 100
  * publish requests a second on a connection, "inbound and outbound"; "publish requests that exceed
  * that quota are discarded" (not adjustable): counted here in both directions together, over any
- * second (`publishRateWindow`).
+ * second (`publishRateWindow`). At most 512 KiB a second through a connection: "Data that exceeds
+ * the maximum throughput is delayed in processing" (`throughputPacer`; the broker paces what a
+ * connection sends, as its hook for what a connection receives cannot wait).
  */
 export const IOT_BROKER_LIMITS = {
   topicBytes: 256,
@@ -165,7 +167,25 @@ export const IOT_BROKER_LIMITS = {
   subscriptionsPerConnection: 50,
   maxQos: 1,
   publishesPerSecondPerConnection: 100,
+  bytesPerSecondPerConnection: 512 * 1024,
 } as const;
+
+/**
+ * A connection's data as IoT Core's "throughput per connection" quota paces it: `delay(bytes, now)`
+ * answers how long (ms) the message of `bytes` sent at `now` waits before it is processed. A second's
+ * worth goes at once; past it each message waits until what came before it has gone through at
+ * `bytesPerSecond`, so messages keep their order and none is dropped.
+ */
+export function throughputPacer(bytesPerSecond: number = IOT_BROKER_LIMITS.bytesPerSecondPerConnection) {
+  // When everything taken so far has gone through at the quota's rate.
+  let clearAt = 0;
+  return {
+    delay(bytes: number, now: number): number {
+      clearAt = Math.max(clearAt, now) + (bytes / bytesPerSecond) * 1000;
+      return Math.max(0, clearAt - now - 1000);
+    },
+  };
+}
 
 /**
  * A connection's publish requests over the last second, as IoT Core's "publish requests per second

@@ -5,7 +5,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REALTIME_CONNECT_INTERVAL_MS } from '@argentum/contracts';
 import { topics } from '@argentum/contracts/messaging';
 import { connectLocalDevice, localDeviceCredential } from '../../local/device-credentials';
-import { IOT_MAX_MESSAGE_BYTES, localIotArn, parseAuthorizerPolicy } from '../../local/iot-policy';
+import {
+  IOT_BROKER_LIMITS,
+  IOT_MAX_MESSAGE_BYTES,
+  localIotArn,
+  parseAuthorizerPolicy,
+} from '../../local/iot-policy';
 import { createUser, signIn, stack } from '../../../functions/test/support/api';
 import { connectBrowser } from '../../../functions/test/support/realtime';
 import {
@@ -395,6 +400,31 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
     const delivered = await settled(two, 100);
     expect(delivered).toHaveLength(100);
     expect(browser.connected).toBe(true);
+  });
+
+  it('delays what a connection sends past 512 KiB in a second, in order, and loses none of it', async () => {
+    const { org, client: browser } = await browserOf();
+    const received: { n: number; at: number }[] = [];
+    browser.on('message', (_topic, payload) =>
+      received.push({ n: (JSON.parse(payload.toString()) as { n: number }).n, at: Date.now() }),
+    );
+    await browser.subscribeAsync(`${org}/controldata/#`);
+    const sender = await device(org, freshDevId());
+    // 10 messages of 120 KiB: 1,200 KiB, more than twice a second's worth.
+    const messages = Array.from({ length: 10 }, (_, n) => JSON.stringify({ n, pad: 'x'.repeat(120 * 1024) }));
+    const topic = topics.controlSuccess(org);
+    const start = Date.now();
+    await Promise.all(messages.map((message) => sender.publishAsync(topic, message, { qos: 1 })));
+    await vi.waitFor(() => expect(received).toHaveLength(messages.length), { timeout: 15_000 });
+    expect(received.map(({ n }) => n)).toEqual(messages.map((_, n) => n));
+    // The last went through no sooner than the quota's rate allows for what came before it.
+    const limit = IOT_BROKER_LIMITS.bytesPerSecondPerConnection;
+    const bytes = messages.reduce(
+      (sum, message) => sum + Buffer.byteLength(message) + Buffer.byteLength(topic),
+      0,
+    );
+    expect((received.at(-1)?.at ?? 0) - start).toBeGreaterThanOrEqual(((bytes - limit) / limit) * 1000 - 5);
+    expect(sender.connected).toBe(true);
   });
 
   it('refuses a data-plane Publish to a topic over the limits, or with QoS 2 (400 InvalidRequestException)', async () => {

@@ -15,6 +15,7 @@ import {
   iotTopicRefusal,
   localIotArn,
   readAuthorizerAnswer,
+  throughputPacer,
 } from '../../local/iot-policy';
 
 /** IoT Core's quotas as the local broker applies them (each rule on its own, no broker). */
@@ -162,5 +163,25 @@ describe("IoT Core's keep-alive", () => {
       [3600, 1200],
       [65_535, 1200],
     ]);
+  });
+});
+
+describe("IoT Core's throughput per connection (throughputPacer)", () => {
+  it("lets a second's worth through at once, then delays each message until what came before has gone through", () => {
+    const pacer = throughputPacer(1000);
+    expect(pacer.delay(600, 0)).toBe(0);
+    expect(pacer.delay(400, 0)).toBe(0);
+    // Past the second's worth: in order, each after the ones before it.
+    expect(pacer.delay(500, 0)).toBe(500);
+    expect(pacer.delay(500, 100)).toBe(900);
+    // Sent later, a message waits only for what is still going through past a second's worth.
+    expect(pacer.delay(1000, 1500)).toBe(500);
+  });
+
+  it('starts afresh once the connection has been quiet for what it sent', () => {
+    const pacer = throughputPacer(1000);
+    expect(pacer.delay(2000, 0)).toBe(1000);
+    expect(pacer.delay(1000, 2000)).toBe(0);
+    expect(pacer.delay(1, 2000)).toBeCloseTo(1, 5);
   });
 });
