@@ -99,7 +99,7 @@ function signatureValid(publicKey: KeyObject, token: string, signature: string):
  *   starting with `$` is refused; a topic over 256 bytes or 7 slashes (Basic Ingest's prefix not
  *   counted), QoS 2, more than 8 filters in one SUBSCRIBE or more than 50 on a connection close it;
  *   past 100 publishes in a second on a connection (sent and received together) a publish is discarded;
- *   past 512 KiB in a second, what a connection sends waits its turn.
+ *   past 512 KiB in a second through a connection (sent and received together), its data waits.
  * `disconnect` is what the IoT data-plane shim's DeleteConnection calls when a user's access is revoked.
  */
 export async function startBroker(options: {
@@ -119,9 +119,32 @@ export async function startBroker(options: {
   const principals = new WeakMap<object, Principal>();
   // The admitted clients by client id (a client that reconnects with the same id takes over).
   const clients = new Map<string, Client>();
+  // IoT Core's 512 KiB a second through a connection, sent and received together: past it, the data
+  // waits (throughputPacer). What a connection sends is authorized at that rate (aedes reads nothing
+  // more from it meanwhile); what it receives is written at that rate, without holding up delivery
+  // to other connections.
+  const pacers = new WeakMap<Client, ReturnType<typeof throughputPacer>>();
+  const throughputDelay = (client: Client, packet: PublishPacket) =>
+    pacers.get(client)?.delay(packet.payload.length + Buffer.byteLength(packet.topic), Date.now()) ?? 0;
+  const paceDeliveries = (client: Client) => {
+    type Deliver = (packet: PublishPacket, done: () => void) => void;
+    // aedes's own per-connection delivery functions (subscriptions take them when they are made).
+    const deliveries = client as unknown as { deliver0: Deliver; deliverQoS: Deliver };
+    for (const name of ['deliver0', 'deliverQoS'] as const) {
+      const deliver = deliveries[name];
+      deliveries[name] = (packet, done) => {
+        const wait = throughputDelay(client, packet);
+        if (wait <= 0) return deliver(packet, done);
+        setTimeout(() => deliver(packet, () => {}), wait);
+        done();
+      };
+    }
+  };
   const admit = (client: Client, principal: Principal) => {
     principals.set(client, principal);
     clients.set(client.id, client);
+    pacers.set(client, throughputPacer());
+    paceDeliveries(client);
   };
 
   /** Invokes the authorizer as IoT Core does; the policy it grants, or undefined when refused. */
@@ -206,14 +229,6 @@ export async function startBroker(options: {
     return window.take(Date.now());
   };
   const discarded = new WeakSet<object>();
-  // IoT Core's 512 KiB a second through a connection: past it, what a connection sends waits (aedes
-  // reads nothing more from it until its publishes are authorized, as IoT Core delays processing).
-  const pacers = new WeakMap<Client, ReturnType<typeof throughputPacer>>();
-  const throughputDelay = (client: Client, packet: PublishPacket) => {
-    let pacer = pacers.get(client);
-    if (!pacer) pacers.set(client, (pacer = throughputPacer()));
-    return pacer.delay(packet.payload.length + Buffer.byteLength(packet.topic), Date.now());
-  };
 
   const aedes = await Aedes.createBroker({
     // Before aedes arms the connection's keep-alive timer (1.5 times the CONNECT's keep-alive, from
@@ -257,13 +272,13 @@ export async function startBroker(options: {
           : principal?.kind === 'user' &&
             principal.policy.allows('iot:Publish', localIotArn('topic', packet.topic));
       if (!allowed) return callback(new Error('Publishing to this topic is not allowed'));
-      const admit = () => {
+      const accept = () => {
         if (!publishFits(client)) discarded.add(packet);
         callback(null);
       };
       const wait = throughputDelay(client, packet);
-      if (wait > 0) setTimeout(admit, wait);
-      else admit();
+      if (wait > 0) setTimeout(accept, wait);
+      else accept();
     },
     authorizeSubscribe: (client, subscription, callback) => {
       // Past IoT Core's quotas the connection is closed (an error does it). For a filter over the topic

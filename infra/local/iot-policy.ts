@@ -156,8 +156,8 @@ export async function askAuthorizer<E>(
  * publish requests a second on a connection, "inbound and outbound"; "publish requests that exceed
  * that quota are discarded" (not adjustable): counted here in both directions together, over any
  * second (`publishRateWindow`). At most 512 KiB a second through a connection: "Data that exceeds
- * the maximum throughput is delayed in processing" (`throughputPacer`; the broker paces what a
- * connection sends, as its hook for what a connection receives cannot wait).
+ * the maximum throughput is delayed in processing" (`throughputPacer`; sent and received counted
+ * together, as the quota's "received or sent" reads).
  */
 export const IOT_BROKER_LIMITS = {
   topicBytes: 256,

@@ -414,17 +414,52 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
     const messages = Array.from({ length: 10 }, (_, n) => JSON.stringify({ n, pad: 'x'.repeat(120 * 1024) }));
     const topic = topics.controlSuccess(org);
     const start = Date.now();
-    await Promise.all(messages.map((message) => sender.publishAsync(topic, message, { qos: 1 })));
+    // Each acknowledged (QoS 1) once the broker has taken it in.
+    const acknowledged = await Promise.all(
+      messages.map((message) => sender.publishAsync(topic, message, { qos: 1 }).then(() => Date.now())),
+    );
     await vi.waitFor(() => expect(received).toHaveLength(messages.length), { timeout: 15_000 });
     expect(received.map(({ n }) => n)).toEqual(messages.map((_, n) => n));
-    // The last went through no sooner than the quota's rate allows for what came before it.
+    // The last was taken in no sooner than the quota's rate allows for what came before it.
     const limit = IOT_BROKER_LIMITS.bytesPerSecondPerConnection;
     const bytes = messages.reduce(
       (sum, message) => sum + Buffer.byteLength(message) + Buffer.byteLength(topic),
       0,
     );
-    expect((received.at(-1)?.at ?? 0) - start).toBeGreaterThanOrEqual(((bytes - limit) / limit) * 1000 - 5);
+    expect(Math.max(...acknowledged) - start).toBeGreaterThanOrEqual(((bytes - limit) / limit) * 1000 - 5);
     expect(sender.connected).toBe(true);
+  });
+
+  it('delays what a connection receives past 512 KiB in a second, in order, without holding up the others', async () => {
+    const [one, two] = [await browserOf(), await browserOf()];
+    const received = new Map<MqttClient, { n: number; at: number }[]>([
+      [one.client, []],
+      [two.client, []],
+    ]);
+    for (const [client, list] of received)
+      client.on('message', (_topic, payload) =>
+        list.push({ n: (JSON.parse(payload.toString()) as { n: number }).n, at: Date.now() }),
+      );
+    await one.client.subscribeAsync(`${one.org}/#`);
+    await two.client.subscribeAsync(`${two.org}/#`);
+    const plane = new IoTDataPlaneClient({});
+    const message = (n: number) => JSON.stringify({ n, pad: 'x'.repeat(120 * 1024) });
+    const publish = (topic: string, n: number) =>
+      plane.send(new PublishCommand({ topic, payload: Buffer.from(message(n)) }));
+    // 1,200 KiB for the first browser (no publishing connection is paced here: the data plane has
+    // none), then one message for the second.
+    const topic = topics.commandStatus(one.org);
+    const start = Date.now();
+    for (let n = 0; n < 10; n++) await publish(topic, n);
+    await publish(topics.commandStatus(two.org), 0);
+    await vi.waitFor(() => expect(received.get(one.client)).toHaveLength(10), { timeout: 15_000 });
+    const first = received.get(one.client) ?? [];
+    expect(first.map(({ n }) => n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const limit = IOT_BROKER_LIMITS.bytesPerSecondPerConnection;
+    const bytes = 10 * (Buffer.byteLength(message(0)) + Buffer.byteLength(topic));
+    expect((first.at(-1)?.at ?? 0) - start).toBeGreaterThanOrEqual(((bytes - limit) / limit) * 1000 - 5);
+    // The second browser had its message long before the first had all of its own.
+    expect(received.get(two.client)?.[0]?.at ?? Infinity).toBeLessThan(first.at(-1)?.at ?? 0);
   });
 
   it('refuses a data-plane Publish to a topic over the limits, or with QoS 2 (400 InvalidRequestException)', async () => {
