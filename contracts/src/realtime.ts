@@ -13,8 +13,8 @@
 export const REALTIME_TOKEN_PATH = '/api/realtimeToken';
 
 /**
- * At most this many organizations per connection. The browser subscribes to three topics per
- * organization and one floor: 16 x 3 + 1 stays within IoT Core's 50 subscriptions per connection, and
+ * At most this many organizations per connection. The browser subscribes to two topics per
+ * organization and one floor: 16 x 2 + 1 stays within IoT Core's 50 subscriptions per connection, and
  * the policy within 10 documents of 2,048 characters (domain/realtime/policy.ts). A user of more
  * organizations watches the open floor's and then the first ones; the API answers everything else.
  */

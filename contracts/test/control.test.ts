@@ -3,8 +3,10 @@ import {
   commandMessageSchema,
   confirmationMessageSchema,
   confirmationTopic,
+  groupingFailureOf,
   isBrowserClientId,
   isReservedDeviceId,
+  liveFloorMessageSchema,
   topics,
 } from '../src/messaging';
 import {
@@ -59,6 +61,43 @@ describe('command and confirmation messages', () => {
       val: [1, 0, 0, 0],
     });
     expect(confirmationMessageSchema.safeParse({ action: 'success' }).success).toBe(false);
+  });
+});
+
+describe("a device's grouping failure, told on its own", () => {
+  const commandId = '0mwsfg1d6-bfb8564c8ad9';
+
+  it('is a fail word on 62 or 3 (grouping), 63 or 4 (ungrouping), without a command id', () => {
+    expect(groupingFailureOf('fail', { cmnd: 62 })).toBe('grouping');
+    expect(groupingFailureOf('fail', { cmnd: 3 })).toBe('grouping');
+    expect(groupingFailureOf('fail', { cmnd: 63 })).toBe('ungrouping');
+    expect(groupingFailureOf('fail', { cmnd: 4 })).toBe('ungrouping');
+    // A success, a reply to a command of the platform's, or any other word is not one.
+    expect(groupingFailureOf('success', { cmnd: 62 })).toBeUndefined();
+    expect(groupingFailureOf('fail', { cmnd: 62, commandId })).toBeUndefined();
+    for (const cmnd of [undefined, 1, 17, 54, 201] as const)
+      expect(groupingFailureOf('fail', { cmnd })).toBeUndefined();
+  });
+
+  it('travels on the live floor topic: updates, grouping failures or both, never neither', () => {
+    const update = { devID: 'AA:BB', latest: { temp: 21 }, lastSeen: 1 };
+    const failure = { devID: 'AA:BB', kind: 'grouping' };
+    const parse = (message: object) => liveFloorMessageSchema.safeParse({ floorId: 'f-1', ...message });
+    expect(parse({ updates: [update] }).data).toEqual({ floorId: 'f-1', updates: [update] });
+    expect(parse({ updates: [], groupingFailures: [failure] }).data).toEqual({
+      floorId: 'f-1',
+      updates: [],
+      groupingFailures: [failure],
+    });
+    expect(parse({ updates: [update], groupingFailures: [{ ...failure, kind: 'ungrouping' }] }).success).toBe(
+      true,
+    );
+    expect(parse({ updates: [] }).error?.issues[0]?.message).toBe(
+      'A live floor message carries updates or grouping failures.',
+    );
+    for (const groupingFailures of [[], [{ ...failure, kind: 'pairing' }], [{ kind: 'grouping' }], failure])
+      expect(parse({ updates: [], groupingFailures }).success, JSON.stringify(groupingFailures)).toBe(false);
+    expect(parse({ groupingFailures: [failure] }).success).toBe(false);
   });
 });
 

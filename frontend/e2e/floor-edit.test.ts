@@ -9,6 +9,7 @@ import {
   DEVICE_NAME_UPDATED_TEXT,
   FLOOR_PLAN_UPDATED_TEXT,
   GROUPED_TEXT,
+  GROUPING_FAILED_TEXT,
   NO_DEVICE_FOUND_TEXT,
   SPECIAL_CHARACTERS_TEXT,
   UNGROUP_BEFORE_REMOVE_TEXT,
@@ -326,6 +327,17 @@ describe('editing a floor plan in the browser', () => {
     await marker(page, lightA.devID).getByText(`G${groupNumber}`).waitFor();
     await marker(page, lightB.devID).getByText(`G${groupNumber}`).waitFor();
     await screenshot(page, 'floor-edit-grouped');
+
+    // A light that then fails to join its group says so on its own (cmnd 62 on `fail`, no command
+    // id): the page, which does not receive devices' words, is told on its floor's live topic.
+    const firmware = await deviceConnection(place.orgId, lightB.devID);
+    await firmware.publishAsync(
+      topics.controlFail(place.orgId),
+      JSON.stringify({ action: 'fail', devID: lightB.devID, cmnd: 62 }),
+      { qos: 1 },
+    );
+    await toast(page, GROUPING_FAILED_TEXT).waitFor();
+    await firmware.endAsync();
 
     // A grouped device is not removed.
     await chooseOption(page, 'Edit Floor Plan');

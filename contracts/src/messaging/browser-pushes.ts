@@ -3,7 +3,7 @@ import '../schema-messages';
 import { commandCalls, commandStatuses, type CommandView } from '../control';
 import { type DevicePresence, presenceReasons } from '../devices';
 import type { NotificationMessage, NotificationPush, NotificationView } from '../notifications';
-import { Command, commandValueSchema, messageDevId } from './device-protocol';
+import { Command, commandValueSchema, groupingKinds, messageDevId } from './device-protocol';
 
 /**
  * What the platform publishes to browsers, validated on both ends: the publisher before sending (the
@@ -71,12 +71,36 @@ export const liveDeviceUpdateSchema = z.lazy(() =>
 );
 export type LiveDeviceUpdate = z.infer<typeof liveDeviceUpdateSchema>;
 
-/** `{orgId}/live/{floorId}`: the devices of the floor that changed (an ingest batch, a presence change). */
-export const liveFloorMessageSchema = z.lazy(() =>
+/**
+ * A device of the floor failed to join or leave its group, on its own word (`groupingFailureOf`): the
+ * floor's pages announce it once (edit mode's 'Failure while grouping devices.') and read the floor again.
+ */
+export const groupingFailureSchema = z.lazy(() =>
   z.object({
-    floorId: z.string().check(z.minLength(1), z.maxLength(64)),
-    updates: z.array(liveDeviceUpdateSchema).check(z.minLength(1), z.maxLength(5000)),
+    devID: messageDevId,
+    kind: z.enum(groupingKinds),
   }),
+);
+export type GroupingFailure = z.infer<typeof groupingFailureSchema>;
+
+/**
+ * `{orgId}/live/{floorId}`: the devices of the floor that changed (an ingest batch, a presence change),
+ * and the grouping failures its devices told (at least one of the two). A message of grouping failures
+ * alone has no updates: a page from before they existed drops it.
+ */
+export const liveFloorMessageSchema = z.lazy(() =>
+  z
+    .object({
+      floorId: z.string().check(z.minLength(1), z.maxLength(64)),
+      updates: z.array(liveDeviceUpdateSchema).check(z.maxLength(5000)),
+      groupingFailures: z.optional(z.array(groupingFailureSchema).check(z.minLength(1), z.maxLength(100))),
+    })
+    .check(
+      z.refine((message) => message.updates.length > 0 || message.groupingFailures !== undefined, {
+        error: 'A live floor message carries updates or grouping failures.',
+        path: ['updates'],
+      }),
+    ),
 );
 export type LiveFloorMessage = z.infer<typeof liveFloorMessageSchema>;
 

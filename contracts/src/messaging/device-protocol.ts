@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import '../schema-messages';
+import type { ConfirmationOutcome } from './topics';
 
 /**
  * Command codes carried in `cmnd` (specification: states and transitions). A command the platform
@@ -125,6 +126,34 @@ export const confirmationMessageSchema = z.lazy(() =>
   }),
 );
 export type ConfirmationMessage = z.infer<typeof confirmationMessageSchema>;
+
+/** What a grouping failure is about: devices joining a group, or leaving it. */
+export const groupingKinds = ['grouping', 'ungrouping'] as const;
+export type GroupingKind = (typeof groupingKinds)[number];
+
+/**
+ * A device's grouping failure that arrives on its own: a word on `controldata/fail` with cmnd 62
+ * (grouping) or 63 (ungrouping), 3 or 4 from a power node, and no `commandId` (a grouping's success is
+ * answered by its call). What it is about, or undefined for any other word. The one definition: the
+ * confirmation function pushes these to the device's floor (domain/control/device-word.ts), whose
+ * open pages announce them.
+ */
+export function groupingFailureOf(
+  outcome: ConfirmationOutcome,
+  message: Pick<ConfirmationMessage, 'cmnd' | 'commandId'>,
+): GroupingKind | undefined {
+  if (outcome !== 'fail' || message.commandId !== undefined) return undefined;
+  switch (message.cmnd) {
+    case Command.grouped:
+    case Command.powerNodeGroupFailure:
+      return 'grouping';
+    case Command.ungrouped:
+    case Command.powerNodeUngroupFailure:
+      return 'ungrouping';
+    default:
+      return undefined;
+  }
+}
 
 /**
  * The largest magnitude a reading's value may have. Every data point a device reports (degrees, %,

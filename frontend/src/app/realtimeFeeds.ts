@@ -1,28 +1,21 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Command, topics } from '@argentum/contracts/messaging';
+import { topics } from '@argentum/contracts/messaging';
 import { memberOrgIds, type OrgRoles, REALTIME_MAX_ORGS } from '@argentum/contracts';
 import {
   announceGroupingOutcome,
   applyCommandStatus,
   applyLiveUpdates,
   floorPlanQueries,
+  type GroupingOutcome,
 } from '../features/floor-plan';
 import { applyNotificationPushes, notificationQueries } from '../features/notifications';
 import { realtimeChannel } from '../shared/realtime/channel';
 import type { RealtimeEvent } from '../shared/realtime/realtimeEvents';
 
-/** Device words on grouping that arrive on their own (power nodes: 3 and 4; 62 and 63). */
-const groupingKind = (cmnd: number | undefined): 'grouping' | 'ungrouping' | undefined =>
-  cmnd === Command.grouped || cmnd === Command.powerNodeGroupFailure
-    ? 'grouping'
-    : cmnd === Command.ungrouped || cmnd === Command.powerNodeUngroupFailure
-      ? 'ungrouping'
-      : undefined;
-
 /**
- * The organizations whose command outcomes, notifications and failures the page watches: the open
- * floor's first, then the user's others, at most REALTIME_MAX_ORGS (one connection's scope).
+ * The organizations whose command outcomes and notifications the page watches: the open floor's
+ * first, then the user's others, at most REALTIME_MAX_ORGS (one connection's scope).
  */
 export function watchedOrgIds(orgIds: readonly string[], floorOrgId: string | undefined): string[] {
   const ordered =
@@ -30,6 +23,48 @@ export function watchedOrgIds(orgIds: readonly string[], floorOrgId: string | un
       ? [floorOrgId, ...orgIds.filter((orgId) => orgId !== floorOrgId)]
       : [...orgIds];
   return ordered.slice(0, REALTIME_MAX_ORGS);
+}
+
+/**
+ * The organization topics the page subscribes to (besides the open floor's live topic): each watched
+ * organization's command outcomes and notifications. Never devices' own words (`controldata/...`):
+ * one misbehaving device's stream would use up every page's 100 messages a second; the platform pushes
+ * what a page needs of them (a grouping failure: on the device's floor's live topic).
+ */
+export function watchedOrgTopics(orgIds: readonly string[], floorOrgId: string | undefined): string[] {
+  return watchedOrgIds(orgIds, floorOrgId).flatMap((orgId) => [
+    topics.commandStatus(orgId),
+    topics.notification(orgId),
+  ]);
+}
+
+/**
+ * Where a message of the channel goes: a floor's live values into its cached devices (coalesced),
+ * and each kind of grouping failure its devices told announced once per message in edit mode's words
+ * (`announce`), then the floor read again; command outcomes to the panel waiting on them;
+ * notifications to the bell.
+ */
+export function applyRealtimeEvent(
+  queryClient: QueryClient,
+  event: RealtimeEvent,
+  announce: (outcome: GroupingOutcome) => void = announceGroupingOutcome,
+): void {
+  switch (event.kind) {
+    case 'live': {
+      applyLiveUpdates(queryClient, event.floorId, event.message.updates);
+      const failures = event.message.groupingFailures ?? [];
+      // A grouping's success is announced by its call's answer; a device's later failure is not.
+      for (const kind of new Set(failures.map((failure) => failure.kind))) announce({ kind, ok: false });
+      if (failures.length > 0) void queryClient.invalidateQueries({ queryKey: floorPlanQueries.all() });
+      break;
+    }
+    case 'commandStatus':
+      applyCommandStatus(queryClient, event.view);
+      break;
+    case 'notification':
+      applyNotificationPushes(queryClient, event.pushes);
+      break;
+  }
 }
 
 /**
@@ -53,13 +88,12 @@ export function readAgainOnConnect(
 }
 
 /**
- * The real-time channel while a user is signed in, and where its messages go: the open floor's live
- * values into its cached devices (coalesced), command outcomes to the panel waiting on them,
- * notifications to the bell, and a device's grouping failure to the edit-mode announcement (which
- * reads the floor again). Subscribes only to what the screen needs: the open floor's live topic, and
- * the command status, notification and failure topics of the open floor's organization and then the
- * user's others, at most REALTIME_MAX_ORGS (a connection's scope: IoT Core's policy and subscription
- * limits; an owner of more organizations sees the others' notifications when the bell reads them).
+ * The real-time channel while a user is signed in, and where its messages go (applyRealtimeEvent).
+ * Subscribes only to what the screen needs: the open floor's live topic (its values, and its devices'
+ * grouping failures), and the command status and notification topics of the open floor's organization
+ * and then the user's others, at most REALTIME_MAX_ORGS (a connection's scope: IoT Core's policy and
+ * subscription limits; an owner of more organizations sees the others' notifications when the bell
+ * reads them).
  */
 export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; floorId: string } | null) {
   const queryClient = useQueryClient();
@@ -69,28 +103,9 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
   const member = orgKey !== '';
   useEffect(() => {
     if (!member) return;
-    const stopListening = realtimeChannel.onMessage((event: RealtimeEvent) => {
-      switch (event.kind) {
-        case 'live':
-          applyLiveUpdates(queryClient, event.floorId, event.message.updates);
-          break;
-        case 'commandStatus':
-          applyCommandStatus(queryClient, event.view);
-          break;
-        case 'notification':
-          applyNotificationPushes(queryClient, event.pushes);
-          break;
-        case 'confirmation': {
-          // A grouping's success is announced by its call's answer; a device's later failure is not.
-          const kind = groupingKind(event.message.cmnd);
-          if (kind && event.outcome === 'fail' && !event.message.commandId) {
-            announceGroupingOutcome({ kind, ok: false });
-            void queryClient.invalidateQueries({ queryKey: floorPlanQueries.all() });
-          }
-          break;
-        }
-      }
-    });
+    const stopListening = realtimeChannel.onMessage((event: RealtimeEvent) =>
+      applyRealtimeEvent(queryClient, event),
+    );
     const stopWatching = readAgainOnConnect(queryClient, realtimeChannel);
     realtimeChannel.start();
     return () => {
@@ -113,11 +128,9 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
   }, [queryClient, floorOrgId, floorId]);
 
   useEffect(() => {
-    const releases = watchedOrgIds(orgKey.split(',').filter(Boolean), floorOrgId).flatMap((orgId) => [
-      realtimeChannel.subscribe(topics.commandStatus(orgId)),
-      realtimeChannel.subscribe(topics.notification(orgId)),
-      realtimeChannel.subscribe(topics.controlFail(orgId)),
-    ]);
+    const releases = watchedOrgTopics(orgKey.split(',').filter(Boolean), floorOrgId).map((topic) =>
+      realtimeChannel.subscribe(topic),
+    );
     return () => releases.forEach((release) => release());
   }, [orgKey, floorOrgId]);
 }

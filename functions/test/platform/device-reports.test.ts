@@ -2,9 +2,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum/contracts/messaging';
 import type { FloorDevicesAnswer, NotificationPage } from '@argentum/contracts';
+import { basicIngestReadings } from '@argentum/functions/adapters/basic-ingest-readings';
+import { sendCommand } from '@argentum/functions/domain/control/commands';
+import {
+  type DeviceWordEvent,
+  type DeviceWordPorts,
+  receiveDeviceWord,
+} from '@argentum/functions/domain/control/device-word';
+import type { LiveFloorPublisher } from '@argentum/functions/domain/realtime/live-floor';
+import { confirmationPorts, controlPorts } from '@argentum/functions/lambda/wiring/control';
+import { clock } from '@argentum/functions/lambda/wiring/core';
+import { alarmPorts } from '@argentum/functions/lambda/wiring/notifications';
+import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { dynamoDevices } from '@argentum/functions/stores/devices';
 import { call, createUser, signInAs } from '../support/api';
 import { deviceConnection } from '../support/control';
+import { recordingLogger, recordingMetrics } from '../support/fakes/memory-stores';
 import { connectBrowser } from '../support/realtime';
 import { newDevices, newPlace } from './devices-fixtures';
 
@@ -156,5 +169,142 @@ describe("a device's own word becomes its stored state (broker -> confirmation r
     await expect.poll(notifiedDevices).toContain(speaker.devID);
     expect(await notifiedDevices()).not.toContain(sibling.devID);
     expect((await dynamoDevices.get(sibling.devID))?.properties).toEqual({ pairingMode: true });
+  });
+});
+
+describe("a device's grouping failure goes to its floor's open pages (confirmation function -> live topic)", () => {
+  it('through the broker: a grouping failure told on its own reaches a browser watching its floor', async () => {
+    const place = await newPlace('Grouping failures');
+    const [light] = await newDevices(place, [{ devType: 1, connDev: 'light' }], place.floorId);
+    if (!light) throw new Error('no device');
+    const { accessToken } = await signInAs(await createUser({ [place.orgId]: 0 }));
+    const watcher = await connectBrowser(accessToken);
+    connections.push(watcher);
+    const received: LiveFloorMessage[] = [];
+    watcher.on('message', (_topic, payload) =>
+      received.push(liveFloorMessageSchema.parse(JSON.parse(payload.toString()))),
+    );
+    await watcher.subscribeAsync(topics.floorLive(place.orgId, place.floorId), { qos: 1 });
+    const send = await deviceOf(place.orgId, light.devID);
+    await send('fail', { cmnd: 62 });
+    await expect.poll(() => received.filter((m) => m.groupingFailures).length).toBe(1);
+    expect(received.filter((m) => m.groupingFailures)).toEqual([
+      { floorId: place.floorId, updates: [], groupingFailures: [{ devID: light.devID, kind: 'grouping' }] },
+    ]);
+  });
+
+  /**
+   * The confirmation function's ports as its Lambda wires them (DynamoDB Local, the local IoT data
+   * plane), but for what it publishes to floors (`live`), and a logger and metrics that keep what they get.
+   */
+  function handlerOn(live: LiveFloorPublisher) {
+    const logger = recordingLogger();
+    const ports: DeviceWordPorts = {
+      ...confirmationPorts(),
+      logger,
+      metrics: recordingMetrics(),
+      reports: { devices: dynamoDevices, clock },
+      alarms: alarmPorts(),
+      presence: presencePorts(),
+      live,
+      readings: basicIngestReadings,
+    };
+    return { logger, receive: (event: DeviceWordEvent) => receiveDeviceWord(ports, event) };
+  }
+
+  /** Everything published to floors, in order. */
+  function recordingFloors() {
+    const published: { orgId: string; floorId: string; message: LiveFloorMessage }[] = [];
+    const publisher: LiveFloorPublisher = {
+      publish: async (orgId, floorId, message) => void published.push({ orgId, floorId, message }),
+    };
+    return { published, publisher };
+  }
+
+  /** A device's word as the confirmation rule delivers it. */
+  const wordOf =
+    (orgId: string, devID: string) =>
+    (outcome: 'success' | 'fail', message: Record<string, unknown>): DeviceWordEvent => ({
+      orgId,
+      outcome,
+      clientId: devID,
+      receivedAt: Date.now(),
+      action: outcome,
+      devID,
+      ...message,
+    });
+
+  it('publishes one grouping failure per word of a placed device, and none for any other word or an unplaced device', async () => {
+    const place = await newPlace('Grouping words');
+    const [light, node] = await newDevices(
+      place,
+      [
+        { devType: 1, connDev: 'light' },
+        { devType: 1, connDev: 'powernode', properties: {} },
+      ],
+      place.floorId,
+    );
+    const [unplaced] = await newDevices(place, [{ devType: 1, connDev: 'light' }]);
+    if (!light || !node || !unplaced) throw new Error('no device');
+    const floors = recordingFloors();
+    const { receive } = handlerOn(floors.publisher);
+    const lightWord = wordOf(place.orgId, light.devID);
+
+    // Words that are not a grouping failure told on its own: a success, another command, a reply to
+    // a command of ours (it carries its id), and an unplaced device's failure (on no page).
+    const { commandId } = await sendCommand(
+      { ...controlPorts(), metrics: recordingMetrics() },
+      {
+        userId: 'u-grouping',
+        email: 'g@example.com',
+        userName: 'Editor',
+        orgRoles: { [place.orgId]: 1 },
+        version: 1,
+      },
+      { call: 'testDevice', devID: light.devID },
+    );
+    expect(await receive(lightWord('success', { cmnd: 62 }))).toBe('untracked');
+    expect(await receive(lightWord('fail', { cmnd: 17 }))).toBe('untracked');
+    expect(await receive(lightWord('fail', { cmnd: 62, commandId }))).toBe('failed');
+    expect(await receive(wordOf(place.orgId, unplaced.devID)('fail', { cmnd: 63 }))).toBe('untracked');
+    expect(floors.published.filter(({ message }) => message.groupingFailures)).toEqual([]);
+
+    // Each kind, a light's (62, 63) and a power node's (3, 4), once per word, on the device's floor.
+    const nodeWord = wordOf(place.orgId, node.devID);
+    expect(await receive(lightWord('fail', { cmnd: 62 }))).toBe('untracked');
+    expect(await receive(lightWord('fail', { cmnd: 63 }))).toBe('untracked');
+    expect(await receive(nodeWord('fail', { cmnd: 3 }))).toBe('untracked');
+    expect(await receive(nodeWord('fail', { cmnd: 4 }))).toBe('untracked');
+    const failure = (devID: string, kind: 'grouping' | 'ungrouping') => ({
+      orgId: place.orgId,
+      floorId: place.floorId,
+      message: { floorId: place.floorId, updates: [], groupingFailures: [{ devID, kind }] },
+    });
+    expect(floors.published).toEqual([
+      failure(light.devID, 'grouping'),
+      failure(light.devID, 'ungrouping'),
+      failure(node.devID, 'grouping'),
+      failure(node.devID, 'ungrouping'),
+    ]);
+  });
+
+  it('a failed publish is logged and does not fail the word', async () => {
+    const place = await newPlace('Grouping unpublished');
+    const [light] = await newDevices(place, [{ devType: 1, connDev: 'light' }], place.floorId);
+    if (!light) throw new Error('no device');
+    let attempts = 0;
+    const { receive, logger } = handlerOn({
+      publish: async () => {
+        attempts++;
+        throw new Error('the data plane is down');
+      },
+    });
+    expect(await receive(wordOf(place.orgId, light.devID)('fail', { cmnd: 62 }))).toBe('untracked');
+    expect(attempts).toBe(1);
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      message: 'live floor: grouping failure not published',
+      fields: { devId: light.devID, error: 'the data plane is down' },
+    });
   });
 });

@@ -63,20 +63,41 @@ describe('real-time messages', () => {
     expect(
       parseRealtimeMessage('org-a/notification', enc({ kind: 'notifications', pushes: [push, clearing] })),
     ).toEqual({ kind: 'notification', orgId: 'org-a', pushes: [push, clearing] });
+    // A device's grouping failure, which the platform pushes to its floor, alone or with updates.
+    const failure = { devID: 'AA:BB', kind: 'grouping' };
     expect(
-      parseRealtimeMessage('org-a/controldata/fail', enc({ action: 'fail', devID: 'AA:BB', cmnd: 3 })),
+      parseRealtimeMessage(
+        'org-a/live/floor-1',
+        enc({ floorId: 'floor-1', updates: [], groupingFailures: [failure] }),
+      ),
     ).toEqual({
-      kind: 'confirmation',
+      kind: 'live',
       orgId: 'org-a',
-      outcome: 'fail',
-      message: { action: 'fail', devID: 'AA:BB', cmnd: 3 },
+      floorId: 'floor-1',
+      message: { floorId: 'floor-1', updates: [], groupingFailures: [failure] },
     });
+    expect(
+      parseRealtimeMessage(
+        'org-a/live/floor-1',
+        enc({ floorId: 'floor-1', updates: [update], groupingFailures: [failure] }),
+      ),
+    ).toMatchObject({ kind: 'live', message: { updates: [update], groupingFailures: [failure] } });
+  });
+
+  it("drops devices' own words: pages read what the platform pushes of them", () => {
+    for (const topic of ['org-a/controldata/fail', 'org-a/controldata/success'])
+      expect(parseRealtimeMessage(topic, enc({ action: 'fail', devID: 'AA:BB', cmnd: 3 }))).toBeUndefined();
   });
 
   it('drops malformed messages', () => {
     const dropped: [string, Uint8Array | string][] = [
       ['org-a/live/floor-1', 'not json{'],
       ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [] })],
+      ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [], groupingFailures: [] })],
+      [
+        'org-a/live/floor-1',
+        enc({ floorId: 'floor-1', updates: [], groupingFailures: [{ devID: 'AA:BB', kind: 'pairing' }] }),
+      ],
       ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [{ ...update, latest: { temp: 'hot' } }] })],
       ['org-a/live/floor-1', enc({ floorId: 'floor-1', updates: [{ ...update, online: 'no' }] })],
       [

@@ -1,8 +1,5 @@
 import {
   commandViewSchema,
-  type ConfirmationMessage,
-  confirmationMessageSchema,
-  confirmationTopic,
   type LiveFloorMessage,
   liveFloorMessageSchema,
   notificationMessageSchema,
@@ -16,11 +13,11 @@ import {
 
 /** A message of the real-time channel the web app acts on, validated. */
 export type RealtimeEvent =
+  /** A floor's changed devices, and the grouping failures its devices told (`groupingFailures`). */
   | { kind: 'live'; orgId: string; floorId: string; message: LiveFloorMessage }
   | { kind: 'commandStatus'; orgId: string; view: CommandView }
   /** One push, or a burst sent together: applied in order. */
-  | { kind: 'notification'; orgId: string; pushes: NotificationPush[] }
-  | { kind: 'confirmation'; orgId: string; outcome: 'success' | 'fail'; message: ConfirmationMessage };
+  | { kind: 'notification'; orgId: string; pushes: NotificationPush[] };
 
 function json(payload: Uint8Array | string): unknown {
   try {
@@ -33,7 +30,9 @@ function json(payload: Uint8Array | string): unknown {
 /**
  * Reads a message by its topic (contracts/src/messaging/topics.ts) and checks it against its schema. Anything else
  * (unknown topic, not JSON, not what the topic carries, a live message naming another floor) answers
- * undefined and is dropped: the cache only ever holds what the platform's contracts describe.
+ * undefined and is dropped: the cache only ever holds what the platform's contracts describe. Devices'
+ * own words (telemetry, confirmations) are not read here: what pages need of them the platform pushes
+ * on the live floor and command status topics.
  */
 export function parseRealtimeMessage(topic: string, payload: Uint8Array | string): RealtimeEvent | undefined {
   const [orgId, kind, third, ...rest] = topic.split('/');
@@ -55,13 +54,6 @@ export function parseRealtimeMessage(topic: string, payload: Uint8Array | string
     const pushes = notificationPushesOf(parsed.data);
     if (pushes.some((push) => notificationPushOrgId(push) !== orgId)) return undefined;
     return { kind: 'notification', orgId, pushes };
-  }
-  const confirmation = confirmationTopic(topic);
-  if (confirmation) {
-    const parsed = confirmationMessageSchema.safeParse(body);
-    return parsed.success
-      ? { kind: 'confirmation', orgId, outcome: confirmation.outcome, message: parsed.data }
-      : undefined;
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
-import { Command, confirmationMessageSchema } from '@argentum/contracts/messaging';
+import { Command, confirmationMessageSchema, groupingFailureOf } from '@argentum/contracts/messaging';
 import { observePresence, type PresencePorts } from '../devices/presence';
 import { applyDeviceReport, type DeviceReportPorts, isPortReport } from '../devices/reports';
-import { type LiveFloorPublisher, publishPortReport } from '../realtime/live-floor';
+import { type LiveFloorPublisher, publishGroupingFailure, publishPortReport } from '../realtime/live-floor';
 import { alarmDeviceOf, type AlarmPorts } from '../notifications/alarms';
 import { alarmsOfDeviceMessage } from '../notifications/device-messages';
 import { type ReadingSink, readingMessage } from '../devices/reading-sink';
@@ -25,7 +25,10 @@ export interface DeviceWordPorts extends ConfirmationPorts {
   reports: DeviceReportPorts;
   alarms: AlarmPorts;
   presence: PresencePorts;
-  /** Pushes a power node's port values to the browsers that have its floor open. */
+  /**
+   * Pushes a power node's port values, and a device's grouping failure, to the browsers that have its
+   * floor open.
+   */
   live: LiveFloorPublisher;
   /** Where a value the device confirmed goes on as its reading (its data points; Basic Ingest). */
   readings: ReadingSink;
@@ -34,9 +37,11 @@ export interface DeviceWordPorts extends ConfirmationPorts {
 /**
  * A device's word on `{orgId}/controldata/success|fail`: it settles the tracked command
  * (confirmations.ts), what the device says about itself becomes its stored state (devices/reports.ts),
- * and offline, pairing failures and failed or late commands become notifications
- * (notifications/device-messages.ts). A device speaks only for itself: a message naming another device
- * than the publishing connection's (clientId = thing name) counts for nothing, like an unknown one.
+ * offline, pairing failures and failed or late commands become notifications
+ * (notifications/device-messages.ts), and a power node's port values and a grouping failure go to its
+ * floor's open pages (realtime/live-floor.ts; pages do not subscribe to devices' words). A device speaks
+ * only for itself: a message naming another device than the publishing connection's (clientId = thing
+ * name) counts for nothing, like an unknown one.
  */
 export async function receiveDeviceWord(
   deps: DeviceWordPorts,
@@ -129,5 +134,14 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
     deps.clock.now().getTime(),
   );
   await alarmsOfDeviceMessage(deps.alarms, device, { outcome, message: parsed.data, settled, time });
+  // A grouping failure it tells on its own (no command of ours it answers) goes to its floor's open
+  // pages, which announce it and read the floor again; a device on no floor is on no page. Last, once
+  // the rest is stored: a retried invocation does not announce it twice.
+  const grouping = groupingFailureOf(outcome, parsed.data);
+  if (grouping && device.floorId)
+    await publishGroupingFailure(
+      { publisher: deps.live, logger: deps.logger },
+      { orgId, floorId: device.floorId, devID: device.devId, kind: grouping },
+    );
   return settled;
 }

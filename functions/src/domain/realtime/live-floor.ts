@@ -1,4 +1,5 @@
 import {
+  type GroupingFailure,
   LIVE_FLOOR_MESSAGE_MAX_BYTES,
   type LiveDeviceUpdate,
   type LiveFloorMessage,
@@ -179,6 +180,37 @@ export async function publishPortReport(
   } catch (error) {
     deps.logger?.log('warn', 'live floor: port report not published', {
       devId: change.devId,
+      error: errorText(error),
+    });
+  }
+}
+
+/**
+ * A device of the floor told on its own that it failed to join or leave its group (`groupingFailureOf`):
+ * one message to the browsers that have its floor open, which announce it once and read the floor
+ * again. Best effort like every live message: a failure is logged, never fails the device's word.
+ */
+export async function publishGroupingFailure(
+  deps: Pick<LiveFloorPorts, 'publisher' | 'logger'>,
+  failure: { orgId: string; floorId: string } & GroupingFailure,
+): Promise<void> {
+  const message = liveFloorMessageSchema.safeParse({
+    floorId: failure.floorId,
+    updates: [],
+    groupingFailures: [{ devID: failure.devID, kind: failure.kind }],
+  });
+  if (!message.success) {
+    deps.logger?.log('warn', 'live floor: grouping failure not valid, not sent', {
+      devId: failure.devID,
+      error: message.error.issues[0]?.message,
+    });
+    return;
+  }
+  try {
+    await deps.publisher.publish(failure.orgId, failure.floorId, message.data);
+  } catch (error) {
+    deps.logger?.log('warn', 'live floor: grouping failure not published', {
+      devId: failure.devID,
       error: errorText(error),
     });
   }

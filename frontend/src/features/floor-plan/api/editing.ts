@@ -158,8 +158,9 @@ export function useDeviceConfiguration() {
 export type GroupingOutcome = { kind: 'grouping' | 'ungrouping'; ok: boolean };
 
 /**
- * The single place a grouping result is shown and the floor refreshed. Today the HTTP answer drives
- * it; the real-time confirmation (commands 62/63, and 3/4 for power nodes) will call it too.
+ * The single place a grouping result is shown. The call's answer drives it, and so does a device's
+ * grouping failure (commands 62/63, and 3/4 for power nodes) pushed on its floor's live topic
+ * (app/realtimeFeeds.ts); each then reads the floor again.
  */
 export function announceGroupingOutcome({ kind, ok }: GroupingOutcome): void {
   if (kind === 'grouping') showToast(ok ? GROUPED_TEXT : GROUPING_FAILED_TEXT, ok ? 'success' : 'error');
