@@ -158,7 +158,7 @@ export async function publishPortReport(
     ports?: LiveDeviceUpdate['ports'];
   },
 ): Promise<void> {
-  const message = liveFloorMessageSchema.safeParse({
+  await publishChecked(deps, change, 'port report', {
     floorId: change.floorId,
     updates: [
       {
@@ -168,21 +168,6 @@ export async function publishPortReport(
       },
     ],
   });
-  if (!message.success) {
-    deps.logger?.log('warn', 'live floor: port report not valid, not sent', {
-      devId: change.devId,
-      error: message.error.issues[0]?.message,
-    });
-    return;
-  }
-  try {
-    await deps.publisher.publish(change.orgId, change.floorId, message.data);
-  } catch (error) {
-    deps.logger?.log('warn', 'live floor: port report not published', {
-      devId: change.devId,
-      error: errorText(error),
-    });
-  }
 }
 
 /**
@@ -194,23 +179,41 @@ export async function publishGroupingFailure(
   deps: Pick<LiveFloorPorts, 'publisher' | 'logger'>,
   failure: { orgId: string; floorId: string } & GroupingFailure,
 ): Promise<void> {
-  const message = liveFloorMessageSchema.safeParse({
-    floorId: failure.floorId,
-    updates: [],
-    groupingFailures: [{ devID: failure.devID, kind: failure.kind }],
-  });
+  await publishChecked(
+    deps,
+    { orgId: failure.orgId, floorId: failure.floorId, devId: failure.devID },
+    'grouping failure',
+    {
+      floorId: failure.floorId,
+      updates: [],
+      groupingFailures: [{ devID: failure.devID, kind: failure.kind }],
+    },
+  );
+}
+
+/**
+ * One device's message to its floor, checked against the schema browsers check it with; best effort:
+ * a message that is not valid or not published is logged (as `what`), never thrown.
+ */
+async function publishChecked(
+  deps: Pick<LiveFloorPorts, 'publisher' | 'logger'>,
+  place: { orgId: string; floorId: string; devId: string },
+  what: string,
+  candidate: LiveFloorMessage,
+): Promise<void> {
+  const message = liveFloorMessageSchema.safeParse(candidate);
   if (!message.success) {
-    deps.logger?.log('warn', 'live floor: grouping failure not valid, not sent', {
-      devId: failure.devID,
+    deps.logger?.log('warn', `live floor: ${what} not valid, not sent`, {
+      devId: place.devId,
       error: message.error.issues[0]?.message,
     });
     return;
   }
   try {
-    await deps.publisher.publish(failure.orgId, failure.floorId, message.data);
+    await deps.publisher.publish(place.orgId, place.floorId, message.data);
   } catch (error) {
-    deps.logger?.log('warn', 'live floor: grouping failure not published', {
-      devId: failure.devID,
+    deps.logger?.log('warn', `live floor: ${what} not published`, {
+      devId: place.devId,
       error: errorText(error),
     });
   }
