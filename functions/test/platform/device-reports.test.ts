@@ -37,6 +37,22 @@ async function deviceOf(orgId: string, devID: string) {
     );
 }
 
+/** A member's browser with the place's floor open: the live messages it receives, parsed, and the member's token. */
+async function watchFloor(place: {
+  orgId: string;
+  floorId: string;
+}): Promise<{ received: LiveFloorMessage[]; token: string }> {
+  const { accessToken } = await signInAs(await createUser({ [place.orgId]: 0 }));
+  const watcher = await connectBrowser(accessToken);
+  connections.push(watcher);
+  const received: LiveFloorMessage[] = [];
+  watcher.on('message', (_topic, payload) =>
+    received.push(liveFloorMessageSchema.parse(JSON.parse(payload.toString()))),
+  );
+  await watcher.subscribeAsync(topics.floorLive(place.orgId, place.floorId), { qos: 1 });
+  return { received, token: accessToken };
+}
+
 describe("a device's own word becomes its stored state (broker -> confirmation rule)", () => {
   it('a pairing failure turns pairing mode off, once however often it comes', async () => {
     const place = await newPlace('Reports');
@@ -80,15 +96,7 @@ describe("a device's own word becomes its stored state (broker -> confirmation r
       place.floorId,
     );
     if (!node) throw new Error('no device');
-    const user = await createUser({ [place.orgId]: 0 });
-    const token = (await signInAs(user)).accessToken;
-    const watcher = await connectBrowser(token);
-    connections.push(watcher);
-    const received: LiveFloorMessage[] = [];
-    watcher.on('message', (_topic, payload) =>
-      received.push(liveFloorMessageSchema.parse(JSON.parse(payload.toString()))),
-    );
-    await watcher.subscribeAsync(topics.floorLive(place.orgId, place.floorId), { qos: 1 });
+    const { received, token } = await watchFloor(place);
     const send = await deviceOf(place.orgId, node.devID);
     const updatesOf = () => received.flatMap((m) => m.updates).filter((u) => u.portReport);
 
@@ -177,14 +185,7 @@ describe("a device's grouping failure goes to its floor's open pages (confirmati
     const place = await newPlace('Grouping failures');
     const [light] = await newDevices(place, [{ devType: 1, connDev: 'light' }], place.floorId);
     if (!light) throw new Error('no device');
-    const { accessToken } = await signInAs(await createUser({ [place.orgId]: 0 }));
-    const watcher = await connectBrowser(accessToken);
-    connections.push(watcher);
-    const received: LiveFloorMessage[] = [];
-    watcher.on('message', (_topic, payload) =>
-      received.push(liveFloorMessageSchema.parse(JSON.parse(payload.toString()))),
-    );
-    await watcher.subscribeAsync(topics.floorLive(place.orgId, place.floorId), { qos: 1 });
+    const { received } = await watchFloor(place);
     const send = await deviceOf(place.orgId, light.devID);
     await send('fail', { cmnd: 62 });
     await expect.poll(() => received.filter((m) => m.groupingFailures).length).toBe(1);
