@@ -26,7 +26,12 @@ import {
 } from './iot-policy';
 import { HOST } from './config';
 import { boundPort, listen, type ListenAt } from './http-util';
-import { type LocalDeviceIdentity, verifyLocalDeviceCredential } from './device-credentials';
+import {
+  isLocalOperatorCredential,
+  LOCAL_OPERATOR_CLIENT_ID_PREFIX,
+  type LocalDeviceIdentity,
+  verifyLocalDeviceCredential,
+} from './device-credentials';
 
 /**
  * Devices authenticate with X.509 certificates in IoT Core, and one IoT policy confines each to its own
@@ -54,7 +59,9 @@ interface UserPrincipal {
   policy: IotPolicy;
   timers: NodeJS.Timeout[];
 }
-type Principal = ReturnType<typeof devicePrincipal> | UserPrincipal;
+/** An operator's connection (device-credentials.ts): subscribes to and receives anything, publishes nothing. */
+const operatorPrincipal = { kind: 'operator' as const };
+type Principal = ReturnType<typeof devicePrincipal> | UserPrincipal | typeof operatorPrincipal;
 
 export interface Broker {
   aedes: Aedes;
@@ -83,6 +90,8 @@ function signatureValid(publicKey: KeyObject, token: string, signature: string):
 
 /**
  * aedes over TCP (devices) and WebSocket (browsers), applying what IoT Core applies:
+ * - An operator's connection (IAM-authenticated on IoT Core; locally a credential made from the
+ *   stack's secret, device-credentials.ts) may watch any topic, and publish nothing.
  * - Browsers present a signed connection token in the MQTT user name
  *   (`...?x-amz-customauthorizer-signature=...&token=...`). A missing or bad signature is refused
  *   before the authorizer runs; otherwise the same authorizer Lambda as on AWS is invoked, and its
@@ -243,6 +252,11 @@ export async function startBroker(options: {
       // connection under it (if any) stays.
       if (!connectAllowed(client.id, Date.now())) return done(authError(3), false);
       const secret = password?.toString('utf8');
+      if (isLocalOperatorCredential(options.deviceSecret, username, secret)) {
+        if (!client.id.startsWith(LOCAL_OPERATOR_CLIENT_ID_PREFIX)) return done(authError(), false);
+        admit(client, operatorPrincipal);
+        return done(null, true);
+      }
       const device = verifyLocalDeviceCredential(options.deviceSecret, username, secret);
       if (device) {
         // As the IoT policy's iot:Connect: the client id is the device's own id.
@@ -287,10 +301,11 @@ export async function startBroker(options: {
       if (refused) return callback(new Error(refused));
       const principal = principals.get(client);
       const allowed =
-        principal?.kind === 'device'
+        principal?.kind === 'operator' ||
+        (principal?.kind === 'device'
           ? subscription.topic === principal.subscribe
           : principal?.kind === 'user' &&
-            principal.policy.allows('iot:Subscribe', localIotArn('topicfilter', subscription.topic));
+            principal.policy.allows('iot:Subscribe', localIotArn('topicfilter', subscription.topic)));
       // A null subscription answers SUBACK 128 (refused) and keeps the connection, as IoT Core does.
       if (allowed) filters.set(client, (filters.get(client) ?? new Set()).add(subscription.topic));
       callback(null, allowed ? subscription : null);

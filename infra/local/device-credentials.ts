@@ -38,6 +38,49 @@ export function verifyLocalDeviceCredential(
   return given.length === expected.length && timingSafeEqual(given, expected) ? identity : undefined;
 }
 
+/**
+ * The local stand-in for an operator's MQTT client on IoT Core (IAM-authenticated, such as the
+ * console's MQTT test client): user name `operator`, a client id starting `operator-` (so it can never
+ * take over a device's or a page's connection), and an HMAC of the stack's device secret as password.
+ * It may subscribe to and receive any topic, within the same per-connection quotas, and publish
+ * nothing: it watches what devices and the platform say (tests, an operator of the local stack).
+ */
+export const LOCAL_OPERATOR_USERNAME = 'operator';
+export const LOCAL_OPERATOR_CLIENT_ID_PREFIX = 'operator-';
+/** The password of an operator's local connection. */
+export const localOperatorCredential = (secret: string) =>
+  createHmac('sha256', secret).update('operator\n').digest('base64url');
+
+/** Whether a user name and password are the local operator's credential. */
+export function isLocalOperatorCredential(
+  secret: string,
+  username: string | undefined,
+  password: string | undefined,
+): boolean {
+  if (username !== LOCAL_OPERATOR_USERNAME || !password) return false;
+  const given = Buffer.from(password);
+  const expected = Buffer.from(localOperatorCredential(secret));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** An operator's MQTT connection to the local broker (see isLocalOperatorCredential). */
+export function connectLocalOperator(
+  mqttUrl: string,
+  secret: string,
+  options: IClientOptions = {},
+): Promise<MqttClient> {
+  return connectWithinClientIdRate(() =>
+    connectAsync(mqttUrl, {
+      reconnectPeriod: 0,
+      protocolVersion: 4,
+      ...options,
+      clientId: `${LOCAL_OPERATOR_CLIENT_ID_PREFIX}${randomBytes(8).toString('hex')}`,
+      username: LOCAL_OPERATOR_USERNAME,
+      password: localOperatorCredential(secret),
+    }),
+  );
+}
+
 /** A device's own MQTT connection to the local broker (tests, the simulator, the bench). */
 export function connectLocalDevice(
   mqttUrl: string,

@@ -4,7 +4,14 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REALTIME_CONNECT_INTERVAL_MS } from '@argentum/contracts';
 import { topics } from '@argentum/contracts/messaging';
-import { connectLocalDevice, localDeviceCredential } from '../../local/device-credentials';
+import {
+  connectLocalDevice,
+  connectLocalOperator,
+  LOCAL_OPERATOR_CLIENT_ID_PREFIX,
+  LOCAL_OPERATOR_USERNAME,
+  localDeviceCredential,
+  localOperatorCredential,
+} from '../../local/device-credentials';
 import {
   IOT_BROKER_LIMITS,
   IOT_MAX_MESSAGE_BYTES,
@@ -48,11 +55,15 @@ const connectOnce = (orgId: string, devId: string) =>
     connectTimeout: 5_000,
   }).then(track);
 
-/** A browser of a member of both organizations, subscribed to everything under them. */
+/**
+ * An operator's connection (no page may receive devices' words): what the broker routes under the
+ * organizations, devices' own publishes included.
+ */
+const operator = async () => track(await connectLocalOperator(mqttUrl(), stack.deviceSecret));
+
+/** An operator's connection subscribed to everything under the organizations. */
 async function watcher(orgIds: string[]) {
-  const member = await createUser(0, orgIds);
-  const { accessToken } = await signIn(member.email, member.password);
-  const client = track(await connectBrowser(accessToken));
+  const client = await operator();
   const received: { topic: string; payload: string }[] = [];
   client.on('message', (topic, payload) => received.push({ topic, payload: payload.toString() }));
   for (const orgId of orgIds) await client.subscribeAsync(`${orgId}/#`);
@@ -176,6 +187,37 @@ describe('device connections are confined to their organization and id (broker A
   });
 });
 
+describe("an operator's connection (IAM-authenticated on IoT Core)", () => {
+  it('is admitted only with its credential, under an operator- client id; it watches, and publishes nothing', async () => {
+    const connect = (clientId: string, password: string) =>
+      connectAsync(mqttUrl(), {
+        clientId,
+        username: LOCAL_OPERATOR_USERNAME,
+        password,
+        reconnectPeriod: 0,
+        protocolVersion: 4,
+      }).then(track);
+    const proof = localOperatorCredential(stack.deviceSecret);
+    await expect(connect(`${LOCAL_OPERATOR_CLIENT_ID_PREFIX}x`, `${proof}x`)).rejects.toThrow(
+      /Not authorized/,
+    );
+    // A device's id (or a page's) cannot be taken over by an operator.
+    const devId = freshDevId();
+    await expect(connect(devId, proof)).rejects.toThrow(/Not authorized/);
+    const watching = await connect(`${LOCAL_OPERATOR_CLIENT_ID_PREFIX}${randomUUID()}`, proof);
+    const a = `acl-a-${randomUUID().slice(0, 8)}`;
+    const received: string[] = [];
+    watching.on('message', (topic) => received.push(topic));
+    await watching.subscribeAsync(`${a}/#`, { qos: 1 });
+    const publisher = await device(a, devId);
+    expect(await attempt(publisher, topics.controlSuccess(a), JSON.stringify({ devID: devId }))).toBe(false);
+    await expect.poll(() => received).toEqual([topics.controlSuccess(a)]);
+    expect(await attempt(watching, topics.control(a, devId), JSON.stringify({ cmnd: 54, val: 1 }))).toBe(
+      true,
+    );
+  });
+});
+
 describe("the broker applies IoT Core's rules (each on its own)", () => {
   const arn = localIotArn;
   const doc = (statements: object[]) => JSON.stringify({ Version: '2012-10-17', Statement: statements });
@@ -279,13 +321,15 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
     return outcome;
   }
 
-  /** A browser of a fresh organization, allowed to subscribe to anything under it. */
+  /** A browser of a fresh organization, allowed to subscribe to its floors' live topics (`{org}/live/*`). */
   async function browserOf() {
     const org = `quota-${randomUUID().slice(0, 8)}`;
     const member = await createUser(0, [org]);
     const { accessToken } = await signIn(member.email, member.password);
     return { org, client: track(await connectBrowser(accessToken, { orgIds: [org] })) };
   }
+  /** An operator's connection and a fresh organization: it receives devices' words, which no page may. */
+  const operatorOf = async () => ({ org: `quota-${randomUUID().slice(0, 8)}`, client: await operator() });
 
   it('takes one CONNECT a second for a client id: a closer one is refused, the older connection stays', async () => {
     const org = `quota-${randomUUID().slice(0, 8)}`;
@@ -332,14 +376,14 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
   it('closes a connection that names more than 8 filters in one SUBSCRIBE', async () => {
     const { org, client } = await browserOf();
     const filters = (from: number, count: number) =>
-      Array.from({ length: count }, (_, i) => `${org}/quota/${from + i}`);
+      Array.from({ length: count }, (_, i) => `${org}/live/quota-${from + i}`);
     expect(await closes(client, () => client.subscribeAsync(filters(0, 8)))).toBe(false);
     expect(await closes(client, () => client.subscribeAsync(filters(8, 9)))).toBe(true);
   });
 
   it('closes a connection past 50 subscriptions; an unsubscription makes room', async () => {
     const { org, client } = await browserOf();
-    const filter = (n: number) => `${org}/quota/${n}`;
+    const filter = (n: number) => `${org}/live/quota-${n}`;
     for (let n = 0; n < 50; n += 8) {
       const batch = Array.from({ length: Math.min(8, 50 - n) }, (_, i) => filter(n + i));
       expect(await closes(client, () => client.subscribeAsync(batch))).toBe(false);
@@ -353,19 +397,19 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
 
   it('closes a connection that subscribes to a filter over 256 bytes or 7 slashes', async () => {
     const { org, client } = await browserOf();
-    expect(await closes(client, () => client.subscribeAsync(`${org}/b/c/d/e/f/g/#`))).toBe(false);
-    expect(await closes(client, () => client.subscribeAsync(`${org}/b/c/d/e/f/g/h/#`))).toBe(true);
+    expect(await closes(client, () => client.subscribeAsync(`${org}/live/c/d/e/f/g/#`))).toBe(false);
+    expect(await closes(client, () => client.subscribeAsync(`${org}/live/c/d/e/f/g/h/#`))).toBe(true);
     const other = await browserOf();
-    const long = `${other.org}/${'x'.repeat(256 - other.org.length)}`;
+    const long = `${other.org}/live/${'x'.repeat(256 - other.org.length - 5)}`;
     expect(await closes(other.client, () => other.client.subscribeAsync(long.slice(0, 256)))).toBe(false);
     expect(await closes(other.client, () => other.client.subscribeAsync(long))).toBe(true);
   });
 
   it('discards the publishes of a connection past 100 in a second, received and sent alike', async () => {
-    const { org, client: browser } = await browserOf();
+    const { org, client: watching } = await operatorOf();
     const received: string[] = [];
-    browser.on('message', (_topic, payload) => received.push(payload.toString()));
-    await browser.subscribeAsync(`${org}/controldata/#`);
+    watching.on('message', (_topic, payload) => received.push(payload.toString()));
+    await watching.subscribeAsync(`${org}/controldata/#`);
     const [one, two] = [await device(org, freshDevId()), await device(org, freshDevId())];
     const confirmation = (from: string, n: number) => JSON.stringify({ from, n });
     const burst = (publisher: MqttClient, from: string, count: number, qos: 0 | 1 = 0) =>
@@ -375,7 +419,7 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
         ),
       );
     /**
-     * What the browser received of a burst, once it has `atLeast` of it: a marker published a second
+     * What the watching connection received of a burst, once it has `atLeast` of it: a marker published a second
      * after the last of those (the quota then counts afresh) arrives after all of the burst. Answers
      * once a second has passed since the marker too.
      */
@@ -395,20 +439,20 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
     expect(await settled(one, 100)).toEqual(Array.from({ length: 100 }, (_, n) => confirmation('one', n)));
     expect(one.connected).toBe(true);
 
-    // Received: two devices' 60 each (each within its own quota) reach the browser 100 at most.
+    // Received: two devices' 60 each (each within its own quota) reach the watching connection 100 at most.
     await Promise.all([burst(one, 'one', 60), burst(two, 'two', 60)]);
     const delivered = await settled(two, 100);
     expect(delivered).toHaveLength(100);
-    expect(browser.connected).toBe(true);
+    expect(watching.connected).toBe(true);
   });
 
   it('delays what a connection sends past 512 KiB in a second, in order, and loses none of it', async () => {
-    const { org, client: browser } = await browserOf();
+    const { org, client: watching } = await operatorOf();
     const received: { n: number; at: number }[] = [];
-    browser.on('message', (_topic, payload) =>
+    watching.on('message', (_topic, payload) =>
       received.push({ n: (JSON.parse(payload.toString()) as { n: number }).n, at: Date.now() }),
     );
-    await browser.subscribeAsync(`${org}/controldata/#`);
+    await watching.subscribeAsync(`${org}/controldata/#`);
     const sender = await device(org, freshDevId());
     // 10 messages of 120 KiB: 1,200 KiB, more than twice a second's worth.
     const messages = Array.from({ length: 10 }, (_, n) => JSON.stringify({ n, pad: 'x'.repeat(120 * 1024) }));
@@ -440,18 +484,18 @@ describe("the broker applies IoT Core's protocol quotas (iot-policy.ts, IOT_BROK
       client.on('message', (_topic, payload) =>
         list.push({ n: (JSON.parse(payload.toString()) as { n: number }).n, at: Date.now() }),
       );
-    await one.client.subscribeAsync(`${one.org}/#`);
-    await two.client.subscribeAsync(`${two.org}/#`);
+    await one.client.subscribeAsync(topics.notification(one.org));
+    await two.client.subscribeAsync(topics.notification(two.org));
     const plane = new IoTDataPlaneClient({});
     const message = (n: number) => JSON.stringify({ n, pad: 'x'.repeat(120 * 1024) });
     const publish = (topic: string, n: number) =>
       plane.send(new PublishCommand({ topic, payload: Buffer.from(message(n)) }));
     // 1,200 KiB for the first browser (no publishing connection is paced here: the data plane has
     // none), then one message for the second.
-    const topic = topics.commandStatus(one.org);
+    const topic = topics.notification(one.org);
     const start = Date.now();
     for (let n = 0; n < 10; n++) await publish(topic, n);
-    await publish(topics.commandStatus(two.org), 0);
+    await publish(topics.notification(two.org), 0);
     await vi.waitFor(() => expect(received.get(one.client)).toHaveLength(10), { timeout: 15_000 });
     const first = received.get(one.client) ?? [];
     expect(first.map(({ n }) => n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
