@@ -232,7 +232,7 @@ export const alarmSettings: z.ZodMiniType<OrganizationAlarmSettings> = z.object(
 // Device control.
 
 const controlValue = z.union([z.number(), z.string(), z.boolean(), z.array(z.number())]);
-/** A command's tracked state: the same schema its push on `{orgId}/commandstatus` is read with. */
+/** A command's tracked state: the same schema its push on `{orgId}/commandstatus/{userId}` is read with. */
 export const commandView: z.ZodMiniType<CommandView> = commandViewSchema;
 const commandSentFields = {
   commandId: z.string(),

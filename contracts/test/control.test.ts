@@ -106,7 +106,7 @@ describe('topics', () => {
     expect(confirmationTopic(topics.controlSuccess('org-a'))).toEqual({ orgId: 'org-a', outcome: 'success' });
     expect(confirmationTopic(topics.controlFail('org-a'))).toEqual({ orgId: 'org-a', outcome: 'fail' });
     expect(confirmationTopic(topics.control('org-a', '00:1A'))).toBeUndefined();
-    expect(confirmationTopic(topics.commandStatus('org-a'))).toBeUndefined();
+    expect(confirmationTopic(topics.commandStatus('org-a', 'u1'))).toBeUndefined();
     expect(confirmationTopic('+/controldata/success')).toBeUndefined();
     expect(confirmationTopic('org-a/controldata/success/x')).toBeUndefined();
     expect(isReservedDeviceId('success')).toBe(true);

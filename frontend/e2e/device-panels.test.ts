@@ -41,7 +41,7 @@ import { launchBrowser, open, SCREENSHOT_DIR, screenshot, signIn } from './brows
  * The device control panels in the device drawer, end to end: the browser sends a command, this test
  * plays the device's firmware over the local broker (it holds each command until the test has seen the
  * panel pending, then confirms or refuses it), and the panel shows the device's word. Until the
- * browser's real-time client delivers `{org}/commandstatus`, panels settle by reading the command
+ * browser's real-time client delivers `{org}/commandstatus/{userId}`, panels settle by reading the command
  * history after the deadline; the assertions hold for either path.
  */
 
@@ -294,7 +294,7 @@ describe('device control panels in the browser', () => {
   it("locks and unlocks a lock: pending, then the lock's word", async () => {
     const region = await openDevice(page, 'LockDoor');
     const panel = region.getByRole('region', { name: 'Lock' });
-    // The device's word comes over the real-time channel ({org}/commandstatus): with every read of
+    // The device's word comes over the real-time channel ({org}/commandstatus/{userId}): with every read of
     // the command history refused meanwhile, nothing else could settle the panel.
     const historyCall = '**/api/deviceControl/getCommandHistory';
     await page.route(historyCall, (route) => route.abort());

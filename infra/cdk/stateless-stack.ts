@@ -70,7 +70,7 @@ const liveTopics = topics.floorLive('*', '*');
 /** Readings published for devices (third-party devices', confirmed values) to the telemetry rule (Basic Ingest). */
 const handedOnReadingTopics = basicIngestTopic(TELEMETRY_RULE_NAME, topics.sensorData('*', '*'));
 const notificationTopics = topics.notification('*');
-const commandStatusTopics = topics.commandStatus('*');
+const commandStatusTopics = topics.commandStatus('*', '*');
 
 /** Commands and the states devices confirmed: items under `COMMANDS#` only (stores/commands.ts). */
 const commandItems = (actions: string[]) => ({ actions, partitionKeyPrefix: commandKeyPrefix });

@@ -115,7 +115,7 @@ const commandReplySchema = z.lazy(() =>
   }),
 );
 
-/** `{orgId}/commandstatus`: a command's tracked state (contracts/control.ts `CommandView`). */
+/** `{orgId}/commandstatus/{userId}`: a command's tracked state (contracts/control.ts `CommandView`). */
 export const commandViewSchema = z.lazy(
   () =>
     z.object({

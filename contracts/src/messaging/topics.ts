@@ -12,10 +12,12 @@ export const topics = {
   controlFail: (orgId: string) => `${orgId}/controldata/fail`,
   /**
    * The platform's tracked outcome of a command (a `CommandView`, contracts/control.ts), published when
-   * a device's confirmation settles it. Outside `controldata/`, so it never reaches the confirmation
-   * rule again and no device subscription matches it.
+   * a device's confirmation settles it, for the user who asked for it: only the panel that sent a
+   * command waits for its outcome, so no other page spends its 100 messages a second on it (a
+   * 50-device setValueOnDevices is 50 outcomes). Outside `controldata/`, so it never reaches the
+   * confirmation rule again and no device subscription matches it.
    */
-  commandStatus: (orgId: string) => `${orgId}/commandstatus`,
+  commandStatus: (orgId: string, userId: string) => `${orgId}/commandstatus/${userId}`,
   /** Notifications pushed to signed-in users of the organization. */
   notification: (orgId: string) => `${orgId}/notification`,
   /** Coalesced live updates for browsers watching a floor. */

@@ -22,7 +22,7 @@ export function DashboardPage() {
   // The logo of the selected floor's organization, else of the user's first organization.
   const selectedFloor = selectedFloorId === null ? null : findFloor(organizations, selectedFloorId);
   useRealtimeFeeds(
-    user.orgRoles,
+    user,
     selectedFloor ? { orgId: selectedFloor.organization.orgID, floorId: selectedFloor.floor._id } : null,
   );
   const sidebarId = useId();

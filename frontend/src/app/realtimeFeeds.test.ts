@@ -18,14 +18,14 @@ describe('what a page watches in real time (one connection: at most 16 organizat
     expect(watchedOrgIds(['org-a', 'org-b'], 'org-x')).toEqual(['org-a', 'org-b']);
   });
 
-  it("subscribes to each watched organization's command outcomes and notifications, never devices' words", () => {
-    expect(watchedOrgTopics(['org-a', 'org-b'], 'org-b')).toEqual([
-      topics.commandStatus('org-b'),
+  it("subscribes to the user's own command outcomes and the notifications of each watched organization, never devices' words", () => {
+    expect(watchedOrgTopics(['org-a', 'org-b'], 'org-b', 'u1')).toEqual([
+      topics.commandStatus('org-b', 'u1'),
       topics.notification('org-b'),
-      topics.commandStatus('org-a'),
+      topics.commandStatus('org-a', 'u1'),
       topics.notification('org-a'),
     ]);
-    const watched = watchedOrgTopics(orgs, 'org-150');
+    const watched = watchedOrgTopics(orgs, 'org-150', 'u1');
     expect(watched).toHaveLength(2 * REALTIME_MAX_ORGS);
     // A device's confirmations (up to 100 a second from a misbehaving one) would use up the page's quota.
     expect(watched).not.toContain(topics.controlFail('org-150'));
@@ -35,7 +35,7 @@ describe('what a page watches in real time (one connection: at most 16 organizat
   it('asks for a token naming the organizations of the wanted topics, in order, at most 16', () => {
     const wanted = [
       topics.floorLive('org-150', 'floor-1'),
-      ...watchedOrgTopics(orgs, 'org-150'),
+      ...watchedOrgTopics(orgs, 'org-150', 'u1'),
       topics.notification('org-199'),
     ];
     expect(connectionScope(wanted)).toEqual(watchedOrgIds(orgs, 'org-150'));

@@ -26,14 +26,19 @@ export function watchedOrgIds(orgIds: readonly string[], floorOrgId: string | un
 }
 
 /**
- * The organization topics the page subscribes to (besides the open floor's live topic): each watched
- * organization's command outcomes and notifications. Never devices' own words (`controldata/...`):
- * one misbehaving device's stream would use up every page's 100 messages a second; the platform pushes
- * what a page needs of them (a grouping failure: on the device's floor's live topic).
+ * The organization topics the page subscribes to (besides the open floor's live topic): in each watched
+ * organization, the outcomes of the user's own commands and the notifications. Never devices' own
+ * words (`controldata/...`): one misbehaving device's stream would use up every page's 100 messages a
+ * second; the platform pushes what a page needs of them (a grouping failure: on the device's floor's
+ * live topic). The connection's policy grants nothing else (functions/src/domain/realtime/policy.ts).
  */
-export function watchedOrgTopics(orgIds: readonly string[], floorOrgId: string | undefined): string[] {
+export function watchedOrgTopics(
+  orgIds: readonly string[],
+  floorOrgId: string | undefined,
+  userId: string,
+): string[] {
   return watchedOrgIds(orgIds, floorOrgId).flatMap((orgId) => [
-    topics.commandStatus(orgId),
+    topics.commandStatus(orgId, userId),
     topics.notification(orgId),
   ]);
 }
@@ -90,14 +95,18 @@ export function readAgainOnConnect(
 /**
  * The real-time channel while a user is signed in, and where its messages go (applyRealtimeEvent).
  * Subscribes only to what the screen needs: the open floor's live topic (its values, and its devices'
- * grouping failures), and the command status and notification topics of the open floor's organization
+ * grouping failures), and the user's command outcome and the notification topics of the open floor's organization
  * and then the user's others, at most REALTIME_MAX_ORGS (a connection's scope: IoT Core's policy and
  * subscription limits; an owner of more organizations sees the others' notifications when the bell
  * reads them).
  */
-export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; floorId: string } | null) {
+export function useRealtimeFeeds(
+  user: { id: string; orgRoles: OrgRoles },
+  floor: { orgId: string; floorId: string } | null,
+) {
+  const userId = user.id;
   const queryClient = useQueryClient();
-  const orgKey = memberOrgIds(orgRoles).sort().join(',');
+  const orgKey = memberOrgIds(user.orgRoles).sort().join(',');
 
   // The channel admits members only: a user of no organization has nothing to receive.
   const member = orgKey !== '';
@@ -128,9 +137,9 @@ export function useRealtimeFeeds(orgRoles: OrgRoles, floor: { orgId: string; flo
   }, [queryClient, floorOrgId, floorId]);
 
   useEffect(() => {
-    const releases = watchedOrgTopics(orgKey.split(',').filter(Boolean), floorOrgId).map((topic) =>
+    const releases = watchedOrgTopics(orgKey.split(',').filter(Boolean), floorOrgId, userId).map((topic) =>
       realtimeChannel.subscribe(topic),
     );
     return () => releases.forEach((release) => release());
-  }, [orgKey, floorOrgId]);
+  }, [orgKey, floorOrgId, userId]);
 }

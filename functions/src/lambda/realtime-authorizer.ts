@@ -59,7 +59,7 @@ export async function handler(event: IotAuthorizerEvent): Promise<IotAuthorizerR
     { claims, clientId },
   );
   if (!grant || !clientId) return deny;
-  const policyDocuments = realtimePolicyDocuments(arn, clientId, grant.orgIds);
+  const policyDocuments = realtimePolicyDocuments(arn, clientId, grant.userId, grant.orgIds);
   if (!policyDocuments) return deny;
   return {
     isAuthenticated: true,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { topics } from '@argentum/contracts/messaging';
 import type {
   CommandSentAnswer,
   CommandsSentAnswer,
@@ -277,9 +278,14 @@ describe('each control call, end to end: request -> device -> confirmation -> tr
 });
 
 describe("browsers get the device's word", () => {
-  it('publishes each settled command on {org}/commandstatus to the organization', async () => {
-    const watcher = await watchOutcomes(scene.viewer.token, scene.orgId);
+  it('publishes each settled command on {org}/commandstatus/{userId} to the user who asked, and no one else', async () => {
+    const watcher = await watchOutcomes(scene.editor, scene.orgId);
+    const bystander = await watchOutcomes(scene.viewer, scene.orgId);
     try {
+      // Another member's outcomes are not theirs to receive.
+      await expect(
+        bystander.client.subscribeAsync(topics.commandStatus(scene.orgId, scene.editor.userId)),
+      ).rejects.toThrow(/Subscribe error/);
       const { light } = scene.devices;
       const sent = await control<CommandSentAnswer>(
         'setBrightness',
@@ -296,8 +302,11 @@ describe("browsers get the device's word", () => {
         text: 'Value set to 20 successfully.',
         requestedBy: { userId: scene.editor.userId },
       });
+      // Published once, to the editor's topic: the viewer's connection, subscribed to its own, got nothing.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(bystander.received).toEqual([]);
     } finally {
-      await watcher.client.endAsync();
+      await Promise.all([watcher.client.endAsync(), bystander.client.endAsync()]);
     }
   });
 

@@ -88,7 +88,7 @@ describe('a late confirmation', () => {
   it("records the command confirmed late, with the device's value, its text and state", async () => {
     const { lock } = scene.devices;
     scene.simulator.script(lock.devID, 'slow');
-    const browser = await watchOutcomes(scene.editor.token, scene.orgId);
+    const browser = await watchOutcomes(scene.editor, scene.orgId);
     try {
       const sent = await send('setFanValveValue', lockBody(lock.devID, [1, 0, 0, 0]));
       const command = await waitForCommand(
@@ -116,7 +116,7 @@ describe('a late confirmation', () => {
         source: 'device',
         reportedAt: command.lateReply?.at,
       });
-      // Browsers are told on the organization's command status topic.
+      // The user's browsers are told on their command status topic.
       await expect
         .poll(() => browser.received.find((c) => c.commandId === sent.commandId && c.status !== 'sent'))
         .toMatchObject({ status: 'confirmed late', lateReply: { val: [1, 0, 0, 0] } });

@@ -125,7 +125,7 @@ describe('live floor topic', () => {
     expect(await alice.subscribe('+/live/+')).toBe('refused');
     expect(await alice.subscribe('#')).toBe('refused');
     expect(await alice.subscribe(topics.notification(placeB.orgId))).toBe('refused');
-    expect(await alice.subscribe(topics.commandStatus(placeB.orgId))).toBe('refused');
+    expect(await alice.subscribe(topics.commandStatus(placeB.orgId, '*'))).toBe('refused');
     expect(await alice.subscribe(`${placeA.orgId}/live/+`)).toEqual([1]);
     expect(await bob.subscribe(topics.floorLive(placeB.orgId, placeB.floorId))).toEqual([1]);
 

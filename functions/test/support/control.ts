@@ -117,15 +117,15 @@ export function waitForCommand(
   );
 }
 
-/** A browser's real-time connection to the organization's command outcomes. */
+/** A user's browser connection to the outcomes of their own commands in the organization. */
 export async function watchOutcomes(
-  token: string,
+  user: { token: string; userId: string },
   orgId: string,
 ): Promise<{ client: MqttClient; received: CommandView[] }> {
-  const client = await connectBrowser(token);
+  const client = await connectBrowser(user.token);
   const received: CommandView[] = [];
   client.on('message', (_topic, payload) => received.push(JSON.parse(payload.toString()) as CommandView));
-  await client.subscribeAsync(topics.commandStatus(orgId));
+  await client.subscribeAsync(topics.commandStatus(orgId, user.userId));
   return { client, received };
 }
 

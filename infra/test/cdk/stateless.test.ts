@@ -864,7 +864,7 @@ describe('IoT Core', () => {
         .filter((statement) => statement.Action === 'iot:Publish')
         .map((statement) => JSON.stringify(statement.Resource));
     expect(published(platform.stateless.apiFunctions.control).join()).toContain(':topic/*/controldata/*');
-    expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/commandstatus');
+    expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/commandstatus/*');
     expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/notification');
     // A presence change goes to the device's floor.
     expect(published(platform.stateless.controlConfirmations).join()).toContain(':topic/*/live/*');

@@ -50,10 +50,7 @@ import {
 } from '../../../functions/test/support/realtime';
 
 const clients: MqttClient[] = [];
-/** One device connection per organization, for the confirmations a test publishes there. */
-const confirmers = new Map<string, Promise<MqttClient>>();
 afterEach(async () => {
-  confirmers.clear();
   await Promise.all(clients.splice(0).map((c) => c.endAsync()));
 });
 
@@ -94,7 +91,7 @@ const waitUntil = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 10_
   }
 };
 
-/** A connection subscribed to organizations' confirmation topics, keeping the markers it receives. */
+/** A connection subscribed to organizations' notification topics, keeping the markers it receives. */
 interface Watcher {
   client: MqttClient;
   received: string[];
@@ -106,25 +103,25 @@ async function watch(connecting: Promise<MqttClient>, orgIds: string[]): Promise
   const client = await connecting;
   const watcher: Watcher = { client, received: [], closed: false };
   client.on('message', (_topic, payload) => {
-    watcher.received.push(String((JSON.parse(payload.toString()) as { devID?: unknown }).devID));
+    watcher.received.push(String((JSON.parse(payload.toString()) as { marker?: unknown }).marker));
   });
   client.on('close', () => (watcher.closed = true));
-  for (const orgId of orgIds) await client.subscribeAsync(topics.controlSuccess(orgId));
+  for (const orgId of orgIds) await client.subscribeAsync(topics.notification(orgId));
   return watcher;
 }
 
 /**
- * Publishes a confirmation to an organization's topic, as a device of that organization does (acknowledged:
- * the broker has taken it before the next one is sent); answers its marker.
+ * Publishes a marker on an organization's notification topic, as the platform's functions publish
+ * (the IoT data plane: the broker has taken it before the next one is sent); answers the marker.
  */
-async function confirm(orgId: string): Promise<string> {
+async function announce(orgId: string): Promise<string> {
   const marker = `${orgId}/${randomUUID().slice(0, 8)}`;
-  if (!confirmers.has(orgId)) confirmers.set(orgId, device(orgId));
-  const publisher = await (confirmers.get(orgId) as Promise<MqttClient>);
-  await publisher.publishAsync(
-    topics.controlSuccess(orgId),
-    JSON.stringify({ action: 'success', devID: marker, val: 1 }),
-    { qos: 1 },
+  await new IoTDataPlaneClient({}).send(
+    new PublishCommand({
+      topic: topics.notification(orgId),
+      qos: 1,
+      payload: Buffer.from(JSON.stringify({ marker })),
+    }),
   );
   return marker;
 }
@@ -226,27 +223,54 @@ describe('telemetry ingest (IoT rule -> ingest handler)', () => {
 });
 
 describe('real-time access (the IoT custom authorizer guards the broker)', () => {
-  it('lets a signed-in browser receive its organization topics and refuses other organizations', async () => {
-    const { accessToken } = await signIn('viewer@example.com');
+  it("lets a signed-in browser receive what its pages show, never devices' words nor other users' or organizations'", async () => {
+    const viewer = await createUser(0, ['org-demo']);
+    const other = await createUser(1, ['org-demo']);
+    const { accessToken } = await signIn(viewer.email, viewer.password);
     const client = await browser(accessToken);
-    const granted = await client.subscribeAsync(topics.controlSuccess('org-demo'));
-    expect(granted[0]?.qos).toBe(0);
+    for (const filter of [
+      topics.floorLive('org-demo', 'floor-1'),
+      'org-demo/live/+',
+      topics.commandStatus('org-demo', viewer.userId),
+      topics.notification('org-demo'),
+    ]) {
+      expect((await client.subscribeAsync(filter))[0]?.qos, filter).toBe(0);
+    }
     // Refused subscriptions come back as SUBACK failures (128), which mqtt.js reports as errors.
-    await expect(client.subscribeAsync(topics.controlSuccess('org-other'))).rejects.toThrow(
-      /Subscribe error/,
-    );
-    await expect(client.subscribeAsync('+/controldata/success')).rejects.toThrow(/Subscribe error/);
+    for (const filter of [
+      topics.controlSuccess('org-demo'),
+      topics.controlFail('org-demo'),
+      topics.control('org-demo', 'd1'),
+      topics.sensorData('org-demo', 'd1'),
+      'org-demo/sensordata/+',
+      'org-demo/#',
+      topics.commandStatus('org-demo', other.userId),
+      'org-demo/commandstatus/+',
+      topics.notification('org-other'),
+      topics.floorLive('org-other', 'floor-1'),
+      '+/controldata/success',
+    ]) {
+      await expect(client.subscribeAsync(filter), filter).rejects.toThrow(/Subscribe error/);
+    }
     expect(client.connected).toBe(true);
 
-    const received = new Promise<string>((resolve) =>
-      client.on('message', (_t, payload) => resolve(payload.toString())),
-    );
+    const received: string[] = [];
+    client.on('message', (topic, payload) => received.push(`${topic} ${payload.toString()}`));
+    // A device's word on its organization's topic reaches no page; what the platform publishes does.
     const publisher = await device();
     await publisher.publishAsync(
       topics.controlSuccess('org-demo'),
       JSON.stringify({ action: 'success', devID: 'd1', val: 1 }),
+      { qos: 1 },
     );
-    expect(JSON.parse(await received)).toMatchObject({ action: 'success', devID: 'd1' });
+    const plane = new IoTDataPlaneClient({});
+    for (const topic of [
+      topics.commandStatus('org-demo', other.userId),
+      topics.commandStatus('org-demo', viewer.userId),
+    ])
+      await plane.send(new PublishCommand({ topic, qos: 1, payload: Buffer.from('{"n":1}') }));
+    await waitUntil(async () => (received.length > 0 ? true : undefined));
+    expect(received).toEqual([`${topics.commandStatus('org-demo', viewer.userId)} {"n":1}`]);
   });
 
   it('refuses a connection without a valid access token, and a device with a wrong credential', async () => {
@@ -292,7 +316,7 @@ describe('revoking access reaches connections that are already open', () => {
     const sentinel = `rt-s-${randomUUID().slice(0, 8)}`;
     const member = await createUser(0, [sentinel]);
     const probe = await watch(browser((await signIn(member.email, member.password)).accessToken), [sentinel]);
-    await arrives(watcher, await confirm(cut));
+    await arrives(watcher, await announce(cut));
     return { watcher, probe, sentinel, cut };
   }
 
@@ -303,8 +327,8 @@ describe('revoking access reaches connections that are already open', () => {
   async function expectCutOff(scene: Awaited<ReturnType<typeof openScene>>) {
     await waitUntil(async () => (scene.watcher.closed ? true : undefined));
     const receivedBefore = [...scene.watcher.received];
-    await confirm(scene.cut);
-    await arrives(scene.probe, await confirm(scene.sentinel));
+    await announce(scene.cut);
+    await arrives(scene.probe, await announce(scene.sentinel));
     expect(scene.watcher.received).toEqual(receivedBefore);
   }
 
@@ -315,13 +339,13 @@ describe('revoking access reaches connections that are already open', () => {
   ) {
     const again = await watch(browser(token), granted);
     for (const orgId of refused) {
-      await expect(again.client.subscribeAsync(topics.controlSuccess(orgId))).rejects.toThrow(
+      await expect(again.client.subscribeAsync(topics.notification(orgId))).rejects.toThrow(
         /Subscribe error/,
       );
     }
     const missed: string[] = [];
-    for (const orgId of refused) missed.push(await confirm(orgId));
-    for (const orgId of granted) await arrives(again, await confirm(orgId));
+    for (const orgId of refused) missed.push(await announce(orgId));
+    for (const orgId of granted) await arrives(again, await announce(orgId));
     for (const marker of missed) expect(again.received).not.toContain(marker);
   }
 
@@ -434,11 +458,11 @@ describe('revoking access reaches connections that are already open', () => {
     const outsider = await createUser(0, [b]);
     const { accessToken } = await signIn(outsider.email, outsider.password);
     const watcher = await watch(browser(accessToken), [b]);
-    for (const filter of [topics.controlSuccess(a), `${a}/#`, '+/controldata/success', '#']) {
+    for (const filter of [topics.notification(a), `${a}/#`, '+/notification', '#']) {
       await expect(watcher.client.subscribeAsync(filter)).rejects.toThrow(/Subscribe error/);
     }
-    const missed = await confirm(a);
-    const seen = await confirm(b);
+    const missed = await announce(a);
+    const seen = await announce(b);
     // One broker, the first acknowledged before the second was sent: it would have arrived first.
     await arrives(watcher, seen);
     expect(watcher.received).toEqual([seen]);
@@ -528,10 +552,16 @@ describe('the connection registry and revocation', () => {
     expect(policy.Statement.find((s) => s.Action === 'iot:Connect')?.Resource).toMatch(
       new RegExp(`:client/${clientId}$`),
     );
-    expect(policy.Statement.find((s) => s.Action === 'iot:Receive')?.Resource).toEqual([
-      expect.stringMatching(new RegExp(`:topic/${a}/\\*$`)),
-      expect.stringMatching(new RegExp(`:topic/${b}/\\*$`)),
-    ]);
+    // What the user's pages show in each organization: its floors, their own command outcomes, notifications.
+    expect(policy.Statement.find((s) => s.Action === 'iot:Receive')?.Resource).toEqual(
+      [a, b].flatMap((orgId) =>
+        [
+          topics.floorLive(orgId, '*'),
+          topics.commandStatus(orgId, member.userId),
+          topics.notification(orgId),
+        ].map((topic) => expect.stringMatching(new RegExp(`:topic/${topic.replace('*', '\\*')}$`))),
+      ),
+    );
     const [recorded] = await dynamoConnectionRegistry.ofUser(member.userId);
     expect(recorded).toMatchObject({ clientId, userId: member.userId, orgIds: [a, b] });
     const nowSeconds = Math.floor(Date.now() / 1000);
@@ -612,7 +642,7 @@ describe('browser client ids (issue 19: a browser never takes over a device or a
 
     // viewer@ may mint a token naming other@'s client id, but the authorizer refuses the connection.
     await expect(browser(viewerToken, clientId)).rejects.toThrow();
-    const marker = await confirm(a);
+    const marker = await announce(a);
     await arrives(page, marker);
     expect(page.closed).toBe(false);
 
@@ -621,7 +651,7 @@ describe('browser client ids (issue 19: a browser never takes over a device or a
     await new Promise((resolve) => setTimeout(resolve, REALTIME_CONNECT_INTERVAL_MS));
     const again = await watch(browser(otherToken, clientId), [a]);
     await expect.poll(() => page.closed).toBe(true);
-    const next = await confirm(a);
+    const next = await announce(a);
     await arrives(again, next);
   });
 });
@@ -718,7 +748,7 @@ describe('policy size (issue 19: an owner of 200 organizations still gets live m
     const watcher = await watch(connectWs(realtimeUsername('browser', minted), clientId), [
       orgIds[199] ?? '',
     ]);
-    const marker = await confirm(orgIds[199] ?? '');
+    const marker = await announce(orgIds[199] ?? '');
     await arrives(watcher, marker);
   });
 });

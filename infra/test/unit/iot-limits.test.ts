@@ -25,7 +25,7 @@ const answer = (fields: Record<string, unknown> = {}) => ({
   principalId: 'user1234',
   refreshAfterInSeconds: 300,
   disconnectAfterInSeconds: 86_400,
-  policyDocuments: realtimePolicyDocuments(localIotArn, 'web-x', ['org-a']),
+  policyDocuments: realtimePolicyDocuments(localIotArn, 'web-x', 'user-1', ['org-a']),
   ...fields,
 });
 const refused = { refused: expect.any(String) };

@@ -44,7 +44,7 @@ describe('real-time messages', () => {
       floorId: 'floor-1',
       message: { floorId: 'floor-1', updates: [update] },
     });
-    expect(parseRealtimeMessage('org-a/commandstatus', enc(view))).toEqual({
+    expect(parseRealtimeMessage('org-a/commandstatus/u1', enc(view))).toEqual({
       kind: 'commandStatus',
       orgId: 'org-a',
       view,
@@ -106,8 +106,12 @@ describe('real-time messages', () => {
       ],
       // A message naming another floor than its topic.
       ['org-a/live/floor-1', enc({ floorId: 'floor-2', updates: [update] })],
-      ['org-a/commandstatus', enc({ ...view, status: 'done' })],
-      ['org-a/commandstatus', enc({ ...view, call: 'deleteEverything' })],
+      ['org-a/commandstatus/u1', enc({ ...view, status: 'done' })],
+      ['org-a/commandstatus/u1', enc({ ...view, call: 'deleteEverything' })],
+      // An outcome on another user's topic than the one who asked, or on no user's.
+      ['org-a/commandstatus/u2', enc(view)],
+      ['org-a/commandstatus', enc(view)],
+      ['org-a/commandstatus/u1/x', enc(view)],
       ['org-a/notification', enc({ ...push, kind: 'other' })],
       // A notification of another organization than its topic.
       [

@@ -44,9 +44,11 @@ export function parseRealtimeMessage(topic: string, payload: Uint8Array | string
     if (!parsed.success || parsed.data.floorId !== third) return undefined;
     return { kind: 'live', orgId, floorId: third, message: parsed.data };
   }
-  if (kind === 'commandstatus' && third === undefined) {
+  if (kind === 'commandstatus' && third && rest.length === 0) {
+    // A user's own outcomes: one of a command somebody else asked for is not what the topic carries.
     const parsed = commandViewSchema.safeParse(body);
-    return parsed.success ? { kind: 'commandStatus', orgId, view: parsed.data } : undefined;
+    if (!parsed.success || parsed.data.requestedBy.userId !== third) return undefined;
+    return { kind: 'commandStatus', orgId, view: parsed.data };
   }
   if (kind === 'notification' && third === undefined) {
     const parsed = notificationMessageSchema.safeParse(body);

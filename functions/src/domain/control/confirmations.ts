@@ -53,7 +53,7 @@ export interface SettledConfirmation {
  * recorded, and its other effects are made again (`repeated`). A word within the
  * deadline confirms or fails the command; after it, a success makes it 'confirmed late' (the device
  * did act, and its value is shown) and a failure leaves it timed out, the word kept as `lateReply`
- * either way. A success is also the device's reported state of the port, late or not. The settled command is published on `{orgId}/commandstatus` for browsers.
+ * either way. A success is also the device's reported state of the port, late or not. The settled command is published on `{orgId}/commandstatus/{userId}` for the browsers of the user who asked.
  */
 export async function settleConfirmation(
   deps: ConfirmationPorts,
@@ -140,7 +140,9 @@ export async function settleConfirmation(
   // Published again for a repeated word too (the first handling may have failed before it): a
   // browser's command status never moves back, so a repeat shows nothing new.
   try {
-    await deps.publisher.publish(topics.commandStatus(record.orgID), { ...toCommandView(settled, now) });
+    await deps.publisher.publish(topics.commandStatus(record.orgID, record.requestedBy.userId), {
+      ...toCommandView(settled, now),
+    });
   } catch (error) {
     // The outcome is recorded; browsers also see the device's own message and can read the history.
     deps.logger.log('warn', 'a command outcome could not be published', {

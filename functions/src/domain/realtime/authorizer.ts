@@ -33,6 +33,8 @@ export interface ConnectionAttempt {
 
 export interface RealtimeGrant {
   principalId: string;
+  /** The user the connection acts for (their own command outcomes are theirs alone). */
+  userId: string;
   /** Organizations whose topics the connection may subscribe to and receive from. */
   orgIds: string[];
 }
@@ -93,6 +95,7 @@ export async function authorizeRealtime(
   if (granted.length === 0) return undefined;
   return {
     principalId: user.userId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 128),
+    userId: user.userId,
     orgIds: granted,
   };
 }

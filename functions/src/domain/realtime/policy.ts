@@ -1,3 +1,5 @@
+import { topics } from '@argentum/contracts/messaging';
+
 /**
  * IoT Core's limits on what a custom authorizer answers (developer guide, "Defining your Lambda
  * function"): at most 10 policy documents, each of at most 2,048 characters. A larger answer refuses the
@@ -32,37 +34,51 @@ const documentOf = (statements: Statement[]) =>
   JSON.stringify({ Version: '2012-10-17', Statement: statements });
 
 /**
+ * What a page may subscribe to and receive in one organization, as IoT policy patterns (`*` matches
+ * any characters; MQTT's `+` and `#` are literal): the live values of its floors, the outcomes of the
+ * user's own commands and the organization's notifications (frontend: `app/realtimeFeeds.ts`). Never
+ * devices' own words (`sensordata/...`, `controldata/...`), nor another user's command outcomes.
+ */
+export const pageTopics = (orgId: string, userId: string): string[] => [
+  topics.floorLive(orgId, '*'),
+  topics.commandStatus(orgId, userId),
+  topics.notification(orgId),
+];
+
+/**
  * The policy of a browser connection, in as few documents as fit: connect under its own client id only;
- * subscribe to (topic filters) and receive (topics) everything under each granted organization,
- * `{org}/*` (in an IoT policy `*` matches any characters, and MQTT's `+` and `#` are literal).
- * Each organization's two resources stay in one document. Undefined when it would not fit IoT Core's
+ * subscribe to (topic filters) and receive (topics) `pageTopics` of each granted organization, nothing
+ * else. Each organization's resources stay in one document. Undefined when it would not fit IoT Core's
  * limits (an organization id far longer than any the platform makes).
  */
 export function realtimePolicyDocuments(
   arn: IotArn,
   clientId: string,
+  userId: string,
   orgIds: readonly string[],
 ): string[] | undefined {
   const { maxDocuments, maxDocumentChars } = AUTHORIZER_POLICY_LIMITS;
   const connect: Statement = { Effect: 'Allow', Action: 'iot:Connect', Resource: arn('client', clientId) };
-  const build = (first: boolean, orgs: readonly string[]) =>
-    documentOf([
+  const build = (first: boolean, orgs: readonly string[]) => {
+    const granted = orgs.flatMap((orgId) => pageTopics(orgId, userId));
+    return documentOf([
       ...(first ? [connect] : []),
-      ...(orgs.length > 0
+      ...(granted.length > 0
         ? [
             {
               Effect: 'Allow' as const,
               Action: 'iot:Subscribe',
-              Resource: orgs.map((o) => arn('topicfilter', `${o}/*`)),
+              Resource: granted.map((topic) => arn('topicfilter', topic)),
             },
             {
               Effect: 'Allow' as const,
               Action: 'iot:Receive',
-              Resource: orgs.map((o) => arn('topic', `${o}/*`)),
+              Resource: granted.map((topic) => arn('topic', topic)),
             },
           ]
         : []),
     ]);
+  };
   const documents: string[] = [];
   let current: string[] = [];
   for (const orgId of orgIds) {

@@ -218,7 +218,7 @@ describe('control commands (use cases on fakes)', () => {
       message: { action: 'success', val: 60, devID: light.devID, commandId: sent.commandId },
     };
     await expect(handleConfirmation(ports, word)).rejects.toThrow('Rate exceeded');
-    const statusPushes = () => published.filter((p) => p.topic.endsWith('/commandstatus')).length;
+    const statusPushes = () => published.filter((p) => p.topic.startsWith('org-a/commandstatus/')).length;
     const before = statusPushes();
     // IoT Core invokes the function again with the same word.
     expect(await handleConfirmation(ports, word)).toBe('confirmed');

@@ -3,7 +3,7 @@ import { type CommandView, isPending } from '@argentum/contracts';
 
 /**
  * Tracked commands in the query cache. A control call answers `{commandId, status: 'sent'}`; the
- * platform's word on it (a `CommandView` on `{orgId}/commandstatus`, or a read of the device's command
+ * platform's word on it (a `CommandView` on `{orgId}/commandstatus/{userId}`, or a read of the device's command
  * history) is written under `commandKey(commandId)`, where the panel that sent it is waiting.
  */
 export const commandKey = (commandId: string) => ['command', commandId] as const;
