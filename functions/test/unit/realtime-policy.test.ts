@@ -65,6 +65,12 @@ describe('the realtime authorizer policy fits IoT Core (10 documents of 2,048 ch
     expect(realtimePolicyDocuments(arn, clientId, userId, orgIds.slice(0, held))).toEqual([first]);
   });
 
+  it('refuses (undefined) a user id that would reach further than its own topic level', () => {
+    for (const id of ['', '*', 'u-*', 'u?', 'a/b', '+', '#'])
+      expect(realtimePolicyDocuments(arn, clientId, id, ['org-a']), id).toBeUndefined();
+    expect(realtimePolicyDocuments(arn, clientId, userId, ['org-a'])).toHaveLength(1);
+  });
+
   it('refuses (undefined) rather than answer more than 10 documents', () => {
     const orgIds = Array.from({ length: 200 }, (_, i) => longOrg(i));
     expect(realtimePolicyDocuments(arn, clientId, userId, orgIds)).toBeUndefined();

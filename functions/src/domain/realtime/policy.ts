@@ -49,7 +49,8 @@ export const pageTopics = (orgId: string, userId: string): string[] => [
  * The policy of a browser connection, in as few documents as fit: connect under its own client id only;
  * subscribe to (topic filters) and receive (topics) `pageTopics` of each granted organization, nothing
  * else. Each organization's resources stay in one document. Undefined when it would not fit IoT Core's
- * limits (an organization id far longer than any the platform makes).
+ * limits (an organization id far longer than any the platform makes), or for a user id that is not one
+ * plain topic level (Cognito's are UUIDs).
  */
 export function realtimePolicyDocuments(
   arn: IotArn,
@@ -58,6 +59,8 @@ export function realtimePolicyDocuments(
   orgIds: readonly string[],
 ): string[] | undefined {
   const { maxDocuments, maxDocumentChars } = AUTHORIZER_POLICY_LIMITS;
+  // A user id is one topic level with no policy wildcard, or its grant would reach other users' topics.
+  if (userId === '' || /[/+#*?]/.test(userId)) return undefined;
   const connect: Statement = { Effect: 'Allow', Action: 'iot:Connect', Resource: arn('client', clientId) };
   const build = (first: boolean, orgs: readonly string[]) => {
     const granted = orgs.flatMap((orgId) => pageTopics(orgId, userId));
