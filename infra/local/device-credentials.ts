@@ -19,6 +19,13 @@ export interface LocalDeviceIdentity {
 const macOf = (secret: string, { orgId, devId }: LocalDeviceIdentity) =>
   createHmac('sha256', secret).update(`${orgId}\n${devId}`).digest('base64url');
 
+/** Whether `given` is `expected`, compared in constant time. */
+function sameProof(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /** The password of a device's local connection. */
 export const localDeviceCredential = (secret: string, identity: LocalDeviceIdentity) =>
   `${identity.orgId}:${macOf(secret, identity)}`;
@@ -33,9 +40,7 @@ export function verifyLocalDeviceCredential(
   const split = password.lastIndexOf(':');
   if (split <= 0) return undefined;
   const identity = { orgId: password.slice(0, split), devId: username };
-  const given = Buffer.from(password.slice(split + 1));
-  const expected = Buffer.from(macOf(secret, identity));
-  return given.length === expected.length && timingSafeEqual(given, expected) ? identity : undefined;
+  return sameProof(password.slice(split + 1), macOf(secret, identity)) ? identity : undefined;
 }
 
 /**
@@ -57,10 +62,9 @@ export function isLocalOperatorCredential(
   username: string | undefined,
   password: string | undefined,
 ): boolean {
-  if (username !== LOCAL_OPERATOR_USERNAME || !password) return false;
-  const given = Buffer.from(password);
-  const expected = Buffer.from(localOperatorCredential(secret));
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return (
+    username === LOCAL_OPERATOR_USERNAME && !!password && sameProof(password, localOperatorCredential(secret))
+  );
 }
 
 /** An operator's MQTT connection to the local broker (see isLocalOperatorCredential). */
@@ -69,16 +73,11 @@ export function connectLocalOperator(
   secret: string,
   options: IClientOptions = {},
 ): Promise<MqttClient> {
-  return connectWithinClientIdRate(() =>
-    connectAsync(mqttUrl, {
-      reconnectPeriod: 0,
-      protocolVersion: 4,
-      ...options,
-      clientId: `${LOCAL_OPERATOR_CLIENT_ID_PREFIX}${randomBytes(8).toString('hex')}`,
-      username: LOCAL_OPERATOR_USERNAME,
-      password: localOperatorCredential(secret),
-    }),
-  );
+  return connectAs(mqttUrl, options, {
+    clientId: `${LOCAL_OPERATOR_CLIENT_ID_PREFIX}${randomBytes(8).toString('hex')}`,
+    username: LOCAL_OPERATOR_USERNAME,
+    password: localOperatorCredential(secret),
+  });
 }
 
 /** A device's own MQTT connection to the local broker (tests, the simulator, the bench). */
@@ -88,17 +87,22 @@ export function connectLocalDevice(
   identity: LocalDeviceIdentity,
   options: IClientOptions = {},
 ): Promise<MqttClient> {
-  return connectWithinClientIdRate(() =>
-    connectAsync(mqttUrl, {
-      reconnectPeriod: 0,
-      protocolVersion: 4,
-      ...options,
-      clientId: identity.devId,
-      username: identity.devId,
-      password: localDeviceCredential(secret, identity),
-    }),
-  );
+  return connectAs(mqttUrl, options, {
+    clientId: identity.devId,
+    username: identity.devId,
+    password: localDeviceCredential(secret, identity),
+  });
 }
+
+/** One MQTT 3.1.1 connection under a credential, made within IoT Core's CONNECT rate for its id. */
+const connectAs = (
+  mqttUrl: string,
+  options: IClientOptions,
+  credential: { clientId: string; username: string; password: string },
+) =>
+  connectWithinClientIdRate(() =>
+    connectAsync(mqttUrl, { reconnectPeriod: 0, protocolVersion: 4, ...options, ...credential }),
+  );
 
 /** CONNACK 3, "Server unavailable": how the broker refuses a CONNECT too close to its id's last. */
 const SERVER_UNAVAILABLE = 3;
