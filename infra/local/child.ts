@@ -36,18 +36,29 @@ export function spawnGuarded(
     env: options.env ?? process.env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  // Both outputs go to one log, which neither ends alone: it is ended once the child's output is read
+  // to its end ('close'), so what the child wrote last (often why it died) is never lost.
   const log = createWriteStream(options.logFile, { flags: 'a' });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  const logWritten = new Promise<void>((resolve) => {
+    log.once('error', () => resolve());
+    child.once('close', () => log.end(() => resolve()));
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     process: child,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.stdin?.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.stdin?.end();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      // Its log complete, unless something it started still holds its output (then not waited for).
+      let waited: NodeJS.Timeout | undefined;
+      await Promise.race([logWritten, new Promise((resolve) => (waited = setTimeout(resolve, 1000)))]);
+      clearTimeout(waited);
     },
   };
 }

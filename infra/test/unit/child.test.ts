@@ -39,6 +39,20 @@ describe('a guarded child process', () => {
     await expect.poll(() => alive(pid)).toBe(false);
   });
 
+  it('keeps in its log all the child wrote, its last words included, when one output ends before the other', async () => {
+    // stdout ends at once; 200 KB on stderr take several reads, the last line after them.
+    const child = guarded(
+      'last-words',
+      `echo out; head -c 200000 /dev/zero | tr '\\0' x >&2; echo >&2; echo 'last words' >&2; exit 1`,
+    );
+    await new Promise((resolve) => child.process.once('exit', resolve));
+    await child.stop();
+    const logged = readFileSync(path.join(dir, 'last-words.log'), 'utf8');
+    expect(logged).toContain('out\n');
+    expect(logged.match(/x/g)).toHaveLength(200_000);
+    expect(logged.endsWith('last words\n')).toBe(true);
+  });
+
   it('fails a server start at once when the child exits before it listens, naming its log', async () => {
     const logFile = path.join(dir, 'crash.log');
     await expect(
