@@ -14,7 +14,7 @@ import {
 } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
 import { HOST } from './config';
-import { BodyTooLarge, listen, type ListenAt, readBody } from './http-util';
+import { BodyTooLarge, ClientAborted, listen, type ListenAt, readBody } from './http-util';
 import { contentSecurityPolicy } from '../src/content-security-policy';
 import { apiFunction } from '../src/definitions';
 import { invokeApiFunction } from './lambda-invoke';
@@ -252,6 +252,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
       // The unread rest of the body would be taken for the next request: close the connection.
       if (error instanceof BodyTooLarge)
         return send(response, 413, { message: 'Request Entity Too Large' }, { connection: 'close' });
+      if (error instanceof ClientAborted) return;
       throw error;
     }
     const event = toEvent(request, route, url, body, claims);

@@ -3,15 +3,29 @@ import { createServer as createNetServer, type Server as NetServer } from 'node:
 
 export class BodyTooLarge extends Error {}
 
+/**
+ * The client closed its connection before its request was whole: there is no one to answer, and
+ * nothing failed on this side (API Gateway invokes nothing for such a request).
+ */
+export class ClientAborted extends Error {}
+
 /** Reads a request body, refusing more than `limit` bytes. */
 export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(buffer);
+  try {
+    for await (const chunk of request) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size > limit) throw new BodyTooLarge();
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    if (!(error instanceof BodyTooLarge) && !request.complete)
+      throw new ClientAborted('the client closed its connection before its request was whole', {
+        cause: error,
+      });
+    throw error;
   }
   return Buffer.concat(chunks);
 }
