@@ -54,6 +54,12 @@ describe('session in the browser', () => {
     await page.getByRole('link', { name: 'Ground Floor' }).click();
     await page.waitForURL(/floor=flr-demo-ground/);
     await page.getByRole('heading', { name: 'Ground Floor' }).waitFor();
+    // The floor as it is used: its plan and devices shown, not their loading placeholder.
+    await page.locator('[data-testid="floor-plan-stage"] [data-devid]').first().waitFor();
+    const plan = page.getByTestId('floor-plan-stage').locator('img').first();
+    await expect
+      .poll(() => plan.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
     await screenshot(page, 'home-floor-selected');
 
     // The access token lives only in memory: after a reload the session comes back from the cookie.
