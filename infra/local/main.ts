@@ -5,6 +5,11 @@ import path from 'node:path';
 import { defaultDataDir, portsFromEnv } from './config';
 import { roleNames, type RoleNumber } from '@argentum/contracts';
 import { DEFAULT_DEMO_PASSWORD, demoUsers, organizations } from './demo-data';
+import {
+  LOCAL_OPERATOR_CLIENT_ID_PREFIX,
+  LOCAL_OPERATOR_USERNAME,
+  localOperatorCredential,
+} from './device-credentials';
 import { simulatorProfileOf } from './simulator';
 import { startLocalStack } from './stack';
 
@@ -49,6 +54,7 @@ ${demoUsers.map((u) => `    ${u.email.padEnd(width)}  ${rolesText(u.orgRoles)}`)
     S3 (s3rver, gated)   http://127.0.0.1:${ports.s3}
     Cognito (local)      http://127.0.0.1:${ports.cognito}
     MQTT                 mqtt://127.0.0.1:${ports.mqtt}  ws://127.0.0.1:${ports.mqttWs}/mqtt
+      to watch any topic: user name ${LOCAL_OPERATOR_USERNAME}, password ${localOperatorCredential(stack.deviceSecret)}, client id ${LOCAL_OPERATOR_CLIENT_ID_PREFIX}<anything>
     IoT data plane shim  http://127.0.0.1:${ports.iotData}
     SES capture          http://127.0.0.1:${ports.ses}
     Vendor stand-ins     ${stack.vendorsUrl}  (Ryse, Nest, Ecobee and Secrets Manager)
