@@ -41,6 +41,13 @@ export const watchThresholds = {
   /** Connection attempts IoT Core could not authorize in 5 minutes (refused tokens, certificates). */
   connectAuthErrorsPerFiveMinutes: 50,
   /**
+   * Messages IoT Core discarded in 5 minutes, in either direction, for a connection past its 100
+   * publishes a second: each is a reading or reply a device lost, or a live value, command outcome or
+   * notification a page missed (it catches up at the next reading, the command's deadline or the bell's
+   * next read). A few in a burst are not worth a page; more mean a device or a page's traffic needs a look.
+   */
+  throttledPublishesPerFiveMinutes: 10,
+  /**
    * A table's throttled requests (reads or writes) in each of `tableThrottlePeriods` 5-minute periods in a
    * row. The SDK, ingest and the roll-ups retry a throttled request and redeliver what still failed, so a
    * throttle loses nothing; throttling that lasts means the capacity is short (auto scaling at its
@@ -74,7 +81,8 @@ const asyncInvokers = ['events.amazonaws.com', 's3.amazonaws.com', 'sns.amazonaw
  * - every platform Lambda: errors and throttles; an asynchronously invoked one (an IoT rule's Lambda
  *   action, EventBridge, S3, SNS) gets an on-failure SQS destination first, watched like the others;
  * - every IoT rule: a failure written by its CloudWatch Logs error action (a metric filter counts them);
- * - the IoT custom authorizer: connection attempts the broker refused;
+ * - the IoT custom authorizer: connection attempts the broker refused; with it, IoT Core's message
+ *   broker: messages it discarded past a connection's 100 publishes a second, in and out;
  * - every DynamoDB table: throttled reads and writes; a provisioned one also its consumed capacity as
  *   a share of the provisioned (auto scaling that cannot follow);
  * - the HTTP API: 5xx and p99 latency.
@@ -286,6 +294,25 @@ export class Watch extends Construct {
   }
 
   private watchAuthorizer(authorizer: CfnAuthorizer): void {
+    // IoT Core's quota of 100 publishes a second per connection, in and out (its message broker metrics).
+    const throttled = (metricName: string) =>
+      new Metric({
+        namespace: 'AWS/IoT',
+        metricName,
+        dimensionsMap: { Protocol: 'MQTT' },
+        period: Duration.minutes(5),
+        statistic: 'Sum',
+      });
+    this.alarm('IotPublishInThrottled', throttled('PublishIn.Throttle'), {
+      threshold: watchThresholds.throttledPublishesPerFiveMinutes,
+      description:
+        'IoT Core discarded messages a connection published past 100 a second (a misbehaving device lost readings or replies)',
+    });
+    this.alarm('IotPublishOutThrottled', throttled('PublishOut.Throttle'), {
+      threshold: watchThresholds.throttledPublishesPerFiveMinutes,
+      description:
+        'IoT Core discarded messages to a connection past 100 a second (pages missed live values, command outcomes or notifications until their next read)',
+    });
     this.alarm(
       `${authorizer.node.path.replace(/\//g, '-')}-Denials`,
       new Metric({

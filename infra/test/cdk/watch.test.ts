@@ -184,6 +184,19 @@ describe('alarms', () => {
     });
   });
 
+  it("watch the messages IoT Core discarded past a connection's 100 publishes a second, in and out", () => {
+    for (const metricName of ['PublishIn.Throttle', 'PublishOut.Throttle'])
+      stateless.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/IoT',
+        MetricName: metricName,
+        Dimensions: [{ Name: 'Protocol', Value: 'MQTT' }],
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: watchThresholds.throttledPublishesPerFiveMinutes,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+  });
+
   it('watch every IoT rule through its error log: a metric filter counts each failure', () => {
     for (const [stack, template] of [
       [platform.stateful, stateful],
