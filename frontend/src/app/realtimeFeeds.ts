@@ -95,8 +95,8 @@ export function readAgainOnConnect(
 /**
  * The real-time channel while a user is signed in, and where its messages go (applyRealtimeEvent).
  * Subscribes only to what the screen needs: the open floor's live topic (its values, and its devices'
- * grouping failures), and the user's command outcome and the notification topics of the open floor's organization
- * and then the user's others, at most REALTIME_MAX_ORGS (a connection's scope: IoT Core's policy and
+ * grouping failures), and the user's command outcomes and the notifications of the open floor's
+ * organization and then the user's others, at most REALTIME_MAX_ORGS (a connection's scope: IoT Core's policy and
  * subscription limits; an owner of more organizations sees the others' notifications when the bell
  * reads them).
  */

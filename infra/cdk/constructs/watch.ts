@@ -110,7 +110,7 @@ export class Watch extends Construct {
       if (node instanceof Queue) this.watchQueue(node);
       else if (node instanceof PlatformFunction) this.watchFunction(node);
       else if (node instanceof CfnTopicRule) this.watchRule(node);
-      else if (node instanceof CfnAuthorizer) this.watchAuthorizer(node);
+      else if (node instanceof CfnAuthorizer) this.watchIotCore(node);
       else if (node instanceof TableV2) this.watchTable(node);
     }
   }
@@ -293,7 +293,8 @@ export class Watch extends Construct {
     );
   }
 
-  private watchAuthorizer(authorizer: CfnAuthorizer): void {
+  /** IoT Core, with its custom authorizer: refused connections, and messages discarded over quota. */
+  private watchIotCore(authorizer: CfnAuthorizer): void {
     // IoT Core's quota of 100 publishes a second per connection, in and out (its message broker metrics).
     const throttled = (metricName: string) =>
       new Metric({
