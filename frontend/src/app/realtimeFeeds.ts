@@ -96,9 +96,9 @@ export function readAgainOnConnect(
  * The real-time channel while a user is signed in, and where its messages go (applyRealtimeEvent).
  * Subscribes only to what the screen needs: the open floor's live topic (its values, and its devices'
  * grouping failures), and the user's command outcomes and the notifications of the open floor's
- * organization and then the user's others, at most REALTIME_MAX_ORGS (a connection's scope: IoT Core's policy and
- * subscription limits; an owner of more organizations sees the others' notifications when the bell
- * reads them).
+ * organization and then the user's others, at most REALTIME_MAX_ORGS (a connection's scope: IoT Core's
+ * policy and subscription limits; an owner of more organizations sees the others' notifications when
+ * the bell reads them).
  */
 export function useRealtimeFeeds(
   user: { id: string; orgRoles: OrgRoles },

@@ -144,7 +144,7 @@ export async function settleConfirmation(
       ...toCommandView(settled, now),
     });
   } catch (error) {
-    // The outcome is recorded; browsers also see the device's own message and can read the history.
+    // The outcome is recorded: the waiting panel reads it from the history at the command's deadline.
     deps.logger.log('warn', 'a command outcome could not be published', {
       commandId: record.commandId,
       error: error instanceof Error ? error.message : String(error),
