@@ -6,17 +6,16 @@ import { clientAddress } from './client-address';
 import { acceptsGzip } from './encoding';
 import { jsonResponse } from './error-mapper';
 import { flushMetrics } from '../adapters/emf-metrics';
-import { withLogFields } from './log';
+import { log, withLogFields } from './log';
 import './validation-messages';
 import { parseCookies } from './cookies';
-import { authContext, errorMapper, originCheck, requestLog, validatedBody } from './middleware';
+import { authContext, errorMapper, originCheck, validatedBody } from './middleware';
 import type { ApiEvent, ApiResponse, Route, RouteContext, RoutePorts } from './types';
 import { routeKey } from './types';
 
 function routeHandler<Ports extends RoutePorts>(route: Route<Ports>, ports: Ports) {
   const described = route as unknown as Route;
   return middy<ApiEvent, ApiResponse, Error, RouteContext>()
-    .use(requestLog(described))
     .use(errorMapper())
     .use(originCheck(config.originSecret, config.originRequired))
     .use(authContext(described, ports))
@@ -55,18 +54,29 @@ function routeHandler<Ports extends RoutePorts>(route: Route<Ports>, ports: Port
  * adapters the Lambda entry point (the composition root) wired for them.
  */
 export function createApiHandler<Ports extends RoutePorts>(routes: readonly Route<Ports>[], ports: Ports) {
-  const byKey = new Map(routes.map((r) => [routeKey(r), routeHandler(r, ports)]));
+  const byKey = new Map(
+    routes.map((r) => [routeKey(r), { name: `${r.method} ${r.path}`, handle: routeHandler(r, ports) }]),
+  );
   return async (event: ApiEvent, context: Context): Promise<ApiResponse> => {
-    const handler = byKey.get(event.routeKey);
-    if (!handler) return jsonResponse(404, { message: 'Not found.' });
+    const route = byKey.get(event.routeKey);
+    if (!route) return jsonResponse(404, { message: 'Not found.' });
+    const started = Date.now();
     // Every line logged for this request names it (and, once known, its user and organization).
-    try {
-      return await withLogFields({ requestId: event.requestContext.requestId }, () =>
-        handler(event, context as RouteContext),
-      );
-    } finally {
-      // The platform's metrics counted while handling it (adapters/emf-metrics.ts).
-      flushMetrics();
-    }
+    return withLogFields({ requestId: event.requestContext.requestId }, async () => {
+      let response: ApiResponse | undefined;
+      try {
+        response = await route.handle(event, context as RouteContext);
+        return response;
+      } finally {
+        // One line per request with its outcome (errors are answered by errorMapper, inside).
+        log('info', 'request', {
+          route: route.name,
+          status: response?.statusCode,
+          durationMs: Date.now() - started,
+        });
+        // The platform's metrics counted while handling it (adapters/emf-metrics.ts).
+        flushMetrics();
+      }
+    });
   };
 }

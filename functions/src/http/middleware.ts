@@ -4,33 +4,12 @@ import { highestRole } from '@argentum/contracts';
 import { sessionOpen } from '../domain/users/user';
 import { cameThroughCloudFront } from './client-address';
 import { errorResponse } from './error-mapper';
-import { addLogFields, log } from './log';
+import { addLogFields } from './log';
 import type { ApiEvent, ApiResponse, Route, RouteContext, RoutePorts } from './types';
 
 type Middleware = MiddlewareObj<ApiEvent, ApiResponse, Error, RouteContext>;
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
-
-/** One structured log line per request, with its outcome and duration. */
-export function requestLog(route: Route): Middleware {
-  const started = new WeakMap<object, number>();
-  const done = (request: { event: ApiEvent; response?: ApiResponse | null }) => {
-    const start = started.get(request.event) ?? Date.now();
-    log('info', 'request', {
-      requestId: request.event.requestContext.requestId,
-      route: `${route.method} ${route.path}`,
-      status: request.response?.statusCode,
-      durationMs: Date.now() - start,
-    });
-  };
-  return {
-    before: (request) => {
-      started.set(request.event, Date.now());
-    },
-    after: done,
-    onError: done,
-  };
-}
 
 /** The answer to a request that reached the API without passing CloudFront (and its WAF). */
 export const DIRECT_ACCESS_MESSAGE = 'Requests must come through the platform web address.';

@@ -63,6 +63,28 @@ describe('structured logs of API requests', () => {
     expect(lines.at(-1)).not.toHaveProperty('requestId');
   });
 
+  it('end with one line per request: its route, status and duration, also when it is refused', async () => {
+    vi.stubEnv('LOG_LEVEL', 'info');
+    const lines: Record<string, unknown>[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      return true;
+    });
+    const answered = await call('req-ok', { orgId: 'org-a', delayMs: 40 });
+    const refused = await call('req-bad', { orgId: 'org-a' });
+    expect([answered.statusCode, refused.statusCode]).toEqual([200, 400]);
+    const requests = lines.filter((line) => line.message === 'request');
+    expect(requests).toEqual([
+      expect.objectContaining({ requestId: 'req-ok', orgId: 'org-a', route: 'POST /api/probe', status: 200 }),
+      expect.objectContaining({ requestId: 'req-bad', route: 'POST /api/probe', status: 400 }),
+    ]);
+    // The duration covers the handler's own wait (timers never fire early; the clock counts whole ms).
+    expect(requests[0]?.durationMs).toBeGreaterThanOrEqual(39);
+    // The line comes after everything the request logged.
+    const order = lines.map((line) => line.message);
+    expect(order.indexOf('probe handled')).toBeLessThan(order.indexOf('request'));
+  });
+
   it('follow LOG_LEVEL at each call', () => {
     const written = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     vi.stubEnv('LOG_LEVEL', 'warn');
