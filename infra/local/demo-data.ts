@@ -203,8 +203,9 @@ const groundFloorKinds: DeviceSeed[] = [
     devType: DeviceType.contactor,
     connDev: 'lock',
     port: 0,
-    x: 350,
-    y: 400,
+    // Clear of the room's name.
+    x: 400,
+    y: 540,
     dataPoints: [dp('lock', 'Lock', false)],
     properties: { volt: 3.3, conndev: 'node' },
   },
