@@ -623,4 +623,38 @@ describe('device control panels in the browser', () => {
       body: { message: USER_UNAUTHORIZED_TEXT },
     });
   }, 90_000);
+
+  it("tells a user demoted while the panel was open that the command was refused: 'User is unAuthorized'", async () => {
+    const demoted = await createUser(1, [place.orgId], 'Dee Demoted');
+    const admin = await createUser(2, [place.orgId], 'Ada Admin');
+    const demotedContext = await browser.newContext({ viewport: { width: 1440, height: 1200 } });
+    const demotedPage = await demotedContext.newPage();
+    await signIn(demotedPage, stack.url, demoted.email, demoted.password);
+    const region = await openDevice(demotedPage, 'LightsDesk');
+    const light = region.getByRole('region', { name: 'Light brightness' });
+    await light.getByRole('button', { name: '20%' }).waitFor();
+    expect(await light.getByRole('button', { name: '20%' }).isDisabled()).toBe(false);
+    // Another administrator makes them read-only; their page still shows the controls it was given.
+    const { accessToken } = await signInAs(admin);
+    const demotion = await call(
+      '/api/setUserAccess',
+      { selectedUserId: demoted.userId, role: 0, editUserOrgIds: [place.orgId] },
+      { token: accessToken },
+    );
+    expect(demotion.status).toBe(200);
+    await light.getByRole('button', { name: '20%' }).click();
+    // The server's word, in a toast and in the panel, not a silent "not sent".
+    await demotedPage
+      .getByRole('status')
+      .getByText(USER_UNAUTHORIZED_TEXT, { exact: true })
+      .first()
+      .waitFor();
+    const status = statusOf(light, 'Brightness');
+    await status.getByText(USER_UNAUTHORIZED_TEXT, { exact: true }).waitFor();
+    expect(await status.getAttribute('data-state')).toBe('refused');
+    await shot(light, 'panel-light-refused');
+    // Nothing reached the device.
+    expect(firmware.queued(ids.LightsDesk as string)).toBe(0);
+    await demotedContext.close();
+  }, 90_000);
 });

@@ -151,6 +151,11 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+/** The server's own text of a failed call (its documented message), when it answered with one. */
+export function serverText(error: unknown): string | undefined {
+  return error instanceof ApiError ? serverMessage(error.body) : undefined;
+}
+
 function serverMessage(body: unknown): string | undefined {
   if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string') {
     return body.message;

@@ -13,8 +13,8 @@ export function sendControl<Call extends SendingCall>(
   call: Call,
   body: ApiRequest<Call>,
 ): Promise<CommandSentAnswer> {
-  // Failures (403 'User is unAuthorized', 400) are toasted by the client with the server's text.
-  return callApi(call, body);
+  // Its failures are told by the panel that sent it (useTrackedCommand), in the server's words.
+  return callApi(call, body, { silent: true });
 }
 
 async function fetchHistory(devID: string, signal?: AbortSignal): Promise<CommandView[]> {

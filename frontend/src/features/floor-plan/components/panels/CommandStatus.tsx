@@ -17,7 +17,7 @@ export function CommandStatus({ state, label }: { state: TrackedState; label: st
   if (state.phase === 'refused') {
     return (
       <p className={styles.status} data-state="refused" role="status" aria-label={`${label} status`}>
-        Not sent.
+        {state.text}
       </p>
     );
   }

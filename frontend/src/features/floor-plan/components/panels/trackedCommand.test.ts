@@ -83,8 +83,13 @@ describe('a tracked command', () => {
       { type: 'sent', answer: answer('old'), seq: 1 },
     ]);
     expect(second).toEqual({ phase: 'sending', requested: 4, seq: 2 });
-    expect(trackedReducer(second, { type: 'refused', seq: 1 })).toBe(second);
-    expect(trackedReducer(second, { type: 'refused', seq: 2 })).toEqual({ phase: 'refused', requested: 4 });
+    const text = 'User is unAuthorized';
+    expect(trackedReducer(second, { type: 'refused', seq: 1, text })).toBe(second);
+    expect(trackedReducer(second, { type: 'refused', seq: 2, text })).toEqual({
+      phase: 'refused',
+      requested: 4,
+      text,
+    });
   });
 
   it('reads the history one second after the deadline (at once when it has passed)', () => {

@@ -9,21 +9,23 @@ import {
 /**
  * One control's tracked command, as its panel shows it: idle, sending (the call is on its way),
  * pending (sent; waiting for the device's word), settled (the platform's CommandView with its text) or
- * refused (the call itself failed, e.g. 403). Pure, so the rules are unit-tested without a browser.
+ * refused (the call itself failed: its text is the server's, e.g. 403 'User is unAuthorized' or 502
+ * 'Something went wrong', or the generic one when no answer came). Pure, so the rules are unit-tested
+ * without a browser.
  */
 export type TrackedState =
   | { phase: 'idle' }
   | { phase: 'sending'; requested: ControlValue; seq: number }
   | { phase: 'pending'; requested: ControlValue; commandId: string; deadlineAt: string }
   | { phase: 'settled'; requested: ControlValue; view: CommandView }
-  | { phase: 'refused'; requested: ControlValue };
+  | { phase: 'refused'; requested: ControlValue; text: string };
 
 export type TrackedEvent =
   /** `seq` numbers the sends: only the answer of the latest one counts. */
   | { type: 'send'; value: ControlValue; seq: number }
   | { type: 'sent'; answer: CommandSentAnswer; seq: number }
   | { type: 'status'; view: CommandView }
-  | { type: 'refused'; seq: number };
+  | { type: 'refused'; seq: number; text: string };
 
 export const idleCommand: TrackedState = { phase: 'idle' };
 
@@ -52,7 +54,7 @@ export function trackedReducer(state: TrackedState, event: TrackedEvent): Tracke
       return { phase: 'settled', requested: state.requested, view: event.view };
     case 'refused':
       return state.phase === 'sending' && state.seq === event.seq
-        ? { phase: 'refused', requested: state.requested }
+        ? { phase: 'refused', requested: state.requested, text: event.text }
         : state;
   }
 }

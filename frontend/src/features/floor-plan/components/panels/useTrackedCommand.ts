@@ -1,6 +1,12 @@
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import type { CommandSentAnswer, CommandView, ControlValue } from '@argentum/contracts';
+import {
+  type CommandSentAnswer,
+  type CommandView,
+  type ControlValue,
+  UNEXPECTED_ERROR_TEXT,
+} from '@argentum/contracts';
+import { serverText } from '../../../../shared/api/client';
 import { showToast } from '../../../../shared/ui/toastStore';
 import { commandKey } from '../../api/commands';
 import { controlQueries, readCommandFromHistory } from '../../api/control';
@@ -87,8 +93,13 @@ export function useTrackedCommand(devID: string): TrackedCommand {
           dispatch({ type: 'sent', answer, seq });
           void queryClient.invalidateQueries({ queryKey: controlQueries.historyKey(devID) });
         },
-        // The client toasted the server's text (e.g. 403 'User is unAuthorized').
-        () => dispatch({ type: 'refused', seq }),
+        // Refused (403 'User is unAuthorized', 400), or not sent (502 'Something went wrong'): the
+        // server's text, toasted and kept in the panel; the generic one when no answer came.
+        (error: unknown) => {
+          const text = serverText(error) ?? UNEXPECTED_ERROR_TEXT;
+          showToast(text, 'error');
+          dispatch({ type: 'refused', seq, text });
+        },
       );
     },
     [devID, queryClient],
