@@ -85,6 +85,8 @@ export const FLOOR_NAME_UPDATED_TEXT = 'Floor name updated';
 export const ORGANIZATION_NAME_EMPTY_TEXT = 'Organization name can not be empty.';
 export const BUILDING_NAME_EMPTY_TEXT = 'Building name can not be empty.';
 export const FLOOR_NAME_EMPTY_TEXT = 'Floor name can not be empty.';
+/** Renaming the open floor in its header (the floor-plan specification's text, without the stop). */
+export const FLOOR_TITLE_EMPTY_TEXT = 'Floor name can not be empty';
 /** The organization tree's node kinds, and the text that refuses an empty name of each. */
 export type TreeNodeKind = 'organization' | 'building' | 'floor';
 export const EMPTY_NAME_TEXT: Record<TreeNodeKind, string> = {

@@ -109,6 +109,14 @@ describe('editing the organization tree in the browser', () => {
     await page.getByRole('heading', { name: 'Level One' }).waitFor();
     await page.getByRole('button', { name: 'Edit floor name' }).click();
     const headerInput = page.getByRole('main').getByRole('textbox', { name: 'Floor name' });
+    // Emptied, it is refused with the floor-plan specification's text (no full stop there).
+    await headerInput.fill('  ');
+    await headerInput.press('Enter');
+    await page
+      .getByRole('main')
+      .getByRole('alert')
+      .getByText('Floor name can not be empty', { exact: true })
+      .waitFor();
     await headerInput.fill('Level Uno');
     await headerInput.press('Enter');
     await page.getByRole('heading', { name: 'Level Uno' }).waitFor();

@@ -1,6 +1,7 @@
 import { Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FLOOR_TITLE_EMPTY_TEXT } from '@argentum/contracts';
 import { Link } from 'react-router';
 import { administers, useSessionUser } from '../../../shared/session/sessionStore';
 import { useTreeEditing } from '../api/treeEditing';
@@ -69,6 +70,7 @@ function FloorTitle({ location }: { location: FloorLocation }) {
           placeholder="Floor name"
           label="Floor name"
           initialValue={floor.floorName}
+          emptyText={FLOOR_TITLE_EMPTY_TEXT}
           depth={0}
           onSubmit={async (floorName) => {
             try {

@@ -10,6 +10,8 @@ interface NameInputProps {
   /** Accessible name of the field, e.g. "New building name". */
   label: string;
   initialValue?: string;
+  /** The text refusing an empty name, when not the tree's own for `type`. */
+  emptyText?: string;
   depth: 0 | 1 | 2;
   /** Resolves true when saved; the input then closes. */
   onSubmit: (value: string) => Promise<boolean>;
@@ -22,6 +24,7 @@ export function NameInput({
   placeholder,
   label,
   initialValue = '',
+  emptyText,
   depth,
   onSubmit,
   onCancel,
@@ -34,7 +37,8 @@ export function NameInput({
   async function submit(event?: FormEvent) {
     event?.preventDefault();
     if (saving) return;
-    const problem = validateNodeName(type, value);
+    const empty = validateNodeName(type, value);
+    const problem = empty && (emptyText ?? empty);
     setError(problem);
     if (problem) return;
     if (value.trim() === initialValue.trim() && initialValue !== '') {
