@@ -36,15 +36,21 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
+/** The lines logged from now on at LOG_LEVEL info, parsed. */
+function infoLines(): Record<string, unknown>[] {
+  vi.stubEnv('LOG_LEVEL', 'info');
+  const lines: Record<string, unknown>[] = [];
+  // Lines go to stdout (Powertools' Logger writes there, not through the global console).
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    return true;
+  });
+  return lines;
+}
+
 describe('structured logs of API requests', () => {
   it("carry the request's id and organization on every line, also when requests interleave", async () => {
-    vi.stubEnv('LOG_LEVEL', 'info');
-    const lines: Record<string, unknown>[] = [];
-    // Lines go to stdout (Powertools' Logger writes there, not through the global console).
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      return true;
-    });
+    const lines = infoLines();
     await Promise.all([
       call('req-a', { orgId: 'org-a', delayMs: 30 }),
       call('req-b', { orgId: 'org-b', delayMs: 0 }),
@@ -64,12 +70,7 @@ describe('structured logs of API requests', () => {
   });
 
   it('end with one line per request: its route, status and duration, also when it is refused', async () => {
-    vi.stubEnv('LOG_LEVEL', 'info');
-    const lines: Record<string, unknown>[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      return true;
-    });
+    const lines = infoLines();
     const answered = await call('req-ok', { orgId: 'org-a', delayMs: 40 });
     const refused = await call('req-bad', { orgId: 'org-a' });
     expect([answered.statusCode, refused.statusCode]).toEqual([200, 400]);
