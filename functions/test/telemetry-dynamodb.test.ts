@@ -69,7 +69,9 @@ describe('DynamoDB hourly roll-ups', () => {
   // No roll-up consumer on this table: the stack's, fed by the stream, would recompute the hour of
   // each write the tests make, landing between the steps they play.
   onUnwatchedTable(telemetryTable, ENV.telemetryTable);
-  const hour = Date.UTC(2026, 2, 12, 9);
+  // An hour of the last day: raw readings expire RAW_RETENTION_DAYS after their time, and DynamoDB
+  // Local's TTL deletes them, so readings of a fixed past date vanished mid-test once it was that old.
+  const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3 * 3_600_000;
   const reading = (devId: string, temp: number, minute = 10) => ({
     devId,
     time: hour + minute * 60_000,
