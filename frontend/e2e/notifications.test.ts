@@ -66,6 +66,18 @@ describe('the notifications bell in the browser', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    // The calls whose specification names `userID` send the caller's id.
+    const userIDs = new Map<string, unknown[]>();
+    page.on('request', (request) => {
+      const call = /\/api\/notification\/(getUnreadNotificationCount|deleteNotification)$/.exec(
+        request.url(),
+      )?.[1];
+      if (call)
+        userIDs.set(call, [
+          ...(userIDs.get(call) ?? []),
+          (request.postDataJSON() as { userID?: unknown }).userID,
+        ]);
+    });
     await signIn(page, stack.url, user.email, user.password);
     const bell = page.getByRole('button', { name: 'Notifications, 15 unread' });
     await bell.waitFor();
@@ -89,6 +101,9 @@ describe('the notifications bell in the browser', () => {
     await items.nth(1).getByRole('button', { name: 'Delete notification' }).click();
     await expect.poll(() => items.count()).toBe(14);
     expect(await popover.getByText('R14', { exact: true }).count()).toBe(0);
+    expect(userIDs.get('deleteNotification')).toEqual([user.userId]);
+    expect(userIDs.get('getUnreadNotificationCount')?.length).toBeGreaterThan(0);
+    expect(new Set(userIDs.get('getUnreadNotificationCount'))).toEqual(new Set([user.userId]));
 
     // Closing marks the loaded unread as read and refreshes the badge.
     await page.keyboard.press('Escape');

@@ -13,6 +13,13 @@ import {
   type NotificationView,
 } from '@argentum/contracts';
 import { callApi } from '../../../shared/api/client';
+import { getSession } from '../../../shared/session/sessionStore';
+
+/** The caller's id, sent where the specification's calls name `userID` (the server checks it is the caller's). */
+function userID(): { userID?: string } {
+  const session = getSession();
+  return session.status === 'signedIn' ? { userID: session.user.id } : {};
+}
 
 /**
  * The alarms this page was told are resolved (pushed clearings), by id, the newest kept: a list read
@@ -80,7 +87,7 @@ export const notificationQueries = {
     queryOptions({
       queryKey: [...notificationQueries.all(), 'unreadCount'] as const,
       queryFn: async ({ signal }) =>
-        (await callApi('getUnreadNotificationCount', {}, { signal, silent: true })).count,
+        (await callApi('getUnreadNotificationCount', userID(), { signal, silent: true })).count,
       staleTime: 60_000,
     }),
 };
@@ -89,7 +96,7 @@ export const markNotificationsRead = (ids: readonly string[]) =>
   callApi('setUnreadNotificationStatus', { unreadNotificationIds: [...ids] }, { silent: true });
 
 export const deleteNotification = (notificationID: string) =>
-  callApi('deleteNotification', { notificationID }, { silent: true });
+  callApi('deleteNotification', { notificationID, ...userID() }, { silent: true });
 
 /** What a push leaves to read again: the unread count, or the notifications and their count. */
 type ReadAgain = 'nothing' | 'count' | 'all';
