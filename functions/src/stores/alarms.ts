@@ -5,8 +5,16 @@ import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { AlarmMailLedger, AlarmMailRate } from '../domain/notifications/alarm-mail';
 import type { AlarmStore, DeviceAlarms } from '../domain/notifications/alarms';
-import { queryAll } from './dynamo-kit';
+import { batchGet, queryAll } from './dynamo-kit';
 import { keys } from './keys';
+
+const alarmsOf = (devId: string, item: Record<string, unknown>): DeviceAlarms => ({
+  devId,
+  conditions: (item.conditions ?? {}) as DeviceAlarms['conditions'],
+  observedAt: Number(item.observedAt ?? 0),
+  ...(item.events ? { events: item.events as NonNullable<DeviceAlarms['events']> } : {}),
+  version: Number(item.version ?? 0),
+});
 
 /** The DynamoDB adapter of alarm state: one item per device, written conditioned on its version. */
 export const dynamoAlarmStore: AlarmStore = {
@@ -14,14 +22,19 @@ export const dynamoAlarmStore: AlarmStore = {
     const { Item } = await dynamo().send(
       new GetCommand({ TableName: config.platformTable, Key: keys.alarms(devId), ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    return {
-      devId,
-      conditions: (Item.conditions ?? {}) as DeviceAlarms['conditions'],
-      observedAt: Number(Item.observedAt ?? 0),
-      ...(Item.events ? { events: Item.events as NonNullable<DeviceAlarms['events']> } : {}),
-      version: Number(Item.version ?? 0),
-    };
+    return Item && alarmsOf(devId, Item);
+  },
+
+  async getMany(devIds) {
+    const unique = [...new Set(devIds)];
+    const items = await batchGet(
+      config.platformTable,
+      unique.map((devId) => keys.alarms(devId)),
+      { consistent: true },
+    );
+    // The device's id as its key holds it (the item's own `devId` is written with it, too).
+    const devIdOf = (item: Record<string, unknown>) => String(item.pk).slice('ALARMS#'.length);
+    return new Map(items.map((item) => [devIdOf(item), alarmsOf(devIdOf(item), item)]));
   },
 
   async saveIfUnchanged(next, read) {

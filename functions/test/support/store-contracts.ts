@@ -37,6 +37,24 @@ export function alarmStoreContract(name: string, store: () => AlarmStore) {
       expect(await store().get(devId)).toEqual(state(devId, 2));
     });
 
+    it('reads the states of many devices at once, leaving out those with none', async () => {
+      const devIds = Array.from({ length: 130 }, () => id('alarm'));
+      for (const [i, devId] of devIds.entries())
+        if (i % 3 !== 0) expect(await store().saveIfUnchanged(state(devId, i + 1), undefined)).toBe('saved');
+      const none = id('alarm');
+      const found = await store().getMany([...devIds, none, devIds[1] as string]);
+      expect(found.size).toBe(86);
+      for (const [i, devId] of devIds.entries())
+        expect(found.get(devId)).toEqual(i % 3 === 0 ? undefined : state(devId, i + 1));
+      expect(found.has(none)).toBe(false);
+      // As fresh as `get`: a write just made is read.
+      const [first] = devIds;
+      expect(await store().saveIfUnchanged(state(first as string, 1), undefined)).toBe('saved');
+      expect((await store().getMany([first as string])).get(first as string)).toEqual(
+        state(first as string, 1),
+      );
+    });
+
     it('keeps the times of repeating events with the state', async () => {
       const devId = id('alarm');
       const withEvents = { ...state(devId, 1), events: { pairing: 1_700_000_000_000 } };

@@ -70,6 +70,8 @@ export interface DeviceAlarms {
 /** Where alarm state lives (the DynamoDB adapter is stores/alarms.ts). */
 export interface AlarmStore {
   get(devId: string): Promise<DeviceAlarms | undefined>;
+  /** The stored states of these devices (read as `get` reads one), by device; absent ones left out. */
+  getMany(devIds: readonly string[]): Promise<Map<string, DeviceAlarms>>;
   /** Writes `next` if the stored state is still `read` (absent when `read` is undefined). */
   saveIfUnchanged(next: DeviceAlarms, read: DeviceAlarms | undefined): Promise<'saved' | 'changed-meanwhile'>;
 }
@@ -500,7 +502,8 @@ const QUIET_TTL_MS = 5 * 60_000;
 
 /**
  * The comfort alarms of a batch of stored readings. A device with no open condition whose readings
- * are all in their zones costs nothing (no read); otherwise its alarm state is read once per batch.
+ * are all in their zones costs nothing (no read); the others' alarm states are read together, in one
+ * request per 100 devices (`getMany`), and read again one by one only when a write lost to another.
  * Comfort is a room's, for the people in it: an alarm is raised once a reading has been out of its
  * zone for 10 minutes while the device's floor was in use for 10 minutes (an empty office that cools
  * at night is no news), and never for a device on no floor.
@@ -527,21 +530,39 @@ export async function observeReadings(
 ): Promise<void> {
   const byDevice = new Map<string, StoredReading[]>();
   for (const r of readings) byDevice.set(r.devId, [...(byDevice.get(r.devId) ?? []), r]);
-  // Devices are observed apart (each alarm write is conditioned on its own device), several at once.
-  await mapLimited([...byDevice], OBSERVED_AT_ONCE, async ([devId, own]) => {
+  // The devices whose state must be read: not those known quiet whose readings are all in their zones.
+  const observed = await mapLimited([...byDevice], OBSERVED_AT_ONCE, async ([devId, own]) => {
     const outOfZone = own.some((r) =>
       comfortObservations({ devType: DeviceType.ieq, devName: '', devId }, r.time, r.values).some(
         (o) => o.active,
       ),
     );
     const device = await deps.devices.get(devId);
-    if (!device) return;
+    if (!device) return undefined;
     const alarmsOpened = device.alarmsOpened ?? 0;
     const known = quiet.get(devId);
-    if (!outOfZone && known && known.until > now && known.alarmsOpened === alarmsOpened) return;
+    if (!outOfZone && known && known.until > now && known.alarmsOpened === alarmsOpened) return undefined;
+    return { device, own, alarmsOpened };
+  });
+  const toObserve = observed.filter((o) => o !== undefined);
+  if (toObserve.length === 0) return;
+  const states = await deps.alarms.getMany(toObserve.map((o) => o.device.devId));
+  // Devices are observed apart (each alarm write is conditioned on its own device), several at once;
+  // each one's first read is the state read above.
+  await mapLimited(toObserve, OBSERVED_AT_ONCE, async ({ device, own, alarmsOpened }) => {
+    const { devId } = device;
+    let read = false;
+    const alarms: AlarmStore = {
+      ...deps.alarms,
+      get: async (id) => {
+        if (id !== devId || read) return deps.alarms.get(id);
+        read = true;
+        return states.get(devId);
+      },
+    };
     const floorId = device.floorId;
     const state = await observeDevice(
-      deps,
+      { ...deps, alarms },
       device,
       own.flatMap((r) => comfortObservations(device, r.time, r.values)),
       now,

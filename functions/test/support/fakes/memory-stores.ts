@@ -355,6 +355,14 @@ export function memoryAlarmStore(): AlarmStore {
       const found = states.get(devId);
       return found && copy(found);
     },
+    async getMany(devIds) {
+      const found = new Map<string, DeviceAlarms>();
+      for (const devId of devIds) {
+        const state = states.get(devId);
+        if (state) found.set(devId, copy(state));
+      }
+      return found;
+    },
     async saveIfUnchanged(next, read) {
       const current = states.get(next.devId);
       if (read ? current?.version !== read.version : current !== undefined) return 'changed-meanwhile';

@@ -4,6 +4,7 @@ import {
   type AlarmStore,
   comfortObservations,
   observeDevice,
+  observeReadings,
 } from '../../../src/domain/notifications/alarms';
 import { alarmScene } from '../../support/alarm-scene';
 import { memoryAlarmStore } from '../../support/fakes/memory-stores';
@@ -28,7 +29,7 @@ describe('comfort alarms over time', () => {
     // its write, which then loses.
     let competing: (() => Promise<unknown>) | undefined;
     const racing: AlarmStore = {
-      get: (devId) => stored.get(devId),
+      ...stored,
       async saveIfUnchanged(next, read) {
         const other = competing;
         competing = undefined;
@@ -82,7 +83,7 @@ describe('comfort alarms over time', () => {
     const stored = memoryAlarmStore();
     let writes = 0;
     const counting: AlarmStore = {
-      get: (devId) => stored.get(devId),
+      ...stored,
       saveIfUnchanged: (next, read) => (writes++, stored.saveIfUnchanged(next, read)),
     };
     const { deps, raised } = alarmScene(counting);
@@ -94,5 +95,51 @@ describe('comfort alarms over time', () => {
     expect(writes).toBe(2);
     await observeDevice(deps, device, reading(device, NINE + 10 * MINUTE, 35), NINE + 10 * MINUTE);
     expect(await raised()).toHaveLength(1);
+  });
+
+  it("reads a batch's alarm states in one go, and one device's again only after its write lost", async () => {
+    const stored = memoryAlarmStore();
+    const manyReads: string[][] = [];
+    const oneReads: string[] = [];
+    let competing: (() => Promise<unknown>) | undefined;
+    const counting: AlarmStore = {
+      get: (devId) => (oneReads.push(devId), stored.get(devId)),
+      getMany: (devIds) => (manyReads.push([...devIds]), stored.getMany(devIds)),
+      async saveIfUnchanged(next, read) {
+        const other = competing;
+        competing = undefined;
+        if (other) await other();
+        return stored.saveIfUnchanged(next, read);
+      },
+    };
+    const { deps } = alarmScene(counting);
+    const rooms = [room(), room(), room()];
+    const batch = (minute: number, temp: number) =>
+      observeReadings(
+        {
+          ...deps,
+          devices: {
+            get: async (devId) => rooms.find((r) => r.devId === devId),
+            noteAlarmOpened: async () => undefined,
+          },
+          occupancy: { inUse: async () => true },
+        },
+        rooms.map((r) => ({ devId: r.devId, time: NINE + minute * MINUTE, values: { temp } })),
+        NINE + minute * MINUTE,
+      );
+    await batch(0, 35);
+    expect(manyReads).toEqual([rooms.map((r) => r.devId)]);
+    expect(oneReads).toEqual([]);
+    expect([...(await stored.getMany(rooms.map((r) => r.devId))).keys()]).toHaveLength(3);
+
+    // Another instance saves the first room's state between this batch's read and its write: that
+    // write loses, the room's state is read again on its own and its episode is kept.
+    const [first] = rooms as [AlarmDevice];
+    competing = () => observeDevice(deps, first, reading(first, NINE + 6 * MINUTE, 35), NINE + 6 * MINUTE);
+    await batch(6, 35);
+    expect(manyReads).toHaveLength(2);
+    expect(oneReads.filter((id) => id === first.devId).length).toBeGreaterThan(0);
+    expect(oneReads.every((id) => id === first.devId)).toBe(true);
+    expect((await stored.get(first.devId))?.conditions['comfort:temp']?.since).toBe(NINE);
   });
 });

@@ -78,7 +78,7 @@ describe('pairing failures of a device that keeps failing', () => {
     let competing: (() => Promise<unknown>) | undefined;
     // The other instance's failure is handled between this one's read of the state and its write.
     const racing: AlarmStore = {
-      get: (devId) => stored.get(devId),
+      ...stored,
       async saveIfUnchanged(next, read) {
         const other = competing;
         competing = undefined;
