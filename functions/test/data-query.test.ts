@@ -21,8 +21,11 @@ import { freshDevId, registerDevice, waitUntil } from './support/telemetry';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-/** The end of the data: midnight, so the last day is a whole day. */
-const end = Date.UTC(2026, 3, 1);
+/**
+ * The end of the data: today's midnight (UTC), so the last day is a whole day, and every raw reading
+ * is younger than the 35 days after which DynamoDB Local's TTL deletes it (a fixed date would vanish).
+ */
+const end = Math.floor(Date.now() / DAY) * DAY;
 const spikeTime = end - 5 * HOUR + 7 * MINUTE;
 const temp = (t: number) => (t === spikeTime ? 45 : 22 + 2 * Math.sin(t / (6 * HOUR)));
 const hum = (t: number) => 45 + 5 * Math.cos(t / (8 * HOUR));

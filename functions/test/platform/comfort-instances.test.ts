@@ -21,7 +21,9 @@ describe('comfort alarms taken by two ingest instances (DynamoDB Local)', () => 
     const place = await newPlace('Comfort Instances Org');
     const [room] = await newDevices(place, [{ devType: 5, devName: 'Meeting room' }], place.floorId);
     if (!room) throw new Error('no device');
-    const start = Date.UTC(2026, 10, 24, 9, 0);
+    // Yesterday at 09:00 (UTC): its raw readings are written, and a fixed date's would be older than
+    // the 35 days after which DynamoDB Local's TTL deletes them.
+    const start = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000 + 9 * 3_600_000;
     let now = start;
     const raisedAt: number[] = [];
     const alarms = alarmPorts();

@@ -37,7 +37,9 @@ export function telemetryStoreContract(
 ) {
   describe(`TelemetryStore contract: ${name}`, () => {
     const devId = () => `contract-${randomUUID().slice(0, 8)}`;
-    const day = Date.UTC(2026, 2, 10);
+    // Two days ago (UTC midnight): raw readings expire 35 days after their time, and DynamoDB Local's
+    // TTL deletes them, so readings of a fixed date would vanish mid-test once that date is old enough.
+    const day = Math.floor(Date.now() / DAY) * DAY - 2 * DAY;
     /** Readings every 10 minutes for 3 hours of one day, temp rising, hum constant. */
     const readings = (id: string): TelemetryPoint[] =>
       Array.from({ length: 18 }, (_, i) => ({
