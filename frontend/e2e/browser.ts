@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import axe from 'axe-core';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
@@ -165,4 +166,30 @@ export function watchSubscriptions(page: Page) {
     });
   });
   return { settled: () => newest.subscribes > 0 && newest.subacks >= newest.subscribes };
+}
+
+/** What an audit checks: WCAG 2.0 and 2.1, levels A and AA, as axe-core tags its rules. */
+const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * The WCAG 2.1 A/AA failures axe-core finds in the page as it stands, one line per element
+ * (`<rule>: <element> (<what fails>)`); none is expected. `allowed` names rules left out, each with its
+ * reason at the caller. axe-core is put into the page through the DevTools protocol, which the page's
+ * Content-Security-Policy does not govern (the app itself never loads it).
+ */
+export async function accessibilityFailures(page: Page, allowed: readonly string[] = []): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axe.source);
+  const results = await page.evaluate(
+    (tags) =>
+      (globalThis as unknown as { axe: typeof axe }).axe.run({ runOnly: { type: 'tag', values: tags } }),
+    WCAG_AA,
+  );
+  return results.violations
+    .filter((rule) => !allowed.includes(rule.id))
+    .flatMap((rule) =>
+      rule.nodes.map(
+        (node) =>
+          `${rule.id}: ${node.target.join(' ')} (${(node.failureSummary ?? rule.help).replace(/\s+/g, ' ')})`,
+      ),
+    );
 }

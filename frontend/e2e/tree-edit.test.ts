@@ -65,7 +65,8 @@ describe('editing the organization tree in the browser', () => {
     await buildingInput.fill('Browser Tower');
     await buildingInput.press('Enter');
     await toast(page, 'New Building has been created successfuly').waitFor();
-    await sidebar.getByRole('button', { name: 'Browser Tower', exact: true }).waitFor();
+    // A building is named with what its count says.
+    await sidebar.getByRole('button', { name: 'Browser Tower, 0 floors', exact: true }).waitFor();
 
     await sidebar.getByRole('button', { name: 'Create Floor' }).click();
     const floorInput = sidebar.getByPlaceholder('Add Floor');
@@ -85,7 +86,7 @@ describe('editing the organization tree in the browser', () => {
     await orgRename.press('Enter');
     await sidebar.getByRole('button', { name: 'Browser Org Renamed', exact: true }).waitFor();
 
-    await sidebar.getByRole('button', { name: 'Browser Tower', exact: true }).dblclick();
+    await sidebar.getByRole('button', { name: 'Browser Tower, 1 floor', exact: true }).dblclick();
     const buildingRename = sidebar.getByPlaceholder('Building name');
     await buildingRename.fill('');
     await buildingRename.press('Enter');
@@ -93,7 +94,7 @@ describe('editing the organization tree in the browser', () => {
     await screenshot(page, 'tree-edit-rename');
     await buildingRename.fill('Browser Annex');
     await buildingRename.press('Enter');
-    await sidebar.getByRole('button', { name: 'Browser Annex', exact: true }).waitFor();
+    await sidebar.getByRole('button', { name: 'Browser Annex, 1 floor', exact: true }).waitFor();
 
     await sidebar.getByRole('link', { name: 'Level 1', exact: true }).dblclick();
     const floorRename = sidebar.getByRole('textbox', { name: 'New name for Level 1' });
@@ -146,7 +147,7 @@ describe('editing the organization tree in the browser', () => {
       .getByRole('dialog', { name: 'Delete Browser Annex?' })
       .getByRole('button', { name: 'Delete' })
       .click();
-    await sidebar.getByRole('button', { name: 'Browser Annex', exact: true }).waitFor({ state: 'detached' });
+    await sidebar.getByRole('button', { name: /^Browser Annex, / }).waitFor({ state: 'detached' });
 
     await sidebar.getByRole('button', { name: 'Delete Browser Org Renamed' }).click();
     await page

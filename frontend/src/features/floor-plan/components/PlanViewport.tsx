@@ -298,7 +298,8 @@ export function PlanViewport({
         </button>
         <button
           type="button"
-          aria-label="Reset zoom"
+          // The zoom it shows is part of its name (what a voice user says to press it).
+          aria-label={`Reset zoom, ${Math.round(view.zoom * 100)}%`}
           title="Reset zoom"
           onClick={() => setView(DEFAULT_VIEW)}
         >

@@ -46,7 +46,8 @@ export function DateRangePicker({ value, onChange }: DateRangePickerProps) {
         className={styles.control}
         aria-expanded={open}
         aria-controls={panelId}
-        aria-label={`${SELECT_DATES_TEXT}: ${formatDate(value.startDate)} to ${formatDate(value.endDate)}`}
+        // Its name holds the range as shown (what a voice user says to press it).
+        aria-label={`${SELECT_DATES_TEXT}: ${formatDate(value.startDate)} – ${formatDate(value.endDate)}`}
         onClick={() => setOpen((o) => !o)}
       >
         {formatDate(value.startDate)} – {formatDate(value.endDate)}

@@ -1,4 +1,13 @@
-import { Button, Loader, Menu, MenuButton, MenuItem, Placeholder, Text } from '@aws-amplify/ui-react';
+import {
+  Button,
+  Loader,
+  Menu,
+  MenuButton,
+  MenuItem,
+  Placeholder,
+  Text,
+  VisuallyHidden,
+} from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { memo, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -455,15 +464,20 @@ const BuildingNode = memo(function BuildingNode({
             data-depth="1"
             aria-expanded={open}
             aria-controls={open ? groupId : undefined}
-            aria-label={building.buildName}
             onClick={() => toggle(building._id)}
             {...edit}
           >
             <ChevronRightIcon className={styles.chevron} size={14} />
             <BuildingIcon className={styles.icon} />
-            <span className={styles.label} title={building.buildName}>
+            {/* Named by its content: the whole name and what the count says, where the eye reads the
+                name cut at 20 characters and the bare count. */}
+            <span className={styles.label} title={building.buildName} aria-hidden="true">
               {truncateName(building.buildName)}
             </span>
+            <VisuallyHidden>
+              {building.buildName}, {building.floors.length}{' '}
+              {building.floors.length === 1 ? 'floor' : 'floors'}
+            </VisuallyHidden>
             <span className={styles.count} aria-hidden="true">
               {building.floors.length}
             </span>
