@@ -134,6 +134,9 @@ describe('accessibility (WCAG 2.1 A and AA, axe-core)', () => {
       await open(page, `${stack.url}/login`);
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
       await audit('sign-in');
+      await page.getByRole('button', { name: 'Forgot password?' }).click();
+      await page.getByRole('button', { name: 'Send reset link' }).waitFor();
+      await audit('forgot password');
       await signIn(page, stack.url, admin.email, admin.password);
       expect(await page.evaluate(() => document.documentElement.getAttribute('data-theme'))).toBe(
         colorScheme,
@@ -141,6 +144,11 @@ describe('accessibility (WCAG 2.1 A and AA, axe-core)', () => {
       await page.getByRole('button', { name: /Tower/ }).click();
       await page.getByRole('link', { name: 'Level 1' }).waitFor();
       await audit('home with the sidebar');
+      await page.getByRole('button', { name: 'Organization tree options' }).click();
+      await page.getByRole('menuitem', { name: 'Edit Organization' }).click();
+      await page.getByRole('button', { name: 'Done' }).waitFor();
+      await audit('sidebar in edit mode');
+      await page.getByRole('button', { name: 'Done' }).click();
 
       await open(page, `${stack.url}/home?floor=${place.floorId}`);
       await page.getByTestId('floor-plan-stage').locator('img').waitFor();
@@ -156,7 +164,19 @@ describe('accessibility (WCAG 2.1 A and AA, axe-core)', () => {
       await page.getByRole('button', { name: 'OPTIONS', exact: true }).click();
       await page.getByRole('menu').waitFor();
       await audit('floor options menu', OPEN_MENU_ALLOWS);
+      await page.getByRole('menuitem', { name: 'Filters' }).click();
+      await page.getByRole('dialog', { name: 'Filters' }).waitFor();
+      await audit('filters');
       await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Floor details' }).click();
+      await page.getByRole('region', { name: 'Floor details' }).waitFor();
+      await audit('floor details');
+      await page.getByRole('button', { name: 'OPTIONS', exact: true }).click();
+      await page.getByRole('menuitem', { name: 'Edit Floor Plan', exact: true }).click();
+      await page.getByRole('complementary', { name: 'Edit floor plan' }).waitFor();
+      await audit('floor plan in edit mode');
+      await screenshot(page, `a11y-floor-edit-${colorScheme}`);
+      await page.getByRole('button', { name: 'Cancel' }).click();
 
       await openDevice(page, 'IEQMeeting');
       await drawer(page).getByRole('link', { name: 'Sensor data' }).click();
@@ -190,6 +210,18 @@ describe('accessibility (WCAG 2.1 A and AA, axe-core)', () => {
       await page.getByRole('menu').waitFor();
       await audit('account menu', OPEN_MENU_ALLOWS);
       await page.keyboard.press('Escape');
+      for (const item of ['Change Username', 'Change Password', 'Dark Mode']) {
+        await page.getByRole('button', { name: /Account menu/ }).click();
+        await page.getByRole('menuitem', { name: item }).click();
+        await page.getByRole('dialog', { name: item }).waitFor();
+        await audit(item);
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog', { name: item }).waitFor({ state: 'detached' });
+      }
+
+      await open(page, `${stack.url}/api-docs`);
+      await page.getByRole('heading').first().waitFor();
+      await audit('API documentation');
       await context.close();
     }
     expect(failures).toEqual({});
