@@ -5,12 +5,11 @@ import { html } from '@argentum/functions/domain/notifications/notification-html
 import { raiseNotification } from '@argentum/functions/domain/notifications/notifications';
 import { dynamoNotificationStore } from '@argentum/functions/stores/notifications';
 import { dynamoUserStore } from '@argentum/functions/stores/users';
-import { floorPlanKey } from '../../functions/src/domain/files/keys';
-import { s3FileStore } from '../../functions/src/stores/files';
-import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
+import { newDevices, type Place } from '../../functions/test/platform/devices-fixtures';
 import { call, createUser, signInAs, type TestUser } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
 import { accessibilityFailures, launchBrowser, open, screenshot, signIn } from './browser';
+import { newPlaceWithPlan } from './places';
 
 /**
  * The screens people use every day pass WCAG 2.1 A and AA as axe-core checks them (names that match
@@ -26,12 +25,6 @@ let place: Place;
 const admins: Record<'light' | 'dark', TestUser> = {} as Record<'light' | 'dark', TestUser>;
 const ids: Record<string, string> = {};
 
-const PLAN_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 600" width="900" height="600">' +
-  '<rect width="900" height="600" fill="#ffffff"/>' +
-  '<rect x="20" y="20" width="860" height="560" fill="#f7f8fa" stroke="#5f6b7a" stroke-width="3"/>' +
-  '</svg>';
-
 /**
  * A menu (Amplify UI's, on Radix) is modal while open: it hides the rest of the page from assistive
  * technology (aria-hidden) and keeps keyboard focus inside itself until it closes, so the controls
@@ -41,12 +34,7 @@ const OPEN_MENU_ALLOWS = ['aria-hidden-focus'];
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  place = await newPlace('Access Org');
-  await s3FileStore.write(
-    floorPlanKey(place.orgId, place.floorId),
-    new TextEncoder().encode(PLAN_SVG),
-    'image/svg+xml',
-  );
+  place = await newPlaceWithPlan('Access Org');
   const dp = (name: string, dn: string, readonly = false) => ({ dp: name, dn, readonly });
   const now = Date.now();
   const devices = await newDevices(

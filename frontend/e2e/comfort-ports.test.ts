@@ -13,13 +13,12 @@ import {
 } from '@argentum/contracts';
 import { topics } from '@argentum/contracts/messaging';
 import { reliableBehaviour, type Simulator, startSimulator } from '../../infra/local/simulator';
-import { floorPlanKey } from '../../functions/src/domain/files/keys';
-import { s3FileStore } from '../../functions/src/stores/files';
-import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
+import { newDevices, type Place } from '../../functions/test/platform/devices-fixtures';
 import { call, createUser, signInAs, type TestUser } from '../../functions/test/support/api';
 import { deviceConnection } from '../../functions/test/support/control';
 import '../../functions/test/support/provided';
 import { launchBrowser, open, SCREENSHOT_DIR, signIn } from './browser';
+import { newPlaceWithPlan } from './places';
 
 /**
  * Issue 21 items 2 and 3 in the browser. A room unit played by the device simulator (as `npm start`
@@ -39,22 +38,11 @@ let powerNode: MqttClient;
 let page: Page;
 const ids = { roomUnit: '', light: '' };
 
-const PLAN_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 600" width="900" height="600">' +
-  '<rect width="900" height="600" fill="#ffffff"/>' +
-  '<rect x="20" y="20" width="860" height="560" fill="#f7f8fa" stroke="#5f6b7a" stroke-width="3"/>' +
-  '</svg>';
-
 const dp = (name: string, dn: string, readonly = false) => ({ dp: name, dn, readonly });
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  place = await newPlace('Comfort Org');
-  await s3FileStore.write(
-    floorPlanKey(place.orgId, place.floorId),
-    new TextEncoder().encode(PLAN_SVG),
-    'image/svg+xml',
-  );
+  place = await newPlaceWithPlan('Comfort Org');
   const [roomUnit, light] = await newDevices(
     place,
     [

@@ -24,18 +24,17 @@ import {
   valueSetText,
 } from '@argentum/contracts';
 import { type CommandMessage, commandMessageSchema, topics } from '@argentum/contracts/messaging';
-import { floorPlanKey } from '../../functions/src/domain/files/keys';
 import { dynamo } from '../../functions/src/aws/dynamo';
 import { config } from '../../functions/src/config';
 import { ENV } from '../../functions/src/environment';
-import { s3FileStore } from '../../functions/src/stores/files';
 import { basicIngestReadings } from '../../functions/src/adapters/basic-ingest-readings';
 import { deviceItem } from '../../functions/src/stores/devices';
-import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
+import { newDevices, type Place } from '../../functions/test/platform/devices-fixtures';
 import { call, createUser, signInAs, type TestUser } from '../../functions/test/support/api';
 import { deviceConnection } from '../../functions/test/support/control';
 import '../../functions/test/support/provided';
 import { launchBrowser, open, SCREENSHOT_DIR, screenshot, signIn } from './browser';
+import { newPlaceWithPlan } from './places';
 
 /**
  * The device control panels in the device drawer, end to end: the browser sends a command, this test
@@ -54,12 +53,6 @@ let firmware: Firmware;
 let context: BrowserContext;
 let page: Page;
 const ids: Record<string, string> = {};
-
-const PLAN_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 600" width="900" height="600">' +
-  '<rect width="900" height="600" fill="#ffffff"/>' +
-  '<rect x="20" y="20" width="860" height="560" fill="#f7f8fa" stroke="#5f6b7a" stroke-width="3"/>' +
-  '</svg>';
 
 // Vendor devices live at the local stand-ins of the vendor clouds.
 const standins = new URL(stack.env[ENV.ryseApiUrl] ?? '').origin;
@@ -173,12 +166,7 @@ async function startFirmware(orgId: string, devIDs: string[]): Promise<Firmware>
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  place = await newPlace('Panels Org');
-  await s3FileStore.write(
-    floorPlanKey(place.orgId, place.floorId),
-    new TextEncoder().encode(PLAN_SVG),
-    'image/svg+xml',
-  );
+  place = await newPlaceWithPlan('Panels Org');
   const dp = (name: string, dn: string, readonly = false) => ({ dp: name, dn, readonly });
   const seeds = [
     { devName: 'LightsDesk', devType: 1, connDev: 'light', port: 2, dataPoints: [dp('bri', 'Brightness')] },

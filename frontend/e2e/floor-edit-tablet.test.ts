@@ -1,12 +1,11 @@
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FLOOR_PLAN_UPDATED_TEXT } from '@argentum/contracts';
-import { floorPlanKey } from '../../functions/src/domain/files/keys';
-import { s3FileStore } from '../../functions/src/stores/files';
-import { newDevices, newPlace, stored, type Place } from '../../functions/test/platform/devices-fixtures';
+import { newDevices, stored, type Place } from '../../functions/test/platform/devices-fixtures';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
 import { launchBrowser, open, screenshot, signIn } from './browser';
+import { newPlaceWithPlan } from './places';
 
 /**
  * Edit mode on a tablet and a small laptop (issue 21 item 7), and on a desktop: Save, Cancel and the device tiles are
@@ -138,12 +137,7 @@ async function editedFloor(
   input: Input,
   colorScheme: 'light' | 'dark' = 'light',
 ): Promise<{ page: Page; context: BrowserContext; place: Place; ids: string[]; errors: string[] }> {
-  const place = await newPlace('Tablet Org');
-  await s3FileStore.write(
-    floorPlanKey(place.orgId, place.floorId),
-    new TextEncoder().encode(PLAN_SVG),
-    'image/svg+xml',
-  );
+  const place = await newPlaceWithPlan('Tablet Org', PLAN_SVG);
   const onFloor = await newDevices(
     place,
     [

@@ -17,14 +17,13 @@ import {
   VALUE_UPDATED_TEXT,
 } from '@argentum/contracts';
 import { type CommandMessage, commandMessageSchema, topics } from '@argentum/contracts/messaging';
-import { floorPlanKey } from '../../functions/src/domain/files/keys';
-import { s3FileStore } from '../../functions/src/stores/files';
-import { newDevices, newPlace, stored, type Place } from '../../functions/test/platform/devices-fixtures';
+import { newDevices, stored, type Place } from '../../functions/test/platform/devices-fixtures';
 import { createUser } from '../../functions/test/support/api';
 import { deviceConnection } from '../../functions/test/support/control';
 import '../../functions/test/support/provided';
 import { GATEWAY_ROLE_TEXT } from '../src/features/floor-plan/components/edit/rules';
 import { launchBrowser, open, reload, screenshot, signIn } from './browser';
+import { newPlaceWithPlan } from './places';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -54,15 +53,7 @@ const PLAN_SVG =
     .join('') +
   '</svg>';
 
-async function placeWithPlan(): Promise<Place> {
-  const place = await newPlace('Edit Org');
-  await s3FileStore.write(
-    floorPlanKey(place.orgId, place.floorId),
-    new TextEncoder().encode(PLAN_SVG),
-    'image/svg+xml',
-  );
-  return place;
-}
+const placeWithPlan = (): Promise<Place> => newPlaceWithPlan('Edit Org', PLAN_SVG);
 
 const ieqPoints = [
   { dp: 'temp', dn: 'Temperature', readonly: true },

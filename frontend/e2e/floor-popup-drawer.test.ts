@@ -1,12 +1,11 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEVICE_NAME_UPDATED_TEXT } from '@argentum/contracts';
-import { floorPlanKey } from '../../functions/src/domain/files/keys';
-import { s3FileStore } from '../../functions/src/stores/files';
-import { newDevices, newPlace } from '../../functions/test/platform/devices-fixtures';
+import { newDevices } from '../../functions/test/platform/devices-fixtures';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
 import { launchBrowser, open, screenshot, signIn } from './browser';
+import { newPlaceWithPlan } from './places';
 
 /**
  * The device popup and the toasts never sit under the device configuration drawer (issue 21 item
@@ -23,12 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const PLAN_SVG =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 600" width="900" height="600">' +
-  '<rect width="900" height="600" fill="#ffffff"/>' +
-  '<rect x="20" y="20" width="860" height="560" fill="#f7f8fa" stroke="#5f6b7a" stroke-width="3"/>' +
-  '</svg>';
 
 const ieqPoints = [
   { dp: 'temp', dn: 'Temperature', readonly: true },
@@ -49,12 +42,7 @@ const overlap = (a: { y: number; height: number }, b: { y: number; height: numbe
 
 describe('popups and toasts beside the device configuration drawer', () => {
   it('keeps the popup of a device near the drawer above it, and toasts off it, at every size in light and dark', async () => {
-    const place = await newPlace('Popup Org');
-    await s3FileStore.write(
-      floorPlanKey(place.orgId, place.floorId),
-      new TextEncoder().encode(PLAN_SVG),
-      'image/svg+xml',
-    );
+    const place = await newPlaceWithPlan('Popup Org');
     const now = Date.now();
     const [top, low] = await newDevices(
       place,

@@ -3,9 +3,7 @@ import { DEVICE_OFFLINE_HINT_TEXT } from '@argentum/contracts';
 import type { MqttClient } from 'mqtt';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { floorPlanKey } from '../../functions/src/domain/files/keys';
-import { s3FileStore } from '../../functions/src/stores/files';
-import { newDevices, newPlace, type Place } from '../../functions/test/platform/devices-fixtures';
+import { newDevices, type Place } from '../../functions/test/platform/devices-fixtures';
 import { sweepPresence } from '../../functions/src/domain/devices/presence';
 import { presencePorts } from '../../functions/src/lambda/wiring/presence';
 import {
@@ -18,6 +16,7 @@ import {
 import { deviceConnection } from '../../functions/test/support/control';
 import '../../functions/test/support/provided';
 import { launchBrowser, open, screenshot, signIn } from './browser';
+import { newPlaceWithPlan } from './places';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -35,12 +34,7 @@ const PLAN_SVG =
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  place = await newPlace('Presence Org');
-  await s3FileStore.write(
-    floorPlanKey(place.orgId, place.floorId),
-    new TextEncoder().encode(PLAN_SVG),
-    'image/svg+xml',
-  );
+  place = await newPlaceWithPlan('Presence Org', PLAN_SVG);
   const [light] = await newDevices(
     place,
     [
