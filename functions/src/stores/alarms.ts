@@ -32,9 +32,8 @@ export const dynamoAlarmStore: AlarmStore = {
       unique.map((devId) => keys.alarms(devId)),
       { consistent: true },
     );
-    // The device's id as its key holds it (the item's own `devId` is written with it, too).
-    const devIdOf = (item: Record<string, unknown>) => String(item.pk).slice('ALARMS#'.length);
-    return new Map(items.map((item) => [devIdOf(item), alarmsOf(devIdOf(item), item)]));
+    // Every state is written with its device's id (saveIfUnchanged).
+    return new Map(items.map((item) => [String(item.devId), alarmsOf(String(item.devId), item)]));
   },
 
   async saveIfUnchanged(next, read) {
