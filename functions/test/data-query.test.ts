@@ -17,15 +17,13 @@ import { dynamoTelemetryStore, writeRawReadings } from '../src/stores/telemetry-
 import type { TelemetryPoint } from '../src/domain/telemetry/telemetry';
 import { call, createOwnOrganization, createUser, signIn } from './support/api';
 import { freshDevId, registerDevice, waitUntil } from './support/telemetry';
+import { daysAgo } from './support/recent';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-/**
- * The end of the data: today's midnight (UTC), so the last day is a whole day, and every raw reading
- * is younger than the 35 days after which DynamoDB Local's TTL deletes it (a fixed date would vanish).
- */
-const end = Math.floor(Date.now() / DAY) * DAY;
+/** The end of the data: today's midnight (UTC), so the last day is a whole day. */
+const end = daysAgo(0);
 const spikeTime = end - 5 * HOUR + 7 * MINUTE;
 const temp = (t: number) => (t === spikeTime ? 45 : 22 + 2 * Math.sin(t / (6 * HOUR)));
 const hum = (t: number) => 45 + 5 * Math.cos(t / (8 * HOUR));

@@ -10,6 +10,7 @@ import type { TelemetryPoint } from '../src/domain/telemetry/telemetry';
 import { type Device, deviceItem } from '../src/stores/devices';
 import { dynamoTelemetryStore } from '../src/stores/telemetry-dynamodb';
 import { call, createOwnOrganization, createUser, signInAs } from './support/api';
+import { hoursAgo } from './support/recent';
 
 const hyperlink = '=HYPERLINK("http://evil.example","Click")';
 const MINUTE = 60_000;
@@ -47,7 +48,7 @@ async function setUp() {
   const orgId = await createOwnOrganization(user.userId, 0, 'Export Org');
   const device = await putDevice(orgId, hyperlink);
   const other = await putDevice(orgId, 'IEQSecond');
-  const start = Math.floor(Date.now() / HOUR) * HOUR - 3 * HOUR;
+  const start = hoursAgo(3);
   await writeMinutes(device.devID, start, 120);
   const { accessToken } = await signInAs(user);
   return { user, orgId, device, other, start, token: accessToken };
@@ -206,7 +207,7 @@ describe('sensor devices and exports', () => {
 
   it('answers a large export as a download link to the file in storage', async () => {
     const { device, token } = await setUp();
-    const start = Math.floor(Date.now() / HOUR) * HOUR - 3 * 24 * HOUR;
+    const start = hoursAgo(3 * 24);
     await writeMinutes(device.devID, start, 3 * 24 * 60);
     const big = await exportOf(token, {
       kind: 'raw',

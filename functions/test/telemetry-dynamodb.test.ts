@@ -14,6 +14,7 @@ import { gate } from './support/gate';
 import { seriesItems } from './support/telemetry';
 import { telemetryStoreContract } from './support/telemetry-store-contract';
 import { onUnwatchedTable } from './support/unwatched-table';
+import { hoursAgo } from './support/recent';
 
 // The DynamoDB adapter on DynamoDB Local.
 telemetryStoreContract('DynamoDB', () => dynamoTelemetryStore);
@@ -22,7 +23,7 @@ describe('DynamoDB telemetry writes', () => {
   it('reports only the device whose item DynamoDB refuses; the others of the same request are stored', async () => {
     const id = () => `dyn-${randomUUID().slice(0, 8)}`;
     const [poisoned, neighbour, other] = [id(), id(), id()];
-    const time = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3 * 3_600_000; // not yet expired (TTL)
+    const time = hoursAgo(3);
     const points = [
       { devId: neighbour, time, values: { temp: 21 } },
       // Past Number.MAX_SAFE_INTEGER: the document client refuses to marshal it.
@@ -69,9 +70,7 @@ describe('DynamoDB hourly roll-ups', () => {
   // No roll-up consumer on this table: the stack's, fed by the stream, would recompute the hour of
   // each write the tests make, landing between the steps they play.
   onUnwatchedTable(telemetryTable, ENV.telemetryTable);
-  // An hour of the last day: raw readings expire RAW_RETENTION_DAYS after their time, and DynamoDB
-  // Local's TTL deletes them, so readings of a fixed past date vanished mid-test once it was that old.
-  const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3 * 3_600_000;
+  const hour = hoursAgo(3);
   const reading = (devId: string, temp: number, minute = 10) => ({
     devId,
     time: hour + minute * 60_000,

@@ -7,6 +7,7 @@ import { dynamoAlarmStore } from '@argentum/functions/stores/alarms';
 import { dynamoDevices } from '@argentum/functions/stores/devices';
 import { describe, expect, it, vi } from 'vitest';
 import { newDevices, newPlace } from './devices-fixtures';
+import { daysAgo } from '../support/recent';
 
 const MINUTE = 60_000;
 
@@ -21,9 +22,7 @@ describe('comfort alarms taken by two ingest instances (DynamoDB Local)', () => 
     const place = await newPlace('Comfort Instances Org');
     const [room] = await newDevices(place, [{ devType: 5, devName: 'Meeting room' }], place.floorId);
     if (!room) throw new Error('no device');
-    // Yesterday at 09:00 (UTC): its raw readings are written, and a fixed date's would be older than
-    // the 35 days after which DynamoDB Local's TTL deletes them.
-    const start = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000 + 9 * 3_600_000;
+    const start = daysAgo(1) + 9 * 3_600_000; // yesterday at 09:00 (UTC)
     let now = start;
     const raisedAt: number[] = [];
     const alarms = alarmPorts();

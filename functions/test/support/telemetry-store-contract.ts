@@ -8,6 +8,7 @@ import {
   type TelemetryPoint,
   type TelemetryStore,
 } from '../../src/domain/telemetry/telemetry';
+import { daysAgo } from './recent';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -37,9 +38,7 @@ export function telemetryStoreContract(
 ) {
   describe(`TelemetryStore contract: ${name}`, () => {
     const devId = () => `contract-${randomUUID().slice(0, 8)}`;
-    // Two days ago (UTC midnight): raw readings expire 35 days after their time, and DynamoDB Local's
-    // TTL deletes them, so readings of a fixed date would vanish mid-test once that date is old enough.
-    const day = Math.floor(Date.now() / DAY) * DAY - 2 * DAY;
+    const day = daysAgo(2);
     /** Readings every 10 minutes for 3 hours of one day, temp rising, hum constant. */
     const readings = (id: string): TelemetryPoint[] =>
       Array.from({ length: 18 }, (_, i) => ({
