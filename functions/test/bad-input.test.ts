@@ -86,6 +86,19 @@ describe('every route refuses bad input with a clear 4xx', () => {
     expect(result.status).toBe(413);
   });
 
+  it("answers 413 when the event passes Lambda's 6 MB invocation payload, counted as JSON, before any handler runs", async () => {
+    const send = (raw: string) => call('/api/dashboard/getUsersOrganisations', undefined, { token, raw });
+    // Under 6 MB as an event: the handler's own limit answers.
+    const handled = await send(`{"x":"${'a'.repeat(5_000_000)}"}`);
+    expect(handled).toMatchObject({ status: 413, body: { message: 'Request body is too large.' } });
+    // 7 MB, under the gateway's 10 MB: Lambda is never invoked.
+    const refused = await send(`{"x":"${'a'.repeat(7_000_000)}"}`);
+    expect(refused).toMatchObject({ status: 413, body: { message: 'Request Entity Too Large' } });
+    // 3.2 MB of body whose escaped quotes take 4 bytes each in the event's JSON: 6.4 MB.
+    const escaped = await send(`{"x":"${'\\"'.repeat(1_600_000)}"}`);
+    expect(escaped).toMatchObject({ status: 413, body: { message: 'Request Entity Too Large' } });
+  });
+
   it("answers 431 when the request line and header values pass API Gateway's 10,240 bytes", async () => {
     const path = '/api/dashboard/getUsersOrganisations';
     // Cookies count: a browser sends every cookie of the site's domain.

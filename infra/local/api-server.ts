@@ -133,29 +133,32 @@ function toEvent(
   };
 }
 
-/** A Lambda answers a synchronous invocation with at most 6 MB: its response, serialized as JSON. */
-export const MAX_LAMBDA_RESPONSE_BYTES = 6 * 1024 * 1024;
+/**
+ * A synchronous Lambda invocation takes at most 6 MB of payload each way: the event it is given and
+ * the response it returns, each serialized as JSON.
+ */
+export const MAX_LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024;
 
 /**
- * The bytes of a handler's response as Lambda counts them (its JSON), when they pass the limit. A
- * base64 body is as long in JSON as it is; a text body far from the limit is not serialized to
- * count it (JSON writes a character in at most 6 bytes).
+ * The bytes of an API event or a handler's response as Lambda counts them (its JSON), when they pass
+ * the limit. A base64 body is as long in JSON as it is; a text body far from the limit is not
+ * serialized to count it (JSON writes a character in at most 6 bytes).
  */
-export function oversizedResponse(result: ApiResponse): number | undefined {
-  const { body = '', ...rest } = result;
-  const far = (result.isBase64Encoded ? body.length : body.length * 6) < MAX_LAMBDA_RESPONSE_BYTES / 2;
+export function oversizedPayload(payload: { body?: string; isBase64Encoded?: boolean }): number | undefined {
+  const { body = '', ...rest } = payload;
+  const far = (payload.isBase64Encoded ? body.length : body.length * 6) < MAX_LAMBDA_PAYLOAD_BYTES / 2;
   if (far) return undefined;
-  const bodyBytes = result.isBase64Encoded ? body.length + 2 : Buffer.byteLength(JSON.stringify(body));
+  const bodyBytes = payload.isBase64Encoded ? body.length + 2 : Buffer.byteLength(JSON.stringify(body));
   const bytes = Buffer.byteLength(JSON.stringify(rest)) + ',"body":'.length + bodyBytes;
-  return bytes > MAX_LAMBDA_RESPONSE_BYTES ? bytes : undefined;
+  return bytes > MAX_LAMBDA_PAYLOAD_BYTES ? bytes : undefined;
 }
 
 function writeResult(response: ServerResponse, result: ApiResponse, route: Route) {
-  const oversized = oversizedResponse(result);
+  const oversized = oversizedPayload(result);
   if (oversized !== undefined) {
     // Lambda fails the invocation (Function.ResponseSizeTooLarge) and API Gateway answers 500.
     console.error(
-      `${routeKey(route)}: a response of ${oversized} bytes is more than Lambda returns (${MAX_LAMBDA_RESPONSE_BYTES})`,
+      `${routeKey(route)}: a response of ${oversized} bytes is more than Lambda returns (${MAX_LAMBDA_PAYLOAD_BYTES})`,
     );
     return send(response, 500, { message: 'Internal Server Error' });
   }
@@ -256,6 +259,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
       throw error;
     }
     const event = toEvent(request, route, url, body, claims);
+    // Lambda refuses to invoke a function with more (RequestEntityTooLargeException), and the handler
+    // never runs. AWS does not document how an HTTP API answers that; its REST APIs answer 413: here
+    // 413, with the body of the gateway's own refusal of a body past 10 MB.
+    if (oversizedPayload(event) !== undefined)
+      return send(response, 413, { message: 'Request Entity Too Large' });
     const handler = domainHandlers.get(route.domain);
     if (!handler) return send(response, 500, { message: 'Internal Server Error' });
     const { memoryMB, timeoutSeconds } = apiFunction(route.domain);

@@ -1,39 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import {
-  MAX_LAMBDA_RESPONSE_BYTES,
+  MAX_LAMBDA_PAYLOAD_BYTES,
   MAX_REQUEST_LINE_AND_HEADER_BYTES,
-  oversizedResponse,
+  oversizedPayload,
   requestLineAndHeaderBytes,
 } from '../../local/api-server';
 
 /**
- * The local API refuses what Lambda refuses: a response over 6 MB as JSON fails the invocation on
- * AWS (API Gateway answers 500), so it fails here too, however the body is encoded.
+ * The local API refuses what Lambda refuses: an event or a response over 6 MB as JSON fails the
+ * invocation on AWS, so it fails here too, however the body is encoded.
  */
-describe('the Lambda response limit of the local API', () => {
+describe('the Lambda payload limit of the local API', () => {
   const response = (body: string) => ({ statusCode: 200, headers: { 'content-type': 'text/plain' }, body });
 
   it('passes a response up to 6 MB as Lambda counts it', () => {
-    expect(oversizedResponse(response('{}'))).toBeUndefined();
-    expect(oversizedResponse(response('a'.repeat(MAX_LAMBDA_RESPONSE_BYTES - 200)))).toBeUndefined();
+    expect(oversizedPayload(response('{}'))).toBeUndefined();
+    expect(oversizedPayload(response('a'.repeat(MAX_LAMBDA_PAYLOAD_BYTES - 200)))).toBeUndefined();
   });
 
   it('refuses one past it, counting what JSON escapes and UTF-8 takes', () => {
-    expect(oversizedResponse(response('a'.repeat(MAX_LAMBDA_RESPONSE_BYTES)))).toBeGreaterThan(
-      MAX_LAMBDA_RESPONSE_BYTES,
+    expect(oversizedPayload(response('a'.repeat(MAX_LAMBDA_PAYLOAD_BYTES)))).toBeGreaterThan(
+      MAX_LAMBDA_PAYLOAD_BYTES,
     );
     // 3.5 million quotes are 3.5 MB of body and 7 MB of JSON; 2.5 million "é" are 5 MB of UTF-8.
-    expect(oversizedResponse(response('"'.repeat(3_500_000)))).toBeGreaterThan(7_000_000);
-    expect(oversizedResponse(response('\u0001'.repeat(1_100_000)))).toBeGreaterThan(6_600_000);
-    expect(oversizedResponse(response('é'.repeat(2_500_000)))).toBeUndefined();
-    expect(oversizedResponse(response('é'.repeat(3_200_000)))).toBeGreaterThan(MAX_LAMBDA_RESPONSE_BYTES);
+    expect(oversizedPayload(response('"'.repeat(3_500_000)))).toBeGreaterThan(7_000_000);
+    expect(oversizedPayload(response('\u0001'.repeat(1_100_000)))).toBeGreaterThan(6_600_000);
+    expect(oversizedPayload(response('é'.repeat(2_500_000)))).toBeUndefined();
+    expect(oversizedPayload(response('é'.repeat(3_200_000)))).toBeGreaterThan(MAX_LAMBDA_PAYLOAD_BYTES);
   });
 
   it('counts a base64 body (a gzip answer) as it is, the rest of the response with it', () => {
     const base64 = (length: number) => ({ ...response('A'.repeat(length)), isBase64Encoded: true });
-    expect(oversizedResponse(base64(MAX_LAMBDA_RESPONSE_BYTES - 200))).toBeUndefined();
-    const over = oversizedResponse(base64(MAX_LAMBDA_RESPONSE_BYTES - 50));
-    expect(over).toBe(Buffer.byteLength(JSON.stringify(base64(MAX_LAMBDA_RESPONSE_BYTES - 50))));
+    expect(oversizedPayload(base64(MAX_LAMBDA_PAYLOAD_BYTES - 200))).toBeUndefined();
+    const over = oversizedPayload(base64(MAX_LAMBDA_PAYLOAD_BYTES - 50));
+    expect(over).toBe(Buffer.byteLength(JSON.stringify(base64(MAX_LAMBDA_PAYLOAD_BYTES - 50))));
   });
 });
 
