@@ -4,8 +4,9 @@ import { createServer as createNetServer, type Server as NetServer } from 'node:
 export class BodyTooLarge extends Error {}
 
 /**
- * The client closed its connection before its request was whole: there is no one to answer, and
- * nothing failed on this side (API Gateway invokes nothing for such a request).
+ * The client closed its connection before its request was read (cut mid-body, or whole but not yet
+ * read): there is no one to answer, and nothing failed on this side (API Gateway invokes nothing for
+ * such a request).
  */
 export class ClientAborted extends Error {}
 
@@ -21,8 +22,9 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
       chunks.push(buffer);
     }
   } catch (error) {
-    if (!(error instanceof BodyTooLarge) && !request.complete)
-      throw new ClientAborted('the client closed its connection before its request was whole', {
+    // Cut mid-body, or whole but not yet read when the connection closed (Node then destroys it).
+    if (!(error instanceof BodyTooLarge) && (!request.complete || request.destroyed))
+      throw new ClientAborted('the client closed its connection before its request was read', {
         cause: error,
       });
     throw error;
