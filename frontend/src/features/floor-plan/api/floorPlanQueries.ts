@@ -59,6 +59,15 @@ async function fetchCounts(floor: FloorRef, signal: AbortSignal): Promise<Sensor
   });
 }
 
+/**
+ * How often the open floor's devices and counts are read again while the page is shown, whatever the
+ * live topic says. A live message can be lost without a word: IoT Core discards what passes 100
+ * messages a second on a connection, and a device that went offline sends nothing more, so the page
+ * would show it online until it was reloaded. Paused while the page is hidden; shown again, it reads
+ * at once when its answer is older than the default stale time.
+ */
+export const LIVE_REREAD_MS = 5 * 60_000;
+
 /** The only place the floor view's query keys are written. Keys hold the floor id only. */
 export const floorPlanQueries = {
   all: () => ['floor-plan'] as const,
@@ -83,10 +92,12 @@ export const floorPlanQueries = {
           answer,
         );
       },
+      refetchInterval: LIVE_REREAD_MS,
     }),
   /**
    * The queries the live topic keeps current (devices and counts; not the plan), of one floor or of
-   * all: read again when live messages may have been missed (a reconnect, a floor watched again).
+   * all: read again when live messages may have been missed (a reconnect, a floor watched again; and
+   * every LIVE_REREAD_MS).
    */
   live:
     (floorId?: string) =>
@@ -104,6 +115,7 @@ export const floorPlanQueries = {
     queryOptions({
       queryKey: floorPlanQueries.countsKey(floor.floorId),
       queryFn: ({ signal }) => fetchCounts(floor, signal),
+      refetchInterval: LIVE_REREAD_MS,
       retry: false,
     }),
 };

@@ -1,0 +1,106 @@
+import { DeviceType } from '@argentum/contracts';
+import { topics } from '@argentum/contracts/messaging';
+import type { MqttClient } from 'mqtt';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { silenceLimitMs, sweepPresence } from '../../functions/src/domain/devices/presence';
+import { presencePorts } from '../../functions/src/lambda/wiring/presence';
+import { newDevices, type Place } from '../../functions/test/platform/devices-fixtures';
+import { createUser, type TestUser } from '../../functions/test/support/api';
+import '../../functions/test/support/provided';
+import { deviceConnection } from '../../functions/test/support/control';
+import { frameBytes, launchBrowser, open, screenshot, signIn } from './browser';
+import { newPlaceWithPlan } from './places';
+
+const stack = inject('stack');
+let browser: Browser;
+let place: Place;
+let sensorId: string;
+let viewer: TestUser;
+let firmware: MqttClient;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  place = await newPlaceWithPlan('Lost Message Org');
+  const [sensor] = await newDevices(
+    place,
+    [
+      {
+        devName: 'HallSensor',
+        devType: DeviceType.ieq,
+        dataPoints: [{ dp: 'temp', dn: 'Temperature' }],
+        floorOrigin: { x: 0.5, y: 0.5 },
+      },
+    ],
+    place.floorId,
+  );
+  if (!sensor) throw new Error('no sensor');
+  sensorId = sensor.devID;
+  viewer = await createUser(0, [place.orgId], 'Vera Viewer');
+  firmware = await deviceConnection(place.orgId, sensorId);
+  // Its reading makes it online.
+  await firmware.publishAsync(
+    topics.sensorData(place.orgId, sensorId),
+    JSON.stringify({ devID: sensorId, devType: DeviceType.ieq, time: Date.now(), values: { temp: 21.5 } }),
+    { qos: 1 },
+  );
+});
+
+afterAll(async () => {
+  await firmware?.endAsync();
+  await browser?.close();
+});
+
+const listStatus = (page: Page) =>
+  page
+    .getByRole('region', { name: 'Devices on this floor' })
+    .locator(`[data-devid="${sensorId}"] [data-status]`);
+
+describe('a floor left open', () => {
+  it('catches up with a change whose live message was lost, by reading its devices again within 5 minutes', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    let connects = 0;
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => {
+        if (frameBytes(payload)[0] === 0x10) connects++;
+      }),
+    );
+    // The page's own clock, to let 5 minutes pass without waiting them.
+    await page.clock.install();
+    await signIn(page, stack.url, viewer.email, viewer.password);
+    await open(page, `${stack.url}/home?floor=${place.floorId}`);
+    await page.getByTestId('floor-plan-stage').locator('img').waitFor();
+    await expect.poll(() => listStatus(page).textContent()).toBe('Online');
+    await expect.poll(() => connects).toBe(1);
+
+    // The sensor falls silent and the sweep finds it offline, but its live message is lost (as IoT
+    // Core discards what passes a connection's 100 messages a second): the page is not told.
+    const ports = presencePorts();
+    const swept = await sweepPresence(
+      {
+        ...ports,
+        presence: {
+          ...ports.presence,
+          watched: async () => (await ports.presence.watched()).filter((d) => d.devID === sensorId),
+        },
+        push: async () => undefined,
+      },
+      Date.now() + silenceLimitMs(DeviceType.ieq) + 60_000,
+    );
+    expect(swept).toEqual({ looked: 1, changed: 1 });
+    await page.waitForTimeout(1_000);
+    expect(await listStatus(page).textContent()).toBe('Online');
+
+    // Five minutes on, the page has read its floor again: the sensor is offline there too, with no
+    // reconnect that would have read it anyway.
+    await page.clock.fastForward('05:00');
+    await expect.poll(() => listStatus(page).textContent()).toBe('Offline');
+    expect(connects).toBe(1);
+    await screenshot(page, 'live-reread-offline');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
