@@ -4,7 +4,11 @@ import type { MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { silenceLimitMs, sweepPresence } from '../../functions/src/domain/devices/presence';
+import { html } from '../../functions/src/domain/notifications/notification-html';
+import { raiseNotification } from '../../functions/src/domain/notifications/notifications';
 import { presencePorts } from '../../functions/src/lambda/wiring/presence';
+import { dynamoNotificationStore } from '../../functions/src/stores/notifications';
+import { dynamoUserStore } from '../../functions/src/stores/users';
 import { newDevices, type Place } from '../../functions/test/platform/devices-fixtures';
 import { createUser, type TestUser } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
@@ -56,25 +60,33 @@ const listStatus = (page: Page) =>
     .getByRole('region', { name: 'Devices on this floor' })
     .locator(`[data-devid="${sensorId}"] [data-status]`);
 
-describe('a floor left open', () => {
+/** A page of the viewer's with its own clock, to let 5 minutes pass without waiting them. */
+async function pageWithClock() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  // Connections made: the test's changes must not reach the page by a reconnect's reads.
+  const connects = { count: 0 };
+  page.on('websocket', (socket) =>
+    socket.on('framesent', ({ payload }) => {
+      if (frameBytes(payload)[0] === 0x10) connects.count++;
+    }),
+  );
+  await page.clock.install();
+  await signIn(page, stack.url, viewer.email, viewer.password);
+  await open(page, `${stack.url}/home?floor=${place.floorId}`);
+  await page.getByTestId('floor-plan-stage').locator('img').waitFor();
+  await expect.poll(() => connects.count).toBe(1);
+  // What the page reads once connected has been answered.
+  await page.waitForLoadState('networkidle');
+  return { context, page, errors, connects };
+}
+
+describe('a page left open', () => {
   it('catches up with a change whose live message was lost, by reading its devices again within 5 minutes', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    let connects = 0;
-    page.on('websocket', (socket) =>
-      socket.on('framesent', ({ payload }) => {
-        if (frameBytes(payload)[0] === 0x10) connects++;
-      }),
-    );
-    // The page's own clock, to let 5 minutes pass without waiting them.
-    await page.clock.install();
-    await signIn(page, stack.url, viewer.email, viewer.password);
-    await open(page, `${stack.url}/home?floor=${place.floorId}`);
-    await page.getByTestId('floor-plan-stage').locator('img').waitFor();
+    const { context, page, errors, connects } = await pageWithClock();
     await expect.poll(() => listStatus(page).textContent()).toBe('Online');
-    await expect.poll(() => connects).toBe(1);
 
     // The sensor falls silent and the sweep finds it offline, but its live message is lost (as IoT
     // Core discards what passes a connection's 100 messages a second): the page is not told.
@@ -98,8 +110,35 @@ describe('a floor left open', () => {
     // reconnect that would have read it anyway.
     await page.clock.fastForward('05:00');
     await expect.poll(() => listStatus(page).textContent()).toBe('Offline');
-    expect(connects).toBe(1);
+    expect(connects.count).toBe(1);
     await screenshot(page, 'live-reread-offline');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('counts an alarm whose live message was lost in the bell within 5 minutes', async () => {
+    const { context, page, errors, connects } = await pageWithClock();
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    const unread = async () =>
+      Number(/(\d+) unread/.exec((await bell.getAttribute('aria-label')) ?? '')?.[1] ?? 0);
+    // (The sensor's offline alarm of the test above may be there already.)
+    const before = await unread();
+
+    // Raised and stored for the organization's members, but its push is lost.
+    await raiseNotification(
+      {
+        notifications: dynamoNotificationStore,
+        publisher: { publish: async () => undefined },
+        users: dynamoUserStore,
+      },
+      { orgId: place.orgId, type: 2, message: html`HallSensor is <b>offline</b>`, time: Date.now() },
+    );
+    await page.waitForTimeout(1_000);
+    expect(await unread()).toBe(before);
+
+    await page.clock.fastForward('05:00');
+    await expect.poll(unread).toBe(before + 1);
+    expect(connects.count).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -8,6 +8,7 @@ import {
 import type { DeviceRequest, FloorPlanRequest } from '@argentum/contracts/requests';
 import { ApiError, callApi } from '../../../shared/api/client';
 import { postFile } from '../../../shared/api/upload';
+import { LIVE_REREAD_MS } from '../../../shared/realtime/liveReread';
 import { showToast } from '../../../shared/ui/toastStore';
 import { keepNewer } from './deviceMerge';
 
@@ -58,15 +59,6 @@ async function fetchCounts(floor: FloorRef, signal: AbortSignal): Promise<Sensor
     silent: true,
   });
 }
-
-/**
- * How often the open floor's devices and counts are read again while the page is shown, whatever the
- * live topic says. A live message can be lost without a word: IoT Core discards what passes 100
- * messages a second on a connection, and a device that went offline sends nothing more, so the page
- * would show it online until it was reloaded. Paused while the page is hidden; shown again, it reads
- * at once when its answer is older than the default stale time.
- */
-export const LIVE_REREAD_MS = 5 * 60_000;
 
 /** The only place the floor view's query keys are written. Keys hold the floor id only. */
 export const floorPlanQueries = {

@@ -13,6 +13,7 @@ import {
   type NotificationView,
 } from '@argentum/contracts';
 import { callApi } from '../../../shared/api/client';
+import { LIVE_REREAD_MS } from '../../../shared/realtime/liveReread';
 import { getSession } from '../../../shared/session/sessionStore';
 
 /** The caller's id, sent where the specification's calls name `userID` (the server checks it is the caller's). */
@@ -89,6 +90,8 @@ export const notificationQueries = {
       queryFn: async ({ signal }) =>
         (await callApi('getUnreadNotificationCount', userID(), { signal, silent: true })).count,
       staleTime: 60_000,
+      // A raise whose push was lost still reaches the badge.
+      refetchInterval: LIVE_REREAD_MS,
     }),
 };
 
