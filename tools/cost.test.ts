@@ -26,6 +26,13 @@ const usdOf = (input: CostInput, item: RegExp) =>
     .reduce((n, l) => n + l.usd, 0);
 
 describe('monthly cost model', () => {
+  it("counts a page's re-reads every 5 minutes (3 calls) for the hours a floor is open, besides the user's own calls", () => {
+    const requests = (input: CostInput) =>
+      monthlyCost(input).find((l) => l.item === 'HTTP API requests')?.quantity ?? Number.NaN;
+    expect(requests(goal)).toBe(100 * (3000 + 40 * 36));
+    expect(requests({ ...goal, viewerHoursPerUser: 0 })).toBe(100 * 3000);
+  });
+
   it('charges device messages only when devices publish on the plain topic', () => {
     expect(usdOf(goal, /device messages/)).toBe(0);
     // 43.8 million messages of 200 bytes, one 5 KB metering unit each, at $1 a million.

@@ -109,6 +109,11 @@ export const INGEST_UNITS_PER_READING = {
 const OWNER_CACHE_SECONDS = 60;
 /** The presence sweep runs every minute (infra: an EventBridge schedule). */
 const SWEEPS_A_MONTH = MINUTES_A_MONTH;
+/**
+ * An open page reads again, every 5 minutes (frontend LIVE_REREAD_MS), its floor's devices and counts
+ * and the bell's unread count: 3 calls, 12 times an hour.
+ */
+const REREAD_CALLS_AN_HOUR = 3 * 12;
 
 export interface CostInput {
   devices: number;
@@ -254,7 +259,8 @@ export function monthlyCost(input: CostInput): CostLine[] {
     'requests',
     (SWEEPS_A_MONTH / 1e6) * p.lambdaRequestsPerMillion + sweepSeconds * 0.5 * p.lambdaGbSecondArm,
   );
-  const apiCalls = input.users * input.apiCallsPerUser;
+  // Besides a user's own calls, the re-reads of a page left open, for the hours a floor is open.
+  const apiCalls = input.users * (input.apiCallsPerUser + input.viewerHoursPerUser * REREAD_CALLS_AN_HOUR);
   line(
     'Lambda',
     'API (512 MB, 60 ms a call)',
