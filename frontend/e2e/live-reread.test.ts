@@ -7,6 +7,7 @@ import { silenceLimitMs, sweepPresence } from '../../functions/src/domain/device
 import { html } from '../../functions/src/domain/notifications/notification-html';
 import { raiseNotification } from '../../functions/src/domain/notifications/notifications';
 import { presencePorts } from '../../functions/src/lambda/wiring/presence';
+import { dynamoDevices } from '../../functions/src/stores/devices';
 import { dynamoNotificationStore } from '../../functions/src/stores/notifications';
 import { dynamoUserStore } from '../../functions/src/stores/users';
 import { newDevices, type Place } from '../../functions/test/platform/devices-fixtures';
@@ -139,6 +140,38 @@ describe('a page left open', () => {
     await page.clock.fastForward('05:00');
     await expect.poll(unread).toBe(before + 1);
     expect(connects.count).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("goes on with the readings that came since on a sensor's graph of today", async () => {
+    const { context, page, errors } = await pageWithClock();
+    // Until when each read of the graph asks.
+    const asked: number[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/getDeviceInfoDateRange'))
+        asked.push((request.postDataJSON() as { cusDate: { endDate: number } }).cusDate.endDate);
+    });
+    await open(page, `${stack.url}/home/sensor/${encodeURIComponent(sensorId)}`);
+    await page.getByTestId('sensor-graph').locator('canvas').waitFor();
+    const latest = page.getByText(/^Latest: /);
+    await expect.poll(() => latest.textContent()).toMatch(/^Latest: 21\.5 °C/);
+
+    // A reading comes; the graph is no live view, and shows it at its next read, which asks until then.
+    const readingTime = Date.now();
+    await firmware.publishAsync(
+      topics.sensorData(place.orgId, sensorId),
+      JSON.stringify({ devID: sensorId, devType: DeviceType.ieq, time: readingTime, values: { temp: 23.4 } }),
+      { qos: 1 },
+    );
+    await expect.poll(async () => (await dynamoDevices.get(sensorId))?.latest?.temp).toBe(23.4);
+    expect(await latest.textContent()).toMatch(/^Latest: 21\.5 °C/);
+
+    await page.clock.fastForward('05:00');
+    await expect.poll(() => latest.textContent()).toMatch(/^Latest: 23\.4 °C/);
+    expect(asked[0]).toBeLessThan(readingTime);
+    expect(asked.at(-1)).toBeGreaterThan(readingTime);
+    await screenshot(page, 'live-reread-sensor');
     expect(errors).toEqual([]);
     await context.close();
   });

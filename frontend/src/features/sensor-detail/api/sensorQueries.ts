@@ -2,15 +2,25 @@ import { queryOptions } from '@tanstack/react-query';
 import type { WeatherAnswer } from '@argentum/contracts';
 import type { ExportRequestBody } from '@argentum/contracts/requests';
 import { callApi } from '../../../shared/api/client';
+import { LIVE_REREAD_MS } from '../../../shared/realtime/liveReread';
+import { rangeAt, reachesNow } from '../components/format';
 import { RANGE_RECEIVED_MARK } from '../perf';
 
+/** The organization and the days chosen (a query's key: the same while the page follows the present). */
 export interface RangeArgs {
   orgId: string;
   startDate: number;
   endDate: number;
 }
 
-const cusDate = (a: RangeArgs) => ({ startDate: a.startDate, endDate: a.endDate, key: 'selection' });
+/** The days as asked when read: until now when they reach today. */
+const cusDate = (a: RangeArgs) => ({ ...rangeAt(a), key: 'selection' });
+
+/**
+ * Days that reach today are read again every LIVE_REREAD_MS while the page is shown (and when it is
+ * shown again), each time until then: a graph left open goes on with the readings that came since.
+ */
+const followingNow = (a: RangeArgs) => () => (reachesNow(a) ? LIVE_REREAD_MS : false);
 
 /** The only place the sensor page's query keys are written. */
 export const sensorQueries = {
@@ -40,6 +50,7 @@ export const sensorQueries = {
         performance.mark(RANGE_RECEIVED_MARK);
         return answer;
       },
+      refetchInterval: followingNow(args),
     }),
   comfort: (devID: string, param: string, args: RangeArgs) =>
     queryOptions({
@@ -50,6 +61,7 @@ export const sensorQueries = {
           { device: devID, param, cusDate: cusDate(args), orgId: args.orgId },
           { signal },
         ),
+      refetchInterval: followingNow(args),
     }),
   motion: (devID: string, args: RangeArgs) =>
     queryOptions({
@@ -60,6 +72,7 @@ export const sensorQueries = {
           { deviceIds: [devID], dateRange: cusDate(args), orgId: args.orgId },
           { signal },
         ),
+      refetchInterval: followingNow(args),
     }),
   /** Outdoor pressure; null when the provider cannot be reached (the page never fails for it). */
   weather: () =>

@@ -3,7 +3,7 @@ import { EXPORT_PREPARING_TEXT, type ExportKind, FILE_NOT_SUPPORTED_TEXT } from 
 import { ApiError } from '../../../shared/api/client';
 import { showToast } from '../../../shared/ui/toastStore';
 import { type ExportProgress, exportFile } from '../api/exportFile';
-import { type DateRange, isExportFormat } from './format';
+import { type DateRange, isExportFormat, rangeAt } from './format';
 import styles from './SensorDetail.module.css';
 import { useDismiss } from '../../../shared/ui/useDismiss';
 
@@ -52,7 +52,8 @@ export function ExportPopover({ devID, range, allDeviceExport }: ExportPopoverPr
       return;
     }
     try {
-      await exportFile({ kind, format, devID, ...range }, setProgress);
+      // Days that reach today: until now.
+      await exportFile({ kind, format, devID, ...rangeAt(range) }, setProgress);
     } catch (error) {
       // Server errors are toasted by the API client; client errors carry the documented message.
       if (error instanceof ApiError && error.isClientError) showToast(error.message, 'error');

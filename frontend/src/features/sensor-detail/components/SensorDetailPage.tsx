@@ -17,7 +17,7 @@ import { type RangeArgs, sensorQueries } from '../api/sensorQueries';
 import { ComfortGraph } from './ComfortGraph';
 import { DateRangePicker } from './DateRangePicker';
 import { ExportPopover } from './ExportPopover';
-import { type DateRange, displayValue, linkedRange, todayRange, unitOf } from './format';
+import { type DateRange, displayValue, linkedRange, rangeAt, todayRange, unitOf } from './format';
 import { formatDate, formatDateTime } from '../../../shared/format/date';
 import { ComfortDescription, MotionOccupancy, PressureDifference } from './SensorCards';
 import { type GraphSeries, SensorGraph } from './SensorGraph';
@@ -39,8 +39,9 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   const { devID = '' } = useParams();
   const [search, setSearch] = useSearchParams();
   const compareId = search.get('compare') ?? '';
-  // The days chosen, kept in the link (from, to) so that a reload shows them again.
-  const [range, keepRange] = useState<DateRange>(
+  // The days chosen, kept in the link (from, to) so that a reload shows them again. Days that reach
+  // today are read until the time of each read (sensorQueries).
+  const [chosen, keepRange] = useState<DateRange>(
     () => linkedRange(search.get('from'), search.get('to')) ?? todayRange(),
   );
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -58,7 +59,7 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   // The comfort graph's own box: beside its description where there is room, above it where not.
   const comfortWidth = useChartWidth(comfortRef, drawerOpen, device?.devType === IEQ);
   const compareDevice = lookup.data?.orgDevices.find((d) => d.devID === compareId);
-  const args: RangeArgs | null = device ? { orgId: device.orgID, ...range } : null;
+  const args: RangeArgs | null = device ? { orgId: device.orgID, ...chosen } : null;
 
   const setParam = (name: string, value: string) =>
     setSearch(
@@ -87,7 +88,7 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   const graphed = [device, compareDevice].filter((d): d is SensorDeviceView => d !== undefined);
   const ranges = useQueries({
     queries: graphed.map((d) => ({
-      ...sensorQueries.range(d.devID, dp, nameOf(d, dp), args ?? { orgId: '', ...range }),
+      ...sensorQueries.range(d.devID, dp, nameOf(d, dp), args ?? { orgId: '', ...chosen }),
       enabled: args !== null && dp !== '',
     })),
   });
@@ -108,13 +109,13 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
 
   const hasPressure = device?.dataPoints.some((p) => p.dp === 'pressure') ?? false;
   const pressure = useQuery({
-    ...sensorQueries.range(devID, 'pressure', 'Pressure', args ?? { orgId: '', ...range }),
+    ...sensorQueries.range(devID, 'pressure', 'Pressure', args ?? { orgId: '', ...chosen }),
     enabled: args !== null && hasPressure,
   });
 
   const comfortParam = dp && COMFORT_ZONES[dp] ? dp : 'temp';
   const comfort = useQuery({
-    ...sensorQueries.comfort(devID, comfortParam, args ?? { orgId: '', ...range }),
+    ...sensorQueries.comfort(devID, comfortParam, args ?? { orgId: '', ...chosen }),
     enabled: args !== null && device?.devType === IEQ,
   });
 
@@ -144,6 +145,9 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   const loading = dp !== '' && ranges.some((r) => r.isPending);
   const failed = ranges.some((r) => r.isError);
   const latest = ranges[0]?.data?.latestVal ?? null;
+  // The time axis runs to the newest read: until then for days that reach today.
+  const readAt = Math.max(0, ...ranges.map((r) => r.dataUpdatedAt));
+  const shown = readAt > 0 ? rangeAt(chosen, readAt) : chosen;
   const compareChoices = found.orgDevices.filter((d) => !dp || d.dataPoints.some((p) => p.dp === dp));
   // The device's latest pressure, else the last one in the range.
   const indoor = pressure.data?.latestVal?.value ?? pressure.data?.deviceResponse.at(-1)?.y;
@@ -169,7 +173,7 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
           </span>
         </div>
         <div className={styles.headerActions}>
-          <ExportPopover devID={device.devID} range={range} allDeviceExport={found.allDeviceExport} />
+          <ExportPopover devID={device.devID} range={chosen} allDeviceExport={found.allDeviceExport} />
           <button
             type="button"
             className={styles.secondary}
@@ -203,7 +207,7 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
                 ))}
               </select>
             </label>
-            <DateRangePicker value={range} onChange={setRange} />
+            <DateRangePicker value={chosen} onChange={setRange} />
             <label className={styles.field}>
               <span className={styles.fieldLabel}>{COMPARE_TO_TEXT}</span>
               <select
@@ -258,7 +262,7 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
                     dp={dp}
                     label={dpName}
                     unit={unit}
-                    range={range}
+                    range={shown}
                     width={width}
                   />
                 )

@@ -7,6 +7,8 @@ import {
   lastDays,
   linkedRange,
   parseDate,
+  rangeAt,
+  reachesNow,
   timeAxis,
   timeTicks,
   todayRange,
@@ -15,6 +17,23 @@ import {
 } from './format';
 
 describe('sensor page formats', () => {
+  it('follows the present with days that reach today, and keeps past days as chosen', () => {
+    const opened = new Date(2026, 10, 24, 9, 0).getTime();
+    const later = opened + 5 * 60_000;
+    const today = todayRange(opened);
+    expect(reachesNow(today, later)).toBe(true);
+    expect(rangeAt(today, later)).toEqual({ startDate: today.startDate, endDate: later });
+    const week = lastDays(7, opened);
+    expect(rangeAt(week, later)).toEqual({ startDate: week.startDate, endDate: later });
+    const past = daysRange(new Date(2026, 10, 20), new Date(2026, 10, 22), opened);
+    expect(reachesNow(past, later)).toBe(false);
+    expect(rangeAt(past, later)).toEqual(past);
+    // Left open past midnight, today's range ends with its day.
+    const nextDay = new Date(2026, 10, 25, 0, 5).getTime();
+    expect(reachesNow(today, nextDay)).toBe(false);
+    expect(rangeAt(today, nextDay).endDate).toBe(new Date(2026, 10, 24, 23, 59, 59, 999).getTime());
+  });
+
   it('reads a typed day as dd-mm-yyyy and refuses one that does not exist', () => {
     expect(parseDate('05-01-2026')?.getTime()).toBe(new Date(2026, 0, 5).getTime());
     expect(parseDate(' 5-1-2026 ')?.getTime()).toBe(new Date(2026, 0, 5).getTime());

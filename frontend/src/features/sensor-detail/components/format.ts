@@ -42,6 +42,20 @@ export function daysRange(first: Date, last: Date, now = Date.now()): DateRange 
 }
 
 /**
+ * The chosen days as read at `now`: days that reach today run until now, so a page left open keeps
+ * following the present; past days stay as chosen.
+ */
+export const rangeAt = (chosen: DateRange, now = Date.now()): DateRange =>
+  daysRange(new Date(chosen.startDate), new Date(chosen.endDate), now);
+
+/** Whether the chosen days reach today: what they show is still to come. */
+export function reachesNow(chosen: DateRange, now = Date.now()): boolean {
+  const end = new Date(chosen.endDate);
+  end.setHours(23, 59, 59, 999);
+  return end.getTime() > now;
+}
+
+/**
  * The range a link names (`?from=dd-mm-yyyy&to=dd-mm-yyyy`, as the picker shows it), so that a reload
  * or a shared link shows the same days; undefined when it names none, or no real range.
  */
