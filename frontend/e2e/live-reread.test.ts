@@ -11,7 +11,7 @@ import { dynamoDevices } from '../../functions/src/stores/devices';
 import { dynamoNotificationStore } from '../../functions/src/stores/notifications';
 import { dynamoUserStore } from '../../functions/src/stores/users';
 import { newDevices, type Place } from '../../functions/test/platform/devices-fixtures';
-import { createUser, type TestUser } from '../../functions/test/support/api';
+import { callOk, createUser, signInAs, type TestUser } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
 import { deviceConnection } from '../../functions/test/support/control';
 import { frameBytes, launchBrowser, open, screenshot, signIn } from './browser';
@@ -172,6 +172,24 @@ describe('a page left open', () => {
     expect(asked[0]).toBeLessThan(readingTime);
     expect(asked.at(-1)).toBeGreaterThan(readingTime);
     await screenshot(page, 'live-reread-sensor');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a floor another admin added to the sidebar within 5 minutes', async () => {
+    const { context, page, errors } = await pageWithClock();
+    const sidebar = page.getByRole('navigation', { name: 'Organizations' });
+    await sidebar.getByRole('link', { name: 'Level 1' }).waitFor();
+    const admin = await createUser(2, [place.orgId], 'Ada Admin');
+    await callOk((await signInAs(admin)).accessToken, '/api/dashboard/createOrUpdateFloor', {
+      buildID: place.buildId,
+      floorName: 'Roof Terrace',
+    });
+    await page.waitForTimeout(1_000);
+    expect(await sidebar.getByRole('link', { name: 'Roof Terrace' }).count()).toBe(0);
+
+    await page.clock.fastForward('05:00');
+    await sidebar.getByRole('link', { name: 'Roof Terrace' }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { callApi } from '../../../shared/api/client';
+import { LIVE_REREAD_MS } from '../../../shared/realtime/liveReread';
 import type { FloorLocation, Organization } from './types';
 
 async function fetchOrganizations(signal: AbortSignal): Promise<Organization[]> {
@@ -22,6 +23,8 @@ export const treeQueries = {
       queryKey: [...treeQueries.all(), 'organizations'] as const,
       queryFn: ({ signal }) => fetchOrganizations(signal),
       staleTime: 60_000,
+      // Nothing pushes what other admins change in the tree: a page left open reads it again.
+      refetchInterval: LIVE_REREAD_MS,
     }),
 };
 
