@@ -26,10 +26,10 @@ const usdOf = (input: CostInput, item: RegExp) =>
     .reduce((n, l) => n + l.usd, 0);
 
 describe('monthly cost model', () => {
-  it("counts a page's re-reads every 5 minutes (3 calls) for the hours a floor is open, besides the user's own calls", () => {
+  it("counts a page's re-reads every 5 minutes (4 calls) for the hours a floor is open, besides the user's own calls", () => {
     const requests = (input: CostInput) =>
       monthlyCost(input).find((l) => l.item === 'HTTP API requests')?.quantity ?? Number.NaN;
-    expect(requests(goal)).toBe(100 * (3000 + 40 * 36));
+    expect(requests(goal)).toBe(100 * (3000 + 40 * 48));
     expect(requests({ ...goal, viewerHoursPerUser: 0 })).toBe(100 * 3000);
   });
 

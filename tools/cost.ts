@@ -110,10 +110,10 @@ const OWNER_CACHE_SECONDS = 60;
 /** The presence sweep runs every minute (infra: an EventBridge schedule). */
 const SWEEPS_A_MONTH = MINUTES_A_MONTH;
 /**
- * An open page reads again, every 5 minutes (frontend LIVE_REREAD_MS), its floor's devices and counts
- * and the bell's unread count: 3 calls, 12 times an hour.
+ * An open page reads again, every 5 minutes (frontend LIVE_REREAD_MS), its floor's devices and counts,
+ * the bell's unread count and the organization tree: 4 calls, 12 times an hour.
  */
-const REREAD_CALLS_AN_HOUR = 3 * 12;
+const REREAD_CALLS_AN_HOUR = 4 * 12;
 
 export interface CostInput {
   devices: number;
