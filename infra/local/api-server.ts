@@ -145,9 +145,9 @@ export const MAX_LAMBDA_PAYLOAD_BYTES = 6 * 1024 * 1024;
  * serialized to count it (JSON writes a character in at most 6 bytes).
  */
 export function oversizedPayload(payload: { body?: string; isBase64Encoded?: boolean }): number | undefined {
+  const length = payload.body?.length ?? 0;
+  if ((payload.isBase64Encoded ? length : length * 6) < MAX_LAMBDA_PAYLOAD_BYTES / 2) return undefined;
   const { body = '', ...rest } = payload;
-  const far = (payload.isBase64Encoded ? body.length : body.length * 6) < MAX_LAMBDA_PAYLOAD_BYTES / 2;
-  if (far) return undefined;
   const bodyBytes = payload.isBase64Encoded ? body.length + 2 : Buffer.byteLength(JSON.stringify(body));
   const bytes = Buffer.byteLength(JSON.stringify(rest)) + ',"body":'.length + bodyBytes;
   return bytes > MAX_LAMBDA_PAYLOAD_BYTES ? bytes : undefined;
