@@ -24,6 +24,8 @@ import type { StreamRunner } from './stream-runner';
 
 /** API Gateway HTTP APIs accept at most 10 MB. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+/** API Gateway's answer to a request it refuses as too large (413). */
+const TOO_LARGE = { message: 'Request Entity Too Large' };
 
 /**
  * API Gateway HTTP APIs refuse a request whose request line and header values together pass 10,240
@@ -253,17 +255,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<Server>
       body = await readBody(request, MAX_PAYLOAD_BYTES);
     } catch (error) {
       // The unread rest of the body would be taken for the next request: close the connection.
-      if (error instanceof BodyTooLarge)
-        return send(response, 413, { message: 'Request Entity Too Large' }, { connection: 'close' });
+      if (error instanceof BodyTooLarge) return send(response, 413, TOO_LARGE, { connection: 'close' });
       if (error instanceof ClientAborted) return;
       throw error;
     }
     const event = toEvent(request, route, url, body, claims);
     // Lambda refuses to invoke a function with more (RequestEntityTooLargeException), and the handler
     // never runs. AWS does not document how an HTTP API answers that; its REST APIs answer 413: here
-    // 413, with the body of the gateway's own refusal of a body past 10 MB.
-    if (oversizedPayload(event) !== undefined)
-      return send(response, 413, { message: 'Request Entity Too Large' });
+    // 413, as the gateway refuses a body past 10 MB.
+    if (oversizedPayload(event) !== undefined) return send(response, 413, TOO_LARGE);
     const handler = domainHandlers.get(route.domain);
     if (!handler) return send(response, 500, { message: 'Internal Server Error' });
     const { memoryMB, timeoutSeconds } = apiFunction(route.domain);
