@@ -203,12 +203,14 @@ export async function ingestTelemetry(
     }
   }
 
-  // Latest values and online state, from the newest reading of each device that was stored.
+  // Latest values and online state: each device's stored readings of the batch taken in time order, a
+  // newer value of a point over an older one, at the newest reading's time. A reading can name some
+  // points only (a command's confirmed value): two such of one batch both count.
   const newest = new Map<string, TelemetryPoint>();
-  for (const point of toStore) {
+  for (const point of [...toStore].sort((a, b) => a.time - b.time)) {
     if (failedDevices.has(point.devId)) continue;
     const seen = newest.get(point.devId);
-    if (!seen || seen.time <= point.time) newest.set(point.devId, point);
+    newest.set(point.devId, { ...point, values: { ...seen?.values, ...point.values } });
   }
   // Only the readings that became a device's latest go live: an older one (a newer was there) or one
   // of a device gone meanwhile would take a watching page back in time.

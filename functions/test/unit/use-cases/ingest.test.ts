@@ -218,6 +218,25 @@ describe('taking telemetry (use case on fakes)', () => {
     expect(s.registered.byId.get('T1')?.latest).toEqual({ temp: 25 });
   });
 
+  it("keeps every point of a batch's readings that name some points each (a room unit's fan, then its valve)", async () => {
+    const s = scene([{ ...ieq('R1'), dataPoints: [{ dp: 'temp' }, { dp: 'fan' }, { dp: 'valve' }] }]);
+    await takeTelemetry(s.ports, [s.reading('R1', { temp: 21, fan: 2, valve: 1 })]);
+    s.clock.advance(MINUTE);
+    const fan = s.reading('R1', { fan: 7 });
+    s.clock.advance(1000);
+    const valve = s.reading('R1', { valve: 4.5 });
+    s.clock.advance(1000);
+    // One batch, its records in any order: each point takes its newest value, at the newest time.
+    await takeTelemetry(s.ports, [valve, fan, s.reading('R1', { fan: 8 })].reverse());
+    expect(s.registered.byId.get('R1')).toMatchObject({
+      latest: { temp: 21, fan: 8, valve: 4.5 },
+      lastSeen: s.clock.now().getTime(),
+    });
+    expect(s.liveMessages.at(-1)?.message.updates).toEqual([
+      expect.objectContaining({ devID: 'R1', latest: { fan: 8, valve: 4.5 } }),
+    ]);
+  });
+
   it("puts a reading live on the device's floor as the reading's write found it, moved a moment before", async () => {
     const s = scene([ieq('T1')]);
     await takeTelemetry(s.ports, [s.reading('T1', { temp: 21 })]);
