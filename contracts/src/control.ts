@@ -181,7 +181,10 @@ export interface CommandHistoryAnswer {
 export interface DeviceStateAnswer {
   devID: string;
   port?: number | string;
-  /** The device's last word: a confirmed value (source 'device'), else its telemetry ('telemetry'). */
+  /**
+   * The device's last word on the port: the value it confirmed (source 'device'), unless its telemetry
+   * of the port's point is newer and says otherwise ('telemetry').
+   */
   val?: ControlValue;
   reportedAt?: string;
   source: 'device' | 'telemetry' | 'none';

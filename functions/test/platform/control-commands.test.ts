@@ -22,6 +22,8 @@ import {
   waitForCommand,
   watchOutcomes,
 } from '../support/control';
+import { waitUntil } from '../support/telemetry';
+import { dynamoDevices } from '../../src/stores/devices';
 
 let scene: ControlScene;
 beforeAll(async () => {
@@ -140,6 +142,12 @@ describe('each control call, end to end: request -> device -> confirmation -> tr
     );
     expect(valve.text).toBe('Value set to 4.5 successfully.');
     expect(scene.simulator.stateOf(roomUnit.devID)).toMatchObject({ fan: 7, valve: 4.5 });
+    // Each confirmed value went on as a reading of its point: the valve's, the newer, moved the
+    // device's time past the fan's confirmation, which still stands (its point said nothing since).
+    await waitUntil(async () => {
+      const { latest } = (await dynamoDevices.get(roomUnit.devID)) ?? {};
+      return latest?.fan === 7 && latest.valve === 4.5 ? true : undefined;
+    });
     const fanState = await control<DeviceStateAnswer>(
       'getFanValveValue',
       { devID: roomUnit.devID, devType: 2, port: 0 },

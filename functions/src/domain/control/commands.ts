@@ -25,6 +25,7 @@ import { DomainError, forbidden, notFound } from '../errors';
 import type { Clock, Logger, Metrics } from '../ports';
 import type { AuthUser } from '../users/user';
 import type { CommandRecord, CommandStore, ControlDevice, DeviceDirectory, MessagePublisher } from './ports';
+import { confirmedReading, portPoint } from './confirmed-reading';
 import { checkCommandValue } from './values';
 
 /** What the control calls need. */
@@ -303,8 +304,10 @@ async function settleOverdue(
 const reportedPoints = { getLockValue: ['lock'], getFanValveValue: ['fan', 'valve', 'zone'] } as const;
 
 /**
- * The device's last reported state of a port: the newest of the value it last confirmed and its
- * telemetry; and its newest command, so a panel can show one still pending. Role 0 or more.
+ * The device's last reported state of a port: the value it last confirmed, unless its telemetry of that
+ * port's point is newer and says otherwise (a device's time is of its latest reading of any point, so a
+ * newer reading of another point, or one of the same value, leaves the confirmed value standing); and
+ * its newest command, so a panel can show one still pending. Role 0 or more.
  */
 export async function deviceState(
   deps: ControlPorts,
@@ -324,7 +327,6 @@ export async function deviceState(
       device.latest?.[point] !== undefined ? [[point, device.latest[point]]] : [],
     ),
   );
-  const telemetryAt = Object.keys(latest).length > 0 ? device.lastSeen : undefined;
   const answer: DeviceStateAnswer = {
     devID: device.devID,
     port,
@@ -332,15 +334,23 @@ export async function deviceState(
     ...(Object.keys(latest).length > 0 ? { latest } : {}),
     ...(last ? { lastCommand: toCommandView(last, now) } : {}),
   };
-  if (state && (telemetryAt === undefined || state.reportedAt >= telemetryAt)) {
+  const point = portPoint(device, { port });
+  const told = point !== undefined ? device.latest?.[point] : undefined;
+  const toldAt = told !== undefined ? device.lastSeen : undefined;
+  const overruled =
+    toldAt !== undefined &&
+    (!state ||
+      (state.reportedAt < toldAt &&
+        point !== undefined &&
+        confirmedReading(device, { call: 'setFanValveValue', port }, state.val)?.[point] !== told));
+  if (state && !overruled) {
     return { ...answer, val: state.val, reportedAt: iso(state.reportedAt), source: 'device' };
   }
-  if (telemetryAt !== undefined) {
-    const lock = latest.lock;
+  if (told !== undefined && toldAt !== undefined) {
     return {
       ...answer,
-      ...(lock !== undefined ? { val: lock === 1 ? [...LOCK_VALUE] : [...UNLOCK_VALUE] } : {}),
-      reportedAt: iso(telemetryAt),
+      val: point === 'lock' ? [...(told === 1 ? LOCK_VALUE : UNLOCK_VALUE)] : told,
+      reportedAt: iso(toldAt),
       source: 'telemetry',
     };
   }

@@ -26,11 +26,40 @@ const ROOM_UNIT_POINTS: Record<string, string> = {
 };
 
 /**
+ * The data point a device reports a port's state in, as its telemetry names it: a light's brightness,
+ * a lock's state, a roller shade's position, a room unit's fan, valve or comfort zone (by port), a
+ * BACnet point (its key), a switch's state. Only a point the device declares.
+ */
+export function portPoint(
+  device: ControlledDeviceShape,
+  command: Pick<CommandRecord, 'port' | 'key'>,
+): string | undefined {
+  const point = (() => {
+    switch (controlKindOf(device)) {
+      case 'light':
+        return 'bri';
+      case 'lock':
+        return 'lock';
+      case 'rollerShades':
+        return 'shade';
+      case 'roomUnit':
+        return ROOM_UNIT_POINTS[String(command.port ?? ROOM_UNIT_PORTS.fan)];
+      case 'bacnet':
+        return command.key;
+      case 'switch':
+        return 'state';
+      default:
+        return undefined;
+    }
+  })();
+  return point !== undefined && device.dataPoints.some((p) => p.dp === point) ? point : undefined;
+}
+
+/**
  * The data points a value a device confirmed for a command stands for, as the device reports them in
- * its telemetry: a light's brightness, a lock's state (1 locked), a roller shade's position, a room
- * unit's fan, valve or comfort zone, a BACnet point, a switch's state. Only points the device
- * declares; nothing for a value that names no state (shades sent up or down stop where the device's
- * next reading says; a power node's ports go their own way, devices/reports.ts).
+ * its telemetry (portPoint; a lock's state is 1 locked). Nothing for a value that names no state
+ * (shades sent up or down stop where the device's next reading says; a power node's ports go their own
+ * way, devices/reports.ts).
  */
 export function confirmedReading(
   device: ControlledDeviceShape,
@@ -38,32 +67,18 @@ export function confirmedReading(
   val: ControlValue,
 ): Record<string, number> | undefined {
   if (command.call === 'testDevice') return undefined;
+  const point = portPoint(device, command);
+  if (point === undefined) return undefined;
   const number = asNumber(val);
-  let point: string | undefined;
-  let value: number | undefined;
-  switch (controlKindOf(device)) {
-    case 'light':
-      [point, value] = ['bri', number];
-      break;
-    case 'lock':
-      [point, value] = ['lock', isPorts(val, LOCK_VALUE) ? 1 : isPorts(val, UNLOCK_VALUE) ? 0 : undefined];
-      break;
-    case 'rollerShades':
-      [point, value] = ['shade', number];
-      break;
-    case 'roomUnit':
-      [point, value] = [ROOM_UNIT_POINTS[String(command.port ?? ROOM_UNIT_PORTS.fan)], number];
-      break;
-    case 'bacnet':
-      [point, value] = [command.key, number];
-      break;
-    case 'switch':
-      [point, value] = ['state', number === 0 || number === 1 ? number : undefined];
-      break;
-    default:
-      return undefined;
-  }
-  if (point === undefined || value === undefined) return undefined;
-  const declared = device.dataPoints.some((p) => p.dp === point);
-  return declared ? { [point]: value } : undefined;
+  const value = (() => {
+    switch (controlKindOf(device)) {
+      case 'lock':
+        return isPorts(val, LOCK_VALUE) ? 1 : isPorts(val, UNLOCK_VALUE) ? 0 : undefined;
+      case 'switch':
+        return number === 0 || number === 1 ? number : undefined;
+      default:
+        return number;
+    }
+  })();
+  return value === undefined ? undefined : { [point]: value };
 }

@@ -5,7 +5,12 @@ import {
   NO_DEVICE_FOUND_TEXT,
   SOMETHING_WENT_WRONG_TEXT,
 } from '@argentum/contracts';
-import { commandHistory, type ControlPorts, sendCommand } from '../../../src/domain/control/commands';
+import {
+  commandHistory,
+  type ControlPorts,
+  deviceState,
+  sendCommand,
+} from '../../../src/domain/control/commands';
 import { handleConfirmation } from '../../../src/domain/control/confirmations';
 import type { ControlDevice } from '../../../src/domain/control/ports';
 import { DomainError } from '../../../src/domain/errors';
@@ -26,6 +31,14 @@ const light: ControlDevice = {
   dataPoints: [{ dp: 'bri' }],
 };
 const foreign: ControlDevice = { ...light, devID: 'BB:01', orgID: 'org-b' };
+const roomUnit: ControlDevice = {
+  devID: 'AA:02',
+  orgID: 'org-a',
+  devName: 'Room unit',
+  devType: 2,
+  connDev: 'valve',
+  dataPoints: [{ dp: 'temp', readonly: true }, { dp: 'fan' }, { dp: 'valve' }, { dp: 'zone' }],
+};
 const user = (role: 0 | 1 | 2 | 3): AuthUser => ({
   userId: 'u1',
   userName: 'Ada',
@@ -225,5 +238,48 @@ describe('control commands (use cases on fakes)', () => {
     expect(await ports.commands.reportedState(light.devID, '-')).toMatchObject({ val: 60 });
     expect(statusPushes()).toBe(before + 1);
     expect(ports.metrics.counts.get('Confirmed')).toBe(1);
+  });
+
+  it("answers a port's confirmed value until its own point's telemetry, newer, says otherwise", async () => {
+    const unit: ControlDevice = { ...roomUnit };
+    const { ports } = scene([unit]);
+    const state = (port: number) => deviceState(ports, user(0), 'getFanValveValue', unit.devID, port);
+    // Telemetry of the valve only: the fan's port has no value yet.
+    Object.assign(unit, { latest: { valve: 1 }, lastSeen: ports.clock.now().getTime() });
+    expect(await state(0)).toMatchObject({ source: 'none', latest: { valve: 1 } });
+    expect(await state(1)).toMatchObject({ source: 'telemetry', val: 1 });
+
+    ports.clock.advance(1_000);
+    const sent = await sendCommand(ports, user(1), {
+      call: 'setFanValveValue',
+      devID: unit.devID,
+      port: 0,
+      val: 7,
+    });
+    const confirmedAt = ports.clock.now().getTime();
+    await handleConfirmation(ports, {
+      orgId: 'org-a',
+      outcome: 'success',
+      clientId: unit.devID,
+      receivedAt: confirmedAt,
+      message: { action: 'success', val: 7, devID: unit.devID, commandId: sent.commandId },
+    });
+    const confirmed = { source: 'device', val: 7, reportedAt: new Date(confirmedAt).toISOString() };
+    expect(await state(0)).toMatchObject(confirmed);
+    // Newer readings: the confirmed fan value itself, then the valve's alone (the device's time moves).
+    ports.clock.advance(1_000);
+    Object.assign(unit, { latest: { valve: 4.5, fan: 7 }, lastSeen: ports.clock.now().getTime() });
+    expect(await state(0)).toMatchObject(confirmed);
+    // The fan turned by hand: its telemetry, newer, says 5.
+    ports.clock.advance(1_000);
+    Object.assign(unit, { latest: { valve: 4.5, fan: 5 }, lastSeen: ports.clock.now().getTime() });
+    expect(await state(0)).toMatchObject({
+      source: 'telemetry',
+      val: 5,
+      reportedAt: ports.clock.now().toISOString(),
+    });
+    // A reading older than the confirmation says nothing against it.
+    Object.assign(unit, { lastSeen: confirmedAt - 1 });
+    expect(await state(0)).toMatchObject(confirmed);
   });
 });
