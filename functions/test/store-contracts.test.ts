@@ -118,6 +118,66 @@ describe("DeviceStore: a floor's delete taking its devices off it", () => {
     expect(moved?.floorID).toBeUndefined();
   });
 });
+describe('DeviceStore latest values on an item written before their times were kept', () => {
+  it("counts its values as old as the device's time, and gives it their times at its next reading", async () => {
+    const devID = `dev-${randomUUID().slice(0, 8)}`;
+    await dynamo().send(
+      new PutCommand({
+        TableName: config.platformTable,
+        Item: {
+          ...deviceItem({
+            devID,
+            orgID: 'org-old',
+            devName: 'Old unit',
+            devType: 2,
+            onFloor: false,
+            dataPoints: [],
+            properties: {},
+            updatedAt: '2026-11-24T09:00:00.000Z',
+          }),
+          latest: { fan: 2, valve: 1 },
+          lastSeen: 2_000,
+        },
+      }),
+    );
+    // Older than the device's time on each point it holds: nothing; a point it never had: taken.
+    expect(await dynamoDevices.recordLatest(devID, 1_500, { fan: 5 })).toBeUndefined();
+    expect(await dynamoDevices.recordLatest(devID, 1_500, { fan: 5, zone: 21 })).toMatchObject({
+      latest: { fan: 2, valve: 1, zone: 21 },
+      latestAt: { fan: 2_000, valve: 2_000, zone: 1_500 },
+      lastSeen: 2_000,
+    });
+    expect(await dynamoDevices.recordLatest(devID, 3_000, { valve: 4 })).toMatchObject({
+      latest: { fan: 2, valve: 4, zone: 21 },
+      latestAt: { fan: 2_000, valve: 3_000, zone: 1_500 },
+      lastSeen: 3_000,
+    });
+  });
+
+  it('gives a first reading both maps, and keeps every point of readings that race to make them', async () => {
+    const devID = `dev-${randomUUID().slice(0, 8)}`;
+    await dynamoDevices.register({
+      devID,
+      orgID: 'org-new',
+      devName: 'New unit',
+      devType: 2,
+      onFloor: false,
+      dataPoints: [],
+      properties: {},
+      updatedAt: '2026-11-24T09:00:00.000Z',
+    });
+    await Promise.all([
+      dynamoDevices.recordLatest(devID, 1_000, { fan: 1 }),
+      dynamoDevices.recordLatest(devID, 1_001, { valve: 2 }),
+      dynamoDevices.recordLatest(devID, 999, { zone: 3 }),
+    ]);
+    expect(await dynamoDevices.get(devID)).toMatchObject({
+      latest: { fan: 1, valve: 2, zone: 3 },
+      latestAt: { fan: 1_000, valve: 1_001, zone: 999 },
+      lastSeen: 1_001,
+    });
+  });
+});
 describe('DeviceStore port reports on an item written by an older client', () => {
   it('gives an item without properties or report times both, and keeps ordering from then on', async () => {
     const devID = `node-${randomUUID().slice(0, 8)}`;

@@ -159,16 +159,22 @@ const devicesOnFloor = (floorId: string) =>
 const devicesOfOrganization = (orgId: string) =>
   listed('gsi4', keys.deviceOfOrg(orgId, '').gsi4pk, (d) => d.orgID === orgId);
 
-const NOT_OLDER = '(attribute_not_exists(lastSeen) OR lastSeen <= :time)';
+const isMap = (value: unknown): value is Item =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Records a device's latest readings, per data point: a reading of some of them (a command's
- * confirmed value, a partial report) leaves the others as they were. Older readings never overwrite
- * newer ones. Answers the device as the write left it (ReturnValues costs no read units), so ingest
- * decides presence, live placement and alarms from it instead of reading the device again; undefined
- * when a newer reading was there, or the device is gone (never an item made anew). It sets only
- * attributes no index projects and no index key: one write unit, no index write (two for a device's
- * first reading: the map is made, then written into).
+ * Records a device's latest readings, per data point, each beside the time of the reading that brought
+ * it (`latestAt`): a point takes the reading's value unless the device holds a newer one of it, and
+ * the device's time (`lastSeen`) is that of its newest reading. A reading of some points (a command's
+ * confirmed value) leaves the others as they were, and one older than the device's time still brings
+ * the points it is the newest word on. Answers the device as the write left it (ReturnValues costs no
+ * read units), so ingest decides presence, live values and alarms from it instead of reading the device
+ * again; undefined when the reading brought nothing newer, or the device is gone (never an item made
+ * anew). The common write (a reading newer than the device's time, onto both maps) is one conditional
+ * update; a refusal answers the item (no read), and the write is made again from it: the points that
+ * still win, the maps whole for an item without times (values stored before times were kept are as old
+ * as the device's time). It sets only attributes no index projects and no index key: one write unit,
+ * no index write.
  */
 export async function recordLatest(
   devId: string,
@@ -176,52 +182,77 @@ export async function recordLatest(
   values: Record<string, number>,
 ): Promise<Device | undefined> {
   const points = Object.entries(values);
-  const write = (
-    update: string,
-    condition: string,
-    extra: Record<string, unknown>,
-    names?: Record<string, string>,
-  ) =>
-    dynamo().send(
-      new UpdateCommand({
-        TableName: config.platformTable,
-        Key: keys.device(devId),
-        UpdateExpression: update,
-        ConditionExpression: condition,
-        ...(names ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: { ':time': time, ...extra },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const { Attributes } =
-        points.length === 0
-          ? await write('SET lastSeen = :time', `attribute_exists(pk) AND ${NOT_OLDER}`, {})
-          : await write(
-              `SET ${points.map((_, i) => `latest.#p${i} = :v${i}`).join(', ')}, lastSeen = :time`,
-              `attribute_exists(pk) AND attribute_type(latest, :map) AND ${NOT_OLDER}`,
-              { ':map': 'M', ...Object.fromEntries(points.map(([, value], i) => [`:v${i}`, value])) },
-              Object.fromEntries(points.map(([point], i) => [`#p${i}`, point])),
-            );
-      return Attributes ? deviceFromItem(Attributes) : undefined;
-    } catch (error) {
-      if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+  // The item as the last refusal answered it; undefined: assumed to have both maps and be older.
+  let item: Item | undefined;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const seen = typeof item?.lastSeen === 'number' ? item.lastSeen : undefined;
+    const newer = seen === undefined || seen <= time;
+    const held = isMap(item?.latest) ? item.latest : undefined;
+    const times = isMap(item?.latestAt) ? item.latestAt : undefined;
+    const heldAt = (point: string) => {
+      const at = times?.[point];
+      return typeof at === 'number' ? at : held?.[point] !== undefined ? seen : undefined;
+    };
+    const winning = points.filter(([point]) => {
+      const at = heldAt(point);
+      return at === undefined || at <= time;
+    });
+    if (winning.length === 0 && !newer) return undefined;
+    // Into both maps point by point; or (no times yet: a first reading, or values stored before times
+    // were kept) both maps whole.
+    const intoMaps = winning.length > 0 && (!item || times !== undefined);
+    const sets: string[] = [];
+    const conditions = ['attribute_exists(pk)'];
+    const names: Record<string, string> = {};
+    const attributes: Record<string, unknown> = {};
+    if (newer || intoMaps) attributes[':time'] = time;
+    if (newer) {
+      sets.push('lastSeen = :time');
+      conditions.push('(attribute_not_exists(lastSeen) OR lastSeen <= :time)');
     }
-    // Refused: the device is gone, a newer reading is there, or it has no values yet (its first
-    // reading makes the map, unless another made it meanwhile: then the per-point write again).
+    if (intoMaps) {
+      conditions.push('attribute_type(latest, :map)', 'attribute_type(latestAt, :map)');
+      attributes[':map'] = 'M';
+      for (const [i, [point, value]] of winning.entries()) {
+        names[`#p${i}`] = point;
+        attributes[`:v${i}`] = value;
+        sets.push(`latest.#p${i} = :v${i}`, `latestAt.#p${i} = :time`);
+        conditions.push(`(attribute_not_exists(latestAt.#p${i}) OR latestAt.#p${i} <= :time)`);
+      }
+    } else if (winning.length > 0) {
+      const heldTimes = Object.keys(held ?? {}).map((point) => [point, heldAt(point)] as const);
+      conditions.push('attribute_not_exists(latestAt)');
+      conditions.push(held ? 'latest = :held' : 'attribute_not_exists(latest)');
+      if (held) attributes[':held'] = held;
+      attributes[':latest'] = { ...held, ...Object.fromEntries(winning) };
+      attributes[':times'] = {
+        ...Object.fromEntries(heldTimes.filter(([, at]) => at !== undefined)),
+        ...Object.fromEntries(winning.map(([point]) => [point, time])),
+      };
+      sets.push('latest = :latest', 'latestAt = :times');
+    }
     try {
-      const { Attributes } = await write(
-        'SET latest = :latest, lastSeen = :time',
-        `attribute_exists(pk) AND attribute_not_exists(latest) AND ${NOT_OLDER}`,
-        { ':latest': values },
+      const { Attributes } = await dynamo().send(
+        new UpdateCommand({
+          TableName: config.platformTable,
+          Key: keys.device(devId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: conditions.join(' AND '),
+          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: attributes,
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
       );
       return Attributes ? deviceFromItem(Attributes) : undefined;
     } catch (error) {
-      if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // No item: the device is gone.
+      if (!error.Item) return undefined;
+      item = unmarshall(error.Item);
     }
   }
-  return undefined;
+  throw new Error(`Device ${devId} kept changing while its latest values were stored`);
 }
 
 /**
@@ -243,9 +274,6 @@ async function noteAlarmOpened(devId: string): Promise<void> {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
 }
-
-const isMap = (value: unknown): value is Item =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Stores a power node's reported port values, each beside the report's broker time (`portReportedAt`,

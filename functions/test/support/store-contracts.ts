@@ -282,6 +282,39 @@ export function deviceListingContract(
       ]);
     });
 
+    it("takes a reading older than the device's time for the points it is the newest word on, by each point's time", async () => {
+      const d = device(id('org'));
+      await store().register(d);
+      await store().recordLatest(d.devID, 1000, { temp: 20, fan: 2, valve: 1 });
+      // The valve's confirmed value (3000) came after the fan's (2000), whose reading arrives last.
+      expect(await store().recordLatest(d.devID, 3000, { valve: 4.5 })).toMatchObject({
+        latest: { temp: 20, fan: 2, valve: 4.5 },
+        latestAt: { temp: 1000, fan: 1000, valve: 3000 },
+        lastSeen: 3000,
+      });
+      expect(await store().recordLatest(d.devID, 2000, { fan: 7, valve: 3 })).toMatchObject({
+        latest: { temp: 20, fan: 7, valve: 4.5 },
+        latestAt: { temp: 1000, fan: 2000, valve: 3000 },
+        lastSeen: 3000,
+      });
+      // A point never reported before takes any reading of it; one older on every point, nothing.
+      expect(await store().recordLatest(d.devID, 500, { zone: 21 })).toMatchObject({
+        latest: { zone: 21 },
+        latestAt: { zone: 500 },
+        lastSeen: 3000,
+      });
+      expect(await store().recordLatest(d.devID, 1500, { fan: 1, valve: 1, zone: 20 })).toMatchObject({
+        latest: { fan: 7, valve: 4.5, zone: 20 },
+        lastSeen: 3000,
+      });
+      expect(await store().recordLatest(d.devID, 1999, { fan: 1, valve: 1 })).toBeUndefined();
+      expect(await store().get(d.devID)).toMatchObject({
+        latest: { temp: 20, fan: 7, valve: 4.5, zone: 20 },
+        latestAt: { temp: 1000, fan: 2000, valve: 3000, zone: 1500 },
+        lastSeen: 3000,
+      });
+    });
+
     it('keeps no older reading over a newer one, and makes no device of a late reading of a removed one', async () => {
       const org = id('org');
       const d = device(org, id('floor'));

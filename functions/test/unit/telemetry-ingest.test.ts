@@ -132,9 +132,9 @@ describe('ingestBatch (the telemetry use case)', () => {
           return ports.devices.ownerOf(devId);
         },
         // The store answers the device as written (stores/devices.ts recordLatest).
-        recordLatest: async (devId: string, time: number) => {
+        recordLatest: async (devId: string, time: number, values: Record<string, number>) => {
           await ports.devices.recordLatest(devId, time);
-          return { orgId: 'a' };
+          return { orgId: 'a', taken: { time, values } };
         },
       },
     };

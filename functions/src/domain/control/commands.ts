@@ -305,9 +305,9 @@ const reportedPoints = { getLockValue: ['lock'], getFanValveValue: ['fan', 'valv
 
 /**
  * The device's last reported state of a port: the value it last confirmed, unless its telemetry of that
- * port's point is newer and says otherwise (a device's time is of its latest reading of any point, so a
- * newer reading of another point, or one of the same value, leaves the confirmed value standing); and
- * its newest command, so a panel can show one still pending. Role 0 or more.
+ * port's point is newer and says otherwise (a newer reading of another point, or of the same value,
+ * leaves the confirmed value standing); and its newest command, so a panel can show one still pending.
+ * Role 0 or more.
  */
 export async function deviceState(
   deps: ControlPorts,
@@ -336,7 +336,9 @@ export async function deviceState(
   };
   const point = portPoint(device, { port });
   const told = point !== undefined ? device.latest?.[point] : undefined;
-  const toldAt = told !== undefined ? device.lastSeen : undefined;
+  // The point's own time; a value stored before those were kept is as old as the device's time.
+  const toldAt =
+    told !== undefined && point !== undefined ? (device.latestAt?.[point] ?? device.lastSeen) : undefined;
   const overruled =
     toldAt !== undefined &&
     (!state ||

@@ -10,8 +10,9 @@ export interface ControlDevice {
   connDev?: string;
   /** Its data points; which it reports only (`readonly`). */
   dataPoints: { dp: string; readonly?: boolean }[];
-  /** Latest telemetry value per data point and when it arrived (epoch ms). */
+  /** Latest telemetry value per data point, the time of each, and of the newest reading (epoch ms). */
   latest?: Record<string, number>;
+  latestAt?: Record<string, number>;
   lastSeen?: number;
   /** Whether presence knows the device online (domain/devices/presence.ts); false: commands are refused. */
   online?: boolean;

@@ -35,8 +35,9 @@ export interface Device {
    */
   portReportedAt?: Partial<Record<PortName, number>>;
   childNode?: { type: 'thermistor'; devID: string; dataPoints: DataPoint[] };
-  /** Latest value per data point, and when it arrived (epoch ms). */
+  /** Latest value per data point, the time of the reading that brought each, and of the newest reading (epoch ms). */
   latest?: Record<string, number>;
+  latestAt?: Record<string, number>;
   lastSeen?: number;
   /** Online or offline, why and since when (domain/devices/presence.ts); written only by presence. */
   presence?: StoredPresence;

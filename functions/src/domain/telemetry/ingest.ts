@@ -59,14 +59,16 @@ export interface IngestPorts {
     /** The organization a device is registered in; undefined for an unknown device. */
     ownerOf(devId: string): Promise<string | undefined>;
     /**
-     * Records a device's latest readings; older readings never overwrite newer ones. May answer the
-     * organization the written device belongs to, which keeps its owner known without another read.
+     * Records a device's latest readings; a point's older reading never overwrites a newer one. Answers,
+     * when the reading brought something: the organization the written device belongs to (which keeps
+     * its owner known without another read), and what became its latest: the values the reading brought
+     * that were the newest of their points, at the device's time.
      */
     recordLatest(
       devId: string,
       time: number,
       values: Record<string, number>,
-    ): Promise<{ orgId: string } | undefined>;
+    ): Promise<{ orgId: string; taken: Omit<TelemetryPoint, 'devId'> } | undefined>;
   };
   /**
    * The long-term archive: told every accepted message as a record line, one request a batch (on AWS
@@ -75,8 +77,11 @@ export interface IngestPorts {
   archive?: ReadingArchive;
   /** Told the readings that were stored, for the alarms they raise or resolve. */
   readings?: { stored(points: readonly TelemetryPoint[]): Promise<void> };
-  /** Told each device's newest reading whose latest values were recorded, for browsers watching its floor. */
-  live?: { recorded(newest: readonly TelemetryPoint[]): Promise<void> };
+  /**
+   * Told, of each device whose latest values a batch moved, what it took (its values that became the
+   * latest, at the device's time), for browsers watching its floor and its presence.
+   */
+  live?: { recorded(taken: readonly TelemetryPoint[]): Promise<void> };
   logger?: Logger;
 }
 
@@ -212,25 +217,25 @@ export async function ingestTelemetry(
     const seen = newest.get(point.devId);
     newest.set(point.devId, { ...point, values: { ...seen?.values, ...point.values } });
   }
-  // Only the readings that became a device's latest go live: an older one (a newer was there) or one
-  // of a device gone meanwhile would take a watching page back in time.
-  const latestRecorded = new Set<string>();
+  // Only what became a device's latest goes live: an older value (a newer was there) or a reading of a
+  // device gone meanwhile would take a watching page back in time.
   const latestFailed = new Set<string>();
-  await mapLimited([...newest.values()], 16, async (p) => {
+  const taken = await mapLimited([...newest.values()], 16, async (p) => {
     try {
       const written = await deps.devices.recordLatest(p.devId, p.time, p.values);
-      if (!written) return;
-      latestRecorded.add(p.devId);
+      if (!written) return undefined;
       // The device as just written: its owner stays cached while it keeps reporting (no lookup a reading).
       ownerCache.set(p.devId, { orgId: written.orgId, until: now + OWNER_TTL_MS });
+      return { devId: p.devId, ...written.taken };
     } catch {
       latestFailed.add(p.devId);
+      return undefined;
     }
   });
 
   if (deps.live) {
     try {
-      await deps.live.recorded([...newest.values()].filter((p) => latestRecorded.has(p.devId)));
+      await deps.live.recorded(taken.filter((p): p is TelemetryPoint => p !== undefined));
     } catch (error) {
       deps.logger?.log('warn', 'live floor updates not published', { error: errorText(error) });
     }

@@ -112,7 +112,11 @@ export async function takeTelemetry(
           const device = await deps.devices.recordLatest(devId, time, values);
           if (!device) return undefined;
           recorded.set(devId, device);
-          return { orgId: device.orgID };
+          const brought = Object.entries(values).filter(([point]) => device.latestAt?.[point] === time);
+          return {
+            orgId: device.orgID,
+            taken: { time: device.lastSeen ?? time, values: Object.fromEntries(brought) },
+          };
         },
       },
       deadLetters: deps.deadLetters,

@@ -197,10 +197,27 @@ export function memoryDevices(devices: readonly Device[] = []) {
       return byId.get(devId)?.orgID;
     },
     /** Like the store: answers the device as written, undefined when a newer reading was there. */
+    /** Like the store: each point takes the reading's value unless it holds a newer one. */
     async recordLatest(devId: string, time: number, values: Record<string, number>) {
       const device = byId.get(devId);
-      if (!device || (device.lastSeen !== undefined && device.lastSeen > time)) return undefined;
-      const written = { ...device, latest: { ...device.latest, ...copy(values) }, lastSeen: time };
+      if (!device) return undefined;
+      const heldAt = (point: string) =>
+        device.latestAt?.[point] ?? (device.latest?.[point] !== undefined ? device.lastSeen : undefined);
+      const winning = Object.entries(values).filter(([point]) => (heldAt(point) ?? time) <= time);
+      const newer = device.lastSeen === undefined || device.lastSeen <= time;
+      if (winning.length === 0 && !newer) return undefined;
+      const written = {
+        ...device,
+        latest: { ...device.latest, ...copy(Object.fromEntries(winning)) },
+        latestAt: {
+          ...Object.fromEntries(
+            Object.keys(device.latest ?? {}).map((point) => [point, heldAt(point) ?? time]),
+          ),
+          ...device.latestAt,
+          ...Object.fromEntries(winning.map(([point]) => [point, time])),
+        },
+        lastSeen: newer ? time : (device.lastSeen ?? time),
+      };
       byId.set(devId, written);
       return copy(written);
     },

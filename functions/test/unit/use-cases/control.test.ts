@@ -270,6 +270,13 @@ describe('control commands (use cases on fakes)', () => {
     ports.clock.advance(1_000);
     Object.assign(unit, { latest: { valve: 4.5, fan: 7 }, lastSeen: ports.clock.now().getTime() });
     expect(await state(0)).toMatchObject(confirmed);
+    // The device's time is newer, but the fan's own reading (5) is older than the confirmation.
+    Object.assign(unit, {
+      latest: { valve: 4.5, fan: 5 },
+      latestAt: { valve: ports.clock.now().getTime(), fan: confirmedAt - 1 },
+    });
+    expect(await state(0)).toMatchObject(confirmed);
+    Object.assign(unit, { latestAt: undefined });
     // The fan turned by hand: its telemetry, newer, says 5.
     ports.clock.advance(1_000);
     Object.assign(unit, { latest: { valve: 4.5, fan: 5 }, lastSeen: ports.clock.now().getTime() });

@@ -237,6 +237,28 @@ describe('taking telemetry (use case on fakes)', () => {
     ]);
   });
 
+  it("takes a point's reading arriving after a newer one of another point, and puts it live at the device's time", async () => {
+    const s = scene([{ ...ieq('R1'), dataPoints: [{ dp: 'fan' }, { dp: 'valve' }] }]);
+    await takeTelemetry(s.ports, [s.reading('R1', { fan: 2, valve: 1 })]);
+    s.clock.advance(MINUTE);
+    const fan = s.reading('R1', { fan: 7 });
+    s.clock.advance(1000);
+    // The valve's confirmed value comes in one batch, the fan's (a second older) in the next.
+    await takeTelemetry(s.ports, [s.reading('R1', { valve: 4.5 })]);
+    const valveAt = s.clock.now().getTime();
+    await takeTelemetry(s.ports, [fan]);
+    expect(s.registered.byId.get('R1')).toMatchObject({ latest: { fan: 7, valve: 4.5 }, lastSeen: valveAt });
+    expect(s.liveMessages.at(-1)?.message.updates).toEqual([
+      expect.objectContaining({ devID: 'R1', latest: { fan: 7 }, lastSeen: valveAt }),
+    ]);
+    // Older on every point it names: nothing changes, nothing goes live.
+    const pushes = s.liveMessages.length;
+    s.clock.advance(-2 * MINUTE);
+    await takeTelemetry(s.ports, [s.reading('R1', { fan: 1, valve: 1 })]);
+    expect(s.liveMessages).toHaveLength(pushes);
+    expect(s.registered.byId.get('R1')?.latest).toEqual({ fan: 7, valve: 4.5 });
+  });
+
   it("puts a reading live on the device's floor as the reading's write found it, moved a moment before", async () => {
     const s = scene([ieq('T1')]);
     await takeTelemetry(s.ports, [s.reading('T1', { temp: 21 })]);
