@@ -163,6 +163,40 @@ const isMap = (value: unknown): value is Item =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
+ * One conditional update of a device item (SET each of `sets`, all of `conditions`): answers the item
+ * as written, or, refused, the item as it was (no read: the refusal carries it); undefined when there
+ * is no item (the device is gone).
+ */
+async function updateDeviceIf(
+  devId: string,
+  update: {
+    sets: string[];
+    conditions: string[];
+    names: Record<string, string>;
+    values: Record<string, unknown>;
+  },
+): Promise<{ written: Item } | { refused: Item } | undefined> {
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: config.platformTable,
+        Key: keys.device(devId),
+        UpdateExpression: `SET ${update.sets.join(', ')}`,
+        ConditionExpression: update.conditions.join(' AND '),
+        ...(Object.keys(update.names).length > 0 ? { ExpressionAttributeNames: update.names } : {}),
+        ExpressionAttributeValues: update.values,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return Attributes ? { written: Attributes } : undefined;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    return error.Item ? { refused: unmarshall(error.Item) } : undefined;
+  }
+}
+
+/**
  * Records a device's latest readings, per data point, each beside the time of the reading that brought
  * it (`latestAt`): a point takes the reading's value unless the device holds a newer one of it, and
  * the device's time (`lastSeen`) is that of its newest reading. A reading of some points (a command's
@@ -231,26 +265,10 @@ export async function recordLatest(
       };
       sets.push('latest = :latest', 'latestAt = :times');
     }
-    try {
-      const { Attributes } = await dynamo().send(
-        new UpdateCommand({
-          TableName: config.platformTable,
-          Key: keys.device(devId),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: conditions.join(' AND '),
-          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-          ExpressionAttributeValues: attributes,
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return Attributes ? deviceFromItem(Attributes) : undefined;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      // No item: the device is gone.
-      if (!error.Item) return undefined;
-      item = unmarshall(error.Item);
-    }
+    const answer = await updateDeviceIf(devId, { sets, conditions, names, values: attributes });
+    if (!answer) return undefined;
+    if ('written' in answer) return deviceFromItem(answer.written);
+    item = answer.refused;
   }
   throw new Error(`Device ${devId} kept changing while its latest values were stored`);
 }
@@ -331,25 +349,10 @@ export async function recordPortReport(report: ReportedPorts): Promise<PortValue
       values[':times'] = Object.fromEntries(winning.map(([port]) => [port, at]));
       sets.push('portReportedAt = :times');
     }
-    try {
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: config.platformTable,
-          Key: keys.device(devId),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: conditions.join(' AND '),
-          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-          ExpressionAttributeValues: values,
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return Object.fromEntries(winning);
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      // No item: the device is gone.
-      if (!error.Item) return undefined;
-      item = unmarshall(error.Item);
-    }
+    const answer = await updateDeviceIf(devId, { sets, conditions, names, values });
+    if (!answer) return undefined;
+    if ('written' in answer) return Object.fromEntries(winning);
+    item = answer.refused;
   }
   throw new Error(`Device ${devId} kept changing while its port report was stored`);
 }
