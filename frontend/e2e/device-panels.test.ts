@@ -308,6 +308,17 @@ describe('device control panels in the browser', () => {
       'panel-lock-unlocked',
     );
     await expect.poll(() => panel.getByTestId('reported').textContent()).toBe('Unlocked');
+    // Locked by hand at the door: its reading, newer than the confirmed unlock, moves the open panel.
+    await expect
+      .poll(
+        async () => {
+          await firmware.report(ids.LockDoor as string, 3, { lock: 1 });
+          return panel.getByTestId('reported').textContent();
+        },
+        { timeout: 20_000, interval: 1000 },
+      )
+      .toBe('Locked');
+    await shot(panel, 'panel-lock-by-hand');
     // The history says who asked what and how it ended.
     const history = region.getByRole('region', { name: 'Command history' });
     await history.getByRole('cell', { name: unlockedText('LockDoor') }).waitFor();
@@ -423,6 +434,18 @@ describe('device control panels in the browser', () => {
     expect(valveCommand.port).toBe(1);
     // Steps of 0.1.
     expect(Number(valveCommand.val) * 10).toBeCloseTo(Math.round(Number(valveCommand.val) * 10), 6);
+    // The fan turned down by hand at the unit: its reading moves the open panel's fan, not its valve.
+    await expect
+      .poll(
+        async () => {
+          await firmware.report(ids.RoomUnitA as string, 2, { fan: 2 });
+          return fan.getByTestId('reported').textContent();
+        },
+        { timeout: 20_000, interval: 1000 },
+      )
+      .toBe('2');
+    expect(await valve.getByTestId('reported').textContent()).toBe(String(valveCommand.val));
+    await shot(region.getByRole('region', { name: 'Device control' }), 'panel-room-unit-by-hand');
   }, 90_000);
 
   it("a light that answers after the 5 s deadline: 'Something went wrong', then confirmed late with the light's value", async () => {

@@ -1,4 +1,4 @@
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { CommandSentAnswer, CommandView } from '@argentum/contracts';
 import type { ApiRequest } from '@argentum/contracts/api';
 import { callApi } from '../../../shared/api/client';
@@ -55,12 +55,18 @@ export const controlQueries = {
       queryKey: controlQueries.historyKey(devID),
       queryFn: async ({ signal }) => ({ devID, commands: await fetchHistory(devID, signal) }),
     }),
-  state: (call: StateCall, devID: string, devType: number, port: number | string) =>
+  /**
+   * A port's state as the server decides it from the device's confirmations and telemetry, read again
+   * whenever the device's live value of the port's point changes (`told`, in the key): an open panel
+   * follows a lock turned by hand. The last answer stays shown until the new one comes.
+   */
+  state: (call: StateCall, devID: string, devType: number, port: number | string, told?: number) =>
     queryOptions({
-      queryKey: [...controlQueries.all(devID), call, String(port)] as const,
+      queryKey: [...controlQueries.all(devID), call, String(port), told ?? null] as const,
       queryFn: ({ signal }) => {
         return callApi(call, { devID, devType, port }, { signal, silent: true });
       },
+      placeholderData: keepPreviousData,
     }),
   rysePosition: (devID: string, devType: number) =>
     queryOptions({

@@ -17,7 +17,9 @@ const lockState = (value: ControlValue | undefined) =>
 /** A lock: Lock sends [1,0,0,0], Unlock [0,0,0,0]; the state is what the lock last reported. */
 export function LockPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
   const port = device.port ?? 0;
-  const { data } = useQuery(controlQueries.state('getLockValue', device.devID, device.devType, port));
+  const { data } = useQuery(
+    controlQueries.state('getLockValue', device.devID, device.devType, port, device.latest?.lock),
+  );
   const { state, confirmed, send } = useTrackedCommand(device.devID);
   const reported = data?.val ?? reportedValue(confirmed, device.latest?.lock, device.lastSeen);
   const set = (value: readonly number[]) =>

@@ -85,7 +85,9 @@ interface PortControlProps {
 }
 
 function PortControl({ device, canControl, label, point, port, range, unit }: PortControlProps) {
-  const { data } = useQuery(controlQueries.state('getFanValveValue', device.devID, device.devType, port));
+  const { data } = useQuery(
+    controlQueries.state('getFanValveValue', device.devID, device.devType, port, device.latest?.[point]),
+  );
   const { state, confirmed, send } = useTrackedCommand(device.devID);
   const reported =
     data?.val ?? reportedValue(confirmed, data?.latest?.[point] ?? device.latest?.[point], device.lastSeen);
