@@ -64,6 +64,8 @@ beforeAll(async () => {
   // Raw readings as ingest writes them; the roll-ups follow from the table's stream.
   expect((await writeRawReadings(points)).failedDevices.size).toBe(0);
   await recordLatest(ieq, end - MINUTE, { temp: 22.5, hum: 44 });
+  // A newer reading of another point only: the temperature's latest value keeps its own time.
+  await recordLatest(ieq, end - MINUTE / 2, { lux: 300 });
   const rolledUp = async (devId: string, from: number, readings: number) => {
     const hours = await dynamoTelemetryStore.readBuckets(devId, 'hour', from, end, 2000);
     return hours.items.reduce((n, b) => n + (Object.values(b.stats)[0]?.count ?? 0), 0) === readings;
@@ -88,7 +90,7 @@ const deviceRange = (body: Record<string, unknown>, as = token) =>
   );
 
 describe('getDeviceInfoDateRange', () => {
-  it('answers a day of minutes as at most 1,000 raw points that keep a one-minute spike, and the latest value', async () => {
+  it('answers a day of minutes as at most 1,000 raw points that keep a one-minute spike, and the latest value at its time', async () => {
     const result = await deviceRange({ devID: ieq, cusDate: range(end - DAY, end - 1) });
     expect(result.status).toBe(200);
     expect(result.body.resolution).toBe('raw');

@@ -36,8 +36,9 @@ export interface DeviceView {
   devID: string;
   orgID: string;
   devType: number;
-  /** Latest value per data point, and when it arrived (epoch ms). */
+  /** Latest value per data point, the time of each, and of the newest reading (epoch ms). */
   latest?: Record<string, number> | undefined;
+  latestAt?: Record<string, number> | undefined;
   lastSeen?: number | undefined;
 }
 
@@ -161,12 +162,12 @@ export async function deviceRange(
   const device = await deviceInScope(deps, caller, input.devID, input.orgId);
   const data = await readings(deps, device.devID, from, to);
   const latest = device.latest?.[input.sensorDataPoint];
+  // The point's own time; a value stored before those were kept is as old as the device's time.
+  const latestAt = device.latestAt?.[input.sensorDataPoint] ?? device.lastSeen;
   return {
     deviceResponse: series(data, input.sensorDataPoint),
     latestVal:
-      typeof latest === 'number' && typeof device.lastSeen === 'number'
-        ? { value: latest, time: device.lastSeen }
-        : null,
+      typeof latest === 'number' && typeof latestAt === 'number' ? { value: latest, time: latestAt } : null,
     resolution: data.resolution,
   };
 }
