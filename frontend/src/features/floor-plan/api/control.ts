@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { CommandSentAnswer, CommandView } from '@argentum/contracts';
 import type { ApiRequest } from '@argentum/contracts/api';
 import { callApi } from '../../../shared/api/client';
@@ -47,6 +47,12 @@ export async function readCommandFromHistory(
 
 type StateCall = 'getLockValue' | 'getFanValveValue';
 
+/** A query's placeholder while it is read: the answer shown before, if its key began with `prefix`. */
+const previousOf =
+  (prefix: readonly unknown[]) =>
+  <T>(previous: T | undefined, previousQuery: { queryKey: readonly unknown[] } | undefined): T | undefined =>
+    previousQuery && prefix.every((part, i) => previousQuery.queryKey[i] === part) ? previous : undefined;
+
 export const controlQueries = {
   all: (devID: string) => ['device-control', devID] as const,
   historyKey: (devID: string) => [...controlQueries.all(devID), 'history'] as const,
@@ -58,16 +64,19 @@ export const controlQueries = {
   /**
    * A port's state as the server decides it from the device's confirmations and telemetry, read again
    * whenever the device's live value of the port's point changes (`told`, in the key): an open panel
-   * follows a lock turned by hand. The last answer stays shown until the new one comes.
+   * follows a lock turned by hand. The last answer of the same port stays shown until the new one
+   * comes (never another device's or port's: a panel can be shown another device).
    */
-  state: (call: StateCall, devID: string, devType: number, port: number | string, told?: number) =>
-    queryOptions({
-      queryKey: [...controlQueries.all(devID), call, String(port), told ?? null] as const,
+  state: (call: StateCall, devID: string, devType: number, port: number | string, told?: number) => {
+    const portKey = [...controlQueries.all(devID), call, String(port)] as const;
+    return queryOptions({
+      queryKey: [...portKey, told ?? null] as const,
       queryFn: ({ signal }) => {
         return callApi(call, { devID, devType, port }, { signal, silent: true });
       },
-      placeholderData: keepPreviousData,
-    }),
+      placeholderData: previousOf(portKey),
+    });
+  },
   rysePosition: (devID: string, devType: number) =>
     queryOptions({
       queryKey: [...controlQueries.all(devID), 'ryse'] as const,
