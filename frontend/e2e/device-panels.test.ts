@@ -278,6 +278,28 @@ async function clickSlider(panel: Locator, label: string, fraction: number) {
   await panel.page().mouse.click(box.x + box.width * fraction, box.y + box.height / 2);
 }
 
+/**
+ * Publishes the device's reading until the panel shows `expected` (published again each second: the
+ * floor's live values reach the page once its connection is up).
+ */
+async function reportUntil(
+  devID: string,
+  devType: number,
+  values: Record<string, number>,
+  shown: () => Promise<string | null>,
+  expected: string,
+) {
+  await expect
+    .poll(
+      async () => {
+        await firmware.report(devID, devType, values);
+        return shown();
+      },
+      { timeout: 20_000, interval: 1000 },
+    )
+    .toBe(expected);
+}
+
 describe('device control panels in the browser', () => {
   it("locks and unlocks a lock: pending, then the lock's word", async () => {
     const region = await openDevice(page, 'LockDoor');
@@ -309,15 +331,13 @@ describe('device control panels in the browser', () => {
     );
     await expect.poll(() => panel.getByTestId('reported').textContent()).toBe('Unlocked');
     // Locked by hand at the door: its reading, newer than the confirmed unlock, moves the open panel.
-    await expect
-      .poll(
-        async () => {
-          await firmware.report(ids.LockDoor as string, 3, { lock: 1 });
-          return panel.getByTestId('reported').textContent();
-        },
-        { timeout: 20_000, interval: 1000 },
-      )
-      .toBe('Locked');
+    await reportUntil(
+      ids.LockDoor as string,
+      3,
+      { lock: 1 },
+      () => panel.getByTestId('reported').textContent(),
+      'Locked',
+    );
     await shot(panel, 'panel-lock-by-hand');
     // The history says who asked what and how it ended.
     const history = region.getByRole('region', { name: 'Command history' });
@@ -393,18 +413,15 @@ describe('device control panels in the browser', () => {
     );
     expect(up.val).toEqual([1, 1, 1, 1]);
     // Up, as the device said; then the shade reports the position it reached, a word of its own that
-    // came after the confirmation: the panel shows that (published until it does: the floor's live
-    // values reach the page once its connection is up).
+    // came after the confirmation: the panel shows that.
     await expect.poll(() => shades.getByTestId('reported').textContent()).toBe('Up');
-    await expect
-      .poll(
-        async () => {
-          await firmware.report(ids.ShadesWest as string, 3, { shade: 100 });
-          return shades.getByRole('slider', { name: 'Shade position' }).getAttribute('aria-valuenow');
-        },
-        { timeout: 20_000, interval: 1000 },
-      )
-      .toBe('100');
+    await reportUntil(
+      ids.ShadesWest as string,
+      3,
+      { shade: 100 },
+      () => shades.getByRole('slider', { name: 'Shade position' }).getAttribute('aria-valuenow'),
+      '100',
+    );
     expect(await shades.getByTestId('reported').textContent()).toBe('100%');
 
     region = await openDevice(page, 'RoomUnitA');
@@ -435,15 +452,13 @@ describe('device control panels in the browser', () => {
     // Steps of 0.1.
     expect(Number(valveCommand.val) * 10).toBeCloseTo(Math.round(Number(valveCommand.val) * 10), 6);
     // The fan turned down by hand at the unit: its reading moves the open panel's fan, not its valve.
-    await expect
-      .poll(
-        async () => {
-          await firmware.report(ids.RoomUnitA as string, 2, { fan: 2 });
-          return fan.getByTestId('reported').textContent();
-        },
-        { timeout: 20_000, interval: 1000 },
-      )
-      .toBe('2');
+    await reportUntil(
+      ids.RoomUnitA as string,
+      2,
+      { fan: 2 },
+      () => fan.getByTestId('reported').textContent(),
+      '2',
+    );
     expect(await valve.getByTestId('reported').textContent()).toBe(String(valveCommand.val));
     await shot(region.getByRole('region', { name: 'Device control' }), 'panel-room-unit-by-hand');
   }, 90_000);
