@@ -25,7 +25,7 @@ import { DomainError, forbidden, notFound } from '../errors';
 import type { Clock, Logger, Metrics } from '../ports';
 import type { AuthUser } from '../users/user';
 import type { CommandRecord, CommandStore, ControlDevice, DeviceDirectory, MessagePublisher } from './ports';
-import { confirmedReading, portPoint } from './confirmed-reading';
+import { portPoint, readingValue } from './confirmed-reading';
 import { checkCommandValue } from './values';
 
 /** What the control calls need. */
@@ -341,10 +341,7 @@ export async function deviceState(
     told !== undefined && point !== undefined ? (device.latestAt?.[point] ?? device.lastSeen) : undefined;
   const overruled =
     toldAt !== undefined &&
-    (!state ||
-      (state.reportedAt < toldAt &&
-        point !== undefined &&
-        confirmedReading(device, { call: 'setFanValveValue', port }, state.val)?.[point] !== told));
+    (!state || (state.reportedAt < toldAt && readingValue(device, state.val) !== told));
   if (state && !overruled) {
     return { ...answer, val: state.val, reportedAt: iso(state.reportedAt), source: 'device' };
   }

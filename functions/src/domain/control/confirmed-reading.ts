@@ -55,11 +55,24 @@ export function portPoint(
   return point !== undefined && device.dataPoints.some((p) => p.dp === point) ? point : undefined;
 }
 
+/** A control value as the device's telemetry reports it (a lock's state is 1 locked; a switch's 0 or 1). */
+export function readingValue(device: ControlledDeviceShape, val: ControlValue): number | undefined {
+  const number = asNumber(val);
+  switch (controlKindOf(device)) {
+    case 'lock':
+      return isPorts(val, LOCK_VALUE) ? 1 : isPorts(val, UNLOCK_VALUE) ? 0 : undefined;
+    case 'switch':
+      return number === 0 || number === 1 ? number : undefined;
+    default:
+      return number;
+  }
+}
+
 /**
  * The data points a value a device confirmed for a command stands for, as the device reports them in
- * its telemetry (portPoint; a lock's state is 1 locked). Nothing for a value that names no state
- * (shades sent up or down stop where the device's next reading says; a power node's ports go their own
- * way, devices/reports.ts).
+ * its telemetry (portPoint, readingValue). Nothing for a value that names no state (shades sent up or
+ * down stop where the device's next reading says; a power node's ports go their own way,
+ * devices/reports.ts).
  */
 export function confirmedReading(
   device: ControlledDeviceShape,
@@ -68,17 +81,6 @@ export function confirmedReading(
 ): Record<string, number> | undefined {
   if (command.call === 'testDevice') return undefined;
   const point = portPoint(device, command);
-  if (point === undefined) return undefined;
-  const number = asNumber(val);
-  const value = (() => {
-    switch (controlKindOf(device)) {
-      case 'lock':
-        return isPorts(val, LOCK_VALUE) ? 1 : isPorts(val, UNLOCK_VALUE) ? 0 : undefined;
-      case 'switch':
-        return number === 0 || number === 1 ? number : undefined;
-      default:
-        return number;
-    }
-  })();
-  return value === undefined ? undefined : { [point]: value };
+  const value = readingValue(device, val);
+  return point === undefined || value === undefined ? undefined : { [point]: value };
 }
