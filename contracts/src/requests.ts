@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import './schema-messages';
 import { OFFLINE_GRACE_MINUTES_RANGE, SELECT_TO_GROUP_TEXT, SELECT_TO_UNGROUP_TEXT } from './devices';
 import { ECOBEE_HOLD_TYPES, SHADE_POSITION_MAX, SHADE_POSITION_MIN } from './integrations';
+import { MAX_DATA_POINTS } from './messaging/device-protocol';
 import { REALTIME_MAX_ORGS } from './realtime';
 import { toRole } from './roles';
 import {
@@ -123,7 +124,7 @@ export const deviceRequests = {
             floorOrigin: z.optional(floorOrigin),
             devName: z.optional(deviceName),
             port: z.optional(port),
-            dataPoints: z.optional(z.array(dataPointRequest).check(z.maxLength(64))),
+            dataPoints: z.optional(z.array(dataPointRequest).check(z.maxLength(MAX_DATA_POINTS))),
             version: deviceVersion,
           }),
         )
@@ -150,7 +151,7 @@ export const deviceRequests = {
             z.union([z.number(), z.string().check(z.maxLength(64)), z.boolean()]),
           ),
         ),
-        dataPoints: z.optional(z.array(dataPointRequest).check(z.maxLength(64))),
+        dataPoints: z.optional(z.array(dataPointRequest).check(z.maxLength(MAX_DATA_POINTS))),
       }),
       version: deviceVersion,
     }),
@@ -158,7 +159,9 @@ export const deviceRequests = {
     body({
       devID: devId,
       devType,
-      devUpdateObj: body({ dataPoints: z.array(dataPointRequest).check(z.minLength(1), z.maxLength(64)) }),
+      devUpdateObj: body({
+        dataPoints: z.array(dataPointRequest).check(z.minLength(1), z.maxLength(MAX_DATA_POINTS)),
+      }),
       version: deviceVersion,
     }),
   addThermistor: () =>

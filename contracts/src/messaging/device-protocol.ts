@@ -162,6 +162,13 @@ export function groupingFailureOf(
  */
 export const TELEMETRY_VALUE_LIMIT = 1e9;
 
+/**
+ * The most data points a device declares (the device calls take at most this many), and so the most
+ * values one reading may carry: the device's latest values take each in one conditional update, whose
+ * expression DynamoDB caps at 4 KB.
+ */
+export const MAX_DATA_POINTS = 64;
+
 /** Telemetry a device publishes on `{orgId}/sensordata/{devId}`. */
 export const telemetryMessageSchema = z.lazy(() =>
   z.object({
@@ -169,11 +176,20 @@ export const telemetryMessageSchema = z.lazy(() =>
     devType: z.number().check(z.int(), z.minimum(0), z.maximum(9)),
     /** Epoch milliseconds; the ingest stamps arrival time when absent, and refuses one far from it. */
     time: z.optional(z.number().check(z.int(), z.positive())),
-    /** One value per data point name, e.g. { temp: 22.4, hum: 41 }: finite, within ±TELEMETRY_VALUE_LIMIT. */
-    values: z.record(
-      z.string().check(z.minLength(1), z.maxLength(32)),
-      z.number().check(z.minimum(-TELEMETRY_VALUE_LIMIT), z.maximum(TELEMETRY_VALUE_LIMIT)),
-    ),
+    /**
+     * One value per data point name, e.g. { temp: 22.4, hum: 41 }: finite, within ±TELEMETRY_VALUE_LIMIT,
+     * at most MAX_DATA_POINTS of them.
+     */
+    values: z
+      .record(
+        z.string().check(z.minLength(1), z.maxLength(32)),
+        z.number().check(z.minimum(-TELEMETRY_VALUE_LIMIT), z.maximum(TELEMETRY_VALUE_LIMIT)),
+      )
+      .check(
+        z.refine((values) => Object.keys(values).length <= MAX_DATA_POINTS, {
+          message: `more than ${MAX_DATA_POINTS} data points`,
+        }),
+      ),
   }),
 );
 export type TelemetryMessage = z.infer<typeof telemetryMessageSchema>;

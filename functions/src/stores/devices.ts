@@ -204,11 +204,11 @@ async function updateDeviceIf(
  * the points it is the newest word on. Answers the device as the write left it (ReturnValues costs no
  * read units), so ingest decides presence, live values and alarms from it instead of reading the device
  * again; undefined when the reading brought nothing newer, or the device is gone (never an item made
- * anew). The common write (a reading newer than the device's time, onto both maps) is one conditional
- * update; a refusal answers the item (no read), and the write is made again from it: the points that
- * still win, the maps whole for an item without times (values stored before times were kept are as old
- * as the device's time). It sets only attributes no index projects and no index key: one write unit,
- * no index write.
+ * anew). The common write, a reading at least as new as the device's time, sets its points into both
+ * maps in one conditional update (no point is newer than the device's time). Any other is made from
+ * the item its refusal answered (no read): both maps whole, with the points that win, conditioned on
+ * the maps and the time as they were. Values stored before times were kept are as old as the device's
+ * time. It sets only attributes no index projects and no index key: one write unit, no index write.
  */
 export async function recordLatest(
   devId: string,
@@ -216,59 +216,66 @@ export async function recordLatest(
   values: Record<string, number>,
 ): Promise<Device | undefined> {
   const points = Object.entries(values);
-  // The item as the last refusal answered it; undefined: assumed to have both maps and be older.
-  let item: Item | undefined;
+  // The first write assumes an item with both maps and an older time; a refusal answers the item.
+  let answer = await updateDeviceIf(devId, {
+    sets: [
+      'lastSeen = :time',
+      ...points.flatMap((_, i) => [`latest.#p${i} = :v${i}`, `latestAt.#p${i} = :time`]),
+    ],
+    conditions: [
+      'attribute_exists(pk)',
+      '(attribute_not_exists(lastSeen) OR lastSeen <= :time)',
+      ...(points.length > 0 ? ['attribute_type(latest, :map)', 'attribute_type(latestAt, :map)'] : []),
+    ],
+    names: Object.fromEntries(points.map(([point], i) => [`#p${i}`, point])),
+    values: {
+      ':time': time,
+      ...(points.length > 0 ? { ':map': 'M' } : {}),
+      ...Object.fromEntries(points.map(([, value], i) => [`:v${i}`, value])),
+    },
+  });
   for (let attempt = 0; attempt < 5; attempt++) {
-    const seen = typeof item?.lastSeen === 'number' ? item.lastSeen : undefined;
-    const newer = seen === undefined || seen <= time;
-    const held = isMap(item?.latest) ? item.latest : undefined;
-    const times = isMap(item?.latestAt) ? item.latestAt : undefined;
+    if (!answer) return undefined;
+    if ('written' in answer) return deviceFromItem(answer.written);
+    const item = answer.refused;
+    const seen = typeof item.lastSeen === 'number' ? item.lastSeen : undefined;
+    const held = isMap(item.latest) ? item.latest : undefined;
+    const times = isMap(item.latestAt) ? item.latestAt : undefined;
     const heldAt = (point: string) => {
       const at = times?.[point];
       return typeof at === 'number' ? at : held?.[point] !== undefined ? seen : undefined;
     };
-    const winning = points.filter(([point]) => {
-      const at = heldAt(point);
-      return at === undefined || at <= time;
-    });
+    const winning = points.filter(([point]) => (heldAt(point) ?? time) <= time);
+    const newer = seen === undefined || seen <= time;
     if (winning.length === 0 && !newer) return undefined;
-    // Into both maps point by point; or (no times yet: a first reading, or values stored before times
-    // were kept) both maps whole.
-    const intoMaps = winning.length > 0 && (!item || times !== undefined);
-    const sets: string[] = [];
-    const conditions = ['attribute_exists(pk)'];
-    const names: Record<string, string> = {};
-    const attributes: Record<string, unknown> = {};
-    if (newer || intoMaps) attributes[':time'] = time;
-    if (newer) {
-      sets.push('lastSeen = :time');
-      conditions.push('(attribute_not_exists(lastSeen) OR lastSeen <= :time)');
-    }
-    if (intoMaps) {
-      conditions.push('attribute_type(latest, :map)', 'attribute_type(latestAt, :map)');
-      attributes[':map'] = 'M';
-      for (const [i, [point, value]] of winning.entries()) {
-        names[`#p${i}`] = point;
-        attributes[`:v${i}`] = value;
-        sets.push(`latest.#p${i} = :v${i}`, `latestAt.#p${i} = :time`);
-        conditions.push(`(attribute_not_exists(latestAt.#p${i}) OR latestAt.#p${i} <= :time)`);
-      }
-    } else if (winning.length > 0) {
-      const heldTimes = Object.keys(held ?? {}).map((point) => [point, heldAt(point)] as const);
-      conditions.push('attribute_not_exists(latestAt)');
-      conditions.push(held ? 'latest = :held' : 'attribute_not_exists(latest)');
-      if (held) attributes[':held'] = held;
-      attributes[':latest'] = { ...held, ...Object.fromEntries(winning) };
-      attributes[':times'] = {
-        ...Object.fromEntries(heldTimes.filter(([, at]) => at !== undefined)),
-        ...Object.fromEntries(winning.map(([point]) => [point, time])),
-      };
-      sets.push('latest = :latest', 'latestAt = :times');
-    }
-    const answer = await updateDeviceIf(devId, { sets, conditions, names, values: attributes });
-    if (!answer) return undefined;
-    if ('written' in answer) return deviceFromItem(answer.written);
-    item = answer.refused;
+    const heldTimes = Object.keys(held ?? {}).flatMap((point) => {
+      const at = heldAt(point);
+      return at === undefined ? [] : [[point, at] as const];
+    });
+    // What the item held, as it held it: the write lands only if nothing changed it meanwhile.
+    const unchanged = (attribute: string, placeholder: string, value: unknown) =>
+      value === undefined ? `attribute_not_exists(${attribute})` : `${attribute} = ${placeholder}`;
+    answer = await updateDeviceIf(devId, {
+      sets: ['latest = :latest', 'latestAt = :times', ...(newer ? ['lastSeen = :time'] : [])],
+      conditions: [
+        'attribute_exists(pk)',
+        unchanged('latest', ':held', held),
+        unchanged('latestAt', ':heldTimes', times),
+        unchanged('lastSeen', ':seen', seen),
+      ],
+      names: {},
+      values: {
+        ':latest': { ...held, ...Object.fromEntries(winning) },
+        ':times': {
+          ...Object.fromEntries(heldTimes),
+          ...Object.fromEntries(winning.map(([p]) => [p, time])),
+        },
+        ...(newer ? { ':time': time } : {}),
+        ...(held ? { ':held': held } : {}),
+        ...(times ? { ':heldTimes': times } : {}),
+        ...(seen !== undefined ? { ':seen': seen } : {}),
+      },
+    });
   }
   throw new Error(`Device ${devId} kept changing while its latest values were stored`);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { MAX_DATA_POINTS } from '@argentum/contracts/messaging';
 import type { Device } from '../../src/domain/devices/device';
 import type { DeviceStore } from '../../src/domain/devices/ports';
 import type { PresenceStore, StoredPresence } from '../../src/domain/devices/presence';
@@ -311,6 +312,23 @@ export function deviceListingContract(
       expect(await store().get(d.devID)).toMatchObject({
         latest: { temp: 20, fan: 7, valve: 4.5, zone: 20 },
         latestAt: { temp: 1000, fan: 2000, valve: 3000, zone: 1500 },
+        lastSeen: 3000,
+      });
+    });
+
+    it('takes a reading of as many data points as a device declares, newer or older than the device', async () => {
+      const d = device(id('org'));
+      await store().register(d);
+      const reading = (value: number) =>
+        Object.fromEntries(Array.from({ length: MAX_DATA_POINTS }, (_, i) => [`point${i}`, value]));
+      expect((await store().recordLatest(d.devID, 2000, reading(2)))?.latest).toEqual(reading(2));
+      expect((await store().recordLatest(d.devID, 3000, reading(3)))?.latest).toEqual(reading(3));
+      expect(await store().recordLatest(d.devID, 2500, reading(1))).toBeUndefined();
+      // Older, and as many points: each held one is newer, a point never reported is taken.
+      const { point0: _newer, ...older } = reading(1);
+      expect(await store().recordLatest(d.devID, 2500, { ...older, fresh: 1 })).toMatchObject({
+        latest: { ...reading(3), fresh: 1 },
+        latestAt: { point0: 3000, fresh: 2500 },
         lastSeen: 3000,
       });
     });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { MAX_DATA_POINTS } from '@argentum/contracts/messaging';
 import {
   type DeadLetter,
   ingestBatch,
@@ -99,6 +100,18 @@ describe('ingestBatch (the telemetry use case)', () => {
           `${new Date(NOW).toISOString()} (at most 7 days before, 5 minutes after)`,
       ),
     );
+  });
+
+  it('dead-letters a reading of more data points than a device declares, and stores one of as many', async () => {
+    const dev = devId();
+    const { ports, stored, letters } = scene({ [dev]: 'a' });
+    const values = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, i]));
+    const batch = [MAX_DATA_POINTS, MAX_DATA_POINTS + 1].map((n) => record('a', dev, { values: values(n) }));
+    await ingestBatch(ports, batch, NOW);
+    expect(stored.map((p) => Object.keys(p.values).length)).toEqual([MAX_DATA_POINTS]);
+    expect(letters.map((l) => l.reason)).toEqual([
+      `not a reading: values: more than ${MAX_DATA_POINTS} data points`,
+    ]);
   });
 
   it('retries only the records of a device whose readings could not be stored', async () => {
