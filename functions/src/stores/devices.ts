@@ -4,6 +4,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { DataPoint, Device, PortName, PortValues } from '../domain/devices/device';
+import { takeReading } from '../domain/devices/latest';
 import type {
   CommitOutcome,
   DeviceChange,
@@ -206,9 +207,8 @@ async function updateDeviceIf(
  * again; undefined when the reading brought nothing newer, or the device is gone (never an item made
  * anew). The common write, a reading at least as new as the device's time, sets its points into both
  * maps in one conditional update (no point is newer than the device's time). Any other is made from
- * the item its refusal answered (no read): both maps whole, with the points that win, conditioned on
- * the maps and the time as they were. Values stored before times were kept are as old as the device's
- * time. It sets only attributes no index projects and no index key: one write unit, no index write.
+ * the item its refusal answered (no read): both maps whole (`takeReading`, domain/devices/latest.ts),
+ * conditioned on the maps and the time as they were. It sets only attributes no index projects and no index key: one write unit, no index write.
  */
 export async function recordLatest(
   devId: string,
@@ -238,42 +238,32 @@ export async function recordLatest(
     if (!answer) return undefined;
     if ('written' in answer) return deviceFromItem(answer.written);
     const item = answer.refused;
-    const seen = typeof item.lastSeen === 'number' ? item.lastSeen : undefined;
-    const held = isMap(item.latest) ? item.latest : undefined;
-    const times = isMap(item.latestAt) ? item.latestAt : undefined;
-    const heldAt = (point: string) => {
-      const at = times?.[point];
-      return typeof at === 'number' ? at : held?.[point] !== undefined ? seen : undefined;
+    const held = {
+      ...(isMap(item.latest) ? { latest: item.latest as Record<string, number> } : {}),
+      ...(isMap(item.latestAt) ? { latestAt: item.latestAt as Record<string, number> } : {}),
+      ...(typeof item.lastSeen === 'number' ? { lastSeen: item.lastSeen } : {}),
     };
-    const winning = points.filter(([point]) => (heldAt(point) ?? time) <= time);
-    const newer = seen === undefined || seen <= time;
-    if (winning.length === 0 && !newer) return undefined;
-    const heldTimes = Object.keys(held ?? {}).flatMap((point) => {
-      const at = heldAt(point);
-      return at === undefined ? [] : [[point, at] as const];
-    });
+    const next = takeReading(held, time, values);
+    if (!next) return undefined;
     // What the item held, as it held it: the write lands only if nothing changed it meanwhile.
-    const unchanged = (attribute: string, placeholder: string, value: unknown) =>
-      value === undefined ? `attribute_not_exists(${attribute})` : `${attribute} = ${placeholder}`;
+    const unchanged = (attribute: keyof typeof held, placeholder: string) =>
+      held[attribute] === undefined ? `attribute_not_exists(${attribute})` : `${attribute} = ${placeholder}`;
     answer = await updateDeviceIf(devId, {
-      sets: ['latest = :latest', 'latestAt = :times', ...(newer ? ['lastSeen = :time'] : [])],
+      sets: ['latest = :latest', 'latestAt = :times', 'lastSeen = :time'],
       conditions: [
         'attribute_exists(pk)',
-        unchanged('latest', ':held', held),
-        unchanged('latestAt', ':heldTimes', times),
-        unchanged('lastSeen', ':seen', seen),
+        unchanged('latest', ':held'),
+        unchanged('latestAt', ':heldTimes'),
+        unchanged('lastSeen', ':seen'),
       ],
       names: {},
       values: {
-        ':latest': { ...held, ...Object.fromEntries(winning) },
-        ':times': {
-          ...Object.fromEntries(heldTimes),
-          ...Object.fromEntries(winning.map(([p]) => [p, time])),
-        },
-        ...(newer ? { ':time': time } : {}),
-        ...(held ? { ':held': held } : {}),
-        ...(times ? { ':heldTimes': times } : {}),
-        ...(seen !== undefined ? { ':seen': seen } : {}),
+        ':latest': next.latest,
+        ':times': next.latestAt,
+        ':time': next.lastSeen,
+        ...(held.latest ? { ':held': held.latest } : {}),
+        ...(held.latestAt ? { ':heldTimes': held.latestAt } : {}),
+        ...(held.lastSeen !== undefined ? { ':seen': held.lastSeen } : {}),
       },
     });
   }

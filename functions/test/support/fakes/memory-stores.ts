@@ -6,6 +6,7 @@
 import type { CommandRecord, CommandStore, ReportedState } from '../../../src/domain/control/ports';
 import type { Device, PortName, PortValues } from '../../../src/domain/devices/device';
 import type { CommitOutcome, DeviceCommit, ReportedPorts } from '../../../src/domain/devices/ports';
+import { takeReading } from '../../../src/domain/devices/latest';
 import { applied } from '../../../src/domain/devices/placement';
 import type { PresenceDevice, PresenceStore } from '../../../src/domain/devices/presence';
 import type { AlarmStore, DeviceAlarms } from '../../../src/domain/notifications/alarms';
@@ -196,28 +197,12 @@ export function memoryDevices(devices: readonly Device[] = []) {
     async ownerOf(devId: string) {
       return byId.get(devId)?.orgID;
     },
-    /** Like the store: answers the device as written, undefined when a newer reading was there. */
-    /** Like the store: each point takes the reading's value unless it holds a newer one. */
+    /** Like the store: each point takes the reading's value unless it holds a newer one (takeReading). */
     async recordLatest(devId: string, time: number, values: Record<string, number>) {
       const device = byId.get(devId);
-      if (!device) return undefined;
-      const heldAt = (point: string) =>
-        device.latestAt?.[point] ?? (device.latest?.[point] !== undefined ? device.lastSeen : undefined);
-      const winning = Object.entries(values).filter(([point]) => (heldAt(point) ?? time) <= time);
-      const newer = device.lastSeen === undefined || device.lastSeen <= time;
-      if (winning.length === 0 && !newer) return undefined;
-      const written = {
-        ...device,
-        latest: { ...device.latest, ...copy(Object.fromEntries(winning)) },
-        latestAt: {
-          ...Object.fromEntries(
-            Object.keys(device.latest ?? {}).map((point) => [point, heldAt(point) ?? time]),
-          ),
-          ...device.latestAt,
-          ...Object.fromEntries(winning.map(([point]) => [point, time])),
-        },
-        lastSeen: newer ? time : (device.lastSeen ?? time),
-      };
+      const next = device && takeReading(device, time, values);
+      if (!device || !next) return undefined;
+      const written = { ...device, ...copy(next) };
       byId.set(devId, written);
       return copy(written);
     },
