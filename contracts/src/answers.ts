@@ -179,6 +179,7 @@ export const deviceView: z.ZodMiniType<DeviceView> = z.object({
     z.object({ type: z.literal('thermistor'), devID: z.string(), dataPoints: z.array(dataPointView) }),
   ),
   latest: z.optional(stringRecord),
+  latestAt: z.optional(stringRecord),
   lastSeen: z.optional(z.number()),
   portReportedAt: z.optional(
     z.object({ portOneValue: z.optional(z.number()), portTwoValue: z.optional(z.number()) }),

@@ -152,8 +152,14 @@ export interface DeviceView {
   dataPoints: DataPointView[];
   properties: Record<string, unknown>;
   childNode?: { type: 'thermistor'; devID: string; dataPoints: DataPointView[] };
-  /** Latest value per data point and when it arrived (epoch ms); lastSeen undefined: never heard. */
+  /** Latest value per data point; lastSeen (epoch ms) undefined: never heard. */
   latest?: Record<string, number>;
+  /**
+   * When each latest value was read (epoch ms): a point's own time, which a reading of other points does
+   * not move (`latestTimeOf`). A value stored before these were kept has none.
+   */
+  latestAt?: Record<string, number>;
+  /** When the device's newest reading was read (epoch ms). */
   lastSeen?: number;
   /**
    * A power node's port values (`properties.portOneValue`, `portTwoValue`): when the device reported
@@ -167,6 +173,17 @@ export interface DeviceView {
   updatedAt: string;
   /** Raised by every change; writes send the version they saw (409 when it moved on). */
   version: number;
+}
+
+/**
+ * When a device's latest value of `point` was read: its own time, else (a value stored before those
+ * were kept) the device's newest reading's; undefined when the device holds no value of it.
+ */
+export function latestTimeOf(
+  device: Pick<DeviceView, 'latest' | 'latestAt' | 'lastSeen'>,
+  point: string,
+): number | undefined {
+  return device.latestAt?.[point] ?? (device.latest?.[point] !== undefined ? device.lastSeen : undefined);
 }
 
 /** getAllDevicesDataForFloorPlan: the devices, and the user's icon size per device type on this floor. */

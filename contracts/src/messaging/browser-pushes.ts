@@ -48,6 +48,9 @@ export const portReportSchema = z.lazy(() =>
 );
 export type PortReport = z.infer<typeof portReportSchema>;
 
+/** A data point's name, as a live update keys its values. */
+const pointName = z.string().check(z.minLength(1), z.maxLength(32));
+
 /**
  * One device's change, as the floor view merges it into its cached devices: its newest reading
  * (ingest), its presence (online / offline, why, since when: every presence change), or a power
@@ -57,7 +60,9 @@ export const liveDeviceUpdateSchema = z.lazy(() =>
   z.object({
     devID: messageDevId,
     /** The values of the newest reading, by data point. */
-    latest: z.optional(z.record(z.string().check(z.minLength(1), z.maxLength(32)), z.number())),
+    latest: z.optional(z.record(pointName, z.number())),
+    /** When each of those values was read (epoch ms): the points' own times (`latestTimeOf`). */
+    latestAt: z.optional(z.record(pointName, z.number().check(z.int(), z.positive()))),
     /** When it was last read (epoch ms). */
     lastSeen: z.optional(z.number().check(z.int(), z.positive())),
     /** Sent with presence changes only: a reading alone does not decide presence. */

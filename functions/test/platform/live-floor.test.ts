@@ -71,7 +71,7 @@ describe('runtime configuration', () => {
 });
 
 describe('live floor topic', () => {
-  it('brings a reading a device publishes to a browser watching its floor, and only that floor', async () => {
+  it("brings a reading a device publishes to a browser watching its floor, and only that floor, with its points' times", async () => {
     const place = await newPlace('Live One');
     const [sensor, elsewhere] = await newDevices(place, [{ devType: 5 }, { devType: 5 }], place.floorId);
     if (!sensor || !elsewhere) throw new Error('no devices');
@@ -90,7 +90,14 @@ describe('live floor topic', () => {
           topic: topics.floorLive(place.orgId, place.floorId),
           message: {
             floorId: place.floorId,
-            updates: [{ devID: sensor.devID, latest: { temp: 21.5, co2: 640 }, lastSeen: time }],
+            updates: [
+              {
+                devID: sensor.devID,
+                latest: { temp: 21.5, co2: 640 },
+                latestAt: { temp: time, co2: time },
+                lastSeen: time,
+              },
+            ],
           },
         },
         {
@@ -109,6 +116,20 @@ describe('live floor topic', () => {
         },
       ]),
     );
+
+    // An older reading of a point not heard since: the point's value with its own time, the device's
+    // time unmoved (the page keys what it reads again on a point's time, not on the device's).
+    await publish(place, sensor.devID, time - 500, { hum: 40 });
+    await expect.poll(() => watcher.received.length).toBe(3);
+    expect(watcher.received[2]).toEqual({
+      topic: topics.floorLive(place.orgId, place.floorId),
+      message: {
+        floorId: place.floorId,
+        updates: [
+          { devID: sensor.devID, latest: { hum: 40 }, latestAt: { hum: time - 500 }, lastSeen: time },
+        ],
+      },
+    });
   });
 
   it("refuses a user of organization A B's topics, and never delivers B's messages to A", async () => {

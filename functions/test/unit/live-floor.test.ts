@@ -24,7 +24,7 @@ describe('live floor messages', () => {
     }
   });
 
-  it("publishes one message per floor with each device's newest reading, skipping devices on no floor", async () => {
+  it("publishes one message per floor with each device's newest values and their times, skipping devices on no floor", async () => {
     const sent: { orgId: string; floorId: string; message: LiveFloorMessage }[] = [];
     const placements: Record<string, { orgId: string; floorId: string | undefined }> = {
       U1A: { orgId: 'o1', floorId: 'f1' },
@@ -40,11 +40,11 @@ describe('live floor messages', () => {
         },
       },
       [
-        { devId: 'U1A', time: 5, values: { temp: 1 } },
-        { devId: 'U1B', time: 6, values: { temp: 2 } },
-        { devId: 'U2A', time: 7, values: { temp: 3 } },
-        { devId: 'U3X', time: 8, values: { temp: 4 } },
-        { devId: 'U9Z', time: 9, values: { temp: 5 } },
+        { devId: 'U1A', time: 5, values: { temp: 1 }, latestAt: { temp: 5 } },
+        { devId: 'U1B', time: 6, values: { temp: 2 }, latestAt: { temp: 4 } },
+        { devId: 'U2A', time: 7, values: { temp: 3 }, latestAt: { temp: 7 } },
+        { devId: 'U3X', time: 8, values: { temp: 4 }, latestAt: { temp: 8 } },
+        { devId: 'U9Z', time: 9, values: { temp: 5 }, latestAt: { temp: 9 } },
       ],
     );
     expect(sent.sort((a, b) => a.floorId.localeCompare(b.floorId))).toEqual([
@@ -54,8 +54,8 @@ describe('live floor messages', () => {
         message: {
           floorId: 'f1',
           updates: [
-            { devID: 'U1A', latest: { temp: 1 }, lastSeen: 5 },
-            { devID: 'U1B', latest: { temp: 2 }, lastSeen: 6 },
+            { devID: 'U1A', latest: { temp: 1 }, latestAt: { temp: 5 }, lastSeen: 5 },
+            { devID: 'U1B', latest: { temp: 2 }, latestAt: { temp: 4 }, lastSeen: 6 },
           ],
         },
       },
@@ -64,7 +64,7 @@ describe('live floor messages', () => {
         floorId: 'f2',
         message: {
           floorId: 'f2',
-          updates: [{ devID: 'U2A', latest: { temp: 3 }, lastSeen: 7 }],
+          updates: [{ devID: 'U2A', latest: { temp: 3 }, latestAt: { temp: 7 }, lastSeen: 7 }],
         },
       },
     ]);
@@ -83,7 +83,7 @@ describe('live floor messages', () => {
           },
           logger: { log: (_level, message) => void logged.push(message) },
         },
-        [{ devId: 'V1', time: 1, values: { temp: 1 } }],
+        [{ devId: 'V1', time: 1, values: { temp: 1 }, latestAt: { temp: 1 } }],
       ),
     ).resolves.toBeUndefined();
     expect(logged).toEqual(['live floor: message not published']);

@@ -147,7 +147,7 @@ describe('ingestBatch (the telemetry use case)', () => {
         // The store answers the device as written (stores/devices.ts recordLatest).
         recordLatest: async (devId: string, time: number, values: Record<string, number>) => {
           await ports.devices.recordLatest(devId, time);
-          return { orgId: 'a', taken: { time, values } };
+          return { orgId: 'a', taken: { time, values, latestAt: {} } };
         },
       },
     };

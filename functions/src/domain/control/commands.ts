@@ -12,6 +12,7 @@ import {
   type DeviceStateAnswer,
   hasRole,
   isPending,
+  latestTimeOf,
   LOCK_VALUE,
   NO_DEVICE_FOUND_TEXT,
   Role,
@@ -336,9 +337,7 @@ export async function deviceState(
   };
   const point = portPoint(device, { port });
   const told = point !== undefined ? device.latest?.[point] : undefined;
-  // The point's own time; a value stored before those were kept is as old as the device's time.
-  const toldAt =
-    told !== undefined && point !== undefined ? (device.latestAt?.[point] ?? device.lastSeen) : undefined;
+  const toldAt = point !== undefined ? latestTimeOf(device, point) : undefined;
   const overruled =
     toldAt !== undefined &&
     (!state || (state.reportedAt < toldAt && readingValue(device, state.val) !== told));

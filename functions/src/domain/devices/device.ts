@@ -82,6 +82,7 @@ export function toDeviceView(device: Device, now: number): DeviceView {
     properties: device.properties ?? {},
     ...(device.childNode ? { childNode: device.childNode } : {}),
     ...(device.latest ? { latest: device.latest } : {}),
+    ...(device.latestAt ? { latestAt: device.latestAt } : {}),
     ...(device.lastSeen !== undefined ? { lastSeen: device.lastSeen } : {}),
     ...(device.portReportedAt ? { portReportedAt: device.portReportedAt } : {}),
     online: presence.online,

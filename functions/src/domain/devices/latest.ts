@@ -1,3 +1,4 @@
+import { latestTimeOf } from '@argentum/contracts';
 import type { Device } from './device';
 
 /** What a device holds of its readings: latest value and time per data point, and its newest reading's time. */
@@ -15,8 +16,7 @@ export function takeReading(
   time: number,
   values: Record<string, number>,
 ): Required<LatestValues> | undefined {
-  const heldAt = (point: string) =>
-    held.latestAt?.[point] ?? (held.latest?.[point] !== undefined ? held.lastSeen : undefined);
+  const heldAt = (point: string) => latestTimeOf(held, point);
   const winning = Object.entries(values).filter(([point]) => (heldAt(point) ?? time) <= time);
   const newer = held.lastSeen === undefined || held.lastSeen <= time;
   if (winning.length === 0 && !newer) return undefined;

@@ -29,11 +29,15 @@ export interface LiveFloorPorts {
   logger?: Logger;
 }
 
-/** A stored reading: the newest of its device in an ingest batch. */
+/**
+ * What a device's readings of an ingest batch made its latest: values by point, when each was read
+ * (`latestAt`), and the device's newest reading's time (`time`).
+ */
 export interface NewestReading {
   devId: string;
   time: number;
   values: Record<string, number>;
+  latestAt: Record<string, number>;
 }
 
 /** Splits a floor's updates into messages under the size limit (IoT Core takes at most 128 KB). */
@@ -83,6 +87,7 @@ export async function publishLiveFloors(
     floor.updates.set(reading.devId, {
       devID: reading.devId,
       latest: reading.values,
+      latestAt: reading.latestAt,
       lastSeen: reading.time,
     });
   }

@@ -52,6 +52,14 @@ export function outsideReadingWindow(time: number, receivedAt: number): string |
   );
 }
 
+/**
+ * What a reading made a device's latest: the values it brought that were the newest of their points,
+ * with their times (`latestAt`, the reading's), at the device's time (`time`, its newest reading's).
+ */
+export interface TakenReading extends TelemetryPoint {
+  latestAt: Record<string, number>;
+}
+
 /** What ingest needs: where readings go, and the registered devices. */
 export interface IngestPorts {
   telemetry: Pick<TelemetryStore, 'write'>;
@@ -68,7 +76,7 @@ export interface IngestPorts {
       devId: string,
       time: number,
       values: Record<string, number>,
-    ): Promise<{ orgId: string; taken: Omit<TelemetryPoint, 'devId'> } | undefined>;
+    ): Promise<{ orgId: string; taken: Omit<TakenReading, 'devId'> } | undefined>;
   };
   /**
    * The long-term archive: told every accepted message as a record line, one request a batch (on AWS
@@ -81,7 +89,7 @@ export interface IngestPorts {
    * Told, of each device whose latest values a batch moved, what it took (its values that became the
    * latest, at the device's time), for browsers watching its floor and its presence.
    */
-  live?: { recorded(taken: readonly TelemetryPoint[]): Promise<void> };
+  live?: { recorded(taken: readonly TakenReading[]): Promise<void> };
   logger?: Logger;
 }
 
@@ -235,7 +243,7 @@ export async function ingestTelemetry(
 
   if (deps.live) {
     try {
-      await deps.live.recorded(taken.filter((p): p is TelemetryPoint => p !== undefined));
+      await deps.live.recorded(taken.filter((p): p is TakenReading => p !== undefined));
     } catch (error) {
       deps.logger?.log('warn', 'live floor updates not published', { error: errorText(error) });
     }

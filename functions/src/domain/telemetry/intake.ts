@@ -115,7 +115,11 @@ export async function takeTelemetry(
           const brought = Object.entries(values).filter(([point]) => device.latestAt?.[point] === time);
           return {
             orgId: device.orgID,
-            taken: { time: device.lastSeen ?? time, values: Object.fromEntries(brought) },
+            taken: {
+              time: device.lastSeen ?? time,
+              values: Object.fromEntries(brought),
+              latestAt: Object.fromEntries(brought.map(([point]) => [point, time])),
+            },
           };
         },
       },

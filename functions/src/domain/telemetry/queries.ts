@@ -9,6 +9,7 @@ import {
   hasRole,
   HOURLY_MAX_SPAN_DAYS,
   INVALID_DATE_TEXT,
+  latestTimeOf,
   MAX_DATE_RANGE_DAYS,
   MAX_POINTS_PER_SERIES,
   MOTION_AVERAGE_MAX_DAYS,
@@ -162,8 +163,7 @@ export async function deviceRange(
   const device = await deviceInScope(deps, caller, input.devID, input.orgId);
   const data = await readings(deps, device.devID, from, to);
   const latest = device.latest?.[input.sensorDataPoint];
-  // The point's own time; a value stored before those were kept is as old as the device's time.
-  const latestAt = device.latestAt?.[input.sensorDataPoint] ?? device.lastSeen;
+  const latestAt = latestTimeOf(device, input.sensorDataPoint);
   return {
     deviceResponse: series(data, input.sensorDataPoint),
     latestVal:
