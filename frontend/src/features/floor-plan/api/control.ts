@@ -63,14 +63,15 @@ export const controlQueries = {
     }),
   /**
    * A port's state as the server decides it from the device's confirmations and telemetry, read again
-   * whenever the device's live value of the port's point changes (`told`, in the key): an open panel
+   * whenever a reading of the port's point arrives (`toldAt`, its time, in the key: a reading of the
+   * value already shown counts too, since the page may have missed the one between): an open panel
    * follows a lock turned by hand. The last answer of the same port stays shown until the new one
    * comes (never another device's or port's: a panel can be shown another device).
    */
-  state: (call: StateCall, devID: string, devType: number, port: number | string, told?: number) => {
+  state: (call: StateCall, devID: string, devType: number, port: number | string, toldAt?: number) => {
     const portKey = [...controlQueries.all(devID), call, String(port)] as const;
     return queryOptions({
-      queryKey: [...portKey, told ?? null] as const,
+      queryKey: [...portKey, toldAt ?? null] as const,
       queryFn: ({ signal }) => {
         return callApi(call, { devID, devType, port }, { signal, silent: true });
       },

@@ -1,4 +1,9 @@
-import type { DevicePresence, DeviceView, FloorDevicesAnswer } from '@argentum/contracts';
+import {
+  type DevicePresence,
+  type DeviceView,
+  type FloorDevicesAnswer,
+  latestTimeOf,
+} from '@argentum/contracts';
 import { describe, expect, it } from 'vitest';
 import { type DeviceUpdate, keepNewer, mergeDevices, mergeUpdates } from './deviceMerge';
 
@@ -111,6 +116,63 @@ describe('live updates never undo a newer word (messages arrive out of order)', 
       latest: { temp: 25, hum: 30 },
       lastSeen: 3_000,
       presence: { at: 3_000 },
+    });
+  });
+});
+
+describe("each latest value's own time", () => {
+  it('moves with every reading of its point, the same value or not, and only with its point', () => {
+    // The lock read 1 at 1,000; the page missed its unlock (0 at 2,000); locked by hand at 3,000.
+    const held = [device({ latest: { lock: 1, batt: 90 }, latestAt: { lock: 1_000, batt: 1_000 } })];
+    const [locked] = apply(held, {
+      devID: 'd1',
+      latest: { lock: 1 },
+      latestAt: { lock: 3_000 },
+      lastSeen: 3_000,
+    });
+    expect(locked).toMatchObject({ latest: { lock: 1, batt: 90 }, latestAt: { lock: 3_000, batt: 1_000 } });
+    expect(latestTimeOf(locked ?? device(), 'lock')).toBe(3_000);
+    // An older reading of another point (its own time 2,500) leaves the device's time and the lock's.
+    const [later] = apply([locked ?? device()], {
+      devID: 'd1',
+      latest: { batt: 80 },
+      latestAt: { batt: 2_500 },
+      lastSeen: 3_000,
+    });
+    expect(later).toMatchObject({ latestAt: { lock: 3_000, batt: 2_500 }, lastSeen: 3_000 });
+  });
+
+  it('leaves them out with a reading older than the newest held, and coalesces them point by point', () => {
+    const held = [device({ latest: { lock: 1 }, latestAt: { lock: 3_000 }, lastSeen: 3_000 })];
+    expect(
+      apply(held, { devID: 'd1', latest: { lock: 0 }, latestAt: { lock: 2_000 }, lastSeen: 2_000 }),
+    ).toBe(held);
+    expect(
+      mergeUpdates(
+        {
+          devID: 'd1',
+          latest: { lock: 0, batt: 90 },
+          latestAt: { lock: 2_000, batt: 2_000 },
+          lastSeen: 2_000,
+        },
+        { devID: 'd1', latest: { lock: 1 }, latestAt: { lock: 3_000 }, lastSeen: 3_000 },
+      ),
+    ).toMatchObject({ latest: { lock: 1, batt: 90 }, latestAt: { lock: 3_000, batt: 2_000 } });
+  });
+
+  it("are kept with the live values newer than an API answer's", () => {
+    const held = {
+      devices: [device({ latest: { lock: 1 }, latestAt: { lock: 3_000 }, lastSeen: 3_000 })],
+      sensorSizes: {},
+    };
+    const read = {
+      devices: [device({ latest: { lock: 1, batt: 90 }, latestAt: { lock: 1_000, batt: 1_000 } })],
+      sensorSizes: {},
+    };
+    expect(keepNewer(held, read).devices[0]).toMatchObject({
+      latest: { lock: 1, batt: 90 },
+      latestAt: { lock: 3_000, batt: 1_000 },
+      lastSeen: 3_000,
     });
   });
 });

@@ -2,13 +2,15 @@ import type { LiveDeviceUpdate } from '@argentum/contracts/messaging';
 import type { DeviceView, FloorDevicesAnswer, PortName } from '@argentum/contracts';
 
 /**
- * A live change of one device: the fields that changed (latest values merge per data point, a power
- * node's port values into its properties, each with the time it was reported in `portReportedAt`).
+ * A live change of one device: the fields that changed (latest values and their times merge per data
+ * point, a power node's port values into its properties, each with the time it was reported in
+ * `portReportedAt`).
  */
 export type DeviceUpdate = { devID: string; ports?: LiveDeviceUpdate['ports'] } & Partial<
   Pick<
     DeviceView,
     | 'latest'
+    | 'latestAt'
     | 'lastSeen'
     | 'portReportedAt'
     | 'online'
@@ -63,7 +65,7 @@ export function withoutStale(held: Held | undefined, update: DeviceUpdate): Devi
   if (!held) return update;
   let fresh = update;
   if (before(fresh.lastSeen, held.lastSeen)) {
-    const { latest: _latest, lastSeen: _lastSeen, ...rest } = fresh;
+    const { latest: _latest, latestAt: _latestAt, lastSeen: _lastSeen, ...rest } = fresh;
     fresh = rest;
   }
   if (before(fresh.presence?.at, held.presence?.at)) {
@@ -73,12 +75,16 @@ export function withoutStale(held: Held | undefined, update: DeviceUpdate): Devi
   return withoutStalePorts(held, fresh);
 }
 
+/** Two records of values by point as one, the later one's winning. */
+const mergedRecord = <T>(into: Record<string, T> | undefined, fresh: Record<string, T> | undefined) =>
+  into && fresh ? { ...into, ...fresh } : (fresh ?? into);
+
 /** Two updates of one device as one, the later one's fields winning unless they are older. */
 export function mergeUpdates(into: DeviceUpdate | undefined, update: DeviceUpdate): DeviceUpdate {
   if (!into) return update;
   const fresh = withoutStale(into, update);
-  const latest =
-    into.latest && fresh.latest ? { ...into.latest, ...fresh.latest } : (fresh.latest ?? into.latest);
+  const latest = mergedRecord(into.latest, fresh.latest);
+  const latestAt = mergedRecord(into.latestAt, fresh.latestAt);
   const ports = into.ports || fresh.ports ? { ...into.ports, ...fresh.ports } : undefined;
   const portReportedAt =
     into.portReportedAt || fresh.portReportedAt
@@ -88,6 +94,7 @@ export function mergeUpdates(into: DeviceUpdate | undefined, update: DeviceUpdat
     ...into,
     ...fresh,
     ...(latest ? { latest } : {}),
+    ...(latestAt ? { latestAt } : {}),
     ...(ports ? { ports } : {}),
     ...(portReportedAt ? { portReportedAt } : {}),
   };
@@ -105,7 +112,7 @@ export function mergeDevices(
   const next = devices.map((device) => {
     const given = updates.get(device.devID);
     if (!given) return device;
-    const { devID: _devID, latest, ports, portReportedAt, ...fields } = withoutStale(device, given);
+    const { devID: _devID, latest, latestAt, ports, portReportedAt, ...fields } = withoutStale(device, given);
     if (!latest && !ports && Object.keys(fields).length === 0) return device;
     changed = true;
     const properties = fields.properties ?? device.properties;
@@ -113,6 +120,7 @@ export function mergeDevices(
       ...device,
       ...fields,
       ...(latest ? { latest: { ...device.latest, ...latest } } : {}),
+      ...(latestAt ? { latestAt: { ...device.latestAt, ...latestAt } } : {}),
       ...(ports ? { properties: { ...properties, ...ports } } : {}),
       ...(portReportedAt ? { portReportedAt: { ...device.portReportedAt, ...portReportedAt } } : {}),
     };
@@ -161,7 +169,13 @@ export function keepNewer(
     if (!newerValues && !newerPresence && !ports) return device;
     return {
       ...device,
-      ...(newerValues ? { latest: { ...device.latest, ...mine.latest }, lastSeen: mine.lastSeen } : {}),
+      ...(newerValues
+        ? {
+            latest: { ...device.latest, ...mine.latest },
+            latestAt: { ...device.latestAt, ...mine.latestAt },
+            lastSeen: mine.lastSeen,
+          }
+        : {}),
       ...(newerPresence ? { online: mine.online, presence: mine.presence } : {}),
       ...(ports
         ? {

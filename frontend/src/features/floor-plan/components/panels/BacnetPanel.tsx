@@ -74,7 +74,7 @@ function BacnetPoint({
       </Button>
       <ReportedValue
         label={`${name} values`}
-        reported={reportedValue(confirmed, latest, device.lastSeen)}
+        reported={reportedValue(confirmed, device, point.dp)}
         state={state}
         format={(value: ControlValue) => withUnit(formatValue(value), readingUnit(point.dp))}
       />

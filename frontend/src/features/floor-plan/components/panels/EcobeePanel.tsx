@@ -26,7 +26,7 @@ export function EcobeePanel({ device, canControl }: { device: DeviceView; canCon
   const { data, isError, dataUpdatedAt } = useQuery(controlQueries.ecobee(device.devID, device.devType));
   // The room as the thermostat last told it: the panel's read, or a newer reading since (newerOf).
   const room = (dp: 'actualTemperature' | 'actualHumidity') =>
-    data ? newerOf(data[dp], dataUpdatedAt, device.latest?.[dp], device.lastSeen) : undefined;
+    data ? newerOf(data[dp], dataUpdatedAt, device, dp) : undefined;
   const temperature = room('actualTemperature');
   const humidity = room('actualHumidity');
   const write = useIntegrationWrite(device.devID, (change: EcobeeChange) =>

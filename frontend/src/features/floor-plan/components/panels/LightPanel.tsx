@@ -23,7 +23,7 @@ const initialPort = (device: DeviceView) => {
 export function LightPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
   const [port, setPort] = useState(() => initialPort(device));
   const { state, confirmed, send } = useTrackedCommand(device.devID);
-  const reported = reportedValue(confirmed, device.latest?.bri, device.lastSeen);
+  const reported = reportedValue(confirmed, device, 'bri');
   const level = typeof reported === 'number' ? powerNodeLevel(reported) : 0;
   const disabled = !canControl || port === '';
   const setBrightness = (value: number) =>

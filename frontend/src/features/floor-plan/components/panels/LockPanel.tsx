@@ -1,6 +1,12 @@
 import { Button } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
-import { type ControlValue, type DeviceView, LOCK_VALUE, UNLOCK_VALUE } from '@argentum/contracts';
+import {
+  type ControlValue,
+  type DeviceView,
+  latestTimeOf,
+  LOCK_VALUE,
+  UNLOCK_VALUE,
+} from '@argentum/contracts';
 import { controlQueries, sendControl } from '../../api/control';
 import { CommandStatus, ReportedValue } from './CommandStatus';
 import { reportedValue } from './trackedCommand';
@@ -18,10 +24,10 @@ const lockState = (value: ControlValue | undefined) =>
 export function LockPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
   const port = device.port ?? 0;
   const { data } = useQuery(
-    controlQueries.state('getLockValue', device.devID, device.devType, port, device.latest?.lock),
+    controlQueries.state('getLockValue', device.devID, device.devType, port, latestTimeOf(device, 'lock')),
   );
   const { state, confirmed, send } = useTrackedCommand(device.devID);
-  const reported = data?.val ?? reportedValue(confirmed, device.latest?.lock, device.lastSeen);
+  const reported = reportedValue(confirmed, device, 'lock', data);
   const set = (value: readonly number[]) =>
     send([...value], () =>
       sendControl('setFanValveValue', {

@@ -24,7 +24,7 @@ export function NestPanel({ device, canControl }: { device: DeviceView; canContr
   // The room as the thermostat last told it: the panel's read, or a newer reading (the vendor poller's,
   // another panel's) that reached the floor since.
   const room = (dp: 'ambientTemperatureCelsius' | 'ambientHumidityPercent') =>
-    data ? newerOf(data[dp], dataUpdatedAt, device.latest?.[dp], device.lastSeen) : undefined;
+    data ? newerOf(data[dp], dataUpdatedAt, device, dp) : undefined;
   const humidity = room('ambientHumidityPercent');
   const [draft, setDraft] = useState<number | null>(null);
   const write = useIntegrationWrite(device.devID, (change: NestChange) => {

@@ -25,7 +25,7 @@ const describe = (value: ControlValue) =>
 /** Roller shades: Slide Up [1,1,1,1], Pause and Slide Down [0,0,0,0], or a position 0-100. */
 export function RollerShadesPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
   const { state, confirmed, send } = useTrackedCommand(device.devID);
-  const reported = reportedValue(confirmed, device.latest?.shade, device.lastSeen);
+  const reported = reportedValue(confirmed, device, 'shade');
   const port = device.port ?? 0;
   const move = (value: readonly number[] | number) => {
     const sent: ControlValue = typeof value === 'number' ? value : [...value];

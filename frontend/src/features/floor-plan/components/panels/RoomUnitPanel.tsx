@@ -3,6 +3,7 @@ import {
   COMFORT_ZONE_RANGE,
   type DeviceView,
   FAN_SPEED_RANGE,
+  latestTimeOf,
   readingUnit,
   ROOM_UNIT_PORTS,
   VALVE_RANGE,
@@ -86,11 +87,10 @@ interface PortControlProps {
 
 function PortControl({ device, canControl, label, point, port, range, unit }: PortControlProps) {
   const { data } = useQuery(
-    controlQueries.state('getFanValveValue', device.devID, device.devType, port, device.latest?.[point]),
+    controlQueries.state('getFanValveValue', device.devID, device.devType, port, latestTimeOf(device, point)),
   );
   const { state, confirmed, send } = useTrackedCommand(device.devID);
-  const reported =
-    data?.val ?? reportedValue(confirmed, data?.latest?.[point] ?? device.latest?.[point], device.lastSeen);
+  const reported = reportedValue(confirmed, device, point, data);
   return (
     <div className={styles.panel} role="group" aria-label={label}>
       <ControlSlider

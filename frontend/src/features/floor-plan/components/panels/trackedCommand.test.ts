@@ -147,19 +147,43 @@ describe('a tracked command', () => {
     const at = Date.parse('2026-01-01T00:00:02.000Z');
     // The reply carried no value: what was asked, at the reply's time.
     expect(confirmation).toEqual({ value: [1, 1, 1, 1], at });
-    // A reading from before the reply (or at its instant) does not override it; a later one does.
-    expect(reportedValue(confirmation, 0, at - 500)).toEqual([1, 1, 1, 1]);
-    expect(reportedValue(confirmation, 0, at)).toEqual([1, 1, 1, 1]);
-    expect(reportedValue(confirmation, 100, at + 1500)).toBe(100);
-    // No reading, or a reading without its time: the confirmation. No confirmation: the reading.
-    expect(reportedValue(confirmation, undefined, at + 1500)).toEqual([1, 1, 1, 1]);
-    expect(reportedValue(confirmation, 100, undefined)).toEqual([1, 1, 1, 1]);
-    expect(reportedValue(undefined, 40, at)).toBe(40);
-    expect(reportedValue(undefined, undefined, undefined)).toBeUndefined();
+    // A reading of the point from before the reply (or at its instant) does not override it; a later one does.
+    const read = (bri: number | undefined, briAt: number | undefined, lastSeen = briAt) => ({
+      ...(bri !== undefined ? { latest: { bri } } : {}),
+      ...(briAt !== undefined ? { latestAt: { bri: briAt } } : {}),
+      ...(lastSeen !== undefined ? { lastSeen } : {}),
+    });
+    expect(reportedValue(confirmation, read(0, at - 500), 'bri')).toEqual([1, 1, 1, 1]);
+    expect(reportedValue(confirmation, read(0, at), 'bri')).toEqual([1, 1, 1, 1]);
+    expect(reportedValue(confirmation, read(100, at + 1500), 'bri')).toBe(100);
+    // A later reading of another point (the device's time moved, the point's did not): the confirmation.
+    expect(reportedValue(confirmation, read(0, at - 500, at + 1500), 'bri')).toEqual([1, 1, 1, 1]);
+    // A value stored before points had their own times is as old as the device's newest reading.
+    expect(reportedValue(confirmation, { latest: { bri: 100 }, lastSeen: at + 1500 }, 'bri')).toBe(100);
+    expect(reportedValue(confirmation, { latest: { bri: 100 }, lastSeen: at - 1 }, 'bri')).toEqual([
+      1, 1, 1, 1,
+    ]);
+    // No reading, or a reading without a time: the confirmation. No confirmation: the reading.
+    expect(reportedValue(confirmation, read(undefined, at + 1500), 'bri')).toEqual([1, 1, 1, 1]);
+    expect(reportedValue(confirmation, { latest: { bri: 100 } }, 'bri')).toEqual([1, 1, 1, 1]);
+    expect(reportedValue(undefined, read(40, at), 'bri')).toBe(40);
+    expect(reportedValue(undefined, {}, 'bri')).toBeUndefined();
+    // The server's answer on the port counts as of its time: a confirmation after it wins, one before
+    // it does not; a reading of the point after both wins over both.
+    const iso = (t: number) => new Date(t).toISOString();
+    const lockedBefore = { val: [1, 0, 0, 0], reportedAt: iso(at - 1000) };
+    const lockedAfter = { val: [1, 0, 0, 0], reportedAt: iso(at + 1000) };
+    expect(reportedValue(confirmation, read(0, at - 2000), 'bri', lockedBefore)).toEqual([1, 1, 1, 1]);
+    expect(reportedValue(confirmation, read(0, at - 2000), 'bri', lockedAfter)).toEqual([1, 0, 0, 0]);
+    expect(reportedValue(undefined, read(0, at - 2000), 'bri', lockedBefore)).toEqual([1, 0, 0, 0]);
+    expect(reportedValue(confirmation, read(1, at + 2000), 'bri', lockedAfter)).toBe(1);
+    expect(reportedValue(undefined, read(1, at - 1000), 'bri', lockedBefore)).toEqual([1, 0, 0, 0]);
+    expect(reportedValue(undefined, read(7, at), 'bri', {})).toBe(7);
     // A panel's read of a vendor's cloud (a thermostat that reported no humidity): a later reading wins.
-    expect(newerOf(null, at, 57, at + 1)).toBe(57);
-    expect(newerOf(null, at, 57, at)).toBeNull();
-    expect(newerOf(21.5, at, undefined, at + 1)).toBe(21.5);
+    const humidity = (at: number) => ({ latest: { hum: 57 }, latestAt: { hum: at }, lastSeen: at });
+    expect(newerOf(null, at, humidity(at + 1), 'hum')).toBe(57);
+    expect(newerOf(null, at, humidity(at), 'hum')).toBeNull();
+    expect(newerOf(21.5, at, {}, 'temp')).toBe(21.5);
   });
 
   it("a timed-out command stays awaited: the device's late success shows, with the device's value", () => {

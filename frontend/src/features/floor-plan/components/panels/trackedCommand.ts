@@ -3,7 +3,10 @@ import {
   type CommandView,
   type ControlValue,
   DEVICE_REPLY_TIMEOUT_MS,
+  type DeviceStateAnswer,
+  type DeviceView,
   isPending,
+  latestTimeOf,
 } from '@argentum/contracts';
 
 /**
@@ -92,30 +95,37 @@ function confirmationOf(view: CommandView): Confirmation | undefined {
   return { value, at: Number.isFinite(at) ? at : 0 };
 }
 
+/** What a panel knows of a device's readings: its latest values and their times. */
+export type DeviceReadings = Pick<DeviceView, 'latest' | 'latestAt' | 'lastSeen'>;
+
 /**
- * The device's value as a control shows it: its confirmation of the control's last command, unless the
- * device reported a value of its own since (`live`, arrived at `liveAt`, epoch ms: a reading after
- * another user's command, a change made at the device, the position a shade reached after 'Slide Up').
+ * The device's value as a control shows it: the newest word the panel has on it. That is the server's
+ * answer on the port (`read`, its value as of `reportedAt`) or the control's confirmation of its last
+ * command, whichever came later, unless the device reported a value of the control's point since (its
+ * own time, `latestTimeOf`: a reading after another user's command, a change made at the device, the
+ * position a shade reached after 'Slide Up'; a newer reading of another point changes nothing).
  */
 export function reportedValue(
   confirmation: Confirmation | undefined,
-  live: number | undefined,
-  liveAt: number | undefined,
+  device: DeviceReadings,
+  point: string,
+  read?: Pick<DeviceStateAnswer, 'val' | 'reportedAt'>,
 ): ControlValue | undefined {
-  if (!confirmation) return live;
-  return newerOf(confirmation.value, confirmation.at, live, liveAt);
+  const readAt = read?.reportedAt === undefined ? Number.NaN : Date.parse(read.reportedAt);
+  const answered =
+    read?.val !== undefined ? { value: read.val, at: Number.isFinite(readAt) ? readAt : 0 } : undefined;
+  const known = answered && (!confirmation || confirmation.at < answered.at) ? answered : confirmation;
+  if (!known) return device.latest?.[point];
+  return newerOf(known.value, known.at, device, point);
 }
 
 /**
  * A value a panel learned at `at` (epoch ms: a confirmation, its read of a vendor's cloud), unless the
- * device reported a newer one since (`live`, arrived at `liveAt`).
+ * device reported a newer one of `point` since.
  */
-export function newerOf<T>(
-  value: T,
-  at: number,
-  live: number | undefined,
-  liveAt: number | undefined,
-): T | number {
+export function newerOf<T>(value: T, at: number, device: DeviceReadings, point: string): T | number {
+  const live = device.latest?.[point];
+  const liveAt = latestTimeOf(device, point);
   return live === undefined || liveAt === undefined || liveAt <= at ? value : live;
 }
 
