@@ -175,15 +175,38 @@ export interface DeviceView {
   version: number;
 }
 
+/** What is held of a device's readings: latest value and time per data point, its newest reading's time. */
+export type LatestValues = Pick<DeviceView, 'latest' | 'latestAt' | 'lastSeen'>;
+
 /**
  * When a device's latest value of `point` was read: its own time, else (a value stored before those
  * were kept) the device's newest reading's; undefined when the device holds no value of it.
  */
-export function latestTimeOf(
-  device: Pick<DeviceView, 'latest' | 'latestAt' | 'lastSeen'>,
-  point: string,
-): number | undefined {
+export function latestTimeOf(device: LatestValues, point: string): number | undefined {
   return device.latestAt?.[point] ?? (device.latest?.[point] !== undefined ? device.lastSeen : undefined);
+}
+
+/**
+ * The values of `newer` that are the newest word on their points, with their times: a point takes
+ * newer's value unless `held` has a later one of it (times by `latestTimeOf`; a value whose time is
+ * not known is taken). So values of some points leave the others, and values older than the device's
+ * time still bring the points they are the newest word on (readings handled out of order). The one
+ * rule for the store's latest values and a page's.
+ */
+export function newerPoints(
+  held: LatestValues,
+  newer: LatestValues,
+): { latest: Record<string, number>; latestAt: Record<string, number> } {
+  const latest: Record<string, number> = {};
+  const latestAt: Record<string, number> = {};
+  for (const [point, value] of Object.entries(newer.latest ?? {})) {
+    const at = latestTimeOf(newer, point);
+    const heldAt = latestTimeOf(held, point);
+    if (at !== undefined && heldAt !== undefined && at < heldAt) continue;
+    latest[point] = value;
+    if (at !== undefined) latestAt[point] = at;
+  }
+  return { latest, latestAt };
 }
 
 /** getAllDevicesDataForFloorPlan: the devices, and the user's icon size per device type on this floor. */

@@ -111,7 +111,12 @@ describe('live updates never undo a newer word (messages arrive out of order)', 
       online: false,
       presence: presence(false, 2_500),
     };
-    expect(mergeUpdates(newer, older)).toEqual(newer);
+    // Of the older update, only the point the newer one has no word on (hum, read at 2,000).
+    expect(mergeUpdates(newer, older)).toEqual({
+      ...newer,
+      latest: { temp: 25, hum: 30 },
+      latestAt: { hum: 2_000 },
+    });
     expect(mergeUpdates(older, newer)).toMatchObject({
       latest: { temp: 25, hum: 30 },
       lastSeen: 3_000,
@@ -158,6 +163,48 @@ describe("each latest value's own time", () => {
         { devID: 'd1', latest: { lock: 1 }, latestAt: { lock: 3_000 }, lastSeen: 3_000 },
       ),
     ).toMatchObject({ latest: { lock: 1, batt: 90 }, latestAt: { lock: 3_000, batt: 2_000 } });
+  });
+
+  it("takes an older message's values of the points it is the newest word on (batches published out of order)", () => {
+    // Held after a batch of 3,000 (temp); a batch that read hum and temp at 2,000 is published later.
+    const held = [
+      device({ latest: { temp: 25, hum: 40 }, latestAt: { temp: 3_000, hum: 1_000 }, lastSeen: 3_000 }),
+    ];
+    const [next] = apply(held, {
+      devID: 'd1',
+      latest: { temp: 19, hum: 45 },
+      latestAt: { temp: 2_000, hum: 2_000 },
+      lastSeen: 2_000,
+    });
+    expect(next).toMatchObject({
+      latest: { temp: 25, hum: 45 },
+      latestAt: { temp: 3_000, hum: 2_000 },
+      lastSeen: 3_000,
+    });
+  });
+
+  it("keeps, point by point, the live values newer than an API answer's", () => {
+    const mine = device({
+      latest: { temp: 25, hum: 40 },
+      latestAt: { temp: 3_000, hum: 1_000 },
+      lastSeen: 3_000,
+    });
+    const read = device({
+      latest: { temp: 20, hum: 45 },
+      latestAt: { temp: 1_500, hum: 2_500 },
+      lastSeen: 2_500,
+    });
+    expect(
+      keepNewer({ devices: [mine], sensorSizes: {} }, { devices: [read], sensorSizes: {} }).devices[0],
+    ).toMatchObject({
+      latest: { temp: 25, hum: 45 },
+      latestAt: { temp: 3_000, hum: 2_500 },
+      lastSeen: 3_000,
+    });
+    // The same reading on both sides: the answer's device as it is.
+    expect(
+      keepNewer({ devices: [read], sensorSizes: {} }, { devices: [read], sensorSizes: {} }).devices[0],
+    ).toBe(read);
   });
 
   it("are kept with the live values newer than an API answer's", () => {

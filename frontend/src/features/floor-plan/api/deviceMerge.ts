@@ -1,5 +1,11 @@
 import type { LiveDeviceUpdate } from '@argentum/contracts/messaging';
-import type { DeviceView, FloorDevicesAnswer, PortName } from '@argentum/contracts';
+import {
+  type DeviceView,
+  type FloorDevicesAnswer,
+  latestTimeOf,
+  newerPoints,
+  type PortName,
+} from '@argentum/contracts';
 
 /**
  * A live change of one device: the fields that changed (latest values and their times merge per data
@@ -26,10 +32,10 @@ export type DeviceUpdate = { devID: string; ports?: LiveDeviceUpdate['ports'] } 
 >;
 
 /**
- * What a device's values and presence are as of: the time of its newest reading, of its presence
- * decision, of each port value's report.
+ * What a device's values and presence are as of: the time of each latest value and of its newest
+ * reading, of its presence decision, of each port value's report.
  */
-type Held = Pick<DeviceUpdate, 'lastSeen' | 'presence' | 'portReportedAt'>;
+type Held = Pick<DeviceUpdate, 'latest' | 'latestAt' | 'lastSeen' | 'presence' | 'portReportedAt'>;
 
 /** Whether a time is known to be before another (an unknown time is never older). */
 const before = (time: number | undefined, than: number | undefined) =>
@@ -54,20 +60,29 @@ function withoutStalePorts(held: Held, update: DeviceUpdate): DeviceUpdate {
   return { ...rest, ports: fresh, ...(times ? { portReportedAt: times } : {}) };
 }
 
+/** The update's latest values without those older than the ones held of their points (`newerPoints`). */
+function withoutStaleValues(held: Held, update: DeviceUpdate): DeviceUpdate {
+  const { latest, latestAt: _latestAt, lastSeen, ...rest } = update;
+  const taken = latest ? newerPoints(held, update) : undefined;
+  return {
+    ...rest,
+    ...(taken && Object.keys(taken.latest).length > 0 ? { latest: taken.latest } : {}),
+    ...(taken && Object.keys(taken.latestAt).length > 0 ? { latestAt: taken.latestAt } : {}),
+    ...(lastSeen !== undefined && !before(lastSeen, held.lastSeen) ? { lastSeen } : {}),
+  };
+}
+
 /**
- * The update without what is older than what is held: a reading older than the newest one held
- * (`lastSeen`), a presence decided before the one held (`presence.at`). Messages do not always arrive
+ * The update without what is older than what is held: a value older than the one held of its point
+ * (`latestAt`; the device's time stays its newest reading's), a presence decided before the one held
+ * (`presence.at`). Messages do not always arrive
  * in the order things happened (a presence sweep publishes its decisions after a reading it did not
  * see; an answer of the API read before a live message lands after it), and an older word must not
  * undo a newer one: nothing would correct it until the device's next change.
  */
 export function withoutStale(held: Held | undefined, update: DeviceUpdate): DeviceUpdate {
   if (!held) return update;
-  let fresh = update;
-  if (before(fresh.lastSeen, held.lastSeen)) {
-    const { latest: _latest, latestAt: _latestAt, lastSeen: _lastSeen, ...rest } = fresh;
-    fresh = rest;
-  }
+  let fresh = withoutStaleValues(held, update);
   if (before(fresh.presence?.at, held.presence?.at)) {
     const { online: _online, presence: _presence, ...rest } = fresh;
     fresh = rest;
@@ -146,6 +161,24 @@ function newerPorts(mine: DeviceView, answered: DeviceView) {
 }
 
 /**
+ * The latest values `mine` holds that were read after the answer's of their points (or that the
+ * answer has no time for), with their times; undefined when there are none.
+ */
+function newerValues(mine: DeviceView, answered: DeviceView) {
+  const taken = newerPoints(answered, mine);
+  const points = Object.keys(taken.latest).filter((point) => {
+    const theirs = latestTimeOf(answered, point);
+    return theirs === undefined || before(theirs, taken.latestAt[point]);
+  });
+  if (points.length === 0) return undefined;
+  const pick = (record: Record<string, number>) =>
+    Object.fromEntries(
+      points.flatMap((point) => (point in record ? [[point, record[point] as number]] : [])),
+    );
+  return { latest: pick(taken.latest), latestAt: pick(taken.latestAt) };
+}
+
+/**
  * A floor's answer from the API, kept from undoing what the page already holds that is newer: the
  * readings, presence decisions and port values that arrived live while the answer was being read.
  * Everything else (names, places, configuration, devices added or removed) is the answer's.
@@ -159,23 +192,24 @@ export function keepNewer(
   const devices = answer.devices.map((device) => {
     const mine = heldById.get(device.devID);
     if (!mine) return device;
-    const newerValues =
+    const values = newerValues(mine, device);
+    const newerSeen =
       before(device.lastSeen, mine.lastSeen) ||
       (device.lastSeen === undefined && mine.lastSeen !== undefined);
     const newerPresence =
       before(device.presence?.at, mine.presence?.at) ||
       (device.presence === undefined && mine.presence !== undefined);
     const ports = newerPorts(mine, device);
-    if (!newerValues && !newerPresence && !ports) return device;
+    if (!values && !newerSeen && !newerPresence && !ports) return device;
     return {
       ...device,
-      ...(newerValues
+      ...(values
         ? {
-            latest: { ...device.latest, ...mine.latest },
-            latestAt: { ...device.latestAt, ...mine.latestAt },
-            lastSeen: mine.lastSeen,
+            latest: { ...device.latest, ...values.latest },
+            latestAt: { ...device.latestAt, ...values.latestAt },
           }
         : {}),
+      ...(newerSeen ? { lastSeen: mine.lastSeen } : {}),
       ...(newerPresence ? { online: mine.online, presence: mine.presence } : {}),
       ...(ports
         ? {
