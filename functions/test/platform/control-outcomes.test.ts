@@ -161,6 +161,24 @@ describe("a confirmed value is the device's reading", () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await latestOf(shades.devID)).toMatchObject({ shade: 65 });
   });
+
+  it('makes the value a device confirmed its latest at once, even when its clock runs ahead', async () => {
+    const { lock } = scene.devices;
+    // Its last report, unlocked, stamped by its own clock two minutes ahead (up to five are accepted).
+    const ahead = Date.now() + 120_000;
+    await dynamoDevices.recordLatest(lock.devID, ahead, { lock: 0 });
+    const sent = await send('setFanValveValue', lockBody(lock.devID, [1, 0, 0, 0]));
+    await waitForCommand(scene.editor.token, lock.devID, sent.commandId, (c) => c.status === 'confirmed');
+    // Its word came after that report: locked, without waiting for its next one.
+    await expect.poll(() => latestOf(lock.devID), { timeout: 10_000 }).toMatchObject({ lock: 1 });
+    expect((await dynamoDevices.get(lock.devID))?.latestAt?.lock).toBeGreaterThan(ahead);
+    const state = await control<DeviceStateAnswer>(
+      'getLockValue',
+      { devID: lock.devID, devType: 3, port: 0 },
+      scene.viewer.token,
+    );
+    expect(state.body).toMatchObject({ val: [1, 0, 0, 0], source: 'device' });
+  });
 });
 
 describe('a failure reply', () => {

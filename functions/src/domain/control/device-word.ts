@@ -1,4 +1,5 @@
 import { Command, confirmationMessageSchema, groupingFailureOf } from '@argentum/contracts/messaging';
+import { latestTimeOf } from '@argentum/contracts';
 import { observePresence, type PresencePorts } from '../devices/presence';
 import { applyDeviceReport, type DeviceReportPorts, isPortReport } from '../devices/reports';
 import { type LiveFloorPublisher, publishGroupingFailure, publishPortReport } from '../realtime/live-floor';
@@ -91,8 +92,13 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
   // history show what its panel shows at once, not at its next report.
   const confirmed = state && confirmedReading(registered, state.command, state.val);
   if (state && confirmed) {
+    // At the broker's time, unless the device's last reading of the point is stamped later by its own
+    // clock (up to 5 minutes ahead is accepted): on the device's timeline its word comes after that
+    // reading, which must not keep the older value over the one it confirmed until its next report.
+    const after = Object.keys(confirmed).map((point) => (latestTimeOf(registered, point) ?? 0) + 1);
+    const time = Math.max(state.at, ...after);
     try {
-      await deps.readings.send(orgId, readingMessage(registered, state.at, confirmed));
+      await deps.readings.send(orgId, readingMessage(registered, time, confirmed));
     } catch (error) {
       // Settled and stored already (a redelivery would be a duplicate): its next report brings it.
       deps.logger.log('warn', 'a confirmed value was not handed on as a reading', {
