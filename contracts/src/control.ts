@@ -14,8 +14,10 @@ export const valueChangedText = (val: unknown) => `Value changed to ${formatValu
 export const deviceValueChangedText = (name: string, val: unknown) =>
   `${name}: Value changed to ${formatValue(val)}`;
 export const deviceValueChangeFailedText = (name: string) => `${name}: Value change failed`;
-export const lockedText = (name: string) => `${name}: is Locked`;
-export const unlockedText = (name: string) => `${name}: is Unlocked`;
+/** A lock's state as the screens word it: its `lock` point (or a lock command's first value) 1 is locked. */
+export const lockStateText = (locked: boolean) => (locked ? 'Locked' : 'Unlocked');
+export const lockedText = (name: string) => `${name}: is ${lockStateText(true)}`;
+export const unlockedText = (name: string) => `${name}: is ${lockStateText(false)}`;
 export const VALUE_CHANGE_FAILED_TEXT = 'Value change failed';
 export const VALUE_HAS_BEEN_SET_TEXT = 'Value has been set successfully';
 export const USER_UNAUTHORIZED_TEXT = 'User is unAuthorized';

@@ -36,8 +36,14 @@ describe('readings', () => {
     expect(formatReading('unknownPoint', 7.25)).toBe('7.3');
   });
 
-  it('divides pressure by 1000', () => {
+  it('divides pressure by 1000 (a value already in kPa is left as it is)', () => {
     expect(formatReading('pressure', 101325)).toBe('101.3 kPA');
+    expect(formatReading('pressure', 101.3)).toBe('101.3 kPA');
+  });
+
+  it("words a lock's state", () => {
+    expect(formatReading('lock', 1)).toBe('Locked');
+    expect(formatReading('lock', 0)).toBe('Unlocked');
   });
 
   it('names motion states', () => {

@@ -1,5 +1,11 @@
 import { DeviceType } from '@argentum/contracts/messaging';
-import { type DeviceView, readingUnit, truncateName } from '@argentum/contracts';
+import {
+  type DeviceView,
+  displayReading,
+  lockStateText,
+  readingUnit,
+  truncateName,
+} from '@argentum/contracts';
 
 export { truncateName };
 
@@ -25,9 +31,13 @@ export function formatRelativeTime(time: number, now: number): string {
 /** A battery or supply voltage: 2 decimals. */
 export const formatVoltage = (volts: number) => `${volts.toFixed(2)} V`;
 
-/** A reading as the popup shows it: 1 decimal, pressure / 1000, with its unit when known. */
+/**
+ * A reading as the popup and the device list show it: 1 decimal, pressure in kPa (`displayReading`),
+ * with its unit when known; a lock's state in words.
+ */
 export function formatReading(dataPoint: string, value: number): string {
-  const shown = dataPoint === 'pressure' ? value / 1000 : value;
+  if (dataPoint === 'lock') return lockStateText(value === 1);
+  const shown = displayReading(dataPoint, value);
   const unit = readingUnit(dataPoint);
   return unit ? `${shown.toFixed(1)} ${unit}` : shown.toFixed(1);
 }

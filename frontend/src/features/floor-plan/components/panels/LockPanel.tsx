@@ -4,6 +4,7 @@ import {
   type ControlValue,
   type DeviceView,
   latestTimeOf,
+  lockStateText,
   LOCK_VALUE,
   UNLOCK_VALUE,
 } from '@argentum/contracts';
@@ -14,11 +15,7 @@ import { useTrackedCommand } from './useTrackedCommand';
 import styles from './panels.module.css';
 
 const lockState = (value: ControlValue | undefined) =>
-  value === undefined
-    ? undefined
-    : (Array.isArray(value) ? value[0] : Number(value)) === 1
-      ? 'Locked'
-      : 'Unlocked';
+  value === undefined ? undefined : lockStateText((Array.isArray(value) ? value[0] : Number(value)) === 1);
 
 /** A lock: Lock sends [1,0,0,0], Unlock [0,0,0,0]; the state is what the lock last reported. */
 export function LockPanel({ device, canControl }: { device: DeviceView; canControl: boolean }) {
