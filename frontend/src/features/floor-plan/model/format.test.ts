@@ -41,9 +41,12 @@ describe('readings', () => {
     expect(formatReading('pressure', 101.3)).toBe('101.3 kPA');
   });
 
-  it("words a lock's state", () => {
+  it("words a lock's state and a switch's", () => {
     expect(formatReading('lock', 1)).toBe('Locked');
     expect(formatReading('lock', 0)).toBe('Unlocked');
+    expect(formatReading('state', 1)).toBe('On');
+    expect(formatReading('state', 0)).toBe('Off');
+    expect(formatReading('state', 3)).toBe('3.0');
   });
 
   it('names motion states', () => {

@@ -33,10 +33,11 @@ export const formatVoltage = (volts: number) => `${volts.toFixed(2)} V`;
 
 /**
  * A reading as the popup and the device list show it: 1 decimal, pressure in kPa (`displayReading`),
- * with its unit when known; a lock's state in words.
+ * with its unit when known; a lock's state and a switch's (contactor's) on or off in words.
  */
 export function formatReading(dataPoint: string, value: number): string {
   if (dataPoint === 'lock') return lockStateText(value === 1);
+  if (dataPoint === 'state' && (value === 0 || value === 1)) return portValueText(value);
   const shown = displayReading(dataPoint, value);
   const unit = readingUnit(dataPoint);
   return unit ? `${shown.toFixed(1)} ${unit}` : shown.toFixed(1);
