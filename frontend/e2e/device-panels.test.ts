@@ -351,7 +351,7 @@ describe('device control panels in the browser', () => {
     await expect.poll(() => panel.getByTestId('reported').textContent(), { timeout: 20_000 }).toBe('Locked');
     // The floor's device list words the lock's reading as the panel does.
     const row = page.locator(`li button[data-devid="${ids.LockDoor as string}"]`);
-    await expect.poll(() => row.textContent()).toContain('Locked');
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('Locked');
     // The history says who asked what and how it ended.
     const history = region.getByRole('region', { name: 'Command history' });
     await history
