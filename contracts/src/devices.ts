@@ -187,6 +187,19 @@ export function latestTimeOf(device: LatestValues, point: string): number | unde
 }
 
 /**
+ * Each latest value's time (`latestTimeOf`): a value kept without its own time gets the device's, so
+ * it stays as old as it is when the device's time moves on.
+ */
+export function latestTimes(device: LatestValues): Record<string, number> {
+  const times: Record<string, number> = {};
+  for (const point of Object.keys(device.latest ?? {})) {
+    const at = latestTimeOf(device, point);
+    if (at !== undefined) times[point] = at;
+  }
+  return times;
+}
+
+/**
  * The values of `newer` that are the newest word on their points, with their times: a point takes
  * newer's value unless `held` has a later one of it (times by `latestTimeOf`; a value whose time is
  * not known is taken). So values of some points leave the others, and values older than the device's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latestTimeOf, newerPoints } from '../src/devices';
+import { latestTimeOf, latestTimes, newerPoints } from '../src/devices';
 
 describe("a device's latest values, point by point", () => {
   it("gives a point its own time, else (a value kept before times were) the device's, else none", () => {
@@ -8,6 +8,8 @@ describe("a device's latest values, point by point", () => {
     expect(latestTimeOf(device, 'hum')).toBe(3_000);
     expect(latestTimeOf(device, 'co2')).toBeUndefined();
     expect(latestTimeOf({}, 'temp')).toBeUndefined();
+    expect(latestTimes(device)).toEqual({ temp: 1_000, hum: 3_000 });
+    expect(latestTimes({ latest: { temp: 21 } })).toEqual({});
   });
 
   it('takes the values that are the newest word on their points, with their times, and leaves the rest', () => {

@@ -1,4 +1,4 @@
-import { type LatestValues, latestTimeOf, newerPoints } from '@argentum/contracts';
+import { type LatestValues, latestTimes, newerPoints } from '@argentum/contracts';
 
 /**
  * A reading taken into a device's latest values, point by point (`newerPoints`: a point takes the
@@ -14,13 +14,9 @@ export function takeReading(
   const taken = newerPoints(held, { latest: values, lastSeen: time });
   const newer = held.lastSeen === undefined || held.lastSeen <= time;
   if (Object.keys(taken.latest).length === 0 && !newer) return undefined;
-  const heldTimes = Object.keys(held.latest ?? {}).flatMap((point) => {
-    const at = latestTimeOf(held, point);
-    return at === undefined ? [] : [[point, at] as const];
-  });
   return {
     latest: { ...held.latest, ...taken.latest },
-    latestAt: { ...Object.fromEntries(heldTimes), ...taken.latestAt },
+    latestAt: { ...latestTimes(held), ...taken.latestAt },
     lastSeen: newer || held.lastSeen === undefined ? time : held.lastSeen,
   };
 }

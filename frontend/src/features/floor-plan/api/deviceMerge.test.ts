@@ -183,6 +183,19 @@ describe("each latest value's own time", () => {
     });
   });
 
+  it('keeps a value held without its own time as old as it was when the device reads anew', () => {
+    // From an answer of before times were kept: fan 2 and temp 20 as of the device's time, 1,000.
+    const held = [device({ latest: { fan: 2, temp: 20 }, lastSeen: 1_000 })];
+    const [next] = apply(held, {
+      devID: 'd1',
+      latest: { temp: 21 },
+      latestAt: { temp: 3_000 },
+      lastSeen: 3_000,
+    });
+    expect(latestTimeOf(next ?? device(), 'fan')).toBe(1_000);
+    expect(latestTimeOf(next ?? device(), 'temp')).toBe(3_000);
+  });
+
   it("keeps, point by point, the live values newer than an API answer's", () => {
     const mine = device({
       latest: { temp: 25, hum: 40 },

@@ -3,6 +3,7 @@ import {
   type DeviceView,
   type FloorDevicesAnswer,
   latestTimeOf,
+  latestTimes,
   newerPoints,
   type PortName,
 } from '@argentum/contracts';
@@ -135,7 +136,8 @@ export function mergeDevices(
       ...device,
       ...fields,
       ...(latest ? { latest: { ...device.latest, ...latest } } : {}),
-      ...(latestAt ? { latestAt: { ...device.latestAt, ...latestAt } } : {}),
+      // Values held without their own time keep the device's time as theirs while it moves on.
+      ...(latestAt ? { latestAt: { ...latestTimes(device), ...latestAt } } : {}),
       ...(ports ? { properties: { ...properties, ...ports } } : {}),
       ...(portReportedAt ? { portReportedAt: { ...device.portReportedAt, ...portReportedAt } } : {}),
     };
@@ -206,7 +208,7 @@ export function keepNewer(
       ...(values
         ? {
             latest: { ...device.latest, ...values.latest },
-            latestAt: { ...device.latestAt, ...values.latestAt },
+            latestAt: { ...latestTimes(device), ...values.latestAt },
           }
         : {}),
       ...(newerSeen ? { lastSeen: mine.lastSeen } : {}),
