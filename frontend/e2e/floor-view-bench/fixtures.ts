@@ -30,6 +30,7 @@ export function benchDevices(count = 2000, now = Date.now()): FloorDevicesAnswer
       floorOrigin: { x: (column + 0.5) / columns, y: (row + 0.5) / rows },
       properties: { volt: 3.3 },
       latest: Object.fromEntries(kind.dataPoints.map((point, n) => [point.dp, 20 + n])),
+      latestAt: Object.fromEntries(kind.dataPoints.map((point) => [point.dp, now - 60_000])),
       lastSeen: now - 60_000,
       online: true,
       updatedAt: new Date(now).toISOString(),

@@ -69,10 +69,12 @@ window.benchDrive = ({ perSecond, driveMs, measureAfterMs }) =>
       const updates: DeviceUpdate[] = [];
       for (let i = 0; i < perTick; i++) {
         value = (value + 0.37) % 15;
+        const at = Date.now();
         updates.push({
           devID: ids[next++ % ids.length] ?? '',
           latest: { temp: 18 + value, hum: 40 + value },
-          lastSeen: Date.now(),
+          latestAt: { temp: at, hum: at },
+          lastSeen: at,
         });
       }
       window.benchApplyDeviceUpdates(updates);
