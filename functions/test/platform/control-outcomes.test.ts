@@ -168,10 +168,31 @@ describe("a confirmed value is the device's reading", () => {
     const ahead = Date.now() + 120_000;
     await dynamoDevices.recordLatest(lock.devID, ahead, { lock: 0 });
     const sent = await send('setFanValveValue', lockBody(lock.devID, [1, 0, 0, 0]));
-    await waitForCommand(scene.editor.token, lock.devID, sent.commandId, (c) => c.status === 'confirmed');
+    const confirmed = await waitForCommand(
+      scene.editor.token,
+      lock.devID,
+      sent.commandId,
+      (c) => c.status === 'confirmed',
+    );
     // Its word came after that report: locked, without waiting for its next one.
     await expect.poll(() => latestOf(lock.devID), { timeout: 10_000 }).toMatchObject({ lock: 1 });
-    expect((await dynamoDevices.get(lock.devID))?.latestAt?.lock).toBeGreaterThan(ahead);
+    const lockedAt = (await dynamoDevices.get(lock.devID))?.latestAt?.lock;
+    expect(lockedAt).toBeGreaterThan(ahead);
+    // The same word handled again (a retry): no further reading.
+    const word = {
+      action: 'success',
+      devID: lock.devID,
+      commandId: sent.commandId,
+      cmnd: confirmed.cmnd,
+      val: [1, 0, 0, 0],
+      orgId: scene.orgId,
+      outcome: 'success',
+      clientId: lock.devID,
+      receivedAt: Date.parse(confirmed.reply?.at ?? ''),
+    };
+    expect(await confirmations(word)).toEqual({ result: 'confirmed' });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await dynamoDevices.get(lock.devID))?.latestAt?.lock).toBe(lockedAt);
     const state = await control<DeviceStateAnswer>(
       'getLockValue',
       { devID: lock.devID, devType: 3, port: 0 },

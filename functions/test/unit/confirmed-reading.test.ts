@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confirmedReading } from '../../src/domain/control/confirmed-reading';
+import { confirmedReading, confirmedReadingTime } from '../../src/domain/control/confirmed-reading';
 
 const points = (...names: string[]) => names.map((dp) => ({ dp }));
 
@@ -36,5 +36,33 @@ describe("a confirmed command's value, as the device's data points", () => {
     expect(confirmedReading(bacnet, { call: 'setbacnetinfo', key: 'other' }, 21)).toBeUndefined();
     const light = { devType: 1, connDev: 'light', dataPoints: points('bri') };
     expect(confirmedReading(light, { call: 'testDevice' }, 1)).toBeUndefined();
+  });
+
+  describe('when it goes on as a reading', () => {
+    const at = 1_000_000;
+    it("is the broker's time of the word, and the same time for the same word handled again", () => {
+      expect(confirmedReadingTime({}, { lock: 1 }, at)).toBe(at);
+      const before = { latest: { lock: 0 }, latestAt: { lock: at - 60_000 }, lastSeen: at - 60_000 };
+      expect(confirmedReadingTime(before, { lock: 1 }, at)).toBe(at);
+      // Its reading taken: the word again gives the same reading (a redelivery writes nothing new).
+      const taken = { latest: { lock: 1 }, latestAt: { lock: at }, lastSeen: at };
+      expect(confirmedReadingTime(taken, { lock: 1 }, at)).toBe(at);
+    });
+
+    it("comes just after a reading the device's clock stamped later, and is not needed when that says the same", () => {
+      const ahead = at + 120_000;
+      const unlocked = { latest: { lock: 0 }, latestAt: { lock: ahead }, lastSeen: ahead };
+      expect(confirmedReadingTime(unlocked, { lock: 1 }, at)).toBe(ahead + 1);
+      // Its reading taken (or the device said so itself): nothing more, however often the word comes.
+      const locked = { latest: { lock: 1 }, latestAt: { lock: ahead + 1 }, lastSeen: ahead + 1 };
+      expect(confirmedReadingTime(locked, { lock: 1 }, at)).toBeUndefined();
+      // Another point read later changes nothing.
+      const other = {
+        latest: { lock: 0, batt: 90 },
+        latestAt: { lock: at - 1, batt: ahead },
+        lastSeen: ahead,
+      };
+      expect(confirmedReadingTime(other, { lock: 1 }, at)).toBe(at);
+    });
   });
 });

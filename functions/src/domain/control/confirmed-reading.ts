@@ -2,6 +2,8 @@ import {
   type ControlledDeviceShape,
   controlKindOf,
   type ControlValue,
+  type LatestValues,
+  latestTimeOf,
   LOCK_VALUE,
   ROOM_UNIT_PORTS,
   UNLOCK_VALUE,
@@ -83,4 +85,25 @@ export function confirmedReading(
   const point = portPoint(device, command);
   const value = readingValue(device, val);
   return point === undefined || value === undefined ? undefined : { [point]: value };
+}
+
+/**
+ * When a value a device confirmed goes on as its reading (`confirmedReading`): at the broker's time of
+ * its word (`at`), unless the device's last reading of the point is stamped later by the device's own
+ * clock (one running ahead: up to 5 minutes is accepted). Its word then comes after that reading on its
+ * own timeline, so the reading is stamped just after it; and when that reading already says the same
+ * (the same word handled again, or the device reported it itself), no reading is needed: undefined.
+ */
+export function confirmedReadingTime(
+  device: LatestValues,
+  values: Record<string, number>,
+  at: number,
+): number | undefined {
+  let time: number | undefined;
+  for (const [point, value] of Object.entries(values)) {
+    const heldAt = latestTimeOf(device, point);
+    if (heldAt === undefined || heldAt <= at) time = Math.max(time ?? at, at);
+    else if (device.latest?.[point] !== value) time = Math.max(time ?? at, heldAt + 1);
+  }
+  return time;
 }

@@ -1,5 +1,4 @@
 import { Command, confirmationMessageSchema, groupingFailureOf } from '@argentum/contracts/messaging';
-import { latestTimeOf } from '@argentum/contracts';
 import { observePresence, type PresencePorts } from '../devices/presence';
 import { applyDeviceReport, type DeviceReportPorts, isPortReport } from '../devices/reports';
 import { type LiveFloorPublisher, publishGroupingFailure, publishPortReport } from '../realtime/live-floor';
@@ -7,7 +6,7 @@ import { alarmDeviceOf, type AlarmPorts } from '../notifications/alarms';
 import { alarmsOfDeviceMessage } from '../notifications/device-messages';
 import { type ReadingSink, readingMessage } from '../devices/reading-sink';
 import { type ConfirmationPorts, type ConfirmationResult, settleConfirmation } from './confirmations';
-import { confirmedReading } from './confirmed-reading';
+import { confirmedReading, confirmedReadingTime } from './confirmed-reading';
 
 /** What the confirmation rule delivers: the device's message and what the broker knows about it. */
 export interface DeviceWordEvent {
@@ -91,14 +90,11 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
   // The value it confirmed is its state from then on: its reading, so the floor's table, popups and
   // history show what its panel shows at once, not at its next report.
   const confirmed = state && confirmedReading(registered, state.command, state.val);
-  if (state && confirmed) {
-    // At the broker's time, unless the device's last reading of the point is stamped later by its own
-    // clock (up to 5 minutes ahead is accepted): on the device's timeline its word comes after that
-    // reading, which must not keep the older value over the one it confirmed until its next report.
-    const after = Object.keys(confirmed).map((point) => (latestTimeOf(registered, point) ?? 0) + 1);
-    const time = Math.max(state.at, ...after);
+  // When: the broker's time, or after the device's own later-stamped reading (confirmedReadingTime).
+  const readingAt = confirmed && state && confirmedReadingTime(registered, confirmed, state.at);
+  if (state && confirmed && readingAt !== undefined) {
     try {
-      await deps.readings.send(orgId, readingMessage(registered, time, confirmed));
+      await deps.readings.send(orgId, readingMessage(registered, readingAt, confirmed));
     } catch (error) {
       // Settled and stored already (a redelivery would be a duplicate): its next report brings it.
       deps.logger.log('warn', 'a confirmed value was not handed on as a reading', {
