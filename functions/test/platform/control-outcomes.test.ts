@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandSentAnswer, DeviceStateAnswer } from '@argentum/contracts';
+import type { CommandSentAnswer, CommandView, ControlValue, DeviceStateAnswer } from '@argentum/contracts';
 import {
   DEVICE_OFFLINE_TEXT,
   DEVICE_REPLY_TIMEOUT_MS,
@@ -127,6 +127,19 @@ describe('a late confirmation', () => {
   });
 });
 
+/** A command's confirmation as the broker delivered it, to be handled again (a retry). */
+const sameWord = (command: CommandView, val: ControlValue) => ({
+  action: 'success',
+  devID: command.devID,
+  commandId: command.commandId,
+  cmnd: command.cmnd,
+  val,
+  orgId: scene.orgId,
+  outcome: 'success',
+  clientId: command.devID,
+  receivedAt: Date.parse(command.reply?.at ?? ''),
+});
+
 describe("a confirmed value is the device's reading", () => {
   const latestOf = async (devId: string) => (await dynamoDevices.get(devId))?.latest;
 
@@ -179,18 +192,7 @@ describe("a confirmed value is the device's reading", () => {
     const lockedAt = (await dynamoDevices.get(lock.devID))?.latestAt?.lock;
     expect(lockedAt).toBeGreaterThan(ahead);
     // The same word handled again (a retry): no further reading.
-    const word = {
-      action: 'success',
-      devID: lock.devID,
-      commandId: sent.commandId,
-      cmnd: confirmed.cmnd,
-      val: [1, 0, 0, 0],
-      orgId: scene.orgId,
-      outcome: 'success',
-      clientId: lock.devID,
-      receivedAt: Date.parse(confirmed.reply?.at ?? ''),
-    };
-    expect(await confirmations(word)).toEqual({ result: 'confirmed' });
+    expect(await confirmations(sameWord(confirmed, [1, 0, 0, 0]))).toEqual({ result: 'confirmed' });
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect((await dynamoDevices.get(lock.devID))?.latestAt?.lock).toBe(lockedAt);
     const state = await control<DeviceStateAnswer>(
@@ -258,17 +260,7 @@ describe('confirmations are idempotent (the IoT rule may deliver one twice, or r
       sent.commandId,
       (c) => c.status === 'confirmed',
     );
-    const event = {
-      action: 'success',
-      devID: shades.devID,
-      commandId: sent.commandId,
-      cmnd: 54,
-      val: [1, 1, 1, 1],
-      orgId: scene.orgId,
-      outcome: 'success',
-      clientId: shades.devID,
-      receivedAt: Date.parse(confirmed.reply?.at ?? ''),
-    };
+    const event = sameWord(confirmed, [1, 1, 1, 1]);
     // The same word (the same broker time): handled again as a retry, recording nothing new.
     expect(await confirmations(event)).toEqual({ result: 'confirmed' });
     expect(
