@@ -208,7 +208,8 @@ async function updateDeviceIf(
  * anew). The common write, a reading at least as new as the device's time, sets its points into both
  * maps in one conditional update (no point is newer than the device's time). Any other is made from
  * the item its refusal answered (no read): both maps whole (`takeReading`, domain/devices/latest.ts),
- * conditioned on the maps and the time as they were. It sets only attributes no index projects and no index key: one write unit, no index write.
+ * conditioned on the maps and the time as they were. It sets only attributes no index projects and no
+ * index key: one write unit, no index write.
  */
 export async function recordLatest(
   devId: string,

@@ -35,7 +35,10 @@ export interface Device {
    */
   portReportedAt?: Partial<Record<PortName, number>>;
   childNode?: { type: 'thermistor'; devID: string; dataPoints: DataPoint[] };
-  /** Latest value per data point, the time of the reading that brought each, and of the newest reading (epoch ms). */
+  /**
+   * Latest value per data point, the time of the reading that brought each (`latestAt`), and of the
+   * newest reading (`lastSeen`), epoch ms.
+   */
   latest?: Record<string, number>;
   latestAt?: Record<string, number>;
   lastSeen?: number;

@@ -4,8 +4,8 @@ import {
   type ControlValue,
   DEVICE_REPLY_TIMEOUT_MS,
   type DeviceStateAnswer,
-  type DeviceView,
   isPending,
+  type LatestValues,
   latestTimeOf,
 } from '@argentum/contracts';
 
@@ -95,9 +95,6 @@ function confirmationOf(view: CommandView): Confirmation | undefined {
   return { value, at: Number.isFinite(at) ? at : 0 };
 }
 
-/** What a panel knows of a device's readings: its latest values and their times. */
-export type DeviceReadings = Pick<DeviceView, 'latest' | 'latestAt' | 'lastSeen'>;
-
 /**
  * The device's value as a control shows it: the newest word the panel has on it. That is the server's
  * answer on the port (`read`, its value as of `reportedAt`) or the control's confirmation of its last
@@ -107,7 +104,7 @@ export type DeviceReadings = Pick<DeviceView, 'latest' | 'latestAt' | 'lastSeen'
  */
 export function reportedValue(
   confirmation: Confirmation | undefined,
-  device: DeviceReadings,
+  device: LatestValues,
   point: string,
   read?: Pick<DeviceStateAnswer, 'val' | 'reportedAt'>,
 ): ControlValue | undefined {
@@ -123,7 +120,7 @@ export function reportedValue(
  * A value a panel learned at `at` (epoch ms: a confirmation, its read of a vendor's cloud), unless the
  * device reported a newer one of `point` since.
  */
-export function newerOf<T>(value: T, at: number, device: DeviceReadings, point: string): T | number {
+export function newerOf<T>(value: T, at: number, device: LatestValues, point: string): T | number {
   const live = device.latest?.[point];
   const liveAt = latestTimeOf(device, point);
   return live === undefined || liveAt === undefined || liveAt <= at ? value : live;
