@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basicIngestTopic, ruleSeenTopic, telemetryFilter } from '@argentum/contracts/messaging';
+import type { AedesPublishPacket, Client } from 'aedes';
+import { basicIngestTopic, ruleSeenTopic } from '@argentum/contracts/messaging';
 import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
 import { SQS_BATCH_LIMITS, sqsMessageBytes } from '@argentum/functions/adapters/telemetry-dead-letters';
 import { telemetryBatching } from '../src/definitions';
@@ -125,16 +126,30 @@ export async function startDeadLetterQueue(): Promise<LocalDeadLetterQueue> {
 
 /**
  * What the telemetry rule's SQL makes of a JSON object published on `{org}/sensordata/{dev}`: its
- * fields, then topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt.
+ * fields, then topic(1) AS orgId, topic(3) AS topicDevId, clientid() AS clientId, timestamp() AS
+ * receivedAt.
  */
 export function telemetryRuleBody(
   topic: string,
   message: object,
+  clientId: string,
   receivedAt: number,
 ): Record<string, unknown> {
   // A Basic Ingest topic ($aws/rules/{rule}/...) reaches the rule without its prefix.
   const [orgId, , topicDevId] = ruleSeenTopic(topic).split('/');
-  return { ...message, orgId, topicDevId, receivedAt };
+  return { ...message, orgId, topicDevId, clientId, receivedAt };
+}
+
+/**
+ * Whether the rule named `ruleName` receives a message on `topic`: one matching its filter
+ * `+/sensordata/+`, or its Basic Ingest form `$aws/rules/{ruleName}/+/sensordata/+` (a `$` level is
+ * never matched by `+`).
+ */
+export function telemetryRuleReceives(topic: string, ruleName: string): boolean {
+  const prefix = basicIngestTopic(ruleName, '');
+  const seen = topic.startsWith(prefix) ? topic.slice(prefix.length) : topic;
+  const levels = seen.split('/');
+  return levels.length === 3 && levels[1] === 'sensordata' && !levels[0]?.startsWith('$');
 }
 
 export interface RuleRunner {
@@ -150,8 +165,8 @@ export interface RuleRunner {
 }
 
 /**
- * Plays the IoT topic rule `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS
- * receivedAt FROM '+/sensordata/+'` (infra/cdk/constructs/realtime.ts) and the queue and event source
+ * Plays the IoT topic rule `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, clientid() AS
+ * clientId, timestamp() AS receivedAt FROM '+/sensordata/+'` (infra/cdk/constructs/telemetry-intake.ts) and the queue and event source
  * behind it (sqs-event-source.ts, with the queue's settings from definitions.ts): batches by size,
  * bytes or window, partial batch responses, failed records received again after the visibility
  * timeout, the dead-letter queue after `maxReceiveCount` receives.
@@ -179,8 +194,10 @@ export function startRuleRunner(
     (record, reason) => deadLetters.add({ messageId: record.messageId, body: record.body, reason }),
   );
 
-  const deliver = (packet: { topic: string; payload: Buffer | string }, callback: () => void) => {
-    callback();
+  // The broker's 'publish' event names the publishing client, which the rule's clientid() returns (a
+  // device's authenticated client id = its id; "n/a" for what did not come over MQTT: the data plane).
+  const deliver = (packet: AedesPublishPacket, client: Client | null) => {
+    if (!telemetryRuleReceives(packet.topic, ruleName)) return;
     let message: unknown;
     try {
       message = JSON.parse(packet.payload.toString());
@@ -195,19 +212,17 @@ export function startRuleRunner(
     }
     const receivedAt = Date.now();
     const fields = typeof message === 'object' && message !== null && !Array.isArray(message) ? message : {};
-    source.send(JSON.stringify(telemetryRuleBody(packet.topic, fields, receivedAt)), receivedAt);
+    const body = telemetryRuleBody(packet.topic, fields, client ? client.id : 'n/a', receivedAt);
+    source.send(JSON.stringify(body), receivedAt);
   };
-  // `+` never matches a `$` level (MQTT), so the Basic Ingest form is a filter of its own.
-  const filters = [telemetryFilter, basicIngestTopic(ruleName, telemetryFilter)];
-  for (const filter of filters) broker.aedes.subscribe(filter, deliver, () => undefined);
+  broker.aedes.on('publish', deliver);
 
   deadLetters.onRedeliver = source.redeliver;
   return {
     drained: source.drained,
     redeliver: source.redeliver,
     async stop() {
-      for (const filter of filters)
-        await new Promise<void>((resolve) => broker.aedes.unsubscribe(filter, deliver, () => resolve()));
+      broker.aedes.off('publish', deliver);
       await source.stop();
     },
   };

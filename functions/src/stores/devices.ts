@@ -4,7 +4,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { DataPoint, Device, PortName, PortValues } from '../domain/devices/device';
-import { takeReading } from '../domain/devices/latest';
+import { isNewestReading, takeReading } from '../domain/devices/latest';
 import type {
   CommitOutcome,
   DeviceChange,
@@ -208,19 +208,23 @@ async function updateDeviceIf(
  * anew). The common write, a reading at least as new as the device's time, sets its points into both
  * maps in one conditional update (no point is newer than the device's time). Any other is made from
  * the item its refusal answered (no read): both maps whole (`takeReading`, domain/devices/latest.ts),
- * conditioned on the maps and the time as they were. It sets only attributes no index projects and no
- * index key: one write unit, no index write.
+ * conditioned on the maps and the time as they were. A device's own reading that becomes its newest
+ * also sets its clock's offset (`clockOffset`). It sets only attributes no index projects and no index
+ * key: one write unit, no index write.
  */
 export async function recordLatest(
   devId: string,
   time: number,
   values: Record<string, number>,
+  clockOffset?: number,
 ): Promise<Device | undefined> {
   const points = Object.entries(values);
+  const offset = clockOffset !== undefined ? { ':offset': clockOffset } : {};
   // The first write assumes an item with both maps and an older time; a refusal answers the item.
   let answer = await updateDeviceIf(devId, {
     sets: [
       'lastSeen = :time',
+      ...(clockOffset !== undefined ? ['clockOffset = :offset'] : []),
       ...points.flatMap((_, i) => [`latest.#p${i} = :v${i}`, `latestAt.#p${i} = :time`]),
     ],
     conditions: [
@@ -231,6 +235,7 @@ export async function recordLatest(
     names: Object.fromEntries(points.map(([point], i) => [`#p${i}`, point])),
     values: {
       ':time': time,
+      ...offset,
       ...(points.length > 0 ? { ':map': 'M' } : {}),
       ...Object.fromEntries(points.map(([, value], i) => [`:v${i}`, value])),
     },
@@ -246,11 +251,17 @@ export async function recordLatest(
     };
     const next = takeReading(held, time, values);
     if (!next) return undefined;
+    const newest = clockOffset !== undefined && isNewestReading(held, time);
     // What the item held, as it held it: the write lands only if nothing changed it meanwhile.
     const unchanged = (attribute: keyof typeof held, placeholder: string) =>
       held[attribute] === undefined ? `attribute_not_exists(${attribute})` : `${attribute} = ${placeholder}`;
     answer = await updateDeviceIf(devId, {
-      sets: ['latest = :latest', 'latestAt = :times', 'lastSeen = :time'],
+      sets: [
+        'latest = :latest',
+        'latestAt = :times',
+        'lastSeen = :time',
+        ...(newest ? ['clockOffset = :offset'] : []),
+      ],
       conditions: [
         'attribute_exists(pk)',
         unchanged('latest', ':held'),
@@ -262,6 +273,7 @@ export async function recordLatest(
         ':latest': next.latest,
         ':times': next.latestAt,
         ':time': next.lastSeen,
+        ...(newest ? offset : {}),
         ...(held.latest ? { ':held': held.latest } : {}),
         ...(held.latestAt ? { ':heldTimes': held.latestAt } : {}),
         ...(held.lastSeen !== undefined ? { ':seen': held.lastSeen } : {}),

@@ -189,7 +189,12 @@ export function presenceStoreContract(
 
 /** The device store's listings, and ingest's latest-values write to a device. */
 export type DeviceListingStore = Pick<DeviceStore, 'get' | 'register' | 'onFloor' | 'ofOrganization'> & {
-  recordLatest(devId: string, time: number, values: Record<string, number>): Promise<Device | undefined>;
+  recordLatest(
+    devId: string,
+    time: number,
+    values: Record<string, number>,
+    clockOffset?: number,
+  ): Promise<Device | undefined>;
 };
 
 export function deviceListingContract(
@@ -314,6 +319,29 @@ export function deviceListingContract(
         latestAt: { temp: 1000, fan: 2000, valve: 3000, zone: 1500 },
         lastSeen: 3000,
       });
+    });
+
+    it("keeps the clock offset its own newest reading tells: the first write, a later one, not an older or the platform's", async () => {
+      const d = device(id('org'));
+      await store().register(d);
+      // The first reading (no maps yet) and a later one set it; a reading without one leaves it.
+      expect(await store().recordLatest(d.devID, 1000, { temp: 20 }, 120_000)).toMatchObject({
+        clockOffset: 120_000,
+      });
+      expect(await store().recordLatest(d.devID, 2000, { temp: 21 }, 119_000)).toMatchObject({
+        clockOffset: 119_000,
+      });
+      expect(await store().recordLatest(d.devID, 3000, { lock: 1 })).toMatchObject({ clockOffset: 119_000 });
+      // An older reading still brings a point it is the newest word on, but not its clock.
+      expect(await store().recordLatest(d.devID, 2500, { fan: 2 }, -5_000)).toMatchObject({
+        latest: { fan: 2 },
+        clockOffset: 119_000,
+      });
+      // One as new as the device's time is its newest.
+      expect(await store().recordLatest(d.devID, 3000, { temp: 22 }, 118_000)).toMatchObject({
+        clockOffset: 118_000,
+      });
+      expect((await store().get(d.devID))?.clockOffset).toBe(118_000);
     });
 
     it('takes a reading of as many data points as a device declares, newer or older than the device', async () => {

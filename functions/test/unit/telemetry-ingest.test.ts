@@ -78,6 +78,30 @@ describe('ingestBatch (the telemetry use case)', () => {
     expect(counts).toMatchObject({ Stored: 2, Invalid: 2, DeadLettered: 2 });
   });
 
+  it("tells a device's clock by its own newest reading of a batch, never by one the platform published", async () => {
+    const [own, vendor] = [devId(), devId()];
+    const { ports } = scene({ [own]: 'a', [vendor]: 'a' });
+    const offsets = new Map<string, number | undefined>();
+    const recordLatest = async (id: string, _time: number, _values: unknown, clockOffset?: number) => {
+      offsets.set(id, clockOffset);
+      return undefined;
+    };
+    await ingestBatch(
+      { ...ports, devices: { ...ports.devices, recordLatest } },
+      [
+        record('a', own, { time: NOW + 120_000, clientId: own }),
+        record('a', own, { time: NOW + 60_000, clientId: own }),
+        // Its newest, a value it confirmed, came through the data plane (clientid() "n/a").
+        record('a', own, { time: NOW + 121_000, clientId: 'n/a' }),
+        record('a', vendor, { time: NOW - 1_000, clientId: 'n/a' }),
+      ],
+      NOW,
+    );
+    expect(offsets.get(own)).toBe(120_000);
+    expect(offsets.has(vendor)).toBe(true);
+    expect(offsets.get(vendor)).toBeUndefined();
+  });
+
   it('takes readings from 7 days before to 5 minutes after their arrival, and dead-letters the others', async () => {
     const dev = devId();
     const { ports, stored, latest, letters } = scene({ [dev]: 'a' });

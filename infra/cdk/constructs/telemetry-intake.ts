@@ -16,7 +16,7 @@ import { grantRuleErrorLog } from './rule-errors';
  * the Basic Ingest prefix is not part of the topic the rule's functions see (AWS IoT developer guide,
  * "Reducing messaging costs with Basic Ingest").
  */
-export const telemetryRuleSql = `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '${telemetryFilter}'`;
+export const telemetryRuleSql = `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, clientid() AS clientId, timestamp() AS receivedAt FROM '${telemetryFilter}'`;
 
 /**
  * The telemetry rule's fixed name. Devices publish through Basic Ingest to `$aws/rules/<name>/...`, so

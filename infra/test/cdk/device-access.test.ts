@@ -92,7 +92,7 @@ describe('device IoT policy', () => {
 
   it('takes telemetry from both topic forms: the rule reads the organization from the topic, not its prefix', () => {
     expect(telemetryRuleSql).toBe(
-      "SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '+/sensordata/+'",
+      "SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, clientid() AS clientId, timestamp() AS receivedAt FROM '+/sensordata/+'",
     );
     template.hasResourceProperties('AWS::IoT::TopicRule', {
       TopicRulePayload: Match.objectLike({ Sql: telemetryRuleSql }),

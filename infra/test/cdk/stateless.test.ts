@@ -701,7 +701,7 @@ describe('HTTP API', () => {
 describe('IoT Core', () => {
   it('routes device telemetry through a queue to ingest in batches, with an error action and dead letters', () => {
     expect(telemetryRuleSql).toBe(
-      "SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, timestamp() AS receivedAt FROM '+/sensordata/+'",
+      "SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, clientid() AS clientId, timestamp() AS receivedAt FROM '+/sensordata/+'",
     );
     // The rule (a fixed name devices publish to) and its queue live in the retained stateful stack.
     const stateful = Template.fromStack(platform.stateful);

@@ -12,7 +12,7 @@ export function takeReading(
   values: Record<string, number>,
 ): Required<LatestValues> | undefined {
   const taken = newerPoints(held, { latest: values, lastSeen: time });
-  const newer = held.lastSeen === undefined || held.lastSeen <= time;
+  const newer = isNewestReading(held, time);
   if (Object.keys(taken.latest).length === 0 && !newer) return undefined;
   return {
     latest: { ...held.latest, ...taken.latest },
@@ -20,3 +20,10 @@ export function takeReading(
     lastSeen: newer || held.lastSeen === undefined ? time : held.lastSeen,
   };
 }
+
+/**
+ * Whether a reading at `time` is the device's newest (none later seen): only such a one of its own tells
+ * its clock's offset as it is now (Device `clockOffset`).
+ */
+export const isNewestReading = (held: Pick<LatestValues, 'lastSeen'>, time: number): boolean =>
+  held.lastSeen === undefined || held.lastSeen <= time;

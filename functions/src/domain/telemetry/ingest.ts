@@ -26,6 +26,12 @@ export interface TelemetryDelivery {
   message: unknown;
   /** When IoT Core received it (the rule's timestamp()): the reading's time when the device sent none. */
   receivedAt: number;
+  /**
+   * The publishing connection's client id (the rule's clientid()): the device's own id for what it
+   * published over MQTT, "n/a" for what came through the IoT data plane (a reading the platform made:
+   * a vendor's, a command's confirmed value).
+   */
+  clientId?: string;
 }
 
 /**
@@ -70,12 +76,14 @@ export interface IngestPorts {
      * Records a device's latest readings; a point's older reading never overwrites a newer one. Answers,
      * when the reading brought something: the organization the written device belongs to (which keeps
      * its owner known without another read), and what became its latest: the values the reading brought
-     * that were the newest of their points, at the device's time.
+     * that were the newest of their points, at the device's time. `clockOffset` (a device's own reading
+     * only, `ownClockOffset`) is kept as the device's when the reading is its newest.
      */
     recordLatest(
       devId: string,
       time: number,
       values: Record<string, number>,
+      clockOffset?: number,
     ): Promise<{ orgId: string; taken: Omit<TakenReading, 'devId'> } | undefined>;
   };
   /**
@@ -110,6 +118,16 @@ async function ownerOf(deps: IngestPorts, devId: string, now: number): Promise<s
   return orgId;
 }
 
+/**
+ * How far a device's clock runs ahead of the broker's (ms; negative: behind, or the reading took that
+ * long to arrive), from a reading it published itself over MQTT (the client id is its id): the reading's
+ * time less the broker's receipt of it. Undefined for a reading the platform published (a vendor's, a
+ * command's confirmed value), which says nothing of the device's clock.
+ */
+export function ownClockOffset(delivery: TelemetryDelivery, devId: string, time: number): number | undefined {
+  return delivery.clientId === devId ? time - delivery.receivedAt : undefined;
+}
+
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -141,6 +159,8 @@ export async function ingestTelemetry(
 
   const outcomes: IngestOutcome[] = [];
   const points: (TelemetryPoint | undefined)[] = [];
+  // Each of a device's own readings tells how far its clock runs from the broker's.
+  const clockOffsets = new Map<TelemetryPoint, number>();
   const lines: (string | undefined)[] = [];
   for (const { delivery, result } of parsed) {
     points.push(undefined);
@@ -179,7 +199,10 @@ export async function ingestTelemetry(
       });
       continue;
     }
-    points[points.length - 1] = { devId: devID, time: time ?? delivery.receivedAt, values };
+    const point = { devId: devID, time: time ?? delivery.receivedAt, values };
+    points[points.length - 1] = point;
+    const clockOffset = ownClockOffset(delivery, devID, point.time);
+    if (clockOffset !== undefined) clockOffsets.set(point, clockOffset);
     // The record as the telemetry rule's SELECT made it: what the archive keeps.
     lines[lines.length - 1] = JSON.stringify({
       ...(delivery.message as object),
@@ -218,19 +241,25 @@ export async function ingestTelemetry(
 
   // Latest values and online state: each device's stored readings of the batch taken in time order, a
   // newer value of a point over an older one, at the newest reading's time. A reading can name some
-  // points only (a command's confirmed value): two such of one batch both count.
-  const newest = new Map<string, TelemetryPoint>();
+  // points only (a command's confirmed value): two such of one batch both count. The device's clock
+  // offset is its newest own reading's.
+  const newest = new Map<string, TelemetryPoint & { clockOffset?: number }>();
   for (const point of [...toStore].sort((a, b) => a.time - b.time)) {
     if (failedDevices.has(point.devId)) continue;
     const seen = newest.get(point.devId);
-    newest.set(point.devId, { ...point, values: { ...seen?.values, ...point.values } });
+    const clockOffset = clockOffsets.get(point) ?? seen?.clockOffset;
+    newest.set(point.devId, {
+      ...point,
+      values: { ...seen?.values, ...point.values },
+      ...(clockOffset !== undefined ? { clockOffset } : {}),
+    });
   }
   // Only what became a device's latest goes live: an older value (a newer was there) or a reading of a
   // device gone meanwhile would take a watching page back in time.
   const latestFailed = new Set<string>();
   const taken = await mapLimited([...newest.values()], 16, async (p) => {
     try {
-      const written = await deps.devices.recordLatest(p.devId, p.time, p.values);
+      const written = await deps.devices.recordLatest(p.devId, p.time, p.values, p.clockOffset);
       if (!written) return undefined;
       // The device as just written: its owner stays cached while it keeps reporting (no lookup a reading).
       ownerCache.set(p.devId, { orgId: written.orgId, until: now + OWNER_TTL_MS });
@@ -287,7 +316,10 @@ export interface DeadLetters {
 export interface QueuedReading {
   /** The queue's message id: what a partial batch failure names. */
   id: string;
-  /** The JSON the IoT rule sent: the device's message plus `orgId`, `topicDevId` and `receivedAt`. */
+  /**
+   * The JSON the IoT rule sent: the device's message plus `orgId`, `topicDevId`, `clientId` and
+   * `receivedAt`.
+   */
   body: string;
   /** How often the queue has delivered it (this delivery included). */
   receives: number;
@@ -302,9 +334,9 @@ export interface BatchResult {
 }
 
 /**
- * The rule's body: the device's message plus `orgId` (topic(1)), `topicDevId` (topic(3)) and
- * `receivedAt` (timestamp()); undefined when it is not a JSON object with the topic's organization
- * and device.
+ * The rule's body: the device's message plus `orgId` (topic(1)), `topicDevId` (topic(3)), `clientId`
+ * (clientid()) and `receivedAt` (timestamp()); undefined when it is not a JSON object with the topic's
+ * organization and device.
  */
 export function deliveryOf(record: QueuedReading, now: number): TelemetryDelivery | undefined {
   let body: unknown;
@@ -314,13 +346,14 @@ export function deliveryOf(record: QueuedReading, now: number): TelemetryDeliver
     return undefined;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { orgId, topicDevId, receivedAt, ...message } = body as Record<string, unknown>;
+  const { orgId, topicDevId, clientId, receivedAt, ...message } = body as Record<string, unknown>;
   if (typeof orgId !== 'string' || orgId === '') return undefined;
   if (typeof topicDevId !== 'string' || topicDevId === '') return undefined;
   return {
     orgId,
     topicDevId,
     message,
+    ...(typeof clientId === 'string' ? { clientId } : {}),
     receivedAt:
       typeof receivedAt === 'number' && Number.isFinite(receivedAt)
         ? receivedAt

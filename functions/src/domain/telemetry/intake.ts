@@ -26,10 +26,16 @@ export interface TelemetryIntakePorts {
     /** The devices placed on a floor (whether people are there, for comfort alarms). */
     onFloor(floorId: string): Promise<Device[]>;
     /**
-     * Records a device's latest readings (older never overwrite newer) and answers the device as the
-     * write left it; undefined when a newer reading was there.
+     * Records a device's latest readings (older never overwrite newer), and its clock's offset from its
+     * own newest reading, and answers the device as the write left it; undefined when a newer reading
+     * was there.
      */
-    recordLatest(devId: string, time: number, values: Record<string, number>): Promise<Device | undefined>;
+    recordLatest(
+      devId: string,
+      time: number,
+      values: Record<string, number>,
+      clockOffset?: number,
+    ): Promise<Device | undefined>;
     /** Counts an alarm episode its readings opened on the device item (Device `alarmsOpened`). */
     noteAlarmOpened(devId: string): Promise<void>;
   };
@@ -108,8 +114,8 @@ export async function takeTelemetry(
       telemetry: deps.telemetry,
       devices: {
         ownerOf: deps.devices.ownerOf,
-        recordLatest: async (devId, time, values) => {
-          const device = await deps.devices.recordLatest(devId, time, values);
+        recordLatest: async (devId, time, values, clockOffset) => {
+          const device = await deps.devices.recordLatest(devId, time, values, clockOffset);
           if (!device) return undefined;
           recorded.set(devId, device);
           const brought = Object.entries(values).filter(([point]) => device.latestAt?.[point] === time);

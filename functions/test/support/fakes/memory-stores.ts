@@ -6,7 +6,7 @@
 import type { CommandRecord, CommandStore, ReportedState } from '../../../src/domain/control/ports';
 import type { Device, PortName, PortValues } from '../../../src/domain/devices/device';
 import type { CommitOutcome, DeviceCommit, ReportedPorts } from '../../../src/domain/devices/ports';
-import { takeReading } from '../../../src/domain/devices/latest';
+import { isNewestReading, takeReading } from '../../../src/domain/devices/latest';
 import { applied } from '../../../src/domain/devices/placement';
 import type { PresenceDevice, PresenceStore } from '../../../src/domain/devices/presence';
 import type { AlarmStore, DeviceAlarms } from '../../../src/domain/notifications/alarms';
@@ -197,12 +197,16 @@ export function memoryDevices(devices: readonly Device[] = []) {
     async ownerOf(devId: string) {
       return byId.get(devId)?.orgID;
     },
-    /** Like the store: each point takes the reading's value unless it holds a newer one (takeReading). */
-    async recordLatest(devId: string, time: number, values: Record<string, number>) {
+    /**
+     * Like the store: each point takes the reading's value unless it holds a newer one (takeReading); its
+     * own newest reading sets its clock's offset.
+     */
+    async recordLatest(devId: string, time: number, values: Record<string, number>, clockOffset?: number) {
       const device = byId.get(devId);
       const next = device && takeReading(device, time, values);
       if (!device || !next) return undefined;
-      const written = { ...device, ...copy(next) };
+      const clock = clockOffset !== undefined && isNewestReading(device, time) ? { clockOffset } : {};
+      const written = { ...device, ...copy(next), ...clock };
       byId.set(devId, written);
       return copy(written);
     },
