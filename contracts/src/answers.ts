@@ -181,6 +181,7 @@ export const deviceView: z.ZodMiniType<DeviceView> = z.object({
   latest: z.optional(stringRecord),
   latestAt: z.optional(stringRecord),
   lastSeen: z.optional(z.number()),
+  clockOffset: z.optional(z.number()),
   portReportedAt: z.optional(
     z.object({ portOneValue: z.optional(z.number()), portTwoValue: z.optional(z.number()) }),
   ),

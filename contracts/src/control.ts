@@ -188,6 +188,7 @@ export interface DeviceStateAnswer {
    * of the port's point is newer and says otherwise ('telemetry').
    */
   val?: ControlValue;
+  /** When the device said so, on its own clock (`onDeviceClock`), where its readings' times are. */
   reportedAt?: string;
   source: 'device' | 'telemetry' | 'none';
   /** The device's telemetry of the points this call reports (lock; fan and valve), when it sends them. */

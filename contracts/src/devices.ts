@@ -162,6 +162,12 @@ export interface DeviceView {
   /** When the device's newest reading was read (epoch ms). */
   lastSeen?: number;
   /**
+   * How far the device's clock runs ahead of the broker's (ms; negative: behind), as its newest reading
+   * it published itself told: its readings carry its clock's time, its words on commands the broker's
+   * (`onDeviceClock`). Undefined: not known.
+   */
+  clockOffset?: number;
+  /**
    * A power node's port values (`properties.portOneValue`, `portTwoValue`): when the device reported
    * each (the broker's time, epoch ms). A live port push older than it is stale.
    */
@@ -177,6 +183,14 @@ export interface DeviceView {
 
 /** What is held of a device's readings: latest value and time per data point, its newest reading's time. */
 export type LatestValues = Pick<DeviceView, 'latest' | 'latestAt' | 'lastSeen'>;
+
+/**
+ * A time the broker gave (a device's word on a command) on the device's own clock, where its readings'
+ * times are (`clockOffset`; not known: as it is). The one rule that orders a confirmed value among the
+ * device's readings: its confirmed reading, its port's state, a control's confirmation.
+ */
+export const onDeviceClock = (device: Pick<DeviceView, 'clockOffset'>, brokerTime: number): number =>
+  brokerTime + (device.clockOffset ?? 0);
 
 /**
  * When a device's latest value of `point` was read: its own time, else (a value stored before those

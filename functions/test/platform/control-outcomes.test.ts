@@ -177,9 +177,10 @@ describe("a confirmed value is the device's reading", () => {
 
   it('makes the value a device confirmed its latest at once, even when its clock runs ahead', async () => {
     const { lock } = scene.devices;
-    // Its last report, unlocked, stamped by its own clock two minutes ahead (up to five are accepted).
+    // Its last report, unlocked, stamped by its own clock two minutes ahead (up to five are accepted),
+    // which its own readings told (device-clock.test.ts plays them over MQTT).
     const ahead = Date.now() + 120_000;
-    await dynamoDevices.recordLatest(lock.devID, ahead, { lock: 0 });
+    await dynamoDevices.recordLatest(lock.devID, ahead, { lock: 0 }, 120_000);
     const sent = await send('setFanValveValue', lockBody(lock.devID, [1, 0, 0, 0]));
     const confirmed = await waitForCommand(
       scene.editor.token,

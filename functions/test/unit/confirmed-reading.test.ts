@@ -40,29 +40,33 @@ describe("a confirmed command's value, as the device's data points", () => {
 
   describe('when it goes on as a reading', () => {
     const at = 1_000_000;
-    it("is the broker's time of the word, and the same time for the same word handled again", () => {
+    it("is the broker's time of the word when the device's clock is not known", () => {
       expect(confirmedReadingTime({}, { lock: 1 }, at)).toBe(at);
       const before = { latest: { lock: 0 }, latestAt: { lock: at - 60_000 }, lastSeen: at - 60_000 };
       expect(confirmedReadingTime(before, { lock: 1 }, at)).toBe(at);
-      // Its reading taken: the word again gives the same reading (a redelivery writes nothing new).
-      const taken = { latest: { lock: 1 }, latestAt: { lock: at }, lastSeen: at };
-      expect(confirmedReadingTime(taken, { lock: 1 }, at)).toBe(at);
     });
 
-    it("comes just after a reading the device's clock stamped later, and is not needed when that says the same", () => {
-      const ahead = at + 120_000;
-      const unlocked = { latest: { lock: 0 }, latestAt: { lock: ahead }, lastSeen: ahead };
-      expect(confirmedReadingTime(unlocked, { lock: 1 }, at)).toBe(ahead + 1);
-      // Its reading taken (or the device said so itself): nothing more, however often the word comes.
-      const locked = { latest: { lock: 1 }, latestAt: { lock: ahead + 1 }, lastSeen: ahead + 1 };
-      expect(confirmedReadingTime(locked, { lock: 1 }, at)).toBeUndefined();
-      // Another point read later changes nothing.
-      const other = {
-        latest: { lock: 0, batt: 90 },
-        latestAt: { lock: at - 1, batt: ahead },
-        lastSeen: ahead,
-      };
-      expect(confirmedReadingTime(other, { lock: 1 }, at)).toBe(at);
+    it("is put on the device's clock, ahead or behind, whatever its latest reading's time", () => {
+      const ahead = { latest: { lock: 0 }, latestAt: { lock: at + 119_000 }, clockOffset: 120_000 };
+      expect(confirmedReadingTime(ahead, { lock: 1 }, at)).toBe(at + 120_000);
+      const behind = { latest: { lock: 0 }, latestAt: { lock: at - 121_000 }, clockOffset: -120_000 };
+      expect(confirmedReadingTime(behind, { lock: 1 }, at)).toBe(at - 120_000);
+      // A newer reading that says otherwise (handled before the word) keeps it where it belongs: before.
+      const opened = { latest: { lock: 0 }, latestAt: { lock: at + 50 }, clockOffset: 0 };
+      expect(confirmedReadingTime(opened, { lock: 1 }, at)).toBe(at);
+    });
+
+    it('is not needed when the latest says the same at that time or later (taken already, or reported)', () => {
+      const taken = { latest: { lock: 1 }, latestAt: { lock: at + 120_000 }, clockOffset: 120_000 };
+      expect(confirmedReadingTime(taken, { lock: 1 }, at)).toBeUndefined();
+      const reported = { latest: { lock: 1 }, latestAt: { lock: at + 500 } };
+      expect(confirmedReadingTime(reported, { lock: 1 }, at)).toBeUndefined();
+      // The same value from before the word: the word is a newer reading of it.
+      const earlier = { latest: { lock: 1 }, latestAt: { lock: at - 1 } };
+      expect(confirmedReadingTime(earlier, { lock: 1 }, at)).toBe(at);
+      // Each point counts: one not said yet makes the reading.
+      const oneOfTwo = { latest: { fan: 2, valve: 3 }, latestAt: { fan: at, valve: at - 1 } };
+      expect(confirmedReadingTime(oneOfTwo, { fan: 2, valve: 3 }, at)).toBe(at);
     });
   });
 });

@@ -13,6 +13,7 @@ import {
   hasRole,
   isPending,
   latestTimeOf,
+  onDeviceClock,
   LOCK_VALUE,
   NO_DEVICE_FOUND_TEXT,
   Role,
@@ -338,11 +339,14 @@ export async function deviceState(
   const point = portPoint(device, { port });
   const told = point !== undefined ? device.latest?.[point] : undefined;
   const toldAt = point !== undefined ? latestTimeOf(device, point) : undefined;
+  // The port's state is as of the broker's time of the device's word; its readings are on its own
+  // clock: the state's time is put on that clock, as its confirmed reading's is.
+  const reported = state && { val: state.val, at: onDeviceClock(device, state.reportedAt) };
   const overruled =
     toldAt !== undefined &&
-    (!state || (state.reportedAt < toldAt && readingValue(device, state.val) !== told));
-  if (state && !overruled) {
-    return { ...answer, val: state.val, reportedAt: iso(state.reportedAt), source: 'device' };
+    (!reported || (reported.at < toldAt && readingValue(device, reported.val) !== told));
+  if (reported && !overruled) {
+    return { ...answer, val: reported.val, reportedAt: iso(reported.at), source: 'device' };
   }
   if (told !== undefined && toldAt !== undefined) {
     return {

@@ -5,6 +5,7 @@ import {
   type LatestValues,
   latestTimeOf,
   LOCK_VALUE,
+  onDeviceClock,
   ROOM_UNIT_PORTS,
   UNLOCK_VALUE,
 } from '@argentum/contracts';
@@ -88,22 +89,23 @@ export function confirmedReading(
 }
 
 /**
- * When a value a device confirmed goes on as its reading (`confirmedReading`): at the broker's time of
- * its word (`at`), unless the device's last reading of the point is stamped later by the device's own
- * clock (one running ahead: up to 5 minutes is accepted). Its word then comes after that reading on its
- * own timeline, so the reading is stamped just after it; and when that reading already says the same
- * (the same word handled again, or the device reported it itself), no reading is needed: undefined.
+ * When a value a device confirmed goes on as its reading (`confirmedReading`): the broker's time of its
+ * word (`at`) put on the device's own timeline, where its readings are (`onDeviceClock`: by how far its
+ * clock runs from the broker's; none known: the broker's time). So the reading comes after every reading
+ * the device sent before its word and before every one it sent after, in whatever order they are
+ * handled (a clock ahead or behind, a word handled late or again after a newer reading). Undefined
+ * when the device's latest already says each value at that time or later: the same word handled again,
+ * or the device reported it itself.
  */
 export function confirmedReadingTime(
-  device: LatestValues,
+  device: LatestValues & { clockOffset?: number },
   values: Record<string, number>,
   at: number,
 ): number | undefined {
-  let time: number | undefined;
-  for (const [point, value] of Object.entries(values)) {
-    const heldAt = latestTimeOf(device, point);
-    if (heldAt === undefined || heldAt <= at) time = Math.max(time ?? at, at);
-    else if (device.latest?.[point] !== value) time = Math.max(time ?? at, heldAt + 1);
-  }
-  return time;
+  const time = onDeviceClock(device, at);
+  const told = Object.entries(values).every(
+    ([point, value]) =>
+      device.latest?.[point] === value && (latestTimeOf(device, point) ?? -Infinity) >= time,
+  );
+  return told ? undefined : time;
 }

@@ -90,7 +90,7 @@ async function settleDeviceWord(deps: DeviceWordPorts, event: DeviceWordEvent): 
   // The value it confirmed is its state from then on: its reading, so the floor's table, popups and
   // history show what its panel shows at once, not at its next report.
   const confirmed = state && confirmedReading(registered, state.command, state.val);
-  // When: the broker's time, or after the device's own later-stamped reading (confirmedReadingTime).
+  // When: the broker's time on the device's own clock, where its readings are (confirmedReadingTime).
   const readingAt = confirmed && state && confirmedReadingTime(registered, confirmed, state.at);
   if (state && confirmed && readingAt !== undefined) {
     try {

@@ -14,6 +14,8 @@ export interface ControlDevice {
   latest?: Record<string, number>;
   latestAt?: Record<string, number>;
   lastSeen?: number;
+  /** How far its clock runs ahead of the broker's (ms; Device `clockOffset`). */
+  clockOffset?: number;
   /** Whether presence knows the device online (domain/devices/presence.ts); false: commands are refused. */
   online?: boolean;
 }

@@ -42,6 +42,12 @@ export interface Device {
   latest?: Record<string, number>;
   latestAt?: Record<string, number>;
   lastSeen?: number;
+  /**
+   * How far the device's clock runs ahead of the broker's (ms; negative: behind), as its newest reading
+   * it published itself told (ingest's `ownClockOffset`): what puts a time the broker gave (a command's
+   * confirmation) on the device's own timeline, where its readings are.
+   */
+  clockOffset?: number;
   /** Online or offline, why and since when (domain/devices/presence.ts); written only by presence. */
   presence?: StoredPresence;
   /**
@@ -87,6 +93,7 @@ export function toDeviceView(device: Device, now: number): DeviceView {
     ...(device.latest ? { latest: device.latest } : {}),
     ...(device.latestAt ? { latestAt: device.latestAt } : {}),
     ...(device.lastSeen !== undefined ? { lastSeen: device.lastSeen } : {}),
+    ...(device.clockOffset !== undefined ? { clockOffset: device.clockOffset } : {}),
     ...(device.portReportedAt ? { portReportedAt: device.portReportedAt } : {}),
     online: presence.online,
     presence,

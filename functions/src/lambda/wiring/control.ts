@@ -20,7 +20,9 @@ export const controlDevices: DeviceDirectory = {
       dataPoints: device.dataPoints.map((p) => ({ dp: p.dp, ...(p.readonly ? { readonly: true } : {}) })),
       ...(device.connDev !== undefined ? { connDev: device.connDev } : {}),
       ...(device.latest !== undefined ? { latest: device.latest } : {}),
+      ...(device.latestAt !== undefined ? { latestAt: device.latestAt } : {}),
       ...(device.lastSeen !== undefined ? { lastSeen: device.lastSeen } : {}),
+      ...(device.clockOffset !== undefined ? { clockOffset: device.clockOffset } : {}),
       // Refused at once only when presence knows (a record says offline), not for a device never heard.
       ...(device.presence ? { online: device.presence.online } : {}),
     };

@@ -179,6 +179,16 @@ describe('a tracked command', () => {
     expect(reportedValue(confirmation, read(1, at + 2000), 'bri', lockedAfter)).toBe(1);
     expect(reportedValue(undefined, read(1, at - 1000), 'bri', lockedBefore)).toEqual([1, 0, 0, 0]);
     expect(reportedValue(undefined, read(7, at), 'bri', {})).toBe(7);
+    // A device whose clock runs two minutes ahead (or behind): the confirmation's broker time is put on
+    // its clock, where its readings and the server's answer are.
+    const ahead = (bri: number, briAt: number) => ({ ...read(bri, briAt), clockOffset: 120_000 });
+    expect(reportedValue(confirmation, ahead(0, at + 119_000), 'bri')).toEqual([1, 1, 1, 1]);
+    expect(reportedValue(confirmation, ahead(0, at + 121_000), 'bri')).toBe(0);
+    const lockedAhead = { val: [1, 0, 0, 0], reportedAt: iso(at + 119_000) };
+    expect(reportedValue(confirmation, ahead(0, at + 100_000), 'bri', lockedAhead)).toEqual([1, 1, 1, 1]);
+    const behind = (bri: number, briAt: number) => ({ ...read(bri, briAt), clockOffset: -120_000 });
+    expect(reportedValue(confirmation, behind(0, at - 119_000), 'bri')).toBe(0);
+    expect(reportedValue(confirmation, behind(0, at - 121_000), 'bri')).toEqual([1, 1, 1, 1]);
     // A panel's read of a vendor's cloud (a thermostat that reported no humidity): a later reading wins.
     const humidity = (at: number) => ({ latest: { hum: 57 }, latestAt: { hum: at }, lastSeen: at });
     expect(newerOf(null, at, humidity(at + 1), 'hum')).toBe(57);

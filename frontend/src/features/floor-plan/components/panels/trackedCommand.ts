@@ -4,9 +4,11 @@ import {
   type ControlValue,
   DEVICE_REPLY_TIMEOUT_MS,
   type DeviceStateAnswer,
+  type DeviceView,
   isPending,
   type LatestValues,
   latestTimeOf,
+  onDeviceClock,
 } from '@argentum/contracts';
 
 /**
@@ -100,18 +102,21 @@ function confirmationOf(view: CommandView): Confirmation | undefined {
  * answer on the port (`read`, its value as of `reportedAt`) or the control's confirmation of its last
  * command, whichever came later, unless the device reported a value of the control's point since (its
  * own time, `latestTimeOf`: a reading after another user's command, a change made at the device, the
- * position a shade reached after 'Slide Up'; a newer reading of another point changes nothing).
+ * position a shade reached after 'Slide Up'; a newer reading of another point changes nothing). All on
+ * the device's clock, where its readings and the server's answer are: a confirmation's broker time is
+ * put there (`onDeviceClock`), so a device whose clock runs ahead or behind is ordered alike.
  */
 export function reportedValue(
   confirmation: Confirmation | undefined,
-  device: LatestValues,
+  device: LatestValues & Pick<DeviceView, 'clockOffset'>,
   point: string,
   read?: Pick<DeviceStateAnswer, 'val' | 'reportedAt'>,
 ): ControlValue | undefined {
   const readAt = read?.reportedAt === undefined ? Number.NaN : Date.parse(read.reportedAt);
   const answered =
     read?.val !== undefined ? { value: read.val, at: Number.isFinite(readAt) ? readAt : 0 } : undefined;
-  const known = answered && (!confirmation || confirmation.at < answered.at) ? answered : confirmation;
+  const confirmed = confirmation && { ...confirmation, at: onDeviceClock(device, confirmation.at) };
+  const known = answered && (!confirmed || confirmed.at < answered.at) ? answered : confirmed;
   if (!known) return device.latest?.[point];
   return newerOf(known.value, known.at, device, point);
 }
