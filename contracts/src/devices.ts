@@ -193,6 +193,33 @@ export const onDeviceClock = (device: Pick<DeviceView, 'clockOffset'>, brokerTim
   brokerTime + (device.clockOffset ?? 0);
 
 /**
+ * A time on the device's clock (a reading's) on the broker's, where its other words and the server's
+ * clock are (`clockOffset`; not known: as it is): when the broker received its newest reading, for
+ * deciding whether it is online.
+ */
+export const onBrokerClock = (device: Pick<DeviceView, 'clockOffset'>, deviceTime: number): number =>
+  deviceTime - (device.clockOffset ?? 0);
+
+/** When the broker received the device's newest reading (`onBrokerClock`); undefined: never read. */
+export const readingHeardAt = (device: Pick<DeviceView, 'lastSeen' | 'clockOffset'>): number | undefined =>
+  device.lastSeen === undefined ? undefined : onBrokerClock(device, device.lastSeen);
+
+/**
+ * When the device was last heard, on the broker's clock: its newest reading (`readingHeardAt`), or the
+ * newest word that moved it online (its presence's `lastSeen`). What its silence is counted from, and
+ * what "Last seen" shows.
+ */
+export function lastHeardAt(
+  device: Pick<DeviceView, 'lastSeen' | 'clockOffset'> & {
+    presence?: Pick<DevicePresence, 'online' | 'lastSeen'> | undefined;
+  },
+): number | undefined {
+  const word = device.presence?.online ? device.presence.lastSeen : undefined;
+  const times = [readingHeardAt(device), word].filter((t): t is number => t !== undefined);
+  return times.length > 0 ? Math.max(...times) : undefined;
+}
+
+/**
  * When a device's latest value of `point` was read: its own time, else (a value stored before those
  * were kept) the device's newest reading's; undefined when the device holds no value of it.
  */

@@ -54,10 +54,11 @@ beforeAll(async () => {
   editor = await createUser(1, [place.orgId], 'Erin Editor');
   admin = await createUser(2, [place.orgId], 'Ada Admin');
   firmware = await deviceConnection(place.orgId, lightId);
-  // Its reading makes it online.
+  // Its reading makes it online, though its clock runs 40 minutes behind (a light's silence limit is
+  // 30): the server counts from when the broker heard it.
   await firmware.publishAsync(
     topics.sensorData(place.orgId, lightId),
-    JSON.stringify({ devID: lightId, devType: 1, time: Date.now(), values: { bri: 30 } }),
+    JSON.stringify({ devID: lightId, devType: 1, time: Date.now() - 40 * 60_000, values: { bri: 30 } }),
     { qos: 1 },
   );
 });
@@ -90,6 +91,14 @@ describe('presence in the browser', () => {
     await page.getByRole('button', { name: 'Floor details' }).click();
     await expect.poll(() => detail(page, 'Offline').textContent()).toBe('0');
     expect(await marker(page).getAttribute('data-offline')).toBeNull();
+    // Its popup's "Last seen" is when the server heard it, not its clock's time.
+    await marker(page).hover();
+    const lastSeen = page
+      .getByTestId('device-popup')
+      .locator('xpath=.//dt[normalize-space(.)="Last seen"]/following-sibling::dd[1]');
+    await expect.poll(() => lastSeen.textContent()).toBe('0m ago');
+    await screenshot(page, 'presence-online-popup');
+    await page.mouse.move(1, 1);
 
     // The device's own word, published until the page has subscribed (its connection comes up
     // after the plan); from then on everything must follow within 2 s of the message.

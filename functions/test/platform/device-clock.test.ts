@@ -3,7 +3,8 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CommandSentAnswer, DeviceStateAnswer } from '@argentum/contracts';
-import { type CommandMessage, topics } from '@argentum/contracts/messaging';
+import { Command, type CommandMessage, topics } from '@argentum/contracts/messaging';
+import { presenceOf } from '../../src/domain/devices/presence';
 import { handler as confirmations } from '../../src/lambda/control-confirmations';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
@@ -77,6 +78,13 @@ async function firmware(device: Device, clockOffsetMs: number) {
       );
       return time;
     },
+    /** Its word that it goes offline (a command 1 of its own on controldata/fail). */
+    announceOffline: () =>
+      connection.publishAsync(
+        topics.controlFail(orgId),
+        JSON.stringify({ action: 'offline', cmnd: Command.deviceOnline, devID: device.devID, devType: 3 }),
+        { qos: 1 },
+      ),
     /** The next command it received. */
     next: () =>
       vi.waitFor(
@@ -221,5 +229,40 @@ describe("a device's clock", () => {
     expect(await confirmations(word)).toEqual({ result: 'confirmed' });
     await settle();
     expect(await stored(lock)).toMatchObject({ latest: { lock: 0 }, latestAt: { lock: openedAt } });
+  });
+
+  it("forty minutes behind: its readings keep it online (a lock's silence limit is 30 minutes), heard now", async () => {
+    const lock = await newLock();
+    const device = await firmware(lock, -40 * 60_000);
+    const before = Date.now();
+    await device.report({ lock: 1, batt: 90 });
+    const held = await vi.waitFor(
+      async () => {
+        const image = await stored(lock);
+        expect(image?.presence?.online).toBe(true);
+        return image;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    if (!held) throw new Error('no device');
+    // Online since the broker heard it, not forty minutes before; and so while the sweep weighs it.
+    expect(held.presence?.since).toBeGreaterThanOrEqual(before - 1000);
+    expect(presenceOf({ ...held, presence: undefined }, Date.now())).toMatchObject({ online: true });
+  });
+
+  it('four minutes ahead: its word that it goes offline, right after a reading, takes it offline', async () => {
+    const lock = await newLock();
+    const device = await firmware(lock, 4 * 60_000);
+    await device.report({ lock: 1, batt: 90 });
+    await vi.waitFor(async () => expect((await stored(lock))?.presence?.online).toBe(true), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    await device.announceOffline();
+    await vi.waitFor(
+      async () =>
+        expect((await stored(lock))?.presence).toMatchObject({ online: false, reason: 'announced-offline' }),
+      { timeout: 10_000, interval: 100 },
+    );
   });
 });

@@ -2,6 +2,7 @@ import { type LiveFloorMessage, liveFloorMessageSchema, topics } from '@argentum
 import type { MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUser, signInAs, stack } from '../support/api';
+import { dynamoDevices } from '../../src/stores/devices';
 import { connectBrowser } from '../support/realtime';
 import { deviceConnection } from '../support/control';
 import { newDevices, newPlace, type Place } from './devices-fixtures';
@@ -82,8 +83,11 @@ describe('live floor topic', () => {
     const time = Date.now() - 1000;
     await publish(place, sensor.devID, time, { temp: 21.5, co2: 640 });
 
-    // The reading's values, and the presence change the reading made (the device was never heard).
+    // The reading's values, and the presence change the reading made (the device was never heard), as
+    // of when the broker heard it: its time less its clock's offset (the reading was stamped 1 s before).
     await expect.poll(() => watcher.received.length).toBe(2);
+    const heard = time - ((await dynamoDevices.get(sensor.devID))?.clockOffset ?? 0);
+    expect(heard).toBeGreaterThanOrEqual(time + 1000);
     expect(watcher.received).toEqual(
       expect.arrayContaining([
         {
@@ -108,8 +112,7 @@ describe('live floor topic', () => {
               {
                 devID: sensor.devID,
                 online: true,
-                lastSeen: time,
-                presence: { online: true, reason: 'reading', since: time, at: time, lastSeen: time },
+                presence: { online: true, reason: 'reading', since: heard, at: heard, lastSeen: heard },
               },
             ],
           },

@@ -67,7 +67,10 @@ export const versionOf = (device: Pick<Device, 'version'>) => device.version ?? 
  * Whether a device is online: its presence record (domain/devices/presence.ts), the one model every
  * answer reads.
  */
-export function isOnline(device: Pick<Device, 'devType' | 'lastSeen' | 'presence'>, now: number): boolean {
+export function isOnline(
+  device: Pick<Device, 'devType' | 'lastSeen' | 'clockOffset' | 'presence'>,
+  now: number,
+): boolean {
   return presenceOf(device, now).online;
 }
 

@@ -1,7 +1,7 @@
 import { DeviceType, MOTION_DATA_POINT } from '@argentum/contracts';
 import { type Device, isOnline } from './device';
 
-type OccupancyDevice = Pick<Device, 'devType' | 'latest' | 'lastSeen' | 'presence'>;
+type OccupancyDevice = Pick<Device, 'devType' | 'latest' | 'lastSeen' | 'clockOffset' | 'presence'>;
 
 /** A motion sensor that is online and reports its room occupied now. */
 export const reportsOccupied = (device: OccupancyDevice, now: number): boolean =>

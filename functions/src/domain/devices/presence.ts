@@ -3,8 +3,10 @@ import {
   DEVICE_OFFLINE_TEXT,
   DEVICE_ONLINE_TEXT,
   type DevicePresence,
+  lastHeardAt,
   type OrganizationAlarmSettings,
   type PresenceReason,
+  readingHeardAt,
 } from '@argentum/contracts';
 import { mapLimited } from '../../lib/concurrency';
 import type { Logger } from '../ports';
@@ -73,19 +75,12 @@ export type PresenceEvent =
 /** What the use case needs of a device. */
 export type PresenceDevice = Pick<
   Device,
-  'devID' | 'devName' | 'devType' | 'orgID' | 'onFloor' | 'floorID' | 'buildID' | 'lastSeen'
+  'devID' | 'devName' | 'devType' | 'orgID' | 'onFloor' | 'floorID' | 'buildID' | 'lastSeen' | 'clockOffset'
 > & { presence?: StoredPresence };
 
 /** The longest a device may stay silent before it is offline. */
 export function silenceLimitMs(devType: number): number {
   return OFFLINE_AFTER_INTERVALS * (REPORT_INTERVAL_MS[devType] ?? 300_000);
-}
-
-/** When the device was last heard: its newest reading, or the newest word that moved it online. */
-export function lastHeard(device: Pick<PresenceDevice, 'lastSeen' | 'presence'>): number | undefined {
-  const word = device.presence?.online ? device.presence.lastSeen : undefined;
-  const times = [device.lastSeen, word].filter((t): t is number => t !== undefined);
-  return times.length > 0 ? Math.max(...times) : undefined;
 }
 
 /**
@@ -94,7 +89,7 @@ export function lastHeard(device: Pick<PresenceDevice, 'lastSeen' | 'presence'>)
  * silence limit, which is what the sweep would decide.
  */
 export function presenceOf(
-  device: Pick<PresenceDevice, 'devType' | 'lastSeen' | 'presence'>,
+  device: Pick<PresenceDevice, 'devType' | 'lastSeen' | 'clockOffset' | 'presence'>,
   now: number,
 ): DevicePresence {
   const stored = device.presence;
@@ -107,14 +102,15 @@ export function presenceOf(
       ...(stored.lastSeen !== undefined ? { lastSeen: stored.lastSeen } : {}),
     };
   }
-  if (device.lastSeen === undefined) return { online: false, reason: 'never-seen', since: 0, at: 0 };
-  const online = now - device.lastSeen <= silenceLimitMs(device.devType);
+  const heard = readingHeardAt(device);
+  if (heard === undefined) return { online: false, reason: 'never-seen', since: 0, at: 0 };
+  const online = now - heard <= silenceLimitMs(device.devType);
   return {
     online,
     reason: online ? 'reading' : 'silent',
-    since: online ? device.lastSeen : device.lastSeen + silenceLimitMs(device.devType),
-    at: device.lastSeen,
-    lastSeen: device.lastSeen,
+    since: online ? heard : heard + silenceLimitMs(device.devType),
+    at: heard,
+    lastSeen: heard,
   };
 }
 
@@ -201,7 +197,7 @@ export function decidePresence(
     case 'announced':
       if (newer && event.online && !current.online) goOnline();
       // Offline: also for a device with no record yet (never heard, it says so itself: an episode opens).
-      else if (newer && !event.online && (current.online || !stored) && (device.lastSeen ?? 0) < at)
+      else if (newer && !event.online && (current.online || !stored) && (readingHeardAt(device) ?? 0) < at)
         goOffline('announced-offline');
       break;
     case 'reading':
@@ -211,7 +207,7 @@ export function decidePresence(
       if (newer && (!current.online || !stored) && now - at <= silenceLimitMs(device.devType)) goOnline();
       break;
     case 'tick': {
-      const heard = lastHeard(device);
+      const heard = lastHeardAt(device);
       const silentSince = (heard ?? 0) + silenceLimitMs(device.devType);
       if (current.online && (stored === undefined || at > stored.at) && at > silentSince) goOffline('silent');
       break;

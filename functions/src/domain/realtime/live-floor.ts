@@ -136,11 +136,12 @@ export async function publishPresenceChanges(
       floors.set(key, (floor = { orgId: change.orgId, floorId: change.floorId, updates: new Map() }));
     const seen = floor.updates.get(change.devId);
     if (seen?.presence && seen.presence.at > change.presence.at) continue;
+    // Its `lastSeen` stays its newest reading's time on its own clock: when it was last heard (the
+    // broker's clock) is the presence's own `lastSeen`.
     floor.updates.set(change.devId, {
       devID: change.devId,
       online: change.presence.online,
       presence: change.presence,
-      ...(change.presence.lastSeen !== undefined ? { lastSeen: change.presence.lastSeen } : {}),
     });
   }
   for (const floor of floors.values())

@@ -1,3 +1,4 @@
+import { onBrokerClock } from '@argentum/contracts';
 import type { Device } from '../devices/device';
 import { floorInUse } from '../devices/occupancy';
 import { observeReadingsPresence, type PresencePorts } from '../devices/presence';
@@ -146,7 +147,12 @@ export async function takeTelemetry(
       live: {
         recorded: async (newest) => {
           await publishLiveFloors(liveFloors, newest);
-          await observeReadingsPresence(presence, newest, deps.clock.now().getTime());
+          // Presence weighs when the broker heard each reading, not the device's clock.
+          const heard = newest.map((r) => ({
+            devId: r.devId,
+            time: onBrokerClock(recorded.get(r.devId) ?? {}, r.time),
+          }));
+          await observeReadingsPresence(presence, heard, deps.clock.now().getTime());
         },
       },
       logger: deps.logger,

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
-import { DeviceType, type DeviceView, PRESENCE_REASON_TEXT } from '@argentum/contracts';
+import { DeviceType, type DeviceView, lastHeardAt, PRESENCE_REASON_TEXT } from '@argentum/contracts';
 import {
   iconOf,
   isRegistered,
@@ -99,6 +99,8 @@ export function DevicePopup({ device, x, y, viewport }: DevicePopupProps) {
 }
 
 function DevicePopupContent({ device, now }: { device: DeviceView; now: number }) {
+  // When the server last heard it (a device's clock may run ahead or behind its readings' times).
+  const heardAt = lastHeardAt(device);
   const registered = isRegistered(device);
   const volt = typeof device.properties.volt === 'number' ? device.properties.volt : undefined;
   return (
@@ -134,10 +136,10 @@ function DevicePopupContent({ device, now }: { device: DeviceView; now: number }
             >
               {device.online ? 'Online' : 'Offline'}
             </dd>
-            {device.lastSeen !== undefined && (
+            {heardAt !== undefined && (
               <>
                 <dt>Last seen</dt>
-                <dd>{formatRelativeTime(device.lastSeen, now)} ago</dd>
+                <dd>{formatRelativeTime(heardAt, now)} ago</dd>
               </>
             )}
             {device.devType === DeviceType.motion && (
