@@ -19,7 +19,7 @@ const DRIVE_MS = 4000;
 const MEASURE_AFTER_MS = 1000;
 /**
  * When the fixture server answers the devices call: no sooner than a real one could. On AWS the
- * answer (851 KB for 2,000 devices, each value with its time) is read from the store, serialized and
+ * answer (888 KB for 2,000 devices, each value with its time) is read from the store, serialized and
  * sent through API Gateway; answered at once, it arrived while the page was still mounting (~50-75 ms
  * of its own work on this machine), and that work was counted as the devices'.
  */

@@ -5,6 +5,7 @@ import type { Device } from '../../src/domain/devices/device';
 import type { DeviceStore } from '../../src/domain/devices/ports';
 import type { PresenceStore, StoredPresence } from '../../src/domain/devices/presence';
 import type { AlarmStore, DeviceAlarms } from '../../src/domain/notifications/alarms';
+import type { TelemetryIntakePorts } from '../../src/domain/telemetry/intake';
 import type { NotificationStore, StoredNotification } from '../../src/domain/notifications/ports';
 import type { TreeStore } from '../../src/domain/tree/ports';
 import type { TreeNode } from '../../src/domain/tree/tree';
@@ -188,14 +189,8 @@ export function presenceStoreContract(
 }
 
 /** The device store's listings, and ingest's latest-values write to a device. */
-export type DeviceListingStore = Pick<DeviceStore, 'get' | 'register' | 'onFloor' | 'ofOrganization'> & {
-  recordLatest(
-    devId: string,
-    time: number,
-    values: Record<string, number>,
-    clockOffset?: number,
-  ): Promise<Device | undefined>;
-};
+export type DeviceListingStore = Pick<DeviceStore, 'get' | 'register' | 'onFloor' | 'ofOrganization'> &
+  Pick<TelemetryIntakePorts['devices'], 'recordLatest'>;
 
 export function deviceListingContract(
   name: string,
