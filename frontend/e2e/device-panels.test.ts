@@ -103,8 +103,16 @@ interface Firmware {
   queued(devID: string): number;
   /** Answers a command; `val`: the value the device reports (the command's by default). */
   reply(command: CommandMessage, outcome: 'success' | 'fail', val?: CommandMessage['val']): Promise<void>;
-  /** Publishes a reading of the device's own, as its firmware does every cycle. */
-  report(devID: string, devType: number, values: Record<string, number>): Promise<void>;
+  /**
+   * Publishes a reading of the device's own, as its firmware does every cycle, stamped by its clock
+   * (`clockOffsetMs` off the broker's).
+   */
+  report(
+    devID: string,
+    devType: number,
+    values: Record<string, number>,
+    clockOffsetMs?: number,
+  ): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -149,12 +157,12 @@ async function startFirmware(orgId: string, devIDs: string[]): Promise<Firmware>
         { qos: 1 },
       );
     },
-    report: async (devID, devType, values) => {
+    report: async (devID, devType, values, clockOffsetMs = 0) => {
       const client = clients.get(devID);
       if (!client) throw new Error(`No firmware for ${devID}`);
       await client.publishAsync(
         topics.sensorData(orgId, devID),
-        JSON.stringify({ devID, devType, time: Date.now(), values }),
+        JSON.stringify({ devID, devType, time: Date.now() + clockOffsetMs, values }),
         { qos: 1 },
       );
     },
@@ -197,7 +205,18 @@ beforeAll(async () => {
   ];
   const devices = await newDevices(
     place,
-    seeds.map((seed, i) => ({ ...seed, floorOrigin: { x: 0.06 + 0.11 * i, y: 0.15 } })),
+    [
+      ...seeds.map((seed, i) => ({ ...seed, floorOrigin: { x: 0.06 + 0.11 * i, y: 0.15 } })),
+      // A lock whose clock runs two minutes ahead of the broker's.
+      {
+        devName: 'LockAhead',
+        devType: 3,
+        connDev: 'lock',
+        port: 0,
+        dataPoints: [dp('lock', 'Lock')],
+        floorOrigin: { x: 0.06, y: 0.45 },
+      },
+    ],
     place.floorId,
   );
   for (const device of devices) ids[device.devName] = device.devID;
@@ -288,11 +307,12 @@ async function reportUntil(
   values: Record<string, number>,
   shown: () => Promise<string | null>,
   expected: string,
+  clockOffsetMs = 0,
 ) {
   await expect
     .poll(
       async () => {
-        await firmware.report(devID, devType, values);
+        await firmware.report(devID, devType, values, clockOffsetMs);
         return shown();
       },
       { timeout: 20_000, interval: 1000 },
@@ -363,6 +383,30 @@ describe('device control panels in the browser', () => {
     await shot(history, 'panel-lock-history');
     await screenshot(page, 'panel-drawer-lock');
   }, 90_000);
+
+  it('a lock whose clock runs two minutes ahead: its confirmed value shows at once and holds, its next report moves it', async () => {
+    const AHEAD = 120_000;
+    const id = ids.LockAhead as string;
+    const region = await openDevice(page, 'LockAhead');
+    const panel = region.getByRole('region', { name: 'Lock' });
+    const reported = () => panel.getByTestId('reported').textContent();
+    // Unlocked, as its report says, stamped two minutes after the broker's time (its offset comes live).
+    await reportUntil(id, 3, { lock: 0 }, reported, 'Unlocked', AHEAD);
+    await panel.getByRole('button', { name: 'Lock', exact: true }).click();
+    await firmware.reply(await firmware.next(id), 'success');
+    await statusOf(panel, 'Lock').getByText(lockedText('LockAhead'), { exact: true }).waitFor();
+    // From its word on, Locked: its broker time is put on its clock, after that report. For 3 s, while
+    // its confirmed reading comes through ingest and live, the panel never shows the report's value.
+    const shown = new Set<string | null>();
+    for (let sample = 0; sample < 30; sample++) {
+      shown.add(await reported());
+      await page.waitForTimeout(100);
+    }
+    expect([...shown]).toEqual(['Locked']);
+    await shot(panel, 'panel-lock-clock-ahead');
+    // Opened at the door: its report, on its clock, moves the panel.
+    await reportUntil(id, 3, { lock: 0 }, reported, 'Unlocked', AHEAD);
+  });
 
   it('dims a light with the slider (sent on release) and a level, on the chosen port', async () => {
     const region = await openDevice(page, 'LightsDesk');

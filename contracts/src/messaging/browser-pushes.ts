@@ -65,6 +65,8 @@ export const liveDeviceUpdateSchema = z.lazy(() =>
     latestAt: z.optional(z.record(pointName, z.number().check(z.int(), z.positive()))),
     /** When it was last read (epoch ms). */
     lastSeen: z.optional(z.number().check(z.int(), z.positive())),
+    /** How far its clock runs ahead of the broker's as of that reading (ms; DeviceView `clockOffset`). */
+    clockOffset: z.optional(z.number().check(z.int())),
     /** Sent with presence changes only: a reading alone does not decide presence. */
     online: z.optional(z.boolean()),
     presence: z.optional(devicePresenceSchema),

@@ -86,7 +86,8 @@ describe('live floor topic', () => {
     // The reading's values, and the presence change the reading made (the device was never heard), as
     // of when the broker heard it: its time less its clock's offset (the reading was stamped 1 s before).
     await expect.poll(() => watcher.received.length).toBe(2);
-    const heard = time - ((await dynamoDevices.get(sensor.devID))?.clockOffset ?? 0);
+    const clockOffset = (await dynamoDevices.get(sensor.devID))?.clockOffset ?? Number.NaN;
+    const heard = time - clockOffset;
     expect(heard).toBeGreaterThanOrEqual(time + 1000);
     expect(watcher.received).toEqual(
       expect.arrayContaining([
@@ -100,6 +101,7 @@ describe('live floor topic', () => {
                 latest: { temp: 21.5, co2: 640 },
                 latestAt: { temp: time, co2: time },
                 lastSeen: time,
+                clockOffset,
               },
             ],
           },
@@ -129,7 +131,13 @@ describe('live floor topic', () => {
       message: {
         floorId: place.floorId,
         updates: [
-          { devID: sensor.devID, latest: { hum: 40 }, latestAt: { hum: time - 500 }, lastSeen: time },
+          {
+            devID: sensor.devID,
+            latest: { hum: 40 },
+            latestAt: { hum: time - 500 },
+            lastSeen: time,
+            clockOffset,
+          },
         ],
       },
     });

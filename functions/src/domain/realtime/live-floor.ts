@@ -38,6 +38,8 @@ export interface NewestReading {
   time: number;
   values: Record<string, number>;
   latestAt: Record<string, number>;
+  /** The device's clock offset as the write left it (Device `clockOffset`). */
+  clockOffset?: number;
 }
 
 /** Splits a floor's updates into messages under the size limit (IoT Core takes at most 128 KB). */
@@ -89,6 +91,7 @@ export async function publishLiveFloors(
       latest: reading.values,
       latestAt: reading.latestAt,
       lastSeen: reading.time,
+      ...(reading.clockOffset !== undefined ? { clockOffset: reading.clockOffset } : {}),
     });
   }
   const messages = [...floors.values()].flatMap((floor) =>

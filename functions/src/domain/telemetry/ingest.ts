@@ -64,6 +64,8 @@ export function outsideReadingWindow(time: number, receivedAt: number): string |
  */
 export interface TakenReading extends TelemetryPoint {
   latestAt: Record<string, number>;
+  /** The device's clock offset as the write left it (Device `clockOffset`). */
+  clockOffset?: number;
 }
 
 /** What ingest needs: where readings go, and the registered devices. */

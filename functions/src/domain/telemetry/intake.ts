@@ -126,6 +126,7 @@ export async function takeTelemetry(
               time: device.lastSeen ?? time,
               values: Object.fromEntries(brought),
               latestAt: Object.fromEntries(brought.map(([point]) => [point, time])),
+              ...(device.clockOffset !== undefined ? { clockOffset: device.clockOffset } : {}),
             },
           };
         },

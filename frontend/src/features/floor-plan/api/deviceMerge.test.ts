@@ -290,3 +290,31 @@ describe("an answer of the API read before the page's live values", () => {
     expect(keepNewer(undefined, read)).toBe(read);
   });
 });
+
+describe("a device's clock offset", () => {
+  it('comes with its newest reading, live or in an answer, and not with an older one', () => {
+    const held = device({ lastSeen: 2_000, clockOffset: -50 });
+    // A newer reading tells it anew (the device's clock was set two minutes ahead meanwhile).
+    const [ahead] = apply([held], {
+      devID: 'd1',
+      latest: { temp: 21 },
+      lastSeen: 125_000,
+      clockOffset: 120_000,
+    });
+    expect(ahead).toMatchObject({ lastSeen: 125_000, clockOffset: 120_000 });
+    // An older message arriving late says nothing of the clock as it is now.
+    const [late] = apply([held], { devID: 'd1', latest: { hum: 40 }, lastSeen: 1_500, clockOffset: -900 });
+    expect(late).toMatchObject({ lastSeen: 2_000, clockOffset: -50, latest: { hum: 40 } });
+    // An answer read before the page's newest reading keeps the page's offset; a newer one brings its own.
+    const answer = (d: DeviceView): FloorDevicesAnswer => ({ devices: [d], sensorSizes: {} });
+    const page = answer(device({ lastSeen: 125_000, clockOffset: 120_000 }));
+    expect(keepNewer(page, answer(device({ lastSeen: 2_000, clockOffset: -50 }))).devices[0]).toMatchObject({
+      lastSeen: 125_000,
+      clockOffset: 120_000,
+    });
+    expect(keepNewer(page, answer(device({ lastSeen: 130_000, clockOffset: 0 }))).devices[0]).toMatchObject({
+      lastSeen: 130_000,
+      clockOffset: 0,
+    });
+  });
+});

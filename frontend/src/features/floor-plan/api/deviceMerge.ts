@@ -19,6 +19,7 @@ export type DeviceUpdate = { devID: string; ports?: LiveDeviceUpdate['ports'] } 
     | 'latest'
     | 'latestAt'
     | 'lastSeen'
+    | 'clockOffset'
     | 'portReportedAt'
     | 'online'
     | 'presence'
@@ -63,13 +64,16 @@ function withoutStalePorts(held: Held, update: DeviceUpdate): DeviceUpdate {
 
 /** The update's latest values without those older than the ones held of their points (`newerPoints`). */
 function withoutStaleValues(held: Held, update: DeviceUpdate): DeviceUpdate {
-  const { latest, latestAt: _latestAt, lastSeen, ...rest } = update;
+  const { latest, latestAt: _latestAt, lastSeen, clockOffset, ...rest } = update;
   const taken = latest ? newerPoints(held, update) : undefined;
+  // The clock's offset goes with the device's newest reading.
+  const newest = lastSeen !== undefined && !before(lastSeen, held.lastSeen);
   return {
     ...rest,
     ...(taken && Object.keys(taken.latest).length > 0 ? { latest: taken.latest } : {}),
     ...(taken && Object.keys(taken.latestAt).length > 0 ? { latestAt: taken.latestAt } : {}),
-    ...(lastSeen !== undefined && !before(lastSeen, held.lastSeen) ? { lastSeen } : {}),
+    ...(newest ? { lastSeen } : {}),
+    ...(newest && clockOffset !== undefined ? { clockOffset } : {}),
   };
 }
 
@@ -211,7 +215,9 @@ export function keepNewer(
             latestAt: { ...latestTimes(device), ...values.latestAt },
           }
         : {}),
+      // The clock's offset goes with the device's newest reading.
       ...(newerSeen ? { lastSeen: mine.lastSeen } : {}),
+      ...(newerSeen && mine.clockOffset !== undefined ? { clockOffset: mine.clockOffset } : {}),
       ...(newerPresence ? { online: mine.online, presence: mine.presence } : {}),
       ...(ports
         ? {
