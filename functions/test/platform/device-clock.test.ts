@@ -164,11 +164,14 @@ describe("a device's clock", () => {
     const lock = await newLock();
     const device = await firmware(lock, 120_000);
     const unlockedAt = await device.report({ lock: 0, batt: 90 });
+    const offset = (await stored(lock))?.clockOffset;
     const sent = await setLock(lock, LOCK);
     await device.confirm(await device.next(), LOCK);
     await waitForCommand(token, lock.devID, sent.commandId, (c) => c.status === 'confirmed');
     // Locked at once, though the broker's time of its word is two minutes before its report's time.
     expect(await latestLock(lock, 1)).toBeGreaterThan(unlockedAt);
+    // That reading came through the data plane, later than its time says: it tells nothing of the clock.
+    expect((await stored(lock))?.clockOffset).toBe(offset);
     expect(await lockState(lock)).toMatchObject({ val: LOCK, source: 'device' });
     // Opened at the lock a moment later: its report says so, and so does its port.
     await device.report({ lock: 0 });
