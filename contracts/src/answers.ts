@@ -300,6 +300,7 @@ const sensorDeviceView: z.ZodMiniType<SensorDeviceView> = z.object({
   orgID: z.string(),
   floorID: z.optional(z.string()),
   dataPoints: z.array(z.object({ dp: z.string(), dn: z.optional(z.string()) })),
+  clockOffset: z.optional(z.number()),
 });
 export const sensorDevicesAnswer: z.ZodMiniType<SensorDevicesAnswer> = z.object({
   device: sensorDeviceView,

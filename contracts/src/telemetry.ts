@@ -188,6 +188,11 @@ export interface SensorDeviceView {
   orgID: string;
   floorID?: string;
   dataPoints: { dp: string; dn?: string }[];
+  /**
+   * How far its clock runs ahead of the broker's (ms; negative: behind), as `DeviceView.clockOffset`:
+   * its readings, and so its graph, carry its clock's times. Given for the page's device only.
+   */
+  clockOffset?: number;
 }
 
 /** getSensorDevices: the device, the other devices of its organization, and whether 'All device Data' is offered. */

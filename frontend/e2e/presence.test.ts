@@ -97,6 +97,11 @@ describe('presence in the browser', () => {
       .getByTestId('device-popup')
       .locator('xpath=.//dt[normalize-space(.)="Last seen"]/following-sibling::dd[1]');
     await expect.poll(() => lastSeen.textContent()).toBe('0m ago');
+    // And it tells that the device's clock is that far off.
+    const clock = page
+      .getByTestId('device-popup')
+      .locator('xpath=.//dt[normalize-space(.)="Clock"]/following-sibling::dd[1]');
+    expect(await clock.textContent()).toBe('40m behind');
     await screenshot(page, 'presence-online-popup');
     await page.mouse.move(1, 1);
 
@@ -241,6 +246,23 @@ describe('presence in the browser', () => {
       { token: editorToken },
     );
     expect(refused.status).toBe(403);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("the sensor page of a device whose clock runs behind says so: its graph carries that clock's times", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signIn(page, stack.url, editor.email, editor.password);
+    await open(page, `${stack.url}/home/sensor/${encodeURIComponent(lightId)}`);
+    await page.getByRole('heading', { name: 'DeskLight', level: 1 }).waitFor();
+    expect(await page.getByRole('note').textContent()).toBe(
+      "This device's clock runs 40m behind: its readings are shown at its own times.",
+    );
+    await page.getByTestId('sensor-graph').locator('canvas').first().waitFor();
+    await screenshot(page, 'presence-sensor-clock-behind');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CommandSentAnswer, DeviceStateAnswer } from '@argentum/contracts';
+import type { CommandSentAnswer, DeviceStateAnswer, SensorDevicesAnswer } from '@argentum/contracts';
 import { Command, type CommandMessage, topics } from '@argentum/contracts/messaging';
 import { presenceOf } from '../../src/domain/devices/presence';
 import { handler as confirmations } from '../../src/lambda/control-confirmations';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
 import { type Device, deviceItem, dynamoDevices } from '../../src/stores/devices';
-import { createUser, signInAs } from '../support/api';
+import { call, createUser, signInAs } from '../support/api';
 import { control, deviceConnection, waitForCommand } from '../support/control';
 
 /**
@@ -158,6 +158,24 @@ describe("a device's clock", () => {
     // Its time less the broker's receipt: two minutes, less the time the reading took to arrive.
     expect(offset).toBeLessThanOrEqual(120_000);
     expect(offset).toBeGreaterThan(119_000);
+  });
+
+  it("reaches its sensor page, whose graph carries its clock's times; not the page's list of others", async () => {
+    const [lock, other] = await Promise.all([newLock(), newLock()]);
+    await (await firmware(lock, -40 * 60_000)).report({ lock: 0, batt: 90 });
+    await (await firmware(other, 120_000)).report({ lock: 1 });
+    const offset = (await stored(lock))?.clockOffset;
+    expect(offset).toBeLessThan(-40 * 60_000 + 1000);
+    const page = await call<SensorDevicesAnswer>(
+      '/api/dataQuery/getSensorDevices',
+      { devID: lock.devID },
+      { token },
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.device).toMatchObject({ devID: lock.devID, clockOffset: offset });
+    const listed = page.body.orgDevices.find((d) => d.devID === other.devID);
+    expect(listed).toBeDefined();
+    expect(listed).not.toHaveProperty('clockOffset');
   });
 
   it('two minutes ahead: its confirmed value comes after its last report, and its next report after that', async () => {

@@ -74,7 +74,11 @@ export async function readSensorDevices(
   const device = await readableDevice(deps, user, devId);
   const others = await deps.devices.ofOrganization(device.orgID);
   return {
-    device: view(device),
+    // Its clock's offset: the page tells when the times its graph shows are far from the wall clock.
+    device: {
+      ...view(device),
+      ...(device.clockOffset !== undefined ? { clockOffset: device.clockOffset } : {}),
+    },
     orgDevices: others
       .filter((d) => d.devID !== device.devID && d.dataPoints.length > 0)
       .sort((a, b) => a.devName.localeCompare(b.devName))

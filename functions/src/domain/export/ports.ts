@@ -7,7 +7,10 @@ import type { TelemetryStore } from '../telemetry/telemetry';
 import type { Cell } from './cells';
 
 /** A device as exports and the sensor page know it. */
-export type ExportDevice = Pick<Device, 'devID' | 'devName' | 'devType' | 'orgID' | 'floorID' | 'dataPoints'>;
+export type ExportDevice = Pick<
+  Device,
+  'devID' | 'devName' | 'devType' | 'orgID' | 'floorID' | 'dataPoints' | 'clockOffset'
+>;
 
 /** The registered devices (the device store). */
 export type ExportDeviceStore = Pick<DeviceStore, 'get' | 'ofOrganization'>;

@@ -8,15 +8,9 @@ import {
   OCCUPIED_COLOUR,
   TYPE_COLOURS,
 } from '../model/deviceKinds';
-import {
-  formatReading,
-  formatRelativeTime,
-  formatVoltage,
-  occupancyText,
-  portValuesOf,
-  truncateName,
-} from '../model/format';
+import { formatReading, formatVoltage, occupancyText, portValuesOf, truncateName } from '../model/format';
 import { popupTop, type VerticalSpan } from '../model/view';
+import { clockOffsetText, formatRelativeTime } from '../../../shared/format/duration';
 import { DeviceIcon } from './DeviceIcons';
 import styles from './DevicePopup.module.css';
 import shared from './floorShared.module.css';
@@ -102,6 +96,8 @@ function DevicePopupContent({ device, now }: { device: DeviceView; now: number }
   // When the server last heard it (a device's clock may run ahead or behind its readings' times).
   const heardAt = lastHeardAt(device);
   const registered = isRegistered(device);
+  // A clock far off explains why the device's history and latest times differ from the wall clock.
+  const clock = clockOffsetText(device.clockOffset);
   const volt = typeof device.properties.volt === 'number' ? device.properties.volt : undefined;
   return (
     <>
@@ -140,6 +136,12 @@ function DevicePopupContent({ device, now }: { device: DeviceView; now: number }
               <>
                 <dt>Last seen</dt>
                 <dd>{formatRelativeTime(heardAt, now)} ago</dd>
+              </>
+            )}
+            {clock !== undefined && (
+              <>
+                <dt>Clock</dt>
+                <dd className={styles.warn}>{clock}</dd>
               </>
             )}
             {device.devType === DeviceType.motion && (

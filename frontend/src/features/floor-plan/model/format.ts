@@ -9,25 +9,6 @@ import {
 
 export { truncateName };
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-const MONTH = 30 * DAY;
-const YEAR = 365 * DAY;
-
-/**
- * How long ago `time` was, shortened as the specification writes it: 1m, 1h, 1d, 1mth, 1y (whole
- * units, rounded down; under a minute is 0m, a time in the future counts as now).
- */
-export function formatRelativeTime(time: number, now: number): string {
-  const elapsed = Math.max(0, now - time);
-  if (elapsed >= YEAR) return `${Math.floor(elapsed / YEAR)}y`;
-  if (elapsed >= MONTH) return `${Math.floor(elapsed / MONTH)}mth`;
-  if (elapsed >= DAY) return `${Math.floor(elapsed / DAY)}d`;
-  if (elapsed >= HOUR) return `${Math.floor(elapsed / HOUR)}h`;
-  return `${Math.floor(elapsed / MINUTE)}m`;
-}
-
 /** A battery or supply voltage: 2 decimals. */
 export const formatVoltage = (volts: number) => `${volts.toFixed(2)} V`;
 

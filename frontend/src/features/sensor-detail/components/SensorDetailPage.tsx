@@ -19,6 +19,7 @@ import { DateRangePicker } from './DateRangePicker';
 import { ExportPopover } from './ExportPopover';
 import { type DateRange, displayValue, linkedRange, rangeAt, todayRange, unitOf } from './format';
 import { formatDate, formatDateTime } from '../../../shared/format/date';
+import { clockOffsetText } from '../../../shared/format/duration';
 import { ComfortDescription, MotionOccupancy, PressureDifference } from './SensorCards';
 import { type GraphSeries, SensorGraph } from './SensorGraph';
 import styles from './SensorDetail.module.css';
@@ -158,6 +159,8 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
   }));
   const param2 = comfort.data?.param2 ?? '';
   const axisName = (name: string, dpKey: string) => (unitOf(dpKey) ? `${name} (${unitOf(dpKey)})` : name);
+  // Its readings carry its clock's times: when that runs far off, the graph and 'Latest' are as far.
+  const clock = clockOffsetText(device.clockOffset);
 
   return (
     <div className={styles.page} data-drawer-open={drawerOpen || undefined}>
@@ -171,6 +174,11 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
           <span className={styles.muted}>
             {deviceTypeName(device.devType)} · {device.devID}
           </span>
+          {clock !== undefined && (
+            <p className={styles.clockNote} role="note">
+              This device's clock runs {clock}: its readings are shown at its own times.
+            </p>
+          )}
         </div>
         <div className={styles.headerActions}>
           <ExportPopover devID={device.devID} range={chosen} allDeviceExport={found.allDeviceExport} />
