@@ -1,4 +1,4 @@
-import { LineCanvas } from '@nivo/line';
+import { type LineCanvasLayer, type LineCustomCanvasLayerProps, LineCanvas } from '@nivo/line';
 import { useEffect, useMemo } from 'react';
 import { useTheme } from '../../../shared/theme/theme';
 import { GRAPH_DRAWN_MARK } from '../perf';
@@ -21,6 +21,43 @@ interface SensorGraphProps {
   width: number;
   height?: number;
 }
+
+/** The dot a lone reading is drawn as (px): a little wider than the line. */
+export const LONE_READING_RADIUS = 3;
+
+/**
+ * Draws each series of a single reading as a dot: a line needs two points, and without it a device
+ * that reported once in the range (just installed, or reporting rarely) would show an empty graph
+ * beside its 'Latest' value. Series of more readings are their lines alone.
+ */
+export function drawLoneReadings(
+  context: Pick<CanvasRenderingContext2D, 'fillStyle' | 'beginPath' | 'arc' | 'fill'>,
+  { series }: Pick<LineCustomCanvasLayerProps<GraphSeries>, 'series'>,
+): void {
+  for (const one of series) {
+    const [only, ...more] = one.data;
+    if (!only || more.length > 0) continue;
+    context.fillStyle = one.color;
+    context.beginPath();
+    context.arc(only.position.x, only.position.y, LONE_READING_RADIUS, 0, 2 * Math.PI);
+    context.fill();
+  }
+}
+
+/** nivo's canvas layers, in its order, with the lone readings drawn over the lines. */
+const LAYERS: LineCanvasLayer<GraphSeries>[] = [
+  'grid',
+  'markers',
+  'axes',
+  'areas',
+  'crosshair',
+  'lines',
+  drawLoneReadings,
+  'points',
+  'slices',
+  'mesh',
+  'legends',
+];
 
 /**
  * A data point's readings over the range, of one device or two compared: nivo's canvas line, so a
@@ -59,6 +96,7 @@ export function SensorGraph({ series, dp, label, unit, range, width, height = 38
       curve={dp === 'mState' ? 'stepAfter' : 'linear'}
       colors={colors}
       lineWidth={1.5}
+      layers={LAYERS}
       enablePoints={false}
       enableGridX={false}
       gridXValues={ticks}
