@@ -81,8 +81,10 @@ export function ComfortGraph({ points, xDp, yDp, xLegend, yLegend, width, height
       width={width}
       height={height}
       margin={{ top: 36, right: 24, bottom: 56, left: 72 }}
-      xScale={{ type: 'linear', ...x }}
-      yScale={{ type: 'linear', ...y }}
+      // The specification's axis ranges as they are (nivo rounds a linear scale outwards unless told:
+      // 11-33 °C was drawn 10-35); rounded only when no range is known.
+      xScale={{ type: 'linear', ...x, nice: x.min === 'auto' }}
+      yScale={{ type: 'linear', ...y, nice: y.min === 'auto' }}
       colors={colors}
       nodeSize={5}
       axisBottom={{ legend: xLegend, legendOffset: 42, legendPosition: 'middle', tickValues: 6 }}

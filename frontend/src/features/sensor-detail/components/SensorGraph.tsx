@@ -89,7 +89,9 @@ export function SensorGraph({ series, dp, label, unit, range, width, height = 38
       width={width}
       height={height}
       margin={{ top: 40, right: 24, bottom: 56, left: 72 }}
-      xScale={{ type: 'linear', min: range.startDate, max: range.endDate }}
+      // Exactly the chosen days: nivo's linear scale is "nice" unless told, which rounds epoch
+      // milliseconds outwards to round numbers (a day's axis ran hours before and after it).
+      xScale={{ type: 'linear', min: range.startDate, max: range.endDate, nice: false }}
       yScale={{ type: 'linear', min: y.min, max: y.max, nice: y.min === 'auto' }}
       xFormat={(value) => formatDateTime(Number(value))}
       yFormat={(value) => `${Number(value).toFixed(dp === 'voc' ? 2 : 1)}${unit ? ` ${unit}` : ''}`}
