@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises';
 import * as XLSX from '@e965/xlsx';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { TelemetryPoint } from '../../functions/src/domain/telemetry/telemetry';
+import { writeRawReadings } from '../../functions/src/stores/telemetry-dynamodb';
 import { createUser } from '../../functions/test/support/api';
+import { freshDevId, registerDevice } from '../../functions/test/support/telemetry';
 import '../../functions/test/support/provided';
 import { launchBrowser, open, screenshot, signIn } from './browser';
 
@@ -321,4 +324,54 @@ describe('the sensor detail page in the browser', () => {
     },
     LONG_TEST_MS,
   );
+
+  it('draws a sensor that went silent for hours with a gap in its line, not a line through the silence', async () => {
+    const devId = freshDevId();
+    await registerDevice(devId, 'org-demo');
+    // Yesterday, a reading a minute, none from 08:00 to 12:00 (the browser's and this process's zone).
+    const day = new Date();
+    day.setDate(day.getDate() - 1);
+    day.setHours(0, 0, 0, 0);
+    const at = (hours: number) => day.getTime() + hours * 3_600_000;
+    const points: TelemetryPoint[] = [];
+    for (let t = at(0); t < at(24); t += 60_000)
+      if (t < at(8) || t >= at(12)) points.push({ devId, time: t, values: { temp: 22, hum: 45 } });
+    expect((await writeRawReadings(points)).failedDevices.size).toBe(0);
+
+    const viewer = await createUser(0, ['org-demo']);
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await signIn(page, stack.url, viewer.email, viewer.password);
+    const shown = ddmmyyyy(day);
+    await open(page, `${stack.url}/home/sensor/${encodeURIComponent(devId)}?from=${shown}&to=${shown}`);
+    const canvas = page.getByTestId('sensor-graph').locator('canvas');
+    await canvas.waitFor(slow);
+    await screenshot(page, 'sensor-graph-gap');
+    // The series' colour in a column of the plot at an hour of the day (the plot's margins are
+    // SensorGraph's: 72 px left, 24 right, 40 top, 56 bottom).
+    const lineAt = (hour: number) =>
+      canvas.evaluate((element, fraction) => {
+        const c = element as HTMLCanvasElement;
+        const ratio = c.width / c.clientWidth;
+        const x = Math.round((72 + fraction * (c.clientWidth - 96)) * ratio);
+        const top = Math.round(40 * ratio);
+        const height = Math.round((c.clientHeight - 96) * ratio);
+        const { data } = (c.getContext('2d') as CanvasRenderingContext2D).getImageData(x, top, 1, height);
+        let found = 0;
+        // The light theme's first series colour, #2b5185, give or take antialiasing (on a clear canvas).
+        for (let i = 0; i < data.length; i += 4) {
+          const [r = 0, g = 0, b = 0, alpha = 0] = data.subarray(i, i + 4);
+          if (alpha >= 128 && Math.abs(r - 0x2b) + Math.abs(g - 0x51) + Math.abs(b - 0x85) < 100) found++;
+        }
+        return found;
+      }, hour / 24);
+    // The line runs from the day's first minutes to its last: the axis is the day, no more.
+    for (const hour of [0.25, 4, 7.75, 12.25, 20, 23.75]) expect(await lineAt(hour)).toBeGreaterThan(0);
+    // And stops for the silence.
+    for (const hour of [8.25, 10, 11.75]) expect(await lineAt(hour)).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -17,7 +17,7 @@ import { type RangeArgs, sensorQueries } from '../api/sensorQueries';
 import { ComfortGraph } from './ComfortGraph';
 import { DateRangePicker } from './DateRangePicker';
 import { ExportPopover } from './ExportPopover';
-import { type DateRange, displayValue, linkedRange, rangeAt, todayRange, unitOf } from './format';
+import { type DateRange, displayValue, linkedRange, rangeAt, todayRange, unitOf, withGaps } from './format';
 import { formatDate, formatDateTime } from '../../../shared/format/date';
 import { clockOffsetText } from '../../../shared/format/duration';
 import { ComfortDescription, MotionOccupancy, PressureDifference } from './SensorCards';
@@ -100,9 +100,8 @@ export function SensorDetailPage({ floorHref }: SensorDetailPageProps) {
     return graphed.flatMap((d, i) => {
       const answer = answers[i];
       if (!answer || answer.deviceResponse.length === 0) return [];
-      return [
-        { id: d.devName, data: answer.deviceResponse.map((p) => ({ x: p.x, y: displayValue(dp, p.y) })) },
-      ];
+      const points = answer.deviceResponse.map((p) => ({ x: p.x, y: displayValue(dp, p.y) }));
+      return [{ id: d.devName, data: withGaps(points, dp, answer.resolution) }];
     });
     // `graphed` follows from the two devices, which are listed.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -16,10 +16,14 @@ function recorder() {
   return { context, dots };
 }
 
-const series = (id: string, color: string, positions: [number, number][]) => ({
+/** A computed series as nivo hands it to a layer: a gap's position is null (typed as a number). */
+const series = (id: string, color: string, positions: ([number, number] | null)[]) => ({
   id,
   color,
-  data: positions.map(([x, y], i) => ({ data: { x: i, y: i }, position: { x, y } })),
+  data: positions.map((at, i) => ({
+    data: { x: i, y: at === null ? null : i },
+    position: (at === null ? { x: null, y: null } : { x: at[0], y: at[1] }) as { x: number; y: number },
+  })),
 });
 
 describe('drawLoneReadings', () => {
@@ -36,5 +40,28 @@ describe('drawLoneReadings', () => {
       ],
     });
     expect(dots).toEqual([{ x: 120, y: 80, radius: LONE_READING_RADIUS, colour: '#1f4e8c' }]);
+  });
+
+  it('draws a reading alone between two gaps, or after one, as a dot; none beside a neighbour', () => {
+    const { context, dots } = recorder();
+    drawLoneReadings(context, {
+      series: [
+        series('Office', '#1f4e8c', [
+          [0, 10],
+          [5, 12],
+          null,
+          [40, 30],
+          null,
+          [80, 14],
+          [90, 15],
+          null,
+          [120, 16],
+        ]),
+      ],
+    });
+    expect(dots.map(({ x, y }) => [x, y])).toEqual([
+      [40, 30],
+      [120, 16],
+    ]);
   });
 });

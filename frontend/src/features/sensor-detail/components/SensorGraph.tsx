@@ -3,12 +3,13 @@ import { useEffect, useMemo } from 'react';
 import { useTheme } from '../../../shared/theme/theme';
 import { GRAPH_DRAWN_MARK } from '../perf';
 import { chartTheme, seriesColors } from './chartTheme';
-import { type DateRange, timeAxis, timeTicks, valueAxis } from './format';
+import { type DateRange, type GraphPoint, timeAxis, timeTicks, valueAxis } from './format';
 import { formatDateTime } from '../../../shared/format/date';
 
 export interface GraphSeries {
   id: string;
-  data: { x: number; y: number }[];
+  /** Its readings in time order; a null `y` is a gap, where the line stops (`withGaps`). */
+  data: GraphPoint[];
 }
 
 interface SensorGraphProps {
@@ -26,21 +27,25 @@ interface SensorGraphProps {
 export const LONE_READING_RADIUS = 3;
 
 /**
- * Draws each series of a single reading as a dot: a line needs two points, and without it a device
- * that reported once in the range (just installed, or reporting rarely) would show an empty graph
- * beside its 'Latest' value. Series of more readings are their lines alone.
+ * Draws each reading with no reading beside it in its series as a dot: a line needs two points, and
+ * without it a device that reported once in the range (just installed, or reporting rarely), or once
+ * between two gaps, would show nothing there. Readings with a neighbour are their line alone.
  */
 export function drawLoneReadings(
   context: Pick<CanvasRenderingContext2D, 'fillStyle' | 'beginPath' | 'arc' | 'fill'>,
   { series }: Pick<LineCustomCanvasLayerProps<GraphSeries>, 'series'>,
 ): void {
+  // nivo gives a gap's point a null position (its line generator skips it), whatever its types say.
+  const drawn = (datum: { position: { y: number | null } } | undefined) =>
+    datum !== undefined && datum.position.y !== null;
   for (const one of series) {
-    const [only, ...more] = one.data;
-    if (!only || more.length > 0) continue;
-    context.fillStyle = one.color;
-    context.beginPath();
-    context.arc(only.position.x, only.position.y, LONE_READING_RADIUS, 0, 2 * Math.PI);
-    context.fill();
+    one.data.forEach((datum, i) => {
+      if (!drawn(datum) || drawn(one.data[i - 1]) || drawn(one.data[i + 1])) return;
+      context.fillStyle = one.color;
+      context.beginPath();
+      context.arc(datum.position.x, datum.position.y, LONE_READING_RADIUS, 0, 2 * Math.PI);
+      context.fill();
+    });
   }
 }
 
@@ -66,7 +71,10 @@ const LAYERS: LineCanvasLayer<GraphSeries>[] = [
 export function SensorGraph({ series, dp, label, unit, range, width, height = 380 }: SensorGraphProps) {
   const ticks = useMemo(() => timeTicks(range, Math.max(3, Math.floor(width / 130))), [range, width]);
   const axis = timeAxis(range, ticks);
-  const values = useMemo(() => series.flatMap((s) => s.data.map((p) => p.y)), [series]);
+  const values = useMemo(
+    () => series.flatMap((s) => s.data.flatMap((p) => (p.y === null ? [] : [p.y]))),
+    [series],
+  );
   const y = useMemo(() => valueAxis(dp, values), [dp, values]);
   const yLegend = unit ? `${label} (${unit})` : label;
   const { mode } = useTheme();

@@ -14,6 +14,7 @@ import {
   todayRange,
   unitOf,
   valueAxis,
+  withGaps,
 } from './format';
 
 describe('sensor page formats', () => {
@@ -109,5 +110,49 @@ describe('sensor page formats', () => {
 
   it('knows the export formats', () => {
     expect(['csv', 'json', 'xls', 'pdf'].map(isExportFormat)).toEqual([true, true, true, false]);
+  });
+});
+
+describe('withGaps', () => {
+  const minute = 60_000;
+  const hour = 60 * minute;
+  /** Readings every `every` ms from 0 to `until`, skipping those in [from, to). */
+  const readings = (every: number, until: number, skip?: [number, number]) =>
+    Array.from({ length: Math.floor(until / every) + 1 }, (_, i) => ({
+      x: i * every,
+      y: 20 + (i % 3),
+    })).filter((p) => !skip || p.x < skip[0] || p.x >= skip[1]);
+  const gaps = (points: { y: number | null }[]) => points.filter((p) => p.y === null).length;
+
+  it('stops the line where a sensor sent nothing for far longer than it usually does', () => {
+    const drawn = withGaps(readings(minute, 6 * hour, [2 * hour, 4 * hour]), 'temp', 'raw');
+    expect(gaps(drawn)).toBe(1);
+    const at = drawn.findIndex((p) => p.y === null);
+    // Between the last reading before the silence and the first after it.
+    expect(drawn[at - 1]?.x).toBe(2 * hour - minute);
+    expect(drawn[at + 1]?.x).toBe(4 * hour);
+    expect(drawn[at]?.x).toBe((2 * hour - minute + 4 * hour) / 2);
+  });
+
+  it('leaves a line whole across silences within its rule: 30 minutes and 10 spacings for raw readings', () => {
+    expect(gaps(withGaps(readings(minute, 6 * hour, [hour, hour + 29 * minute]), 'co2', 'raw'))).toBe(0);
+    expect(gaps(withGaps(readings(minute, 6 * hour, [hour, hour + 31 * minute]), 'co2', 'raw'))).toBe(1);
+    // A sensor reporting every 10 minutes: 90 minutes of silence is within 10 of its spacings.
+    expect(gaps(withGaps(readings(10 * minute, 12 * hour, [hour, 2.5 * hour]), 'hum', 'raw'))).toBe(0);
+    expect(gaps(withGaps(readings(10 * minute, 12 * hour, [hour, 4 * hour]), 'hum', 'raw'))).toBe(1);
+  });
+
+  it('counts in hours for hourly roll-ups and in days for daily ones', () => {
+    expect(gaps(withGaps(readings(hour, 48 * hour, [10 * hour, 12 * hour]), 'temp', 'hour'))).toBe(0);
+    expect(gaps(withGaps(readings(hour, 48 * hour, [10 * hour, 14 * hour]), 'temp', 'hour'))).toBe(1);
+    const day = 24 * hour;
+    expect(gaps(withGaps(readings(day, 90 * day, [10 * day, 12 * day]), 'temp', 'day'))).toBe(0);
+    expect(gaps(withGaps(readings(day, 90 * day, [10 * day, 14 * day]), 'temp', 'day'))).toBe(1);
+  });
+
+  it('never breaks a state reported when it changes (occupancy, a lock, a switch), nor an unknown point', () => {
+    const sparse = [0, 5 * hour, 5 * hour + minute, 12 * hour].map((x, i) => ({ x, y: i % 2 }));
+    for (const dp of ['mState', 'lock', 'state', 'custom'])
+      expect(withGaps(sparse, dp, 'raw')).toEqual(sparse);
   });
 });

@@ -2,6 +2,7 @@ import {
   CHART_AXIS_RANGES,
   CO2_COMFORT_GRAPH_MAX,
   COMFORT_ZONES,
+  type DeviceRangeAnswer,
   EXPORT_FORMATS,
   type ExportFormat,
   displayReading,
@@ -131,6 +132,54 @@ export function valueAxis(
     if (v > max) max = v;
   }
   return { min, max };
+}
+
+/** A point of a drawn series; `y` null breaks the line there (no readings in between). */
+export interface GraphPoint {
+  x: number;
+  y: number | null;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/**
+ * The least silence a graph shows as a gap, per resolution of the answer, and how many of the
+ * series' usual spacings (its median) it must also pass: a device that reports every 10 minutes is
+ * not broken at every report, and a downsampled series (a run's lowest and highest reading) not at
+ * every run.
+ */
+const GAP_RULES: Record<DeviceRangeAnswer['resolution'], { least: number; spacings: number }> = {
+  raw: { least: 30 * MINUTE_MS, spacings: 10 },
+  hour: { least: 3 * HOUR_MS, spacings: 3 },
+  day: { least: 3 * DAY_MS, spacings: 3 },
+};
+
+/**
+ * A series as drawn: where the device sent nothing for far longer than it usually does (it was off,
+ * or offline), the line stops and starts again after, instead of drawing a straight run of values
+ * it never reported. Only measured quantities sampled over time (the data points with chart ranges:
+ * temperature, humidity, CO2 and the rest); a state reported when it changes (occupancy, a lock, a
+ * switch) holds its value between reports, and its line runs on.
+ */
+export function withGaps(
+  points: readonly { x: number; y: number }[],
+  dp: string,
+  resolution: DeviceRangeAnswer['resolution'],
+): GraphPoint[] {
+  if (!(dp in CHART_AXIS_RANGES) || points.length < 3) return [...points];
+  const spacings = points.slice(1).map((p, i) => p.x - (points[i]?.x ?? p.x));
+  const sorted = [...spacings].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const rule = GAP_RULES[resolution];
+  const gap = Math.max(rule.least, rule.spacings * median);
+  const drawn: GraphPoint[] = [];
+  points.forEach((point, i) => {
+    const before = points[i - 1];
+    if (before && point.x - before.x > gap) drawn.push({ x: (before.x + point.x) / 2, y: null });
+    drawn.push(point);
+  });
+  return drawn;
 }
 
 /** The comfort graph's axis of a data point: CO2's comfort graph runs from 0 to 1000. */
