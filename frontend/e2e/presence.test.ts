@@ -122,6 +122,15 @@ describe('presence in the browser', () => {
       .toBe('Offline');
     await expect.poll(() => marker(page).getAttribute('data-offline'), { timeout: 2000 }).toBe('');
     await expect.poll(() => detail(page, 'Offline').textContent(), { timeout: 2000 }).toBe('1');
+    // Its row in the list turns the plan's offline grey too, and its values say they are the last known.
+    const row = page
+      .getByRole('region', { name: 'Devices on this floor' })
+      .locator(`[data-devid="${lightId}"]`);
+    const background = (element: Element) => getComputedStyle(element).backgroundColor;
+    expect(await row.locator('[data-offline]').evaluate(background)).toBe(
+      await marker(page).evaluate(background),
+    );
+    expect(await row.getByTitle('Last known, before it went offline').textContent()).toContain('30.0 %');
     expect(await detail(page, 'Online').textContent()).toBe('0');
     await screenshot(page, 'presence-offline-floor');
 

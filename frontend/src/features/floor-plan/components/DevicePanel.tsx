@@ -171,6 +171,7 @@ const DeviceRow = memo(function DeviceRow({
       >
         <span
           className={styles.rowIcon}
+          data-offline={device.online ? undefined : ''}
           style={{ '--colour': occupied ? OCCUPIED_COLOUR : TYPE_COLOURS[device.devType] } as CSSProperties}
         >
           <DeviceIcon name={iconOf(device)} size={16} />
@@ -182,7 +183,12 @@ const DeviceRow = memo(function DeviceRow({
         <span className={shared.status} data-status={status.toLowerCase()}>
           {status}
         </span>
-        <span className={styles.rowValues}>{values}</span>
+        <span
+          className={styles.rowValues}
+          title={registered && !device.online ? 'Last known, before it went offline' : undefined}
+        >
+          {values}
+        </span>
       </button>
     </li>
   );

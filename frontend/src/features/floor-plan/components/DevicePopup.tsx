@@ -104,6 +104,7 @@ function DevicePopupContent({ device, now }: { device: DeviceView; now: number }
       <div className={styles.popupHeader}>
         <span
           className={styles.icon}
+          data-offline={device.online ? undefined : ''}
           style={
             {
               '--colour':
