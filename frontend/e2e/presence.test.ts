@@ -139,6 +139,7 @@ describe('presence in the browser', () => {
     await expect
       .poll(() => page.getByTestId('device-popup').locator('[data-status]').textContent())
       .toBe('Offline');
+    await screenshot(page, 'presence-offline-popup');
 
     // The drawer knows before sending; a command is answered 'Device Offline' at once (no 6 s wait).
     await marker(page).click();
