@@ -69,10 +69,9 @@ afterAll(async () => {
 });
 
 const marker = (page: Page) => page.locator(`[data-testid="floor-plan-stage"] [data-devid="${lightId}"]`);
-const listStatus = (page: Page) =>
-  page
-    .getByRole('region', { name: 'Devices on this floor' })
-    .locator(`[data-devid="${lightId}"] [data-status]`);
+const listRow = (page: Page) =>
+  page.getByRole('region', { name: 'Devices on this floor' }).locator(`[data-devid="${lightId}"]`);
+const listStatus = (page: Page) => listRow(page).locator('[data-status]');
 const detail = (page: Page, term: string) =>
   page
     .getByRole('region', { name: 'Floor details' })
@@ -123,9 +122,7 @@ describe('presence in the browser', () => {
     await expect.poll(() => marker(page).getAttribute('data-offline'), { timeout: 2000 }).toBe('');
     await expect.poll(() => detail(page, 'Offline').textContent(), { timeout: 2000 }).toBe('1');
     // Its row in the list turns the plan's offline grey too, and its values say they are the last known.
-    const row = page
-      .getByRole('region', { name: 'Devices on this floor' })
-      .locator(`[data-devid="${lightId}"]`);
+    const row = listRow(page);
     const background = (element: Element) => getComputedStyle(element).backgroundColor;
     expect(await row.locator('[data-offline]').evaluate(background)).toBe(
       await marker(page).evaluate(background),
