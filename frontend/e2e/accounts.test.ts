@@ -14,7 +14,7 @@ import {
   stack,
   waitForMail,
 } from '../../functions/test/support/api';
-import { launchBrowser, open, screenshot, signIn } from './browser';
+import { launchBrowser, newTestPage, open, screenshot, signIn } from './browser';
 
 let browser: Browser;
 
@@ -25,13 +25,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function newPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return { context, page, errors };
-}
+const newPage = () => newTestPage(browser, { viewport: { width: 1280, height: 800 } });
 
 /** The account link of the newest mail to this address, waiting for it. */
 const mailedLink = async (email: string, route: 'register' | 'forgetPassword') =>

@@ -2,7 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import axe from 'axe-core';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type ConsoleMessage,
+  type Page,
+} from 'playwright-core';
 import { afterEach, type TestContext } from 'vitest';
 
 /** How Chromium words a Content-Security-Policy violation in the console ("… violates the following …"). */
@@ -47,6 +54,21 @@ export async function launchBrowser(): Promise<Browser> {
     }
   };
   return browser;
+}
+
+/**
+ * A page in a new context of `browser`, with the uncaught errors its scripts throw collected in
+ * `errors` (each test expects none once it is done).
+ */
+export async function newTestPage(
+  browser: Browser,
+  options?: BrowserContextOptions,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
 }
 
 function launch(): Promise<Browser> {

@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createOwnOrganization, createUser, type TestUser } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
-import { launchBrowser, open, reload, SCREENSHOT_DIR, signIn } from './browser';
+import { launchBrowser, newTestPage, open, reload, SCREENSHOT_DIR, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -179,10 +179,7 @@ afterAll(async () => {
 
 describe('dark mode in the browser', () => {
   it('applies the chosen theme at once to every screen, keeps it on reload from the first paint, follows the system and leaves other users alone', async () => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1400, height: 900 } });
 
     // The sign-in page before anyone chose: light.
     await open(page, `${stack.url}/login`);

@@ -4,7 +4,7 @@ import { FLOOR_PLAN_UPDATED_TEXT } from '@argentum/contracts';
 import { newDevices, stored, type Place } from '../../functions/test/platform/devices-fixtures';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
-import { launchBrowser, open, screenshot, signIn } from './browser';
+import { launchBrowser, newTestPage, open, screenshot, signIn } from './browser';
 import { newPlaceWithPlan } from './places';
 
 /**
@@ -153,10 +153,11 @@ async function editedFloor(
     { devType: 1, devName: 'LightsWall', port: 1, connDev: 'light' },
   ]);
   const admin = await createUser({ [place.orgId]: 2 });
-  const context = await browser.newContext({ viewport: size, hasTouch: input === 'touch', colorScheme });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { context, page, errors } = await newTestPage(browser, {
+    viewport: size,
+    hasTouch: input === 'touch',
+    colorScheme,
+  });
   // The theme is the user's choice (light until chosen), not the system's.
   const { accessToken } = await apiSignIn(admin.email, admin.password);
   await call('/api/setTheme', { theme: colorScheme }, { token: accessToken });

@@ -22,7 +22,7 @@ import { createUser } from '../../functions/test/support/api';
 import { deviceConnection } from '../../functions/test/support/control';
 import '../../functions/test/support/provided';
 import { GATEWAY_ROLE_TEXT } from '../src/features/floor-plan/components/edit/rules';
-import { launchBrowser, open, reload, screenshot, signIn } from './browser';
+import { launchBrowser, newTestPage, open, reload, screenshot, signIn } from './browser';
 import { newPlaceWithPlan } from './places';
 
 const stack = inject('stack');
@@ -124,10 +124,7 @@ describe('editing a floor plan in the browser', () => {
     ]);
     if (!onFloor || !light || !unnamed || !ieq || !gateway) throw new Error('Devices not seeded');
     const admin = await createUser({ [place.orgId]: 2 });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1440, height: 900 } });
     await signIn(page, stack.url, admin.email, admin.password);
     await openFloor(page, place);
 
@@ -284,10 +281,7 @@ describe('editing a floor plan in the browser', () => {
     );
     if (!lightA || !lightB || !ieqA || !ieqB) throw new Error('Devices not seeded');
     const admin = await createUser({ [place.orgId]: 2 });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1440, height: 900 } });
     await page.addInitScript(() => {
       const pushed: string[] = [];
       Object.assign(window, { pushedUrls: pushed });

@@ -10,7 +10,7 @@ import {
 } from '../../functions/test/platform/devices-fixtures';
 import '../../functions/test/support/provided';
 import { largeFloorPlan } from '../../functions/test/support/svg-plan';
-import { launchBrowser, screenshot, signIn } from './browser';
+import { launchBrowser, newTestPage, screenshot, signIn } from './browser';
 
 /**
  * Issue 23 item 2: a big plan is shown as its raster rendition first (a WebP at the width the screen
@@ -76,10 +76,9 @@ describe('a big plan in the floor view', () => {
         .toBe(3);
       for (const theme of ['light', 'dark'] as const) {
         expect((await call('/api/setTheme', { theme }, { token })).status).toBe(200);
-        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-        const page = await context.newPage();
-        const errors: string[] = [];
-        page.on('pageerror', (error) => errors.push(error.message));
+        const { context, page, errors } = await newTestPage(browser, {
+          viewport: { width: 1280, height: 900 },
+        });
         await signIn(page, stack.url, user.email, user.password);
         await page.goto(`${stack.url}/home?floor=${place.floorId}`, { waitUntil: 'commit' });
         await loaded(page, 'raster');

@@ -4,7 +4,7 @@ import { DEVICE_NAME_UPDATED_TEXT } from '@argentum/contracts';
 import { newDevices } from '../../functions/test/platform/devices-fixtures';
 import { call, createUser, signIn as apiSignIn } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
-import { launchBrowser, open, screenshot, signIn } from './browser';
+import { launchBrowser, newTestPage, open, screenshot, signIn } from './browser';
 import { newPlaceWithPlan } from './places';
 
 /**
@@ -63,10 +63,10 @@ describe('popups and toasts beside the device configuration drawer', () => {
     const admin = await createUser({ [place.orgId]: 2 });
 
     for (const colorScheme of ['light', 'dark'] as const) {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
+      const { context, page, errors } = await newTestPage(browser, {
+        viewport: { width: 1440, height: 900 },
+        colorScheme,
+      });
       // The theme is the user's choice (light until chosen), not the system's.
       const { accessToken } = await apiSignIn(admin.email, admin.password);
       await call('/api/setTheme', { theme: colorScheme }, { token: accessToken });

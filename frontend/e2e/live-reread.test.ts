@@ -14,7 +14,7 @@ import { newDevices, type Place } from '../../functions/test/platform/devices-fi
 import { callOk, createUser, signInAs, type TestUser } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
 import { deviceConnection } from '../../functions/test/support/control';
-import { frameBytes, launchBrowser, open, screenshot, signIn } from './browser';
+import { frameBytes, launchBrowser, newTestPage, open, screenshot, signIn } from './browser';
 import { newPlaceWithPlan } from './places';
 
 const stack = inject('stack');
@@ -63,10 +63,7 @@ const listStatus = (page: Page) =>
 
 /** A page of the viewer's with its own clock, to let 5 minutes pass without waiting them. */
 async function pageWithClock() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
+  const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1280, height: 800 } });
   // Connections made: the test's changes must not reach the page by a reconnect's reads.
   const connects = { count: 0 };
   page.on('websocket', (socket) =>

@@ -16,7 +16,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, createOwnOrganization, createUser, signInAs } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
-import { launchBrowser, screenshot, signIn, watchSubscriptions } from './browser';
+import { launchBrowser, newTestPage, screenshot, signIn, watchSubscriptions } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -62,10 +62,7 @@ describe('the notifications bell in the browser', () => {
       time: (time += 60_000),
     });
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1280, height: 800 } });
     // The calls whose specification names `userID` send the caller's id.
     const userIDs = new Map<string, unknown[]>();
     page.on('request', (request) => {
@@ -154,10 +151,7 @@ describe('the notifications bell in the browser', () => {
     };
     const since = Date.now() - 20 * 60_000;
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1280, height: 800 } });
     const subscriptions = watchSubscriptions(page);
     await signIn(page, stack.url, user.email, user.password);
     await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();

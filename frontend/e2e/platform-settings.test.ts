@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import '../../functions/test/support/provided';
 import { call, createUser, signIn as apiSignIn, users } from '../../functions/test/support/api';
 import { png } from '../../functions/test/support/png';
-import { launchBrowser, reload, screenshot, signIn } from './browser';
+import { launchBrowser, newTestPage, reload, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -47,10 +47,7 @@ describe('Platform Settings in the browser', () => {
     const targetSession = await apiSignIn(target.email, target.password);
     const admin = await createUser(2, ['org-demo'], 'Ada Admin');
 
-    const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1366, height: 860 } });
     await signIn(page, stack.url, admin.email, admin.password);
 
     await page.getByRole('button', { name: 'Settings' }).click();

@@ -15,7 +15,7 @@ import {
 } from '../../functions/test/support/api';
 import { deviceConnection } from '../../functions/test/support/control';
 import '../../functions/test/support/provided';
-import { launchBrowser, open, screenshot, signIn } from './browser';
+import { launchBrowser, newTestPage, open, screenshot, signIn } from './browser';
 import { newPlaceWithPlan } from './places';
 
 const stack = inject('stack');
@@ -79,10 +79,7 @@ const detail = (page: Page, term: string) =>
 
 describe('presence in the browser', () => {
   it('a device announcing itself offline turns offline on the plan, list and counts at once; a command to it answers Device Offline', async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1440, height: 900 } });
     await signIn(page, stack.url, editor.email, editor.password);
     await open(page, `${stack.url}/home?floor=${place.floorId}`);
     await page.getByTestId('floor-plan-stage').locator('img').waitFor();
@@ -178,10 +175,7 @@ describe('presence in the browser', () => {
       `http://localhost:${new URL(stack.url).port}/home?floor=${place.floorId}&highlight=${lightId}`,
     );
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1440, height: 900 } });
     await signIn(page, stack.url, admin.email, admin.password);
     // The bell's notification names the device; 'View Device' opens its floor with it selected.
     await page.getByRole('button', { name: /Notifications, 1 unread/ }).click();
@@ -203,10 +197,7 @@ describe('presence in the browser', () => {
   });
 
   it("lets an organization's admin set the offline grace period and the unplaced-device opt-in", async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1440, height: 900 } });
     // The organization tree answers only once the Alarms tab is open, as on a slow connection: the
     // administrator's only organization is then chosen all the same.
     const treeCall = '**/api/dashboard/getUsersOrganisations';
@@ -258,10 +249,7 @@ describe('presence in the browser', () => {
   });
 
   it("the sensor page of a device whose clock runs behind says so: its graph carries that clock's times", async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1440, height: 900 } });
     await signIn(page, stack.url, editor.email, editor.password);
     await open(page, `${stack.url}/home/sensor/${encodeURIComponent(lightId)}`);
     await page.getByRole('heading', { name: 'DeskLight', level: 1 }).waitFor();

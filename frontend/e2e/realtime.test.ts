@@ -21,7 +21,7 @@ import '../../functions/test/support/provided';
 import { contentSecurityPolicy } from '../../infra/src/content-security-policy';
 import { REALTIME_KEEPALIVE_SECONDS } from '../src/shared/config/runtimeConfig';
 import { LOSS_GRACE_MS } from '../src/shared/realtime/backoff';
-import { cspViolations, frameBytes, launchBrowser, screenshot, signIn } from './browser';
+import { cspViolations, frameBytes, launchBrowser, newTestPage, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -106,10 +106,7 @@ const banner = (page: Page, text: string) =>
 
 describe('the real-time channel in the browser', () => {
   it('brings live values, notifications, and a reconnect with a fresh connection token after a lost connection', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1280, height: 800 } });
     // The MQTT CONNECT packets the page sends (their user name carries the signed connection token).
     const connectFrames: string[] = [];
     page.on('websocket', (socket) =>
@@ -252,10 +249,7 @@ describe('the real-time channel in the browser', () => {
   });
 
   it('says nothing when the platform closes a connection that comes straight back (a revoked organization)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1280, height: 800 } });
     let connects = 0;
     // This page's client id, as it asks for its connection tokens.
     let clientId = '';

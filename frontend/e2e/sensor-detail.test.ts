@@ -7,7 +7,7 @@ import { writeRawReadings } from '../../functions/src/stores/telemetry-dynamodb'
 import { createUser } from '../../functions/test/support/api';
 import { freshDevId, registerDevice } from '../../functions/test/support/telemetry';
 import '../../functions/test/support/provided';
-import { launchBrowser, open, screenshot, signIn } from './browser';
+import { launchBrowser, newTestPage, open, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -56,13 +56,10 @@ describe('the sensor detail page in the browser', () => {
     'graphs a data point over a range, compares two IEQ sensors, shows comfort and exports every format',
     async () => {
       const viewer = await createUser(0, ['org-demo']);
-      const context = await browser.newContext({
+      const { context, page, errors } = await newTestPage(browser, {
         viewport: { width: 1400, height: 1000 },
         acceptDownloads: true,
       });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
       await signIn(page, stack.url, viewer.email, viewer.password);
       await open(page, `${stack.url}/home/sensor/${encodeURIComponent(IEQ_OFFICE)}`);
       await page.getByRole('heading', { name: 'IEQOffice' }).waitFor(slow);
@@ -339,10 +336,7 @@ describe('the sensor detail page in the browser', () => {
     expect((await writeRawReadings(points)).failedDevices.size).toBe(0);
 
     const viewer = await createUser(0, ['org-demo']);
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1400, height: 1000 } });
     await signIn(page, stack.url, viewer.email, viewer.password);
     const shown = ddmmyyyy(day);
     await open(page, `${stack.url}/home/sensor/${encodeURIComponent(devId)}?from=${shown}&to=${shown}`);

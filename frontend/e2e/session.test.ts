@@ -2,7 +2,7 @@ import { type Browser, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_EXPIRED_TEXT } from '@argentum/contracts';
 import { createUser, stack } from '../../functions/test/support/api';
-import { launchBrowser, open, reload, screenshot, signIn } from './browser';
+import { launchBrowser, newTestPage, open, reload, screenshot, signIn } from './browser';
 
 let browser: Browser;
 
@@ -17,10 +17,7 @@ describe('session in the browser', () => {
   it('signs the admin in, shows the tree, survives a reload through the refresh cookie, and signs out', async () => {
     // Signing out ends every session of the user: an admin of this test's own.
     const admin = await createUser(2, ['org-demo'], 'Adam Admin');
-    const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1366, height: 800 } });
 
     // The sign-in panel is also shown at / (specification: routes).
     await open(page, `${stack.url}/`);

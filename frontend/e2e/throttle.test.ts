@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createUser, stack } from '../../functions/test/support/api';
-import { launchBrowser, open, screenshot } from './browser';
+import { launchBrowser, newTestPage, open, screenshot } from './browser';
 
 let browser: Browser;
 
@@ -22,10 +22,7 @@ const tooMany = /^Too many attempts\. Please try again in \d+ seconds?\.$/;
 describe('too many attempts, in the browser', () => {
   it('shows the wait instead of "wrong password" when sign-in is locked, and on the forgot-password panel', async () => {
     const user = await createUser(0, ['org-demo']);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1280, height: 800 } });
     await open(page, `${stack.url}/login`);
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill(user.password);

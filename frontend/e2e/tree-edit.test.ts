@@ -7,7 +7,7 @@ import {
   signIn as apiSignIn,
 } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
-import { launchBrowser, reload, screenshot, signIn } from './browser';
+import { launchBrowser, newTestPage, reload, screenshot, signIn } from './browser';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -26,10 +26,7 @@ describe('editing the organization tree in the browser', () => {
     // An admin of an organization of their own (an admin needs one to create more).
     const admin = await createUser(2, []);
     await createOwnOrganization(admin.userId, 2, 'Home Base');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1280, height: 800 } });
     await signIn(page, stack.url, admin.email, admin.password);
     const sidebar = page.getByRole('navigation', { name: 'Organizations' });
     await sidebar.getByRole('button', { name: 'Home Base' }).waitFor();
