@@ -355,10 +355,10 @@ export interface OrganizationAlarmSettings {
 }
 
 /**
- * Defaults (docs/architecture.md, "Presence and offline alarms"): 10 minutes of grace is longer than
- * a gateway reboot or a Wi-Fi roam (1-3 minutes) and than one missed report of the slowest device
- * kind, and short enough that a dead device is reported within a quarter of an hour. Spares on no
- * floor are off by default: nobody can act on a device they cannot find on a plan.
+ * Defaults (docs/architecture.md, "Offline alarms: grace period, episodes, digests"): 10 minutes of
+ * grace is longer than a gateway reboot or a Wi-Fi roam (1-3 minutes) and than one missed report of
+ * the slowest device kind, and short enough that a dead device is reported within a quarter of an
+ * hour. Spares on no floor are off by default: nobody can act on a device they cannot find on a plan.
  */
 export const DEFAULT_ALARM_SETTINGS: OrganizationAlarmSettings = {
   offlineGraceMinutes: 10,

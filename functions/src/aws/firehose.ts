@@ -2,7 +2,7 @@ import type { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-fire
 
 /**
  * The Firehose client and its command, loaded on first use: only ingest sends to Firehose, once a
- * batch, and its cold load should not pay for the client (docs/architecture.md, cold loads).
+ * batch, and its cold load should not pay for the client (docs/architecture.md, Lambda runtime and bundling).
  */
 let loaded: Promise<{ client: FirehoseClient; PutRecordBatch: typeof PutRecordBatchCommand }> | undefined;
 export const firehose = () =>
