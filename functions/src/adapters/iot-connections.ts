@@ -12,10 +12,7 @@ export const iotConnectionCloser: ConnectionCloser = {
   async disconnect(clientId) {
     try {
       // Loaded on first use: closing connections is rare.
-      const [{ DeleteConnectionCommand }, { iotData }] = await Promise.all([
-        import('@aws-sdk/client-iot-data-plane'),
-        import('../aws/iot-data'),
-      ]);
+      const { DeleteConnectionCommand, iotData } = await import('../aws/iot-data');
       await iotData().send(
         new DeleteConnectionCommand({ clientId, cleanSession: true, preventWillMessage: true }),
         { abortSignal: AbortSignal.timeout(DISCONNECT_TIMEOUT_MS) },

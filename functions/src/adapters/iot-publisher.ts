@@ -1,5 +1,3 @@
-import { PublishCommand } from '@aws-sdk/client-iot-data-plane';
-import { iotData } from '../aws/iot-data';
 import type { MessagePublisher } from '../domain/control/ports';
 
 /** Longest wait for IoT Core to take a message; the caller's request is waiting on it. */
@@ -11,6 +9,7 @@ const PUBLISH_TIMEOUT_MS = 3000;
  */
 export const iotPublisher: MessagePublisher = {
   async publish(topic, message) {
+    const { iotData, PublishCommand } = await import('../aws/iot-data');
     await iotData().send(
       new PublishCommand({
         topic,
