@@ -1,5 +1,4 @@
 import type { PutRecordBatchResponseEntry } from '@aws-sdk/client-firehose';
-import { firehose } from '../aws/firehose';
 import { config } from '../config';
 import type { ReadingArchive } from '../domain/telemetry/archive';
 
@@ -73,9 +72,9 @@ export const firehoseReadingArchive: ReadingArchive = {
     for (const request of requestsOf(packLines(lines))) {
       let pending = request;
       for (let attempt = 1; pending.length > 0; attempt++) {
-        const { client, PutRecordBatch } = await firehose();
-        const { FailedPutCount, RequestResponses } = await client.send(
-          new PutRecordBatch({
+        const { firehose, PutRecordBatchCommand } = await import('../aws/firehose');
+        const { FailedPutCount, RequestResponses } = await firehose().send(
+          new PutRecordBatchCommand({
             DeliveryStreamName: config.archiveStreamName,
             Records: pending.map((Data) => ({ Data })),
           }),

@@ -5,11 +5,7 @@ import type { JobQueue, MailJob } from '../domain/auth/ports';
 /** Mail jobs go to the SQS queue the mailer Lambda consumes (infra/cdk: MailJobs). */
 export const sqsMailQueue: JobQueue<MailJob> = {
   async send(job) {
-    // The SQS client is loaded on first use: most requests queue no mail.
-    const [{ SendMessageCommand }, { sqs }] = await Promise.all([
-      import('@aws-sdk/client-sqs'),
-      import('../aws/sqs'),
-    ]);
+    const { sqs, SendMessageCommand } = await import('../aws/sqs');
     await sqs().send(
       new SendMessageCommand({ QueueUrl: config.mailQueueUrl, MessageBody: encodeMailJob(job) }),
     );

@@ -4,11 +4,7 @@ import type { MailMessage, Mailer } from '../domain/auth/ports';
 /** Outgoing e-mail through SES, from the configured sender. */
 export const mail: Mailer = {
   async send(message: MailMessage): Promise<void> {
-    // The SES client is loaded on first use.
-    const [{ SendEmailCommand }, { ses }] = await Promise.all([
-      import('@aws-sdk/client-ses'),
-      import('../aws/ses'),
-    ]);
+    const { ses, SendEmailCommand } = await import('../aws/ses');
     await ses().send(
       new SendEmailCommand({
         Source: config.mailFrom,

@@ -63,11 +63,7 @@ function batchesOf(letters: readonly DeadLetter[]) {
 export const sqsTelemetryDeadLetters: DeadLetters = {
   async send(letters) {
     for (const batch of batchesOf(letters)) {
-      // The SQS client is loaded on first use: a batch rarely has a record to set aside.
-      const [{ SendMessageBatchCommand }, { sqs }] = await Promise.all([
-        import('@aws-sdk/client-sqs'),
-        import('../aws/sqs'),
-      ]);
+      const { sqs, SendMessageBatchCommand } = await import('../aws/sqs');
       const { Failed } = await sqs().send(
         new SendMessageBatchCommand({
           QueueUrl: config.telemetryDeadLetterQueueUrl,

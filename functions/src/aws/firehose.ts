@@ -1,12 +1,10 @@
-import type { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose';
+import { FirehoseClient } from '@aws-sdk/client-firehose';
+import { lazy } from './lazy';
 
 /**
- * The Firehose client and its command, loaded on first use: only ingest sends to Firehose, once a
- * batch, and its cold load should not pay for the client (docs/architecture.md, Lambda runtime and bundling).
+ * Firehose as the platform uses it (the client and its command), in one module that callers import on
+ * first use (`await import('../aws/firehose')`): only ingest sends to Firehose, once a batch, and its
+ * cold load should not pay for the client (docs/architecture.md, Lambda runtime and bundling).
  */
-let loaded: Promise<{ client: FirehoseClient; PutRecordBatch: typeof PutRecordBatchCommand }> | undefined;
-export const firehose = () =>
-  (loaded ??= import('@aws-sdk/client-firehose').then((sdk) => ({
-    client: new sdk.FirehoseClient({}),
-    PutRecordBatch: sdk.PutRecordBatchCommand,
-  })));
+export { PutRecordBatchCommand } from '@aws-sdk/client-firehose';
+export const firehose = lazy(() => new FirehoseClient({}));

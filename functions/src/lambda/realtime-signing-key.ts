@@ -13,10 +13,7 @@ export interface CustomResourceEvent {
   ResourceProperties: { SecretId?: string };
 }
 
-const secrets = secretsManagerStore(
-  async () => (await import('../aws/secrets-manager')).secretsManager(),
-  systemClock,
-);
+const secrets = secretsManagerStore(systemClock);
 
 /**
  * A key pair made at deploy: the real-time custom authorizer's token-signing key (CDK:

@@ -1,4 +1,3 @@
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SecretStore } from '../../domain/integrations/ports';
 import type { Clock } from '../../domain/ports';
 
@@ -7,11 +6,10 @@ const CACHE_MS = 5 * 60_000;
 
 /**
  * Vendor credentials in AWS Secrets Manager (locally its stand-in, infra/local/vendor-standins.ts).
- * A secret that does not exist reads as '' (the vendor is not connected). The SDK and the client
- * (`client`, e.g. a dynamic import of aws/secrets-manager.ts) are loaded on first use, not at cold start.
+ * A secret that does not exist reads as '' (the vendor is not connected). The client is loaded on first
+ * use (aws/secrets-manager.ts), not at cold start.
  */
-export function secretsManagerStore(client: () => Promise<SecretsManagerClient>, clock: Clock): SecretStore {
-  const sdk = () => import('@aws-sdk/client-secrets-manager');
+export function secretsManagerStore(clock: Clock): SecretStore {
   const cache = new Map<string, { value: string; readAt: number }>();
   return {
     async read(secretId, options) {
@@ -19,12 +17,10 @@ export function secretsManagerStore(client: () => Promise<SecretsManagerClient>,
       const now = clock.now().getTime();
       if (!options?.fresh && cached && now - cached.readAt < CACHE_MS) return cached.value;
       let value = '';
-      const [{ GetSecretValueCommand, ResourceNotFoundException }, secrets] = await Promise.all([
-        sdk(),
-        client(),
-      ]);
+      const { secretsManager, GetSecretValueCommand, ResourceNotFoundException } =
+        await import('../../aws/secrets-manager');
       try {
-        const answer = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
+        const answer = await secretsManager().send(new GetSecretValueCommand({ SecretId: secretId }));
         value = answer.SecretString ?? '';
       } catch (error) {
         if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -33,8 +29,8 @@ export function secretsManagerStore(client: () => Promise<SecretsManagerClient>,
       return value;
     },
     async write(secretId, value) {
-      const [{ PutSecretValueCommand }, secrets] = await Promise.all([sdk(), client()]);
-      await secrets.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: value }));
+      const { secretsManager, PutSecretValueCommand } = await import('../../aws/secrets-manager');
+      await secretsManager().send(new PutSecretValueCommand({ SecretId: secretId, SecretString: value }));
       cache.set(secretId, { value, readAt: clock.now().getTime() });
     },
   };

@@ -15,10 +15,7 @@ import { secretKeySigner } from '../../adapters/connection-token-signer';
 import { secretsManagerStore } from '../../adapters/vendors/secrets';
 
 /** Signs real-time connection tokens with the key in its secret (read once per warm Lambda). */
-const realtimeTokenSigner = secretKeySigner(
-  secretsManagerStore(async () => (await import('../../aws/secrets-manager')).secretsManager(), clock),
-  () => config.realtimeSigningSecretId,
-);
+const realtimeTokenSigner = secretKeySigner(secretsManagerStore(clock), () => config.realtimeSigningSecretId);
 
 let loadedIdentity: Promise<Identity> | undefined;
 const loadIdentity = () => (loadedIdentity ??= import('../../adapters/identity').then((m) => m.identity));

@@ -9,7 +9,7 @@ export const files = s3FileStore;
 
 /** Signed URLs of floor plans, served by the app's origin (CloudFront; locally its twin). */
 export const planUrls = cloudFrontPlanUrls(
-  secretsManagerStore(async () => (await import('../../aws/secrets-manager')).secretsManager(), clock),
+  secretsManagerStore(clock),
   () => ({ appOrigin: config.appOrigin, ...config.planSigning }),
   clock,
 );

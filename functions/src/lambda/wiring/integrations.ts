@@ -18,10 +18,7 @@ assertConfigured(process.env, [ENV.ryseSecretId, ENV.nestSecretId, ENV.ecobeeSec
 const settings = config.integrations;
 const timeoutMs = settings.timeoutMs > 0 ? settings.timeoutMs : DEFAULT_VENDOR_TIMEOUT_MS;
 const fetchVendor: Fetch = (input, init) => fetch(input, init);
-const secrets = secretsManagerStore(
-  async () => (await import('../../aws/secrets-manager')).secretsManager(),
-  clock,
-);
+const secrets = secretsManagerStore(clock);
 
 export const integrationDevices: IntegrationDeviceDirectory = {
   async get(devId) {
