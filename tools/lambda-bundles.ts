@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { coldStartOutputs, lambdaBuild } from '../infra/cdk/lambda-bundling';
+import { coldStartOutputs, lambdaBuild, packageOf } from '../infra/cdk/lambda-bundling';
 
 /**
  * What each Lambda's bundle holds, from esbuild's metafile, bundled as deployed: the bytes a cold
@@ -42,7 +42,7 @@ try {
       if (!output) continue;
       bytes += output.bytes;
       for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-        const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1];
+        const pkg = packageOf(input);
         const part =
           pkg ??
           input

@@ -72,5 +72,13 @@ export function coldStartOutputs(metafile: Metafile, entry = 'index.mjs'): strin
   return [...loaded];
 }
 
+/** The input files (as esbuild names them) that these outputs of a lambdaBuild hold. */
+export const inputsOf = (metafile: Metafile, outputs: readonly string[]): string[] =>
+  outputs.flatMap((out) => Object.keys(metafile.outputs[out]?.inputs ?? {}));
+
+/** The npm package an input file comes from (`@aws-sdk/client-s3`, `zod`), if any. */
+export const packageOf = (input: string): string | undefined =>
+  /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+
 /** The Node options every Lambda runs with: stack traces through the source maps. */
 export const lambdaNodeOptions = '--enable-source-maps';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coldStartOutputs, lambdaBuild } from '../../cdk/lambda-bundling';
+import { coldStartOutputs, inputsOf, lambdaBuild, packageOf } from '../../cdk/lambda-bundling';
 import { repoRoot } from '../../cdk/paths';
 
 /**
@@ -53,9 +53,7 @@ beforeAll(async () => {
       logLevel: 'error',
     });
     const packagesOf = (outputs: string[]) =>
-      outputs
-        .flatMap((out) => Object.keys(metafile.outputs[out]?.inputs ?? {}))
-        .flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1] ?? []);
+      inputsOf(metafile, outputs).flatMap((input) => packageOf(input) ?? []);
     coldStartPackages.set(name, [...new Set(packagesOf(coldStartOutputs(metafile)))].sort());
     for (const pkg of packagesOf(Object.keys(metafile.outputs))) bundled.add(pkg);
   }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { coldStartOutputs, lambdaBuild } from '../../cdk/lambda-bundling';
+import { coldStartOutputs, inputsOf, lambdaBuild } from '../../cdk/lambda-bundling';
 import { repoRoot } from '../../cdk/paths';
 
 /**
@@ -32,8 +32,7 @@ afterAll(async () => {
 });
 
 /** The input files of the outputs a cold start reads. */
-const coldStartInputs = () =>
-  coldStartOutputs(metafile).flatMap((out) => Object.keys(metafile.outputs[out]?.inputs ?? {}));
+const coldStartInputs = () => inputsOf(metafile, coldStartOutputs(metafile));
 
 describe('a Lambda bundle', () => {
   it('talks to DynamoDB and S3 as the source does: items, objects, metadata, ranges, presigned reads and forms', async () => {
