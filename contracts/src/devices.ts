@@ -143,6 +143,7 @@ export interface DeviceView {
   connDev?: string;
   port?: number | string;
   gatewayID?: string;
+  /** The device's group (1000-9999), unique within its organization; absent when ungrouped. */
   groupNumber?: number;
   orgID: string;
   buildID?: string;

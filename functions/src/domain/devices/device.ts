@@ -11,43 +11,12 @@ export type PortValues = Partial<Record<PortName, 0 | 1>>;
 
 export type { PortName };
 
-/** A registered device as stored (specification: Device). */
-export interface Device {
-  devID: string;
-  devName: string;
-  devType: number;
-  connDev?: string;
-  port?: number | string;
-  gatewayID?: string;
-  /** The device's group (1000-9999), unique within its organization; absent when ungrouped. */
-  groupNumber?: number;
-  orgID: string;
-  buildID?: string;
-  floorID?: string;
-  onFloor: boolean;
-  /** Position relative to the plan: 0-1 of its width and height. */
-  floorOrigin?: { x: number; y: number };
-  dataPoints: DataPoint[];
-  properties: Record<string, unknown>;
-  /**
-   * Per power node port value in `properties` (portOneValue, portTwoValue): the broker's time (epoch
-   * ms) of the report that set it. A value without one (stored before it was kept) yields to any report.
-   */
-  portReportedAt?: Partial<Record<PortName, number>>;
-  childNode?: { type: 'thermistor'; devID: string; dataPoints: DataPoint[] };
-  /**
-   * Latest value per data point, the time of the reading that brought each (`latestAt`), and of the
-   * newest reading (`lastSeen`), epoch ms.
-   */
-  latest?: Record<string, number>;
-  latestAt?: Record<string, number>;
-  lastSeen?: number;
-  /**
-   * How far the device's clock runs ahead of the broker's (ms; negative: behind), as its newest reading
-   * it published itself told (ingest's `ownClockOffset`): what puts a time the broker gave (a command's
-   * confirmation) on the device's own timeline, where its readings are.
-   */
-  clockOffset?: number;
+/**
+ * A registered device as stored (specification: Device): the fields browsers are answered
+ * (`DeviceView`, contracts) as they are kept, with what only the server holds. Presence and version are
+ * stored as written; `online` is derived from presence (`toDeviceView`).
+ */
+export interface Device extends Omit<DeviceView, 'online' | 'presence' | 'version'> {
   /** Online or offline, why and since when (domain/devices/presence.ts); written only by presence. */
   presence?: StoredPresence;
   /**
@@ -56,7 +25,6 @@ export interface Device {
    * stays what it was (domain/notifications/alarms.ts `observeReadings`).
    */
   alarmsOpened?: number;
-  updatedAt: string;
   /** Raised by every change made through the API (a missing version counts as 0). */
   version?: number;
 }
