@@ -114,12 +114,18 @@ export const deviceRequests = {
    */
   updateOnFloorStatus: () =>
     body({
-      floorID: id,
+      /**
+       * The floor edited. The specification's body names it only in its entries (each a device with its
+       * floorID and buildID): either form is taken, and every floorID a body names must be the same.
+       */
+      floorID: z.optional(id),
       onFloorStatus: z.boolean(),
       dropDevicesList: z
         .array(
           body({
             devID: devId,
+            floorID: z.optional(id),
+            buildID: z.optional(id),
             onFloor: z.optional(z.boolean()),
             floorOrigin: z.optional(floorOrigin),
             devName: z.optional(deviceName),

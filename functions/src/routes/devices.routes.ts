@@ -60,7 +60,7 @@ const deviceRoutes = [
       "floor's device types. 410 while the floor's delete is pending; 409 on a stale version.",
     handler: async ({ user, body: b, ports }) => ({
       body: await saveFloorDevices(ports, user, {
-        floorId: b.floorID,
+        ...(b.floorID !== undefined ? { floorId: b.floorID } : {}),
         onFloorStatus: b.onFloorStatus,
         entries: b.dropDevicesList,
       }),

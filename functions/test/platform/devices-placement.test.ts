@@ -159,6 +159,68 @@ describe('updateOnFloorStatus (edit mode Save)', () => {
     expect((await storedFloor(a))?.floorDevTypes).toEqual([]);
   });
 
+  it("takes the specification's body, {dropDevicesList, onFloorStatus}, the floor named by its entries", async () => {
+    const { a, b, off, on } = await world();
+    const admin = await userWith({ [a.orgId]: 2, [b.orgId]: 2 });
+    const [motion, light] = off;
+    const save = (body: Record<string, unknown>) => admin.call(dc('updateOnFloorStatus'), body);
+    const entry = (devID: string | undefined, more: Record<string, unknown> = {}) => ({
+      devID,
+      floorOrigin: at(0.4, 0.6),
+      ...more,
+    });
+
+    // Nothing names the floor, the entries name two, or a building the floor is not in: nothing changes.
+    expect(await save({ onFloorStatus: true, dropDevicesList: [entry(motion?.devID)] })).toMatchObject({
+      status: 400,
+      body: { message: 'floorID is required: the floor the devices are placed on or taken off.' },
+    });
+    const twoFloors = {
+      onFloorStatus: true,
+      dropDevicesList: [
+        entry(motion?.devID, { floorID: a.floorId }),
+        entry(light?.devID, { floorID: a.floor2Id }),
+      ],
+    };
+    expect(await save(twoFloors)).toMatchObject({
+      status: 400,
+      body: { message: 'All devices of one save must be placed on or taken off one floor (floorID).' },
+    });
+    expect(
+      await save({
+        floorID: a.floor2Id,
+        onFloorStatus: true,
+        dropDevicesList: [entry(motion?.devID, { floorID: a.floorId })],
+      }),
+    ).toMatchObject({ status: 400 });
+    expectSameAnswer(
+      await save({
+        onFloorStatus: true,
+        dropDevicesList: [entry(motion?.devID, { floorID: a.floorId, buildID: b.buildId })],
+      }),
+      await save({ onFloorStatus: true, dropDevicesList: [entry(motion?.devID, { floorID: UNKNOWN_ID })] }),
+    );
+    expect((await stored(motion?.devID ?? ''))?.onFloor).toBe(false);
+
+    // Each entry a device with its floor and building, as the specification's client sends them.
+    const placed = await save({
+      onFloorStatus: true,
+      dropDevicesList: [entry(motion?.devID, { floorID: a.floorId, buildID: a.buildId, version: 0 })],
+    });
+    expect(placed).toMatchObject({ status: 200, body: { floorDevTypes: [4, 6] } });
+    expect(await stored(motion?.devID ?? '')).toMatchObject({
+      onFloor: true,
+      floorID: a.floorId,
+      version: 1,
+    });
+    const removed = await save({
+      onFloorStatus: false,
+      dropDevicesList: [{ devID: on[0]?.devID, floorID: a.floorId, buildID: a.buildId }],
+    });
+    expect(removed).toMatchObject({ status: 200, body: { floorDevTypes: [4] } });
+    expect((await stored(on[0]?.devID ?? ''))?.onFloor).toBe(false);
+  });
+
   it('refuses taking a grouped device off, a device not on the floor, and a stale version', async () => {
     const { a, off, on } = await world();
     const admin = await userWith({ [a.orgId]: 2 });

@@ -42,6 +42,9 @@ import { assertVersion, checkedDataPoints, checkedName, withRetries, written } f
 /** One entry of edit mode's Save. */
 export interface FloorEntry {
   devID: string;
+  /** The floor (and its building) the entry names: the specification's form of the body. */
+  floorID?: string;
+  buildID?: string;
   onFloor?: boolean;
   floorOrigin?: { x: number; y: number };
   devName?: string;
@@ -180,20 +183,42 @@ async function commitWithFloors(
   return typesByFloor;
 }
 
+/**
+ * The one floor (and building, when named) a save names: the body's floorID or its entries' (the
+ * specification's form), which must agree.
+ */
+function savedFloor(request: { floorId?: string; entries: readonly FloorEntry[] }) {
+  const one = (ids: (string | undefined)[], required: boolean) => {
+    const named = new Set(ids.filter((id): id is string => id !== undefined));
+    if (named.size > 1) throw validationError(DEVICE_MESSAGES.oneFloor);
+    const [only] = named;
+    if (only === undefined && required) throw validationError(DEVICE_MESSAGES.floorRequired);
+    return only;
+  };
+  const floorId = one([request.floorId, ...request.entries.map((e) => e.floorID)], true) as string;
+  const buildId = one(
+    request.entries.map((e) => e.buildID),
+    false,
+  );
+  return { floorId, ...(buildId !== undefined ? { buildId } : {}) };
+}
+
 /** updateOnFloorStatus: edit mode's Save, all or nothing. */
 export async function saveFloorDevices(
   deps: DevicePorts,
   user: AuthUser,
-  request: { floorId: string; onFloorStatus: boolean; entries: FloorEntry[] },
+  request: { floorId?: string; onFloorStatus: boolean; entries: FloorEntry[] },
 ): Promise<PlacementAnswer> {
   const ids = request.entries.map((e) => e.devID);
   if (new Set(ids).size !== ids.length) throw validationError(DEVICE_MESSAGES.duplicateDevice);
   if (ids.length + 1 > MAX_COMMIT_ITEMS)
     throw validationError(DEVICE_MESSAGES.tooManyDevices(MAX_COMMIT_ITEMS - 1));
+  const { floorId, buildId } = savedFloor(request);
   return withRetries(ATTEMPTS, async () => {
-    const floor = await accessibleFloor(deps, user, request.floorId, {
+    const floor = await accessibleFloor(deps, user, floorId, {
       minRole: Role.admin,
       forPlacement: true,
+      ...(buildId !== undefined ? { buildId } : {}),
     });
     // Only devices of the floor's organization can be placed on it (its admin role is checked above).
     const devices = await accessibleDevices(deps, user, ids, Role.readOnly);

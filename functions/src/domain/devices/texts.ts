@@ -9,6 +9,8 @@ export const DEVICE_MESSAGES = {
   floorDeletePending: 'This floor is being deleted: devices can no longer be placed on it or taken off it.',
   gatewayOwnerOnly: 'Only the top-level role (3) can place, move or remove a gateway.',
   positionRequired: 'floorOrigin is required to place a device on the floor.',
+  floorRequired: 'floorID is required: the floor the devices are placed on or taken off.',
+  oneFloor: 'All devices of one save must be placed on or taken off one floor (floorID).',
   onAnotherFloor: 'This device is on another floor: take it off that floor first.',
   notOnThisFloor: 'This device is not on this floor.',
   duplicateDevice: 'A device appears more than once in the request.',
