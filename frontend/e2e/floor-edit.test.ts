@@ -272,7 +272,13 @@ describe('editing a floor plan in the browser', () => {
     const [lightA, lightB, ieqA, ieqB] = await newDevices(
       place,
       [
-        { devType: 1, devName: 'LightsNorth', port: 0, connDev: 'light' },
+        {
+          devType: 1,
+          devName: 'LightsNorth',
+          port: 0,
+          connDev: 'light',
+          dataPoints: [{ dp: 'bri', dn: 'Level' }],
+        },
         { devType: 1, devName: 'LightsSouth', port: 1, connDev: 'light' },
         { devType: 5, devName: 'IEQNorth', dataPoints: ieqPoints },
         { devType: 5, devName: 'IEQSouth', dataPoints: ieqPoints },
@@ -311,6 +317,14 @@ describe('editing a floor plan in the browser', () => {
     const groupNumber = (await stored(lightA.devID))?.groupNumber;
     await marker(page, lightA.devID).getByText(`G${groupNumber}`).waitFor();
     await marker(page, lightB.devID).getByText(`G${groupNumber}`).waitFor();
+    // The marker carries the device's attributes as the specification names them.
+    expect(
+      await marker(page, lightA.devID).evaluate((element) =>
+        ['devid', 'devtype', 'conndev', 'port', 'datapoints', 'group'].map((name) =>
+          element.getAttribute(`data-${name}`),
+        ),
+      ),
+    ).toEqual([lightA.devID, '1', 'light', '0', 'bri', String(groupNumber)]);
     await screenshot(page, 'floor-edit-grouped');
 
     // A light that then fails to join its group says so on its own (cmnd 62 on `fail`, no command
@@ -342,7 +356,8 @@ describe('editing a floor plan in the browser', () => {
     await toast(page, UNGROUPED_TEXT).waitFor();
     // One device would be left alone: the whole group is dissolved.
     await expect.poll(async () => (await stored(lightB.devID))?.groupNumber).toBeUndefined();
-    await expect.poll(() => marker(page, lightA.devID).locator('[data-group]').count()).toBe(0);
+    await expect.poll(() => marker(page, lightA.devID).getAttribute('data-group')).toBeNull();
+    expect(await marker(page, lightA.devID).getByText(`G${groupNumber}`).count()).toBe(0);
 
     // Compare IEQ: two sensors open the sensor page's comparison.
     await chooseOption(page, 'Compare IEQ Devices');

@@ -8,7 +8,7 @@ import {
 } from 'react';
 import { DeviceType, type DeviceView } from '@argentum/contracts';
 import { iconOf, motionState, OCCUPIED_COLOUR, TYPE_COLOURS } from '../model/deviceKinds';
-import { MarkerStore } from '../model/markerStore';
+import { markerDataPoints, MarkerStore } from '../model/markerStore';
 import type { ModeMark } from '../model/modeReducer';
 import { GroupBadge } from './edit/GroupBadge';
 import styles from './DeviceLayer.module.css';
@@ -107,6 +107,10 @@ function DeviceMarker({ device, mark, selected, pinned }: DeviceMarkerProps) {
       style={style}
       data-devid={device.devID}
       data-devtype={device.devType}
+      data-conndev={device.connDev}
+      data-port={device.port}
+      data-datapoints={markerDataPoints(device)}
+      data-group={device.groupNumber}
       data-icon={iconOf(device)}
       data-offline={device.online ? undefined : ''}
       data-unregistered={device.lastSeen === undefined ? '' : undefined}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { benchDevices } from '../../../../e2e/floor-view-bench/fixtures';
 import { mergeDevices, type DeviceUpdate } from '../api/deviceMerge';
-import { MarkerStore } from './markerStore';
+import { markerDataPoints, MarkerStore } from './markerStore';
 
 const floor = () => benchDevices(6, 0).devices;
 const update = (devices: ReturnType<typeof floor>, ...updates: DeviceUpdate[]) =>
@@ -51,5 +51,30 @@ describe('the marker store: one subscription per marker', () => {
     store.sync(offline.filter((device) => device.devID !== third?.devID));
     expect(listTold).toBe(1);
     expect(store.ids()).not.toContain(third?.devID);
+  });
+
+  it('tells the marker when its port or its data points change, not when its data points are only copied', () => {
+    const devices = floor();
+    const store = new MarkerStore(devices);
+    const told: string[] = [];
+    for (const { devID } of devices) store.subscribe(devID, () => told.push(devID));
+    const [first, second] = devices;
+    if (!first || !second) throw new Error('no devices');
+    const copied = devices.map((device) =>
+      device === first ? { ...device, dataPoints: device.dataPoints.map((point) => ({ ...point })) } : device,
+    );
+    store.sync(copied);
+    expect(told).toEqual([]);
+    store.sync(
+      copied.map((device) =>
+        device.devID === first.devID
+          ? { ...device, dataPoints: [...device.dataPoints, { dp: 'added', dn: 'Added' }] }
+          : device.devID === second.devID
+            ? { ...device, port: device.port === 1 ? 0 : 1 }
+            : device,
+      ),
+    );
+    expect(told).toEqual([first.devID, second.devID]);
+    expect(markerDataPoints(store.get(first.devID) ?? first)).toMatch(/,added$/);
   });
 });

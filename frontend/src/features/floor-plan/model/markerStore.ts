@@ -1,9 +1,14 @@
 import type { DeviceView } from '@argentum/contracts';
 import { motionState } from './deviceKinds';
 
+/** A device's data points as its marker names them (`data-datapoints`): their keys, in order. */
+export const markerDataPoints = (device: Pick<DeviceView, 'dataPoints'>): string =>
+  device.dataPoints.map((point) => point.dp).join(',');
+
 /**
  * What a marker on the plan shows of its device changed (a new reading alone changes none of it):
- * position, kind, name, group, online, registered, connection, properties and the motion state.
+ * position, kind, name, group, online, registered, connection, port, data points, properties and the
+ * motion state.
  */
 export function sameMarkerDevice(a: DeviceView, b: DeviceView): boolean {
   return (
@@ -16,6 +21,8 @@ export function sameMarkerDevice(a: DeviceView, b: DeviceView): boolean {
       a.online === b.online &&
       (a.lastSeen === undefined) === (b.lastSeen === undefined) &&
       a.connDev === b.connDev &&
+      a.port === b.port &&
+      (a.dataPoints === b.dataPoints || markerDataPoints(a) === markerDataPoints(b)) &&
       a.properties === b.properties &&
       motionState(a) === motionState(b))
   );
