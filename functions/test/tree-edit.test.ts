@@ -476,7 +476,8 @@ describe('renaming', () => {
       { ...base, updateFloorObj: { floorName: '  ' } },
       { token: admin.token },
     );
-    expect(empty).toMatchObject({ status: 400, body: { message: 'Floor name can not be empty.' } });
+    // The floor header's text (floor-plan specification), without the sidebar's stop.
+    expect(empty).toMatchObject({ status: 400, body: { message: 'Floor name can not be empty' } });
   });
 
   it('never loses one of two concurrent edits: the second writer with a stale version gets a 409', async () => {

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { checkName, EMPTY_NAME_TEXT, hasRole, highestRole, Role } from '@argentum/contracts';
+import {
+  checkName,
+  EMPTY_NAME_TEXT,
+  FLOOR_TITLE_EMPTY_TEXT,
+  hasRole,
+  highestRole,
+  Role,
+} from '@argentum/contracts';
 import { conflict, forbidden, notFound, unauthenticated, validationError } from '../errors';
 import type { AuthUser } from '../users/user';
 import type { NodeRef, TreeStore, WriteOutcome } from './ports';
@@ -44,9 +51,9 @@ function assertMayEdit(user: AuthUser, orgId: string, missing: () => Error): voi
 }
 
 /** A name as stored: normalized, trimmed, never empty, and plain text. */
-function validName(kind: TreeNodeKind, value: string | undefined): string {
+function validName(kind: TreeNodeKind, value: string | undefined, emptyText = EMPTY_NAME_TEXT[kind]): string {
   const checked = checkName(value ?? '');
-  if (!checked.ok) throw validationError(checked.reason === 'empty' ? EMPTY_NAME_TEXT[kind] : checked.reason);
+  if (!checked.ok) throw validationError(checked.reason === 'empty' ? emptyText : checked.reason);
   return checked.name;
 }
 
@@ -202,7 +209,10 @@ export async function updateFloor(
   const floor = await editableNode(deps, user, update.floorId, 'floor');
   if (floor.orgId !== update.orgId) throw notFound(NOT_FOUND_MESSAGES.floor);
   const changes = {
-    ...(update.floorName !== undefined ? { name: validName('floor', update.floorName) } : {}),
+    // Renamed in the floor's header: the floor-plan specification's text.
+    ...(update.floorName !== undefined
+      ? { name: validName('floor', update.floorName, FLOOR_TITLE_EMPTY_TEXT) }
+      : {}),
     ...(update.floorDevTypes !== undefined
       ? { floorDevTypes: [...new Set(update.floorDevTypes)].sort((a, b) => a - b) }
       : {}),
