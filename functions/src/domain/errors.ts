@@ -1,4 +1,4 @@
-import { SESSION_EXPIRED_TEXT, tooManyAttemptsText, UNEXPECTED_ERROR_TEXT } from '@argentum/contracts';
+import { SESSION_EXPIRED_TEXT, tooManyAttemptsText, USER_UNAUTHORIZED_TEXT } from '@argentum/contracts';
 
 /**
  * Typed domain errors. Domain code throws these; the HTTP layer maps each kind to one status code
@@ -30,15 +30,11 @@ export class DomainError extends Error {
   }
 }
 
-/** The documented message for an unauthorized request. */
-export const UNAUTHORIZED_MESSAGE = 'User is unAuthorized';
-/** The documented message for a failure without a client-error status. */
-export const UNEXPECTED_MESSAGE = UNEXPECTED_ERROR_TEXT;
-
 export const validationError = (message: string) => new DomainError('validation', message);
-export const unauthenticated = (message = UNAUTHORIZED_MESSAGE) =>
+/** Unauthorized: the documented message unless another is given. */
+export const unauthenticated = (message = USER_UNAUTHORIZED_TEXT) =>
   new DomainError('unauthenticated', message);
-export const forbidden = (message = UNAUTHORIZED_MESSAGE) => new DomainError('forbidden', message);
+export const forbidden = (message = USER_UNAUTHORIZED_TEXT) => new DomainError('forbidden', message);
 export const notFound = (message: string) => new DomainError('not-found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 /**

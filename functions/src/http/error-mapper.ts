@@ -1,5 +1,6 @@
+import { UNEXPECTED_ERROR_TEXT } from '@argentum/contracts';
 import { JsonText } from '../lib/json-text';
-import { DomainError, type DomainErrorKind, UNEXPECTED_MESSAGE } from '../domain/errors';
+import { DomainError, type DomainErrorKind } from '../domain/errors';
 import { log } from './log';
 import type { ApiResponse } from './types';
 
@@ -74,5 +75,5 @@ export function errorResponse(error: unknown, requestId: string): ApiResponse {
     requestId,
     error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : error,
   });
-  return jsonResponse(500, { message: UNEXPECTED_MESSAGE });
+  return jsonResponse(500, { message: UNEXPECTED_ERROR_TEXT });
 }
