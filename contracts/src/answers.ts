@@ -111,8 +111,6 @@ export const stagedUploadAnswer = z.object({
   key: z.string(),
   expiresIn: z.number(),
 });
-export const logoTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-
 // The tree of organizations, buildings and floors.
 
 export const floorView: z.ZodMiniType<FloorView> = z.object({

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import * as answers from './answers';
 import type { ApiCallName } from './api-paths';
 import { THEME_PREFERENCES } from './theme';
+import { LOGO_TYPES } from './texts';
 
 /**
  * What each call of the API answers (`api.ts` declares its request): the schema of a 2xx answer, the
@@ -95,12 +96,12 @@ export const apiAnswers = {
   sendInviteUserEmail: { response: messageAnswer },
   createOrgLogoUpload: { response: answers.stagedUploadAnswer, errors: notFound('Organization') },
   setOrgLogo: {
-    response: z.object({ message: z.string(), logoType: z.enum(answers.logoTypes) }),
+    response: z.object({ message: z.string(), logoType: z.enum(LOGO_TYPES) }),
     errors: notFound('Upload'),
   },
   getOrgLogoFromS3: {
     response: z.union([
-      z.object({ data: z.string(), logoType: z.enum(answers.logoTypes) }),
+      z.object({ data: z.string(), logoType: z.enum(LOGO_TYPES) }),
       z.object({ data: z.null(), logoType: z.null() }),
     ]),
     errors: notFound('Organization'),

@@ -61,6 +61,12 @@ export const USERS_PAGE_SIZE = 5;
 export const INVITE_SUCCESS_MS = 5000;
 /** Largest logo in bytes (spec section 9). */
 export const LOGO_MAX_BYTES = 10_000_000;
+/**
+ * The image types a logo may be ("image types only"), checked by the browser before it sends one and by
+ * the server on its bytes. SVG is not one: it can carry script, and logos are not sanitized.
+ */
+export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export type LogoType = (typeof LOGO_TYPES)[number];
 
 // Organization tree editing (access-admin-notifications.md sections 2, 5 and 8).
 export const EDIT_ORGANIZATION_TEXT = 'Edit Organization';

@@ -3,21 +3,21 @@ import {
   LOGO_INVALID_TYPE_TEXT,
   LOGO_MAX_BYTES,
   LOGO_TOO_LARGE_TEXT,
+  LOGO_TYPES,
+  type LogoType,
   LOGO_UPLOADED_TEXT,
   Role,
   type RoleNumber,
 } from '@argentum/contracts';
 import { forbidden, notFound } from '../errors';
 import { NOT_FOUND_MESSAGES } from '../tree/texts';
-import { detectLogoType, type LogoType } from '../users/image-type';
+import { detectLogoType } from '../users/image-type';
 import type { AuthUser } from '../users/user';
 import { logoKey, logoStagingFolder } from './keys';
 import type { FilePorts } from './ports';
 import { checkStagedUpload, createStagedUpload, type StagedUpload, type UploadRules } from './uploads';
 
 export const LOGO_UPLOADED = LOGO_UPLOADED_TEXT;
-/** Types a logo may be; SVG is not one (it can carry script, and logos are not sanitized). */
-export const LOGO_TYPES: readonly LogoType[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 /** Lifetime of an upload form: enough to send 10 MB on a slow line, short enough to be of no use later. */
 export const LOGO_UPLOAD_SECONDS = 5 * 60;
 /** Lifetime of the URL a logo is read from; the front end refreshes it well within this. */

@@ -1,7 +1,5 @@
+import type { LogoType } from '@argentum/contracts';
 import { zlib } from '../../lib/zlib';
-
-/** Image types accepted as logos. SVG is refused: it can carry script, and logos are not sanitized. */
-export type LogoType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
 const ascii = (bytes: Uint8Array, start: number, length: number) =>
   Buffer.from(

@@ -10,6 +10,7 @@ import {
   LOGO_NO_ORGANIZATION_TEXT,
   LOGO_SELECT_ORGANIZATION_LABEL,
   LOGO_TOO_LARGE_TEXT,
+  LOGO_TYPES,
   LOGO_UPLOADED_TEXT,
   SETTINGS_SOMETHING_WRONG_TEXT,
 } from '@argentum/contracts';
@@ -45,7 +46,7 @@ export function UploadLogoTab({ organizations, onUploaded }: UploadLogoTabProps)
   const [sent, setSent] = useState(0);
 
   const accept = (file: File) => {
-    if (!file.type.startsWith('image/')) return setWarning(LOGO_INVALID_TYPE_TEXT);
+    if (!(LOGO_TYPES as readonly string[]).includes(file.type)) return setWarning(LOGO_INVALID_TYPE_TEXT);
     if (file.size > LOGO_MAX_BYTES) return setWarning(LOGO_TOO_LARGE_TEXT);
     if (orgId === '') return setWarning(LOGO_NO_ORGANIZATION_TEXT);
     const org = orgId;
@@ -81,7 +82,7 @@ export function UploadLogoTab({ organizations, onUploaded }: UploadLogoTabProps)
       </SelectField>
       <FileDropZone
         name="logo"
-        accept="image/png,image/jpeg,image/gif,image/webp"
+        accept={LOGO_TYPES.join(',')}
         idleText={LOGO_DROP_TEXT}
         draggingText={LOGO_DRAGGING_TEXT}
         hint="PNG, JPEG, GIF or WebP, up to 10 MB"
