@@ -79,8 +79,8 @@ export function InviteUsersTab({ organizations }: { organizations: readonly Admi
         value={email}
         onChange={(event) => {
           setEmail(event.target.value);
-          // Clearing the field says why Send is off; other checks wait for Send (no layout jumps mid-click).
-          setError(event.target.value.trim() === '' ? INVITE_EMAIL_EMPTY_TEXT : null);
+          // The checks wait for Send (no layout jumps mid-click); typing clears what Send said.
+          setError(null);
         }}
         hasError={error !== null}
         errorMessage={error ?? undefined}
@@ -95,7 +95,8 @@ export function InviteUsersTab({ organizations }: { organizations: readonly Admi
         <Button
           type="submit"
           variation="primary"
-          isDisabled={email.trim() === '' || orgIds.length === 0}
+          // Only a missing organization keeps Send off; an empty e-mail is said on Send.
+          isDisabled={orgIds.length === 0}
           isLoading={invite.isPending}
           loadingText="Sending"
         >
