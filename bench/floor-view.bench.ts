@@ -170,7 +170,7 @@ const floorViewBench: Bench = async () => {
     const work = runs.flatMap((r) => r.work);
     const intervals = runs.flatMap((r) => r.intervals);
     const sources = [...new Set(runs.map((r) => r.planSource))].join(', ');
-    const name = `Floor view: ${DEVICES} devices, ${(plan.length / 1024 / 1024).toFixed(1)} MB plan`;
+    const name = `Floor view: ${DEVICES} devices, ${(plan.length / 1e6).toFixed(1)} MB plan`;
     return [
       {
         name: `${name}: devices on screen after their response (answered in ${DEVICES_ANSWER_MS} ms; median of ${RUNS})`,

@@ -49,8 +49,9 @@ export const UNGROUPED_TEXT = 'Device ungrouped successfully.';
 export const GROUPING_FAILED_TEXT = 'Failure while grouping devices.';
 export const UNGROUPING_FAILED_TEXT = 'Failure while ungrouping devices.';
 
-// Floor plan files (sections 5 and 9). The spec says "SVG only, under 10 MB".
-export const FLOOR_PLAN_MAX_BYTES = 10 * 1024 * 1024 - 1;
+// Floor plan files (sections 5 and 9). The spec says "SVG only, under 10 MB": under 10,000,000 bytes,
+// the megabytes of the logo's "at most 10,000,000 bytes".
+export const FLOOR_PLAN_MAX_BYTES = 10_000_000 - 1;
 export const FLOOR_PLAN_INVALID_TYPE_TEXT = 'Please upload an SVG file.';
 export const FLOOR_PLAN_TOO_LARGE_TEXT = 'The floor plan must be under 10 MB.';
 /** An SVG that cannot be read as one (not XML, no <svg> root, an entity declaration). */

@@ -3,7 +3,7 @@
  * paths, as CAD exports write them), a fill, a label and fixtures, `elements` elements in all, padded
  * with wall detail up to about `bytes`.
  */
-export function largeFloorPlan({ elements = 50_000, bytes = 10 * 1024 * 1024 - 64 * 1024 } = {}): string {
+export function largeFloorPlan({ elements = 50_000, bytes = 10_000_000 - 64 * 1024 } = {}): string {
   const perRoom = 10; // g, rect, text, 7 paths
   const rooms = Math.ceil((elements - 1) / perRoom);
   const columns = Math.ceil(Math.sqrt(rooms));
