@@ -242,7 +242,7 @@ const commandSentFields = {
 };
 export const commandSentAnswer: z.ZodMiniType<CommandSentAnswer> = z.object(commandSentFields);
 export const commandsSentAnswer: z.ZodMiniType<CommandsSentAnswer> = z.object({
-  status: z.literal('sent'),
+  status: z.literal('success'),
   commands: z.array(z.object({ ...commandSentFields, devID: z.string() })),
 });
 export const commandHistoryAnswer: z.ZodMiniType<CommandHistoryAnswer> = z.object({

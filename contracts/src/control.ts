@@ -167,9 +167,12 @@ export interface CommandSentAnswer {
   command?: CommandView;
 }
 
-/** setValueOnDevices: one command per device. */
+/**
+ * setValueOnDevices: "response success" (the specification), with one command per device, each tracked
+ * on its own (`status` 'sent' or settled at once).
+ */
 export interface CommandsSentAnswer {
-  status: 'sent';
+  status: 'success';
   commands: (CommandSentAnswer & { devID: string })[];
 }
 

@@ -265,7 +265,8 @@ describe('each control call, end to end: request -> device -> confirmation -> tr
       scene.editor.token,
     );
     expect(sent.status).toBe(200);
-    expect(sent.body.status).toBe('sent');
+    expect(sent.body.status).toBe('success');
+    expect(sent.body.commands.map((c) => c.status)).toEqual(['sent', 'sent']);
     expect(sent.body.commands.map((c) => c.devID)).toEqual([light.devID, shades.devID]);
     for (const { devID, commandId } of sent.body.commands) {
       const command = await waitForCommand(

@@ -257,7 +257,7 @@ export async function sendToDevices(
       ...(await dispatch(deps, user, device, { ...rest, devID: device.devID })),
     })),
   );
-  return { status: 'sent', commands };
+  return { status: 'success', commands };
 }
 
 /**
