@@ -321,7 +321,10 @@ export const exportAnswer: z.ZodMiniType<ExportAnswer> = z.object({
 /** A listed notification: as pushed when raised, with whether this reader has read it. */
 export const notificationView: z.ZodMiniType<NotificationView> = z.intersection(
   notificationSchema,
-  z.object({ read: z.boolean() }),
+  z.object({
+    read: z.boolean(),
+    userNotificationProp: z.optional(z.record(z.string(), z.object({ read: z.boolean() }))),
+  }),
 );
 export const notificationPage: z.ZodMiniType<NotificationPage> = z.object({
   list: z.array(notificationView),

@@ -26,8 +26,13 @@ export interface NotificationView {
   message: string;
   createdAt: string;
   properties: { orgID: string; floorID?: string; buildID?: string; devID?: string };
-  /** Whether this user has read it (the specification's userNotificationProp[userId].read). */
+  /** Whether this user has read it. */
   read: boolean;
+  /**
+   * The same in the specification's form, keyed by user id: in a listed notification, the reader's own
+   * entry only (others' read flags are theirs).
+   */
+  userNotificationProp?: Record<string, { read: boolean }>;
   /** For an alarm: when its condition ended (the alarm cleared itself). */
   clearedAt?: string;
 }
@@ -42,7 +47,7 @@ export interface NotificationPage {
 /** A notification raised, pushed on `{orgId}/notification` to the organization's signed-in users. */
 export interface NotificationRaisedPush {
   kind: 'notification';
-  notification: Omit<NotificationView, 'read'>;
+  notification: Omit<NotificationView, 'read' | 'userNotificationProp'>;
 }
 
 /**

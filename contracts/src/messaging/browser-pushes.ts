@@ -164,7 +164,7 @@ export const notificationSchema = z.lazy(
         devID: z.optional(z.string()),
       }),
       clearedAt: z.optional(z.string()),
-    }) satisfies z.ZodMiniType<Omit<NotificationView, 'read'>>,
+    }) satisfies z.ZodMiniType<Omit<NotificationView, 'read' | 'userNotificationProp'>>,
 );
 
 /**

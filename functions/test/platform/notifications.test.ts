@@ -85,8 +85,14 @@ describe('notifications', () => {
       { token: s.alice.token },
     );
     expect(marked.body).toEqual({ count: 13 });
+    // Each listed notification also says it in the specification's form, keyed by the reader's id only.
+    const [readOne] = (await page(s.alice.token, { skip: 0, limit: 1 })).body.list;
+    expect(readOne).toMatchObject({ read: true, userNotificationProp: { [s.alice.id]: { read: true } } });
+    expect(Object.keys(readOne?.userNotificationProp ?? {})).toEqual([s.alice.id]);
     // Bob's flags are his own.
     expect(await unread(s.bob.token)).toBe(23);
+    const [bobsOne] = (await page(s.bob.token, { skip: 0, limit: 1 })).body.list;
+    expect(bobsOne?.userNotificationProp).toEqual({ [s.bob.id]: { read: false } });
     const onlyUnread = await page(s.alice.token, { skip: 0, limit: 10, readStatus: false });
     expect(onlyUnread.body.list[0]?.message).toBe('Sensor <b>IEQ13</b> out of range');
   });

@@ -3,6 +3,7 @@ import {
   hasRole,
   memberOrgIds,
   type NotificationPage,
+  type NotificationRaisedPush,
   type NotificationTypeNumber,
   type NotificationView,
 } from '@argentum/contracts';
@@ -65,7 +66,7 @@ export async function raiseNotification(
     outcome === 'known' ? ((await deps.notifications.get(notification.id)) ?? notification) : notification;
   await deps.publisher.publish(input.orgId, {
     kind: 'notification',
-    notification: withoutRead(toView(pushed, false)),
+    notification: pushedView(pushed),
   });
   return { notification: pushed, outcome };
 }
@@ -97,19 +98,23 @@ async function currentMembers(deps: NotificationPorts, orgId: string): Promise<s
   return records.filter((u) => hasRole(u.orgRoles, orgId, 0)).map((u) => u.userId);
 }
 
-export function toView(n: StoredNotification, read: boolean): NotificationView {
+/** A notification as it is pushed to every member: no one's read flag. */
+function pushedView(n: StoredNotification): NotificationRaisedPush['notification'] {
   return {
     _id: n.id,
     type: n.type,
     message: n.message,
     createdAt: n.createdAt,
     properties: { orgID: n.orgId, ...n.properties },
-    read,
     ...(n.clearedAt ? { clearedAt: n.clearedAt } : {}),
   };
 }
 
-const withoutRead = ({ read: _read, ...rest }: NotificationView) => rest;
+/** A notification as `reader` lists it: whether they have read it, also in the specification's form. */
+function toView(n: StoredNotification, reader: { userId: string; read: boolean }): NotificationView {
+  const { read } = reader;
+  return { ...pushedView(n), read, userNotificationProp: { [reader.userId]: { read } } };
+}
 
 type ReadPorts = { notifications: NotificationStore };
 
@@ -123,7 +128,10 @@ export async function listNotifications(
     orgIds: memberOrgIds(user.orgRoles),
     ...query,
   });
-  return { list: entries.map((e: InboxEntry) => toView(e.notification, e.read)), hasMore };
+  return {
+    list: entries.map((e: InboxEntry) => toView(e.notification, { userId: user.userId, read: e.read })),
+    hasMore,
+  };
 }
 
 export const unreadCount = (deps: ReadPorts, user: AuthUser) =>
