@@ -17,3 +17,4 @@ export * from './theme';
 export * from './control-values';
 export * from './realtime';
 export * from './session';
+export * from './storable';

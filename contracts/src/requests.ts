@@ -12,6 +12,8 @@ import {
   PASSWORD_EMPTY_TEXT,
   USERNAME_EMPTY_TEXT,
 } from './texts';
+import { isStorableNumber } from './storable';
+import { INVALID_DATE_TEXT, LATEST_DATE_MS } from './telemetry';
 import { THEME_INVALID_TEXT, THEME_PREFERENCES } from './theme';
 
 /**
@@ -215,11 +217,26 @@ export type FloorPlanRequest<Call extends keyof typeof floorPlanRequests> = z.in
   ReturnType<(typeof floorPlanRequests)[Call]>
 >;
 
+/**
+ * A date as the date picker sends it: an ISO text (checked by the query), or epoch milliseconds (seconds
+ * below 10^11) of a date from 1970 to 9999 (`LATEST_DATE_MS`).
+ */
+const dateValue = () =>
+  z.union([z.string().check(z.maxLength(40)), z.number()]).check(
+    z.refine(
+      (value) =>
+        typeof value !== 'number' || (value >= 0 && value <= LATEST_DATE_MS && isStorableNumber(value)),
+      {
+        error: INVALID_DATE_TEXT,
+      },
+    ),
+  );
+
 /** A date range as the date picker sends it (epoch milliseconds or ISO strings). */
 export const dateRangeRequest = z.lazy(() =>
   body({
-    startDate: z.union([z.string().check(z.maxLength(40)), z.number()]),
-    endDate: z.union([z.string().check(z.maxLength(40)), z.number()]),
+    startDate: dateValue(),
+    endDate: dateValue(),
     key: z.optional(z.string().check(z.maxLength(40))),
   }),
 );

@@ -127,6 +127,8 @@ export const UNKNOWN_DEVICE_TEXT = 'Device not found';
 /** The longest date range a data query takes (days); longer ranges answer 400 with `dateRangeTooLongText`. */
 export const MAX_DATE_RANGE_DAYS = 366;
 export const INVALID_DATE_TEXT = 'startDate and endDate must be dates (ISO 8601 or epoch milliseconds)';
+/** The latest date a query takes: the end of year 9999 (epoch ms); the earliest is 1970. */
+export const LATEST_DATE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 export const DATE_RANGE_ORDER_TEXT = 'endDate must not be before startDate';
 export const dateRangeTooLongText = (days: number) => `The date range may span at most ${days} days`;
 

@@ -200,17 +200,28 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
       publish(orgB, foreign, normal(foreign)),
       publish(orgA, sibling, normal(sibling)),
       publish(orgA, poisoned, { devID: poisoned, devType: 5, time, values: { temp: 1e300 } }),
+      // Within range, but under DynamoDB's smallest number, and a point the document client cannot map.
+      publish(orgA, poisoned, { devID: poisoned, devType: 5, time, values: { temp: 1e-200 } }),
+      publish(
+        orgA,
+        poisoned,
+        `{"devID":"${poisoned}","devType":5,"time":${time},"values":{"constructor":21}}`,
+      ),
     ]);
     for (const devId of [foreign, sibling])
       await waitUntil(async () => ((await seriesItems(devId, 'raw')).length === 1 ? true : undefined));
     const letters = await waitUntil(async () => {
       const found = (await deadLetters()).filter((l) => l.body.includes(poisoned));
-      return found.length === 2 ? found : undefined;
+      return found.length === 4 ? found : undefined;
     });
-    expect(letters.map((l) => l.reason)).toEqual([
-      expect.stringMatching(/^not a reading: values\.temp: /),
-      expect.stringMatching(/^not a reading: values\.temp: /),
-    ]);
+    const reasons = letters.map((l) => l.reason);
+    expect(reasons.filter((r) => /^not a reading: values\.temp: /.test(r))).toHaveLength(3);
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        'not a reading: values.temp: The number must be 0 or between 1e-130 and 9007199254740991 in size.',
+        "not a reading: values: data point 'constructor' is not an allowed name.",
+      ]),
+    );
     expect(await seriesItems(poisoned, 'raw')).toEqual([]);
   });
 

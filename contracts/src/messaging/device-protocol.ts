@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import '../schema-messages';
+import { isStorableKey, isStorableNumber, UNSTORABLE_KEY_TEXT, UNSTORABLE_NUMBER_TEXT } from '../storable';
 import type { ConfirmationOutcome } from './topics';
 
 /**
@@ -38,9 +39,18 @@ export const messageDevId = z.lazy(() => z.string().check(z.trim(), z.minLength(
  * A value sent to or reported by a device: a number (brightness, fan, valve, shade position, BACnet
  * point), a text (BACnet), a switch, or a list of port states such as [1,0,0,0] (lock, shades).
  */
+/** A number of a device's message that the store can hold (`isStorableNumber`); checks may follow. */
+const storableNumber = () =>
+  z.number().check(z.refine(isStorableNumber, { error: `The number ${UNSTORABLE_NUMBER_TEXT}.` }));
+
 export const commandValueSchema = z.lazy(() =>
   z.union(
-    [z.number(), z.string().check(z.maxLength(64)), z.boolean(), z.array(z.number()).check(z.maxLength(8))],
+    [
+      storableNumber(),
+      z.string().check(z.maxLength(64)),
+      z.boolean(),
+      z.array(storableNumber()).check(z.maxLength(8)),
+    ],
     { error: 'val must be a number, a text, true or false, or a list of up to 8 numbers.' },
   ),
 );
@@ -96,7 +106,7 @@ export const commandMessageSchema = z.lazy(() =>
     port: z.optional(
       z.union([z.number().check(z.int(), z.minimum(0), z.maximum(8)), z.string().check(z.maxLength(8))]),
     ),
-    grpID: z.optional(z.union([z.string().check(z.maxLength(16)), z.number().check(z.int())])),
+    grpID: z.optional(z.union([z.string().check(z.maxLength(16)), storableNumber().check(z.int())])),
     macs: z.optional(z.array(messageDevId).check(z.maxLength(500))),
     /** The user who asked (their id). */
     usrID: z.string().check(z.maxLength(64)),
@@ -118,7 +128,7 @@ export const confirmationMessageSchema = z.lazy(() =>
     val: z.optional(commandValueSchema),
     str: z.optional(z.string().check(z.maxLength(200))),
     devType: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(9))),
-    grpID: z.optional(z.union([z.string().check(z.maxLength(16)), z.number().check(z.int())])),
+    grpID: z.optional(z.union([z.string().check(z.maxLength(16)), storableNumber().check(z.int())])),
     macs: z.optional(z.array(messageDevId).check(z.maxLength(500))),
     usrID: z.optional(z.string().check(z.maxLength(64))),
     mState: z.optional(z.union([z.literal(0), z.literal(1)])),
@@ -178,16 +188,20 @@ export const telemetryMessageSchema = z.lazy(() =>
     time: z.optional(z.number().check(z.int(), z.positive())),
     /**
      * One value per data point name, e.g. { temp: 22.4, hum: 41 }: finite, within ±TELEMETRY_VALUE_LIMIT,
-     * at most MAX_DATA_POINTS of them.
+     * at most MAX_DATA_POINTS of them, each a number and a name the store can hold (contracts' storable).
      */
     values: z
       .record(
         z.string().check(z.minLength(1), z.maxLength(32)),
-        z.number().check(z.minimum(-TELEMETRY_VALUE_LIMIT), z.maximum(TELEMETRY_VALUE_LIMIT)),
+        storableNumber().check(z.minimum(-TELEMETRY_VALUE_LIMIT), z.maximum(TELEMETRY_VALUE_LIMIT)),
       )
       .check(
         z.refine((values) => Object.keys(values).length <= MAX_DATA_POINTS, {
           message: `more than ${MAX_DATA_POINTS} data points`,
+        }),
+        z.refine((values) => Object.keys(values).every(isStorableKey), {
+          error: (issue) =>
+            `data point '${Object.keys(issue.input as object).find((key) => !isStorableKey(key))}' ${UNSTORABLE_KEY_TEXT}.`,
         }),
       ),
   }),

@@ -5,6 +5,7 @@ import { sessionOpen } from '../domain/users/user';
 import { cameThroughCloudFront } from './client-address';
 import { errorResponse } from './error-mapper';
 import { addLogFields } from './log';
+import { unstorableField } from './storable-body';
 import type { ApiEvent, ApiResponse, Route, RouteContext, RoutePorts } from './types';
 
 type Middleware = MiddlewareObj<ApiEvent, ApiResponse, Error, RouteContext>;
@@ -43,7 +44,10 @@ function rawBody(event: ApiEvent): string {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
-/** Enforces the size limit, parses JSON and validates against the route's schema (unknown fields rejected). */
+/**
+ * Enforces the size limit, parses JSON and validates against the route's schema (unknown fields
+ * rejected), then that the store can hold every value (`unstorableField`).
+ */
 export function validatedBody(route: Route): Middleware {
   const maxBytes = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return {
@@ -71,6 +75,8 @@ export function validatedBody(route: Route): Middleware {
       if (!parsed.success) {
         throw new DomainError('validation', parsed.error.issues[0]?.message ?? 'Invalid request.');
       }
+      const unstorable = unstorableField(parsed.data);
+      if (unstorable) throw new DomainError('validation', unstorable);
       context.body = parsed.data;
       // The organization a request concerns, when it names one (orgId or the documented orgID).
       const named = parsed.data as Record<string, unknown> | null;

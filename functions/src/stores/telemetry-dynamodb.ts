@@ -69,8 +69,12 @@ const writeBatch = (items: Item[]) =>
     items.map((Item) => ({ PutRequest: { Item } })),
   );
 
-/** Every item of a series in [from, to] (strongly consistent), only the named attributes. */
+/**
+ * Every item of a series in [from, to] (strongly consistent), only the named attributes; none for an
+ * empty range (DynamoDB refuses a BETWEEN whose bounds are the wrong way round).
+ */
 async function readSeries(series: string, from: number, to: number, projection?: string): Promise<Item[]> {
+  if (from > to) return [];
   return queryAll({
     TableName: config.telemetryTable,
     KeyConditionExpression: 'series = :s AND t BETWEEN :from AND :to',
@@ -189,6 +193,7 @@ async function readDays(devId: string, from: number, to: number, limit: number) 
 
 async function readPage(series: string, from: number, to: number, limit: number) {
   const items: Item[] = [];
+  if (from > to) return { items, more: false };
   for await (const page of queryPages({
     TableName: config.telemetryTable,
     KeyConditionExpression: 'series = :s AND t BETWEEN :from AND :to',

@@ -9,6 +9,7 @@ import {
   hasRole,
   HOURLY_MAX_SPAN_DAYS,
   INVALID_DATE_TEXT,
+  LATEST_DATE_MS,
   latestTimeOf,
   MAX_DATE_RANGE_DAYS,
   MAX_POINTS_PER_SERIES,
@@ -57,9 +58,6 @@ export interface DateRangeInput {
   startDate: string | number;
   endDate: string | number;
 }
-
-/** The latest date a query takes: the end of year 9999 (epoch ms); the earliest is 1970. */
-const LATEST_DATE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
  * Epoch milliseconds from an ISO 8601 text or an epoch number (seconds when it is below 10^11), when
@@ -253,10 +251,24 @@ interface ExportCursor {
 }
 
 const encodeCursor = (c: ExportCursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
-function decodeCursor(text: string): ExportCursor {
+/**
+ * A cursor this export could have answered: a device of the request (or just past the last), and a
+ * time from the export's first row to one past its range (`last`), where the next page starts.
+ */
+function decodeCursor(text: string, bounds: { devices: number; first: number; last: number }): ExportCursor {
   try {
     const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Partial<ExportCursor>;
-    if (Number.isInteger(c.d) && Number.isFinite(c.t)) return { d: Number(c.d), t: Number(c.t) };
+    const { d, t } = c;
+    if (
+      Number.isSafeInteger(d) &&
+      Number.isSafeInteger(t) &&
+      (d as number) >= 0 &&
+      (d as number) <= bounds.devices &&
+      (t as number) >= bounds.first &&
+      (t as number) <= bounds.last + 1
+    ) {
+      return { d: d as number, t: t as number };
+    }
   } catch {
     // Answered below.
   }
@@ -286,9 +298,10 @@ export async function allDeviceData(
     input.param === undefined ? undefined : new Set(Array.isArray(input.param) ? input.param : [input.param]);
   const resolution: AllDeviceDataAnswer['resolution'] =
     input.fetchDatatype === 'raw' ? 'raw' : to - from <= HOURLY_MAX_SPAN_DAYS * DAY_MS ? 'hour' : 'day';
+  const first = resolution === 'raw' ? from : bucketStart(from, resolution);
   const cursor = input.cursor
-    ? decodeCursor(input.cursor)
-    : { d: 0, t: resolution === 'raw' ? from : bucketStart(from, resolution) };
+    ? decodeCursor(input.cursor, { devices: devices.length, first, last: to })
+    : { d: 0, t: first };
 
   const rows: AllDeviceDataAnswer['rows'] = [];
   const params = new Set<string>();
