@@ -43,12 +43,16 @@ import { png } from './support/png';
  * server's state, which the calls share, differ). To explore: FUZZ_SEED=<n> and FUZZ_BODIES=<n> change
  * the seed and the bodies per call; FUZZ_DUMP=<file> appends every request and its answer (JSON lines).
  */
-const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_f022);
+const SEED = Number(process.env.FUZZ_SEED || 0x5eed_f022);
 /** Schema-valid bodies per call, and bodies just outside the schema per call. */
 const VALID_BODIES = Number(process.env.FUZZ_BODIES ?? 25);
 const INVALID_BODIES = 6;
-/** Calls fuzzed at the same time (each call's bodies go one after the other). */
-const CONCURRENCY = 6;
+/**
+ * Calls fuzzed at the same time (each call's bodies go one after the other). One: the local stack runs
+ * every handler in one process shared with the other test files, and several heavy bodies at once
+ * (exports of wide ranges) would hold it long enough to time out their calls.
+ */
+const CONCURRENCY = 1;
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 // --- PRNG --------------------------------------------------------------------------------------------
