@@ -6,6 +6,12 @@ export const BACK_ONLINE_TEXT = 'Connectivity has been resume!';
 
 /** How long the "back online" banner stays (spec section 9). */
 export const BACK_ONLINE_BANNER_MS = 5000;
+/**
+ * Ours: the browser is online but its real-time connection is lost past its grace (the broker, or the
+ * platform, not the user's network): live values, confirmations and notifications wait for it.
+ */
+export const LIVE_LOST_TEXT = 'Live updates are interrupted. Reconnecting…';
+export const LIVE_BACK_TEXT = 'Live updates are back.';
 
 // Accounts: registration, passwords and user name (specification sections 2, 5, 8 and 9).
 export const SOMETHING_WENT_WRONG_TEXT = 'Something went wrong';
