@@ -9,6 +9,7 @@ import {
   floorPlans as demoFloorPlans,
   organizations as demoOrganizations,
 } from '../../infra/local/demo-data';
+import { seededRandom } from '../../infra/local/simulator';
 import { ENV } from '../src/environment';
 import { routeKey, type Route } from '../src/http/types';
 import { routes } from '../src/routes/index';
@@ -55,19 +56,9 @@ const INVALID_BODIES = 6;
 const CONCURRENCY = 1;
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
-// --- PRNG --------------------------------------------------------------------------------------------
+// --- PRNG: the simulator's seeded mulberry32 ----------------------------------------------------------
 
 type Rng = () => number;
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const hashOf = (text: string) => {
   let h = 0x811c9dc5;
   for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
@@ -1168,7 +1159,7 @@ describe('every POST call answers edge-case bodies without a 5xx, errors with a 
       const key = routeKey(route);
       const tally: Tally = { sent: 0, schemaValid: 0, statuses: {}, invalidSent: 0 };
       tallies.set(key, tally);
-      const rng = mulberry32(SEED ^ hashOf(route.name));
+      const rng = seededRandom(SEED ^ hashOf(route.name));
       const limit = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       const shape = defOf(unwrap(route.request)).shape as Record<string, unknown> | undefined;
       const empty = shape !== undefined && Object.keys(shape).length === 0;
@@ -1279,10 +1270,10 @@ describe('every POST call answers edge-case bodies without a 5xx, errors with a 
           const seed = Math.floor(rng() * 2 ** 32);
           // Count the constrained leaves first (a run that crosses none), then cross one of them.
           const counter = { at: -1, count: 0, done: false };
-          gen(route.request, '', contextOf(mulberry32(seed), counter));
+          gen(route.request, '', contextOf(seededRandom(seed), counter));
           if (counter.count === 0) break;
           const invalid = { at: intIn(rng, 0, counter.count - 1), count: 0, done: false, what: '' };
-          const body = gen(route.request, '', contextOf(mulberry32(seed), invalid));
+          const body = gen(route.request, '', contextOf(seededRandom(seed), invalid));
           if (!invalid.done || valid(route.request, body)) continue;
           const raw = toJson(body);
           const tooLarge = Buffer.byteLength(raw) > limit;
