@@ -35,14 +35,14 @@ export const commandCodeSchema = z.lazy(() =>
 /** A device id (MAC string) as messages carry it. */
 export const messageDevId = z.lazy(() => z.string().check(z.trim(), z.minLength(1), z.maxLength(64)));
 
-/**
- * A value sent to or reported by a device: a number (brightness, fan, valve, shade position, BACnet
- * point), a text (BACnet), a switch, or a list of port states such as [1,0,0,0] (lock, shades).
- */
 /** A number of a device's message that the store can hold (`isStorableNumber`); checks may follow. */
 const storableNumber = () =>
   z.number().check(z.refine(isStorableNumber, { error: `The number ${UNSTORABLE_NUMBER_TEXT}.` }));
 
+/**
+ * A value sent to or reported by a device: a number (brightness, fan, valve, shade position, BACnet
+ * point), a text (BACnet), a switch, or a list of port states such as [1,0,0,0] (lock, shades).
+ */
 export const commandValueSchema = z.lazy(() =>
   z.union(
     [

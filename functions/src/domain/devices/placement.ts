@@ -188,18 +188,14 @@ async function commitWithFloors(
  * specification's form), which must agree.
  */
 function savedFloor(request: { floorId?: string; entries: readonly FloorEntry[] }) {
-  const one = (ids: (string | undefined)[], required: boolean) => {
-    const named = new Set(ids.filter((id): id is string => id !== undefined));
+  const theOne = (ids: (string | undefined)[]) => {
+    const named = new Set(ids.filter((id) => id !== undefined));
     if (named.size > 1) throw validationError(DEVICE_MESSAGES.oneFloor);
-    const [only] = named;
-    if (only === undefined && required) throw validationError(DEVICE_MESSAGES.floorRequired);
-    return only;
+    return [...named][0];
   };
-  const floorId = one([request.floorId, ...request.entries.map((e) => e.floorID)], true) as string;
-  const buildId = one(
-    request.entries.map((e) => e.buildID),
-    false,
-  );
+  const floorId = theOne([request.floorId, ...request.entries.map((e) => e.floorID)]);
+  if (floorId === undefined) throw validationError(DEVICE_MESSAGES.floorRequired);
+  const buildId = theOne(request.entries.map((e) => e.buildID));
   return { floorId, ...(buildId !== undefined ? { buildId } : {}) };
 }
 
