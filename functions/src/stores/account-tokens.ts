@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { AccountTokenKind, AccountTokenRecord, AccountTokenStore } from '../domain/auth/ports';
-import { transactWrite } from './dynamo-kit';
+import { conflictBackOff, pauseBefore, transactWrite } from './dynamo-kit';
 import { keys } from './keys';
 
 const isConditionFailure = (error: unknown) =>
@@ -40,7 +40,8 @@ export async function putAccountToken(record: AccountTokenRecord): Promise<void>
     if (written.outcome === 'refused') throw written.error;
     return;
   }
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 1; attempt <= conflictBackOff.attempts; attempt++) {
+    if (attempt > 1) await pauseBefore(attempt - 1);
     const { Item: pointer } = await dynamo().send(
       new GetCommand({
         TableName: config.platformTable,

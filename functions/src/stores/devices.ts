@@ -18,7 +18,9 @@ import type {
 import type { NodeRef } from '../domain/tree/ports';
 import {
   batchGet,
+  conflictBackOff,
   type Item,
+  pauseBefore,
   queryAll,
   queryPages,
   scanItems,
@@ -240,9 +242,15 @@ export async function recordLatest(
       ...Object.fromEntries(points.map(([, value], i) => [`:v${i}`, value])),
     },
   });
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     if (!answer) return undefined;
     if ('written' in answer) return deviceFromItem(answer.written);
+    if (attempt === conflictBackOff.attempts) {
+      throw new Error(`Device ${devId} kept changing while its latest values were stored`);
+    }
+    // The first refusal is usually the common write's assumption (an older reading, no maps yet);
+    // later ones are concurrent readings of the device, which wait before they try again.
+    if (attempt > 1) await pauseBefore(attempt - 1);
     const item = answer.refused;
     const held = {
       ...(isMap(item.latest) ? { latest: item.latest as Record<string, number> } : {}),
@@ -280,7 +288,6 @@ export async function recordLatest(
       },
     });
   }
-  throw new Error(`Device ${devId} kept changing while its latest values were stored`);
 }
 
 /**
@@ -316,7 +323,10 @@ export async function recordPortReport(report: ReportedPorts): Promise<PortValue
   const reported = Object.entries(ports) as [PortName, 0 | 1][];
   // The item as the last refusal answered it; undefined: assumed to have both maps and no newer port.
   let item: Item | undefined;
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 1; attempt <= conflictBackOff.attempts; attempt++) {
+    // The first refusal is usually the write's assumption (no maps yet, a newer port); later ones are
+    // concurrent writes of the device, which wait before they try again.
+    if (attempt > 2) await pauseBefore(attempt - 2);
     if (item && item.orgID !== orgId) return undefined;
     const times = item?.portReportedAt;
     const winning = reported.filter(([port]) => {
@@ -649,7 +659,8 @@ async function migrateDeviceItem(read: Item, dropOldKeys: boolean): Promise<bool
   const Key = keys.device(String(read.devID));
   let item: Item | undefined = read;
   if (typeof read.devID !== 'string' || typeof read.orgID !== 'string') return false;
-  for (let attempt = 0; item && attempt < 5; attempt++) {
+  for (let attempt = 1; item && attempt <= conflictBackOff.attempts; attempt++) {
+    if (attempt > 1) await pauseBefore(attempt - 1);
     const due: Record<string, unknown> = dueIndexKeys(item);
     const stale = DEVICE_INDEX_KEYS.filter((k) => item?.[k] !== due[k]);
     const old = dropOldKeys ? OLD_INDEX_KEYS.filter((k) => item?.[k] !== undefined) : [];

@@ -64,13 +64,27 @@ export interface BackOff {
   random: () => number;
 }
 
-export const defaultBackOff: BackOff = {
-  attempts: 8,
-  baseMs: 50,
-  capMs: 1000,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  random: Math.random,
-};
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Retries of what DynamoDB left unprocessed, or throttled. */
+export const defaultBackOff: BackOff = { attempts: 8, baseMs: 50, capMs: 1000, sleep, random: Math.random };
+
+/**
+ * Tries of a compare-and-set write that concurrent writes of the same item got in the way of: each
+ * round at least one writer lands, and the others wait a random time before they try again, so a
+ * dozen writers of one item at once all land (a device's readings from several ingest instances, two
+ * admins editing one tree, recomputations of one hour).
+ */
+export const conflictBackOff: BackOff = { attempts: 12, baseMs: 10, capMs: 250, sleep, random: Math.random };
+
+/**
+ * Waits before retry `retry` (1: the first retry) a random time up to base x 2^(retry-1), capped
+ * ("full jitter", as AWS advises for contended and throttled requests).
+ */
+export function pauseBefore(retry: number, backOff: BackOff = conflictBackOff): Promise<void> {
+  const ceiling = Math.min(backOff.capMs, backOff.baseMs * 2 ** (retry - 1));
+  return backOff.sleep(Math.floor(backOff.random() * ceiling));
+}
 
 /**
  * DynamoDB's answers that a request went over the table's throughput (provisioned capacity, a
@@ -128,10 +142,7 @@ export async function untilProcessed<T>(
   let left = pending;
   for (let sent = 0; left.length > 0; sent++) {
     if (sent === backOff.attempts) throw onGiveUp(left, sent);
-    if (sent > 0) {
-      const ceiling = Math.min(backOff.capMs, backOff.baseMs * 2 ** (sent - 1));
-      await backOff.sleep(Math.floor(backOff.random() * ceiling));
-    }
+    if (sent > 0) await pauseBefore(sent, backOff);
     try {
       left = await attempt(left);
     } catch (error) {

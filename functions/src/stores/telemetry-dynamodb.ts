@@ -16,8 +16,10 @@ import { mapLimited } from '../lib/concurrency';
 import {
   BATCH_WRITE_LIMIT,
   batchWrite,
+  conflictBackOff,
   isThroughputError,
   type Item,
+  pauseBefore,
   queryAll,
   queryPages,
   UnprocessedItemsError,
@@ -83,17 +85,6 @@ async function readSeries(series: string, from: number, to: number, projection?:
     ...(projection ? { ProjectionExpression: projection } : {}),
   });
 }
-
-/**
- * Tries of an hour's recomputation that a concurrent one got in the way of, waiting a random time up
- * to 10 ms x 2^(try-1), at most 250 ms, between them ("full jitter"): each round one writer wins, so
- * a handful of writers of the same hour at once all land.
- */
-const ROLLUP_ATTEMPTS = 8;
-const pause = (attempt: number) =>
-  new Promise((resolve) =>
-    setTimeout(resolve, Math.floor(Math.random() * Math.min(250, 10 * 2 ** (attempt - 1)))),
-  );
 
 /**
  * The revision of a stored roll-up (`rev`, raised by each put), or undefined when there is none (no
@@ -163,8 +154,8 @@ async function recomputeHour(devId: string, hour: number): Promise<void> {
       }
     }
     if (await putRollup(rollupItem(series, hour, items.length, stats), read)) return;
-    if (attempt >= ROLLUP_ATTEMPTS) throw new Error(`roll-up of ${series} @${hour} kept changing`);
-    await pause(attempt);
+    if (attempt >= conflictBackOff.attempts) throw new Error(`roll-up of ${series} @${hour} kept changing`);
+    await pauseBefore(attempt);
   }
 }
 

@@ -17,7 +17,9 @@ import type { Building, Floor, Organization, TreeNode, TreeNodeKind } from '../d
 import { mapLimited } from '../lib/concurrency';
 import {
   batchGet,
+  conflictBackOff,
   type Item,
+  pauseBefore,
   queryAll,
   type TransactItem,
   type TransactOutcome,
@@ -287,16 +289,6 @@ async function diagnose(ref: Pick<TreeNode, 'kind' | 'id' | 'orgId' | 'buildId'>
 }
 
 /**
- * Tries of a tree write that concurrent ones got in the way of, waiting a random time up to 10 ms
- * x 2^(try-1), at most 250 ms, between them ("full jitter"): a dozen writers at once all land.
- */
-const CONFLICT_ATTEMPTS = 12;
-const pause = (attempt: number) =>
-  new Promise((resolve) =>
-    setTimeout(resolve, Math.floor(Math.random() * Math.min(250, 10 * 2 ** (attempt - 1)))),
-  );
-
-/**
  * A tree write: the node's own writes and conditions (`items`) and the write of its organization's
  * summary for `changes` (stores/tree-summary.ts), read first, all in one transaction, the summary
  * last (callers read refused conditions by index). When another write changed the summary meanwhile
@@ -314,8 +306,8 @@ async function treeWrite(
     const written = await transactWrite(all);
     if (written.outcome === 'written') return written;
     const summaryChanged = summary !== undefined && written.failed.includes(all.length - 1);
-    if ((summaryChanged || written.failed.length === 0) && attempt < CONFLICT_ATTEMPTS) {
-      await pause(attempt);
+    if ((summaryChanged || written.failed.length === 0) && attempt < conflictBackOff.attempts) {
+      await pauseBefore(attempt);
       continue;
     }
     return written;
@@ -436,7 +428,7 @@ async function writeNodeAtVersion(
     if (outcome.outcome === 'written') return { outcome: 'written', value: written };
     if (!outcome.failed.includes(0)) throw outcome.error;
     const now = await diagnose(node);
-    if (now.outcome === 'missing' || attempt >= CONFLICT_ATTEMPTS) return now;
+    if (now.outcome === 'missing' || attempt >= conflictBackOff.attempts) return now;
     current = now.current;
   }
 }
@@ -592,8 +584,8 @@ export async function removeNodeItem(node: Pick<TreeNode, 'kind' | 'id' | 'orgId
       remove,
     ]);
     if (written.outcome === 'written') return;
-    if (attempt >= CONFLICT_ATTEMPTS) throw written.error;
-    await pause(attempt);
+    if (attempt >= conflictBackOff.attempts) throw written.error;
+    await pauseBefore(attempt);
   }
 }
 

@@ -283,6 +283,19 @@ export function deviceListingContract(
       ]);
     });
 
+    it('stores every reading of a dozen that arrive at once, out of order, and ends at the newest', async () => {
+      // Ingest's Lambda instances can each hold a batch with the same device: each write that loses
+      // its compare-and-set is tried again, so none is dropped and none fails its batch.
+      const d = device(id('org'));
+      await store().register(d);
+      const times = [7, 2, 11, 0, 5, 9, 1, 10, 3, 8, 4, 6].map((i) => 4000 + i);
+      await Promise.all(times.map((t) => store().recordLatest(d.devID, t, { [`p${t % 3}`]: t })));
+      expect(await store().get(d.devID)).toMatchObject({
+        lastSeen: 4011,
+        latest: { p0: 4011, p1: 4009, p2: 4010 },
+      });
+    });
+
     it("takes a reading older than the device's time for the points it is the newest word on, by each point's time", async () => {
       const d = device(id('org'));
       await store().register(d);
