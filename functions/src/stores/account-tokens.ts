@@ -2,7 +2,8 @@ import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { AccountTokenKind, AccountTokenRecord, AccountTokenStore } from '../domain/auth/ports';
-import { conflictBackOff, pauseBefore, transactWrite } from './dynamo-kit';
+import { conflictBackOff, pauseBefore } from '../lib/backoff';
+import { transactWrite } from './dynamo-kit';
 import { keys } from './keys';
 
 const isConditionFailure = (error: unknown) =>

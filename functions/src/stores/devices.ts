@@ -18,15 +18,14 @@ import type {
 import type { NodeRef } from '../domain/tree/ports';
 import {
   batchGet,
-  conflictBackOff,
   type Item,
-  pauseBefore,
   queryAll,
   queryPages,
   scanItems,
   type TransactItem,
   transactWrite,
 } from './dynamo-kit';
+import { conflictBackOff, pauseBefore } from '../lib/backoff';
 import { keys } from './keys';
 import { dynamoPolledDevices } from './vendor-poll';
 import { namesVendorLink } from '../domain/integrations/vendor-devices';

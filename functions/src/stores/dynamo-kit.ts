@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../aws/dynamo';
+import { type BackOff, pauseBefore, sleep } from '../lib/backoff';
 import { mapLimited } from '../lib/concurrency';
 
 /**
@@ -53,38 +54,8 @@ export async function* scanItems(input: ScanCommandInput): AsyncGenerator<Item[]
   for await (const page of paginateScan({ client: dynamo() }, { ...input })) yield page.Items ?? [];
 }
 
-export interface BackOff {
-  /** Requests sent at most, the first included. */
-  attempts: number;
-  /** The ceiling of the first retry's delay; it doubles with each retry, up to `capMs`. */
-  baseMs: number;
-  capMs: number;
-  /** How to wait and draw (tests pass their own: no test waits on a clock). */
-  sleep: (ms: number) => Promise<void>;
-  random: () => number;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** Retries of what DynamoDB left unprocessed, or throttled. */
 export const defaultBackOff: BackOff = { attempts: 8, baseMs: 50, capMs: 1000, sleep, random: Math.random };
-
-/**
- * Tries of a compare-and-set write that concurrent writes of the same item got in the way of: each
- * round at least one writer lands, and the others wait a random time before they try again, so a
- * dozen writers of one item at once all land (a device's readings from several ingest instances, two
- * admins editing one tree, recomputations of one hour).
- */
-export const conflictBackOff: BackOff = { attempts: 12, baseMs: 10, capMs: 250, sleep, random: Math.random };
-
-/**
- * Waits before retry `retry` (1: the first retry) a random time up to base x 2^(retry-1), capped
- * ("full jitter", as AWS advises for contended and throttled requests).
- */
-export function pauseBefore(retry: number, backOff: BackOff = conflictBackOff): Promise<void> {
-  const ceiling = Math.min(backOff.capMs, backOff.baseMs * 2 ** (retry - 1));
-  return backOff.sleep(Math.floor(backOff.random() * ceiling));
-}
 
 /**
  * DynamoDB's answers that a request went over the table's throughput (provisioned capacity, a

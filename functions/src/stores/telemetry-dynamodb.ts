@@ -12,14 +12,13 @@ import {
   type TelemetryPoint,
   type TelemetryStore,
 } from '../domain/telemetry/telemetry';
+import { conflictBackOff, pauseBefore } from '../lib/backoff';
 import { mapLimited } from '../lib/concurrency';
 import {
   BATCH_WRITE_LIMIT,
   batchWrite,
-  conflictBackOff,
   isThroughputError,
   type Item,
-  pauseBefore,
   queryAll,
   queryPages,
   UnprocessedItemsError,

@@ -17,14 +17,13 @@ import type { Building, Floor, Organization, TreeNode, TreeNodeKind } from '../d
 import { mapLimited } from '../lib/concurrency';
 import {
   batchGet,
-  conflictBackOff,
   type Item,
-  pauseBefore,
   queryAll,
   type TransactItem,
   type TransactOutcome,
   transactWrite,
 } from './dynamo-kit';
+import { conflictBackOff, pauseBefore } from '../lib/backoff';
 import { keys } from './keys';
 import {
   fullSummaryItem,

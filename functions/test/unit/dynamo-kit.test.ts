@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type BackOff,
-  isThroughputError,
-  UnprocessedItemsError,
-  untilProcessed,
-} from '../../src/stores/dynamo-kit';
+import type { BackOff } from '../../src/lib/backoff';
+import { isThroughputError, UnprocessedItemsError, untilProcessed } from '../../src/stores/dynamo-kit';
 
 /** A back-off that records the waits it is asked for instead of waiting. */
 function recorded(random = 1): BackOff & { waits: number[] } {

@@ -9,6 +9,7 @@ import {
 } from '@argentum/contracts';
 import type { AlarmMailJob, JobQueue } from '../auth/ports';
 import type { Device } from '../devices/device';
+import { conflictBackOff, pauseBefore } from '../../lib/backoff';
 import { mapLimited } from '../../lib/concurrency';
 import type { Logger, Metrics } from '../ports';
 import { html } from './notification-html';
@@ -47,9 +48,6 @@ export interface OpenCondition {
    */
   lastAt?: number;
 }
-
-/** How often a device's alarm state is read and written again when another write came in between. */
-const MAX_STATE_ATTEMPTS = 6;
 
 /** How stale an unraised episode's `lastAt` may be before a reading writes it again. */
 const LAST_AT_REFRESH_MS = 5 * 60_000;
@@ -275,7 +273,9 @@ export async function observeDevice(
   /** Raised by an attempt whose write then lost: settled once an attempt is saved (`settleRaised`). */
   const raisedBefore = new Set<string>();
 
-  for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
+  // A write that lost to another (readings of the device in several instances) reads again, after a pause.
+  for (let attempt = 1; attempt <= conflictBackOff.attempts; attempt++) {
+    if (attempt > 1) await pauseBefore(attempt - 1);
     const read = await deps.alarms.get(device.devId);
     const raisedNow = new Set<string>();
     const conditions = new Map(Object.entries(read?.conditions ?? {}).map(([k, v]) => [k, { ...v }]));
@@ -445,7 +445,8 @@ export async function raiseRepeatingEvent(
   device: AlarmDevice,
   event: { kind: string; type: NotificationTypeNumber; message: string; time: number },
 ): Promise<boolean> {
-  for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
+  for (let attempt = 1; attempt <= conflictBackOff.attempts; attempt++) {
+    if (attempt > 1) await pauseBefore(attempt - 1);
     const read = await deps.alarms.get(device.devId);
     const last = read?.events?.[event.kind];
     if (last !== undefined && last !== event.time && Math.abs(event.time - last) < REPEATING_EVENT_QUIET_MS) {
