@@ -20,6 +20,7 @@
  *   state      COMMANDS#{devId}    STATE#{port}               -                             -
  *   notification NOTIF#{id}        NOTIF                      -                             -
  *   inbox      INBOX#{userId}      N#{notificationId}         -                             -
+ *   episode    EPISODE#{episodeKey}  EPISODE                  -                             -
  *   alarms     ALARMS#{devId}      STATE                      -                             -
  *   alarm mail ALARMMAIL#{notificationId}  SENT               -                             -
  *   watch      PRESENCEWATCH#{0-3} {devId}                   -                             -
@@ -46,7 +47,8 @@
  * lists it for the presence sweep, so the sweep reads only those devices, never the table.
  * A notification is stored once; each recipient's inbox entry refers to it and carries that user's
  * read and deleted flags (a deleted entry stays as a tombstone, so a redelivered alarm does not bring
- * it back). Notification ids sort by time, so an inbox reads newest first. Both expire (TTL `expiresAt`).
+ * it back). Notification ids sort by time, so an inbox reads newest first. Both expire (TTL `expiresAt`),
+ * as does an alarm episode's claim of its notification (`id`, `createdAt`).
  */
 /** The partition-key prefix of connection items (the authorizer's IAM policy is limited to it). */
 export const connectionKeyPrefix = 'CONN#';
@@ -116,6 +118,8 @@ export const keys = {
     pk: `INBOX#${userId}`,
     sk: `N#${notificationId}`,
   }),
+  /** An alarm episode's claim of its one notification (NotificationStore `claimEpisode`). */
+  episode: (episodeKey: string) => ({ pk: `EPISODE#${episodeKey}`, sk: 'EPISODE' }),
   alarms: (devId: string) => ({ pk: `ALARMS#${devId}`, sk: 'STATE' }),
   presenceWatchPartition: (shard: number) => `PRESENCEWATCH#${shard}`,
   /** A device linked to its vendor's cloud, listed for the vendor poller (domain/integrations/polling.ts). */

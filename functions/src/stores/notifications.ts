@@ -1,4 +1,6 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { InboxEntry, NotificationStore, StoredNotification } from '../domain/notifications/ports';
@@ -114,6 +116,30 @@ export const dynamoNotificationStore: NotificationStore = {
       }),
     );
     return isNew ? 'new' : 'known';
+  },
+
+  async claimEpisode(episodeKey, candidate) {
+    try {
+      await dynamo().send(
+        new PutCommand({
+          TableName: config.platformTable,
+          Item: {
+            ...keys.episode(episodeKey),
+            entity: 'episode',
+            id: candidate.id,
+            createdAt: candidate.createdAt,
+            expiresAt: expiresAt(candidate.createdAt),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return candidate;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException && error.Item)) throw error;
+      const held = unmarshall(error.Item);
+      return { ...candidate, id: String(held.id), createdAt: String(held.createdAt) };
+    }
   },
 
   async page(userId, { orgIds, skip, limit, unreadOnly }) {

@@ -211,6 +211,24 @@ describe('alarm rules', () => {
     expect((await list()).filter((n) => n.properties.devID === d.devId)).toHaveLength(1);
   });
 
+  it('applies every one of a dozen readings of a device that arrive at once, and raises once', async () => {
+    // Several ingest instances can hold batches of one device: each state write that loses is tried
+    // again, so no reading's observations are left out, and every raise of the episode, whichever
+    // reading's time it came with, is its one notification.
+    const d = device();
+    const t0 = Date.UTC(2026, 10, 22, 12, 0);
+    await reading(d, t0, 40);
+    const minutes = [7, 2, 11, 1, 5, 9, 3, 12, 4, 8, 6, 10];
+    const states = await Promise.all(minutes.map((m) => reading(d, t0 + m * MINUTE, 41)));
+    expect(states.filter((s) => s === undefined)).toEqual([]);
+    const raised = (await list()).filter((n) => n.properties.devID === d.devId);
+    expect(raised).toEqual([expect.not.objectContaining({ clearedAt: expect.anything() })]);
+    expect((await dynamoAlarmStore.get(d.devId))?.conditions['comfort:temp']).toMatchObject({
+      since: t0,
+      notificationId: raised[0]?._id,
+    });
+  });
+
   it('raises and resolves a comfort alarm from telemetry a device publishes (broker -> rule -> ingest)', async () => {
     const place = await newPlace('Alarm Place');
     const member = await createUser({ [place.orgId]: 0 });

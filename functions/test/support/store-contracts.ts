@@ -107,6 +107,25 @@ export function notificationStoreContract(name: string, store: () => Notificatio
       });
     });
 
+    it("claims an episode's notification once: later raises of it, at other times and at once, get the first's id and time", async () => {
+      const [org, episode] = [id('org'), id('episode')];
+      const first = notification(org, 6);
+      expect(await store().claimEpisode(episode, first)).toEqual(first);
+      const later = { ...notification(org, 7), message: '<b>Alarm</b> again' };
+      expect(await store().claimEpisode(episode, later)).toEqual({
+        ...later,
+        id: first.id,
+        createdAt: first.createdAt,
+      });
+      const racing = Array.from({ length: 6 }, (_, i) => notification(org, 10 + i));
+      const claimed = await Promise.all(racing.map((n) => store().claimEpisode(id('raced'), n)));
+      expect(new Set(claimed.map((n) => n.id)).size).toBe(6);
+      const one = id('episode');
+      const held = await Promise.all(racing.map((n) => store().claimEpisode(one, n)));
+      expect(new Set(held.map((n) => n.id)).size).toBe(1);
+      expect(racing.map((n) => n.id)).toContain(held[0]?.id);
+    });
+
     it('records when an alarm ended once; a second clearing changes nothing', async () => {
       const n = notification(id('org'), 5);
       await store().deliver(n, []);

@@ -22,7 +22,10 @@ export const NOTIFICATION_NOT_FOUND = 'This notification does not exist (it may 
  * are filtered by the user's current organizations.)
  */
 
-/** A notification id that sorts by time; the same episode of the same alarm always gets the same id. */
+/**
+ * A notification id that sorts by time; an alarm episode's is the same for the same time (a raise
+ * redelivered), and the episode's claim (`claimEpisode`) makes one id of raises at other times.
+ */
 export function notificationId(time: number, episodeKey?: string): string {
   const stamp = time.toString(36).padStart(9, '0');
   const tail = episodeKey
@@ -44,13 +47,14 @@ export interface NewNotification {
 
 /**
  * Raises a notification: stored once, put into the inbox of every current member of the
- * organization, pushed to its signed-in users. Idempotent per episode key.
+ * organization, pushed to its signed-in users. Idempotent per episode key: a raise of an episode
+ * already raised, with another reading's time and words, delivers the episode's one notification.
  */
 export async function raiseNotification(
   deps: NotificationPorts,
   input: NewNotification,
 ): Promise<{ notification: StoredNotification; outcome: 'new' | 'known' }> {
-  const notification: StoredNotification = {
+  const candidate: StoredNotification = {
     id: notificationId(input.time, input.episodeKey),
     orgId: input.orgId,
     type: input.type,
@@ -58,6 +62,9 @@ export async function raiseNotification(
     createdAt: new Date(input.time).toISOString(),
     properties: input.properties ?? {},
   };
+  const notification = input.episodeKey
+    ? await deps.notifications.claimEpisode(input.episodeKey, candidate)
+    : candidate;
   const members = await currentMembers(deps, input.orgId);
   const outcome = await deps.notifications.deliver(notification, members);
   // A redelivery pushes again, as stored: browsers drop a notification they already hold (same _id),

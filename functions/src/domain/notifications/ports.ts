@@ -38,6 +38,12 @@ export interface NotificationStore {
   markRead(userId: string, ids: readonly string[]): Promise<void>;
   /** Removes a notification from the user's inbox only; undefined when it was not there. */
   remove(userId: string, id: string): Promise<StoredNotification | undefined>;
+  /**
+   * The notification of an alarm episode: `candidate` when none was claimed for `episodeKey` yet, else
+   * the one that was (its id and time, with the candidate's other fields). Every raise of one episode,
+   * whichever reading brought it and whichever instance took that reading, is one notification.
+   */
+  claimEpisode(episodeKey: string, candidate: StoredNotification): Promise<StoredNotification>;
   /** The notification, as stored once for everybody. */
   get(id: string): Promise<StoredNotification | undefined>;
   /**

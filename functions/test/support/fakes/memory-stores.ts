@@ -293,6 +293,7 @@ export function recordingMetrics() {
 /** Notifications stored once, and each user's inbox of them (newest first, by id as the sort key). */
 export function memoryNotificationStore(): NotificationStore {
   const notifications = new Map<string, StoredNotification>();
+  const episodes = new Map<string, Pick<StoredNotification, 'id' | 'createdAt'>>();
   const inboxes = new Map<string, Map<string, { orgId: string; read: boolean; deleted: boolean }>>();
   const inboxOf = (userId: string) => {
     let inbox = inboxes.get(userId);
@@ -339,6 +340,11 @@ export function memoryNotificationStore(): NotificationStore {
       entry.deleted = true;
       const found = notifications.get(id);
       return found && copy(found);
+    },
+    async claimEpisode(episodeKey, candidate) {
+      const held = episodes.get(episodeKey);
+      if (!held) episodes.set(episodeKey, { id: candidate.id, createdAt: candidate.createdAt });
+      return { ...candidate, ...held };
     },
     async get(id) {
       const found = notifications.get(id);
