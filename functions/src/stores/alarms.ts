@@ -13,6 +13,7 @@ const alarmsOf = (devId: string, item: Record<string, unknown>): DeviceAlarms =>
   conditions: (item.conditions ?? {}) as DeviceAlarms['conditions'],
   observedAt: Number(item.observedAt ?? 0),
   ...(item.events ? { events: item.events as NonNullable<DeviceAlarms['events']> } : {}),
+  ...(item.clearing ? { clearing: item.clearing as NonNullable<DeviceAlarms['clearing']> } : {}),
   version: Number(item.version ?? 0),
 });
 

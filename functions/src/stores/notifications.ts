@@ -213,11 +213,12 @@ export const dynamoNotificationStore: NotificationStore = {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return Attributes ? fromItem(Attributes) : undefined;
+      return Attributes ? { notification: fromItem(Attributes), recorded: true } : undefined;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
     // Cleared before (a repeat: the first clearing stands), or no such notification.
-    return this.get(id);
+    const stored = await this.get(id);
+    return stored && { notification: stored, recorded: false };
   },
 };

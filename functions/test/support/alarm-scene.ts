@@ -20,11 +20,13 @@ export const alarmAdmin: UserRecord = {
 
 /**
  * Alarms of organization `org-a` on in-memory fakes (each passes its DynamoDB adapter's contract
- * tests): the ports, the admin's inbox (`raised`, newest first) and the ids of the alarm mails queued.
+ * tests): the ports, the admin's inbox (`raised`, newest first), the ids of the alarm mails queued and
+ * the metrics counted.
  */
 export function alarmScene(alarms: AlarmStore = memoryAlarmStore()) {
   const notifications = memoryNotificationStore();
   const mails: string[] = [];
+  const metrics = recordingMetrics();
   const deps: AlarmPorts = {
     alarms,
     notifications,
@@ -36,7 +38,7 @@ export function alarmScene(alarms: AlarmStore = memoryAlarmStore()) {
       },
     },
     logger: recordingLogger(),
-    metrics: recordingMetrics(),
+    metrics,
   };
   const raised = async () =>
     (
@@ -47,5 +49,5 @@ export function alarmScene(alarms: AlarmStore = memoryAlarmStore()) {
         unreadOnly: false,
       })
     ).entries;
-  return { deps, raised, mails };
+  return { deps, raised, mails, metrics };
 }

@@ -57,11 +57,19 @@ export function alarmStoreContract(name: string, store: () => AlarmStore) {
       );
     });
 
-    it('keeps the times of repeating events with the state', async () => {
+    it('keeps the times of repeating events and the resolutions not yet delivered with the state, until a write leaves them out', async () => {
       const devId = id('alarm');
-      const withEvents = { ...state(devId, 1), events: { pairing: 1_700_000_000_000 } };
+      const withEvents = {
+        ...state(devId, 1),
+        events: { pairing: 1_700_000_000_000 },
+        clearing: { 'n-1': 1_700_000_060_000 },
+      };
       expect(await store().saveIfUnchanged(withEvents, undefined)).toBe('saved');
       expect(await store().get(devId)).toEqual(withEvents);
+      expect((await store().getMany([devId])).get(devId)).toEqual(withEvents);
+      const { clearing: _delivered, ...delivered } = { ...withEvents, version: 2 };
+      expect(await store().saveIfUnchanged(delivered, withEvents)).toBe('saved');
+      expect(await store().get(devId)).toEqual(delivered);
     });
   });
 }
@@ -131,8 +139,14 @@ export function notificationStoreContract(name: string, store: () => Notificatio
       await store().deliver(n, []);
       const cleared = { ...n, clearedAt: '2026-11-24T10:00:00.000Z' };
       // Each clearing answers the notification as stored: the first clearing's time stands.
-      expect(await store().markCleared(n.id, '2026-11-24T10:00:00.000Z')).toEqual(cleared);
-      expect(await store().markCleared(n.id, '2026-11-24T11:00:00.000Z')).toEqual(cleared);
+      expect(await store().markCleared(n.id, '2026-11-24T10:00:00.000Z')).toEqual({
+        notification: cleared,
+        recorded: true,
+      });
+      expect(await store().markCleared(n.id, '2026-11-24T11:00:00.000Z')).toEqual({
+        notification: cleared,
+        recorded: false,
+      });
       expect(await store().get(n.id)).toEqual(cleared);
       expect(await store().markCleared(id('unknown'), '2026-11-24T10:00:00.000Z')).toBeUndefined();
     });

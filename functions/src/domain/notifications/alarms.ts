@@ -62,6 +62,12 @@ export interface DeviceAlarms {
   observedAt: number;
   /** Repeating event kind -> the time (ms) of the event whose notification was raised last. */
   events?: Record<string, number>;
+  /**
+   * Notifications of episodes this state ended, not yet marked resolved -> the time each ended (ms).
+   * An episode's end is saved first and delivered after (`settleClearing`), by whoever reads the
+   * state next if the instance that saved it stops: never resolved by a write that then loses.
+   */
+  clearing?: Record<string, number>;
   version: number;
 }
 
@@ -146,8 +152,8 @@ export async function closeOfflineEpisode(
   time: number,
 ): Promise<void> {
   if (!episode.notificationId) return; // Never notified: it ends as quietly as it began.
-  await clearNotification(deps, episode.notificationId, new Date(time).toISOString());
-  deps.metrics.count('Cleared', 1);
+  if (await clearNotification(deps, episode.notificationId, new Date(time).toISOString()))
+    deps.metrics.count('Cleared', 1);
   await raise(deps, device, {
     key: `online#${episode.episodeSince}`,
     type: NotificationType.info,
@@ -279,6 +285,7 @@ export async function observeDevice(
     const read = await deps.alarms.get(device.devId);
     const raisedNow = new Set<string>();
     const conditions = new Map(Object.entries(read?.conditions ?? {}).map(([k, v]) => [k, { ...v }]));
+    const clearing = { ...read?.clearing };
     const observedAt = read?.observedAt ?? 0;
     let changed = false;
     for (const o of sorted) {
@@ -337,16 +344,14 @@ export async function observeDevice(
           changed = true;
         }
       } else if (open) {
-        if (open.notificationId) {
-          await clearNotification(deps, open.notificationId, new Date(o.time).toISOString());
-          deps.metrics.count('Cleared', 1);
-        }
+        if (open.notificationId) clearing[open.notificationId] = o.time;
         conditions.delete(o.condition);
         changed = true;
       }
     }
     if (!changed) {
       await settleRaised(deps, raisedBefore, conditions, observedAt);
+      if (read) await settleClearing(deps, read);
       return { open: conditions.size > 0, opened: false };
     }
     const next: DeviceAlarms = {
@@ -354,10 +359,12 @@ export async function observeDevice(
       conditions: Object.fromEntries(conditions),
       observedAt: Math.max(observedAt, sorted.at(-1)?.time ?? 0),
       ...(read?.events ? { events: read.events } : {}),
+      ...(Object.keys(clearing).length > 0 ? { clearing } : {}),
       version: (read?.version ?? 0) + 1,
     };
     if ((await deps.alarms.saveIfUnchanged(next, read)) === 'saved') {
       await settleRaised(deps, raisedBefore, conditions, next.observedAt);
+      await settleClearing(deps, next);
       return { open: conditions.size > 0, opened: opensEpisode(read, conditions) };
     }
     for (const id of raisedNow) raisedBefore.add(id);
@@ -366,6 +373,21 @@ export async function observeDevice(
     devId: device.devId,
   });
   return undefined;
+}
+
+/**
+ * Marks resolved the notifications of the episodes a saved state ended (`clearing`), each as of its
+ * end, then saves the state without them. Resolving is idempotent, so when that write loses (another
+ * reading saved meanwhile, carrying them over), whoever reads them next resolves them again, which
+ * changes nothing.
+ */
+async function settleClearing(deps: AlarmPorts, saved: DeviceAlarms): Promise<void> {
+  if (!saved.clearing) return;
+  for (const [id, endedAt] of Object.entries(saved.clearing)) {
+    if (await clearNotification(deps, id, new Date(endedAt).toISOString())) deps.metrics.count('Cleared', 1);
+  }
+  const { clearing: _delivered, ...rest } = saved;
+  await deps.alarms.saveIfUnchanged({ ...rest, version: saved.version + 1 }, saved);
 }
 
 /**
@@ -384,8 +406,7 @@ async function settleRaised(
   const held = new Set([...conditions.values()].map((c) => c.notificationId));
   for (const id of raised) {
     if (held.has(id)) continue;
-    await clearNotification(deps, id, new Date(asOf).toISOString());
-    deps.metrics.count('Cleared', 1);
+    if (await clearNotification(deps, id, new Date(asOf).toISOString())) deps.metrics.count('Cleared', 1);
   }
 }
 

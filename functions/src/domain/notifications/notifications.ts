@@ -82,21 +82,24 @@ export async function raiseNotification(
  * Resolves an alarm's notification (its condition ended): recorded once, and pushed to the
  * organization's signed-in users, so a page that holds it shows it resolved without a reload. A
  * repeat (a redelivered trigger, a retry after the push failed) pushes again, with the time first
- * recorded: browsers apply it in place, so it changes nothing there. Nothing is pushed for an unknown id.
+ * recorded: browsers apply it in place, so it changes nothing there. Nothing is pushed for an unknown
+ * id. Answers whether this call recorded the end (the first: what alarm metrics count).
  */
 export async function clearNotification(
   deps: Pick<NotificationPorts, 'notifications' | 'publisher'>,
   id: string,
   clearedAt: string,
-): Promise<void> {
-  const stored = await deps.notifications.markCleared(id, clearedAt);
-  if (!stored?.clearedAt) return;
-  await deps.publisher.publish(stored.orgId, {
+): Promise<boolean> {
+  const cleared = await deps.notifications.markCleared(id, clearedAt);
+  if (!cleared?.notification.clearedAt) return false;
+  const { notification } = cleared;
+  await deps.publisher.publish(notification.orgId, {
     kind: 'notificationCleared',
-    _id: stored.id,
-    orgID: stored.orgId,
-    clearedAt: stored.clearedAt,
+    _id: notification.id,
+    orgID: notification.orgId,
+    clearedAt: cleared.notification.clearedAt,
   });
+  return cleared.recorded;
 }
 
 /** Members whose record still names the organization (the member list is only a lookup). */

@@ -48,10 +48,13 @@ export interface NotificationStore {
   get(id: string): Promise<StoredNotification | undefined>;
   /**
    * Records that an alarm's condition ended, once: a second clearing changes nothing. Answers the
-   * notification as stored afterwards (its `clearedAt` the first one recorded), undefined when there is
-   * no such notification.
+   * notification as stored afterwards (its `clearedAt` the first one recorded) and whether this call
+   * recorded it, undefined when there is no such notification.
    */
-  markCleared(id: string, clearedAt: string): Promise<StoredNotification | undefined>;
+  markCleared(
+    id: string,
+    clearedAt: string,
+  ): Promise<{ notification: StoredNotification; recorded: boolean } | undefined>;
 }
 
 /** Pushes a notification to the signed-in users of its organization (the real-time channel). */

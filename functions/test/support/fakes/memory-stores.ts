@@ -352,9 +352,10 @@ export function memoryNotificationStore(): NotificationStore {
     },
     async markCleared(id, clearedAt) {
       const found = notifications.get(id);
-      if (found && found.clearedAt === undefined) notifications.set(id, { ...found, clearedAt });
-      const stored = notifications.get(id);
-      return stored && copy(stored);
+      if (!found) return undefined;
+      const recorded = found.clearedAt === undefined;
+      if (recorded) notifications.set(id, { ...found, clearedAt });
+      return { notification: copy(notifications.get(id) ?? found), recorded };
     },
   };
 }

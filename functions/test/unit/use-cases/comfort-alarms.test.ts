@@ -52,6 +52,62 @@ describe('comfort alarms over time', () => {
     expect((await stored.get(device.devId))?.conditions).toEqual({});
   });
 
+  it('leaves a warning open when its in-zone reading lost its write to a newer out-of-zone one', async () => {
+    const stored = memoryAlarmStore();
+    // The room out of its zone at 09:12, saved between the 09:11 in-zone batch's decision and its write.
+    let competing: (() => Promise<unknown>) | undefined;
+    const racing: AlarmStore = {
+      ...stored,
+      async saveIfUnchanged(next, read) {
+        const other = competing;
+        competing = undefined;
+        if (other) await other();
+        return stored.saveIfUnchanged(next, read);
+      },
+    };
+    const { deps, raised, metrics } = alarmScene(racing);
+    const device = room();
+    for (const minute of [0, 5, 10]) {
+      await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);
+    }
+    // At 09:12 the room is still too warm, and now too humid: a second condition opens (a write).
+    const humid = NINE + 12 * MINUTE;
+    competing = () =>
+      observeDevice(deps, device, comfortObservations(device, humid, { temp: 35, hum: 80 }), humid);
+    await observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE);
+
+    // The state went on from 09:12, which never saw 09:11: its warning is not shown resolved.
+    const [warning] = await raised();
+    expect(warning?.notification.clearedAt).toBeUndefined();
+    expect((await stored.get(device.devId))?.conditions['comfort:temp']?.notificationId).toBe(
+      warning?.notification.id,
+    );
+    expect(Object.fromEntries(metrics.counts)).toEqual({ Raised: 1 });
+  });
+
+  it('resolves a warning whose resolution was saved but not delivered at the next reading, with its own time, counted once', async () => {
+    const { deps, raised, metrics } = alarmScene();
+    const device = room();
+    for (const minute of [0, 5, 10]) {
+      await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);
+    }
+    // The instance stops after saving the state that ended the episode, before marking it resolved.
+    const markCleared = deps.notifications.markCleared.bind(deps.notifications);
+    deps.notifications.markCleared = async () => {
+      throw new Error('instance stopped');
+    };
+    const back = () =>
+      observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE);
+    await expect(back()).rejects.toThrow('instance stopped');
+    deps.notifications.markCleared = markCleared;
+    expect((await raised())[0]?.notification.clearedAt).toBeUndefined();
+    // Its batch comes again (older than what the state holds now), then a later reading in the zone.
+    await back();
+    await observeDevice(deps, device, reading(device, NINE + 12 * MINUTE, 23), NINE + 12 * MINUTE);
+    expect((await raised())[0]?.notification.clearedAt).toBe(new Date(NINE + 11 * MINUTE).toISOString());
+    expect(Object.fromEntries(metrics.counts)).toEqual({ Raised: 1, Cleared: 1 });
+  });
+
   it('starts an episode again after a silence longer than it takes to raise, instead of raising on one reading', async () => {
     const { deps, raised } = alarmScene();
     const device = room();
