@@ -8,6 +8,7 @@ import {
   type PresenceReason,
   readingHeardAt,
 } from '@argentum/contracts';
+import { conflictBackOff, pauseBefore } from '../../lib/backoff';
 import { mapLimited } from '../../lib/concurrency';
 import type { Logger } from '../ports';
 import type { Device } from './device';
@@ -349,8 +350,10 @@ export async function observePresence(
   let device = known;
   // Raised by an attempt whose write was lost: the retry records it, or closes it if its episode ended.
   let raised: RaisedAlarm | undefined;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    if (!device || attempt > 0) device = await deps.presence.get(devId);
+  // A write that lost (the device's readings or another decision meanwhile) reads again, after a pause.
+  for (let attempt = 1; attempt <= conflictBackOff.attempts; attempt++) {
+    if (attempt > 1) await pauseBefore(attempt - 1);
+    if (!device || attempt > 1) device = await deps.presence.get(devId);
     if (!device) return undefined;
     if (raised && device.presence?.episode?.since !== raised.episodeSince) {
       // Its episode ended meanwhile (the device came back): it closes as the episode would have.

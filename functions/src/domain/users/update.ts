@@ -1,3 +1,4 @@
+import { conflictBackOff, pauseBefore } from '../../lib/backoff';
 import { conflict } from '../errors';
 import type { SaveOutcome, UserStore } from './ports';
 import type { UserRecord } from './user';
@@ -22,9 +23,9 @@ export async function updateUser(
   users: UserStore,
   userId: string,
   change: (current: UserRecord) => UserRecord | undefined,
-  attempts = 8,
 ): Promise<UserRecord | undefined> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
+  for (let attempt = 1; attempt <= conflictBackOff.attempts; attempt++) {
+    if (attempt > 1) await pauseBefore(attempt - 1);
     const current = await users.get(userId);
     if (!current) return undefined;
     const next = change(current);
