@@ -51,3 +51,24 @@ export function alarmScene(alarms: AlarmStore = memoryAlarmStore()) {
     ).entries;
   return { deps, raised, mails, metrics };
 }
+
+/**
+ * An alarm store that lets another instance in at the worst moment: the work given to `interleave`
+ * runs once, just before the next write (after that write's read), which then meets what it saved.
+ */
+export function racingAlarmStore(stored: AlarmStore = memoryAlarmStore()) {
+  let competing: (() => Promise<unknown>) | undefined;
+  const store: AlarmStore = {
+    ...stored,
+    async saveIfUnchanged(next, read) {
+      const other = competing;
+      competing = undefined;
+      if (other) await other();
+      return stored.saveIfUnchanged(next, read);
+    },
+  };
+  const interleave = (work: () => Promise<unknown>) => {
+    competing = work;
+  };
+  return { store, interleave };
+}

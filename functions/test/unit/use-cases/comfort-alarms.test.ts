@@ -6,7 +6,7 @@ import {
   observeDevice,
   observeReadings,
 } from '../../../src/domain/notifications/alarms';
-import { alarmScene } from '../../support/alarm-scene';
+import { alarmScene, racingAlarmStore } from '../../support/alarm-scene';
 import { memoryAlarmStore } from '../../support/fakes/memory-stores';
 
 const MINUTE = 60_000;
@@ -27,23 +27,15 @@ describe('comfort alarms over time', () => {
     const stored = memoryAlarmStore();
     // Another batch (the room back at 22 degrees at 09:11) is saved between this batch's raise and
     // its write, which then loses.
-    let competing: (() => Promise<unknown>) | undefined;
-    const racing: AlarmStore = {
-      ...stored,
-      async saveIfUnchanged(next, read) {
-        const other = competing;
-        competing = undefined;
-        if (other) await other();
-        return stored.saveIfUnchanged(next, read);
-      },
-    };
+    const { store: racing, interleave } = racingAlarmStore(stored);
     const { deps, raised } = alarmScene(racing);
     const device = room();
     for (const minute of [0, 5]) {
       await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);
     }
-    competing = () =>
-      observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE);
+    interleave(() =>
+      observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE),
+    );
     await observeDevice(deps, device, reading(device, NINE + 10 * MINUTE, 35), NINE + 10 * MINUTE);
 
     const [warning] = await raised();
@@ -55,16 +47,7 @@ describe('comfort alarms over time', () => {
   it('leaves a warning open when its in-zone reading lost its write to a newer out-of-zone one', async () => {
     const stored = memoryAlarmStore();
     // The room out of its zone at 09:12, saved between the 09:11 in-zone batch's decision and its write.
-    let competing: (() => Promise<unknown>) | undefined;
-    const racing: AlarmStore = {
-      ...stored,
-      async saveIfUnchanged(next, read) {
-        const other = competing;
-        competing = undefined;
-        if (other) await other();
-        return stored.saveIfUnchanged(next, read);
-      },
-    };
+    const { store: racing, interleave } = racingAlarmStore(stored);
     const { deps, raised, metrics } = alarmScene(racing);
     const device = room();
     for (const minute of [0, 5, 10]) {
@@ -72,8 +55,9 @@ describe('comfort alarms over time', () => {
     }
     // At 09:12 the room is still too warm, and now too humid: a second condition opens (a write).
     const humid = NINE + 12 * MINUTE;
-    competing = () =>
-      observeDevice(deps, device, comfortObservations(device, humid, { temp: 35, hum: 80 }), humid);
+    interleave(() =>
+      observeDevice(deps, device, comfortObservations(device, humid, { temp: 35, hum: 80 }), humid),
+    );
     await observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE);
 
     // The state went on from 09:12, which never saw 09:11: its warning is not shown resolved.
@@ -157,17 +141,11 @@ describe('comfort alarms over time', () => {
     const stored = memoryAlarmStore();
     const manyReads: string[][] = [];
     const oneReads: string[] = [];
-    let competing: (() => Promise<unknown>) | undefined;
-    const counting: AlarmStore = {
+    const { store: counting, interleave } = racingAlarmStore({
       get: (devId) => (oneReads.push(devId), stored.get(devId)),
       getMany: (devIds) => (manyReads.push([...devIds]), stored.getMany(devIds)),
-      async saveIfUnchanged(next, read) {
-        const other = competing;
-        competing = undefined;
-        if (other) await other();
-        return stored.saveIfUnchanged(next, read);
-      },
-    };
+      saveIfUnchanged: (next, read) => stored.saveIfUnchanged(next, read),
+    });
     const { deps } = alarmScene(counting);
     const rooms = [room(), room(), room()];
     const batch = (minute: number, temp: number) =>
@@ -191,7 +169,7 @@ describe('comfort alarms over time', () => {
     // Another instance saves the first room's state between this batch's read and its write: that
     // write loses, the room's state is read again on its own and its episode is kept.
     const [first] = rooms as [AlarmDevice];
-    competing = () => observeDevice(deps, first, reading(first, NINE + 6 * MINUTE, 35), NINE + 6 * MINUTE);
+    interleave(() => observeDevice(deps, first, reading(first, NINE + 6 * MINUTE, 35), NINE + 6 * MINUTE));
     await batch(6, 35);
     expect(manyReads).toHaveLength(2);
     expect(oneReads.filter((id) => id === first.devId).length).toBeGreaterThan(0);

@@ -9,7 +9,7 @@ import {
   REPEATING_EVENT_QUIET_MS,
 } from '../../../src/domain/notifications/alarms';
 import { alarmsOfDeviceMessage } from '../../../src/domain/notifications/device-messages';
-import { alarmScene } from '../../support/alarm-scene';
+import { alarmScene, racingAlarmStore } from '../../support/alarm-scene';
 import { memoryAlarmStore } from '../../support/fakes/memory-stores';
 
 const SECOND = 1000;
@@ -75,20 +75,11 @@ describe('pairing failures of a device that keeps failing', () => {
 
   it('raise once when two instances take two failures of one device at the same moment', async () => {
     const stored = memoryAlarmStore();
-    let competing: (() => Promise<unknown>) | undefined;
     // The other instance's failure is handled between this one's read of the state and its write.
-    const racing: AlarmStore = {
-      ...stored,
-      async saveIfUnchanged(next, read) {
-        const other = competing;
-        competing = undefined;
-        if (other) await other();
-        return stored.saveIfUnchanged(next, read);
-      },
-    };
+    const { store: racing, interleave } = racingAlarmStore(stored);
     const { deps, raised, mails } = scene(racing);
     const device = shade();
-    competing = () => pairingFailed(deps, device, NINE + 2 * SECOND);
+    interleave(() => pairingFailed(deps, device, NINE + 2 * SECOND));
     await pairingFailed(deps, device, NINE + 3 * SECOND);
     expect((await raised()).map((n) => n.createdAt)).toEqual([new Date(NINE + 2 * SECOND).toISOString()]);
     expect(mails).toHaveLength(1);
