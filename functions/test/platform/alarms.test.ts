@@ -423,6 +423,20 @@ describe('alarm rules', () => {
     ).toBe(true);
   });
 
+  it('raises one Device Offline for an episode that the sweep and ingest raise at different times', async () => {
+    // An organization of its own: its error alarm mails nobody this file's other tests wait for.
+    const d = { ...device(), orgId: `alarm-offline-${randomUUID()}` };
+    const since = Date.UTC(2026, 10, 22, 13, 0);
+    const ids = await Promise.all(
+      [10, 11, 12].map((m) => raiseOfflineEpisode(ports, d, since, since + m * MINUTE)),
+    );
+    expect(new Set(ids).size).toBe(1);
+    expect(await dynamoNotificationStore.get(ids[0] ?? '')).toMatchObject({
+      createdAt: expect.any(String),
+      properties: { devID: d.devId },
+    });
+  });
+
   it('mails an error alarm to the admins once, with a link to the device', async () => {
     const d = device();
     const event = {
