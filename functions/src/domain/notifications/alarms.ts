@@ -479,10 +479,12 @@ export async function raiseRepeatingEvent(
       return false;
     }
     if (last === undefined || event.time > last) {
+      // The state as read (its episodes and resolutions not yet delivered), with the event's time.
       const next: DeviceAlarms = {
         devId: device.devId,
-        conditions: read?.conditions ?? {},
-        observedAt: read?.observedAt ?? 0,
+        conditions: {},
+        observedAt: 0,
+        ...read,
         events: { ...read?.events, [event.kind]: event.time },
         version: (read?.version ?? 0) + 1,
       };

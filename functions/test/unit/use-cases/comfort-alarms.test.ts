@@ -5,6 +5,7 @@ import {
   comfortObservations,
   observeDevice,
   observeReadings,
+  raiseRepeatingEvent,
 } from '../../../src/domain/notifications/alarms';
 import { alarmScene, racingAlarmStore } from '../../support/alarm-scene';
 import { memoryAlarmStore } from '../../support/fakes/memory-stores';
@@ -90,6 +91,33 @@ describe('comfort alarms over time', () => {
     await observeDevice(deps, device, reading(device, NINE + 12 * MINUTE, 23), NINE + 12 * MINUTE);
     expect((await raised())[0]?.notification.clearedAt).toBe(new Date(NINE + 11 * MINUTE).toISOString());
     expect(Object.fromEntries(metrics.counts)).toEqual({ Raised: 1, Cleared: 1 });
+  });
+
+  it("keeps an undelivered resolution through a device event's write, for the next reading to deliver", async () => {
+    const { deps, raised } = alarmScene();
+    const device = room();
+    for (const minute of [0, 5, 10]) {
+      await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);
+    }
+    const markCleared = deps.notifications.markCleared.bind(deps.notifications);
+    deps.notifications.markCleared = async () => {
+      throw new Error('instance stopped');
+    };
+    await expect(
+      observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE),
+    ).rejects.toThrow('instance stopped');
+    deps.notifications.markCleared = markCleared;
+    // A pairing failure of the device writes its state before the next reading comes.
+    const failure = {
+      kind: 'pairing',
+      type: 2 as const,
+      message: 'Pairing failed',
+      time: NINE + 11 * MINUTE,
+    };
+    expect(await raiseRepeatingEvent(deps, device, failure)).toBe(true);
+    await observeDevice(deps, device, reading(device, NINE + 12 * MINUTE, 23), NINE + 12 * MINUTE);
+    const warning = (await raised()).find((n) => n.notification.message.includes('comfort zone'));
+    expect(warning?.notification.clearedAt).toBe(new Date(NINE + 11 * MINUTE).toISOString());
   });
 
   it('starts an episode again after a silence longer than it takes to raise, instead of raising on one reading', async () => {
