@@ -22,7 +22,8 @@ import {
   LOGO_STAGING_PREFIX,
   PLAN_RENDITION_SOURCE_SUFFIX,
 } from '@argentum/functions/domain/files/keys';
-import { commandKeyPrefix, keys, VENDOR_POLL_PARTITION } from '@argentum/functions/stores/keys';
+import { keys, VENDOR_POLL_PARTITION } from '@argentum/functions/stores/keys';
+import { commandItems, presenceStatements } from './table-grants';
 import { VENDOR_POLL_INTERVAL_MINUTES } from '@argentum/functions/domain/integrations/polling';
 import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
 import { AUTHORIZER_ANSWER_LIMITS } from '@argentum/functions/domain/realtime/policy';
@@ -71,34 +72,6 @@ const liveTopics = topics.floorLive('*', '*');
 const handedOnReadingTopics = basicIngestTopic(TELEMETRY_RULE_NAME, topics.sensorData('*', '*'));
 const notificationTopics = topics.notification('*');
 const commandStatusTopics = topics.commandStatus('*', '*');
-
-/** Commands and the states devices confirmed: items under `COMMANDS#` only (stores/commands.ts). */
-const commandItems = (actions: string[]) => ({ actions, partitionKeyPrefix: commandKeyPrefix });
-/** Raising alarms: the device, its organization's members, notifications, inboxes and alarm state. */
-const alarmStatements = [
-  { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.device('').pk },
-  { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.user('').pk },
-  { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.membersPartition('') },
-  {
-    actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-    partitionKeyPrefix: keys.notification('').pk,
-  },
-  { actions: ['dynamodb:PutItem'], partitionKeyPrefix: keys.inboxPartition('') },
-  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeyPrefix: keys.alarms('').pk },
-];
-/**
- * Moving a device's presence (domain/devices/presence.ts): its item's `presence` map, the sweep's
- * watch list, its organization's alarm settings; raising its offline episodes' alarms.
- */
-const presenceStatements = [
-  ...alarmStatements,
-  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitionKeyPrefix: keys.device('').pk },
-  {
-    actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
-    partitionKeyPrefix: keys.presenceWatchPartition(0).replace(/0$/, ''),
-  },
-  { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.org('').pk },
-];
 
 /**
  * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging

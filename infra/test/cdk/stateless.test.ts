@@ -850,6 +850,8 @@ describe('IoT Core', () => {
     expect(writtenKeys(platform.stateless.controlConfirmations)).toEqual([
       ['COMMANDS#*'],
       ['NOTIF#*'],
+      // Each alarm episode's claim of its one notification.
+      ['EPISODE#*'],
       ['INBOX#*'],
       ['ALARMS#*'],
       // What a device reports about itself (pairing mode, power node ports), and its presence.

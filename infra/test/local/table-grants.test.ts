@@ -1,0 +1,140 @@
+import {
+  comfortObservations,
+  observeDevice,
+  raiseRepeatingEvent,
+  alarmDeviceOf,
+} from '@argentum/functions/domain/notifications/alarms';
+import { observePresence } from '@argentum/functions/domain/devices/presence';
+import { dynamo } from '@argentum/functions/aws/dynamo';
+import { config } from '@argentum/functions/config';
+import { alarmPorts } from '@argentum/functions/lambda/wiring/notifications';
+import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../functions/test/support/api';
+import { newDevices, newPlace, type Place } from '../../../functions/test/platform/devices-fixtures';
+import type { TableStatement } from '../../cdk/constructs/platform-function';
+import { presenceStatements } from '../../cdk/table-grants';
+
+const MINUTE = 60_000;
+
+/** One item a request touches on the platform table, as IAM weighs it: the action and the partition key. */
+interface Touch {
+  action: string;
+  pk: string;
+}
+
+type Marshalled = Record<string, unknown>;
+const pkOf = (key: unknown) => String(unmarshall((key ?? {}) as Parameters<typeof unmarshall>[0]).pk);
+
+/**
+ * The items a low-level DynamoDB request touches on `table`: a transaction's actions count as their
+ * own (IAM authorizes TransactWriteItems per action), a query by the partition key it names.
+ */
+function touchesOf(command: string, input: Marshalled, table: string): Touch[] {
+  const action = `dynamodb:${command.replace(/Command$/, '')}`;
+  if (command === 'BatchGetItemCommand') {
+    const request = (input.RequestItems as Record<string, { Keys: unknown[] }> | undefined)?.[table];
+    return (request?.Keys ?? []).map((key) => ({ action, pk: pkOf(key) }));
+  }
+  if (command === 'TransactWriteItemsCommand') {
+    return (input.TransactItems as Record<string, Marshalled>[]).flatMap((item) =>
+      Object.entries(item)
+        .filter(([, one]) => one.TableName === table)
+        .map(([kind, one]) => ({
+          action: `dynamodb:${kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`}`,
+          pk: pkOf(one.Key ?? one.Item),
+        })),
+    );
+  }
+  if (input.TableName !== table) return [];
+  if (command === 'QueryCommand') {
+    const values = unmarshall((input.ExpressionAttributeValues ?? {}) as Parameters<typeof unmarshall>[0]);
+    const named = /pk = (:\w+)/.exec(String(input.KeyConditionExpression))?.[1];
+    return [{ action, pk: String(named ? values[named] : '') }];
+  }
+  return [{ action, pk: pkOf(input.Key ?? input.Item) }];
+}
+
+const allowed = (touch: Touch, grants: readonly TableStatement[]) =>
+  grants.some(
+    (grant) =>
+      grant.index === undefined &&
+      grant.actions.includes(touch.action) &&
+      grant.partitionKeyPrefix !== undefined &&
+      touch.pk.startsWith(grant.partitionKeyPrefix),
+  );
+
+/**
+ * The local stack's DynamoDB evaluates no IAM, and AWS refuses a request for a key prefix a function
+ * was not granted (`dynamodb:LeadingKeys`). So the alarm and presence use cases run here as the
+ * confirmation handler and the presence sweep wire them, every platform-table request they make is
+ * recorded, and each must be one their shared grants (infra/cdk/table-grants.ts) allow.
+ */
+describe('the platform-table grants of alarms and presence', () => {
+  const touches: Touch[] = [];
+  let recording = false;
+  let place: Place;
+
+  beforeAll(async () => {
+    place = await newPlace('Grants Org');
+    await createUser({ [place.orgId]: 2 });
+    dynamo().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (recording && context.commandName) {
+          touches.push(...touchesOf(context.commandName, args.input as Marshalled, config.platformTable));
+        }
+        return next(args);
+      },
+      // After the document client marshalled the input: the low-level request, as IAM sees it.
+      { step: 'build', name: 'tableGrantsRecorder' },
+    );
+  });
+  afterAll(() => {
+    dynamo().middlewareStack.remove('tableGrantsRecorder');
+  });
+
+  it('allow every request of a comfort alarm raised and resolved, a repeated device event and an offline episode', async () => {
+    const [room] = await newDevices(place, [{ devType: 5, devName: 'Grants room' }], place.floorId);
+    if (!room) throw new Error('no device');
+    const alarms = alarmPorts();
+    const device = alarmDeviceOf(room);
+    const t0 = Date.UTC(2026, 10, 23, 9, 0);
+    const reading = (minute: number, temp: number) =>
+      observeDevice(alarms, device, comfortObservations(device, t0 + minute * MINUTE, { temp }), t0);
+    const presence = presencePorts();
+    recording = true;
+    try {
+      await reading(0, 35);
+      expect(await reading(10, 35)).toMatchObject({ open: true });
+      expect(await reading(11, 23)).toMatchObject({ open: false });
+      const failure = { kind: 'pairing', type: 2 as const, message: 'Pairing failed', time: t0 };
+      expect(await raiseRepeatingEvent(alarms, device, failure)).toBe(true);
+      const offAt = t0 + 20 * MINUTE;
+      await observePresence(presence, room.devID, { kind: 'announced', online: false, at: offAt }, offAt);
+      const tick = offAt + 60 * MINUTE;
+      expect(await observePresence(presence, room.devID, { kind: 'tick', at: tick }, tick)).toMatchObject({
+        online: false,
+      });
+      const back = tick + MINUTE;
+      expect(
+        await observePresence(presence, room.devID, { kind: 'announced', online: true, at: back }, back),
+      ).toMatchObject({ online: true });
+    } finally {
+      recording = false;
+    }
+    const actions = new Set(touches.map((t) => `${t.action} ${t.pk.replace(/#.*/, '#')}`));
+    // The flow reached what it is meant to check: notifications, the episode claim, inboxes, state.
+    expect([...actions]).toEqual(
+      expect.arrayContaining([
+        'dynamodb:PutItem EPISODE#',
+        'dynamodb:PutItem NOTIF#',
+        'dynamodb:PutItem INBOX#',
+        'dynamodb:UpdateItem NOTIF#',
+        'dynamodb:PutItem ALARMS#',
+        'dynamodb:UpdateItem DEVICE#',
+      ]),
+    );
+    expect(touches.filter((touch) => !allowed(touch, presenceStatements))).toEqual([]);
+  });
+});
