@@ -23,7 +23,7 @@ import {
   PLAN_RENDITION_SOURCE_SUFFIX,
 } from '@argentum/functions/domain/files/keys';
 import { keys, VENDOR_POLL_PARTITION } from '@argentum/functions/stores/keys';
-import { commandItems, presenceStatements } from './table-grants';
+import { commandItems, controlConfirmationGrants, presenceSweepGrants } from './table-grants';
 import { VENDOR_POLL_INTERVAL_MINUTES } from '@argentum/functions/domain/integrations/polling';
 import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
 import { AUTHORIZER_ANSWER_LIMITS } from '@argentum/functions/domain/realtime/policy';
@@ -367,14 +367,7 @@ export class StatelessStack extends Stack {
       // Settles commands and tells browsers the outcome; raises the alarms in devices' messages
       // (offline, pairing, failed commands): notifications, inboxes, alarm state, alarm mail jobs.
       access: {
-        platformTableStatements: [
-          commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
-          // Alarms; the device's presence (its reply or announcement); its reported pairing mode and
-          // port values (one-item transaction on the device), which lists a vendor link for the
-          // poller when its properties carry one.
-          ...presenceStatements,
-          { actions: ['dynamodb:PutItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
-        ],
+        platformTableStatements: controlConfirmationGrants,
         // Command outcomes, notifications, and presence changes and power node port values on the device's
         // floor; a confirmed value as the device's reading (Basic Ingest).
         publishTopics: [commandStatusTopics, notificationTopics, liveTopics, handedOnReadingTopics],
@@ -396,12 +389,7 @@ export class StatelessStack extends Stack {
         'Argentum presence sweep: silent devices go offline; offline alarms after their grace period',
       resources,
       access: {
-        platformTableStatements: [
-          ...presenceStatements,
-          { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
-          // Alarm mail digests that are due (queued for the mailer).
-          { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.alarmDigest('').pk.replace(/DUE$/, '') },
-        ],
+        platformTableStatements: presenceSweepGrants,
         publishTopics: [notificationTopics, liveTopics],
       },
       memorySize: 256,

@@ -1,11 +1,12 @@
-import { commandKeyPrefix, keys } from '@argentum/functions/stores/keys';
+import { commandKeyPrefix, keys, VENDOR_POLL_PARTITION } from '@argentum/functions/stores/keys';
 import type { TableStatement } from './constructs/platform-function';
 
 /**
- * Platform-table grants shared by several functions, each limited to the partition-key prefix of the
- * items it touches (IAM `dynamodb:LeadingKeys`). The local stack's DynamoDB evaluates no IAM, so
- * infra/test/local/table-grants.test.ts runs these use cases on it and checks every request they
- * make against these lists: a key prefix the code starts to use is caught before AWS refuses it.
+ * The platform-table grants of the functions that raise alarms and move presence, each limited to the
+ * partition-key prefix of the items it touches (IAM `dynamodb:LeadingKeys`). The local stack's
+ * DynamoDB evaluates no IAM, so infra/test/local/table-grants.test.ts runs these use cases and
+ * handlers on it and checks every request they make against these lists: a key prefix the code
+ * starts to use fails that test instead of a deploy.
  */
 
 /** Commands and the states devices confirmed: items under `COMMANDS#` only (stores/commands.ts). */
@@ -43,4 +44,23 @@ export const presenceStatements: readonly TableStatement[] = [
     partitionKeyPrefix: keys.presenceWatchPartition(0).replace(/0$/, ''),
   },
   { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.org('').pk },
+];
+
+/**
+ * The confirmation handler (control-confirmations): commands and the states devices confirmed;
+ * alarms; the device's presence (its reply or announcement); its reported pairing mode and port
+ * values (one-item transaction on the device), which lists a vendor link for the poller when its
+ * properties carry one.
+ */
+export const controlConfirmationGrants: readonly TableStatement[] = [
+  commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
+  ...presenceStatements,
+  { actions: ['dynamodb:PutItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
+];
+
+/** The presence sweep: presence and its alarms, the watched devices read together, due mail digests. */
+export const presenceSweepGrants: readonly TableStatement[] = [
+  ...presenceStatements,
+  { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
+  { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.alarmDigest('').pk.replace(/DUE$/, '') },
 ];

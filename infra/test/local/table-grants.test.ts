@@ -4,7 +4,11 @@ import {
   raiseRepeatingEvent,
   alarmDeviceOf,
 } from '@argentum/functions/domain/notifications/alarms';
-import { observePresence } from '@argentum/functions/domain/devices/presence';
+import { observePresence, sweepPresence } from '@argentum/functions/domain/devices/presence';
+import { queueDueDigests } from '@argentum/functions/domain/notifications/alarm-mail';
+import { handler as confirmation } from '@argentum/functions/lambda/control-confirmations';
+import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
+import { dynamoAlarmMailRate } from '@argentum/functions/stores/alarms';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
 import { alarmPorts } from '@argentum/functions/lambda/wiring/notifications';
@@ -14,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../functions/test/support/api';
 import { newDevices, newPlace, type Place } from '../../../functions/test/platform/devices-fixtures';
 import type { TableStatement } from '../../cdk/constructs/platform-function';
-import { presenceStatements } from '../../cdk/table-grants';
+import { controlConfirmationGrants, presenceStatements, presenceSweepGrants } from '../../cdk/table-grants';
 
 const MINUTE = 60_000;
 
@@ -136,5 +140,83 @@ describe('the platform-table grants of alarms and presence', () => {
       ]),
     );
     expect(touches.filter((touch) => !allowed(touch, presenceStatements))).toEqual([]);
+  });
+
+  it("allow every request of the confirmation handler's announcements and of the presence sweep", async () => {
+    const [lamp, shade] = await newDevices(
+      place,
+      [
+        { devType: 3, devName: 'Grants lamp' },
+        { devType: 3, devName: 'Grants shade' },
+      ],
+      place.floorId,
+    );
+    if (!lamp || !shade) throw new Error('no devices');
+    const announce = (devID: string, online: boolean, time: number) =>
+      confirmation({
+        orgId: place.orgId,
+        outcome: online ? 'success' : 'fail',
+        clientId: devID,
+        receivedAt: time,
+        action: online ? 'success' : 'fail',
+        cmnd: 1,
+        devID,
+      });
+    const ports = presencePorts();
+    // The sweep as the schedule runs it, on this organization's devices only (other files' devices
+    // are theirs to sweep).
+    const sweep = async (time: number) => {
+      await sweepPresence(
+        {
+          ...ports,
+          presence: {
+            ...ports.presence,
+            watched: async () => (await ports.presence.watched()).filter((d) => d.orgID === place.orgId),
+          },
+        },
+        time,
+      );
+      await queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, time);
+    };
+    const t0 = Date.now();
+    const recorded = async (work: () => Promise<unknown>) => {
+      touches.length = 0;
+      recording = true;
+      try {
+        await work();
+      } finally {
+        recording = false;
+      }
+      return [...touches];
+    };
+    // The lamp's offline episode is raised and closed by its own announcements; the shade's is
+    // raised by the sweep once its grace period is over.
+    const confirmed = await recorded(async () => {
+      await announce(lamp.devID, false, t0);
+      await announce(lamp.devID, false, t0 + 20 * MINUTE);
+      await announce(lamp.devID, true, t0 + 2 * 60 * MINUTE);
+      await announce(shade.devID, false, t0);
+    });
+    const swept = await recorded(async () => {
+      for (const minutes of [1, 11, 30]) await sweep(t0 + minutes * MINUTE);
+    });
+    const reached = (touches: readonly Touch[]) =>
+      new Set(touches.map((t) => `${t.action} ${t.pk.replace(/#.*/, '#')}`));
+    expect([...reached(confirmed)]).toEqual(
+      expect.arrayContaining([
+        'dynamodb:UpdateItem NOTIF#',
+        'dynamodb:PutItem EPISODE#',
+        'dynamodb:UpdateItem DEVICE#',
+      ]),
+    );
+    expect([...reached(swept)]).toEqual(
+      expect.arrayContaining([
+        'dynamodb:BatchGetItem DEVICE#',
+        'dynamodb:PutItem EPISODE#',
+        'dynamodb:PutItem NOTIF#',
+      ]),
+    );
+    expect(confirmed.filter((touch) => !allowed(touch, controlConfirmationGrants))).toEqual([]);
+    expect(swept.filter((touch) => !allowed(touch, presenceSweepGrants))).toEqual([]);
   });
 });
