@@ -23,7 +23,7 @@ import { recordLatest } from '@argentum/functions/stores/devices';
 import type { MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, createUser, mailsTo, signInAs } from '../support/api';
-import { deviceConnection } from '../support/control';
+import { announce, deviceConnection } from '../support/control';
 import { connectBrowser } from '../support/realtime';
 import { newDevices, newPlace, type Place } from './devices-fixtures';
 
@@ -82,18 +82,6 @@ async function reading(devID: string, time: number) {
   await recordLatest(devID, time, { temp: 21 });
   await observeReadingsPresence(presencePorts(), [{ devId: devID, time }], time);
 }
-
-/** A device's announcement (cmnd 1) as the confirmation rule delivers it, received at `time`. */
-const announce = (orgId: string, devID: string, online: boolean, time: number) =>
-  confirmation({
-    orgId,
-    outcome: online ? 'success' : 'fail',
-    clientId: devID,
-    receivedAt: time,
-    action: online ? 'success' : 'fail',
-    cmnd: 1,
-    devID,
-  });
 
 describe('presence', () => {
   // Each test has an organization of its own: the sweep it drives decides only that organization.

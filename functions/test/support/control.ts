@@ -8,6 +8,7 @@ import { reliableBehaviour, type Simulator, startSimulator } from '../../../infr
 import { connectLocalDevice } from '../../../infra/local/device-credentials';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
+import { handler as confirmation } from '../../src/lambda/control-confirmations';
 import { type Device, deviceItem } from '../../src/stores/devices';
 import { call, createUser, signInAs, stack } from './api';
 import { connectBrowser } from './realtime';
@@ -136,3 +137,15 @@ export async function watchOutcomes(
  */
 export const deviceConnection = (orgId: string, devId = `fw-${randomUUID().slice(0, 8)}`) =>
   connectLocalDevice(`mqtt://127.0.0.1:${stack.mqttPort}`, stack.deviceSecret, { orgId, devId });
+
+/** A device's announcement (cmnd 1) as the confirmation rule delivers it, received at `time`. */
+export const announce = (orgId: string, devID: string, online: boolean, time: number) =>
+  confirmation({
+    orgId,
+    outcome: online ? 'success' : 'fail',
+    clientId: devID,
+    receivedAt: time,
+    action: online ? 'success' : 'fail',
+    cmnd: 1,
+    devID,
+  });

@@ -12,12 +12,12 @@ import {
   ALARM_MAILS_AT_ONCE_PER_WINDOW,
   queueDueDigests,
 } from '@argentum/functions/domain/notifications/alarm-mail';
-import { handler as confirmation } from '@argentum/functions/lambda/control-confirmations';
 import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { dynamoAlarmSettings } from '@argentum/functions/stores/alarm-settings';
 import { describe, expect, it } from 'vitest';
 import { call, createUser, mailsTo, signInAs } from '../../../functions/test/support/api';
 import { newDevices, newPlace } from '../../../functions/test/platform/devices-fixtures';
+import { announce } from '../../../functions/test/support/control';
 import { seededRandom, stormyBehaviour } from '../../local/simulator';
 import { devices as demoDevices, readingAt } from '../../local/demo-data';
 
@@ -62,16 +62,8 @@ describe('alarm mail in a stormy hour', () => {
         },
         time,
       );
-    const announce = (devID: string, online: boolean, time: number) =>
-      confirmation({
-        orgId: place.orgId,
-        outcome: online ? 'success' : 'fail',
-        clientId: devID,
-        receivedAt: time,
-        action: online ? 'success' : 'fail',
-        cmnd: 1,
-        devID,
-      });
+    const announceOf = (devID: string, online: boolean, time: number) =>
+      announce(place.orgId, devID, online, time);
     const digests = (time: number) =>
       queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, time);
 
@@ -79,19 +71,19 @@ describe('alarm mail in a stormy hour', () => {
     const t0 = Math.ceil(Date.now() / ALARM_MAIL_WINDOW_MS) * ALARM_MAIL_WINDOW_MS;
     const random = seededRandom(20261124);
     const offlineRounds = new Map<string, number>();
-    for (const d of devices) await announce(d.devID, true, t0);
+    for (const d of devices) await announceOf(d.devID, true, t0);
     for (let round = 1; round <= 120; round++) {
       const time = t0 + round * ROUND_MS;
       for (const d of devices) {
         const left = offlineRounds.get(d.devID) ?? 0;
         if (left > 0) {
           offlineRounds.set(d.devID, left - 1);
-          if (left === 1) await announce(d.devID, true, time);
+          if (left === 1) await announceOf(d.devID, true, time);
         } else if (random() < stormyBehaviour.offlineRate * 4) {
           // Four times the profile's rate: 16 devices then make as many spells as 64 would.
           const [min, max] = stormyBehaviour.offlineRounds;
           offlineRounds.set(d.devID, Math.round(min + random() * (max - min)));
-          await announce(d.devID, false, time);
+          await announceOf(d.devID, false, time);
         }
       }
       if (round % 2 === 0) {

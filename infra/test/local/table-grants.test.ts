@@ -6,7 +6,6 @@ import {
 } from '@argentum/functions/domain/notifications/alarms';
 import { observePresence, sweepPresence } from '@argentum/functions/domain/devices/presence';
 import { queueDueDigests } from '@argentum/functions/domain/notifications/alarm-mail';
-import { handler as confirmation } from '@argentum/functions/lambda/control-confirmations';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
 import { dynamoAlarmMailRate } from '@argentum/functions/stores/alarms';
 import { dynamo } from '@argentum/functions/aws/dynamo';
@@ -16,6 +15,7 @@ import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../functions/test/support/api';
+import { announce } from '../../../functions/test/support/control';
 import { newDevices, newPlace, type Place } from '../../../functions/test/platform/devices-fixtures';
 import type { TableStatement } from '../../cdk/constructs/platform-function';
 import { controlConfirmationGrants, presenceStatements, presenceSweepGrants } from '../../cdk/table-grants';
@@ -152,16 +152,6 @@ describe('the platform-table grants of alarms and presence', () => {
       place.floorId,
     );
     if (!lamp || !shade) throw new Error('no devices');
-    const announce = (devID: string, online: boolean, time: number) =>
-      confirmation({
-        orgId: place.orgId,
-        outcome: online ? 'success' : 'fail',
-        clientId: devID,
-        receivedAt: time,
-        action: online ? 'success' : 'fail',
-        cmnd: 1,
-        devID,
-      });
     const ports = presencePorts();
     // The sweep as the schedule runs it, on this organization's devices only (other files' devices
     // are theirs to sweep).
@@ -192,10 +182,10 @@ describe('the platform-table grants of alarms and presence', () => {
     // The lamp's offline episode is raised and closed by its own announcements; the shade's is
     // raised by the sweep once its grace period is over.
     const confirmed = await recorded(async () => {
-      await announce(lamp.devID, false, t0);
-      await announce(lamp.devID, false, t0 + 20 * MINUTE);
-      await announce(lamp.devID, true, t0 + 2 * 60 * MINUTE);
-      await announce(shade.devID, false, t0);
+      await announce(place.orgId, lamp.devID, false, t0);
+      await announce(place.orgId, lamp.devID, false, t0 + 20 * MINUTE);
+      await announce(place.orgId, lamp.devID, true, t0 + 2 * 60 * MINUTE);
+      await announce(place.orgId, shade.devID, false, t0);
     });
     const swept = await recorded(async () => {
       for (const minutes of [1, 11, 30]) await sweep(t0 + minutes * MINUTE);
