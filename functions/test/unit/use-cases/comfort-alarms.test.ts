@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type AlarmDevice,
+  type AlarmPorts,
   type AlarmStore,
   comfortObservations,
   observeDevice,
@@ -22,6 +23,24 @@ const room = (): AlarmDevice => ({
 });
 const reading = (device: AlarmDevice, time: number, temp: number) =>
   comfortObservations(device, time, { temp });
+
+/**
+ * A warning raised at 09:10 (out of its zone since 09:00), whose end at 09:11 is saved by an instance
+ * that stops before marking it resolved.
+ */
+async function resolutionLeftUndelivered(deps: AlarmPorts, device: AlarmDevice) {
+  for (const minute of [0, 5, 10]) {
+    await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);
+  }
+  const markCleared = deps.notifications.markCleared.bind(deps.notifications);
+  deps.notifications.markCleared = async () => {
+    throw new Error('instance stopped');
+  };
+  await expect(
+    observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE),
+  ).rejects.toThrow('instance stopped');
+  deps.notifications.markCleared = markCleared;
+}
 
 describe('comfort alarms over time', () => {
   it('resolves a warning whose state write lost to a newer reading back in its zone', async () => {
@@ -73,21 +92,10 @@ describe('comfort alarms over time', () => {
   it('resolves a warning whose resolution was saved but not delivered at the next reading, with its own time, counted once', async () => {
     const { deps, raised, metrics } = alarmScene();
     const device = room();
-    for (const minute of [0, 5, 10]) {
-      await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);
-    }
-    // The instance stops after saving the state that ended the episode, before marking it resolved.
-    const markCleared = deps.notifications.markCleared.bind(deps.notifications);
-    deps.notifications.markCleared = async () => {
-      throw new Error('instance stopped');
-    };
-    const back = () =>
-      observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE);
-    await expect(back()).rejects.toThrow('instance stopped');
-    deps.notifications.markCleared = markCleared;
+    await resolutionLeftUndelivered(deps, device);
     expect((await raised())[0]?.notification.clearedAt).toBeUndefined();
     // Its batch comes again (older than what the state holds now), then a later reading in the zone.
-    await back();
+    await observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE);
     await observeDevice(deps, device, reading(device, NINE + 12 * MINUTE, 23), NINE + 12 * MINUTE);
     expect((await raised())[0]?.notification.clearedAt).toBe(new Date(NINE + 11 * MINUTE).toISOString());
     expect(Object.fromEntries(metrics.counts)).toEqual({ Raised: 1, Cleared: 1 });
@@ -96,17 +104,7 @@ describe('comfort alarms over time', () => {
   it("keeps an undelivered resolution through a device event's write, for the next reading to deliver", async () => {
     const { deps, raised } = alarmScene();
     const device = room();
-    for (const minute of [0, 5, 10]) {
-      await observeDevice(deps, device, reading(device, NINE + minute * MINUTE, 35), NINE + minute * MINUTE);
-    }
-    const markCleared = deps.notifications.markCleared.bind(deps.notifications);
-    deps.notifications.markCleared = async () => {
-      throw new Error('instance stopped');
-    };
-    await expect(
-      observeDevice(deps, device, reading(device, NINE + 11 * MINUTE, 22), NINE + 11 * MINUTE),
-    ).rejects.toThrow('instance stopped');
-    deps.notifications.markCleared = markCleared;
+    await resolutionLeftUndelivered(deps, device);
     // A pairing failure of the device writes its state before the next reading comes.
     const failure = {
       kind: 'pairing',
