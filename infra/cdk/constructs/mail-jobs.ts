@@ -2,9 +2,9 @@ import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { keys } from '@argentum/functions/stores/keys';
 import { mailQueue } from '../../src/definitions';
 import { PlatformFunction, type PlatformResources } from './platform-function';
+import { mailerGrants } from '../table-grants';
 
 export interface MailJobsProps {
   resources: PlatformResources;
@@ -40,39 +40,7 @@ export class MailJobs extends Construct {
       description: 'Argentum mailer: password-reset and alarm mail from the mail queue',
       resources: props.resources,
       access: {
-        platformTableStatements: [
-          // users.findByEmail: the e-mail lookup index only.
-          { actions: ['dynamodb:Query'], index: 'gsi1' },
-          // putAccountToken: a new reset token, and the one it supersedes marked used ...
-          {
-            actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
-            partitionKeyPrefix: keys.accountToken('').pk,
-          },
-          // ... as the pointer to the latest reset token of the e-mail names it.
-          {
-            actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
-            partitionKeyPrefix: keys.latestReset('').pk,
-          },
-          // An alarm's mail: the notification, its organization's name and admins, and the ledger
-          // that lets each alarm be mailed once.
-          { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.notification('').pk },
-          { actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], partitionKeyPrefix: keys.user('').pk },
-          { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.membersPartition('') },
-          {
-            actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
-            partitionKeyPrefix: keys.orgPartition(''),
-          },
-          {
-            actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
-            partitionKeyPrefix: keys.alarmMail('', '').pk,
-          },
-          // Alarm mail per recipient: the window's count, and the digest it collects the rest in.
-          { actions: ['dynamodb:UpdateItem'], partitionKeyPrefix: keys.alarmMailRate('', 0).pk },
-          {
-            actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-            partitionKeyPrefix: keys.alarmDigest('').pk.replace(/DUE$/, ''),
-          },
-        ],
+        platformTableStatements: mailerGrants,
         sendMail: true,
       },
       memorySize: 256,

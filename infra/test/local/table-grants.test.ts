@@ -1,9 +1,12 @@
 import {
+  alarmDeviceOf,
   comfortObservations,
   observeDevice,
+  raiseOfflineEpisode,
   raiseRepeatingEvent,
-  alarmDeviceOf,
 } from '@argentum/functions/domain/notifications/alarms';
+import { handler as mailer } from '@argentum/functions/lambda/mailer';
+import type { SQSRecord } from 'aws-lambda';
 import { observePresence, sweepPresence } from '@argentum/functions/domain/devices/presence';
 import { queueDueDigests } from '@argentum/functions/domain/notifications/alarm-mail';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
@@ -18,7 +21,12 @@ import { createUser } from '../../../functions/test/support/api';
 import { announce } from '../../../functions/test/support/control';
 import { newDevices, newPlace, type Place } from '../../../functions/test/platform/devices-fixtures';
 import type { TableStatement } from '../../cdk/constructs/platform-function';
-import { controlConfirmationGrants, presenceStatements, presenceSweepGrants } from '../../cdk/table-grants';
+import {
+  controlConfirmationGrants,
+  mailerGrants,
+  presenceStatements,
+  presenceSweepGrants,
+} from '../../cdk/table-grants';
 
 const MINUTE = 60_000;
 
@@ -26,6 +34,8 @@ const MINUTE = 60_000;
 interface Touch {
   action: string;
   pk: string;
+  /** The index a query reads, if any. */
+  index?: string;
 }
 
 type Marshalled = Record<string, unknown>;
@@ -55,18 +65,21 @@ function touchesOf(command: string, input: Marshalled, table: string): Touch[] {
   if (command === 'QueryCommand') {
     const values = unmarshall((input.ExpressionAttributeValues ?? {}) as Parameters<typeof unmarshall>[0]);
     const named = /pk = (:\w+)/.exec(String(input.KeyConditionExpression))?.[1];
-    return [{ action, pk: String(named ? values[named] : '') }];
+    const index = typeof input.IndexName === 'string' ? { index: input.IndexName } : {};
+    return [{ action, pk: String(named ? values[named] : ''), ...index }];
   }
   return [{ action, pk: pkOf(input.Key ?? input.Item) }];
 }
 
+/** As IAM decides it: the action on the table or the index, and a key prefix where one is named. */
 const allowed = (touch: Touch, grants: readonly TableStatement[]) =>
   grants.some(
     (grant) =>
-      grant.index === undefined &&
+      grant.index === touch.index &&
       grant.actions.includes(touch.action) &&
-      grant.partitionKeyPrefix !== undefined &&
-      touch.pk.startsWith(grant.partitionKeyPrefix),
+      (grant.partitionKeyPrefix === undefined
+        ? grant.index !== undefined
+        : touch.pk.startsWith(grant.partitionKeyPrefix)),
   );
 
 /**
@@ -79,10 +92,11 @@ describe('the platform-table grants of alarms and presence', () => {
   const touches: Touch[] = [];
   let recording = false;
   let place: Place;
+  let adminEmail: string;
 
   beforeAll(async () => {
     place = await newPlace('Grants Org');
-    await createUser({ [place.orgId]: 2 });
+    adminEmail = (await createUser({ [place.orgId]: 2 })).email;
     dynamo().middlewareStack.add(
       (next, context) => async (args) => {
         if (recording && context.commandName) {
@@ -208,5 +222,36 @@ describe('the platform-table grants of alarms and presence', () => {
     );
     expect(confirmed.filter((touch) => !allowed(touch, controlConfirmationGrants))).toEqual([]);
     expect(swept.filter((touch) => !allowed(touch, presenceSweepGrants))).toEqual([]);
+  });
+
+  it("allow every request of the mailer's alarm mail and password-reset mail", async () => {
+    const [sensor] = await newDevices(place, [{ devType: 5, devName: 'Grants sensor' }], place.floorId);
+    if (!sensor) throw new Error('no device');
+    const since = Date.now();
+    const notificationId = await raiseOfflineEpisode(alarmPorts(), alarmDeviceOf(sensor), since, since);
+    const job = (body: object, messageId: string) => ({ messageId, body: JSON.stringify(body) }) as SQSRecord;
+    touches.length = 0;
+    recording = true;
+    try {
+      expect(
+        await mailer({
+          Records: [
+            job({ kind: 'alarm', notificationId }, 'alarm'),
+            job({ kind: 'password-reset', email: adminEmail }, 'reset'),
+          ],
+        }),
+      ).toEqual({ batchItemFailures: [] });
+    } finally {
+      recording = false;
+    }
+    const reached = new Set(touches.map((t) => `${t.action} ${t.index ?? t.pk.replace(/#.*/, '#')}`));
+    expect([...reached]).toEqual(
+      expect.arrayContaining([
+        'dynamodb:Query gsi1',
+        'dynamodb:PutItem ALARMMAIL#',
+        'dynamodb:PutItem TOKEN#',
+      ]),
+    );
+    expect(touches.filter((touch) => !allowed(touch, mailerGrants))).toEqual([]);
   });
 });
