@@ -142,6 +142,14 @@ export async function raiseOfflineEpisode(
 }
 
 /**
+ * Marks an alarm's notification resolved as of `time` (ms); counted (Cleared) only by the call that
+ * recorded it, so a repeat counts nothing.
+ */
+async function resolveAlarm(deps: AlarmPorts, id: string, time: number): Promise<void> {
+  if (await clearNotification(deps, id, new Date(time).toISOString())) deps.metrics.count('Cleared', 1);
+}
+
+/**
  * An offline episode ended: its notification is marked cleared (and the clearing pushed to open pages)
  * and 'Device Online' is raised.
  */
@@ -152,8 +160,7 @@ export async function closeOfflineEpisode(
   time: number,
 ): Promise<void> {
   if (!episode.notificationId) return; // Never notified: it ends as quietly as it began.
-  if (await clearNotification(deps, episode.notificationId, new Date(time).toISOString()))
-    deps.metrics.count('Cleared', 1);
+  await resolveAlarm(deps, episode.notificationId, time);
   await raise(deps, device, {
     key: `online#${episode.episodeSince}`,
     type: NotificationType.info,
@@ -384,7 +391,7 @@ export async function observeDevice(
 async function settleClearing(deps: AlarmPorts, saved: DeviceAlarms): Promise<void> {
   if (!saved.clearing) return;
   for (const [id, endedAt] of Object.entries(saved.clearing)) {
-    if (await clearNotification(deps, id, new Date(endedAt).toISOString())) deps.metrics.count('Cleared', 1);
+    await resolveAlarm(deps, id, endedAt);
   }
   const { clearing: _delivered, ...rest } = saved;
   await deps.alarms.saveIfUnchanged({ ...rest, version: saved.version + 1 }, saved);
@@ -406,7 +413,7 @@ async function settleRaised(
   const held = new Set([...conditions.values()].map((c) => c.notificationId));
   for (const id of raised) {
     if (held.has(id)) continue;
-    if (await clearNotification(deps, id, new Date(asOf).toISOString())) deps.metrics.count('Cleared', 1);
+    await resolveAlarm(deps, id, asOf);
   }
 }
 

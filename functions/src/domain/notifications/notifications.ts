@@ -91,13 +91,13 @@ export async function clearNotification(
   clearedAt: string,
 ): Promise<boolean> {
   const cleared = await deps.notifications.markCleared(id, clearedAt);
-  if (!cleared?.notification.clearedAt) return false;
-  const { notification } = cleared;
+  const notification = cleared?.notification;
+  if (!cleared || !notification?.clearedAt) return false;
   await deps.publisher.publish(notification.orgId, {
     kind: 'notificationCleared',
     _id: notification.id,
     orgID: notification.orgId,
-    clearedAt: cleared.notification.clearedAt,
+    clearedAt: notification.clearedAt,
   });
   return cleared.recorded;
 }
