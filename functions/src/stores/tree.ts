@@ -173,10 +173,12 @@ export async function getOrganizationTree(orgId: string): Promise<OrganizationTr
  * Reads the trees of many organizations from their summaries, 100 a request: the round trips do not
  * grow with each organization. Organizations that do not exist or are deleted are left out. A summary
  * that is missing or incomplete (an organization stored before summaries were kept) is read from the
- * organization's partition and rebuilt; one whose tree outgrew an item is read from the partition.
+ * organization's partition and rebuilt (unless `rebuild` is false: a reader whose role may not write
+ * the table leaves that to one that may); one whose tree outgrew an item is read from the partition.
  */
 export async function readOrganizationTrees(
   orgIds: readonly string[],
+  { rebuild = true }: { rebuild?: boolean } = {},
 ): Promise<{ trees: OrganizationTree[] }> {
   const ids = [...new Set(orgIds)];
   const items = await batchGet(config.platformTable, ids.map(keys.orgSummary));
@@ -191,7 +193,9 @@ export async function readOrganizationTrees(
       if (tree !== 'deleted') trees.push(tree);
     }
   }
-  const read = await mapLimited(unsummarized, 16, ([orgId, summary]) => readAndRebuild(orgId, summary));
+  const read = await mapLimited(unsummarized, 16, ([orgId, summary]) =>
+    rebuild ? readAndRebuild(orgId, summary) : readLive(orgId),
+  );
   trees.push(...read.filter((t): t is OrganizationTree => t !== undefined));
   return { trees };
 }
@@ -228,14 +232,20 @@ export async function getOrganizationTrees(orgIds: readonly string[]): Promise<O
  * so what it misses changed `rev`, and the rebuild is refused. A rebuild is also refused once the
  * organization is deleted or gone.
  */
+/** An organization's tree read from its partition; undefined when it is gone or deleted. */
+async function readLive(orgId: string): Promise<OrganizationTree | undefined> {
+  const { tree } = await readOrganizationTree(orgId, { consistent: true });
+  return tree;
+}
+
 async function readAndRebuild(orgId: string, seen: StoredSummary): Promise<OrganizationTree | undefined> {
   const { tree } = await readOrganizationTree(orgId, { consistent: true });
   if (!tree || seen.state === 'overflow') return tree;
   try {
     await transactWrite([stillLive({ kind: 'organization', id: orgId, orgId }), summaryRebuild(tree, seen)]);
   } catch {
-    // The read answers from the partition all the same. A reader that may not write the table (the
-    // mailer reads organizations' names) leaves the rebuild to the next reader that may.
+    // The read answers from the partition all the same (the organization deleted meanwhile, or a
+    // write that came in between, refuses the rebuild: the next reader tries again).
   }
   return tree;
 }

@@ -43,9 +43,13 @@ export interface TreeStore {
   readOrganizationTree(orgId: string): Promise<TreeRead>;
   /**
    * Many organizations' trees, in round trips that do not grow with each organization (the adapter
-   * reads their summaries); organizations that do not exist or are deleted are left out.
+   * reads their summaries); organizations that do not exist or are deleted are left out. A reader
+   * that may not write the store says `rebuild: false`: what it reads is not kept for the next.
    */
-  readOrganizationTrees(orgIds: readonly string[]): Promise<{ trees: OrganizationTree[] }>;
+  readOrganizationTrees(
+    orgIds: readonly string[],
+    options?: { rebuild?: boolean },
+  ): Promise<{ trees: OrganizationTree[] }>;
   /**
    * What the sidebar shows of the same organizations, each as the JSON text of its view (what a caller
    * sees of a tree does not depend on their role in it), with its name to order them by.

@@ -40,10 +40,13 @@ export const identityOnFirstUse: Identity = {
   passwordPolicy: async () => (await loadIdentity()).passwordPolicy(),
 };
 
-/** The names of organizations that exist (deleted ones are left out). */
+/**
+ * The names of organizations that exist (deleted ones are left out). The mailer's role may not write
+ * the table: an organization without its summary is read, and its summary left to readers that may.
+ */
 export const organizations = {
   async namesOf(orgIds: readonly string[]) {
-    const { trees } = await dynamoTreeStore.readOrganizationTrees(orgIds);
+    const { trees } = await dynamoTreeStore.readOrganizationTrees(orgIds, { rebuild: false });
     return new Map(trees.map((t) => [t.org.orgId, t.org.orgName]));
   },
 };
