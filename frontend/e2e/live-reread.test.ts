@@ -3,10 +3,9 @@ import { topics } from '@argentum/contracts/messaging';
 import type { MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { silenceLimitMs, sweepPresence } from '../../functions/src/domain/devices/presence';
+import { silenceLimitMs } from '../../functions/src/domain/devices/presence';
 import { html } from '../../functions/src/domain/notifications/notification-html';
 import { raiseNotification } from '../../functions/src/domain/notifications/notifications';
-import { presencePorts } from '../../functions/src/lambda/wiring/presence';
 import { dynamoDevices } from '../../functions/src/stores/devices';
 import { dynamoNotificationStore } from '../../functions/src/stores/notifications';
 import { dynamoUserStore } from '../../functions/src/stores/users';
@@ -14,6 +13,7 @@ import { newDevices, type Place } from '../../functions/test/platform/devices-fi
 import { callOk, createUser, signInAs, type TestUser } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
 import { deviceConnection } from '../../functions/test/support/control';
+import { sweepWatched } from '../../functions/test/support/presence-sweep';
 import { frameBytes, launchBrowser, newTestPage, open, screenshot, signIn } from './browser';
 import { newPlaceWithPlan } from './places';
 
@@ -88,17 +88,10 @@ describe('a page left open', () => {
 
     // The sensor falls silent and the sweep finds it offline, but its live message is lost (as IoT
     // Core discards what passes a connection's 100 messages a second): the page is not told.
-    const ports = presencePorts();
-    const swept = await sweepPresence(
-      {
-        ...ports,
-        presence: {
-          ...ports.presence,
-          watched: async () => (await ports.presence.watched()).filter((d) => d.devID === sensorId),
-        },
-        push: async () => undefined,
-      },
+    const swept = await sweepWatched(
+      (d) => d.devID === sensorId,
       Date.now() + silenceLimitMs(DeviceType.ieq) + 60_000,
+      { push: async () => undefined },
     );
     expect(swept).toEqual({ looked: 1, changed: 1 });
     await page.waitForTimeout(1_000);

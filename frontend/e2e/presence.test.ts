@@ -4,8 +4,6 @@ import type { MqttClient } from 'mqtt';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newDevices, type Place } from '../../functions/test/platform/devices-fixtures';
-import { sweepPresence } from '../../functions/src/domain/devices/presence';
-import { presencePorts } from '../../functions/src/lambda/wiring/presence';
 import {
   call,
   createUser,
@@ -14,6 +12,7 @@ import {
   type TestUser,
 } from '../../functions/test/support/api';
 import { deviceConnection } from '../../functions/test/support/control';
+import { sweepWatched } from '../../functions/test/support/presence-sweep';
 import '../../functions/test/support/provided';
 import { launchBrowser, newTestPage, open, screenshot, signIn } from './browser';
 import { newPlaceWithPlan } from './places';
@@ -157,17 +156,7 @@ describe('presence in the browser', () => {
 
   it("the offline alarm's notification and mail open the device on its floor, selected", async () => {
     // The grace period (10 minutes) has passed: the sweep, at that time, for this organization only.
-    const ports = presencePorts();
-    await sweepPresence(
-      {
-        ...ports,
-        presence: {
-          ...ports.presence,
-          watched: async () => (await ports.presence.watched()).filter((d) => d.orgID === place.orgId),
-        },
-      },
-      Date.now() + 11 * 60_000,
-    );
+    await sweepWatched((d) => d.orgID === place.orgId, Date.now() + 11 * 60_000);
     await expect.poll(async () => (await mailsTo(admin.email)).length, { timeout: 15_000 }).toBe(1);
     const [mail] = await mailsTo(admin.email);
     const link = /View Device: (\S+)/.exec(mail?.text ?? '')?.[1];

@@ -12,6 +12,10 @@ import {
   UNKNOWN_DEVICE_TEXT,
   type WeatherAnswer,
 } from '@argentum/contracts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../src/aws/dynamo';
+import { config } from '../src/config';
+import { keys } from '../src/stores/keys';
 import { recordLatest } from '../src/stores/devices';
 import { dynamoTelemetryStore, writeRawReadings } from '../src/stores/telemetry-dynamodb';
 import type { TelemetryPoint } from '../src/domain/telemetry/telemetry';
@@ -268,5 +272,10 @@ describe('/api/weather', () => {
     expect(result.body.pressureKpa).toBeGreaterThanOrEqual(100.9);
     expect(result.body.pressureKpa).toBeLessThanOrEqual(101.7);
     expect(typeof result.body.time).toBe('number');
+    // The reading is shared with the function's other instances: its role may write that one item.
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: config.platformTable, Key: keys.weather('Toronto') }),
+    );
+    expect(Item).toMatchObject({ entity: 'weather', pressureHpa: expect.any(Number) });
   });
 });

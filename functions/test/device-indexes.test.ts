@@ -5,12 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import type { Device } from '../src/domain/devices/device';
-import { handler } from '../src/lambda/ingest';
+import { handler as ingestHandler } from '../src/lambda/ingest';
 import { deviceItem, dynamoDevices, migrateDeviceIndexes } from '../src/stores/devices';
 import { batchWrite } from '../src/stores/dynamo-kit';
 import { keys } from '../src/stores/keys';
 import { consumedCapacity } from './support/consumed-capacity';
 import { freshDevId } from './support/telemetry';
+import { invokedAs } from '../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const handler = invokedAs('ingest', ingestHandler);
 
 /**
  * The device item's indexes (gsi3: devices of a floor, gsi4: devices of an organization) project keys

@@ -5,10 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { INGEST_UNITS_PER_READING } from '../../tools/cost';
 import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
-import { handler } from '../src/lambda/ingest';
+import { handler as ingestHandler } from '../src/lambda/ingest';
 import { dynamoDevices, deviceItem } from '../src/stores/devices';
 import { consumedCapacity } from './support/consumed-capacity';
 import { freshDevId } from './support/telemetry';
+import { invokedAs } from '../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const handler = invokedAs('ingest', ingestHandler);
 
 const DEVICES = 20;
 

@@ -4,10 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import { type PresenceDevice, silenceLimitMs, sweepPresence } from '../src/domain/devices/presence';
-import { handler as ingest } from '../src/lambda/ingest';
+import { handler as ingestHandler } from '../src/lambda/ingest';
 import { presencePorts } from '../src/lambda/wiring/presence';
 import { dynamoPresenceStore } from '../src/stores/presence';
 import { freshDevId, registerDevice } from './support/telemetry';
+import { asFunction, invokedAs } from '../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const ingest = invokedAs('ingest', ingestHandler);
 
 /**
  * The presence sweep reads the watched devices eventually consistently (half the read units,
@@ -49,20 +53,22 @@ async function onlineSensor(time: number) {
 async function sweepOver(images: PresenceDevice[], now: number) {
   const ports = presencePorts();
   const saves: string[] = [];
-  const result = await sweepPresence(
-    {
-      ...ports,
-      presence: {
-        ...ports.presence,
-        watched: async () => images,
-        saveIfUnchanged: async (...args) => {
-          const saved = await ports.presence.saveIfUnchanged(...args);
-          saves.push(saved);
-          return saved;
+  const result = await asFunction('presence-sweep', () =>
+    sweepPresence(
+      {
+        ...ports,
+        presence: {
+          ...ports.presence,
+          watched: async () => images,
+          saveIfUnchanged: async (...args) => {
+            const saved = await ports.presence.saveIfUnchanged(...args);
+            saves.push(saved);
+            return saved;
+          },
         },
       },
-    },
-    now,
+      now,
+    ),
   );
   return { ...result, saves };
 }

@@ -6,12 +6,17 @@ import { dynamo } from '../src/aws/dynamo';
 import { config } from '../src/config';
 import type { BackOff } from '../src/lib/backoff';
 import { batchGet, UnprocessedItemsError } from '../src/stores/dynamo-kit';
-import { handler as ingest } from '../src/lambda/ingest';
-import { handler as rollups } from '../src/lambda/telemetry-rollups';
+import { handler as ingestHandler } from '../src/lambda/ingest';
+import { handler as telemetryRollupsHandler } from '../src/lambda/telemetry-rollups';
 import { dynamoDevices } from '../src/stores/devices';
 import { dynamoTelemetryStore, seriesKey, writeRawReadings } from '../src/stores/telemetry-dynamodb';
 import { throughputFaults } from './support/throughput-faults';
 import { freshDevId, registerDevice, seriesItems } from './support/telemetry';
+import { invokedAs } from '../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const ingest = invokedAs('ingest', ingestHandler);
+const rollups = invokedAs('telemetry-rollups', telemetryRollupsHandler);
 
 /**
  * A provisioned table that runs out of capacity throttles (docs/cost.md): every throttled write and

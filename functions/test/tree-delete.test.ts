@@ -11,13 +11,17 @@ import type { NodeRef } from '../src/domain/tree/ports';
 import { sweepDeleted } from '../src/domain/tree/sweep';
 import type { BuildingView, FloorView, OrganizationView } from '../src/domain/tree/tree';
 import { sweepPorts } from '../src/lambda/wiring/sweep';
-import { handler as treeSweeper, STOP_BEFORE_TIMEOUT_MS } from '../src/lambda/tree-sweeper';
+import { handler as treeSweeperHandler, STOP_BEFORE_TIMEOUT_MS } from '../src/lambda/tree-sweeper';
 import { deviceItem, dynamoDevices } from '../src/stores/devices';
 import { FLOOR_PLAN_RENDITION_WIDTHS, floorPlanKey, floorPlanRenditionKey } from '../src/domain/files/keys';
 import { PLAN_VERSION_META } from '../src/domain/files/floor-plans';
 import { keys } from '../src/stores/keys';
 import { getNode, nodeKey, readOrganizationTree } from '../src/stores/tree';
 import { call, createUser, orgIdsOf, signIn, stack, users } from './support/api';
+import { invokedAs } from '../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const treeSweeper = invokedAs('tree-sweeper', treeSweeperHandler);
 
 /**
  * Deleting nodes with everything under them. The delete answers as soon as it is committed; the

@@ -22,8 +22,6 @@ import {
   LOGO_STAGING_PREFIX,
   PLAN_RENDITION_SOURCE_SUFFIX,
 } from '@argentum/functions/domain/files/keys';
-import { keys, VENDOR_POLL_PARTITION } from '@argentum/functions/stores/keys';
-import { commandItems, controlConfirmationGrants, presenceSweepGrants } from './table-grants';
 import { VENDOR_POLL_INTERVAL_MINUTES } from '@argentum/functions/domain/integrations/polling';
 import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
 import { AUTHORIZER_ANSWER_LIMITS } from '@argentum/functions/domain/realtime/policy';
@@ -86,54 +84,43 @@ const logoFiles: FileGrant[] = [
 ];
 
 /**
- * Least privilege per domain: only what its use cases touch. Every domain reads the platform table
- * (roles). Those that reduce a user's access (sign-out and password reset, user administration; and
+ * Least privilege per domain, besides the tables (infra/src/table-access.ts): only what its use cases
+ * touch. Those that reduce a user's access (sign-out and password reset, user administration; and
  * the tree sweeper, when an organization goes) close the user's real-time connections.
  */
 const apiAccess: Record<ApiDomain, FunctionAccess> = {
   // The auth routes send no mail themselves: forgot-password queues a job for the mailer.
-  auth: { platformTable: 'readWrite', userPoolAdmin: true, closeConnections: true },
+  auth: { userPoolAdmin: true, closeConnections: true },
   users: {
-    platformTable: 'readWrite',
     userPoolAdmin: true,
     sendMail: true,
     files: logoFiles,
     closeConnections: true,
   },
-  // Deletes only commit; the tree sweeper removes plans, memberships and the rest.
-  tree: { platformTable: 'readWrite' },
+  tree: {},
   floors: {
-    platformTable: 'readWrite',
     files: [{ prefix: FLOOR_PLAN_PREFIX, read: true }],
   },
   floorplans: {
-    platformTable: 'read',
     files: [
       { prefix: FLOOR_PLAN_STAGING_PREFIX, read: true, write: true, delete: true },
       // Delete: a commit that finds its floor deleted after writing removes the plan and its renditions.
       { prefix: FLOOR_PLAN_PREFIX, read: true, write: true, delete: true },
     ],
   },
-  devices: { platformTable: 'readWrite', publishTopics: [controlTopics] },
+  devices: { publishTopics: [controlTopics] },
   data: {
-    platformTable: 'read',
-    telemetryTable: 'read',
     timestream: 'query',
     // Large exports: written, then read back through presigned links.
     files: [{ prefix: EXPORT_PREFIX, read: true, write: true }],
     // Exports of ranges older than the hot store read the archive of raw readings.
     readingArchive: 'read',
   },
-  // Reads users and devices; writes only commands; publishes only to devices' command topics.
-  control: {
-    platformTable: 'read',
-    platformTableStatements: [commandItems(['dynamodb:PutItem', 'dynamodb:UpdateItem'])],
-    publishTopics: [controlTopics],
-  },
-  notifications: { platformTable: 'readWrite' },
+  // Publishes only to devices' command topics.
+  control: { publishTopics: [controlTopics] },
+  notifications: {},
   // What the panels read in the vendors' clouds goes on as the devices' readings (Basic Ingest).
   integrations: {
-    platformTable: 'readWrite',
     publishTopics: [controlTopics, liveTopics, handedOnReadingTopics],
   },
 };
@@ -244,8 +231,6 @@ export class StatelessStack extends Stack {
       description: 'Argentum telemetry ingest (batches from the IoT rule queue)',
       resources,
       access: {
-        platformTable: 'readWrite',
-        telemetryTable: 'readWrite',
         timestream: 'write',
         publishTopics: [liveTopics, notificationTopics],
       },
@@ -258,8 +243,8 @@ export class StatelessStack extends Stack {
       entry: 'realtime-authorizer',
       description: 'Argentum IoT custom authorizer for browser MQTT connections',
       resources,
-      // Reads users; writes only the records of the connections it admits.
-      access: { platformTable: 'read', recordConnections: true },
+      // Its table access: it reads users and writes only the records of the connections it admits.
+      access: {},
       memorySize: 256,
       // IoT Core waits at most 5 s for a custom authorizer.
       timeout: Duration.seconds(AUTHORIZER_ANSWER_LIMITS.timeoutSeconds),
@@ -367,7 +352,6 @@ export class StatelessStack extends Stack {
       // Settles commands and tells browsers the outcome; raises the alarms in devices' messages
       // (offline, pairing, failed commands): notifications, inboxes, alarm state, alarm mail jobs.
       access: {
-        platformTableStatements: controlConfirmationGrants,
         // Command outcomes, notifications, and presence changes and power node port values on the device's
         // floor; a confirmed value as the device's reading (Basic Ingest).
         publishTopics: [commandStatusTopics, notificationTopics, liveTopics, handedOnReadingTopics],
@@ -389,7 +373,6 @@ export class StatelessStack extends Stack {
         'Argentum presence sweep: silent devices go offline; offline alarms after their grace period',
       resources,
       access: {
-        platformTableStatements: presenceSweepGrants,
         publishTopics: [notificationTopics, liveTopics],
       },
       memorySize: 256,
@@ -412,10 +395,6 @@ export class StatelessStack extends Stack {
       description: 'Argentum vendor poller: Nest, Ecobee and Ryse readings into telemetry',
       resources,
       access: {
-        platformTableStatements: [
-          { actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
-          { actions: ['dynamodb:Query', 'dynamodb:DeleteItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
-        ],
         publishTopics: [handedOnReadingTopics],
         // Ecobee rotates its refresh token on every use: the poller stores the new one, as the API does.
         secrets: [
@@ -444,7 +423,6 @@ export class StatelessStack extends Stack {
       resources,
       // Tree items, device placements and users' memberships; the floor plans of deleted floors.
       access: {
-        platformTable: 'readWrite',
         files: [{ prefix: FLOOR_PLAN_PREFIX, delete: true }],
         closeConnections: true,
       },
@@ -493,7 +471,7 @@ export class StatelessStack extends Stack {
         description:
           'Argentum telemetry roll-ups: recomputes the hours of written readings (telemetry table stream)',
         resources,
-        access: { telemetryTable: 'readWrite' },
+        access: {},
         timeout: Duration.seconds(telemetryRollups.timeoutSeconds),
       });
       this.telemetryRollupFailures = this.rollUpFromStream(props.stateful, this.telemetryRollups);

@@ -1,6 +1,7 @@
 import type { AedesPublishPacket, Client } from 'aedes';
 import { confirmationTopic } from '@argentum/contracts/messaging';
 import type { Broker } from './broker';
+import { asFunction } from './function-grants';
 
 /**
  * What the rule's SQL makes of a JSON object published on a confirmation topic: its fields, then
@@ -36,7 +37,7 @@ export function startConfirmationRule(broker: Broker): { stop(): Promise<void>; 
     const { handler } = await import('@argentum/functions/lambda/control-confirmations');
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
-        await handler(event);
+        await asFunction('control-confirmations', () => handler(event));
         return;
       } catch (error) {
         if (attempt === ATTEMPTS) {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { ApiResponse } from '@argentum/functions/http/types';
+import type { FunctionName } from '../src/table-access';
+import { asFunction } from './function-grants';
 
 /**
  * How the local stack invokes a function as Lambda does: with a context whose remaining time counts
@@ -10,8 +12,8 @@ import type { ApiResponse } from '@argentum/functions/http/types';
  */
 
 export interface Invocation {
-  /** The function's name (its log group, ARN and context name it). */
-  name: string;
+  /** The function's name (its log group, ARN and context name it; it runs with its table access). */
+  name: FunctionName;
   /** The function's timeout, as deployed (infra/src/definitions.ts). */
   timeoutMs: number;
   memoryMB?: number;
@@ -58,13 +60,17 @@ export async function withinTimeout<T>(work: Promise<T>, timeoutMs: number): Pro
   }
 }
 
-/** Invokes `handler` as Lambda does: its context counts down, and it ends at its timeout. */
+/**
+ * Invokes `handler` as Lambda does: as its function (its table access), with a context that counts
+ * down, ending at its timeout.
+ */
 export function invoke<E, R>(
   handler: (event: E, context: Context) => Promise<R>,
   event: E,
   invocation: Invocation,
 ): Promise<R> {
-  return withinTimeout(handler(event, lambdaContext(invocation)), invocation.timeoutMs);
+  const run = asFunction(invocation.name, () => handler(event, lambdaContext(invocation)));
+  return withinTimeout(run, invocation.timeoutMs);
 }
 
 const INTERNAL_SERVER_ERROR: ApiResponse = {

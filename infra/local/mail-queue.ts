@@ -4,6 +4,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { mailQueue } from '../src/definitions';
 import { HOST } from './config';
 import { listen, type ListenAt, readBody } from './http-util';
+import { asFunction } from './function-grants';
 
 /** Delay before a failed job is tried again (the queue's visibility timeout, shortened). */
 const RETRY_DELAY_MS = 200;
@@ -62,7 +63,7 @@ export async function startMailQueue(port: ListenAt): Promise<LocalMailQueue> {
     while (waiting.length > 0) {
       const next = waiting.shift() as { messageId: string; body: string; receives: number };
       const record = sqsRecord(next.messageId, next.body, next.receives + 1);
-      const result = await mailer({ Records: [record] }).catch(() => ({
+      const result = await asFunction('mailer', () => mailer({ Records: [record] })).catch(() => ({
         batchItemFailures: [{ itemIdentifier: record.messageId }],
       }));
       if (result.batchItemFailures.length === 0) continue;

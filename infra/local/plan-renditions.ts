@@ -3,6 +3,7 @@ import type { S3Event } from 'aws-lambda';
 import { FLOOR_PLAN_PREFIX, PLAN_RENDITION_SOURCE_SUFFIX } from '@argentum/functions/domain/files/keys';
 import { asyncInvocations, planRenditions } from '../src/definitions';
 import { withinTimeout } from './lambda-invoke';
+import { asFunction } from './function-grants';
 
 /**
  * The twin of the files bucket's event notification to the plan renditions function (CDK:
@@ -50,7 +51,10 @@ export async function startPlanRenditions(
       const attempts = 1 + asyncInvocations.retryAttempts;
       for (let attempt = 1; attempt <= attempts && !stopped; attempt++) {
         try {
-          await withinTimeout(handler({ Records: records }), timeoutMs);
+          await withinTimeout(
+            asFunction('plan-renditions', () => handler({ Records: records })),
+            timeoutMs,
+          );
           return;
         } catch (error) {
           if (attempt === attempts)

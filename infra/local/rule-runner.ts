@@ -10,6 +10,7 @@ import type { Broker } from './broker';
 import { HOST } from './config';
 import { BodyTooLarge, close, listen, readBody } from './http-util';
 import { startEventSource } from './sqs-event-source';
+import { asFunction } from './function-grants';
 
 /** Lambda polls a queue with a few concurrent batches; enough to keep DynamoDB busy. */
 const MAX_CONCURRENT_BATCHES = 4;
@@ -189,7 +190,7 @@ export function startRuleRunner(
     async (event) => {
       // The ingest Lambda's entry point, loaded once the stack has set the environment it reads.
       const { handler: ingest } = await import('@argentum/functions/lambda/ingest');
-      return ingest(event);
+      return asFunction('ingest', () => ingest(event));
     },
     (record, reason) => deadLetters.add({ messageId: record.messageId, body: record.body, reason }),
   );

@@ -49,6 +49,8 @@ import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
 import { makePlanSigningKeys } from './plan-edge';
 import { startPlanRenditions } from './plan-renditions';
+import { asFunction, enforceTableGrants, type Refusal } from './function-grants';
+import type { FunctionName } from '../src/table-access';
 import {
   LOCAL_PLAN_SIGNING_SECRET_ID,
   LOCAL_REALTIME_SIGNING_SECRET_ID,
@@ -116,6 +118,11 @@ export interface LocalStack {
   pollVendors(time?: Date): Promise<VendorPollResult>;
   /** The stand-ins of the vendor clouds (Ryse, Nest, Ecobee) and of Secrets Manager. */
   vendorsUrl: string;
+  /**
+   * The requests a function made that its IAM role would not allow (function-grants.ts): each failed
+   * with an AccessDeniedException, as on AWS.
+   */
+  accessRefusals: readonly Refusal[];
   stop(): Promise<void>;
 }
 
@@ -124,14 +131,14 @@ export interface LocalStack {
  * every `everyMs` (0: never) a timer runs it; stopping waits for the run under way.
  */
 function scheduled<Result>(
-  name: string,
+  name: FunctionName,
   handler: (event: { time: string }) => Promise<Result>,
   everyMs: number,
   stops: (() => Promise<void>)[],
 ): (time?: Date) => Promise<Result> {
   let running: Promise<unknown> = Promise.resolve();
   const run = (time = new Date()) => {
-    const next = running.then(() => handler({ time: time.toISOString() }));
+    const next = running.then(() => asFunction(name, () => handler({ time: time.toISOString() })));
     running = next.catch((error: unknown) => console.error(`${name} failed`, error));
     return next;
   };
@@ -199,6 +206,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   mkdirSync(options.dataDir, { recursive: true });
   const mailDir = path.join(options.dataDir, 'mail');
   const held = await holdPorts(options.ports);
+  const accessRefusals: Refusal[] = [];
   const stops: (() => Promise<void>)[] = [
     // Last: the ports of the servers that never started.
     async () => {
@@ -343,6 +351,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     };
     // The handlers run in this process, as each Lambda would, configured only by their environment.
     Object.assign(process.env, env);
+    // ... and each with only its own table access, as its IAM role allows it (function-grants.ts).
+    const { dynamo } = await import('@argentum/functions/aws/dynamo');
+    enforceTableGrants(
+      dynamo(),
+      { platform: platformTable.localName, telemetry: telemetryTable.localName },
+      (refusal) => {
+        accessRefusals.push(refusal);
+        const { functionName, touch } = refusal;
+        console.error(
+          `${functionName}: AccessDenied, ${touch.action} on ${touch.table ?? 'another table'} ${touch.pk ?? ''}`,
+        );
+      },
+    );
 
     const broker = await startBroker({
       mqttPort: held.mqtt,
@@ -403,14 +424,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // runs practically are): the presence sweep every minute, the vendor poller every 5 minutes.
     const { handler: presenceSweep } = await import('@argentum/functions/lambda/presence-sweep');
     const sweepPresence = scheduled(
-      'presence sweep',
+      'presence-sweep',
       presenceSweep,
       options.presenceSweepMs ?? 60_000,
       stops,
     );
     const { handler: vendorPoller } = await import('@argentum/functions/lambda/vendor-poller');
     const pollEvery = options.vendorPollMs ?? VENDOR_POLL_INTERVAL_MINUTES * 60_000;
-    const pollVendors = scheduled('vendor poll', vendorPoller, pollEvery, stops);
+    const pollVendors = scheduled('vendor-poller', vendorPoller, pollEvery, stops);
     // The floors show what the vendors' clouds say from the start, not the seeded history's last value.
     if (pollEvery > 0) void pollVendors().catch(() => undefined);
 
@@ -509,6 +530,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sweepPresence,
       pollVendors,
       vendorsUrl: vendors.url,
+      accessRefusals,
       stop: stopAll,
     };
   } catch (error) {

@@ -20,10 +20,11 @@ import type {
 } from 'aws-lambda';
 import { type FilterPattern, matchesFilter } from './event-filter';
 import { invoke } from './lambda-invoke';
+import type { FunctionName } from '../src/table-access';
 
 /** One Lambda fed by the stream, with its event source mapping's settings. */
 export interface StreamConsumer {
-  name: string;
+  name: FunctionName;
   filter: FilterPattern;
   batchSize: number;
   retryAttempts: number;

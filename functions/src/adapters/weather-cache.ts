@@ -2,13 +2,14 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../aws/dynamo';
 import { config } from '../config';
 import type { WeatherCache } from '../domain/telemetry/weather';
-
-const key = (city: string) => ({ pk: `WEATHER#${city.toLowerCase()}`, sk: 'CURRENT' });
+import { keys } from '../stores/keys';
 
 /** The last weather reading per city, one item in the platform table (expires after a day). */
 export const dynamoWeatherCache: WeatherCache = {
   async get(city) {
-    const { Item } = await dynamo().send(new GetCommand({ TableName: config.platformTable, Key: key(city) }));
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: config.platformTable, Key: keys.weather(city) }),
+    );
     if (!Item || typeof Item.pressureHpa !== 'number') return undefined;
     return {
       reading: { pressureHpa: Item.pressureHpa, time: Number(Item.time) },
@@ -20,7 +21,7 @@ export const dynamoWeatherCache: WeatherCache = {
       new PutCommand({
         TableName: config.platformTable,
         Item: {
-          ...key(city),
+          ...keys.weather(city),
           entity: 'weather',
           pressureHpa: reading.pressureHpa,
           time: reading.time,

@@ -138,6 +138,8 @@ export const keys = {
     pk: `ALARMMAIL#${notificationId}`,
     sk: `SENT#${recipientKey}`,
   }),
+  /** The last weather reading of a city, shared by the data API's instances (adapters/weather-cache.ts). */
+  weather: (city: string) => ({ pk: `WEATHER#${city.toLowerCase()}`, sk: 'CURRENT' }),
   attempts: (kind: string, subjectHash: string) => ({
     pk: `ATTEMPTS#${kind}#${subjectHash}`,
     sk: 'ATTEMPTS',

@@ -20,13 +20,17 @@ import { dynamoNotificationStore } from '@argentum/functions/stores/notification
 import { dynamoUserStore } from '@argentum/functions/stores/users';
 import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
-import { handler as mailer } from '@argentum/functions/lambda/mailer';
+import { handler as mailerHandler } from '@argentum/functions/lambda/mailer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '@argentum/contracts/messaging';
 import { call, createOwnOrganization, createUser, mailsTo, signInAs, waitForMail } from '../support/api';
 import { newDevices, newPlace } from './devices-fixtures';
 import { deviceConnection } from '../support/control';
 import { connectBrowser, notificationPushesReceived } from '../support/realtime';
+import { invokedAs } from '../../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const mailer = invokedAs('mailer', mailerHandler);
 
 const ports: AlarmPorts = {
   notifications: dynamoNotificationStore,

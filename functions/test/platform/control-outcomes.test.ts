@@ -9,7 +9,7 @@ import {
   lockedText,
 } from '@argentum/contracts';
 import { topics } from '@argentum/contracts/messaging';
-import { handler as confirmations } from '../../src/lambda/control-confirmations';
+import { handler as controlConfirmationsHandler } from '../../src/lambda/control-confirmations';
 import { dynamoDevices } from '../../src/stores/devices';
 import { dynamoCommandStore } from '../../src/stores/commands';
 import {
@@ -21,6 +21,10 @@ import {
   waitForCommand,
   watchOutcomes,
 } from '../support/control';
+import { invokedAs } from '../../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const confirmations = invokedAs('control-confirmations', controlConfirmationsHandler);
 
 let scene: ControlScene;
 beforeAll(async () => {

@@ -5,12 +5,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CommandSentAnswer, DeviceStateAnswer, SensorDevicesAnswer } from '@argentum/contracts';
 import { Command, type CommandMessage, topics } from '@argentum/contracts/messaging';
 import { presenceOf } from '../../src/domain/devices/presence';
-import { handler as confirmations } from '../../src/lambda/control-confirmations';
+import { handler as controlConfirmationsHandler } from '../../src/lambda/control-confirmations';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
 import { type Device, deviceItem, dynamoDevices } from '../../src/stores/devices';
 import { call, createUser, signInAs } from '../support/api';
 import { control, deviceConnection, waitForCommand } from '../support/control';
+import { invokedAs } from '../../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const confirmations = invokedAs('control-confirmations', controlConfirmationsHandler);
 
 /**
  * A device's readings carry its own clock's time; its word on a command carries the broker's. A value

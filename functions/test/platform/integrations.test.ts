@@ -13,7 +13,7 @@ import {
   VALUE_HAS_BEEN_SET_TEXT,
 } from '@argentum/contracts';
 import { pollVendorDevices, type VendorPollPorts } from '../../src/domain/integrations/polling';
-import { handler as pollVendors } from '../../src/lambda/vendor-poller';
+import { handler as vendorPollerHandler } from '../../src/lambda/vendor-poller';
 import { dynamoPolledDevices } from '../../src/stores/vendor-poll';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
@@ -21,6 +21,10 @@ import { ENV } from '../../src/environment';
 import { deviceItem, dynamoDevices } from '../../src/stores/devices';
 import { call, createOwnOrganization, createUser, signInAs, stack } from '../support/api';
 import { dc, newDevices, newPlace, userWith } from './devices-fixtures';
+import { invokedAs } from '../../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const pollVendors = invokedAs('vendor-poller', vendorPollerHandler);
 
 /**
  * The integrations through the API, against the local stand-ins of the vendor clouds

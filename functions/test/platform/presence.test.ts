@@ -16,7 +16,7 @@ import { config } from '@argentum/functions/config';
 import { keys } from '@argentum/functions/stores/keys';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoAlarmMailRate } from '@argentum/functions/stores/alarms';
-import { handler as confirmation } from '@argentum/functions/lambda/control-confirmations';
+import { handler as controlConfirmationsHandler } from '@argentum/functions/lambda/control-confirmations';
 import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { dynamoAlarmSettings } from '@argentum/functions/stores/alarm-settings';
 import { recordLatest } from '@argentum/functions/stores/devices';
@@ -26,6 +26,10 @@ import { call, createUser, mailsTo, signInAs } from '../support/api';
 import { announce, deviceConnection } from '../support/control';
 import { connectBrowser } from '../support/realtime';
 import { newDevices, newPlace, type Place } from './devices-fixtures';
+import { asFunction, invokedAs } from '../../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const confirmation = invokedAs('control-confirmations', controlConfirmationsHandler);
 
 const MINUTE = 60_000;
 const clients: MqttClient[] = [];
@@ -62,7 +66,7 @@ async function sweepAt(orgId: string, time: number, beforeFirstWrite?: () => Pro
       return ports.presence.saveIfUnchanged(...args);
     },
   };
-  return sweepPresence({ ...ports, presence }, time);
+  return asFunction('presence-sweep', () => sweepPresence({ ...ports, presence }, time));
 }
 
 /** A reading as ingest stores it (the device's newest reading, then its presence), at `time`. */

@@ -8,10 +8,14 @@ import { reliableBehaviour, type Simulator, startSimulator } from '../../../infr
 import { connectLocalDevice } from '../../../infra/local/device-credentials';
 import { dynamo } from '../../src/aws/dynamo';
 import { config } from '../../src/config';
-import { handler as confirmation } from '../../src/lambda/control-confirmations';
+import { handler as controlConfirmationsHandler } from '../../src/lambda/control-confirmations';
 import { type Device, deviceItem } from '../../src/stores/devices';
 import { call, createUser, signInAs, stack } from './api';
 import { connectBrowser } from './realtime';
+import { invokedAs } from '../../../infra/local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const confirmation = invokedAs('control-confirmations', controlConfirmationsHandler);
 
 const dp = (name: string, readonly = false) => ({ dp: name, dn: name, readonly });
 

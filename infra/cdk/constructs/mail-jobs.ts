@@ -4,7 +4,6 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { mailQueue } from '../../src/definitions';
 import { PlatformFunction, type PlatformResources } from './platform-function';
-import { mailerGrants } from '../table-grants';
 
 export interface MailJobsProps {
   resources: PlatformResources;
@@ -39,10 +38,7 @@ export class MailJobs extends Construct {
       entry: 'mailer',
       description: 'Argentum mailer: password-reset and alarm mail from the mail queue',
       resources: props.resources,
-      access: {
-        platformTableStatements: mailerGrants,
-        sendMail: true,
-      },
+      access: { sendMail: true },
       memorySize: 256,
       timeout: Duration.seconds(mailQueue.mailerTimeoutSeconds),
     });

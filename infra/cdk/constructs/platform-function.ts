@@ -12,7 +12,6 @@ import {
   type PlatformSettings,
 } from '@argentum/functions/environment';
 import { ARCHIVE_ROOT } from '@argentum/functions/domain/telemetry/archive';
-import { connectionKeyPrefix } from '@argentum/functions/stores/keys';
 import { userPool } from '../../src/definitions';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +19,7 @@ import { lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
 import { BROWSER_CLIENT_ID_PREFIX } from '@argentum/contracts/messaging';
 import { acknowledgeWildcards } from '../nag';
 import { functionDefaults } from '../../src/definitions';
+import { type FunctionName, functionTables, type TableAccess, tableGrants } from '../../src/table-access';
 import { lambdaEntry, repoRoot } from '../paths';
 
 const bundleLambdaScript = path.join(repoRoot, 'infra/cdk/bundle-lambda.ts');
@@ -56,21 +56,10 @@ export interface FileGrant {
 }
 
 /**
- * Narrower than a whole-table grant: these DynamoDB actions only, on the platform table or one of its
- * indexes, and (for item writes) only on items whose partition key starts with a prefix.
+ * What a function may touch besides the tables (its table access is `functionTables` in
+ * infra/src/table-access.ts, by its entry). Each entry becomes one narrowly scoped policy statement.
  */
-export interface TableStatement {
-  actions: readonly string[];
-  index?: string;
-  partitionKeyPrefix?: string;
-}
-
-/** What a function may touch. Each entry becomes one narrowly scoped policy statement. */
 export interface FunctionAccess {
-  platformTable?: 'read' | 'readWrite';
-  /** For functions that need less than `platformTable: 'read'`: exactly these statements. */
-  platformTableStatements?: readonly TableStatement[];
-  telemetryTable?: 'read' | 'readWrite';
   /** Objects of the files bucket (floor plans, logos, uploads), by key prefix. */
   files?: readonly FileGrant[];
   /** Read the archive of raw readings (objects under `readings/`). */
@@ -83,11 +72,6 @@ export interface FunctionAccess {
   publishTopics?: readonly string[];
   /** Timestream access, only granted when Timestream is the selected telemetry store. */
   timestream?: 'query' | 'write';
-  /**
-   * Record real-time connections: PutItem on the platform table, only on items whose partition key
-   * is a connection's (`CONN#...`). For the realtime authorizer, which otherwise only reads.
-   */
-  recordConnections?: boolean;
   /** Close MQTT connections (IoT data plane DeleteConnection), to revoke a user's real-time access. */
   closeConnections?: boolean;
   /** Secrets Manager secrets by ARN: read them, and (write) store new values (rotated refresh tokens). */
@@ -95,8 +79,8 @@ export interface FunctionAccess {
 }
 
 export interface PlatformFunctionProps {
-  /** Entry file name in functions/src/lambda, without extension. */
-  entry: string;
+  /** Entry file name in functions/src/lambda, without extension; it names the function's table access. */
+  entry: FunctionName;
   description: string;
   resources: PlatformResources;
   access: FunctionAccess;
@@ -114,21 +98,6 @@ export interface PlatformFunctionProps {
   /** For the integrations function: its vendor secrets (grant them in `access.secrets`). */
   integrations?: IntegrationSettings;
 }
-
-const dynamoRead = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:Scan',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-];
-const dynamoWrite = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-];
 
 const userPoolAdminActions = [
   'cognito-idp:AdminCreateUser',
@@ -223,7 +192,7 @@ export class PlatformFunction extends Construct {
       'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so AWS requires Resource "*".',
     );
 
-    this.grant(Stack.of(this), resources, access);
+    this.grant(Stack.of(this), resources, access, functionTables[props.entry]);
   }
 
   private allow(statement: PolicyStatement, wildcardReason?: string): void {
@@ -231,59 +200,37 @@ export class PlatformFunction extends Construct {
     if (wildcardReason) acknowledgeWildcards(this.role, statement, wildcardReason);
   }
 
-  private grant(stack: Stack, resources: PlatformResources, access: FunctionAccess): void {
-    const tables = [
-      { name: resources.platformTableName, level: access.platformTable },
-      { name: resources.telemetryTableName, level: access.telemetryTable },
-    ];
-    for (const { name, level } of tables) {
-      if (!level) continue;
-      const tableArn = stack.formatArn({ service: 'dynamodb', resource: 'table', resourceName: name });
-      this.allow(
-        new PolicyStatement({
-          actions: level === 'readWrite' ? [...dynamoRead, ...dynamoWrite] : dynamoRead,
-          resources: [tableArn, `${tableArn}/index/*`],
-        }),
-        'Queries on the global secondary indexes of this one table: the index ARN pattern is table/<name>/index/*.',
-      );
-    }
-
-    if (access.recordConnections) {
-      this.allow(
-        new PolicyStatement({
-          actions: ['dynamodb:PutItem'],
-          resources: [
-            stack.formatArn({
-              service: 'dynamodb',
-              resource: 'table',
-              resourceName: resources.platformTableName,
-            }),
-          ],
-          conditions: {
-            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${connectionKeyPrefix}*`] },
-          },
-        }),
-      );
-    }
-
-    for (const statement of access.platformTableStatements ?? []) {
+  private grant(
+    stack: Stack,
+    resources: PlatformResources,
+    access: FunctionAccess,
+    tables: TableAccess,
+  ): void {
+    const tableNames = { platform: resources.platformTableName, telemetry: resources.telemetryTableName };
+    for (const grant of tableGrants(tables)) {
       const tableArn = stack.formatArn({
         service: 'dynamodb',
         resource: 'table',
-        resourceName: resources.platformTableName,
+        resourceName: tableNames[grant.table],
+      });
+      const statement = new PolicyStatement({
+        actions: [...grant.actions],
+        resources: grant.withIndexes
+          ? [tableArn, `${tableArn}/index/*`]
+          : [grant.index ? `${tableArn}/index/${grant.index}` : tableArn],
+        ...(grant.leadingKeysPrefix
+          ? {
+              conditions: {
+                'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${grant.leadingKeysPrefix}*`] },
+              },
+            }
+          : {}),
       });
       this.allow(
-        new PolicyStatement({
-          actions: [...statement.actions],
-          resources: [statement.index ? `${tableArn}/index/${statement.index}` : tableArn],
-          ...(statement.partitionKeyPrefix
-            ? {
-                conditions: {
-                  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${statement.partitionKeyPrefix}*`] },
-                },
-              }
-            : {}),
-        }),
+        statement,
+        grant.withIndexes
+          ? 'Queries on the global secondary indexes of this one table: the index ARN pattern is table/<name>/index/*.'
+          : undefined,
       );
     }
 

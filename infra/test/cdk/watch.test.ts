@@ -336,7 +336,7 @@ describe('resources added later are watched without edits', () => {
       entry: 'tree-sweeper',
       description: 'a scheduled sweep',
       resources,
-      access: { platformTable: 'read' },
+      access: {},
     });
     new Rule(stack, 'EveryMinute', {
       schedule: Schedule.rate(Duration.minutes(1)),

@@ -6,7 +6,6 @@ import { ingestTelemetryStore } from '@argentum/functions/lambda/wiring/telemetr
 import { dynamoAlarmMailRate, dynamoAlarmStore } from '@argentum/functions/stores/alarms';
 import { dynamoDevices } from '@argentum/functions/stores/devices';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
-import { sweepPresence } from '@argentum/functions/domain/devices/presence';
 import {
   ALARM_MAIL_WINDOW_MS,
   ALARM_MAILS_AT_ONCE_PER_WINDOW,
@@ -18,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { call, createUser, mailsTo, signInAs } from '../../../functions/test/support/api';
 import { newDevices, newPlace } from '../../../functions/test/platform/devices-fixtures';
 import { announce } from '../../../functions/test/support/control';
+import { sweepWatched } from '../../../functions/test/support/presence-sweep';
 import { seededRandom, stormyBehaviour } from '../../local/simulator';
 import { devices as demoDevices, readingAt } from '../../local/demo-data';
 
@@ -50,18 +50,7 @@ describe('alarm mail in a stormy hour', () => {
       place.floorId,
     );
 
-    const ports = presencePorts();
-    const sweep = (time: number) =>
-      sweepPresence(
-        {
-          ...ports,
-          presence: {
-            ...ports.presence,
-            watched: async () => (await ports.presence.watched()).filter((d) => d.orgID === place.orgId),
-          },
-        },
-        time,
-      );
+    const sweep = (time: number) => sweepWatched((d) => d.orgID === place.orgId, time);
     const announceOf = (devID: string, online: boolean, time: number) =>
       announce(place.orgId, devID, online, time);
     const digests = (time: number) =>
@@ -192,18 +181,7 @@ describe('comfort alarms over a night of the demo', () => {
 
       // 04:00: the motion sensors' batteries die. The rooms are still cold, and the presence sweep
       // (every minute, as scheduled) has the sensors offline after three of their 5-minute intervals.
-      const presence = presencePorts();
-      const sweep = () =>
-        sweepPresence(
-          {
-            ...presence,
-            presence: {
-              ...presence.presence,
-              watched: async () => (await presence.presence.watched()).filter((d) => d.orgID === place.orgId),
-            },
-          },
-          now,
-        );
+      const sweep = () => sweepWatched((d) => d.orgID === place.orgId, now);
       const silentFrom = now;
       for (; now <= silentFrom + 60 * MINUTE; now += MINUTE) {
         await minute(ieqs);

@@ -21,7 +21,7 @@ import {
   DISCONNECT_AFTER_SECONDS,
   REAUTHORIZE_AFTER_SECONDS,
 } from '@argentum/functions/domain/realtime/authorizer';
-import { handler as authorizerLambda } from '@argentum/functions/lambda/realtime-authorizer';
+import { handler as realtimeAuthorizerHandler } from '@argentum/functions/lambda/realtime-authorizer';
 import type { RealtimeConnection } from '@argentum/functions/domain/realtime/ports';
 import { leaveOrganization } from '@argentum/functions/domain/users/membership';
 import {
@@ -48,6 +48,10 @@ import {
   connectWs as connectRaw,
   mintConnectionToken,
 } from '../../../functions/test/support/realtime';
+import { invokedAs } from '../../local/function-grants';
+
+// The handlers run as their functions: with only the table access their roles have.
+const authorizerLambda = invokedAs('realtime-authorizer', realtimeAuthorizerHandler);
 
 const clients: MqttClient[] = [];
 afterEach(async () => {

@@ -5,91 +5,66 @@ import {
   raiseOfflineEpisode,
   raiseRepeatingEvent,
 } from '@argentum/functions/domain/notifications/alarms';
-import { handler as mailer } from '@argentum/functions/lambda/mailer';
+import { handler as mailerHandler } from '@argentum/functions/lambda/mailer';
 import type { SQSRecord } from 'aws-lambda';
-import { observePresence, sweepPresence } from '@argentum/functions/domain/devices/presence';
+import { observePresence } from '@argentum/functions/domain/devices/presence';
 import { queueDueDigests } from '@argentum/functions/domain/notifications/alarm-mail';
 import { sqsMailQueue } from '@argentum/functions/adapters/job-queue';
 import { dynamoAlarmMailRate } from '@argentum/functions/stores/alarms';
 import { dynamo } from '@argentum/functions/aws/dynamo';
 import { config } from '@argentum/functions/config';
+import { keys } from '@argentum/functions/stores/keys';
 import { alarmPorts } from '@argentum/functions/lambda/wiring/notifications';
 import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../functions/test/support/api';
 import { announce } from '../../../functions/test/support/control';
+import { sweepWatched } from '../../../functions/test/support/presence-sweep';
 import { newDevices, newPlace, type Place } from '../../../functions/test/platform/devices-fixtures';
-import type { TableStatement } from '../../cdk/constructs/platform-function';
 import {
-  controlConfirmationGrants,
-  mailerGrants,
-  presenceStatements,
-  presenceSweepGrants,
-} from '../../cdk/table-grants';
+  asFunction,
+  enforceTableGrants,
+  invokedAs,
+  type Refusal,
+  tableTouches,
+} from '../../local/function-grants';
+import { platformTable, telemetryTable } from '../../src/definitions';
+import {
+  type FunctionName,
+  functionTables,
+  tableAccessAllows,
+  tableGrants,
+  type TableTouch,
+} from '../../src/table-access';
 
 const MINUTE = 60_000;
+const tableNames = { platform: platformTable.localName, telemetry: telemetryTable.localName };
+const mailer = invokedAs('mailer', mailerHandler);
 
-/** One item a request touches on the platform table, as IAM weighs it: the action and the partition key. */
-interface Touch {
-  action: string;
-  pk: string;
-  /** The index a query reads, if any. */
-  index?: string;
-}
-
-type Marshalled = Record<string, unknown>;
-const pkOf = (key: unknown) => String(unmarshall((key ?? {}) as Parameters<typeof unmarshall>[0]).pk);
+/** The touches `name`'s role would not allow (infra/src/table-access.ts). */
+const refusedTo = (name: FunctionName, touches: readonly TableTouch[]) => {
+  const grants = tableGrants(functionTables[name]);
+  return touches.filter((touch) => !tableAccessAllows(grants, touch));
+};
 
 /**
- * The items a low-level DynamoDB request touches on `table`: a transaction's actions count as their
- * own (IAM authorizes TransactWriteItems per action), a query by the partition key it names.
+ * The functions with partition-key-scoped grants (`dynamodb:LeadingKeys`) run their use cases here as
+ * the local stack runs them (as their functions, whose every request the local stack weighs against
+ * their roles: function-grants.ts). Every platform-table request they make is also recorded, to show
+ * that the flows reached what they are meant to check and that each request is one their roles allow.
  */
-function touchesOf(command: string, input: Marshalled, table: string): Touch[] {
-  const action = `dynamodb:${command.replace(/Command$/, '')}`;
-  if (command === 'BatchGetItemCommand') {
-    const request = (input.RequestItems as Record<string, { Keys: unknown[] }> | undefined)?.[table];
-    return (request?.Keys ?? []).map((key) => ({ action, pk: pkOf(key) }));
-  }
-  if (command === 'TransactWriteItemsCommand') {
-    return (input.TransactItems as Record<string, Marshalled>[]).flatMap((item) =>
-      Object.entries(item)
-        .filter(([, one]) => one.TableName === table)
-        .map(([kind, one]) => ({
-          action: `dynamodb:${kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`}`,
-          pk: pkOf(one.Key ?? one.Item),
-        })),
-    );
-  }
-  if (input.TableName !== table) return [];
-  if (command === 'QueryCommand') {
-    const values = unmarshall((input.ExpressionAttributeValues ?? {}) as Parameters<typeof unmarshall>[0]);
-    const named = /pk = (:\w+)/.exec(String(input.KeyConditionExpression))?.[1];
-    const index = typeof input.IndexName === 'string' ? { index: input.IndexName } : {};
-    return [{ action, pk: String(named ? values[named] : ''), ...index }];
-  }
-  return [{ action, pk: pkOf(input.Key ?? input.Item) }];
-}
-
-/** As IAM decides it: the action on the table or the index, and a key prefix where one is named. */
-const allowed = (touch: Touch, grants: readonly TableStatement[]) =>
-  grants.some(
-    (grant) =>
-      grant.index === touch.index &&
-      grant.actions.includes(touch.action) &&
-      (grant.partitionKeyPrefix === undefined
-        ? grant.index !== undefined
-        : touch.pk.startsWith(grant.partitionKeyPrefix)),
-  );
-
-/**
- * The local stack's DynamoDB evaluates no IAM, and AWS refuses a request for a key prefix a function
- * was not granted (`dynamodb:LeadingKeys`). So the alarm and presence use cases run here as the
- * confirmation handler and the presence sweep wire them, every platform-table request they make is
- * recorded, and each must be one their shared grants (infra/cdk/table-grants.ts) allow.
- */
-describe('the platform-table grants of alarms and presence', () => {
-  const touches: Touch[] = [];
+describe('the platform-table grants of alarms, presence and mail', () => {
+  const touches: TableTouch[] = [];
   let recording = false;
   let place: Place;
   let adminEmail: string;
@@ -100,7 +75,9 @@ describe('the platform-table grants of alarms and presence', () => {
     dynamo().middlewareStack.add(
       (next, context) => async (args) => {
         if (recording && context.commandName) {
-          touches.push(...touchesOf(context.commandName, args.input as Marshalled, config.platformTable));
+          touches.push(
+            ...tableTouches(context.commandName, args.input as Record<string, unknown>, tableNames),
+          );
         }
         return next(args);
       },
@@ -122,7 +99,9 @@ describe('the platform-table grants of alarms and presence', () => {
       observeDevice(alarms, device, comfortObservations(device, t0 + minute * MINUTE, { temp }), t0);
     const presence = presencePorts();
     recording = true;
-    try {
+    // As the confirmation handler wires them (comfort alarms are ingest's, whose role has the whole
+    // table; these statements are the narrowest that raise them).
+    await asFunction('control-confirmations', async () => {
       await reading(0, 35);
       expect(await reading(10, 35)).toMatchObject({ open: true });
       expect(await reading(11, 23)).toMatchObject({ open: false });
@@ -138,10 +117,10 @@ describe('the platform-table grants of alarms and presence', () => {
       expect(
         await observePresence(presence, room.devID, { kind: 'announced', online: true, at: back }, back),
       ).toMatchObject({ online: true });
-    } finally {
+    }).finally(() => {
       recording = false;
-    }
-    const actions = new Set(touches.map((t) => `${t.action} ${t.pk.replace(/#.*/, '#')}`));
+    });
+    const actions = new Set(touches.map((t) => `${t.action} ${t.pk?.replace(/#.*/, '#')}`));
     // The flow reached what it is meant to check: notifications, the episode claim, inboxes, state.
     expect([...actions]).toEqual(
       expect.arrayContaining([
@@ -153,7 +132,7 @@ describe('the platform-table grants of alarms and presence', () => {
         'dynamodb:UpdateItem DEVICE#',
       ]),
     );
-    expect(touches.filter((touch) => !allowed(touch, presenceStatements))).toEqual([]);
+    expect(refusedTo('control-confirmations', touches)).toEqual([]);
   });
 
   it("allow every request of the confirmation handler's announcements and of the presence sweep", async () => {
@@ -166,21 +145,12 @@ describe('the platform-table grants of alarms and presence', () => {
       place.floorId,
     );
     if (!lamp || !shade) throw new Error('no devices');
-    const ports = presencePorts();
-    // The sweep as the schedule runs it, on this organization's devices only (other files' devices
-    // are theirs to sweep).
+    // The sweep as the schedule runs it, on this organization's devices only.
     const sweep = async (time: number) => {
-      await sweepPresence(
-        {
-          ...ports,
-          presence: {
-            ...ports.presence,
-            watched: async () => (await ports.presence.watched()).filter((d) => d.orgID === place.orgId),
-          },
-        },
-        time,
+      await sweepWatched((d) => d.orgID === place.orgId, time);
+      await asFunction('presence-sweep', () =>
+        queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, time),
       );
-      await queueDueDigests({ alarmMailRate: dynamoAlarmMailRate, alarmMail: sqsMailQueue }, time);
     };
     const t0 = Date.now();
     const recorded = async (work: () => Promise<unknown>) => {
@@ -204,8 +174,8 @@ describe('the platform-table grants of alarms and presence', () => {
     const swept = await recorded(async () => {
       for (const minutes of [1, 11, 30]) await sweep(t0 + minutes * MINUTE);
     });
-    const reached = (touches: readonly Touch[]) =>
-      new Set(touches.map((t) => `${t.action} ${t.pk.replace(/#.*/, '#')}`));
+    const reached = (touches: readonly TableTouch[]) =>
+      new Set(touches.map((t) => `${t.action} ${t.pk?.replace(/#.*/, '#')}`));
     expect([...reached(confirmed)]).toEqual(
       expect.arrayContaining([
         'dynamodb:UpdateItem NOTIF#',
@@ -220,8 +190,8 @@ describe('the platform-table grants of alarms and presence', () => {
         'dynamodb:PutItem NOTIF#',
       ]),
     );
-    expect(confirmed.filter((touch) => !allowed(touch, controlConfirmationGrants))).toEqual([]);
-    expect(swept.filter((touch) => !allowed(touch, presenceSweepGrants))).toEqual([]);
+    expect(refusedTo('control-confirmations', confirmed)).toEqual([]);
+    expect(refusedTo('presence-sweep', swept)).toEqual([]);
   });
 
   it("allow every request of the mailer's alarm mail and password-reset mail", async () => {
@@ -244,7 +214,7 @@ describe('the platform-table grants of alarms and presence', () => {
     } finally {
       recording = false;
     }
-    const reached = new Set(touches.map((t) => `${t.action} ${t.index ?? t.pk.replace(/#.*/, '#')}`));
+    const reached = new Set(touches.map((t) => `${t.action} ${t.index ?? t.pk?.replace(/#.*/, '#')}`));
     expect([...reached]).toEqual(
       expect.arrayContaining([
         'dynamodb:Query gsi1',
@@ -252,6 +222,179 @@ describe('the platform-table grants of alarms and presence', () => {
         'dynamodb:PutItem TOKEN#',
       ]),
     );
-    expect(touches.filter((touch) => !allowed(touch, mailerGrants))).toEqual([]);
+    expect(refusedTo('mailer', touches)).toEqual([]);
+  });
+});
+
+/**
+ * The local stack's stand-in for IAM (function-grants.ts) on DynamoDB Local: what a function's role
+ * does not allow fails as AWS answers it, and nothing of it is written. On its own client, so that
+ * these refusals are not the worker's (which must have none).
+ */
+describe("the local stack's DynamoDB, as a function's role allows it", () => {
+  const refusals: Refusal[] = [];
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+  enforceTableGrants(client, tableNames, (refusal) => refusals.push(refusal));
+  const table = config.platformTable;
+  const stamp = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const item = (pk: string) => ({ pk, sk: 'GRANTS', note: stamp });
+  const exists = async (pk: string) =>
+    (await client.send(new GetCommand({ TableName: table, Key: { pk, sk: 'GRANTS' } }))).Item !== undefined;
+  const denied = (name: FunctionName, action: string) =>
+    expect.objectContaining({
+      name: 'AccessDeniedException',
+      $fault: 'client',
+      $metadata: expect.objectContaining({ httpStatusCode: 400 }),
+      message: expect.stringContaining(
+        `assumed-role/${name}/${name} is not authorized to perform: ${action} on resource: ` +
+          `arn:aws:dynamodb:local:000000000000:table/${table}`,
+      ),
+    });
+
+  it('refuses a write to a function whose role only reads, and writes nothing', async () => {
+    const pk = `GRANTS#read-${stamp}`;
+    await expect(
+      asFunction('api-data', () => client.send(new PutCommand({ TableName: table, Item: item(pk) }))),
+    ).rejects.toEqual(denied('api-data', 'dynamodb:PutItem'));
+    expect(await exists(pk)).toBe(false);
+    // Its reads go through; a function whose role writes the table writes; so does the administrator.
+    await asFunction('api-data', () => client.send(new GetCommand({ TableName: table, Key: keys.org('x') })));
+    await asFunction('api-tree', () => client.send(new PutCommand({ TableName: table, Item: item(pk) })));
+    expect(await exists(pk)).toBe(true);
+    await client.send(new PutCommand({ TableName: table, Item: item(`${pk}-admin`) }));
+    expect(await exists(`${pk}-admin`)).toBe(true);
+    expect(refusals.map((r) => [r.functionName, r.command, r.touch.action])).toEqual([
+      ['api-data', 'PutItemCommand', 'dynamodb:PutItem'],
+    ]);
+  });
+
+  it('holds a write scoped to a key prefix to that prefix, each item of a batch or transaction alike', async () => {
+    const devId = `grants-${stamp}`;
+    const command = { ...keys.command(devId, 'c1'), note: stamp };
+    // The control API writes commands only.
+    await asFunction('api-control', () => client.send(new PutCommand({ TableName: table, Item: command })));
+    await expect(
+      asFunction('api-control', () =>
+        client.send(new PutCommand({ TableName: table, Item: { ...keys.device(devId), note: stamp } })),
+      ),
+    ).rejects.toEqual(denied('api-control', 'dynamodb:PutItem'));
+    // A transaction is weighed action by action: the confirmation handler may update a device and
+    // put a command, but not put a user.
+    const update = {
+      Update: {
+        TableName: table,
+        Key: keys.command(devId, 'c1'),
+        UpdateExpression: 'SET note = :n',
+        ExpressionAttributeValues: { ':n': 'settled' },
+      },
+    };
+    await asFunction('control-confirmations', () =>
+      client.send(new TransactWriteCommand({ TransactItems: [update] })),
+    );
+    await expect(
+      asFunction('control-confirmations', () =>
+        client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              update,
+              { Put: { TableName: table, Item: { ...keys.user(devId), note: stamp } } },
+            ],
+          }),
+        ),
+      ),
+    ).rejects.toEqual(denied('control-confirmations', 'dynamodb:PutItem'));
+    // A batch read is weighed key by key: the vendor poller reads devices, not users.
+    const devices = { [table]: { Keys: [keys.device(devId), keys.device(`${devId}-2`)] } };
+    await asFunction('vendor-poller', () => client.send(new BatchGetCommand({ RequestItems: devices })));
+    await expect(
+      asFunction('vendor-poller', () =>
+        client.send(
+          new BatchGetCommand({
+            RequestItems: { [table]: { Keys: [keys.device(devId), keys.user(devId)] } },
+          }),
+        ),
+      ),
+    ).rejects.toEqual(denied('vendor-poller', 'dynamodb:BatchGetItem'));
+    // So is a batch write, by its own action: a role that only reads may not make one.
+    await expect(
+      asFunction('api-floorplans', () =>
+        client.send(
+          new BatchWriteCommand({ RequestItems: { [table]: [{ PutRequest: { Item: item(devId) } }] } }),
+        ),
+      ),
+    ).rejects.toEqual(denied('api-floorplans', 'dynamodb:BatchWriteItem'));
+    const settled = await client.send(new GetCommand({ TableName: table, Key: keys.command(devId, 'c1') }));
+    expect(settled.Item?.note).toBe('settled');
+  });
+
+  it('holds a query to the index and the partition key its role names', async () => {
+    // The mailer finds users by e-mail on gsi1, and reads the members of an organization.
+    const byEmail = {
+      TableName: table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: '#k = :e',
+      ExpressionAttributeNames: { '#k': 'gsi1pk' },
+      ExpressionAttributeValues: { ':e': `EMAIL#nobody-${stamp}@example.com` },
+    };
+    await asFunction('mailer', () => client.send(new QueryCommand(byEmail)));
+    const partition = (pk: string) => ({
+      TableName: table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+    });
+    await asFunction('mailer', () => client.send(new QueryCommand(partition(keys.membersPartition('o')))));
+    await expect(
+      asFunction('mailer', () => client.send(new QueryCommand(partition(keys.device('o').pk)))),
+    ).rejects.toEqual(denied('mailer', 'dynamodb:Query'));
+    // The roll-ups touch the telemetry table alone.
+    await expect(
+      asFunction('telemetry-rollups', () => client.send(new QueryCommand(partition(keys.device('o').pk)))),
+    ).rejects.toEqual(denied('telemetry-rollups', 'dynamodb:Query'));
+  });
+});
+
+describe('the touches IAM weighs', () => {
+  const names = { platform: 'platform', telemetry: 'telemetry' };
+  it('name the partition key of a query through its attribute names, and of the index it reads', () => {
+    const query = (input: Record<string, unknown>) => tableTouches('QueryCommand', input, names);
+    expect(
+      query({
+        TableName: 'platform',
+        KeyConditionExpression: '#p = :v AND begins_with(sk, :s)',
+        ExpressionAttributeNames: { '#p': 'pk' },
+        ExpressionAttributeValues: { ':v': { S: 'DEVICE#1' }, ':s': { S: 'X' } },
+      }),
+    ).toEqual([{ action: 'dynamodb:Query', table: 'platform', pk: 'DEVICE#1' }]);
+    expect(
+      query({
+        TableName: 'platform',
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :v',
+        ExpressionAttributeValues: { ':v': { S: 'EMAIL#a' } },
+      }),
+    ).toEqual([{ action: 'dynamodb:Query', table: 'platform', index: 'gsi1', pk: 'EMAIL#a' }]);
+    // The telemetry table's partition key is its series.
+    expect(
+      tableTouches(
+        'GetItemCommand',
+        { TableName: 'telemetry', Key: { series: { S: 'd#raw' }, t: { N: '1' } } },
+        names,
+      ),
+    ).toEqual([{ action: 'dynamodb:GetItem', table: 'telemetry', pk: 'd#raw' }]);
+    // A table no role names is no table of theirs.
+    expect(tableTouches('PutItemCommand', { TableName: 'other', Item: { pk: { S: 'x' } } }, names)).toEqual([
+      { action: 'dynamodb:PutItem' },
+    ]);
+  });
+
+  it('allow a scan under a key-prefix condition, as IAM evaluates ForAllValues over no keys', () => {
+    const grants = tableGrants({
+      platformTableStatements: [{ actions: ['dynamodb:Scan'], partitionKeyPrefix: 'A#' }],
+    });
+    expect(tableAccessAllows(grants, { action: 'dynamodb:Scan', table: 'platform' })).toBe(true);
+    expect(tableAccessAllows(grants, { action: 'dynamodb:Scan', table: 'platform', index: 'gsi1' })).toBe(
+      false,
+    );
+    expect(tableAccessAllows(grants, { action: 'dynamodb:Scan', table: 'telemetry' })).toBe(false);
   });
 });

@@ -63,5 +63,16 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    // A function's request its role would not allow failed as on AWS; a handler that swallowed it
+    // still fails the run here.
+    if (stack.accessRefusals.length > 0) {
+      const lines = stack.accessRefusals.map(
+        ({ functionName, touch }) =>
+          `${functionName}: ${touch.action} on ${touch.table ?? 'another table'} ${touch.pk ?? ''}`,
+      );
+      // Vitest reports an error thrown here but keeps its exit code: the run fails by this one.
+      process.exitCode = 1;
+      throw new Error(`Requests AWS would refuse the functions that made them:\n${lines.join('\n')}`);
+    }
   };
 }

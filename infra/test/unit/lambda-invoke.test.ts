@@ -52,7 +52,7 @@ describe('local Lambda invocations', () => {
     expect(failed.statusCode).toBe(500);
     const answered = await invokeApiFunction(async () => ok, {}, { name: 'api-tree', timeoutMs: 1_000 });
     expect(answered).toEqual(ok);
-    await expect(invoke(() => sleep(1_000), {}, { name: 'x', timeoutMs: 50 })).rejects.toBeInstanceOf(
+    await expect(invoke(() => sleep(1_000), {}, { name: 'api-tree', timeoutMs: 50 })).rejects.toBeInstanceOf(
       TimedOut,
     );
   });

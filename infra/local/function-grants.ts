@@ -1,0 +1,196 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { platformTable, type TableDefinition, telemetryTable } from '../src/definitions';
+import {
+  type FunctionName,
+  functionTables,
+  type TableGrant,
+  tableAccessAllows,
+  tableGrants,
+  type TableKind,
+  type TableTouch,
+} from '../src/table-access';
+
+/**
+ * The local stack runs every function in this one process, with one DynamoDB client, and DynamoDB
+ * Local evaluates no IAM. So each invocation runs as its function (`asFunction`), and every request it
+ * makes is weighed as IAM weighs it against that function's statements (infra/src/table-access.ts):
+ * one it would not allow fails as on AWS, with an AccessDeniedException. What runs as no function
+ * (the stack's own seeding, a test's fixtures) is the account's administrator.
+ */
+
+const running = new AsyncLocalStorage<FunctionName>();
+
+/** Runs `work` (and everything it starts) as the function `name`. */
+export function asFunction<T>(name: FunctionName, work: () => T): T {
+  return running.run(name, work);
+}
+
+/** A function's handler that runs as that function wherever it is called. */
+export const invokedAs =
+  <Args extends unknown[], Result>(name: FunctionName, handler: (...args: Args) => Result) =>
+  (...args: Args): Result =>
+    asFunction(name, () => handler(...args));
+
+type Attribute = Record<string, unknown>;
+type Item = Record<string, Attribute | undefined>;
+
+/** The tables by their physical names, and what IAM reads of their keys. */
+export interface TableNames {
+  platform: string;
+  telemetry: string;
+}
+
+const definitions: Record<TableKind, TableDefinition> = {
+  platform: platformTable,
+  telemetry: telemetryTable,
+};
+
+/** A key attribute's value as IAM's `dynamodb:LeadingKeys` sees it (a string or number attribute). */
+const scalar = (attribute: Attribute | undefined): string | undefined => {
+  const value = attribute?.S ?? attribute?.N;
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * The items a low-level DynamoDB request touches, as IAM authorizes them: a batch's items each as the
+ * batch's action, a transaction's items each as its own action (Put as PutItem, a condition check as
+ * ConditionCheckItem), a query by the partition key value its key condition names, a scan by none.
+ */
+export function tableTouches(
+  command: string,
+  input: Record<string, unknown>,
+  names: TableNames,
+): TableTouch[] {
+  const kindOf = (tableName: unknown): TableKind | undefined =>
+    tableName === names.platform ? 'platform' : tableName === names.telemetry ? 'telemetry' : undefined;
+  const touch = (action: string, tableName: unknown, key?: Item): TableTouch => {
+    const table = kindOf(tableName);
+    const pk = table && key ? scalar(key[definitions[table].partitionKey.name]) : undefined;
+    return { action: `dynamodb:${action}`, ...(table ? { table } : {}), ...(pk !== undefined ? { pk } : {}) };
+  };
+  const requests = (input.RequestItems ?? {}) as Record<string, unknown>;
+  switch (command) {
+    case 'BatchGetItemCommand':
+      return Object.entries(requests).flatMap(([tableName, request]) =>
+        ((request as { Keys?: Item[] }).Keys ?? []).map((key) => touch('BatchGetItem', tableName, key)),
+      );
+    case 'BatchWriteItemCommand':
+      return Object.entries(requests).flatMap(([tableName, writes]) =>
+        (writes as { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]).map((write) =>
+          touch('BatchWriteItem', tableName, write.PutRequest?.Item ?? write.DeleteRequest?.Key),
+        ),
+      );
+    case 'TransactWriteItemsCommand':
+    case 'TransactGetItemsCommand':
+      return (
+        (input.TransactItems ?? []) as Record<string, { TableName?: string; Key?: Item; Item?: Item }>[]
+      ).flatMap((item) =>
+        Object.entries(item).map(([kind, one]) =>
+          touch(
+            kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`,
+            one.TableName,
+            one.Key ?? one.Item,
+          ),
+        ),
+      );
+    case 'QueryCommand':
+      return [queryTouch(input, kindOf(input.TableName))];
+    default: {
+      const action = command.replace(/Command$/, '');
+      const key = (input.Key ?? input.Item) as Item | undefined;
+      const index = typeof input.IndexName === 'string' ? { index: input.IndexName } : {};
+      return [{ ...touch(action, input.TableName, key), ...index }];
+    }
+  }
+}
+
+/** A query as IAM weighs it: the table or index it reads, and the partition key value it names. */
+function queryTouch(input: Record<string, unknown>, table: TableKind | undefined): TableTouch {
+  const index = typeof input.IndexName === 'string' ? input.IndexName : undefined;
+  const base: TableTouch = {
+    action: 'dynamodb:Query',
+    ...(table ? { table } : {}),
+    ...(index !== undefined ? { index } : {}),
+  };
+  if (!table) return base;
+  const definition = definitions[table];
+  const keyName =
+    index === undefined
+      ? definition.partitionKey.name
+      : definition.globalIndexes.find((i) => i.indexName === index)?.partitionKey.name;
+  const attributeNames = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const condition = String(input.KeyConditionExpression ?? '').replace(
+    /#\w+/g,
+    (alias) => attributeNames[alias] ?? alias,
+  );
+  const placeholder = keyName
+    ? new RegExp(`(?:^|[^\\w])${keyName}\\s*=\\s*(:\\w+)`).exec(condition)?.[1]
+    : undefined;
+  const values = (input.ExpressionAttributeValues ?? {}) as Item;
+  const pk = placeholder ? scalar(values[placeholder]) : undefined;
+  return { ...base, ...(pk !== undefined ? { pk } : {}) };
+}
+
+/** A request IAM would refuse, as the function's log shows it. */
+export interface Refusal {
+  functionName: FunctionName;
+  command: string;
+  touch: TableTouch;
+}
+
+const grantsOf = new Map<FunctionName, TableGrant[]>();
+const grantsFor = (name: FunctionName) => {
+  let grants = grantsOf.get(name);
+  if (!grants) {
+    grants = tableGrants(functionTables[name]);
+    grantsOf.set(name, grants);
+  }
+  return grants;
+};
+
+/** AWS's answer to a request no statement allows (HTTP 400, not retried). */
+function accessDenied(name: FunctionName, touch: TableTouch, names: TableNames): DynamoDBServiceException {
+  const table = touch.table ? names[touch.table] : 'unknown';
+  const resource = `arn:aws:dynamodb:local:000000000000:table/${table}${touch.index ? `/index/${touch.index}` : ''}`;
+  return new DynamoDBServiceException({
+    name: 'AccessDeniedException',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+    message:
+      `User: arn:aws:sts::000000000000:assumed-role/${name}/${name} is not authorized to perform: ` +
+      `${touch.action} on resource: ${resource} because no identity-based policy allows the ${touch.action} action`,
+  });
+}
+
+const MIDDLEWARE = 'functionTableGrants';
+
+/**
+ * Makes `client` refuse, as AWS does, every request of a function (see `asFunction`) that its table
+ * statements do not allow; `refused` hears of each. Installed once per client.
+ */
+export function enforceTableGrants(
+  client: Pick<DynamoDBDocumentClient, 'middlewareStack'>,
+  names: TableNames,
+  refused: (refusal: Refusal) => void = () => undefined,
+): void {
+  client.middlewareStack.remove(MIDDLEWARE);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const functionName = running.getStore();
+      if (functionName && context.commandName) {
+        const grants = grantsFor(functionName);
+        const input = args.input as Record<string, unknown>;
+        for (const touch of tableTouches(context.commandName, input, names)) {
+          if (tableAccessAllows(grants, touch)) continue;
+          refused({ functionName, command: context.commandName, touch });
+          throw accessDenied(functionName, touch, names);
+        }
+      }
+      return next(args);
+    },
+    // After the document client marshalled the input: the low-level request, as IAM sees it.
+    { step: 'build', name: MIDDLEWARE },
+  );
+}

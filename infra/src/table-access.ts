@@ -1,0 +1,277 @@
+/**
+ * What each function may do on the DynamoDB tables, described once: the CDK stack turns it into each
+ * function's IAM statements (infra/cdk/constructs/platform-function.ts), and the local stack refuses
+ * every request of a function that those statements would not allow (infra/local/function-grants.ts),
+ * as AWS does, although DynamoDB Local evaluates no IAM.
+ */
+
+import {
+  commandKeyPrefix,
+  connectionKeyPrefix,
+  keys,
+  VENDOR_POLL_PARTITION,
+} from '@argentum/functions/stores/keys';
+import type { ApiDomain } from '@argentum/functions/http/types';
+
+/** Each Lambda function, by its entry file in functions/src/lambda. */
+export type FunctionName =
+  | `api-${ApiDomain}`
+  | 'ingest'
+  | 'realtime-authorizer'
+  | 'realtime-signing-key'
+  | 'control-confirmations'
+  | 'presence-sweep'
+  | 'vendor-poller'
+  | 'tree-sweeper'
+  | 'plan-renditions'
+  | 'telemetry-rollups'
+  | 'mailer';
+
+/**
+ * Narrower than a whole-table grant: these DynamoDB actions only, on the platform table or one of its
+ * indexes, and only on items whose partition key starts with a prefix (IAM `dynamodb:LeadingKeys`).
+ */
+export interface TableStatement {
+  actions: readonly string[];
+  index?: string;
+  partitionKeyPrefix?: string;
+}
+
+/** A function's access to the tables. */
+export interface TableAccess {
+  platformTable?: 'read' | 'readWrite';
+  /** For functions that need less than `platformTable: 'read'`: exactly these statements. */
+  platformTableStatements?: readonly TableStatement[];
+  telemetryTable?: 'read' | 'readWrite';
+  /**
+   * Record real-time connections: PutItem on the platform table, only on items whose partition key
+   * is a connection's (`CONN#...`). For the realtime authorizer, which otherwise only reads.
+   */
+  recordConnections?: boolean;
+}
+
+export const DYNAMO_READ = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+] as const;
+export const DYNAMO_WRITE = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+] as const;
+
+/** Commands and the states devices confirmed: items under `COMMANDS#` only (stores/commands.ts). */
+export const commandItems = (actions: string[]): TableStatement => ({
+  actions,
+  partitionKeyPrefix: commandKeyPrefix,
+});
+
+/**
+ * Raising alarms: the device, its organization's members, notifications (each alarm episode's claim
+ * of its one notification too), inboxes and alarm state.
+ */
+export const alarmStatements: readonly TableStatement[] = [
+  { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.device('').pk },
+  { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.user('').pk },
+  { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.membersPartition('') },
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    partitionKeyPrefix: keys.notification('').pk,
+  },
+  { actions: ['dynamodb:PutItem'], partitionKeyPrefix: keys.episode('').pk },
+  { actions: ['dynamodb:PutItem'], partitionKeyPrefix: keys.inboxPartition('') },
+  { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], partitionKeyPrefix: keys.alarms('').pk },
+];
+
+/**
+ * Moving a device's presence (domain/devices/presence.ts): its item's `presence` map, the sweep's
+ * watch list, its organization's alarm settings; raising its offline episodes' alarms.
+ */
+export const presenceStatements: readonly TableStatement[] = [
+  ...alarmStatements,
+  { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], partitionKeyPrefix: keys.device('').pk },
+  {
+    actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
+    partitionKeyPrefix: keys.presenceWatchPartition(0).replace(/0$/, ''),
+  },
+  { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.org('').pk },
+];
+
+/**
+ * The confirmation handler (control-confirmations): commands and the states devices confirmed;
+ * alarms; the device's presence (its reply or announcement); its reported pairing mode and port
+ * values (one-item transaction on the device), which lists a vendor link for the poller when its
+ * properties carry one.
+ */
+const controlConfirmationStatements: readonly TableStatement[] = [
+  commandItems(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']),
+  ...presenceStatements,
+  { actions: ['dynamodb:PutItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
+];
+
+/** The presence sweep: presence and its alarms, the watched devices read together, due mail digests. */
+const presenceSweepStatements: readonly TableStatement[] = [
+  ...presenceStatements,
+  { actions: ['dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
+  { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.alarmDigest('').pk.replace(/DUE$/, '') },
+];
+
+/**
+ * The mailer: password-reset mail (the e-mail lookup index, reset tokens and the pointer to the
+ * latest) and alarm mail (the notification, its organization's name and admins, the ledger that lets
+ * each alarm be mailed once, and each recipient's rate window and digest).
+ */
+const mailerStatements: readonly TableStatement[] = [
+  // users.findByEmail: the e-mail lookup index only.
+  { actions: ['dynamodb:Query'], index: 'gsi1' },
+  // putAccountToken: a new reset token, and the one it supersedes marked used ...
+  {
+    actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+    partitionKeyPrefix: keys.accountToken('').pk,
+  },
+  // ... as the pointer to the latest reset token of the e-mail names it.
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+    partitionKeyPrefix: keys.latestReset('').pk,
+  },
+  // An alarm's mail: the notification, its organization's name and admins, and the ledger
+  // that lets each alarm be mailed once.
+  { actions: ['dynamodb:GetItem'], partitionKeyPrefix: keys.notification('').pk },
+  { actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], partitionKeyPrefix: keys.user('').pk },
+  { actions: ['dynamodb:Query'], partitionKeyPrefix: keys.membersPartition('') },
+  {
+    actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
+    partitionKeyPrefix: keys.orgPartition(''),
+  },
+  {
+    actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+    partitionKeyPrefix: keys.alarmMail('', '').pk,
+  },
+  // Alarm mail per recipient: the window's count, and the digest it collects the rest in.
+  { actions: ['dynamodb:UpdateItem'], partitionKeyPrefix: keys.alarmMailRate('', 0).pk },
+  {
+    actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+    partitionKeyPrefix: keys.alarmDigest('').pk.replace(/DUE$/, ''),
+  },
+];
+
+/**
+ * Least privilege per function: only what its use cases touch. Every API domain reads the platform
+ * table (roles).
+ */
+export const functionTables: Record<FunctionName, TableAccess> = {
+  'api-auth': { platformTable: 'readWrite' },
+  'api-users': { platformTable: 'readWrite' },
+  // Deletes only commit; the tree sweeper removes plans, memberships and the rest.
+  'api-tree': { platformTable: 'readWrite' },
+  'api-floors': { platformTable: 'readWrite' },
+  'api-floorplans': { platformTable: 'read' },
+  'api-devices': { platformTable: 'readWrite' },
+  // Reads; writes only the shared weather reading of a city.
+  'api-data': {
+    platformTable: 'read',
+    platformTableStatements: [{ actions: ['dynamodb:PutItem'], partitionKeyPrefix: keys.weather('').pk }],
+    telemetryTable: 'read',
+  },
+  // Reads users and devices; writes only commands.
+  'api-control': {
+    platformTable: 'read',
+    platformTableStatements: [commandItems(['dynamodb:PutItem', 'dynamodb:UpdateItem'])],
+  },
+  'api-notifications': { platformTable: 'readWrite' },
+  'api-integrations': { platformTable: 'readWrite' },
+  ingest: { platformTable: 'readWrite', telemetryTable: 'readWrite' },
+  // Reads users; writes only the records of the connections it admits.
+  'realtime-authorizer': { platformTable: 'read', recordConnections: true },
+  'realtime-signing-key': {},
+  // Settles commands; raises the alarms in devices' messages (offline, pairing, failed commands).
+  'control-confirmations': { platformTableStatements: controlConfirmationStatements },
+  'presence-sweep': { platformTableStatements: presenceSweepStatements },
+  // Reads the linked devices; takes each due vendor poll off its list.
+  'vendor-poller': {
+    platformTableStatements: [
+      { actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
+      { actions: ['dynamodb:Query', 'dynamodb:DeleteItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
+    ],
+  },
+  // Tree items, device placements and users' memberships.
+  'tree-sweeper': { platformTable: 'readWrite' },
+  'plan-renditions': {},
+  'telemetry-rollups': { telemetryTable: 'readWrite' },
+  mailer: { platformTableStatements: mailerStatements },
+};
+
+export type TableKind = 'platform' | 'telemetry';
+
+/**
+ * One IAM statement on a table: its actions on the table alone, on the table and every index of it
+ * (`withIndexes`), or on one index; only on items whose partition key starts with `leadingKeysPrefix`
+ * when one is named (`ForAllValues:StringLike` on `dynamodb:LeadingKeys`).
+ */
+export interface TableGrant {
+  table: TableKind;
+  actions: readonly string[];
+  withIndexes?: true;
+  index?: string;
+  leadingKeysPrefix?: string;
+}
+
+/** A function's table statements, in the order the stack writes them. */
+export function tableGrants(access: TableAccess): TableGrant[] {
+  const grants: TableGrant[] = [];
+  const levels = [
+    ['platform', access.platformTable],
+    ['telemetry', access.telemetryTable],
+  ] as const;
+  for (const [table, level] of levels) {
+    if (!level) continue;
+    const actions = level === 'readWrite' ? [...DYNAMO_READ, ...DYNAMO_WRITE] : [...DYNAMO_READ];
+    grants.push({ table, actions, withIndexes: true });
+  }
+  if (access.recordConnections) {
+    grants.push({ table: 'platform', actions: ['dynamodb:PutItem'], leadingKeysPrefix: connectionKeyPrefix });
+  }
+  for (const statement of access.platformTableStatements ?? []) {
+    grants.push({
+      table: 'platform',
+      actions: statement.actions,
+      ...(statement.index ? { index: statement.index } : {}),
+      ...(statement.partitionKeyPrefix ? { leadingKeysPrefix: statement.partitionKeyPrefix } : {}),
+    });
+  }
+  return grants;
+}
+
+/**
+ * One item (or key condition) a request touches, as IAM authorizes it: the action, the table (none:
+ * a table no function is granted), the index a query reads, and the partition key (none for a scan).
+ */
+export interface TableTouch {
+  action: string;
+  table?: TableKind;
+  index?: string;
+  pk?: string;
+}
+
+/**
+ * Whether a statement allows the touch. A request without a partition key (a scan) meets a
+ * LeadingKeys condition, as IAM evaluates `ForAllValues` over no values as true.
+ */
+export const grantAllows = (grant: TableGrant, touch: TableTouch): boolean =>
+  grant.table === touch.table &&
+  grant.actions.includes(touch.action) &&
+  (touch.index === undefined
+    ? grant.index === undefined
+    : grant.withIndexes === true || grant.index === touch.index) &&
+  (grant.leadingKeysPrefix === undefined ||
+    touch.pk === undefined ||
+    touch.pk.startsWith(grant.leadingKeysPrefix));
+
+/** Whether a function's statements allow the touch: IAM allows what one statement allows. */
+export const tableAccessAllows = (grants: readonly TableGrant[], touch: TableTouch): boolean =>
+  grants.some((grant) => grantAllows(grant, touch));
