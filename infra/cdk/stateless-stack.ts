@@ -12,7 +12,6 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { type Construct } from 'constructs';
-import { basicIngestTopic, topics } from '@argentum/contracts/messaging';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
 import {
   FLOOR_PLAN_PREFIX,
@@ -36,9 +35,15 @@ import { ControlConfirmations } from './constructs/control-confirmations';
 import { MailJobs } from './constructs/mail-jobs';
 import { PlatformApi } from './constructs/platform-api';
 import { Realtime } from './constructs/realtime';
-import { INGEST_TIMEOUT_SECONDS, TELEMETRY_RULE_NAME } from './constructs/telemetry-intake';
+import { INGEST_TIMEOUT_SECONDS } from './constructs/telemetry-intake';
 import { WebHosting } from './constructs/web-hosting';
-import { apiFunction, planRenditions, telemetryRollups, treeSweeps } from '../src/definitions';
+import {
+  apiFunction,
+  planRenditions,
+  TELEMETRY_RULE_NAME,
+  telemetryRollups,
+  treeSweeps,
+} from '../src/definitions';
 import { acknowledgePolicyWildcardsAtSynth, acknowledgeRule } from './nag';
 import { type StatefulRefs } from './stateful-stack';
 
@@ -63,14 +68,6 @@ export interface StatelessStackProps extends StackProps {
   telemetryBatchingWindowSeconds?: number | undefined;
 }
 
-// MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
-const controlTopics = topics.control('*', '*'); // also covers {org}/controldata/success|fail
-const liveTopics = topics.floorLive('*', '*');
-/** Readings published for devices (third-party devices', confirmed values) to the telemetry rule (Basic Ingest). */
-const handedOnReadingTopics = basicIngestTopic(TELEMETRY_RULE_NAME, topics.sensorData('*', '*'));
-const notificationTopics = topics.notification('*');
-const commandStatusTopics = topics.commandStatus('*', '*');
-
 /**
  * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
  * prefix and written to logos/ only after the check; logos are read through presigned URLs. Floor
@@ -84,18 +81,16 @@ const logoFiles: FileGrant[] = [
 ];
 
 /**
- * Least privilege per domain, besides the tables (infra/src/table-access.ts): only what its use cases
- * touch. Those that reduce a user's access (sign-out and password reset, user administration; and
- * the tree sweeper, when an organization goes) close the user's real-time connections.
+ * Least privilege per domain, besides the tables and the IoT data plane (infra/src/function-access.ts):
+ * only what its use cases touch.
  */
 const apiAccess: Record<ApiDomain, FunctionAccess> = {
   // The auth routes send no mail themselves: forgot-password queues a job for the mailer.
-  auth: { userPoolAdmin: true, closeConnections: true },
+  auth: { userPoolAdmin: true },
   users: {
     userPoolAdmin: true,
     sendMail: true,
     files: logoFiles,
-    closeConnections: true,
   },
   tree: {},
   floors: {
@@ -108,7 +103,7 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
       { prefix: FLOOR_PLAN_PREFIX, read: true, write: true, delete: true },
     ],
   },
-  devices: { publishTopics: [controlTopics] },
+  devices: {},
   data: {
     timestream: 'query',
     // Large exports: written, then read back through presigned links.
@@ -116,13 +111,9 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
     // Exports of ranges older than the hot store read the archive of raw readings.
     readingArchive: 'read',
   },
-  // Publishes only to devices' command topics.
-  control: { publishTopics: [controlTopics] },
+  control: {},
   notifications: {},
-  // What the panels read in the vendors' clouds goes on as the devices' readings (Basic Ingest).
-  integrations: {
-    publishTopics: [controlTopics, liveTopics, handedOnReadingTopics],
-  },
+  integrations: {},
 };
 
 /**
@@ -230,10 +221,7 @@ export class StatelessStack extends Stack {
       entry: 'ingest',
       description: 'Argentum telemetry ingest (batches from the IoT rule queue)',
       resources,
-      access: {
-        timestream: 'write',
-        publishTopics: [liveTopics, notificationTopics],
-      },
+      access: { timestream: 'write' },
       timeout: Duration.seconds(INGEST_TIMEOUT_SECONDS),
       // Comfort alarms; an error alarm's mail is queued for the mailer.
       mailQueueUrl: this.mailJobs.queue.queueUrl,
@@ -351,11 +339,7 @@ export class StatelessStack extends Stack {
       resources,
       // Settles commands and tells browsers the outcome; raises the alarms in devices' messages
       // (offline, pairing, failed commands): notifications, inboxes, alarm state, alarm mail jobs.
-      access: {
-        // Command outcomes, notifications, and presence changes and power node port values on the device's
-        // floor; a confirmed value as the device's reading (Basic Ingest).
-        publishTopics: [commandStatusTopics, notificationTopics, liveTopics, handedOnReadingTopics],
-      },
+      access: {},
       memorySize: 256,
       mailQueueUrl: this.mailJobs.queue.queueUrl,
     });
@@ -372,9 +356,7 @@ export class StatelessStack extends Stack {
       description:
         'Argentum presence sweep: silent devices go offline; offline alarms after their grace period',
       resources,
-      access: {
-        publishTopics: [notificationTopics, liveTopics],
-      },
+      access: {},
       memorySize: 256,
       timeout: Duration.seconds(50),
       mailQueueUrl: this.mailJobs.queue.queueUrl,
@@ -395,7 +377,6 @@ export class StatelessStack extends Stack {
       description: 'Argentum vendor poller: Nest, Ecobee and Ryse readings into telemetry',
       resources,
       access: {
-        publishTopics: [handedOnReadingTopics],
         // Ecobee rotates its refresh token on every use: the poller stores the new one, as the API does.
         secrets: [
           { arn: vendorSecrets.ryse },
@@ -424,7 +405,6 @@ export class StatelessStack extends Stack {
       // Tree items, device placements and users' memberships; the floor plans of deleted floors.
       access: {
         files: [{ prefix: FLOOR_PLAN_PREFIX, delete: true }],
-        closeConnections: true,
       },
       timeout: Duration.seconds(treeSweeps.timeoutSeconds),
     });

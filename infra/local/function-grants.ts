@@ -1,23 +1,27 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
+import { ForbiddenException, type IoTDataPlaneClient } from '@aws-sdk/client-iot-data-plane';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { platformTable, type TableDefinition, telemetryTable } from '../src/definitions';
 import {
   type FunctionName,
-  functionTables,
+  functionAccess,
+  iotAccessAllows,
+  type IotTouch,
   type TableGrant,
   tableAccessAllows,
   tableGrants,
   type TableKind,
   type TableTouch,
-} from '../src/table-access';
+} from '../src/function-access';
 
 /**
- * The local stack runs every function in this one process, with one DynamoDB client, and DynamoDB
- * Local evaluates no IAM. So each invocation runs as its function (`asFunction`), and every request it
- * makes is weighed as IAM weighs it against that function's statements (infra/src/table-access.ts):
- * one it would not allow fails as on AWS, with an AccessDeniedException. What runs as no function
- * (the stack's own seeding, a test's fixtures) is the account's administrator.
+ * The local stack runs every function in this one process, with one client per service, and neither
+ * DynamoDB Local nor the broker evaluates IAM. So each invocation runs as its function (`asFunction`),
+ * and every DynamoDB and IoT data-plane request it makes is weighed as IAM weighs it against that
+ * function's statements (infra/src/function-access.ts): one it would not allow fails as on AWS (an
+ * AccessDeniedException, a ForbiddenException). What runs as no function (the stack's own seeding, a
+ * test's fixtures) is the account's administrator.
  */
 
 const running = new AsyncLocalStorage<FunctionName>();
@@ -133,18 +137,29 @@ function queryTouch(input: Record<string, unknown>, table: TableKind | undefined
   return { ...base, ...(pk !== undefined ? { pk } : {}) };
 }
 
-/** A request IAM would refuse, as the function's log shows it. */
+/** A request IAM would refuse: the function, the command, and the action on what it touched. */
 export interface Refusal {
   functionName: FunctionName;
   command: string;
-  touch: TableTouch;
+  touch: TableTouch | IotTouch;
+}
+
+/** A refusal in a line of a log. */
+export function describeRefusal({ functionName, touch }: Refusal): string {
+  const what =
+    'topic' in touch
+      ? `topic ${touch.topic}`
+      : 'clientId' in touch
+        ? `client ${touch.clientId}`
+        : `${touch.table ?? 'another table'}${touch.index ? ` index ${touch.index}` : ''} ${touch.pk ?? ''}`;
+  return `${functionName}: ${touch.action} on ${what.trim()}`;
 }
 
 const grantsOf = new Map<FunctionName, TableGrant[]>();
 const grantsFor = (name: FunctionName) => {
   let grants = grantsOf.get(name);
   if (!grants) {
-    grants = tableGrants(functionTables[name]);
+    grants = tableGrants(functionAccess[name]);
     grantsOf.set(name, grants);
   }
   return grants;
@@ -193,4 +208,63 @@ export function enforceTableGrants(
     // After the document client marshalled the input: the low-level request, as IAM sees it.
     { step: 'build', name: MIDDLEWARE },
   );
+}
+
+const IOT_MIDDLEWARE = 'functionIotGrants';
+
+/** The data-plane request a command makes, as IAM authorizes it; undefined for one IAM does not weigh here. */
+function iotTouchOf(command: string, input: Record<string, unknown>): IotTouch | undefined {
+  if (command === 'PublishCommand') return { action: 'iot:Publish', topic: String(input.topic) };
+  if (command === 'DeleteConnectionCommand')
+    return { action: 'iot:DeleteConnection', clientId: String(input.clientId) };
+  return undefined;
+}
+
+/**
+ * Makes the IoT data-plane `client` refuse, as AWS does, a function's publish to a topic its role does
+ * not name, or its closing of a connection it may not close (403, ForbiddenException); `refused`
+ * hears of each.
+ */
+export function enforceIotGrants(
+  client: Pick<IoTDataPlaneClient, 'middlewareStack'>,
+  refused: (refusal: Refusal) => void = () => undefined,
+): void {
+  client.middlewareStack.remove(IOT_MIDDLEWARE);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const functionName = running.getStore();
+      const touch =
+        functionName && context.commandName
+          ? iotTouchOf(context.commandName, args.input as Record<string, unknown>)
+          : undefined;
+      if (functionName && touch && !iotAccessAllows(functionAccess[functionName], touch)) {
+        refused({ functionName, command: context.commandName ?? '', touch });
+        const resource = 'topic' in touch ? `topic/${touch.topic}` : `client/${touch.clientId}`;
+        throw new ForbiddenException({
+          $metadata: { httpStatusCode: 403 },
+          message:
+            `User: arn:aws:sts::000000000000:assumed-role/${functionName}/${functionName} is not authorized ` +
+            `to perform: ${touch.action} on resource: arn:aws:iot:local:000000000000:${resource}`,
+        });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: IOT_MIDDLEWARE },
+  );
+}
+
+/**
+ * Holds the handlers' clients in this process (the platform's DynamoDB and IoT data-plane clients) to
+ * the roles of the functions that use them; `refused` hears of each request refused. The handlers'
+ * environment must be set first (the clients read it when they are made).
+ */
+export async function enforceFunctionGrants(refused: (refusal: Refusal) => void): Promise<void> {
+  const { dynamo } = await import('@argentum/functions/aws/dynamo');
+  const { iotData } = await import('@argentum/functions/aws/iot-data');
+  enforceTableGrants(
+    dynamo(),
+    { platform: platformTable.localName, telemetry: telemetryTable.localName },
+    refused,
+  );
+  enforceIotGrants(iotData(), refused);
 }

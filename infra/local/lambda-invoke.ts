@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { ApiResponse } from '@argentum/functions/http/types';
-import type { FunctionName } from '../src/table-access';
+import type { FunctionName } from '../src/function-access';
 import { asFunction } from './function-grants';
 
 /**

@@ -49,8 +49,8 @@ import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
 import { makePlanSigningKeys } from './plan-edge';
 import { startPlanRenditions } from './plan-renditions';
-import { asFunction, enforceTableGrants, type Refusal } from './function-grants';
-import type { FunctionName } from '../src/table-access';
+import { asFunction, describeRefusal, enforceFunctionGrants, type Refusal } from './function-grants';
+import type { FunctionName } from '../src/function-access';
 import {
   LOCAL_PLAN_SIGNING_SECRET_ID,
   LOCAL_REALTIME_SIGNING_SECRET_ID,
@@ -351,19 +351,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     };
     // The handlers run in this process, as each Lambda would, configured only by their environment.
     Object.assign(process.env, env);
-    // ... and each with only its own table access, as its IAM role allows it (function-grants.ts).
-    const { dynamo } = await import('@argentum/functions/aws/dynamo');
-    enforceTableGrants(
-      dynamo(),
-      { platform: platformTable.localName, telemetry: telemetryTable.localName },
-      (refusal) => {
-        accessRefusals.push(refusal);
-        const { functionName, touch } = refusal;
-        console.error(
-          `${functionName}: AccessDenied, ${touch.action} on ${touch.table ?? 'another table'} ${touch.pk ?? ''}`,
-        );
-      },
-    );
+    // ... and each with only what its IAM role allows it (function-grants.ts).
+    await enforceFunctionGrants((refusal) => {
+      accessRefusals.push(refusal);
+      console.error(`refused by IAM: ${describeRefusal(refusal)}`);
+    });
 
     const broker = await startBroker({
       mqttPort: held.mqtt,

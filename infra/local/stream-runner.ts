@@ -20,7 +20,7 @@ import type {
 } from 'aws-lambda';
 import { type FilterPattern, matchesFilter } from './event-filter';
 import { invoke } from './lambda-invoke';
-import type { FunctionName } from '../src/table-access';
+import type { FunctionName } from '../src/function-access';
 
 /** One Lambda fed by the stream, with its event source mapping's settings. */
 export interface StreamConsumer {

@@ -149,10 +149,18 @@ export const userPool = {
 } as const;
 
 /**
+ * The telemetry rule's fixed name. Devices publish through Basic Ingest to `$aws/rules/<name>/...`, so
+ * the name must outlive every stack replacement; and IoT rule names are unique per account and region,
+ * so a second copy of the platform in the same account and region fails its first deploy on this name
+ * (one account, or region, per environment: docs/deploy.md, "Environments").
+ */
+export const TELEMETRY_RULE_NAME = 'argentum_telemetry';
+
+/**
  * The telemetry rule's name on the local stack, where devices may publish through Basic Ingest
  * (`$aws/rules/{name}/{org}/sensordata/{devID}`) as on AWS.
  */
-export const localTelemetryRuleName = 'argentum_telemetry';
+export const localTelemetryRuleName = TELEMETRY_RULE_NAME;
 
 /**
  * How telemetry reaches the ingest Lambda: the IoT rule sends each message to a queue, and the Lambda

@@ -16,10 +16,15 @@ import { userPool } from '../../src/definitions';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
-import { BROWSER_CLIENT_ID_PREFIX } from '@argentum/contracts/messaging';
 import { acknowledgeWildcards } from '../nag';
 import { functionDefaults } from '../../src/definitions';
-import { type FunctionName, functionTables, type TableAccess, tableGrants } from '../../src/table-access';
+import {
+  CLOSABLE_CLIENTS,
+  type FunctionName,
+  functionAccess,
+  type RoleAccess,
+  tableGrants,
+} from '../../src/function-access';
 import { lambdaEntry, repoRoot } from '../paths';
 
 const bundleLambdaScript = path.join(repoRoot, 'infra/cdk/bundle-lambda.ts');
@@ -56,8 +61,8 @@ export interface FileGrant {
 }
 
 /**
- * What a function may touch besides the tables (its table access is `functionTables` in
- * infra/src/table-access.ts, by its entry). Each entry becomes one narrowly scoped policy statement.
+ * What a function may touch besides the tables and the IoT data plane (`functionAccess` in
+ * infra/src/function-access.ts, by its entry). Each entry becomes one narrowly scoped policy statement.
  */
 export interface FunctionAccess {
   /** Objects of the files bucket (floor plans, logos, uploads), by key prefix. */
@@ -68,12 +73,8 @@ export interface FunctionAccess {
   userPoolAdmin?: boolean;
   /** SES e-mail, only from the configured sender address. */
   sendMail?: boolean;
-  /** MQTT topic patterns (`*` for ids) the function may publish to through the IoT data plane. */
-  publishTopics?: readonly string[];
   /** Timestream access, only granted when Timestream is the selected telemetry store. */
   timestream?: 'query' | 'write';
-  /** Close MQTT connections (IoT data plane DeleteConnection), to revoke a user's real-time access. */
-  closeConnections?: boolean;
   /** Secrets Manager secrets by ARN: read them, and (write) store new values (rotated refresh tokens). */
   secrets?: readonly { arn: string; write?: boolean }[];
 }
@@ -192,7 +193,7 @@ export class PlatformFunction extends Construct {
       'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so AWS requires Resource "*".',
     );
 
-    this.grant(Stack.of(this), resources, access, functionTables[props.entry]);
+    this.grant(Stack.of(this), resources, access, functionAccess[props.entry]);
   }
 
   private allow(statement: PolicyStatement, wildcardReason?: string): void {
@@ -200,14 +201,9 @@ export class PlatformFunction extends Construct {
     if (wildcardReason) acknowledgeWildcards(this.role, statement, wildcardReason);
   }
 
-  private grant(
-    stack: Stack,
-    resources: PlatformResources,
-    access: FunctionAccess,
-    tables: TableAccess,
-  ): void {
+  private grant(stack: Stack, resources: PlatformResources, access: FunctionAccess, role: RoleAccess): void {
     const tableNames = { platform: resources.platformTableName, telemetry: resources.telemetryTableName };
-    for (const grant of tableGrants(tables)) {
+    for (const grant of tableGrants(role)) {
       const tableArn = stack.formatArn({
         service: 'dynamodb',
         resource: 'table',
@@ -234,7 +230,7 @@ export class PlatformFunction extends Construct {
       );
     }
 
-    if (access.closeConnections) {
+    if (role.closeConnections) {
       this.allow(
         new PolicyStatement({
           actions: ['iot:DeleteConnection'],
@@ -244,7 +240,7 @@ export class PlatformFunction extends Construct {
             stack.formatArn({
               service: 'iot',
               resource: 'client',
-              resourceName: `${BROWSER_CLIENT_ID_PREFIX}*`,
+              resourceName: CLOSABLE_CLIENTS,
             }),
           ],
         }),
@@ -336,11 +332,11 @@ export class PlatformFunction extends Construct {
       );
     }
 
-    if (access.publishTopics?.length) {
+    if (role.publishTopics?.length) {
       this.allow(
         new PolicyStatement({
           actions: ['iot:Publish'],
-          resources: access.publishTopics.map((topic) =>
+          resources: role.publishTopics.map((topic) =>
             stack.formatArn({ service: 'iot', resource: 'topic', resourceName: topic }),
           ),
         }),

@@ -6,7 +6,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { telemetryFilter } from '@argentum/contracts/messaging';
 import { TELEMETRY_MAX_RECEIVES } from '@argentum/functions/domain/telemetry/ingest';
-import { telemetryBatching } from '../../src/definitions';
+import { TELEMETRY_RULE_NAME, telemetryBatching } from '../../src/definitions';
 import { grantRuleErrorLog } from './rule-errors';
 
 /**
@@ -17,14 +17,6 @@ import { grantRuleErrorLog } from './rule-errors';
  * "Reducing messaging costs with Basic Ingest").
  */
 export const telemetryRuleSql = `SELECT *, topic(1) AS orgId, topic(3) AS topicDevId, clientid() AS clientId, timestamp() AS receivedAt FROM '${telemetryFilter}'`;
-
-/**
- * The telemetry rule's fixed name. Devices publish through Basic Ingest to `$aws/rules/<name>/...`, so
- * the name must outlive every stack replacement; and IoT rule names are unique per account and region,
- * so a second copy of the platform in the same account and region fails its first deploy on this name
- * (one account, or region, per environment: docs/deploy.md, "Environments").
- */
-export const TELEMETRY_RULE_NAME = 'argentum_telemetry';
 
 /** The ingest function's timeout (s): the telemetry queue's visibility timeout is derived from it. */
 export const INGEST_TIMEOUT_SECONDS = 30;

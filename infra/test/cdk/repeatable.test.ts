@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../cdk/config';
-import { TELEMETRY_RULE_NAME } from '../../cdk/constructs/telemetry-intake';
+import { TELEMETRY_RULE_NAME } from '../../src/definitions';
 import { synthPlatform, type SynthesizedPlatform } from './synth';
 
 interface EventSourceMapping {

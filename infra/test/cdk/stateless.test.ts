@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '@argentum/functions/environment';
 import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
 import { routes } from '@argentum/functions/routes/index';
-import { TELEMETRY_RULE_NAME, telemetryRuleSql } from '../../cdk/constructs/telemetry-intake';
+import { telemetryRuleSql } from '../../cdk/constructs/telemetry-intake';
+import { TELEMETRY_RULE_NAME } from '../../src/definitions';
 import { confirmationRuleSql } from '../../cdk/constructs/control-confirmations';
 import { floorPlanKey, floorPlanRenditionKey } from '@argentum/functions/domain/files/keys';
 import { flattenReference } from '../../cdk/nag';
@@ -323,10 +324,20 @@ describe('least privilege per domain', () => {
     'dynamodb:BatchWriteItem',
   ];
 
-  it('keeps the data Lambda read-only on DynamoDB', () => {
+  it('keeps the data Lambda read-only on DynamoDB, but for the shared weather reading', () => {
     const granted = actionsOf(platform.stateless.apiFunctions.data.role);
     expect(granted).toContain('dynamodb:Query');
-    for (const write of writes) expect(granted).not.toContain(write);
+    const writing = statementsOf(platform.stateless.apiFunctions.data.role).filter((statement) =>
+      [statement.Action].flat().some((action) => writes.includes(action)),
+    );
+    expect(writing).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:PutItem',
+        Resource: expect.objectContaining({ 'Fn::Join': expect.any(Array) }),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEATHER#*'] } },
+      },
+    ]);
   });
 
   it('lets the realtime authorizer read, and write only the connection items it records', () => {

@@ -17,6 +17,8 @@ import { keys } from '@argentum/functions/stores/keys';
 import { alarmPorts } from '@argentum/functions/lambda/wiring/notifications';
 import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteConnectionCommand, IoTDataPlaneClient, PublishCommand } from '@aws-sdk/client-iot-data-plane';
+import { topics } from '@argentum/contracts/messaging';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -33,6 +35,7 @@ import { sweepWatched } from '../../../functions/test/support/presence-sweep';
 import { newDevices, newPlace, type Place } from '../../../functions/test/platform/devices-fixtures';
 import {
   asFunction,
+  enforceIotGrants,
   enforceTableGrants,
   invokedAs,
   type Refusal,
@@ -41,19 +44,20 @@ import {
 import { platformTable, telemetryTable } from '../../src/definitions';
 import {
   type FunctionName,
-  functionTables,
+  functionAccess,
+  matchesResource,
   tableAccessAllows,
   tableGrants,
   type TableTouch,
-} from '../../src/table-access';
+} from '../../src/function-access';
 
 const MINUTE = 60_000;
 const tableNames = { platform: platformTable.localName, telemetry: telemetryTable.localName };
 const mailer = invokedAs('mailer', mailerHandler);
 
-/** The touches `name`'s role would not allow (infra/src/table-access.ts). */
+/** The touches `name`'s role would not allow (infra/src/function-access.ts). */
 const refusedTo = (name: FunctionName, touches: readonly TableTouch[]) => {
-  const grants = tableGrants(functionTables[name]);
+  const grants = tableGrants(functionAccess[name]);
   return touches.filter((touch) => !tableAccessAllows(grants, touch));
 };
 
@@ -396,5 +400,54 @@ describe('the touches IAM weighs', () => {
       false,
     );
     expect(tableAccessAllows(grants, { action: 'dynamodb:Scan', table: 'telemetry' })).toBe(false);
+  });
+});
+
+/** The same for the IoT data plane: publishes by topic, connections closed by client id. */
+describe("the local stack's IoT data plane, as a function's role allows it", () => {
+  const refusals: Refusal[] = [];
+  const client = new IoTDataPlaneClient({});
+  enforceIotGrants(client, (refusal) => refusals.push(refusal));
+  const forbidden = (name: FunctionName, action: string, resource: string) =>
+    expect.objectContaining({
+      name: 'ForbiddenException',
+      $metadata: expect.objectContaining({ httpStatusCode: 403 }),
+      message: expect.stringContaining(
+        `assumed-role/${name}/${name} is not authorized to perform: ${action} on resource: ` +
+          `arn:aws:iot:local:000000000000:${resource}`,
+      ),
+    });
+  const publish = (topic: string) =>
+    new PublishCommand({ topic, qos: 1, payload: new TextEncoder().encode('{}') });
+
+  it('refuses a publish to a topic the role does not name, and a connection it may not close', async () => {
+    const stamp = `grants-${Date.now()}`;
+    // The control API publishes commands, and nothing else.
+    await asFunction('api-control', () => client.send(publish(topics.control(stamp, 'd1'))));
+    await expect(
+      asFunction('api-control', () => client.send(publish(topics.notification(stamp)))),
+    ).rejects.toEqual(forbidden('api-control', 'iot:Publish', `topic/${topics.notification(stamp)}`));
+    // Only the functions that take access away close connections, and only browsers'.
+    await expect(
+      asFunction('api-data', () => client.send(new DeleteConnectionCommand({ clientId: `web-${stamp}` }))),
+    ).rejects.toEqual(forbidden('api-data', 'iot:DeleteConnection', `client/web-${stamp}`));
+    await expect(
+      asFunction('api-auth', () => client.send(new DeleteConnectionCommand({ clientId: stamp }))),
+    ).rejects.toEqual(forbidden('api-auth', 'iot:DeleteConnection', `client/${stamp}`));
+    expect(refusals.map((r) => r.touch.action)).toEqual([
+      'iot:Publish',
+      'iot:DeleteConnection',
+      'iot:DeleteConnection',
+    ]);
+  });
+
+  it("match topics as IAM matches a resource's wildcards", () => {
+    const ingestTopic = '$aws/rules/argentum_telemetry/*/sensordata/*';
+    expect(matchesResource(ingestTopic, '$aws/rules/argentum_telemetry/o1/sensordata/d1')).toBe(true);
+    expect(matchesResource(ingestTopic, 'o1/sensordata/d1')).toBe(false);
+    // `*` spans levels (it is no MQTT `+`); `?` is one character; the rest is literal.
+    expect(matchesResource('*/live/*', 'o1/live/f1/extra')).toBe(true);
+    expect(matchesResource('o?/live', 'o1/live')).toBe(true);
+    expect(matchesResource('o.1', 'ox1')).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '../../local/stack';
 import { DEFAULT_DEMO_PASSWORD } from '../../local/demo-data';
+import { describeRefusal } from '../../local/function-grants';
 import type { ThrottlePolicy } from '@argentum/functions/domain/auth/ports';
 import '../../../functions/test/support/provided';
 
@@ -66,10 +67,7 @@ export default async function setup(project: TestProject) {
     // A function's request its role would not allow failed as on AWS; a handler that swallowed it
     // still fails the run here.
     if (stack.accessRefusals.length > 0) {
-      const lines = stack.accessRefusals.map(
-        ({ functionName, touch }) =>
-          `${functionName}: ${touch.action} on ${touch.table ?? 'another table'} ${touch.pk ?? ''}`,
-      );
+      const lines = stack.accessRefusals.map(describeRefusal);
       // Vitest reports an error thrown here but keeps its exit code: the run fails by this one.
       process.exitCode = 1;
       throw new Error(`Requests AWS would refuse the functions that made them:\n${lines.join('\n')}`);

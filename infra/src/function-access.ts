@@ -1,10 +1,11 @@
 /**
- * What each function may do on the DynamoDB tables, described once: the CDK stack turns it into each
- * function's IAM statements (infra/cdk/constructs/platform-function.ts), and the local stack refuses
- * every request of a function that those statements would not allow (infra/local/function-grants.ts),
- * as AWS does, although DynamoDB Local evaluates no IAM.
+ * What each function may do on the DynamoDB tables and the IoT data plane, described once: the CDK
+ * stack turns it into each function's IAM statements (infra/cdk/constructs/platform-function.ts), and
+ * the local stack refuses every request of a function that those statements would not allow
+ * (infra/local/function-grants.ts), as AWS does, although DynamoDB Local and the broker evaluate no IAM.
  */
 
+import { basicIngestTopic, BROWSER_CLIENT_ID_PREFIX, topics } from '@argentum/contracts/messaging';
 import {
   commandKeyPrefix,
   connectionKeyPrefix,
@@ -12,6 +13,7 @@ import {
   VENDOR_POLL_PARTITION,
 } from '@argentum/functions/stores/keys';
 import type { ApiDomain } from '@argentum/functions/http/types';
+import { TELEMETRY_RULE_NAME } from './definitions';
 
 /** Each Lambda function, by its entry file in functions/src/lambda. */
 export type FunctionName =
@@ -37,8 +39,8 @@ export interface TableStatement {
   partitionKeyPrefix?: string;
 }
 
-/** A function's access to the tables. */
-export interface TableAccess {
+/** A function's access to the tables and the IoT data plane (the rest of its role: the CDK stack). */
+export interface RoleAccess {
   platformTable?: 'read' | 'readWrite';
   /** For functions that need less than `platformTable: 'read'`: exactly these statements. */
   platformTableStatements?: readonly TableStatement[];
@@ -48,7 +50,19 @@ export interface TableAccess {
    * is a connection's (`CONN#...`). For the realtime authorizer, which otherwise only reads.
    */
   recordConnections?: boolean;
+  /** MQTT topic patterns (`*` for ids) the function may publish to through the IoT data plane. */
+  publishTopics?: readonly string[];
+  /** Close browsers' MQTT connections (IoT data plane DeleteConnection), to revoke real-time access. */
+  closeConnections?: boolean;
 }
+
+// MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
+const controlTopics = topics.control('*', '*'); // also covers {org}/controldata/success|fail
+const liveTopics = topics.floorLive('*', '*');
+/** Readings published for devices (third-party devices', confirmed values) to the telemetry rule (Basic Ingest). */
+const handedOnReadingTopics = basicIngestTopic(TELEMETRY_RULE_NAME, topics.sensorData('*', '*'));
+const notificationTopics = topics.notification('*');
+const commandStatusTopics = topics.commandStatus('*', '*');
 
 export const DYNAMO_READ = [
   'dynamodb:GetItem',
@@ -162,45 +176,65 @@ const mailerStatements: readonly TableStatement[] = [
 
 /**
  * Least privilege per function: only what its use cases touch. Every API domain reads the platform
- * table (roles).
+ * table (roles). Those that reduce a user's access (sign-out and password reset, user administration;
+ * and the tree sweeper, when an organization goes) close the user's real-time connections.
  */
-export const functionTables: Record<FunctionName, TableAccess> = {
-  'api-auth': { platformTable: 'readWrite' },
-  'api-users': { platformTable: 'readWrite' },
+export const functionAccess: Record<FunctionName, RoleAccess> = {
+  'api-auth': { platformTable: 'readWrite', closeConnections: true },
+  'api-users': { platformTable: 'readWrite', closeConnections: true },
   // Deletes only commit; the tree sweeper removes plans, memberships and the rest.
   'api-tree': { platformTable: 'readWrite' },
   'api-floors': { platformTable: 'readWrite' },
   'api-floorplans': { platformTable: 'read' },
-  'api-devices': { platformTable: 'readWrite' },
+  'api-devices': { platformTable: 'readWrite', publishTopics: [controlTopics] },
   // Reads; writes only the shared weather reading of a city.
   'api-data': {
     platformTable: 'read',
     platformTableStatements: [{ actions: ['dynamodb:PutItem'], partitionKeyPrefix: keys.weather('').pk }],
     telemetryTable: 'read',
   },
-  // Reads users and devices; writes only commands.
+  // Reads users and devices; writes only commands; publishes only to devices' command topics.
   'api-control': {
     platformTable: 'read',
     platformTableStatements: [commandItems(['dynamodb:PutItem', 'dynamodb:UpdateItem'])],
+    publishTopics: [controlTopics],
   },
   'api-notifications': { platformTable: 'readWrite' },
-  'api-integrations': { platformTable: 'readWrite' },
-  ingest: { platformTable: 'readWrite', telemetryTable: 'readWrite' },
+  // What the panels read in the vendors' clouds goes on as the devices' readings (Basic Ingest).
+  'api-integrations': {
+    platformTable: 'readWrite',
+    publishTopics: [controlTopics, liveTopics, handedOnReadingTopics],
+  },
+  ingest: {
+    platformTable: 'readWrite',
+    telemetryTable: 'readWrite',
+    publishTopics: [liveTopics, notificationTopics],
+  },
   // Reads users; writes only the records of the connections it admits.
   'realtime-authorizer': { platformTable: 'read', recordConnections: true },
   'realtime-signing-key': {},
-  // Settles commands; raises the alarms in devices' messages (offline, pairing, failed commands).
-  'control-confirmations': { platformTableStatements: controlConfirmationStatements },
-  'presence-sweep': { platformTableStatements: presenceSweepStatements },
-  // Reads the linked devices; takes each due vendor poll off its list.
+  // Settles commands and tells browsers the outcome; raises the alarms in devices' messages (offline,
+  // pairing, failed commands); presence changes and power node port values on the device's floor; a
+  // confirmed value as the device's reading (Basic Ingest).
+  'control-confirmations': {
+    platformTableStatements: controlConfirmationStatements,
+    publishTopics: [commandStatusTopics, notificationTopics, liveTopics, handedOnReadingTopics],
+  },
+  'presence-sweep': {
+    platformTableStatements: presenceSweepStatements,
+    publishTopics: [notificationTopics, liveTopics],
+  },
+  // Reads the linked devices; takes each due vendor poll off its list; hands their readings on as a
+  // device's own go (the telemetry rule's Basic Ingest topic).
   'vendor-poller': {
     platformTableStatements: [
       { actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], partitionKeyPrefix: keys.device('').pk },
       { actions: ['dynamodb:Query', 'dynamodb:DeleteItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
     ],
+    publishTopics: [handedOnReadingTopics],
   },
-  // Tree items, device placements and users' memberships.
-  'tree-sweeper': { platformTable: 'readWrite' },
+  // Tree items, device placements and users' memberships; the connections of users who lose access.
+  'tree-sweeper': { platformTable: 'readWrite', closeConnections: true },
   'plan-renditions': {},
   'telemetry-rollups': { telemetryTable: 'readWrite' },
   mailer: { platformTableStatements: mailerStatements },
@@ -222,7 +256,7 @@ export interface TableGrant {
 }
 
 /** A function's table statements, in the order the stack writes them. */
-export function tableGrants(access: TableAccess): TableGrant[] {
+export function tableGrants(access: RoleAccess): TableGrant[] {
   const grants: TableGrant[] = [];
   const levels = [
     ['platform', access.platformTable],
@@ -275,3 +309,28 @@ export const grantAllows = (grant: TableGrant, touch: TableTouch): boolean =>
 /** Whether a function's statements allow the touch: IAM allows what one statement allows. */
 export const tableAccessAllows = (grants: readonly TableGrant[], touch: TableTouch): boolean =>
   grants.some((grant) => grantAllows(grant, touch));
+
+/** The browsers' client ids (`web-<uuid>`): the only connections a function may close. */
+export const CLOSABLE_CLIENTS = `${BROWSER_CLIENT_ID_PREFIX}*`;
+
+/** What a function asks of the IoT data plane, as IAM authorizes it. */
+export type IotTouch =
+  { action: 'iot:Publish'; topic: string } | { action: 'iot:DeleteConnection'; clientId: string };
+
+/** Whether a resource name matches an IAM pattern: `*` any run of characters (`/` too), `?` any one. */
+export const matchesResource = (pattern: string, name: string): boolean =>
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    's',
+  ).test(name);
+
+/** Whether a function's role allows the IoT data-plane request. */
+export function iotAccessAllows(access: RoleAccess, touch: IotTouch): boolean {
+  if (touch.action === 'iot:Publish') {
+    return (access.publishTopics ?? []).some((pattern) => matchesResource(pattern, touch.topic));
+  }
+  return access.closeConnections === true && matchesResource(CLOSABLE_CLIENTS, touch.clientId);
+}
