@@ -13,20 +13,11 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { type Construct } from 'constructs';
 import { apiDomains, type ApiDomain, type Route } from '@argentum/functions/http/types';
-import {
-  FLOOR_PLAN_PREFIX,
-  FLOOR_PLAN_RENDITION_SUFFIX,
-  FLOOR_PLAN_STAGING_PREFIX,
-  LOGO_PREFIX,
-  LOGO_STAGING_PREFIX,
-  PLAN_RENDITION_SOURCE_SUFFIX,
-} from '@argentum/functions/domain/files/keys';
+import { FLOOR_PLAN_PREFIX, PLAN_RENDITION_SOURCE_SUFFIX } from '@argentum/functions/domain/files/keys';
 import { VENDOR_POLL_INTERVAL_MINUTES } from '@argentum/functions/domain/integrations/polling';
-import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
 import { AUTHORIZER_ANSWER_LIMITS } from '@argentum/functions/domain/realtime/policy';
 import {
   PlatformFunction,
-  type FileGrant,
   type FunctionAccess,
   type PlatformResources,
   type TelemetryStoreKind,
@@ -69,48 +60,18 @@ export interface StatelessStackProps extends StackProps {
 }
 
 /**
- * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
- * prefix and written to logos/ only after the check; logos are read through presigned URLs. Floor
- * plans: uploads the same way, written to floorplans/ only once sanitized; the floors Lambda only
- * reads them (presigned URLs). The tree sweeper deletes the plans of deleted floors, and so does a
- * plan commit that finds its floor deleted after writing.
- */
-const logoFiles: FileGrant[] = [
-  { prefix: LOGO_STAGING_PREFIX, read: true, write: true, delete: true },
-  { prefix: LOGO_PREFIX, read: true, write: true },
-];
-
-/**
- * Least privilege per domain, besides the tables and the IoT data plane (infra/src/function-access.ts):
- * only what its use cases touch.
+ * Least privilege per domain, besides the tables, the IoT data plane and the buckets
+ * (infra/src/function-access.ts): only what its use cases touch.
  */
 const apiAccess: Record<ApiDomain, FunctionAccess> = {
   // The auth routes send no mail themselves: forgot-password queues a job for the mailer.
   auth: { userPoolAdmin: true },
-  users: {
-    userPoolAdmin: true,
-    sendMail: true,
-    files: logoFiles,
-  },
+  users: { userPoolAdmin: true, sendMail: true },
   tree: {},
-  floors: {
-    files: [{ prefix: FLOOR_PLAN_PREFIX, read: true }],
-  },
-  floorplans: {
-    files: [
-      { prefix: FLOOR_PLAN_STAGING_PREFIX, read: true, write: true, delete: true },
-      // Delete: a commit that finds its floor deleted after writing removes the plan and its renditions.
-      { prefix: FLOOR_PLAN_PREFIX, read: true, write: true, delete: true },
-    ],
-  },
+  floors: {},
+  floorplans: {},
   devices: {},
-  data: {
-    timestream: 'query',
-    // Large exports: written, then read back through presigned links.
-    files: [{ prefix: EXPORT_PREFIX, read: true, write: true }],
-    // Exports of ranges older than the hot store read the archive of raw readings.
-    readingArchive: 'read',
-  },
+  data: { timestream: 'query' },
   control: {},
   notifications: {},
   integrations: {},
@@ -402,10 +363,7 @@ export class StatelessStack extends Stack {
       entry: 'tree-sweeper',
       description: 'Argentum tree sweeper: removes what lies under deleted nodes (platform table stream)',
       resources,
-      // Tree items, device placements and users' memberships; the floor plans of deleted floors.
-      access: {
-        files: [{ prefix: FLOOR_PLAN_PREFIX, delete: true }],
-      },
+      access: {},
       timeout: Duration.seconds(treeSweeps.timeoutSeconds),
     });
     this.treeSweepFailures = this.sweepFromStream(props.stateful);
@@ -416,14 +374,7 @@ export class StatelessStack extends Stack {
       entry: 'plan-renditions',
       description: 'Argentum floor plan renditions: draws each stored plan as WebP (files bucket event)',
       resources,
-      access: {
-        // Plans and renditions read, renditions written; it deletes only renditions (a drawing that
-        // finds its plan removed or replaced withdraws what it wrote; domain/files/plan-renditions.ts).
-        files: [
-          { prefix: FLOOR_PLAN_PREFIX, read: true, write: true },
-          { prefix: FLOOR_PLAN_PREFIX, suffix: FLOOR_PLAN_RENDITION_SUFFIX, delete: true },
-        ],
-      },
+      access: {},
       nodeModules: ['sharp'],
       memorySize: planRenditions.memoryMB,
       timeout: Duration.seconds(planRenditions.timeoutSeconds),

@@ -1,13 +1,22 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { ForbiddenException, type IoTDataPlaneClient } from '@aws-sdk/client-iot-data-plane';
+import { type S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { platformTable, type TableDefinition, telemetryTable } from '../src/definitions';
+import {
+  archiveBucket,
+  filesBucket,
+  platformTable,
+  type TableDefinition,
+  telemetryTable,
+} from '../src/definitions';
 import {
   type FunctionName,
   functionAccess,
   iotAccessAllows,
   type IotTouch,
+  s3AccessAllows,
+  type S3Touch,
   type TableGrant,
   tableAccessAllows,
   tableGrants,
@@ -17,11 +26,11 @@ import {
 
 /**
  * The local stack runs every function in this one process, with one client per service, and neither
- * DynamoDB Local nor the broker evaluates IAM. So each invocation runs as its function (`asFunction`),
- * and every DynamoDB and IoT data-plane request it makes is weighed as IAM weighs it against that
- * function's statements (infra/src/function-access.ts): one it would not allow fails as on AWS (an
- * AccessDeniedException, a ForbiddenException). What runs as no function (the stack's own seeding, a
- * test's fixtures) is the account's administrator.
+ * DynamoDB Local, the broker nor s3rver evaluates IAM. So each invocation runs as its function
+ * (`asFunction`), and every DynamoDB, IoT data-plane and S3 request it makes is weighed as IAM weighs
+ * it against that function's statements (infra/src/function-access.ts): one it would not allow fails
+ * as on AWS (AccessDeniedException, ForbiddenException, AccessDenied). What runs as no function (the
+ * stack's own seeding, a test's fixtures) is the account's administrator.
  */
 
 const running = new AsyncLocalStorage<FunctionName>();
@@ -137,23 +146,23 @@ function queryTouch(input: Record<string, unknown>, table: TableKind | undefined
   return { ...base, ...(pk !== undefined ? { pk } : {}) };
 }
 
-/** A request IAM would refuse: the function, the command, and the action on what it touched. */
+/** A request IAM would refuse: the function, the command, what it asked and on what (its ARN). */
 export interface Refusal {
   functionName: FunctionName;
   command: string;
-  touch: TableTouch | IotTouch;
+  touch: TableTouch | IotTouch | S3Touch;
+  /** The resource as AWS's refusal names it (and, for an item, its partition key). */
+  resource: string;
 }
 
 /** A refusal in a line of a log. */
-export function describeRefusal({ functionName, touch }: Refusal): string {
-  const what =
-    'topic' in touch
-      ? `topic ${touch.topic}`
-      : 'clientId' in touch
-        ? `client ${touch.clientId}`
-        : `${touch.table ?? 'another table'}${touch.index ? ` index ${touch.index}` : ''} ${touch.pk ?? ''}`;
-  return `${functionName}: ${touch.action} on ${what.trim()}`;
-}
+export const describeRefusal = ({ functionName, touch, resource }: Refusal): string =>
+  `${functionName}: ${touch.action} on ${resource}`;
+
+/** AWS's words for a request no statement of the role allows. */
+const notAuthorized = (name: FunctionName, action: string, resource: string) =>
+  `User: arn:aws:sts::000000000000:assumed-role/${name}/${name} is not authorized to perform: ` +
+  `${action} on resource: ${resource} because no identity-based policy allows the ${action} action`;
 
 const grantsOf = new Map<FunctionName, TableGrant[]>();
 const grantsFor = (name: FunctionName) => {
@@ -165,52 +174,84 @@ const grantsFor = (name: FunctionName) => {
   return grants;
 };
 
-/** AWS's answer to a request no statement allows (HTTP 400, not retried). */
-function accessDenied(name: FunctionName, touch: TableTouch, names: TableNames): DynamoDBServiceException {
-  const table = touch.table ? names[touch.table] : 'unknown';
-  const resource = `arn:aws:dynamodb:local:000000000000:table/${table}${touch.index ? `/index/${touch.index}` : ''}`;
-  return new DynamoDBServiceException({
-    name: 'AccessDeniedException',
-    $fault: 'client',
-    $metadata: { httpStatusCode: 400 },
-    message:
-      `User: arn:aws:sts::000000000000:assumed-role/${name}/${name} is not authorized to perform: ` +
-      `${touch.action} on resource: ${resource} because no identity-based policy allows the ${touch.action} action`,
-  });
+/** What a request asks that its function's role does not allow: what, on what, and AWS's answer. */
+interface Denial {
+  touch: Refusal['touch'];
+  /** The resource as AWS's refusal names it. */
+  resource: string;
+  /** For the log, when more than the resource says it (an item's partition key). */
+  logged?: string;
+  answer(message: string): Error;
 }
 
-const MIDDLEWARE = 'functionTableGrants';
+/**
+ * The one check of every enforcer, as a middleware for the build step of a client's stack: after the
+ * document client marshalled its input (the request as IAM sees it), before signing (so a URL
+ * presigned for a request the role does not allow is refused too). A request made as a function
+ * (`asFunction`) that `denial` finds its role does not allow is refused, and `refused` hears of it; it
+ * is not sent. What runs as no function goes through.
+ */
+const refusing =
+  (
+    denial: (
+      functionName: FunctionName,
+      command: string,
+      input: Record<string, unknown>,
+    ) => Denial | undefined,
+    refused: (refusal: Refusal) => void,
+  ) =>
+  <Args extends { input: object }, Result>(
+    next: (args: Args) => Promise<Result>,
+    context: { commandName?: string },
+  ) =>
+  async (args: Args): Promise<Result> => {
+    const functionName = running.getStore();
+    const command = context.commandName;
+    const denied =
+      functionName && command
+        ? denial(functionName, command, args.input as Record<string, unknown>)
+        : undefined;
+    if (functionName && command && denied) {
+      const { touch, resource, logged } = denied;
+      refused({ functionName, command, touch, resource: logged ?? resource });
+      throw denied.answer(notAuthorized(functionName, touch.action, resource));
+    }
+    return next(args);
+  };
 
 /**
  * Makes `client` refuse, as AWS does, every request of a function (see `asFunction`) that its table
- * statements do not allow; `refused` hears of each. Installed once per client.
+ * statements do not allow (HTTP 400, AccessDeniedException, not retried); `refused` hears of each.
  */
 export function enforceTableGrants(
   client: Pick<DynamoDBDocumentClient, 'middlewareStack'>,
   names: TableNames,
   refused: (refusal: Refusal) => void = () => undefined,
 ): void {
-  client.middlewareStack.remove(MIDDLEWARE);
+  client.middlewareStack.remove('functionTableGrants');
   client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const functionName = running.getStore();
-      if (functionName && context.commandName) {
-        const grants = grantsFor(functionName);
-        const input = args.input as Record<string, unknown>;
-        for (const touch of tableTouches(context.commandName, input, names)) {
-          if (tableAccessAllows(grants, touch)) continue;
-          refused({ functionName, command: context.commandName, touch });
-          throw accessDenied(functionName, touch, names);
-        }
-      }
-      return next(args);
-    },
-    // After the document client marshalled the input: the low-level request, as IAM sees it.
-    { step: 'build', name: MIDDLEWARE },
+    refusing((functionName, command, input) => {
+      const grants = grantsFor(functionName);
+      const touch = tableTouches(command, input, names).find((one) => !tableAccessAllows(grants, one));
+      if (!touch) return undefined;
+      const table = touch.table ? names[touch.table] : String(input.TableName ?? 'unknown');
+      const resource = `arn:aws:dynamodb:local:000000000000:table/${table}${touch.index ? `/index/${touch.index}` : ''}`;
+      return {
+        touch,
+        resource,
+        ...(touch.pk !== undefined ? { logged: `${resource} (key ${touch.pk})` } : {}),
+        answer: (message) =>
+          new DynamoDBServiceException({
+            name: 'AccessDeniedException',
+            $fault: 'client',
+            $metadata: { httpStatusCode: 400 },
+            message,
+          }),
+      };
+    }, refused),
+    { step: 'build', name: 'functionTableGrants' },
   );
 }
-
-const IOT_MIDDLEWARE = 'functionIotGrants';
 
 /** The data-plane request a command makes, as IAM authorizes it; undefined for one IAM does not weigh here. */
 function iotTouchOf(command: string, input: Record<string, unknown>): IotTouch | undefined {
@@ -229,42 +270,101 @@ export function enforceIotGrants(
   client: Pick<IoTDataPlaneClient, 'middlewareStack'>,
   refused: (refusal: Refusal) => void = () => undefined,
 ): void {
-  client.middlewareStack.remove(IOT_MIDDLEWARE);
+  client.middlewareStack.remove('functionIotGrants');
   client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const functionName = running.getStore();
-      const touch =
-        functionName && context.commandName
-          ? iotTouchOf(context.commandName, args.input as Record<string, unknown>)
-          : undefined;
-      if (functionName && touch && !iotAccessAllows(functionAccess[functionName], touch)) {
-        refused({ functionName, command: context.commandName ?? '', touch });
-        const resource = 'topic' in touch ? `topic/${touch.topic}` : `client/${touch.clientId}`;
-        throw new ForbiddenException({
-          $metadata: { httpStatusCode: 403 },
-          message:
-            `User: arn:aws:sts::000000000000:assumed-role/${functionName}/${functionName} is not authorized ` +
-            `to perform: ${touch.action} on resource: arn:aws:iot:local:000000000000:${resource}`,
-        });
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: IOT_MIDDLEWARE },
+    refusing((functionName, command, input) => {
+      const touch = iotTouchOf(command, input);
+      if (!touch || iotAccessAllows(functionAccess[functionName], touch)) return undefined;
+      const resource = `arn:aws:iot:local:000000000000:${'topic' in touch ? `topic/${touch.topic}` : `client/${touch.clientId}`}`;
+      return {
+        touch,
+        resource,
+        answer: (message) => new ForbiddenException({ $metadata: { httpStatusCode: 403 }, message }),
+      };
+    }, refused),
+    { step: 'build', name: 'functionIotGrants' },
   );
 }
 
 /**
- * Holds the handlers' clients in this process (the platform's DynamoDB and IoT data-plane clients) to
- * the roles of the functions that use them; `refused` hears of each request refused. The handlers'
+ * Holds the handlers' clients in this process (the platform's DynamoDB, IoT data-plane and S3 clients)
+ * to the roles of the functions that use them; `refused` hears of each request refused. The handlers'
  * environment must be set first (the clients read it when they are made).
  */
 export async function enforceFunctionGrants(refused: (refusal: Refusal) => void): Promise<void> {
   const { dynamo } = await import('@argentum/functions/aws/dynamo');
   const { iotData } = await import('@argentum/functions/aws/iot-data');
+  const { s3 } = await import('@argentum/functions/aws/s3');
   enforceTableGrants(
     dynamo(),
     { platform: platformTable.localName, telemetry: telemetryTable.localName },
     refused,
   );
   enforceIotGrants(iotData(), refused);
+  enforceS3Grants(s3(), { files: filesBucket.localName, archive: archiveBucket.localName }, refused);
+}
+
+/** The actions of the S3 commands, as IAM names them (HeadObject is authorized as GetObject). */
+const s3Actions: Record<string, string> = {
+  GetObjectCommand: 's3:GetObject',
+  HeadObjectCommand: 's3:GetObject',
+  PutObjectCommand: 's3:PutObject',
+  CreateMultipartUploadCommand: 's3:PutObject',
+  UploadPartCommand: 's3:PutObject',
+  CompleteMultipartUploadCommand: 's3:PutObject',
+  DeleteObjectCommand: 's3:DeleteObject',
+  ListObjectsV2Command: 's3:ListBucket',
+};
+
+/** The buckets by their physical names. */
+export interface BucketNames {
+  files: string;
+  archive: string;
+}
+
+/** What an S3 command asks, as IAM authorizes it: the action on the key (or, listing, the prefix). */
+export function s3TouchOf(command: string, input: Record<string, unknown>, names: BucketNames): S3Touch {
+  const bucket =
+    input.Bucket === names.files ? 'files' : input.Bucket === names.archive ? 'archive' : undefined;
+  const action = s3Actions[command] ?? `s3:${command.replace(/Command$/, '')}`;
+  const listing = action === 's3:ListBucket';
+  const where =
+    listing && typeof input.Prefix === 'string'
+      ? { prefix: input.Prefix }
+      : !listing && typeof input.Key === 'string'
+        ? { key: input.Key }
+        : {};
+  return { action, ...(bucket ? { bucket } : {}), ...where };
+}
+
+/**
+ * Makes the S3 `client` refuse, as AWS does, a function's request its role does not allow (403,
+ * AccessDenied). A URL presigned for a request the role does not allow is refused when it is made
+ * (on AWS, when the browser uses it); presigned upload forms are held to their policy by the S3 gate.
+ */
+export function enforceS3Grants(
+  client: Pick<S3Client, 'middlewareStack'>,
+  names: BucketNames,
+  refused: (refusal: Refusal) => void = () => undefined,
+): void {
+  client.middlewareStack.remove('functionS3Grants');
+  client.middlewareStack.add(
+    refusing((functionName, command, input) => {
+      const touch = s3TouchOf(command, input, names);
+      if (s3AccessAllows(functionAccess[functionName], touch)) return undefined;
+      const key = touch.key !== undefined ? `/${touch.key}` : '';
+      return {
+        touch,
+        resource: `arn:aws:s3:::${String(input.Bucket)}${key}`,
+        answer: (message) =>
+          new S3ServiceException({
+            name: 'AccessDenied',
+            $fault: 'client',
+            $metadata: { httpStatusCode: 403 },
+            message,
+          }),
+      };
+    }, refused),
+    { step: 'build', name: 'functionS3Grants' },
+  );
 }

@@ -13,6 +13,15 @@ import {
   VENDOR_POLL_PARTITION,
 } from '@argentum/functions/stores/keys';
 import type { ApiDomain } from '@argentum/functions/http/types';
+import {
+  FLOOR_PLAN_PREFIX,
+  FLOOR_PLAN_RENDITION_SUFFIX,
+  FLOOR_PLAN_STAGING_PREFIX,
+  LOGO_PREFIX,
+  LOGO_STAGING_PREFIX,
+} from '@argentum/functions/domain/files/keys';
+import { EXPORT_PREFIX } from '@argentum/functions/domain/export/keys';
+import { ARCHIVE_ROOT } from '@argentum/functions/domain/telemetry/archive';
 import { TELEMETRY_RULE_NAME } from './definitions';
 
 /** Each Lambda function, by its entry file in functions/src/lambda. */
@@ -39,7 +48,22 @@ export interface TableStatement {
   partitionKeyPrefix?: string;
 }
 
-/** A function's access to the tables and the IoT data plane (the rest of its role: the CDK stack). */
+/** Object access under one key prefix of the files bucket (functions/src/domain/files/keys.ts). */
+export interface FileGrant {
+  prefix: string;
+  /** GetObject (and HeadObject); also lets the function presign read URLs. */
+  read?: boolean;
+  /** PutObject; also lets the function presign upload forms for keys under the prefix. */
+  write?: boolean;
+  delete?: boolean;
+  /** Only keys under the prefix that end with this (say, one kind of object beside others). */
+  suffix?: string;
+}
+
+/**
+ * A function's access to the tables, the IoT data plane and the buckets (the rest of its role: the
+ * CDK stack).
+ */
 export interface RoleAccess {
   platformTable?: 'read' | 'readWrite';
   /** For functions that need less than `platformTable: 'read'`: exactly these statements. */
@@ -54,6 +78,10 @@ export interface RoleAccess {
   publishTopics?: readonly string[];
   /** Close browsers' MQTT connections (IoT data plane DeleteConnection), to revoke real-time access. */
   closeConnections?: boolean;
+  /** Objects of the files bucket (floor plans, logos, uploads, exports), by key prefix. */
+  files?: readonly FileGrant[];
+  /** Read the archive of raw readings (objects under `readings/`). */
+  readingArchive?: 'read';
 }
 
 // MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
@@ -175,23 +203,46 @@ const mailerStatements: readonly TableStatement[] = [
 ];
 
 /**
+ * Files by prefix. Users: logo uploads are presigned for, checked and removed under their staging
+ * prefix and written to logos/ only after the check; logos are read through presigned URLs. Floor
+ * plans: uploads the same way, written to floorplans/ only once sanitized; the floors Lambda only
+ * reads them (presigned URLs). The tree sweeper deletes the plans of deleted floors, and so does a
+ * plan commit that finds its floor deleted after writing.
+ */
+const logoFiles: FileGrant[] = [
+  { prefix: LOGO_STAGING_PREFIX, read: true, write: true, delete: true },
+  { prefix: LOGO_PREFIX, read: true, write: true },
+];
+
+/**
  * Least privilege per function: only what its use cases touch. Every API domain reads the platform
  * table (roles). Those that reduce a user's access (sign-out and password reset, user administration;
  * and the tree sweeper, when an organization goes) close the user's real-time connections.
  */
 export const functionAccess: Record<FunctionName, RoleAccess> = {
   'api-auth': { platformTable: 'readWrite', closeConnections: true },
-  'api-users': { platformTable: 'readWrite', closeConnections: true },
+  'api-users': { platformTable: 'readWrite', closeConnections: true, files: logoFiles },
   // Deletes only commit; the tree sweeper removes plans, memberships and the rest.
   'api-tree': { platformTable: 'readWrite' },
-  'api-floors': { platformTable: 'readWrite' },
-  'api-floorplans': { platformTable: 'read' },
+  'api-floors': { platformTable: 'readWrite', files: [{ prefix: FLOOR_PLAN_PREFIX, read: true }] },
+  'api-floorplans': {
+    platformTable: 'read',
+    files: [
+      { prefix: FLOOR_PLAN_STAGING_PREFIX, read: true, write: true, delete: true },
+      // Delete: a commit that finds its floor deleted after writing removes the plan and its renditions.
+      { prefix: FLOOR_PLAN_PREFIX, read: true, write: true, delete: true },
+    ],
+  },
   'api-devices': { platformTable: 'readWrite', publishTopics: [controlTopics] },
   // Reads; writes only the shared weather reading of a city.
   'api-data': {
     platformTable: 'read',
     platformTableStatements: [{ actions: ['dynamodb:PutItem'], partitionKeyPrefix: keys.weather('').pk }],
     telemetryTable: 'read',
+    // Large exports: written, then read back through presigned links.
+    files: [{ prefix: EXPORT_PREFIX, read: true, write: true }],
+    // Exports of ranges older than the hot store read the archive of raw readings.
+    readingArchive: 'read',
   },
   // Reads users and devices; writes only commands; publishes only to devices' command topics.
   'api-control': {
@@ -233,9 +284,21 @@ export const functionAccess: Record<FunctionName, RoleAccess> = {
     ],
     publishTopics: [handedOnReadingTopics],
   },
-  // Tree items, device placements and users' memberships; the connections of users who lose access.
-  'tree-sweeper': { platformTable: 'readWrite', closeConnections: true },
-  'plan-renditions': {},
+  // Tree items, device placements and users' memberships; the connections of users who lose access;
+  // the floor plans of deleted floors.
+  'tree-sweeper': {
+    platformTable: 'readWrite',
+    closeConnections: true,
+    files: [{ prefix: FLOOR_PLAN_PREFIX, delete: true }],
+  },
+  // Plans and renditions read, renditions written; it deletes only renditions (a drawing that finds
+  // its plan removed or replaced withdraws what it wrote; domain/files/plan-renditions.ts).
+  'plan-renditions': {
+    files: [
+      { prefix: FLOOR_PLAN_PREFIX, read: true, write: true },
+      { prefix: FLOOR_PLAN_PREFIX, suffix: FLOOR_PLAN_RENDITION_SUFFIX, delete: true },
+    ],
+  },
   'telemetry-rollups': { telemetryTable: 'readWrite' },
   mailer: { platformTableStatements: mailerStatements },
 };
@@ -333,4 +396,55 @@ export function iotAccessAllows(access: RoleAccess, touch: IotTouch): boolean {
     return (access.publishTopics ?? []).some((pattern) => matchesResource(pattern, touch.topic));
   }
   return access.closeConnections === true && matchesResource(CLOSABLE_CLIENTS, touch.clientId);
+}
+
+/** A bucket a function may be granted (the files bucket, the archive of raw readings). */
+export type BucketKind = 'files' | 'archive';
+
+/**
+ * What a function asks of S3, as IAM authorizes it: an object action on a key, or a listing (on the
+ * bucket, with the prefix it names: `s3:prefix`). No bucket: one no role names.
+ */
+export interface S3Touch {
+  action: string;
+  bucket?: BucketKind;
+  key?: string;
+  prefix?: string;
+}
+
+/** The S3 actions a grant on files allows. */
+export const fileActions = (grant: FileGrant): string[] => [
+  ...(grant.read ? ['s3:GetObject'] : []),
+  ...(grant.write ? ['s3:PutObject'] : []),
+  ...(grant.delete ? ['s3:DeleteObject'] : []),
+];
+
+/** The archive: listings under `readings/` only (`s3:prefix` StringLike), and reading what is there. */
+export const ARCHIVE_OBJECTS = `${ARCHIVE_ROOT}*`;
+
+/**
+ * Whether a function's role allows the S3 request: the files bucket by its grants' key patterns (a
+ * listing with any read grant: without it a missing object answers 403, not 404), the archive read
+ * under its root only.
+ */
+export function s3AccessAllows(access: RoleAccess, touch: S3Touch): boolean {
+  if (touch.bucket === 'files') {
+    const grants = access.files ?? [];
+    if (touch.action === 's3:ListBucket') return grants.some((grant) => grant.read);
+    return grants.some(
+      (grant) =>
+        fileActions(grant).includes(touch.action) &&
+        touch.key !== undefined &&
+        matchesResource(`${grant.prefix}*${grant.suffix ?? ''}`, touch.key),
+    );
+  }
+  if (touch.bucket === 'archive' && access.readingArchive === 'read') {
+    if (touch.action === 's3:ListBucket') return matchesResource(ARCHIVE_OBJECTS, touch.prefix ?? '');
+    return (
+      touch.action === 's3:GetObject' &&
+      touch.key !== undefined &&
+      matchesResource(ARCHIVE_OBJECTS, touch.key)
+    );
+  }
+  return false;
 }

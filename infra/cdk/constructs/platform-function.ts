@@ -19,7 +19,9 @@ import { lambdaNodeOptions, lambdaRuntime } from '../lambda-bundling';
 import { acknowledgeWildcards } from '../nag';
 import { functionDefaults } from '../../src/definitions';
 import {
+  ARCHIVE_OBJECTS,
   CLOSABLE_CLIENTS,
+  fileActions,
   type FunctionName,
   functionAccess,
   type RoleAccess,
@@ -48,27 +50,12 @@ export interface PlatformResources {
   iotDataEndpoint: string;
 }
 
-/** Object access under one key prefix of the files bucket (functions/src/domain/files/keys.ts). */
-export interface FileGrant {
-  prefix: string;
-  /** GetObject (and HeadObject); also lets the function presign read URLs. */
-  read?: boolean;
-  /** PutObject; also lets the function presign upload forms for keys under the prefix. */
-  write?: boolean;
-  delete?: boolean;
-  /** Only keys under the prefix that end with this (say, one kind of object beside others). */
-  suffix?: string;
-}
-
 /**
- * What a function may touch besides the tables and the IoT data plane (`functionAccess` in
- * infra/src/function-access.ts, by its entry). Each entry becomes one narrowly scoped policy statement.
+ * What a function may touch besides the tables, the IoT data plane and the buckets (`functionAccess`
+ * in infra/src/function-access.ts, by its entry). Each entry becomes one narrowly scoped policy
+ * statement.
  */
 export interface FunctionAccess {
-  /** Objects of the files bucket (floor plans, logos, uploads), by key prefix. */
-  files?: readonly FileGrant[];
-  /** Read the archive of raw readings (objects under `readings/`). */
-  readingArchive?: 'read';
   /** Cognito admin actions on the platform's user pool. */
   userPoolAdmin?: boolean;
   /** SES e-mail, only from the configured sender address. */
@@ -261,7 +248,7 @@ export class PlatformFunction extends Construct {
       );
     }
 
-    if (access.files?.length) {
+    if (role.files?.length) {
       const bucketArn = stack.formatArn({
         service: 's3',
         region: '',
@@ -269,15 +256,11 @@ export class PlatformFunction extends Construct {
         resource: resources.filesBucketName,
       });
       // Without ListBucket, reading a missing object is answered 403 instead of 404.
-      if (access.files.some((grant) => grant.read)) {
+      if (role.files.some((grant) => grant.read)) {
         this.allow(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn] }));
       }
-      for (const grant of access.files) {
-        const actions = [
-          ...(grant.read ? ['s3:GetObject'] : []),
-          ...(grant.write ? ['s3:PutObject'] : []),
-          ...(grant.delete ? ['s3:DeleteObject'] : []),
-        ];
+      for (const grant of role.files) {
+        const actions = fileActions(grant);
         if (!actions.length) continue;
         this.allow(
           new PolicyStatement({ actions, resources: [`${bucketArn}/${grant.prefix}*${grant.suffix ?? ''}`] }),
@@ -286,7 +269,7 @@ export class PlatformFunction extends Construct {
       }
     }
 
-    if (access.readingArchive) {
+    if (role.readingArchive) {
       const archiveArn = stack.formatArn({
         service: 's3',
         region: '',
@@ -297,11 +280,11 @@ export class PlatformFunction extends Construct {
         new PolicyStatement({
           actions: ['s3:ListBucket'],
           resources: [archiveArn],
-          conditions: { StringLike: { 's3:prefix': [`${ARCHIVE_ROOT}*`] } },
+          conditions: { StringLike: { 's3:prefix': [ARCHIVE_OBJECTS] } },
         }),
       );
       this.allow(
-        new PolicyStatement({ actions: ['s3:GetObject'], resources: [`${archiveArn}/${ARCHIVE_ROOT}*`] }),
+        new PolicyStatement({ actions: ['s3:GetObject'], resources: [`${archiveArn}/${ARCHIVE_OBJECTS}`] }),
         `Archived readings are keyed by organization and day (${ARCHIVE_ROOT}org=.../day=.../), known only at run time; read only, and only under that prefix of the one archive bucket.`,
       );
     }

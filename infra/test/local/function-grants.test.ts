@@ -18,6 +18,15 @@ import { alarmPorts } from '@argentum/functions/lambda/wiring/notifications';
 import { presencePorts } from '@argentum/functions/lambda/wiring/presence';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteConnectionCommand, IoTDataPlaneClient, PublishCommand } from '@aws-sdk/client-iot-data-plane';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { topics } from '@argentum/contracts/messaging';
 import {
   BatchGetCommand,
@@ -36,12 +45,13 @@ import { newDevices, newPlace, type Place } from '../../../functions/test/platfo
 import {
   asFunction,
   enforceIotGrants,
+  enforceS3Grants,
   enforceTableGrants,
   invokedAs,
   type Refusal,
   tableTouches,
 } from '../../local/function-grants';
-import { platformTable, telemetryTable } from '../../src/definitions';
+import { archiveBucket, filesBucket, platformTable, telemetryTable } from '../../src/definitions';
 import {
   type FunctionName,
   functionAccess,
@@ -449,5 +459,72 @@ describe("the local stack's IoT data plane, as a function's role allows it", () 
     expect(matchesResource('*/live/*', 'o1/live/f1/extra')).toBe(true);
     expect(matchesResource('o?/live', 'o1/live')).toBe(true);
     expect(matchesResource('o.1', 'ox1')).toBe(false);
+  });
+});
+
+/** And S3: the files bucket by key prefix (and suffix), the archive by its root, listings too. */
+describe("the local stack's S3, as a function's role allows it", () => {
+  const refusals: Refusal[] = [];
+  const client = new S3Client({ forcePathStyle: config.s3ForcePathStyle });
+  enforceS3Grants(client, { files: filesBucket.localName, archive: archiveBucket.localName }, (refusal) =>
+    refusals.push(refusal),
+  );
+  const files = config.filesBucket;
+  const stamp = `grants-${Date.now()}`;
+  const denied = (name: FunctionName, action: string, resource: string) =>
+    expect.objectContaining({
+      name: 'AccessDenied',
+      $metadata: expect.objectContaining({ httpStatusCode: 403 }),
+      message: expect.stringContaining(
+        `assumed-role/${name}/${name} is not authorized to perform: ${action} on resource: arn:aws:s3:::${resource}`,
+      ),
+    });
+  const exists = (key: string) =>
+    client.send(new HeadObjectCommand({ Bucket: files, Key: key })).then(
+      () => true,
+      () => false,
+    );
+  const put = (key: string) => new PutObjectCommand({ Bucket: files, Key: key, Body: 'x' });
+
+  it('holds object requests to the key prefixes and suffixes of the role', async () => {
+    const plan = `floorplans/${stamp}/f1/plan.svg`;
+    const rendition = `floorplans/${stamp}/f1/800.webp`;
+    // The floors API only reads plans; the plan commit writes them.
+    await expect(asFunction('api-floors', () => client.send(put(plan)))).rejects.toEqual(
+      denied('api-floors', 's3:PutObject', `${files}/${plan}`),
+    );
+    expect(await exists(plan)).toBe(false);
+    await asFunction('api-floorplans', () => client.send(put(plan)));
+    await asFunction('plan-renditions', () => client.send(put(rendition)));
+    await asFunction('api-floors', () => client.send(new GetObjectCommand({ Bucket: files, Key: plan })));
+    // The renditions function deletes renditions only.
+    await expect(
+      asFunction('plan-renditions', () => client.send(new DeleteObjectCommand({ Bucket: files, Key: plan }))),
+    ).rejects.toEqual(denied('plan-renditions', 's3:DeleteObject', `${files}/${plan}`));
+    await asFunction('plan-renditions', () =>
+      client.send(new DeleteObjectCommand({ Bucket: files, Key: rendition })),
+    );
+    expect([await exists(plan), await exists(rendition)]).toEqual([true, false]);
+    // A read link is the signer's read: refused when the role may not read the key.
+    const logo = new GetObjectCommand({ Bucket: files, Key: `logos/${stamp}.png` });
+    await expect(asFunction('api-floors', () => getSignedUrl(client, logo))).rejects.toEqual(
+      denied('api-floors', 's3:GetObject', `${files}/logos/${stamp}.png`),
+    );
+    await asFunction('api-users', () => getSignedUrl(client, logo));
+  });
+
+  it('lists the archive of readings under its root only, and for the data API only', async () => {
+    const list = (Prefix?: string) =>
+      new ListObjectsV2Command({ Bucket: config.archiveBucket, ...(Prefix !== undefined ? { Prefix } : {}) });
+    await asFunction('api-data', () => client.send(list('readings/org=none/')));
+    await expect(asFunction('api-data', () => client.send(list()))).rejects.toEqual(
+      denied('api-data', 's3:ListBucket', config.archiveBucket),
+    );
+    await expect(asFunction('api-tree', () => client.send(list('readings/')))).rejects.toEqual(
+      denied('api-tree', 's3:ListBucket', config.archiveBucket),
+    );
+    expect(refusals.map((r) => r.touch.action)).toEqual(
+      expect.arrayContaining(['s3:PutObject', 's3:DeleteObject', 's3:GetObject', 's3:ListBucket']),
+    );
   });
 });
