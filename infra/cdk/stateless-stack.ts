@@ -64,9 +64,8 @@ export interface StatelessStackProps extends StackProps {
  * (infra/src/function-access.ts): only what its use cases touch.
  */
 const apiAccess: Record<ApiDomain, FunctionAccess> = {
-  // The auth routes send no mail themselves: forgot-password queues a job for the mailer.
-  auth: { userPoolAdmin: true },
-  users: { userPoolAdmin: true, sendMail: true },
+  auth: {},
+  users: {},
   tree: {},
   floors: {},
   floorplans: {},

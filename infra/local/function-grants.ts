@@ -1,7 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { ENV } from '@argentum/functions/environment';
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { ForbiddenException, type IoTDataPlaneClient } from '@aws-sdk/client-iot-data-plane';
+import { CognitoIdentityProviderServiceException } from '@aws-sdk/client-cognito-identity-provider';
 import { type S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { SESServiceException } from '@aws-sdk/client-ses';
+import { SQSServiceException } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   archiveBucket,
@@ -15,8 +19,11 @@ import {
   functionAccess,
   iotAccessAllows,
   type IotTouch,
+  type QueueKind,
   s3AccessAllows,
   type S3Touch,
+  serviceAccessAllows,
+  type ServiceTouch,
   type TableGrant,
   tableAccessAllows,
   tableGrants,
@@ -150,7 +157,7 @@ function queryTouch(input: Record<string, unknown>, table: TableKind | undefined
 export interface Refusal {
   functionName: FunctionName;
   command: string;
-  touch: TableTouch | IotTouch | S3Touch;
+  touch: TableTouch | IotTouch | S3Touch | ServiceTouch;
   /** The resource as AWS's refusal names it (and, for an item, its partition key). */
   resource: string;
 }
@@ -228,7 +235,6 @@ export function enforceTableGrants(
   names: TableNames,
   refused: (refusal: Refusal) => void = () => undefined,
 ): void {
-  client.middlewareStack.remove('functionTableGrants');
   client.middlewareStack.add(
     refusing((functionName, command, input) => {
       const grants = grantsFor(functionName);
@@ -249,7 +255,7 @@ export function enforceTableGrants(
           }),
       };
     }, refused),
-    { step: 'build', name: 'functionTableGrants' },
+    { step: 'build', name: 'functionTableGrants', override: true },
   );
 }
 
@@ -270,7 +276,6 @@ export function enforceIotGrants(
   client: Pick<IoTDataPlaneClient, 'middlewareStack'>,
   refused: (refusal: Refusal) => void = () => undefined,
 ): void {
-  client.middlewareStack.remove('functionIotGrants');
   client.middlewareStack.add(
     refusing((functionName, command, input) => {
       const touch = iotTouchOf(command, input);
@@ -282,7 +287,7 @@ export function enforceIotGrants(
         answer: (message) => new ForbiddenException({ $metadata: { httpStatusCode: 403 }, message }),
       };
     }, refused),
-    { step: 'build', name: 'functionIotGrants' },
+    { step: 'build', name: 'functionIotGrants', override: true },
   );
 }
 
@@ -302,6 +307,21 @@ export async function enforceFunctionGrants(refused: (refusal: Refusal) => void)
   );
   enforceIotGrants(iotData(), refused);
   enforceS3Grants(s3(), { files: filesBucket.localName, archive: archiveBucket.localName }, refused);
+  const { cognito } = await import('@argentum/functions/aws/cognito');
+  const { ses } = await import('@argentum/functions/aws/ses');
+  const { sqs } = await import('@argentum/functions/aws/sqs');
+  const settings = {
+    mailFrom: process.env[ENV.mailFrom] ?? '',
+    queues: {
+      mail: process.env[ENV.mailQueueUrl],
+      telemetryDeadLetters: process.env[ENV.telemetryDeadLetterQueueUrl],
+    },
+  };
+  // A stack started again in this process (a test's) takes the checks over: `override`.
+  const at = (name: string) => ({ step: 'build' as const, name, override: true });
+  cognito().middlewareStack.add(serviceGrantsCheck('cognito-idp', settings, refused), at('cognitoGrants'));
+  ses().middlewareStack.add(serviceGrantsCheck('ses', settings, refused), at('sesGrants'));
+  sqs().middlewareStack.add(serviceGrantsCheck('sqs', settings, refused), at('sqsGrants'));
 }
 
 /** The actions of the S3 commands, as IAM names them (HeadObject is authorized as GetObject). */
@@ -347,7 +367,6 @@ export function enforceS3Grants(
   names: BucketNames,
   refused: (refusal: Refusal) => void = () => undefined,
 ): void {
-  client.middlewareStack.remove('functionS3Grants');
   client.middlewareStack.add(
     refusing((functionName, command, input) => {
       const touch = s3TouchOf(command, input, names);
@@ -365,6 +384,96 @@ export function enforceS3Grants(
           }),
       };
     }, refused),
-    { step: 'build', name: 'functionS3Grants' },
+    { step: 'build', name: 'functionS3Grants', override: true },
   );
+}
+
+/** Cognito's calls made with a user's tokens or none: IAM does not weigh them. */
+const PUBLIC_USER_POOL_CALLS = new Set([
+  'InitiateAuth',
+  'RespondToAuthChallenge',
+  'RevokeToken',
+  'GlobalSignOut',
+  'GetUser',
+  'ChangePassword',
+  'ForgotPassword',
+  'ConfirmForgotPassword',
+  'SignUp',
+  'ConfirmSignUp',
+  'GetTokensFromRefreshToken',
+]);
+
+/** The platform's queues by their URLs, as the handlers' environment names them. */
+export type QueueUrls = Record<QueueKind, string | undefined>;
+
+/** What a Cognito, SES or SQS command asks, as IAM authorizes it; undefined for a public call. */
+export function serviceTouchOf(
+  service: 'cognito-idp' | 'ses' | 'sqs',
+  command: string,
+  input: Record<string, unknown>,
+  queues: QueueUrls,
+): ServiceTouch | undefined {
+  const call = command.replace(/Command$/, '');
+  if (service === 'cognito-idp')
+    return PUBLIC_USER_POOL_CALLS.has(call) ? undefined : { action: `cognito-idp:${call}` };
+  if (service === 'ses') {
+    return { action: `ses:${call}`, ...(typeof input.Source === 'string' ? { from: input.Source } : {}) };
+  }
+  const sending = call === 'SendMessage' || call === 'SendMessageBatch';
+  const queue = (Object.keys(queues) as QueueKind[]).find((kind) => queues[kind] === input.QueueUrl);
+  return { action: sending ? 'sqs:SendMessage' : `sqs:${call}`, ...(queue ? { queue } : {}) };
+}
+
+/** The exception each service answers a refused request with. */
+const serviceAnswers = {
+  'cognito-idp': (message: string) =>
+    new CognitoIdentityProviderServiceException({
+      name: 'AccessDeniedException',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 400 },
+      message,
+    }),
+  ses: (message: string) =>
+    new SESServiceException({
+      name: 'AccessDenied',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 403 },
+      message,
+    }),
+  sqs: (message: string) =>
+    new SQSServiceException({
+      name: 'AccessDenied',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 403 },
+      message,
+    }),
+};
+
+/**
+ * The check for a Cognito, SES or SQS client's build step (`client.middlewareStack.add(check, { step:
+ * 'build', name })`): it refuses, as AWS does, a function's request its role does not allow: an admin
+ * action on the user pool without `userPoolAdmin`, mail from another sender than `mailFrom` or without
+ * `sendMail`, a message to a queue it does not send to.
+ */
+export function serviceGrantsCheck(
+  service: 'cognito-idp' | 'ses' | 'sqs',
+  settings: { mailFrom: string; queues: QueueUrls },
+  refused: (refusal: Refusal) => void = () => undefined,
+) {
+  return refusing((functionName, command, input) => {
+    const touch = serviceTouchOf(service, command, input, settings.queues);
+    if (!touch || serviceAccessAllows(functionAccess[functionName], touch, settings.mailFrom))
+      return undefined;
+    const target =
+      service === 'sqs'
+        ? String(input.QueueUrl)
+        : service === 'ses'
+          ? `identity/${touch.from ?? ''}`
+          : 'userpool/local';
+    return {
+      touch,
+      resource: `arn:aws:${service}:local:000000000000:${target}`,
+      answer: serviceAnswers[service],
+    };
+  }, refused);
 }

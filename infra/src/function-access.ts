@@ -82,7 +82,33 @@ export interface RoleAccess {
   files?: readonly FileGrant[];
   /** Read the archive of raw readings (objects under `readings/`). */
   readingArchive?: 'read';
+  /** Cognito admin actions on the platform's user pool (`USER_POOL_ADMIN_ACTIONS`). */
+  userPoolAdmin?: boolean;
+  /** SES e-mail, only from the configured sender address. */
+  sendMail?: boolean;
+  /** The queues it sends messages to (the stack grants SendMessage on each, and names its URL). */
+  sendsTo?: readonly QueueKind[];
 }
+
+/** The queues functions send to: mail jobs (the mailer's), and telemetry that could not be stored. */
+export type QueueKind = 'mail' | 'telemetryDeadLetters';
+
+/** What a function with `userPoolAdmin` may do on the user pool. */
+export const USER_POOL_ADMIN_ACTIONS = [
+  'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminDeleteUser',
+  'cognito-idp:AdminDisableUser',
+  'cognito-idp:AdminEnableUser',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminInitiateAuth',
+  'cognito-idp:AdminResetUserPassword',
+  'cognito-idp:AdminSetUserPassword',
+  'cognito-idp:AdminUpdateUserAttributes',
+  'cognito-idp:AdminUserGlobalSignOut',
+  // The password rules are read from the pool, so the API can explain a refused password up front.
+  'cognito-idp:DescribeUserPool',
+  'cognito-idp:ListUsers',
+] as const;
 
 // MQTT topic patterns (ids as `*`) each publisher needs, from the shared topic layout.
 const controlTopics = topics.control('*', '*'); // also covers {org}/controldata/success|fail
@@ -220,8 +246,15 @@ const logoFiles: FileGrant[] = [
  * and the tree sweeper, when an organization goes) close the user's real-time connections.
  */
 export const functionAccess: Record<FunctionName, RoleAccess> = {
-  'api-auth': { platformTable: 'readWrite', closeConnections: true },
-  'api-users': { platformTable: 'readWrite', closeConnections: true, files: logoFiles },
+  // The auth routes send no mail themselves: forgot-password queues a job for the mailer.
+  'api-auth': { platformTable: 'readWrite', closeConnections: true, userPoolAdmin: true, sendsTo: ['mail'] },
+  'api-users': {
+    platformTable: 'readWrite',
+    closeConnections: true,
+    files: logoFiles,
+    userPoolAdmin: true,
+    sendMail: true,
+  },
   // Deletes only commit; the tree sweeper removes plans, memberships and the rest.
   'api-tree': { platformTable: 'readWrite' },
   'api-floors': { platformTable: 'readWrite', files: [{ prefix: FLOOR_PLAN_PREFIX, read: true }] },
@@ -260,6 +293,8 @@ export const functionAccess: Record<FunctionName, RoleAccess> = {
     platformTable: 'readWrite',
     telemetryTable: 'readWrite',
     publishTopics: [liveTopics, notificationTopics],
+    // Comfort alarms' mail; what it could not store.
+    sendsTo: ['mail', 'telemetryDeadLetters'],
   },
   // Reads users; writes only the records of the connections it admits.
   'realtime-authorizer': { platformTable: 'read', recordConnections: true },
@@ -270,10 +305,12 @@ export const functionAccess: Record<FunctionName, RoleAccess> = {
   'control-confirmations': {
     platformTableStatements: controlConfirmationStatements,
     publishTopics: [commandStatusTopics, notificationTopics, liveTopics, handedOnReadingTopics],
+    sendsTo: ['mail'],
   },
   'presence-sweep': {
     platformTableStatements: presenceSweepStatements,
     publishTopics: [notificationTopics, liveTopics],
+    sendsTo: ['mail'],
   },
   // Reads the linked devices; takes each due vendor poll off its list; hands their readings on as a
   // device's own go (the telemetry rule's Basic Ingest topic).
@@ -300,7 +337,7 @@ export const functionAccess: Record<FunctionName, RoleAccess> = {
     ],
   },
   'telemetry-rollups': { telemetryTable: 'readWrite' },
-  mailer: { platformTableStatements: mailerStatements },
+  mailer: { platformTableStatements: mailerStatements, sendMail: true },
 };
 
 export type TableKind = 'platform' | 'telemetry';
@@ -447,4 +484,47 @@ export function s3AccessAllows(access: RoleAccess, touch: S3Touch): boolean {
     );
   }
   return false;
+}
+
+/** The bare address of a sender such as `Argentum <no-reply@example.com>` (SES's `ses:FromAddress`). */
+export const senderAddress = (mailFrom: string): string => /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+
+/**
+ * What a function asks of Cognito (an admin action on the user pool), SES (mail from an address) or
+ * SQS (a message to one of the platform's queues), as IAM authorizes it.
+ */
+export interface ServiceTouch {
+  action: string;
+  queue?: QueueKind;
+  from?: string;
+}
+
+const MAIL_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'];
+
+/**
+ * Whether a function's role allows the request: the user pool's admin actions with `userPoolAdmin`,
+ * mail only from the platform's sender (`mailFrom`) with `sendMail`, messages only to its queues.
+ */
+export function serviceAccessAllows(access: RoleAccess, touch: ServiceTouch, mailFrom: string): boolean {
+  switch (touch.action.split(':')[0]) {
+    case 'cognito-idp':
+      return (
+        access.userPoolAdmin === true && (USER_POOL_ADMIN_ACTIONS as readonly string[]).includes(touch.action)
+      );
+    case 'ses':
+      return (
+        access.sendMail === true &&
+        MAIL_ACTIONS.includes(touch.action) &&
+        touch.from !== undefined &&
+        senderAddress(touch.from) === senderAddress(mailFrom)
+      );
+    case 'sqs':
+      return (
+        touch.action === 'sqs:SendMessage' &&
+        touch.queue !== undefined &&
+        (access.sendsTo ?? []).includes(touch.queue)
+      );
+    default:
+      return false;
+  }
 }

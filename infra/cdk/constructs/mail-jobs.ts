@@ -38,7 +38,7 @@ export class MailJobs extends Construct {
       entry: 'mailer',
       description: 'Argentum mailer: password-reset and alarm mail from the mail queue',
       resources: props.resources,
-      access: { sendMail: true },
+      access: {},
       memorySize: 256,
       timeout: Duration.seconds(mailQueue.mailerTimeoutSeconds),
     });

@@ -22,6 +22,8 @@ import {
   ARCHIVE_OBJECTS,
   CLOSABLE_CLIENTS,
   fileActions,
+  senderAddress,
+  USER_POOL_ADMIN_ACTIONS,
   type FunctionName,
   functionAccess,
   type RoleAccess,
@@ -56,10 +58,6 @@ export interface PlatformResources {
  * statement.
  */
 export interface FunctionAccess {
-  /** Cognito admin actions on the platform's user pool. */
-  userPoolAdmin?: boolean;
-  /** SES e-mail, only from the configured sender address. */
-  sendMail?: boolean;
   /** Timestream access, only granted when Timestream is the selected telemetry store. */
   timestream?: 'query' | 'write';
   /** Secrets Manager secrets by ARN: read them, and (write) store new values (rotated refresh tokens). */
@@ -87,25 +85,6 @@ export interface PlatformFunctionProps {
   integrations?: IntegrationSettings;
 }
 
-const userPoolAdminActions = [
-  'cognito-idp:AdminCreateUser',
-  'cognito-idp:AdminDeleteUser',
-  'cognito-idp:AdminDisableUser',
-  'cognito-idp:AdminEnableUser',
-  'cognito-idp:AdminGetUser',
-  'cognito-idp:AdminInitiateAuth',
-  'cognito-idp:AdminResetUserPassword',
-  'cognito-idp:AdminSetUserPassword',
-  'cognito-idp:AdminUpdateUserAttributes',
-  'cognito-idp:AdminUserGlobalSignOut',
-  // The password rules are read from the pool, so the API can explain a refused password up front.
-  'cognito-idp:DescribeUserPool',
-  'cognito-idp:ListUsers',
-];
-
-/** The bare address of a sender such as `Argentum <no-reply@example.com>`. */
-const senderAddress = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
-
 /**
  * A platform Lambda with the house defaults: Node.js 24 on ARM, a minified ESM bundle built by the
  * local esbuild as lambda-bundling.ts says (AWS SDK clients included), source maps, active X-Ray
@@ -115,6 +94,8 @@ const senderAddress = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[1] ?? m
 export class PlatformFunction extends Construct {
   readonly function: LambdaFunction;
   readonly role: Role;
+  /** Its entry in functions/src/lambda, which names its access (infra/src/function-access.ts). */
+  readonly entry: FunctionName;
   readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: PlatformFunctionProps) {
@@ -125,6 +106,7 @@ export class PlatformFunction extends Construct {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    this.entry = props.entry;
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Execution role of ${props.entry}`,
@@ -289,10 +271,10 @@ export class PlatformFunction extends Construct {
       );
     }
 
-    if (access.userPoolAdmin) {
+    if (role.userPoolAdmin) {
       this.allow(
         new PolicyStatement({
-          actions: userPoolAdminActions,
+          actions: [...USER_POOL_ADMIN_ACTIONS],
           resources: [
             stack.formatArn({
               service: 'cognito-idp',
@@ -304,7 +286,7 @@ export class PlatformFunction extends Construct {
       );
     }
 
-    if (access.sendMail) {
+    if (role.sendMail) {
       this.allow(
         new PolicyStatement({
           actions: ['ses:SendEmail', 'ses:SendRawEmail'],

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { type IConstruct } from 'constructs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '@argentum/functions/environment';
 import { apiDomains, routeKey, type ApiDomain } from '@argentum/functions/http/types';
@@ -22,7 +23,8 @@ import {
   telemetryRollups,
   treeSweeps,
 } from '../../src/definitions';
-import type { PlatformFunction } from '../../cdk/constructs/platform-function';
+import { PlatformFunction } from '../../cdk/constructs/platform-function';
+import { functionAccess, type QueueKind } from '../../src/function-access';
 import {
   apiPathPatterns,
   floorPlanPathPattern,
@@ -575,6 +577,29 @@ describe('mail off the request path', () => {
       expect(actionsOf(platform.stateless.apiFunctions[domain].role).some((a) => a.startsWith('sqs:'))).toBe(
         false,
       );
+    }
+  });
+
+  it('lets exactly the functions whose access names a queue send to it (what the local stack enforces)', () => {
+    // Each queue's ARN as the template names it (the dead letters' is imported from the stateful stack).
+    const arnOf = (queue: IQueue) => JSON.stringify(platform.stateless.resolve(queue.queueArn));
+    const queues: Record<QueueKind, string> = {
+      mail: arnOf(mailJobs().queue),
+      telemetryDeadLetters: arnOf(platform.stateless.realtime.telemetryDeadLetters),
+    };
+    const functions = platform.stateless.node
+      .findAll()
+      .filter((c): c is PlatformFunction => c instanceof PlatformFunction);
+    expect(functions.length).toBeGreaterThan(15);
+    for (const fn of functions) {
+      const sendsTo = (Object.keys(queues) as QueueKind[]).filter((kind) =>
+        statementsOf(fn.role).some(
+          (statement) =>
+            [statement.Action].flat().includes('sqs:SendMessage') &&
+            [statement.Resource].flat().some((resource) => JSON.stringify(resource) === queues[kind]),
+        ),
+      );
+      expect({ [fn.entry]: sendsTo }).toEqual({ [fn.entry]: [...(functionAccess[fn.entry].sendsTo ?? [])] });
     }
   });
 });

@@ -27,6 +27,12 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import {
+  AdminGetUserCommand,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { topics } from '@argentum/contracts/messaging';
 import {
   BatchGetCommand,
@@ -47,6 +53,7 @@ import {
   enforceIotGrants,
   enforceS3Grants,
   enforceTableGrants,
+  serviceGrantsCheck,
   invokedAs,
   type Refusal,
   tableTouches,
@@ -526,5 +533,75 @@ describe("the local stack's S3, as a function's role allows it", () => {
     expect(refusals.map((r) => r.touch.action)).toEqual(
       expect.arrayContaining(['s3:PutObject', 's3:DeleteObject', 's3:GetObject', 's3:ListBucket']),
     );
+  });
+});
+
+/** And the user pool's admin actions, mail and the platform's queues. */
+describe("the local stack's Cognito, SES and SQS, as a function's role allows them", () => {
+  const refusals: Refusal[] = [];
+  const settings = {
+    mailFrom: config.mailFrom,
+    queues: { mail: config.mailQueueUrl, telemetryDeadLetters: config.telemetryDeadLetterQueueUrl },
+  };
+  const step = 'build' as const;
+  const record = (refusal: Refusal) => refusals.push(refusal);
+  const cognito = new CognitoIdentityProviderClient({});
+  cognito.middlewareStack.add(serviceGrantsCheck('cognito-idp', settings, record), { step, name: 'check' });
+  const ses = new SESClient({});
+  ses.middlewareStack.add(serviceGrantsCheck('ses', settings, record), { step, name: 'check' });
+  const sqs = new SQSClient({});
+  sqs.middlewareStack.add(serviceGrantsCheck('sqs', settings, record), { step, name: 'check' });
+  const refusedAs = (name: FunctionName, action: string) => ({
+    message: expect.stringContaining(`assumed-role/${name}/${name} is not authorized to perform: ${action}`),
+  });
+  const mail = (Source: string) =>
+    new SendEmailCommand({
+      Source,
+      Destination: { ToAddresses: ['grants@example.com'] },
+      Message: { Subject: { Data: 'Grants' }, Body: { Text: { Data: 'Grants' } } },
+    });
+
+  it("holds the user pool's admin actions to the account functions", async () => {
+    const lookUp = new AdminGetUserCommand({
+      UserPoolId: config.userPoolId,
+      Username: `nobody-${Date.now()}`,
+    });
+    await expect(asFunction('api-data', () => cognito.send(lookUp))).rejects.toEqual(
+      expect.objectContaining({
+        name: 'AccessDeniedException',
+        ...refusedAs('api-data', 'cognito-idp:AdminGetUser'),
+      }),
+    );
+    // The users API may look users up: the pool answers that there is no such user.
+    await expect(asFunction('api-users', () => cognito.send(lookUp))).rejects.toEqual(
+      expect.objectContaining({ name: 'UserNotFoundException' }),
+    );
+  });
+
+  it('sends mail only from the functions that mail, and only from the platform sender', async () => {
+    await asFunction('mailer', () => ses.send(mail(config.mailFrom)));
+    await expect(asFunction('mailer', () => ses.send(mail('someone@example.org')))).rejects.toEqual(
+      expect.objectContaining({ name: 'AccessDenied', ...refusedAs('mailer', 'ses:SendEmail') }),
+    );
+    await expect(asFunction('api-auth', () => ses.send(mail(config.mailFrom)))).rejects.toEqual(
+      expect.objectContaining(refusedAs('api-auth', 'ses:SendEmail')),
+    );
+  });
+
+  it('queues mail jobs only from the functions that queue them', async () => {
+    const job = new SendMessageCommand({
+      QueueUrl: config.mailQueueUrl,
+      MessageBody: JSON.stringify({ kind: 'password-reset', email: `nobody-${Date.now()}@example.com` }),
+    });
+    await asFunction('api-auth', () => sqs.send(job));
+    await expect(asFunction('api-data', () => sqs.send(job))).rejects.toEqual(
+      expect.objectContaining({ name: 'AccessDenied', ...refusedAs('api-data', 'sqs:SendMessage') }),
+    );
+    expect(refusals.map((r) => `${r.functionName} ${r.touch.action}`)).toEqual([
+      'api-data cognito-idp:AdminGetUser',
+      'mailer ses:SendEmail',
+      'api-auth ses:SendEmail',
+      'api-data sqs:SendMessage',
+    ]);
   });
 });
