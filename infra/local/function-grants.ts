@@ -166,6 +166,20 @@ export interface Refusal {
 export const describeRefusal = ({ functionName, touch, resource }: Refusal): string =>
   `${functionName}: ${touch.action} on ${resource}`;
 
+/** A service's exception class (the SDK's, whose `name` and status a caller reads). */
+type ServiceException = new (options: {
+  name: string;
+  $fault: 'client';
+  $metadata: { httpStatusCode: number };
+  message: string;
+}) => Error;
+
+/** How a service answers a refused request: its exception, by the name and HTTP status AWS gives it. */
+const deniedAs =
+  (Exception: ServiceException, name: string, httpStatusCode: number) =>
+  (message: string): Error =>
+    new Exception({ name, $fault: 'client', $metadata: { httpStatusCode }, message });
+
 /** AWS's words for a request no statement of the role allows. */
 const notAuthorized = (name: FunctionName, action: string, resource: string) =>
   `User: arn:aws:sts::000000000000:assumed-role/${name}/${name} is not authorized to perform: ` +
@@ -246,13 +260,7 @@ export function enforceTableGrants(
         touch,
         resource,
         ...(touch.pk !== undefined ? { logged: `${resource} (key ${touch.pk})` } : {}),
-        answer: (message) =>
-          new DynamoDBServiceException({
-            name: 'AccessDeniedException',
-            $fault: 'client',
-            $metadata: { httpStatusCode: 400 },
-            message,
-          }),
+        answer: deniedAs(DynamoDBServiceException, 'AccessDeniedException', 400),
       };
     }, refused),
     { step: 'build', name: 'functionTableGrants', override: true },
@@ -375,13 +383,7 @@ export function enforceS3Grants(
       return {
         touch,
         resource: `arn:aws:s3:::${String(input.Bucket)}${key}`,
-        answer: (message) =>
-          new S3ServiceException({
-            name: 'AccessDenied',
-            $fault: 'client',
-            $metadata: { httpStatusCode: 403 },
-            message,
-          }),
+        answer: deniedAs(S3ServiceException, 'AccessDenied', 403),
       };
     }, refused),
     { step: 'build', name: 'functionS3Grants', override: true },
@@ -426,27 +428,9 @@ export function serviceTouchOf(
 
 /** The exception each service answers a refused request with. */
 const serviceAnswers = {
-  'cognito-idp': (message: string) =>
-    new CognitoIdentityProviderServiceException({
-      name: 'AccessDeniedException',
-      $fault: 'client',
-      $metadata: { httpStatusCode: 400 },
-      message,
-    }),
-  ses: (message: string) =>
-    new SESServiceException({
-      name: 'AccessDenied',
-      $fault: 'client',
-      $metadata: { httpStatusCode: 403 },
-      message,
-    }),
-  sqs: (message: string) =>
-    new SQSServiceException({
-      name: 'AccessDenied',
-      $fault: 'client',
-      $metadata: { httpStatusCode: 403 },
-      message,
-    }),
+  'cognito-idp': deniedAs(CognitoIdentityProviderServiceException, 'AccessDeniedException', 400),
+  ses: deniedAs(SESServiceException, 'AccessDenied', 403),
+  sqs: deniedAs(SQSServiceException, 'AccessDenied', 403),
 };
 
 /**
