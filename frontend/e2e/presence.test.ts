@@ -21,6 +21,8 @@ const stack = inject('stack');
 let browser: Browser;
 let place: Place;
 let lightId: string;
+/** The time the light's clock gave its reading (40 minutes behind the broker's). */
+let lightReadAt: number;
 let editor: TestUser;
 let admin: TestUser;
 let firmware: MqttClient;
@@ -55,9 +57,10 @@ beforeAll(async () => {
   firmware = await deviceConnection(place.orgId, lightId);
   // Its reading makes it online, though its clock runs 40 minutes behind (a light's silence limit is
   // 30): the server counts from when the broker heard it.
+  lightReadAt = Date.now() - 40 * 60_000;
   await firmware.publishAsync(
     topics.sensorData(place.orgId, lightId),
-    JSON.stringify({ devID: lightId, devType: 1, time: Date.now() - 40 * 60_000, values: { bri: 30 } }),
+    JSON.stringify({ devID: lightId, devType: 1, time: lightReadAt, values: { bri: 30 } }),
     { qos: 1 },
   );
 });
@@ -240,6 +243,9 @@ describe('presence in the browser', () => {
   it("the sensor page of a device whose clock runs behind says so: its graph carries that clock's times", async () => {
     const { context, page, errors } = await newTestPage(browser, { viewport: { width: 1440, height: 900 } });
     await signIn(page, stack.url, editor.email, editor.password);
+    // The page opens on today, and the reading lies at the light's own time: in the first 40 minutes
+    // after midnight that is yesterday. The browser's day is the reading's.
+    await page.clock.setFixedTime(lightReadAt + 60_000);
     await open(page, `${stack.url}/home/sensor/${encodeURIComponent(lightId)}`);
     await page.getByRole('heading', { name: 'DeskLight', level: 1 }).waitFor();
     expect(await page.getByRole('note').textContent()).toBe(
