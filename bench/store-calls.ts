@@ -1,10 +1,15 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as dynamodb from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../functions/src/aws/dynamo';
 import { config } from '../functions/src/config';
 import { mapLimited } from '../functions/src/lib/concurrency';
+import { asFunction } from '../infra/local/function-grants';
+import type { FunctionName } from '../infra/src/function-access';
 import { keys } from '../functions/src/stores/keys';
-import { send as sendHttp } from './http-client';
+import { type LeanResponse, send as sendHttp } from './http-client';
 import { throughput } from './types';
 
 /**
@@ -165,4 +170,55 @@ export async function sdkReplayThroughput(
   const started = performance.now();
   await mapLimited(prepared, concurrency, ({ Command, input }) => dynamo().send(new Command(input)));
   return calls / ((performance.now() - started) / 1000);
+}
+
+/**
+ * The least any API answering a call could cost here: a bare node:http server in this process that,
+ * for each request, sends exactly `commands` (one call's store requests, in order) through the
+ * handlers' client, as `functionName` (so the local stack weighs them against its role, as it does
+ * the API's), and answers `answer`'s status and bytes. The request, its answer, the load generator,
+ * the sockets and the store requests are the API's; what the API spends beyond this server is its
+ * own: the local API Gateway's checks and event, the invocation, the handler and its middleware.
+ */
+export async function bareServer(
+  functionName: FunctionName,
+  commands: readonly CapturedCommand[],
+  answer: Pick<LeanResponse, 'status' | 'body' | 'encoding'>,
+): Promise<{ url: string; close(): void }> {
+  const classes = dynamodb as unknown as Record<string, CommandClass | undefined>;
+  const prepared = commands.map(({ name, input }) => {
+    const Command = classes[name];
+    if (!Command) throw new Error(`no DynamoDB command ${name}`);
+    return { Command, input };
+  });
+  const headers = {
+    'content-type': 'application/json; charset=utf-8',
+    ...(answer.encoding ? { 'content-encoding': answer.encoding } : {}),
+  };
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      asFunction(functionName, async () => {
+        for (const { Command, input } of prepared) await dynamo().send(new Command(input));
+      }).then(
+        () => {
+          response.writeHead(answer.status, headers);
+          response.end(answer.body);
+        },
+        (error: unknown) => {
+          console.error('bare server:', error);
+          response.writeHead(500).end();
+        },
+      );
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
