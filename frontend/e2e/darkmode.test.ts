@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createOwnOrganization, createUser, type TestUser } from '../../functions/test/support/api';
 import '../../functions/test/support/provided';
 import { launchBrowser, newTestPage, open, reload, SCREENSHOT_DIR, signIn } from './browser';
+import { ddmmyyyy, seededDay } from './seeded-history';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -73,8 +74,10 @@ async function openFloor(page: Page) {
   await page.locator('[data-testid="floor-plan-stage"] img').first().waitFor(slow);
 }
 
+/** The IEQ sensor over a day of its seeded readings (today's may not have begun: seeded-history.ts). */
 async function openSensor(page: Page) {
-  await open(page, `${stack.url}/home/sensor/${encodeURIComponent(IEQ_OFFICE)}`);
+  const day = ddmmyyyy(seededDay(stack.historyEnd));
+  await open(page, `${stack.url}/home/sensor/${encodeURIComponent(IEQ_OFFICE)}?from=${day}&to=${day}`);
   await page.getByRole('heading', { name: 'IEQOffice' }).waitFor(slow);
   await page.getByLabel('Data point').selectOption({ label: 'Temperature' });
   await page

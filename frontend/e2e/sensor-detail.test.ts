@@ -8,6 +8,7 @@ import { createUser } from '../../functions/test/support/api';
 import { freshDevId, registerDevice } from '../../functions/test/support/telemetry';
 import '../../functions/test/support/provided';
 import { launchBrowser, newTestPage, open, screenshot, signIn } from './browser';
+import { ddmmyyyy, seededDay } from './seeded-history';
 
 const stack = inject('stack');
 let browser: Browser;
@@ -26,9 +27,6 @@ const MOTION_OFFICE = '00:1A:22:00:04:08';
 /** Waits on answers of the local stack: generous, as the machines are shared and loaded. */
 const slow = { timeout: 90_000 };
 const LONG_TEST_MS = 300_000;
-
-const two = (n: number) => String(n).padStart(2, '0');
-const ddmmyyyy = (d: Date) => `${two(d.getDate())}-${two(d.getMonth() + 1)}-${d.getFullYear()}`;
 
 async function chartWidth(page: Page, testId: string): Promise<number> {
   return page
@@ -60,6 +58,9 @@ describe('the sensor detail page in the browser', () => {
         viewport: { width: 1400, height: 1000 },
         acceptDownloads: true,
       });
+      // The page's "today" is a day of seeded readings, whenever the run started.
+      const day = seededDay(stack.historyEnd);
+      await context.clock.install({ time: day });
       await signIn(page, stack.url, viewer.email, viewer.password);
       await open(page, `${stack.url}/home/sensor/${encodeURIComponent(IEQ_OFFICE)}`);
       await page.getByRole('heading', { name: 'IEQOffice' }).waitFor(slow);
@@ -71,7 +72,7 @@ describe('the sensor detail page in the browser', () => {
       expect(
         await page.getByText('Please select a data point from the dropdown', { exact: true }).count(),
       ).toBe(0);
-      const today = ddmmyyyy(new Date());
+      const today = ddmmyyyy(day);
       expect(await page.getByRole('button', { name: /^Select Dates/ }).textContent()).toBe(
         `${today} – ${today}`,
       );
@@ -131,9 +132,8 @@ describe('the sensor detail page in the browser', () => {
       await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);
       await screenshot(page, 'sensor-detail-compare');
 
-      // One day: the axis reads Time. The seeded day of readings ends now: today after noon, else yesterday.
-      const oneDay = new Date();
-      if (oneDay.getHours() < 12) oneDay.setDate(oneDay.getDate() - 1);
+      // One day: the axis reads Time.
+      const oneDay = day;
       await page.getByRole('button', { name: /^Select Dates/ }).click();
       const dayPicker = page.getByRole('dialog', { name: 'Select Dates' });
       await dayPicker.getByLabel('From', { exact: true }).fill(ddmmyyyy(oneDay));
@@ -152,7 +152,7 @@ describe('the sensor detail page in the browser', () => {
 
       // A range without readings.
       await page.getByLabel('Data point').selectOption({ label: 'Temperature' });
-      const longAgo = new Date(Date.now() - 120 * 24 * 3_600_000);
+      const longAgo = new Date(day.getTime() - 120 * 24 * 3_600_000);
       await page.getByRole('button', { name: /^Select Dates/ }).click();
       const picker = page.getByRole('dialog', { name: 'Select Dates' });
       await picker.getByLabel('From', { exact: true }).fill(ddmmyyyy(longAgo));
@@ -183,7 +183,7 @@ describe('the sensor detail page in the browser', () => {
       release();
       const csv = await csvDownload;
       await page.unroute('**/api/dataQuery/createExport');
-      const range = `${ddmmyyyy(new Date(Date.now() - 6 * 24 * 3_600_000))}_to_${ddmmyyyy(new Date())}`;
+      const range = `${ddmmyyyy(new Date(day.getTime() - 6 * 24 * 3_600_000))}_to_${ddmmyyyy(day)}`;
       expect(csv.name).toBe(`IEQOffice_RawData_${range}.csv`);
       const csvLines = csv.bytes
         .toString('utf8')
@@ -312,7 +312,11 @@ describe('the sensor detail page in the browser', () => {
         await new Promise((resolve) => setTimeout(resolve, 1500));
         await route.continue();
       });
-      await open(page, `${stack.url}/home/sensor/${encodeURIComponent(IEQ_OFFICE)}?dp=temp`);
+      const shown = ddmmyyyy(seededDay(stack.historyEnd));
+      await open(
+        page,
+        `${stack.url}/home/sensor/${encodeURIComponent(IEQ_OFFICE)}?dp=temp&from=${shown}&to=${shown}`,
+      );
       await page.getByRole('heading', { name: 'IEQOffice' }).waitFor(slow);
       await page.getByLabel('Data point').selectOption({ label: 'Temperature' });
       await page.getByTestId('sensor-graph').locator('canvas').waitFor(slow);

@@ -171,6 +171,13 @@ export interface SeedOptions {
   now?: number;
 }
 
+/** Where the demo history lies (ms since the epoch), as the seed wrote it; undefined before it is seeded. */
+export async function seededHistory(): Promise<{ start: number; end: number } | undefined> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: config.platformTable, Key: SEED_MARKER }));
+  const [start, end] = [Item?.historyStart, Item?.historyEnd];
+  return typeof start === 'number' && typeof end === 'number' ? { start, end } : undefined;
+}
+
 /** Loads the demo data set once; later starts keep whatever the developer changed. */
 export async function seedDemoData(options: SeedOptions): Promise<boolean> {
   const { Item } = await dynamo().send(new GetCommand({ TableName: config.platformTable, Key: SEED_MARKER }));

@@ -14,6 +14,11 @@ export interface ProvidedStack {
   demoPassword: string;
   /** The telemetry rule's name: devices publish through Basic Ingest to `$aws/rules/{name}/...`. */
   telemetryRuleName: string;
+  /**
+   * The end of the demo devices' seeded day of readings (ms since the epoch): the last reading, at
+   * most 15 minutes before the stack started, and perhaps on the day before the one a test runs in.
+   */
+  historyEnd: number;
   /** The sign-in and reset-mail limits the local API runs with in this test run. */
   throttlePolicy: ThrottlePolicy;
 }

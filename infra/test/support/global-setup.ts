@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '../../local/stack';
 import { DEFAULT_DEMO_PASSWORD } from '../../local/demo-data';
+import { seededHistory } from '../../local/seed';
 import { describeRefusal } from '../../local/function-grants';
 import type { ThrottlePolicy } from '@argentum/functions/domain/auth/ports';
 import '../../../functions/test/support/provided';
@@ -45,6 +46,8 @@ export default async function setup(project: TestProject) {
     // ... and the vendor poller (lambda/vendor-poller.ts).
     vendorPollMs: 0,
   });
+  const history = await seededHistory();
+  if (!history) throw new Error('the test stack holds no seeded history');
   project.provide('stack', {
     url: `http://127.0.0.1:${stack.ports.app}`,
     env: {
@@ -59,6 +62,7 @@ export default async function setup(project: TestProject) {
     dataDir,
     demoPassword: DEFAULT_DEMO_PASSWORD,
     telemetryRuleName: stack.telemetryRuleName,
+    historyEnd: history.end,
     throttlePolicy,
   });
   return async () => {
