@@ -366,12 +366,30 @@ export function s3TouchOf(command: string, input: Record<string, unknown>, names
 }
 
 /**
+ * Each function's own access key, as each role's session has its own credentials on AWS: a request
+ * signed as a function names it, so S3 can weigh what the function signed against its role. The
+ * secret is the stack's (the S3 gate knows these keys: `functionCredentials`).
+ */
+export const functionAccessKeyId = (name: FunctionName): string =>
+  `LOCALROLE${name.replace(/-/g, '').toUpperCase()}`;
+
+const signers = new Map(
+  (Object.keys(functionAccess) as FunctionName[]).map((name) => [functionAccessKeyId(name), name]),
+);
+
+/** The key pairs of the functions' sessions, for the S3 gate: each function's key, the stack's secret. */
+export const functionCredentials = (secret: string): Record<string, string> =>
+  Object.fromEntries([...signers.keys()].map((accessKeyId) => [accessKeyId, secret]));
+
+/**
  * Makes the S3 `client` refuse, as AWS does, a function's request its role does not allow (403,
  * AccessDenied). A URL presigned for a request the role does not allow is refused when it is made
- * (on AWS, when the browser uses it); presigned upload forms are held to their policy by the S3 gate.
+ * (on AWS, when the browser uses it). What a function signs carries its own access key
+ * (`functionAccessKeyId`), so an upload form it presigns, which no command sends, is weighed by the
+ * S3 gate when the browser posts it (`signerMayUpload`).
  */
 export function enforceS3Grants(
-  client: Pick<S3Client, 'middlewareStack'>,
+  client: Pick<S3Client, 'middlewareStack' | 'config'>,
   names: BucketNames,
   refused: (refusal: Refusal) => void = () => undefined,
 ): void {
@@ -388,7 +406,35 @@ export function enforceS3Grants(
     }, refused),
     { step: 'build', name: 'functionS3Grants', override: true },
   );
+  // Defined over the SDK's own property, whose setter would memoize the first function's identity.
+  const credentials = client.config.credentials;
+  const signedAs: typeof credentials = async (...args) => {
+    const identity = await credentials(...args);
+    const name = running.getStore();
+    return name ? { ...identity, accessKeyId: functionAccessKeyId(name) } : identity;
+  };
+  Object.defineProperty(client.config, 'credentials', {
+    get: () => signedAs,
+    enumerable: true,
+    configurable: true,
+  });
 }
+
+/**
+ * The S3 gate's check of a browser's upload (S3's PostObject): whether the role of the function that
+ * signed its form (by the form's access key) allows `s3:PutObject` on its key. A form signed by no
+ * function (the stack's own key) is the administrator's. `refused` hears of each refusal.
+ */
+export const signerMayUpload =
+  (names: BucketNames, refused: (refusal: Refusal) => void = () => undefined) =>
+  (accessKeyId: string, bucket: string, key: string): boolean => {
+    const functionName = signers.get(accessKeyId);
+    if (!functionName) return true;
+    const touch = s3TouchOf('PutObjectCommand', { Bucket: bucket, Key: key }, names);
+    if (s3AccessAllows(functionAccess[functionName], touch)) return true;
+    refused({ functionName, command: 'PostObject', touch, resource: `arn:aws:s3:::${bucket}/${key}` });
+    return false;
+  };
 
 /** Cognito's calls made with a user's tokens or none: IAM does not weigh them. */
 const PUBLIC_USER_POOL_CALLS = new Set([

@@ -14,7 +14,8 @@ import { BodyTooLarge, boundPort, close, listen, type ListenAt, readBody } from 
  *   (at most 7 days) against the clock: 'Request has expired';
  * - browser POST uploads: the policy's signature, its expiration, every condition (bucket, key,
  *   Content-Type and the other fields, exact or `starts-with`), no field the policy does not name, and
- *   `content-length-range` against the file (EntityTooLarge / EntityTooSmall);
+ *   `content-length-range` against the file (EntityTooLarge / EntityTooSmall), and the signer's
+ *   permission to put the key (`signerMayUpload`; 403 AccessDenied);
  * - anything unsigned but a CORS preflight: 403 AccessDenied (the bucket is private).
  *
  * It also answers a ranged GET of an empty object with 416 InvalidRange, as S3 does (s3rver hangs).
@@ -29,6 +30,11 @@ export interface S3GateOptions {
   upstreamPort: number;
   /** The key pairs S3 knows. */
   credentials: Record<string, string>;
+  /**
+   * Whether the identity that signed an upload form (by its access key) may put its key, as S3 asks
+   * IAM of the signer's role (function-grants.ts: `signerMayUpload`). Unset: every known key may.
+   */
+  signerMayUpload?: (accessKeyId: string, bucket: string, key: string) => boolean;
   /** Origins that may read the gate's own refusals (the bucket's CORS rule answers for s3rver's). */
   corsOrigins: string[];
   /** The clock (tests of expiry move it). */
@@ -352,6 +358,12 @@ async function verifyPost(request: IncomingMessage, bucket: string, body: Buffer
   );
   if (extra.length > 0)
     throw accessDenied(`Invalid according to Policy: Extra input fields: ${extra.join(', ')}`);
+  // A form is the signer's request: S3 puts the object only if the signer's role may.
+  if (
+    options.signerMayUpload &&
+    !options.signerMayUpload(credential.accessKeyId, bucket, values.get('key') ?? '')
+  )
+    throw accessDenied();
 }
 
 function sendRefusal(

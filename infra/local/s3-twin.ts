@@ -6,6 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EventEmitter } from 'node:events';
 import S3rver from 's3rver';
+import AWSAccount from 's3rver/lib/models/account';
 import S3Object from 's3rver/lib/models/object';
 import FilesystemStore from 's3rver/lib/stores/filesystem';
 import { type S3GateOptions, startS3Gate } from './s3-gate';
@@ -141,6 +142,9 @@ export interface S3Twin {
  */
 export async function startS3Twin(options: S3TwinOptions): Promise<S3Twin> {
   const { directory, buckets, ...gateOptions } = options;
+  // The gate checks each request's signature; s3rver still refuses a key it does not hold.
+  for (const [accessKeyId, secret] of Object.entries(options.credentials))
+    AWSAccount.DUMMY_ACCOUNT.createKeyPair(accessKeyId, secret);
   const s3rver = new S3rver({
     address: options.host,
     port: 0,

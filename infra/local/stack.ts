@@ -10,6 +10,7 @@ import {
   archiveBucket,
   type BucketDefinition,
   buckets,
+  filesBucket,
   corsMaxAgeSeconds,
   localTelemetryRuleName,
   platformTable,
@@ -49,7 +50,14 @@ import { startWeatherStandIn } from './weather-stand-in';
 import { type StreamRunner, startStreamRunner } from './stream-runner';
 import { makePlanSigningKeys } from './plan-edge';
 import { startPlanRenditions } from './plan-renditions';
-import { asFunction, describeRefusal, enforceFunctionGrants, type Refusal } from './function-grants';
+import {
+  asFunction,
+  describeRefusal,
+  enforceFunctionGrants,
+  functionCredentials,
+  type Refusal,
+  signerMayUpload,
+} from './function-grants';
 import type { FunctionName } from '../src/function-access';
 import {
   LOCAL_PLAN_SIGNING_SECRET_ID,
@@ -207,6 +215,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const mailDir = path.join(options.dataDir, 'mail');
   const held = await holdPorts(options.ports);
   const accessRefusals: Refusal[] = [];
+  const refusedByIam = (refusal: Refusal) => {
+    accessRefusals.push(refusal);
+    console.error(`refused by IAM: ${describeRefusal(refusal)}`);
+  };
   const stops: (() => Promise<void>)[] = [
     // Last: the ports of the servers that never started.
     async () => {
@@ -247,13 +259,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The app is opened as localhost or as 127.0.0.1; both may post uploads to the bucket.
     const appOrigins = [`http://localhost:${ports.app}`, `http://${HOST}:${ports.app}`];
     // The S3 endpoint: s3rver with S3's consistency, behind a gate that checks signatures, expiry and
-    // POST policies as S3 does (s3-twin.ts).
+    // POST policies as S3 does (s3-twin.ts), and the role of the function that signed an upload form.
     const s3 = await startS3Twin({
       host: HOST,
       port: held.s3,
       directory: path.join(options.dataDir, 's3'),
       buckets: buckets.map((b) => ({ name: b.localName, configs: corsConfiguration(b, appOrigins) })),
-      credentials: { [awsCredentials.accessKeyId]: awsCredentials.secretAccessKey },
+      credentials: {
+        [awsCredentials.accessKeyId]: awsCredentials.secretAccessKey,
+        ...functionCredentials(awsCredentials.secretAccessKey),
+      },
+      signerMayUpload: signerMayUpload(
+        { files: filesBucket.localName, archive: archiveBucket.localName },
+        refusedByIam,
+      ),
       corsOrigins: appOrigins,
     });
     stops.push(() => s3.stop());
@@ -352,10 +371,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The handlers run in this process, as each Lambda would, configured only by their environment.
     Object.assign(process.env, env);
     // ... and each with only what its IAM role allows it (function-grants.ts).
-    await enforceFunctionGrants((refusal) => {
-      accessRefusals.push(refusal);
-      console.error(`refused by IAM: ${describeRefusal(refusal)}`);
-    });
+    await enforceFunctionGrants(refusedByIam);
 
     const broker = await startBroker({
       mqttPort: held.mqtt,

@@ -34,3 +34,12 @@ declare module 's3rver/lib/stores/filesystem' {
     listObjects(bucket: string, options: Record<string, unknown>): Promise<unknown>;
   }
 }
+
+/** s3rver's accounts: the access keys it admits (it verifies no SigV4 signature, only the key). */
+declare module 's3rver/lib/models/account' {
+  export default class AWSAccount {
+    createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+    /** The one account every authenticated request is made as. */
+    static DUMMY_ACCOUNT: AWSAccount;
+  }
+}

@@ -26,6 +26,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   AdminGetUserCommand,
@@ -53,12 +54,17 @@ import {
   enforceIotGrants,
   enforceS3Grants,
   enforceTableGrants,
+  functionAccessKeyId,
+  functionCredentials,
   serviceGrantsCheck,
   invokedAs,
   type Refusal,
+  signerMayUpload,
   tableTouches,
 } from '../../local/function-grants';
+import { startTestS3, twinCredentials } from '../support/s3-twin';
 import { archiveBucket, filesBucket, platformTable, telemetryTable } from '../../src/definitions';
+import { FLOOR_PLAN_STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
 import {
   type FunctionName,
   functionAccess,
@@ -533,6 +539,78 @@ describe("the local stack's S3, as a function's role allows it", () => {
     expect(refusals.map((r) => r.touch.action)).toEqual(
       expect.arrayContaining(['s3:PutObject', 's3:DeleteObject', 's3:GetObject', 's3:ListBucket']),
     );
+  });
+});
+
+/**
+ * And the upload forms the functions presign: no command sends them, so the S3 twin's gate weighs
+ * each by the role of the function that signed it (its access key), as S3 asks IAM of the signer.
+ */
+describe("the local stack's S3 upload forms, as the signing function's role allows them", () => {
+  const BUCKET = 'grants-upload-files';
+  const names = { files: BUCKET, archive: 'grants-upload-archive' };
+  const refusals: Refusal[] = [];
+  let s3: Awaited<ReturnType<typeof startTestS3>>;
+  let client: S3Client;
+  beforeAll(async () => {
+    s3 = await startTestS3(BUCKET, undefined, {
+      credentials: functionCredentials(twinCredentials.secretAccessKey),
+      signerMayUpload: signerMayUpload(names, (refusal) => refusals.push(refusal)),
+    });
+    client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: twinCredentials,
+    });
+    enforceS3Grants(client, names);
+  });
+  afterAll(async () => {
+    client.destroy();
+    await s3.stop();
+  });
+  const stored = (key: string) =>
+    client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(
+      () => true,
+      () => false,
+    );
+  const form = (key: string) =>
+    createPresignedPost(client, {
+      Bucket: BUCKET,
+      Key: key,
+      Fields: { 'Content-Type': 'image/svg+xml' },
+      Conditions: [['content-length-range', 1, 100]],
+      Expires: 60,
+    });
+  async function post(upload: { url: string; fields: Record<string, string> }) {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(upload.fields)) body.append(name, value);
+    body.append('file', new Blob(['<svg/>'], { type: 'image/svg+xml' }), 'plan.svg');
+    const answer = await fetch(upload.url, { method: 'POST', body });
+    const text = await answer.text();
+    return [answer.status, /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? ''] as const;
+  }
+
+  it('refuses a form its signer may not put (403 AccessDenied), stores nothing, and takes the others', async () => {
+    const key = `${FLOOR_PLAN_STAGING_PREFIX}o1/${Date.now()}.svg`;
+    // The floors API reads plans only: a form it signs names its own key, and is refused.
+    const foreign = await asFunction('api-floors', () => form(key));
+    expect(foreign.fields['X-Amz-Credential']).toMatch(new RegExp(`^${functionAccessKeyId('api-floors')}/`));
+    expect(await post(foreign)).toEqual([403, 'AccessDenied']);
+    expect(await stored(key)).toBe(false);
+    expect(refusals).toEqual([
+      {
+        functionName: 'api-floors',
+        command: 'PostObject',
+        touch: { action: 's3:PutObject', bucket: 'files', key },
+        resource: `arn:aws:s3:::${BUCKET}/${key}`,
+      },
+    ]);
+    // The plan uploads' function may put staged plans; a form signed by no function is the account's.
+    expect(await post(await asFunction('api-floorplans', () => form(key)))).toEqual([204, '']);
+    expect(await stored(key)).toBe(true);
+    expect(await post(await form(`${FLOOR_PLAN_STAGING_PREFIX}o1/admin.svg`))).toEqual([204, '']);
+    expect(refusals).toHaveLength(1);
   });
 });
 
