@@ -77,6 +77,16 @@ const apiAccess: Record<ApiDomain, FunctionAccess> = {
 };
 
 /**
+ * The vendors' credentials, for the two functions that call the vendors' clouds (the integrations
+ * API and the poller); each may store Ecobee's refresh token, which rotates on every use.
+ */
+function useVendorSecrets(fn: PlatformFunction, arns: StatefulRefs['vendorSecretArns']): void {
+  fn.useSecret('ryse', arns.ryse);
+  fn.useSecret('nest', arns.nest);
+  fn.useSecret('ecobee', arns.ecobee);
+}
+
+/**
  * Everything that can be replaced without losing data: the API and its Lambdas, IoT wiring, and the
  * web app with its CloudFront distribution.
  */
@@ -170,9 +180,12 @@ export class StatelessStack extends Stack {
         timeout: Duration.seconds(apiFunction(domain).timeoutSeconds),
         originSecret: this.web.originSecret.secretValue.unsafeUnwrap(),
         ...(domain === 'auth' ? { mailQueueUrl: this.mailJobs.queue.queueUrl } : {}),
-        ...(domain === 'integrations' ? this.integrationsAccess(props.stateful) : {}),
+        ...(domain === 'integrations'
+          ? { integrations: { secretIds: props.stateful.vendorSecretArns } }
+          : {}),
       });
     }
+    useVendorSecrets(apiFunctions.integrations, props.stateful.vendorSecretArns);
     this.mailJobs.grantSend(apiFunctions.auth);
     this.apiFunctions = apiFunctions;
     this.api.addRouteTable(props.routes, (domain) => apiFunctions[domain].function);
@@ -221,14 +234,11 @@ export class StatelessStack extends Stack {
       // It reads no app origin; naming the distribution's would be a cycle (the distribution trusts the
       // plan key group, whose key this function makes). `.invalid` is a reserved name.
       resources: { ...resources, appOrigin: props.appOrigin ?? 'https://key-maker.invalid' },
-      access: {
-        secrets: [
-          { arn: this.realtimeSigningKey.secretArn, write: true },
-          { arn: this.planSigningKey.secretArn, write: true },
-        ],
-      },
+      access: {},
       timeout: Duration.seconds(30),
     });
+    this.realtimeSigningKeyMaker.useSecret('realtimeSigningKey', this.realtimeSigningKey.secretArn);
+    this.realtimeSigningKeyMaker.useSecret('planSigningKey', this.planSigningKey.secretArn);
     // The plan URL key pair, made the same way: the private half straight into its secret, the public
     // half to CloudFront (names are account-wide, so they carry the region like the web's policies).
     const planKey = new CustomResource(this, 'PlanUrlSigningKey', {
@@ -254,11 +264,11 @@ export class StatelessStack extends Stack {
       apiFunctions[domain].addSettings({
         planSigning: { secretId: this.planSigningKey.secretArn, keyPairId: this.planPublicKey.publicKeyId },
       });
-      this.planSigningKey.grantRead(apiFunctions[domain].function);
+      apiFunctions[domain].useSecret('planSigningKey', this.planSigningKey.secretArn);
     }
     // The auth API signs connection tokens (POST /api/realtimeToken) with the private key.
     apiFunctions.auth.addSettings({ realtimeSigningSecretId: this.realtimeSigningKey.secretArn });
-    this.realtimeSigningKey.grantRead(apiFunctions.auth.function);
+    apiFunctions.auth.useSecret('realtimeSigningKey', this.realtimeSigningKey.secretArn);
     this.realtime = new Realtime(this, 'Realtime', {
       ingest: this.ingest.function,
       telemetryQueue: Queue.fromQueueAttributes(this, 'TelemetryQueue', {
@@ -336,20 +346,14 @@ export class StatelessStack extends Stack {
       entry: 'vendor-poller',
       description: 'Argentum vendor poller: Nest, Ecobee and Ryse readings into telemetry',
       resources,
-      access: {
-        // Ecobee rotates its refresh token on every use: the poller stores the new one, as the API does.
-        secrets: [
-          { arn: vendorSecrets.ryse },
-          { arn: vendorSecrets.nest },
-          { arn: vendorSecrets.ecobee, write: true },
-        ],
-      },
+      access: {},
       memorySize: 256,
       // A run's 40 Ecobee requests, 2 at once, each within the 5 s vendor limit, fit; past it, the run
       // stops asking (its deadline) and counts what it did. Well inside the 5-minute interval.
       timeout: Duration.minutes(2),
       integrations: { secretIds: vendorSecrets },
     });
+    useVendorSecrets(this.vendorPoller, vendorSecrets);
     this.vendorPoller.addSettings({ telemetryRuleName: TELEMETRY_RULE_NAME });
     new Rule(this, 'VendorPollerSchedule', {
       description: `Reads third-party devices every ${VENDOR_POLL_INTERVAL_MINUTES} minutes`,
@@ -420,21 +424,6 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, 'UserPoolClientId', { value: props.stateful.userPoolClientId });
     new CfnOutput(this, 'IotEndpoint', { value: this.iotEndpoint });
     new CfnOutput(this, 'IotAuthorizerName', { value: props.realtimeAuthorizerName });
-  }
-
-  /**
-   * The integrations function alone reads the vendor secrets; it may write only Ecobee's, whose
-   * refresh token rotates on every use.
-   */
-  private integrationsAccess(stateful: StatefulRefs) {
-    const arns = stateful.vendorSecretArns;
-    return {
-      access: {
-        ...apiAccess.integrations,
-        secrets: [{ arn: arns.ryse }, { arn: arns.nest }, { arn: arns.ecobee, write: true }],
-      },
-      integrations: { secretIds: arns },
-    };
   }
 
   /**

@@ -5,6 +5,7 @@ import { ForbiddenException, type IoTDataPlaneClient } from '@aws-sdk/client-iot
 import { CognitoIdentityProviderServiceException } from '@aws-sdk/client-cognito-identity-provider';
 import { type S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { SESServiceException } from '@aws-sdk/client-ses';
+import { SecretsManagerServiceException } from '@aws-sdk/client-secrets-manager';
 import { SQSServiceException } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
@@ -22,6 +23,7 @@ import {
   type QueueKind,
   s3AccessAllows,
   type S3Touch,
+  type SecretKind,
   serviceAccessAllows,
   type ServiceTouch,
   type TableGrant,
@@ -300,8 +302,8 @@ export function enforceIotGrants(
 }
 
 /**
- * Holds the handlers' clients in this process (the platform's DynamoDB, IoT data-plane and S3 clients)
- * to the roles of the functions that use them; `refused` hears of each request refused. The handlers'
+ * Holds the handlers' clients in this process (the platform's DynamoDB, IoT data-plane, S3, Cognito,
+ * SES, SQS and Secrets Manager clients) to the roles of the functions that use them; `refused` hears of each request refused. The handlers'
  * environment must be set first (the clients read it when they are made).
  */
 export async function enforceFunctionGrants(refused: (refusal: Refusal) => void): Promise<void> {
@@ -318,18 +320,18 @@ export async function enforceFunctionGrants(refused: (refusal: Refusal) => void)
   const { cognito } = await import('@argentum/functions/aws/cognito');
   const { ses } = await import('@argentum/functions/aws/ses');
   const { sqs } = await import('@argentum/functions/aws/sqs');
-  const settings = {
-    mailFrom: process.env[ENV.mailFrom] ?? '',
-    queues: {
-      mail: process.env[ENV.mailQueueUrl],
-      telemetryDeadLetters: process.env[ENV.telemetryDeadLetterQueueUrl],
-    },
-  };
+  const { secretsManager } = await import('@argentum/functions/aws/secrets-manager');
+  const settings = serviceNamesOf(process.env);
+
   // A stack started again in this process (a test's) takes the checks over: `override`.
   const at = (name: string) => ({ step: 'build' as const, name, override: true });
   cognito().middlewareStack.add(serviceGrantsCheck('cognito-idp', settings, refused), at('cognitoGrants'));
   ses().middlewareStack.add(serviceGrantsCheck('ses', settings, refused), at('sesGrants'));
   sqs().middlewareStack.add(serviceGrantsCheck('sqs', settings, refused), at('sqsGrants'));
+  secretsManager().middlewareStack.add(
+    serviceGrantsCheck('secretsmanager', settings, refused),
+    at('secretsGrants'),
+  );
 }
 
 /** The actions of the S3 commands, as IAM names them (HeadObject is authorized as GetObject). */
@@ -453,13 +455,38 @@ const PUBLIC_USER_POOL_CALLS = new Set([
 
 /** The platform's queues by their URLs, as the handlers' environment names them. */
 export type QueueUrls = Record<QueueKind, string | undefined>;
+/** The platform's secrets by their ids (ARNs on AWS, names here), as the handlers' environment names them. */
+export type SecretIds = Record<SecretKind, string | undefined>;
 
-/** What a Cognito, SES or SQS command asks, as IAM authorizes it; undefined for a public call. */
+/** What the handlers' environment names: the mail sender, the queues and the secrets. */
+export interface ServiceNames {
+  mailFrom: string;
+  queues: QueueUrls;
+  secrets: SecretIds;
+}
+
+/** What the handlers' environment `env` names. */
+export const serviceNamesOf = (env: NodeJS.ProcessEnv): ServiceNames => ({
+  mailFrom: env[ENV.mailFrom] ?? '',
+  queues: { mail: env[ENV.mailQueueUrl], telemetryDeadLetters: env[ENV.telemetryDeadLetterQueueUrl] },
+  secrets: {
+    realtimeSigningKey: env[ENV.realtimeSigningSecretId],
+    planSigningKey: env[ENV.planSigningSecretId],
+    ryse: env[ENV.ryseSecretId],
+    nest: env[ENV.nestSecretId],
+    ecobee: env[ENV.ecobeeSecretId],
+  },
+});
+
+/** The services the platform reaches besides its tables, the IoT data plane and S3. */
+export type Service = 'cognito-idp' | 'ses' | 'sqs' | 'secretsmanager';
+
+/** What a Cognito, SES, SQS or Secrets Manager command asks, as IAM authorizes it; undefined for a public call. */
 export function serviceTouchOf(
-  service: 'cognito-idp' | 'ses' | 'sqs',
+  service: Service,
   command: string,
   input: Record<string, unknown>,
-  queues: QueueUrls,
+  names: Pick<ServiceNames, 'queues' | 'secrets'>,
 ): ServiceTouch | undefined {
   const call = command.replace(/Command$/, '');
   if (service === 'cognito-idp')
@@ -467,31 +494,39 @@ export function serviceTouchOf(
   if (service === 'ses') {
     return { action: `ses:${call}`, ...(typeof input.Source === 'string' ? { from: input.Source } : {}) };
   }
+  if (service === 'secretsmanager') {
+    const { secrets } = names;
+    const secret = (Object.keys(secrets) as SecretKind[]).find((kind) => secrets[kind] === input.SecretId);
+    return { action: `secretsmanager:${call}`, ...(secret ? { secret } : {}) };
+  }
   const sending = call === 'SendMessage' || call === 'SendMessageBatch';
+  const { queues } = names;
   const queue = (Object.keys(queues) as QueueKind[]).find((kind) => queues[kind] === input.QueueUrl);
   return { action: sending ? 'sqs:SendMessage' : `sqs:${call}`, ...(queue ? { queue } : {}) };
 }
 
 /** The exception each service answers a refused request with. */
-const serviceAnswers = {
+const serviceAnswers: Record<Service, (message: string) => Error> = {
   'cognito-idp': deniedAs(CognitoIdentityProviderServiceException, 'AccessDeniedException', 400),
   ses: deniedAs(SESServiceException, 'AccessDenied', 403),
   sqs: deniedAs(SQSServiceException, 'AccessDenied', 403),
+  secretsmanager: deniedAs(SecretsManagerServiceException, 'AccessDeniedException', 400),
 };
 
 /**
- * The check for a Cognito, SES or SQS client's build step (`client.middlewareStack.add(check, { step:
- * 'build', name })`): it refuses, as AWS does, a function's request its role does not allow: an admin
- * action on the user pool without `userPoolAdmin`, mail from another sender than `mailFrom` or without
- * `sendMail`, a message to a queue it does not send to.
+ * The check for a Cognito, SES, SQS or Secrets Manager client's build step
+ * (`client.middlewareStack.add(check, { step: 'build', name })`): it refuses, as AWS does, a
+ * function's request its role does not allow: an admin action on the user pool without
+ * `userPoolAdmin`, mail from another sender than `mailFrom` or without `sendMail`, a message to a
+ * queue it does not send to, a secret it may not read (or store a value of).
  */
 export function serviceGrantsCheck(
-  service: 'cognito-idp' | 'ses' | 'sqs',
-  settings: { mailFrom: string; queues: QueueUrls },
+  service: Service,
+  settings: ServiceNames,
   refused: (refusal: Refusal) => void = () => undefined,
 ) {
   return refusing((functionName, command, input) => {
-    const touch = serviceTouchOf(service, command, input, settings.queues);
+    const touch = serviceTouchOf(service, command, input, settings);
     if (!touch || serviceAccessAllows(functionAccess[functionName], touch, settings.mailFrom))
       return undefined;
     const target =
@@ -499,7 +534,9 @@ export function serviceGrantsCheck(
         ? String(input.QueueUrl)
         : service === 'ses'
           ? `identity/${touch.from ?? ''}`
-          : 'userpool/local';
+          : service === 'secretsmanager'
+            ? `secret:${String(input.SecretId)}`
+            : 'userpool/local';
     return {
       touch,
       resource: `arn:aws:${service}:local:000000000000:${target}`,

@@ -61,8 +61,27 @@ export interface FileGrant {
 }
 
 /**
- * A function's access to the tables, the IoT data plane and the buckets (the rest of its role: the
- * CDK stack).
+ * The platform's secrets, by what they hold: the private keys that sign real-time connection tokens
+ * and floor plan URLs (made at deploy), and each vendor's credentials (set by an operator).
+ */
+export type SecretKind = 'realtimeSigningKey' | 'planSigningKey' | 'ryse' | 'nest' | 'ecobee';
+
+/** A secret a function reads, and (write) stores new values of (Ecobee's rotating refresh token). */
+export interface SecretGrant {
+  secret: SecretKind;
+  write?: boolean;
+}
+
+/** The Secrets Manager actions a grant allows. */
+export const secretActions = (grant: SecretGrant): string[] => [
+  'secretsmanager:GetSecretValue',
+  'secretsmanager:DescribeSecret',
+  ...(grant.write ? ['secretsmanager:PutSecretValue'] : []),
+];
+
+/**
+ * A function's access to the tables, the IoT data plane, the buckets, the user pool, mail, queues
+ * and secrets (the rest of its role, Timestream's and the platform's own, is the CDK stack's).
  */
 export interface RoleAccess {
   platformTable?: 'read' | 'readWrite';
@@ -88,6 +107,8 @@ export interface RoleAccess {
   sendMail?: boolean;
   /** The queues it sends messages to (the stack grants SendMessage on each, and names its URL). */
   sendsTo?: readonly QueueKind[];
+  /** The secrets it reads (or writes); the stack binds each to its ARN (`PlatformFunction.useSecret`). */
+  secrets?: readonly SecretGrant[];
 }
 
 /** The queues functions send to: mail jobs (the mailer's), and telemetry that could not be stored. */
@@ -245,9 +266,23 @@ const logoFiles: FileGrant[] = [
  * table (roles). Those that reduce a user's access (sign-out and password reset, user administration;
  * and the tree sweeper, when an organization goes) close the user's real-time connections.
  */
+/** The vendors' credentials; Ecobee's refresh token rotates on every use, so it is stored again. */
+const vendorSecrets: SecretGrant[] = [
+  { secret: 'ryse' },
+  { secret: 'nest' },
+  { secret: 'ecobee', write: true },
+];
+
 export const functionAccess: Record<FunctionName, RoleAccess> = {
-  // The auth routes send no mail themselves: forgot-password queues a job for the mailer.
-  'api-auth': { platformTable: 'readWrite', closeConnections: true, userPoolAdmin: true, sendsTo: ['mail'] },
+  // The auth routes send no mail themselves: forgot-password queues a job for the mailer. It signs
+  // real-time connection tokens.
+  'api-auth': {
+    platformTable: 'readWrite',
+    closeConnections: true,
+    userPoolAdmin: true,
+    sendsTo: ['mail'],
+    secrets: [{ secret: 'realtimeSigningKey' }],
+  },
   'api-users': {
     platformTable: 'readWrite',
     closeConnections: true,
@@ -257,9 +292,15 @@ export const functionAccess: Record<FunctionName, RoleAccess> = {
   },
   // Deletes only commit; the tree sweeper removes plans, memberships and the rest.
   'api-tree': { platformTable: 'readWrite' },
-  'api-floors': { platformTable: 'readWrite', files: [{ prefix: FLOOR_PLAN_PREFIX, read: true }] },
+  // Both answer plans' signed URLs.
+  'api-floors': {
+    platformTable: 'readWrite',
+    files: [{ prefix: FLOOR_PLAN_PREFIX, read: true }],
+    secrets: [{ secret: 'planSigningKey' }],
+  },
   'api-floorplans': {
     platformTable: 'read',
+    secrets: [{ secret: 'planSigningKey' }],
     files: [
       { prefix: FLOOR_PLAN_STAGING_PREFIX, read: true, write: true, delete: true },
       // Delete: a commit that finds its floor deleted after writing removes the plan and its renditions.
@@ -288,6 +329,7 @@ export const functionAccess: Record<FunctionName, RoleAccess> = {
   'api-integrations': {
     platformTable: 'readWrite',
     publishTopics: [controlTopics, liveTopics, handedOnReadingTopics],
+    secrets: vendorSecrets,
   },
   ingest: {
     platformTable: 'readWrite',
@@ -298,7 +340,13 @@ export const functionAccess: Record<FunctionName, RoleAccess> = {
   },
   // Reads users; writes only the records of the connections it admits.
   'realtime-authorizer': { platformTable: 'read', recordConnections: true },
-  'realtime-signing-key': {},
+  // Makes both signing key pairs at deploy time, the private halves straight into their secrets.
+  'realtime-signing-key': {
+    secrets: [
+      { secret: 'realtimeSigningKey', write: true },
+      { secret: 'planSigningKey', write: true },
+    ],
+  },
   // Settles commands and tells browsers the outcome; raises the alarms in devices' messages (offline,
   // pairing, failed commands); presence changes and power node port values on the device's floor; a
   // confirmed value as the device's reading (Basic Ingest).
@@ -320,6 +368,7 @@ export const functionAccess: Record<FunctionName, RoleAccess> = {
       { actions: ['dynamodb:Query', 'dynamodb:DeleteItem'], partitionKeyPrefix: VENDOR_POLL_PARTITION },
     ],
     publishTopics: [handedOnReadingTopics],
+    secrets: vendorSecrets,
   },
   // Tree items, device placements and users' memberships; the connections of users who lose access;
   // the floor plans of deleted floors.
@@ -490,20 +539,22 @@ export function s3AccessAllows(access: RoleAccess, touch: S3Touch): boolean {
 export const senderAddress = (mailFrom: string): string => /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
 
 /**
- * What a function asks of Cognito (an admin action on the user pool), SES (mail from an address) or
- * SQS (a message to one of the platform's queues), as IAM authorizes it.
+ * What a function asks of Cognito (an admin action on the user pool), SES (mail from an address),
+ * SQS (a message to one of the platform's queues) or Secrets Manager (a secret), as IAM authorizes it.
  */
 export interface ServiceTouch {
   action: string;
   queue?: QueueKind;
   from?: string;
+  secret?: SecretKind;
 }
 
 const MAIL_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'];
 
 /**
  * Whether a function's role allows the request: the user pool's admin actions with `userPoolAdmin`,
- * mail only from the platform's sender (`mailFrom`) with `sendMail`, messages only to its queues.
+ * mail only from the platform's sender (`mailFrom`) with `sendMail`, messages only to its queues,
+ * only its secrets (a new value only where it may write).
  */
 export function serviceAccessAllows(access: RoleAccess, touch: ServiceTouch, mailFrom: string): boolean {
   switch (touch.action.split(':')[0]) {
@@ -523,6 +574,10 @@ export function serviceAccessAllows(access: RoleAccess, touch: ServiceTouch, mai
         touch.action === 'sqs:SendMessage' &&
         touch.queue !== undefined &&
         (access.sendsTo ?? []).includes(touch.queue)
+      );
+    case 'secretsmanager':
+      return (access.secrets ?? []).some(
+        (grant) => grant.secret === touch.secret && secretActions(grant).includes(touch.action),
       );
     default:
       return false;

@@ -27,6 +27,8 @@ import {
   type FunctionName,
   functionAccess,
   type RoleAccess,
+  secretActions,
+  type SecretKind,
   tableGrants,
 } from '../../src/function-access';
 import { lambdaEntry, repoRoot } from '../paths';
@@ -60,8 +62,6 @@ export interface PlatformResources {
 export interface FunctionAccess {
   /** Timestream access, only granted when Timestream is the selected telemetry store. */
   timestream?: 'query' | 'write';
-  /** Secrets Manager secrets by ARN: read them, and (write) store new values (rotated refresh tokens). */
-  secrets?: readonly { arn: string; write?: boolean }[];
 }
 
 export interface PlatformFunctionProps {
@@ -81,7 +81,7 @@ export interface PlatformFunctionProps {
   mailQueueUrl?: string;
   /** For the API functions: the secret CloudFront's origin header carries (ORIGIN_SECRET). */
   originSecret?: string;
-  /** For the integrations function: its vendor secrets (grant them in `access.secrets`). */
+  /** For the integrations function: its vendor secrets (bind each with `useSecret`). */
   integrations?: IntegrationSettings;
 }
 
@@ -97,6 +97,8 @@ export class PlatformFunction extends Construct {
   /** Its entry in functions/src/lambda, which names its access (infra/src/function-access.ts). */
   readonly entry: FunctionName;
   readonly logGroup: LogGroup;
+  /** The secrets bound to it (`useSecret`), each with what its access says of it. */
+  readonly secretsBound: SecretKind[] = [];
 
   constructor(scope: Construct, id: string, props: PlatformFunctionProps) {
     super(scope, id);
@@ -217,19 +219,6 @@ export class PlatformFunction extends Construct {
       );
     }
 
-    for (const secret of access.secrets ?? []) {
-      this.allow(
-        new PolicyStatement({
-          actions: [
-            'secretsmanager:GetSecretValue',
-            'secretsmanager:DescribeSecret',
-            ...(secret.write ? ['secretsmanager:PutSecretValue'] : []),
-          ],
-          resources: [secret.arn],
-        }),
-      );
-    }
-
     if (role.files?.length) {
       const bucketArn = stack.formatArn({
         service: 's3',
@@ -334,6 +323,19 @@ export class PlatformFunction extends Construct {
    * Settings only this function gets, known once other resources exist (a queue, a key, a secret),
    * as the one environment builder names them (functions/src/environment.ts). Grant the access too.
    */
+  /**
+   * Binds the secret of `kind` (at `arn`) to the function: its role may do with it what its access
+   * says (infra/src/function-access.ts), read it, or read and store new values. A secret its access
+   * does not name is a mistake of the stack's, refused here.
+   */
+  useSecret(kind: SecretKind, arn: string): void {
+    const grant = functionAccess[this.entry].secrets?.find((candidate) => candidate.secret === kind);
+    if (!grant)
+      throw new Error(`${this.entry} has no access to the ${kind} secret (infra/src/function-access.ts)`);
+    this.allow(new PolicyStatement({ actions: secretActions(grant), resources: [arn] }));
+    this.secretsBound.push(kind);
+  }
+
   addSettings(settings: FunctionSettings): void {
     for (const [name, value] of Object.entries(functionEnvironment(settings)))
       this.function.addEnvironment(name, value);

@@ -24,7 +24,11 @@ import {
   treeSweeps,
 } from '../../src/definitions';
 import { PlatformFunction } from '../../cdk/constructs/platform-function';
-import { functionAccess, type QueueKind } from '../../src/function-access';
+import {
+  functionAccess,
+  type QueueKind,
+  secretActions as grantedSecretActions,
+} from '../../src/function-access';
 import {
   apiPathPatterns,
   floorPlanPathPattern,
@@ -606,6 +610,26 @@ describe('mail off the request path', () => {
 
 describe('vendor secrets', () => {
   const importOf = (name: string) => ({ 'Fn::ImportValue': `ArgentumStateful-${name}` });
+
+  it('binds to each function exactly the secrets its access names, with what it may do (what the local stack enforces)', () => {
+    const functions = platform.stateless.node
+      .findAll()
+      .filter((c): c is PlatformFunction => c instanceof PlatformFunction);
+    expect(functions.length).toBeGreaterThan(15);
+    for (const fn of functions) {
+      const described = functionAccess[fn.entry].secrets ?? [];
+      expect({ [fn.entry]: [...fn.secretsBound].sort() }).toEqual({
+        [fn.entry]: described.map((grant) => grant.secret).sort(),
+      });
+      // Every Secrets Manager statement of its role is one of those, with the grant's actions.
+      const secretStatements = statementsOf(fn.role).filter((s) =>
+        [s.Action].flat().some((a) => a.startsWith('secretsmanager:')),
+      );
+      expect(secretStatements.map((s) => [s.Action].flat())).toEqual(
+        described.map((grant) => grantedSecretActions(grant)),
+      );
+    }
+  });
 
   it("lets only the integrations function read them, and write only Ecobee's (rotating refresh tokens)", () => {
     const statements = statementsOf(platform.stateless.apiFunctions.integrations.role).filter((s) =>

@@ -34,6 +34,11 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  GetSecretValueCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { topics } from '@argentum/contracts/messaging';
 import {
   BatchGetCommand,
@@ -57,6 +62,7 @@ import {
   functionAccessKeyId,
   functionCredentials,
   serviceGrantsCheck,
+  serviceNamesOf,
   invokedAs,
   type Refusal,
   signerMayUpload,
@@ -614,13 +620,10 @@ describe("the local stack's S3 upload forms, as the signing function's role allo
   });
 });
 
-/** And the user pool's admin actions, mail and the platform's queues. */
-describe("the local stack's Cognito, SES and SQS, as a function's role allows them", () => {
+/** And the user pool's admin actions, mail, the platform's queues and its secrets. */
+describe("the local stack's Cognito, SES, SQS and Secrets Manager, as a function's role allows them", () => {
   const refusals: Refusal[] = [];
-  const settings = {
-    mailFrom: config.mailFrom,
-    queues: { mail: config.mailQueueUrl, telemetryDeadLetters: config.telemetryDeadLetterQueueUrl },
-  };
+  const settings = serviceNamesOf(process.env);
   const step = 'build' as const;
   const record = (refusal: Refusal) => refusals.push(refusal);
   const cognito = new CognitoIdentityProviderClient({});
@@ -681,5 +684,52 @@ describe("the local stack's Cognito, SES and SQS, as a function's role allows th
       'api-auth ses:SendEmail',
       'api-data sqs:SendMessage',
     ]);
+  });
+
+  it('reads a secret only in the functions that use it, and stores a value only where the role may', async () => {
+    const secrets = new SecretsManagerClient({});
+    secrets.middlewareStack.add(serviceGrantsCheck('secretsmanager', settings, record), {
+      step,
+      name: 'check',
+    });
+    const read = (SecretId: string | undefined) => new GetSecretValueCommand({ SecretId });
+    const { planSigningKey, realtimeSigningKey, ecobee } = settings.secrets;
+    // The plan URL key: the plan functions read it; the data API does not.
+    expect((await asFunction('api-floors', () => secrets.send(read(planSigningKey)))).SecretString).toContain(
+      'PRIVATE KEY',
+    );
+    await expect(asFunction('api-data', () => secrets.send(read(planSigningKey)))).rejects.toEqual(
+      expect.objectContaining({
+        name: 'AccessDeniedException',
+        ...refusedAs('api-data', 'secretsmanager:GetSecretValue'),
+      }),
+    );
+    // The auth API reads the real-time key; only the deploy-time key maker stores it.
+    const key = await asFunction('api-auth', () => secrets.send(read(realtimeSigningKey)));
+    const again = new PutSecretValueCommand({ SecretId: realtimeSigningKey, SecretString: key.SecretString });
+    await expect(asFunction('api-auth', () => secrets.send(again))).rejects.toEqual(
+      expect.objectContaining(refusedAs('api-auth', 'secretsmanager:PutSecretValue')),
+    );
+    await asFunction('realtime-signing-key', () => secrets.send(again));
+    // A vendor's credentials: the vendors' functions only.
+    await asFunction('vendor-poller', () => secrets.send(read(ecobee)));
+    await expect(asFunction('api-users', () => secrets.send(read(ecobee)))).rejects.toEqual(
+      expect.objectContaining(refusedAs('api-users', 'secretsmanager:GetSecretValue')),
+    );
+    expect(refusals.slice(4)).toEqual([
+      expect.objectContaining({
+        functionName: 'api-data',
+        touch: { action: 'secretsmanager:GetSecretValue', secret: 'planSigningKey' },
+      }),
+      expect.objectContaining({
+        functionName: 'api-auth',
+        touch: { action: 'secretsmanager:PutSecretValue', secret: 'realtimeSigningKey' },
+      }),
+      expect.objectContaining({
+        functionName: 'api-users',
+        touch: { action: 'secretsmanager:GetSecretValue', secret: 'ecobee' },
+      }),
+    ]);
+    secrets.destroy();
   });
 });
