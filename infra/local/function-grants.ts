@@ -303,8 +303,9 @@ export function enforceIotGrants(
 
 /**
  * Holds the handlers' clients in this process (the platform's DynamoDB, IoT data-plane, S3, Cognito,
- * SES, SQS and Secrets Manager clients) to the roles of the functions that use them; `refused` hears of each request refused. The handlers'
- * environment must be set first (the clients read it when they are made).
+ * SES, SQS and Secrets Manager clients) to the roles of the functions that use them; `refused` hears
+ * of each request refused. The handlers' environment must be set first (the clients read it when
+ * they are made).
  */
 export async function enforceFunctionGrants(refused: (refusal: Refusal) => void): Promise<void> {
   const { dynamo } = await import('@argentum/functions/aws/dynamo');
@@ -322,7 +323,6 @@ export async function enforceFunctionGrants(refused: (refusal: Refusal) => void)
   const { sqs } = await import('@argentum/functions/aws/sqs');
   const { secretsManager } = await import('@argentum/functions/aws/secrets-manager');
   const settings = serviceNamesOf(process.env);
-
   // A stack started again in this process (a test's) takes the checks over: `override`.
   const at = (name: string) => ({ step: 'build' as const, name, override: true });
   cognito().middlewareStack.add(serviceGrantsCheck('cognito-idp', settings, refused), at('cognitoGrants'));
@@ -455,7 +455,7 @@ const PUBLIC_USER_POOL_CALLS = new Set([
 
 /** The platform's queues by their URLs, as the handlers' environment names them. */
 export type QueueUrls = Record<QueueKind, string | undefined>;
-/** The platform's secrets by their ids (ARNs on AWS, names here), as the handlers' environment names them. */
+/** The platform's secrets by their ids (ARNs on AWS, names here), named in the handlers' environment. */
 export type SecretIds = Record<SecretKind, string | undefined>;
 
 /** What the handlers' environment names: the mail sender, the queues and the secrets. */
@@ -481,7 +481,10 @@ export const serviceNamesOf = (env: NodeJS.ProcessEnv): ServiceNames => ({
 /** The services the platform reaches besides its tables, the IoT data plane and S3. */
 export type Service = 'cognito-idp' | 'ses' | 'sqs' | 'secretsmanager';
 
-/** What a Cognito, SES, SQS or Secrets Manager command asks, as IAM authorizes it; undefined for a public call. */
+/**
+ * What a Cognito, SES, SQS or Secrets Manager command asks, as IAM authorizes it; undefined for a
+ * public call.
+ */
 export function serviceTouchOf(
   service: Service,
   command: string,
