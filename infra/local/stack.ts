@@ -58,7 +58,7 @@ import {
   type Refusal,
   signerMayUpload,
 } from './function-grants';
-import type { FunctionName } from '../src/function-access';
+import { type FunctionName, senderAddress } from '../src/function-access';
 import {
   LOCAL_PLAN_SIGNING_SECRET_ID,
   LOCAL_REALTIME_SIGNING_SECRET_ID,
@@ -202,6 +202,8 @@ function corsConfiguration(bucket: BucketDefinition, origins: string[]): string[
 
 // s3rver accepts only its own key pair; the other emulators accept any, so every local client uses it.
 const awsCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+/** The platform's sender here; the local SES has verified its address, as a deploy's must be. */
+const LOCAL_MAIL_FROM = 'Argentum <no-reply@argentum.local>';
 
 /**
  * How long one part of the stack may take to stop: longer than the slowest function's timeout (a plan
@@ -335,7 +337,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         userPoolId: pool.userPoolId,
         userPoolClientId: pool.userPoolClientId,
         tokenIssuer: `${endpoint(ports.cognito)}/${pool.userPoolId}`,
-        mailFrom: 'Argentum <no-reply@argentum.local>',
+        mailFrom: LOCAL_MAIL_FROM,
         appOrigin,
         telemetryStore: 'dynamodb',
         refreshTokenValidityDays: userPool.refreshTokenValidityDays,
@@ -391,7 +393,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     const servers: Server[] = [
       await startIotDataShim(held.iotData, broker),
-      await startSesCapture(held.ses, mailDir),
+      // The account's verified sender identity, as the deploy's `mailFrom` must be.
+      await startSesCapture(held.ses, mailDir, [senderAddress(LOCAL_MAIL_FROM)]),
     ];
     stops.push(async () => {
       await Promise.all(servers.map(close));
