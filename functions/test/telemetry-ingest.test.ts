@@ -129,13 +129,16 @@ describe('ingest over the broker (device -> MQTT -> IoT rule -> queue -> ingest)
     const marker = randomUUID();
     await publish('tel-x', 'x', { devID: 'x', values: 'nope', marker });
     await publish('tel-x', 'x', `not json ${marker}`);
+    // A character SQS does not take: the rule's SQS action fails, and IoT Core's error action logs it.
+    await publish('tel-x', 'x', { devID: 'x', devType: 5, values: { temp: 21 }, note: '\uffff', marker });
     const letters = await waitUntil(async () => {
       const found = (await deadLetters()).filter((l) => l.body.includes(marker));
-      return found.length === 2 ? found : undefined;
+      return found.length === 3 ? found : undefined;
     });
     expect(letters.map((l) => l.reason).sort()).toEqual([
       'not JSON (topic tel-x/sensordata/x)',
       'not a reading: devType: devType is required.',
+      "the rule's SQS action failed: InvalidMessageContents (topic tel-x/sensordata/x)",
     ]);
   });
 

@@ -5,6 +5,7 @@ import { mailQueue } from '../src/definitions';
 import { HOST } from './config';
 import { listen, type ListenAt, readBody } from './http-util';
 import { asFunction } from './function-grants';
+import { INVALID_MESSAGE_CONTENTS, sqsRefusesBody } from './sqs-event-source';
 
 /** Delay before a failed job is tried again (the queue's visibility timeout, shortened). */
 const RETRY_DELAY_MS = 200;
@@ -47,10 +48,11 @@ export interface LocalMailQueue {
 
 /**
  * Local SQS for the `mail` queue and its event source: accepts SendMessage (the AWS JSON protocol the
- * SDK speaks) and works each message off with one invocation of the mailer Lambda's handler in this
- * process, after the request that sent it has been answered, one job at a time in the order sent. A
- * job the handler reports failed comes back, as SQS redelivers it, until it has been received
- * `maxReceiveCount` times; then it is dropped (the dead-letter queue in AWS).
+ * SDK speaks; a body SQS refuses is refused, `sqsRefusesBody`) and works each message off with one
+ * invocation of the mailer Lambda's handler in this process, after the request that sent it has been
+ * answered, one job at a time in the order sent. A job the handler reports failed comes back, as SQS
+ * redelivers it, until it has been received `maxReceiveCount` times; then it is dropped (the
+ * dead-letter queue in AWS).
  */
 export async function startMailQueue(port: ListenAt): Promise<LocalMailQueue> {
   const waiting: { messageId: string; body: string; receives: number }[] = [];
@@ -105,6 +107,13 @@ export async function startMailQueue(port: ListenAt): Promise<LocalMailQueue> {
           answer(response, 400, {
             __type: 'com.amazonaws.sqs#QueueDoesNotExist',
             message: 'The specified queue does not exist.',
+          });
+          return;
+        }
+        if (sqsRefusesBody(input.MessageBody)) {
+          answer(response, 400, {
+            __type: 'com.amazonaws.sqs#InvalidMessageContents',
+            message: INVALID_MESSAGE_CONTENTS,
           });
           return;
         }

@@ -9,7 +9,7 @@ import { telemetryBatching } from '../src/definitions';
 import type { Broker } from './broker';
 import { HOST } from './config';
 import { BodyTooLarge, close, listen, readBody } from './http-util';
-import { startEventSource } from './sqs-event-source';
+import { sqsRefusesBody, startEventSource } from './sqs-event-source';
 import { asFunction } from './function-grants';
 
 /** Lambda polls a queue with a few concurrent batches; enough to keep DynamoDB busy. */
@@ -213,8 +213,19 @@ export function startRuleRunner(
     }
     const receivedAt = Date.now();
     const fields = typeof message === 'object' && message !== null && !Array.isArray(message) ? message : {};
-    const body = telemetryRuleBody(packet.topic, fields, client ? client.id : 'n/a', receivedAt);
-    source.send(JSON.stringify(body), receivedAt);
+    const body = JSON.stringify(
+      telemetryRuleBody(packet.topic, fields, client ? client.id : 'n/a', receivedAt),
+    );
+    if (sqsRefusesBody(body)) {
+      // The rule's SQS action fails (InvalidMessageContents): IoT Core's error action logs it.
+      deadLetters.add({
+        messageId: randomUUID(),
+        body: body.slice(0, 1000),
+        reason: `the rule's SQS action failed: InvalidMessageContents (topic ${packet.topic})`,
+      });
+      return;
+    }
+    source.send(body, receivedAt);
   };
   broker.aedes.on('publish', deliver);
 

@@ -26,6 +26,18 @@ export interface EventSourceSettings {
   queueName: string;
 }
 
+/**
+ * Whether SQS refuses a message body for its characters (InvalidMessageContents): it takes only #x9,
+ * #xA, #xD, #x20 to #xD7FF, #xE000 to #xFFFD and #x10000 to #x10FFFF, and no empty body (SQS API
+ * reference, SendMessage). Every local queue holds its messages to this.
+ */
+export const sqsRefusesBody = (body: string): boolean =>
+  body.length === 0 || /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.test(body);
+
+/** SQS's answer to such a body. */
+export const INVALID_MESSAGE_CONTENTS =
+  'Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF';
+
 /** A handler's answer: a partial batch response, or nothing (the whole batch succeeded). */
 export type BatchAnswer = SQSBatchResponse | null | undefined;
 export type BatchHandler = (event: SQSEvent) => Promise<BatchAnswer>;
