@@ -320,10 +320,6 @@ export class PlatformFunction extends Construct {
   }
 
   /**
-   * Settings only this function gets, known once other resources exist (a queue, a key, a secret),
-   * as the one environment builder names them (functions/src/environment.ts). Grant the access too.
-   */
-  /**
    * Binds the secret of `kind` (at `arn`) to the function: its role may do with it what its access
    * says (infra/src/function-access.ts), read it, or read and store new values. A secret its access
    * does not name is a mistake of the stack's, refused here.
@@ -336,6 +332,10 @@ export class PlatformFunction extends Construct {
     this.secretsBound.push(kind);
   }
 
+  /**
+   * Settings only this function gets, known once other resources exist (a queue, a key, a secret),
+   * as the one environment builder names them (functions/src/environment.ts). Grant the access too.
+   */
   addSettings(settings: FunctionSettings): void {
     for (const [name, value] of Object.entries(functionEnvironment(settings)))
       this.function.addEnvironment(name, value);
