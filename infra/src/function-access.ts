@@ -261,11 +261,6 @@ const logoFiles: FileGrant[] = [
   { prefix: LOGO_PREFIX, read: true, write: true },
 ];
 
-/**
- * Least privilege per function: only what its use cases touch. Every API domain reads the platform
- * table (roles). Those that reduce a user's access (sign-out and password reset, user administration;
- * and the tree sweeper, when an organization goes) close the user's real-time connections.
- */
 /** The vendors' credentials; Ecobee's refresh token rotates on every use, so it is stored again. */
 const vendorSecrets: SecretGrant[] = [
   { secret: 'ryse' },
@@ -273,6 +268,11 @@ const vendorSecrets: SecretGrant[] = [
   { secret: 'ecobee', write: true },
 ];
 
+/**
+ * Least privilege per function: only what its use cases touch. Every API domain reads the platform
+ * table (roles). Those that reduce a user's access (sign-out and password reset, user administration;
+ * and the tree sweeper, when an organization goes) close the user's real-time connections.
+ */
 export const functionAccess: Record<FunctionName, RoleAccess> = {
   // The auth routes send no mail themselves: forgot-password queues a job for the mailer. It signs
   // real-time connection tokens.
