@@ -150,6 +150,16 @@ export async function replayThroughput(
 
 type CommandClass = new (input: unknown) => Parameters<ReturnType<typeof dynamo>['send']>[0];
 
+/** Captured commands made ready to send again: each with its client's command class. */
+function commandsOf(commands: readonly CapturedCommand[]) {
+  const classes = dynamodb as unknown as Record<string, CommandClass | undefined>;
+  return commands.map(({ name, input }) => {
+    const Command = classes[name];
+    if (!Command) throw new Error(`no DynamoDB command ${name}`);
+    return { Command, input };
+  });
+}
+
 /**
  * DynamoDB Local's own rate for exactly the commands captured from `calls` API calls, sent again
  * through the handlers' client (its signing, HTTP client and deserialization, as the GetItem floor
@@ -161,12 +171,7 @@ export async function sdkReplayThroughput(
   calls: number,
   concurrency: number,
 ) {
-  const classes = dynamodb as unknown as Record<string, CommandClass | undefined>;
-  const prepared = commands.map(({ name, input }) => {
-    const Command = classes[name];
-    if (!Command) throw new Error(`no DynamoDB command ${name}`);
-    return { Command, input };
-  });
+  const prepared = commandsOf(commands);
   const started = performance.now();
   await mapLimited(prepared, concurrency, ({ Command, input }) => dynamo().send(new Command(input)));
   return calls / ((performance.now() - started) / 1000);
@@ -185,12 +190,7 @@ export async function bareServer(
   commands: readonly CapturedCommand[],
   answer: Pick<LeanResponse, 'status' | 'body' | 'encoding'>,
 ): Promise<{ url: string; close(): void }> {
-  const classes = dynamodb as unknown as Record<string, CommandClass | undefined>;
-  const prepared = commands.map(({ name, input }) => {
-    const Command = classes[name];
-    if (!Command) throw new Error(`no DynamoDB command ${name}`);
-    return { Command, input };
-  });
+  const prepared = commandsOf(commands);
   const headers = {
     'content-type': 'application/json; charset=utf-8',
     ...(answer.encoding ? { 'content-encoding': answer.encoding } : {}),

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { HOST } from './config';
 import { listen, type ListenAt, readBody } from './http-util';
+import { senderAddress } from '../src/function-access';
 
 export interface CapturedMail {
   id: string;
@@ -44,8 +45,6 @@ function members(form: URLSearchParams, prefix: string): string[] {
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_RECIPIENTS = 50;
 
-/** The address of `Name <address>` or a bare address. */
-const addressOf = (mailbox: string) => (/<([^>]*)>\s*$/.exec(mailbox)?.[1] ?? mailbox).trim();
 /** An address SES takes: one `@`, a local part, a dotted domain, no spaces. */
 const isAddress = (address: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address);
 
@@ -56,7 +55,7 @@ const isAddress = (address: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address
  */
 function checkedMail(form: URLSearchParams, verifiedIdentities: readonly string[]): CapturedMail {
   const from = form.get('Source') ?? '';
-  const sender = addressOf(from).toLowerCase();
+  const sender = senderAddress(from).toLowerCase();
   const verified = verifiedIdentities.map((identity) => identity.toLowerCase());
   if (!verified.includes(sender) && !verified.includes(sender.split('@')[1] ?? '')) {
     throw new SesRefusal(
@@ -73,7 +72,7 @@ function checkedMail(form: URLSearchParams, verifiedIdentities: readonly string[
   if (recipients.length === 0) throw new SesRefusal('InvalidParameterValue', "Missing required header 'To'.");
   if (recipients.length > MAX_RECIPIENTS)
     throw new SesRefusal('InvalidParameterValue', `Recipient count exceeds ${MAX_RECIPIENTS}.`);
-  if (!recipients.every((recipient) => isAddress(addressOf(recipient))))
+  if (!recipients.every((recipient) => isAddress(senderAddress(recipient))))
     throw new SesRefusal('InvalidParameterValue', 'Illegal address');
   const subject = form.get('Message.Subject.Data');
   const html = form.get('Message.Body.Html.Data') ?? undefined;

@@ -68,7 +68,7 @@ import {
   signerMayUpload,
   tableTouches,
 } from '../../local/function-grants';
-import { startTestS3, twinCredentials } from '../support/s3-twin';
+import { postUpload, startTestS3, twinCredentials } from '../support/s3-twin';
 import { archiveBucket, filesBucket, platformTable, telemetryTable } from '../../src/definitions';
 import { FLOOR_PLAN_STAGING_PREFIX } from '@argentum/functions/domain/files/keys';
 import {
@@ -588,14 +588,7 @@ describe("the local stack's S3 upload forms, as the signing function's role allo
       Conditions: [['content-length-range', 1, 100]],
       Expires: 60,
     });
-  async function post(upload: { url: string; fields: Record<string, string> }) {
-    const body = new FormData();
-    for (const [name, value] of Object.entries(upload.fields)) body.append(name, value);
-    body.append('file', new Blob(['<svg/>'], { type: 'image/svg+xml' }), 'plan.svg');
-    const answer = await fetch(upload.url, { method: 'POST', body });
-    const text = await answer.text();
-    return [answer.status, /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? ''] as const;
-  }
+  const post = (upload: { url: string; fields: Record<string, string> }) => postUpload(upload, 6);
 
   it('refuses a form its signer may not put (403 AccessDenied), stores nothing, and takes the others', async () => {
     const key = `${FLOOR_PLAN_STAGING_PREFIX}o1/${Date.now()}.svg`;

@@ -2,7 +2,7 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from 
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestS3, twinCredentials } from '../support/s3-twin';
+import { postUpload, startTestS3, twinCredentials } from '../support/s3-twin';
 
 /**
  * The S3 twin's rules on their own: a gate and an s3rver of this file's own, with a clock the tests
@@ -159,17 +159,6 @@ describe('presigned POST uploads: the policy', () => {
       Conditions: [['content-length-range', 1, options.max ?? 100]],
       Expires: options.expires ?? 60,
     });
-  async function post(
-    upload: { url: string; fields: Record<string, string> },
-    bytes: number,
-    change: (fields: Record<string, string>) => Record<string, string> = (f) => f,
-  ) {
-    const body = new FormData();
-    for (const [name, value] of Object.entries(change({ ...upload.fields }))) body.append(name, value);
-    body.append('file', new Blob([new Uint8Array(bytes).fill(60)], { type: 'image/svg+xml' }), 'plan.svg');
-    const answer = await fetchText(upload.url, { method: 'POST', body });
-    return [answer.status, codeOf(answer.text) ?? ''] as const;
-  }
   const stored = async (key: string) =>
     client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(
       () => true,
@@ -178,7 +167,7 @@ describe('presigned POST uploads: the policy', () => {
 
   it('takes a post that fits its policy', async () => {
     const upload = await form('staging/ok');
-    expect(await post(upload, 50)).toEqual([204, '']);
+    expect(await postUpload(upload, 50)).toEqual([204, '']);
     expect(await stored('staging/ok')).toBe(true);
   });
 
@@ -217,7 +206,7 @@ describe('presigned POST uploads: the policy', () => {
       ['no signature', 50, ({ 'X-Amz-Signature': _s, ...f }) => f, [403, 'AccessDenied']],
     ];
     for (const [what, bytes, change, expected] of cases)
-      expect(await post(upload, bytes, change), what).toEqual(expected);
+      expect(await postUpload(upload, bytes, change), what).toEqual(expected);
     expect(await stored('staging/refused')).toBe(false);
     expect(await stored('staging/other')).toBe(false);
   });
@@ -226,7 +215,7 @@ describe('presigned POST uploads: the policy', () => {
     const upload = await form('staging/late', { expires: 60 });
     clockShift = 61_000;
     try {
-      expect(await post(upload, 50)).toEqual([403, 'AccessDenied']);
+      expect(await postUpload(upload, 50)).toEqual([403, 'AccessDenied']);
     } finally {
       clockShift = 0;
     }

@@ -36,3 +36,19 @@ export async function startTestS3(
     },
   };
 }
+
+/**
+ * Posts an upload form as a browser does: its fields (`change` may alter them), then a file of
+ * `bytes` bytes. Answers the status and S3's error code ('' for none).
+ */
+export async function postUpload(
+  upload: { url: string; fields: Record<string, string> },
+  bytes: number,
+  change: (fields: Record<string, string>) => Record<string, string> = (f) => f,
+): Promise<readonly [number, string]> {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(change({ ...upload.fields }))) body.append(name, value);
+  body.append('file', new Blob([new Uint8Array(bytes).fill(60)], { type: 'image/svg+xml' }), 'plan.svg');
+  const answer = await fetch(upload.url, { method: 'POST', body });
+  return [answer.status, /<Code>([^<]+)<\/Code>/.exec(await answer.text())?.[1] ?? ''] as const;
+}
